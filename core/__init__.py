@@ -1,0 +1,65 @@
+"""tripwire: every stage of an LLM agent's loop is a pluggy hook.
+
+Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
+``tripwire.hookspecs`` for the nine lifecycle hooks.
+"""
+
+from tripwire._markers import hookimpl, hookspec
+from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
+from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, TracingContext
+from tripwire.errors import (
+    APICallError,
+    ConfigurationError,
+    ProcessorError,
+    ProcessorValidationError,
+    TripWire,
+    TripwireError,
+)
+from tripwire.messages import (
+    DataPart,
+    FilePart,
+    Message,
+    MessageContent,
+    MessageList,
+    ReasoningPart,
+    StepStartPart,
+    TextPart,
+    ToolInvocation,
+    ToolInvocationPart,
+)
+from tripwire.processor import Processor, ProcessorViolation, TripwireInfo
+from tripwire.tools import Tool, tool
+
+__all__ = [
+    "APICallError",
+    "Chunk",
+    "ConfigurationError",
+    "DataPart",
+    "FilePart",
+    "Message",
+    "MessageContent",
+    "MessageList",
+    "Processor",
+    "ProcessorError",
+    "ProcessorValidationError",
+    "ProcessorViolation",
+    "RESOURCE_ID_KEY",
+    "ReasoningPart",
+    "RequestContext",
+    "StepStartPart",
+    "THREAD_ID_KEY",
+    "TextPart",
+    "Tool",
+    "ToolCall",
+    "ToolInvocation",
+    "ToolInvocationPart",
+    "ToolResult",
+    "TracingContext",
+    "TripWire",
+    "TripwireError",
+    "TripwireInfo",
+    "Usage",
+    "hookimpl",
+    "hookspec",
+    "tool",
+]

@@ -1,0 +1,298 @@
+"""Processor validation and the hook runner.
+
+pluggy parses and validates the hookimpls (names, argument names) against the
+hookspecs. Calling them is tripwire's own job: pluggy's ``firstresult`` stops at the
+first coroutine and calls implementations in reverse registration order, while
+processors must run in the order of the agent's list, each awaited before the next.
+So the runner reads each processor's ``HookImpl`` once (function + argnames) and calls
+it with just the arguments it declared, resolving awaitables per implementation.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NoReturn
+
+import attrs
+import pluggy
+
+import tripwire.hookspecs as hookspecs
+from tripwire._markers import PROJECT_NAME
+from tripwire.errors import ProcessorError, ProcessorValidationError, TripWire
+from tripwire.processor import ProcessorViolation
+
+log = logging.getLogger("tripwire")
+
+_KIND_HOOKS: dict[str, tuple[str, ...]] = {
+    "input": hookspecs.INPUT_HOOKS,
+    "output": hookspecs.OUTPUT_HOOKS + hookspecs.TOOL_HOOKS,
+    "error": hookspecs.ERROR_HOOKS,
+}
+KINDS = tuple(_KIND_HOOKS)
+
+
+@attrs.frozen
+class HookImplInfo:
+    """One processor's implementation of one hook."""
+
+    hook: str
+    function: Callable[..., Any]
+    argnames: tuple[str, ...]
+
+
+@attrs.define(eq=False)
+class CompiledProcessor:
+    """A validated processor and its hook implementations, read once."""
+
+    processor: Any
+    id: str
+    impls: dict[str, HookImplInfo]
+
+    @property
+    def fail_open(self) -> bool:
+        return bool(getattr(self.processor, "fail_open", False))
+
+    @property
+    def process_data_parts(self) -> bool:
+        return bool(getattr(self.processor, "process_data_parts", False))
+
+    def implements(self, hook: str) -> bool:
+        return hook in self.impls
+
+
+_pm_lock = threading.Lock()
+_pm = pluggy.PluginManager(PROJECT_NAME)
+_pm.add_hookspecs(hookspecs)
+_cache: weakref.WeakKeyDictionary[Any, CompiledProcessor] = weakref.WeakKeyDictionary()
+
+
+def _valid_args(hook: str) -> list[str]:
+    spec = getattr(_pm.hook, hook).spec
+    assert spec is not None
+    return list(spec.argnames)
+
+
+def hooks_of(obj: Any) -> list[str]:
+    """Names of the lifecycle hooks an object or class marks with ``@hookimpl``."""
+    found = []
+    for attr in dir(obj):
+        if attr.startswith("__"):
+            continue
+        fn = inspect.getattr_static(obj, attr, None)
+        if isinstance(fn, staticmethod | classmethod):
+            fn = fn.__func__
+        opts = getattr(fn, f"{PROJECT_NAME}_impl", None)
+        if opts is not None:
+            found.append(opts.get("specname") or attr)
+    order = {h: i for i, h in enumerate(hookspecs.ALL_HOOKS)}
+    return sorted(found, key=lambda h: order.get(h, len(order)))
+
+
+def compile_processor(processor: Any) -> CompiledProcessor:
+    """Validate a processor against the hookspecs and read its implementations.
+
+    Raises ``ProcessorValidationError`` naming the processor id, the method and the
+    valid names for: a missing id, a ``process_*`` method without ``@hookimpl``, a
+    hookimpl whose name or argument names match no hookspec, an argument with a
+    default value, and old-style wrappers.
+    """
+    try:
+        return _cache[processor]
+    except (KeyError, TypeError):
+        pass
+    if isinstance(processor, type):
+        raise ProcessorValidationError(
+            f"{processor.__name__} is a class; pass an instance (e.g. {processor.__name__}())"
+        )
+    pid = getattr(processor, "id", None)
+    if not isinstance(pid, str) or not pid:
+        raise ProcessorValidationError(
+            f"processor {processor!r} has no id: set a non-empty string attribute `id`"
+        )
+    marker = f"{PROJECT_NAME}_impl"
+    valid_hooks = ", ".join(hookspecs.ALL_HOOKS)
+    for attr in dir(type(processor)):
+        if not attr.startswith("process_"):
+            continue
+        value = inspect.getattr_static(type(processor), attr, None)
+        if callable(value) and getattr(value, marker, None) is None:
+            if attr in hookspecs.ALL_HOOKS:
+                raise ProcessorValidationError(
+                    f"processor {pid!r}: method {attr} is not marked with @hookimpl "
+                    f"(from tripwire import hookimpl), so it would never run"
+                )
+            raise ProcessorValidationError(
+                f"processor {pid!r}: method {attr} matches no hook and is not marked with "
+                f"@hookimpl; valid hook names: {valid_hooks}"
+            )
+    impls: dict[str, HookImplInfo] = {}
+    with _pm_lock:
+        name = f"{pid}#{id(processor)}"
+        try:
+            _pm.register(processor, name=name)
+        except pluggy.PluginValidationError as e:
+            raise ProcessorValidationError(_explain(pid, e)) from None
+        except ValueError as e:  # already registered (concurrent validation)
+            raise ProcessorValidationError(f"processor {pid!r}: {e}") from None
+        try:
+            try:
+                _pm.check_pending()
+            except pluggy.PluginValidationError as e:
+                bad = [h for h in hooks_of(processor) if h not in hookspecs.ALL_HOOKS]
+                method = bad[0] if bad else "?"
+                raise ProcessorValidationError(
+                    f"processor {pid!r}: @hookimpl method {method} matches no hook; "
+                    f"valid hook names: {valid_hooks}"
+                ) from e
+            for caller in _pm.get_hookcallers(processor) or []:
+                for impl in caller.get_hookimpls():
+                    if impl.plugin is not processor:
+                        continue
+                    hook = caller.name
+                    if impl.hookwrapper or impl.wrapper:
+                        raise ProcessorValidationError(
+                            f"processor {pid!r}: {hook} is declared as a wrapper; processors "
+                            f"run in list order, use a plain @hookimpl"
+                        )
+                    if impl.kwargnames:
+                        raise ProcessorValidationError(
+                            f"processor {pid!r}: {hook} argument(s) "
+                            f"{', '.join(impl.kwargnames)} have default values; pluggy never "
+                            f"passes such arguments, so they would silently keep their "
+                            f"defaults. Remove the defaults. Valid arguments: "
+                            f"{', '.join(_valid_args(hook))}"
+                        )
+                    impls[hook] = HookImplInfo(hook, impl.function, tuple(impl.argnames))
+        finally:
+            _pm.unregister(name=name)
+    compiled = CompiledProcessor(processor, pid, impls)
+    try:
+        _cache[processor] = compiled
+    except TypeError:
+        pass
+    return compiled
+
+
+def _explain(pid: str, error: pluggy.PluginValidationError) -> str:
+    text = str(error)
+    hook = next((h for h in hookspecs.ALL_HOOKS if f"'{h}'" in text), None)
+    if hook and "can not be found in the hookspec" in text:
+        bad = text.split("Argument(s)")[-1].split("are declared")[0].strip()
+        return (
+            f"processor {pid!r}: {hook} declares argument(s) {bad} that the hook does not "
+            f"have; valid arguments: {', '.join(_valid_args(hook))}"
+        )
+    return f"processor {pid!r}: {text}"
+
+
+def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledProcessor]:
+    """Validate one processor list (``input``, ``output`` or ``error``)."""
+    if kind not in _KIND_HOOKS:
+        raise ValueError(f"unknown processor list kind {kind!r}; valid: {', '.join(KINDS)}")
+    if processors is None:
+        return []
+    if isinstance(processors, str) or not isinstance(processors, Iterable):
+        raise ProcessorValidationError(
+            f"{kind}_processors must be a list of processors (or a callable returning one), "
+            f"got {type(processors).__name__}"
+        )
+    out: list[CompiledProcessor] = []
+    seen: dict[str, Any] = {}
+    relevant = _KIND_HOOKS[kind]
+    for p in processors:
+        cp = compile_processor(p)
+        if cp.id in seen:
+            raise ProcessorValidationError(
+                f"two processors in {kind}_processors have the id {cp.id!r}; ids must be "
+                f"unique within a list"
+            )
+        seen[cp.id] = p
+        if not any(h in cp.impls for h in relevant):
+            has = ", ".join(cp.impls) or "no hooks"
+            raise ProcessorValidationError(
+                f"processor {cp.id!r} is in {kind}_processors but implements none of "
+                f"{', '.join(relevant)} (it implements {has})"
+            )
+        out.append(cp)
+    return out
+
+
+# ---------------------------------------------------------------- calling
+
+
+FAILED_OPEN = object()
+"""Returned by ``call_hook`` when a fail-open processor raised: use the input unchanged."""
+
+
+def make_abort(processor_id: str) -> Callable[..., NoReturn]:
+    def abort(reason: str | None = None, *, retry: bool = False, metadata: Any = None) -> NoReturn:
+        raise TripWire(
+            reason or f"Tripwire triggered by {processor_id}",
+            retry=retry,
+            metadata=metadata,
+            processor_id=processor_id,
+        )
+
+    return abort
+
+
+async def notify_violation(processor: Any, violation: ProcessorViolation) -> None:
+    """Call a processor's ``on_violation``; log and swallow what it raises."""
+    callback = getattr(processor, "on_violation", None)
+    if callback is None:
+        return
+    try:
+        result = callback(violation)
+        if inspect.isawaitable(result):
+            await result
+    except Exception:
+        log.exception("on_violation of processor %r raised; ignored", violation.processor_id)
+
+
+async def call_hook(
+    cp: CompiledProcessor, hook: str, values: dict[str, Any], common: dict[str, Any]
+) -> Any:
+    """Call one processor's implementation of ``hook`` with the arguments it declares.
+
+    ``values`` holds the hook's own arguments, ``common`` the processor's common ones.
+    A ``TripWire`` gets the processor id and triggers ``on_violation``; any other
+    exception becomes ``ProcessorError`` (or ``FAILED_OPEN`` for fail-open processors).
+    """
+    impl = cp.impls[hook]
+    try:
+        kwargs = {a: values[a] if a in values else common[a] for a in impl.argnames}
+        result = impl.function(**kwargs)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+    except TripWire as tw:
+        await on_tripwire(cp, tw)
+        raise
+    except Exception as e:
+        return handle_failure(cp, hook, e)
+
+
+async def on_tripwire(cp: CompiledProcessor, tw: TripWire) -> None:
+    if tw.processor_id is None:
+        tw.processor_id = cp.id
+    await notify_violation(
+        cp.processor, ProcessorViolation(tw.processor_id, tw.reason, tw.metadata)
+    )
+
+
+def handle_failure(cp: CompiledProcessor, hook: str, error: Exception) -> Any:
+    if cp.fail_open:
+        log.warning(
+            "processor %r failed in %s (fail_open: input passed on unchanged)",
+            cp.id, hook, exc_info=error,
+        )
+        return FAILED_OPEN
+    raise ProcessorError(cp.id, hook, error) from error
+
+
+def with_hook(processors: Sequence[CompiledProcessor], hook: str) -> list[CompiledProcessor]:
+    return [cp for cp in processors if hook in cp.impls]

@@ -1,0 +1,126 @@
+"""Stream chunks, token usage and tool calls: what models emit and clients receive."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.define
+class Usage:
+    """Token counts of one model call (or the sum over a run)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    reasoning_tokens: int | None = None
+    cached_input_tokens: int | None = None
+
+    def __add__(self, other: Usage) -> Usage:
+        def opt(a: int | None, b: int | None) -> int | None:
+            return None if a is None and b is None else (a or 0) + (b or 0)
+
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.total_tokens + other.total_tokens,
+            opt(self.reasoning_tokens, other.reasoning_tokens),
+            opt(self.cached_input_tokens, other.cached_input_tokens),
+        )
+
+    @classmethod
+    def coerce(cls, value: Usage | dict[str, Any] | None) -> Usage:
+        if value is None:
+            return cls()
+        if isinstance(value, Usage):
+            return value
+        if isinstance(value, dict):
+            known = {a.name for a in attrs.fields(cls)}
+            unknown = set(value) - known
+            if unknown:
+                raise ValueError(
+                    f"unknown usage keys {sorted(unknown)}; valid: {sorted(known)}"
+                )
+            usage = cls(**value)
+            if not usage.total_tokens:
+                usage.total_tokens = usage.input_tokens + usage.output_tokens
+            return usage
+        raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+
+
+@attrs.define
+class ToolCall:
+    """A tool call the model asked for."""
+
+    tool_call_id: str
+    tool_name: str
+    args: dict[str, Any] = attrs.field(factory=dict)
+
+    @classmethod
+    def coerce(cls, value: ToolCall | dict[str, Any]) -> ToolCall:
+        if isinstance(value, ToolCall):
+            return value
+        if isinstance(value, dict):
+            try:
+                return cls(
+                    tool_call_id=value["tool_call_id"],
+                    tool_name=value["tool_name"],
+                    args=dict(value.get("args") or {}),
+                )
+            except KeyError as e:
+                raise ValueError(
+                    f"a tool call mapping needs 'tool_name' and 'tool_call_id' (and 'args'); "
+                    f"missing {e.args[0]!r} in {value!r}"
+                ) from None
+        raise TypeError(f"tool call must be a ToolCall or a mapping, got {type(value).__name__}")
+
+
+@attrs.define
+class ToolResult:
+    """The result of one executed tool call, as the model saw it."""
+
+    tool_call_id: str
+    tool_name: str
+    args: dict[str, Any]
+    result: Any
+    is_error: bool = False
+
+
+@attrs.frozen
+class Chunk:
+    """One stream event. Immutable: a processor that changes a chunk returns a new one
+    (``chunk.evolve(payload={...})``).
+
+    Types and payload keys: ``text-delta`` {id, text}; ``reasoning-delta`` {id, text};
+    ``tool-call`` {tool_call_id, tool_name, args}; ``tool-result`` {tool_call_id,
+    tool_name, result}; ``tool-error`` {tool_call_id, tool_name, error}; ``step-start``
+    {step_number}; ``step-finish`` {finish_reason, usage}; ``finish`` {finish_reason,
+    usage}; ``step-retry`` {step_number, reason, processor_id, retry_count};
+    ``tripwire`` {reason, retry, metadata, processor_id}; ``error`` {error};
+    ``data-*``: the data (``payload["data"]``).
+    """
+
+    type: str
+    payload: dict[str, Any] = attrs.field(factory=dict)
+    run_id: str | None = None
+    source: str = "AGENT"
+    transient: bool = False
+
+    def evolve(self, **changes: Any) -> Chunk:
+        return attrs.evolve(self, **changes)
+
+    @property
+    def text(self) -> str:
+        """The text of a text/reasoning delta (``""`` for other chunks)."""
+        return self.payload.get("text", "") if self.type in _TEXTY else ""
+
+    @property
+    def is_data(self) -> bool:
+        return self.type.startswith("data-")
+
+
+_TEXTY = frozenset({"text-delta", "reasoning-delta"})
+
+#: Finish reasons a step or run can end with.
+FINISH_REASONS = ("stop", "length", "tool-calls", "content-filter", "error", "other", "unknown")

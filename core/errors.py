@@ -1,0 +1,93 @@
+"""Exceptions raised by tripwire.
+
+``TripWire`` is control flow (a processor stopped the run on purpose); every other
+class here is an error a user should see and fix.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TripwireError(Exception):
+    """Base class of tripwire's errors (not of ``TripWire``, which is not an error)."""
+
+
+class TripWire(Exception):
+    """Raised by ``abort()``: a processor stopped the run on purpose.
+
+    ``retry`` asks the agent to run the step again with ``reason`` as feedback to the
+    model; ``metadata`` travels to the client on the tripwire chunk unchanged.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        retry: bool = False,
+        metadata: Any = None,
+        processor_id: str | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry = retry
+        self.metadata = metadata
+        self.processor_id = processor_id
+
+    def __repr__(self) -> str:
+        return (
+            f"TripWire(reason={self.reason!r}, retry={self.retry!r}, "
+            f"metadata={self.metadata!r}, processor_id={self.processor_id!r})"
+        )
+
+
+class ProcessorValidationError(TripwireError, TypeError):
+    """A processor does not fit the hook contract; raised at agent construction."""
+
+
+class ConfigurationError(TripwireError, ValueError):
+    """Bad configuration: an unknown plugin name, a wrong option, a bad TOML table."""
+
+
+class ProcessorError(TripwireError):
+    """A processor raised something other than ``TripWire`` (fail closed).
+
+    The original exception is chained as ``__cause__``.
+    """
+
+    def __init__(self, processor_id: str, hook: str, error: BaseException) -> None:
+        super().__init__(
+            f"processor {processor_id!r} failed in {hook}: {type(error).__name__}: {error}"
+        )
+        self.processor_id = processor_id
+        self.hook = hook
+        self.error = error
+
+
+class APICallError(TripwireError):
+    """A model provider rejected or failed a call.
+
+    ``is_retryable`` says whether sending the same request again may succeed
+    (rate limits, overload, server errors, dropped connections).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        status_code: int | None = None,
+        is_retryable: bool = False,
+        response_body: str | None = None,
+        url: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+        self.is_retryable = is_retryable
+        self.response_body = response_body
+        self.url = url
+
+    def __repr__(self) -> str:
+        return (
+            f"APICallError({self.message!r}, status_code={self.status_code!r}, "
+            f"is_retryable={self.is_retryable!r}, url={self.url!r})"
+        )

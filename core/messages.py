@@ -1,0 +1,510 @@
+"""Messages, their parts, and the ``MessageList`` that backs one agent run.
+
+Messages and parts are mutable on purpose: processors may edit ``content.parts``
+in place and the edit is seen by later processors and by storage. A processor
+that wants to add, remove or reorder messages goes through ``MessageList``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any, ClassVar, Literal
+
+import attrs
+
+Role = Literal["user", "assistant", "system", "tool"]
+#: Where a message in a ``MessageList`` came from.
+Source = Literal["input", "response", "memory"]
+SOURCES: tuple[str, ...] = ("input", "response", "memory")
+
+
+def new_id() -> str:
+    """A fresh message / chunk id."""
+    return str(uuid.uuid4())
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+# ---------------------------------------------------------------- parts
+
+
+@attrs.define
+class TextPart:
+    text: str
+    type: ClassVar[str] = "text"
+
+
+@attrs.define
+class ReasoningPart:
+    text: str
+    type: ClassVar[str] = "reasoning"
+
+
+@attrs.define
+class ToolInvocation:
+    """One tool call and, once it ran, its result.
+
+    ``state`` is ``"call"`` until the tool ran, then ``"result"``. ``is_error`` marks a
+    result that is the error the tool raised (given to the model as its result).
+    """
+
+    state: Literal["call", "result"]
+    tool_call_id: str
+    tool_name: str
+    args: dict[str, Any] = attrs.field(factory=dict)
+    result: Any = None
+    is_error: bool = False
+
+
+@attrs.define
+class ToolInvocationPart:
+    tool_invocation: ToolInvocation
+    type: ClassVar[str] = "tool-invocation"
+
+
+@attrs.define
+class FilePart:
+    data: str
+    media_type: str
+    type: ClassVar[str] = "file"
+
+
+@attrs.define
+class StepStartPart:
+    type: ClassVar[str] = "step-start"
+
+
+@attrs.define
+class DataPart:
+    """Custom data kept with an assistant message (from ``writer.custom``)."""
+
+    type: str
+    data: Any = None
+
+    def __attrs_post_init__(self) -> None:
+        if not self.type.startswith("data-"):
+            raise ValueError(f"DataPart type must start with 'data-', got {self.type!r}")
+
+
+Part = TextPart | ReasoningPart | ToolInvocationPart | FilePart | StepStartPart | DataPart
+
+
+# ---------------------------------------------------------------- messages
+
+
+@attrs.define
+class MessageContent:
+    format: int = 2
+    parts: list[Part] = attrs.field(factory=list)
+    content: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
+@attrs.define
+class Message:
+    """One stored conversation message (the reference's ``MastraDBMessage``)."""
+
+    id: str
+    role: Role
+    content: MessageContent
+    created_at: datetime
+    thread_id: str | None = None
+    resource_id: str | None = None
+
+    @classmethod
+    def _of(cls, role: Role, parts: list[Part], metadata: dict[str, Any] | None) -> Message:
+        return cls(
+            id=new_id(),
+            role=role,
+            content=MessageContent(parts=parts, metadata=metadata),
+            created_at=_now(),
+        )
+
+    @classmethod
+    def user(cls, text: str, *, metadata: dict[str, Any] | None = None) -> Message:
+        return cls._of("user", [TextPart(text)], metadata)
+
+    @classmethod
+    def assistant(cls, text: str, *, metadata: dict[str, Any] | None = None) -> Message:
+        return cls._of("assistant", [TextPart(text)] if text else [], metadata)
+
+    @classmethod
+    def system(cls, text: str) -> Message:
+        return cls._of("system", [TextPart(text)], None)
+
+    @property
+    def text(self) -> str:
+        """The concatenated text parts, falling back to ``content.content``."""
+        text = "".join(p.text for p in self.content.parts if type(p) is TextPart)
+        if not text and isinstance(self.content.content, str):
+            return self.content.content
+        return text
+
+    @property
+    def tool_invocations(self) -> list[ToolInvocation]:
+        return [p.tool_invocation for p in self.content.parts if type(p) is ToolInvocationPart]
+
+    @property
+    def is_signal(self) -> bool:
+        """True for ``<system-reminder>`` messages added by signals or retry feedback."""
+        return bool(self.content.metadata and "signal" in self.content.metadata)
+
+
+def signal_message(
+    contents: str,
+    *,
+    attributes: dict[str, Any] | None = None,
+    tag_name: str = "system-reminder",
+    signal_type: str = "reactive",
+) -> Message:
+    """A user message ``<tag k="v">contents</tag>`` carrying a signal for the model."""
+    attrs_text = "".join(f' {k}="{_escape_attr(v)}"' for k, v in (attributes or {}).items())
+    text = f"<{tag_name}{attrs_text}>{contents}</{tag_name}>"
+    return Message.user(
+        text,
+        metadata={
+            "signal": {
+                "type": signal_type,
+                "tag_name": tag_name,
+                "attributes": dict(attributes or {}),
+                "contents": contents,
+            }
+        },
+    )
+
+
+def _escape_attr(value: Any) -> str:
+    return str(value).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def coerce_message(value: Message | str | dict[str, Any], *, role: Role = "user") -> Message:
+    """Accept what users naturally pass: a Message, a string, or a ``{role, content}`` dict."""
+    if isinstance(value, Message):
+        return value
+    if isinstance(value, str):
+        return Message._of(role, [TextPart(value)], None)
+    if isinstance(value, dict):
+        if "id" in value and "content" in value and isinstance(value["content"], dict):
+            from tripwire._serde import converter
+
+            return converter.structure(value, Message)
+        msg_role = value.get("role", role)
+        content = value.get("content", "")
+        if msg_role not in ("user", "assistant", "system", "tool"):
+            raise ValueError(
+                f"message role must be one of user, assistant, system, tool; got {msg_role!r}"
+            )
+        if isinstance(content, str):
+            return Message._of(msg_role, [TextPart(content)], None)
+        raise ValueError(
+            "a message dict needs 'content' as a string, or the full stored form "
+            "(id, role, content: {parts: [...]}, created_at)"
+        )
+    raise TypeError(
+        f"expected a Message, a str or a dict, got {type(value).__name__}: {value!r}"
+    )
+
+
+# ---------------------------------------------------------------- provider-facing form
+
+
+def message_to_core(message: Message) -> list[dict[str, Any]]:
+    """The provider-facing form of one message (an assistant message with tool
+    results becomes the assistant message plus a ``tool`` message)."""
+    if message.role == "system":
+        return [{"role": "system", "content": message.text}]
+    content: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
+    for part in message.content.parts:
+        kind = type(part)
+        if kind is TextPart:
+            if part.text:
+                content.append({"type": "text", "text": part.text})
+        elif kind is FilePart:
+            content.append({"type": "file", "data": part.data, "media_type": part.media_type})
+        elif kind is ReasoningPart:
+            content.append({"type": "reasoning", "text": part.text})
+        elif kind is ToolInvocationPart:
+            inv = part.tool_invocation
+            if inv.state != "result":
+                # A call that never ran has no result; providers reject it alone.
+                continue
+            content.append(
+                {
+                    "type": "tool-call",
+                    "tool_call_id": inv.tool_call_id,
+                    "tool_name": inv.tool_name,
+                    "input": inv.args,
+                }
+            )
+            result = {
+                "type": "tool-result",
+                "tool_call_id": inv.tool_call_id,
+                "tool_name": inv.tool_name,
+                "output": inv.result,
+            }
+            if inv.is_error:
+                result["is_error"] = True
+            results.append(result)
+    if not content and isinstance(message.content.content, str) and message.content.content:
+        content.append({"type": "text", "text": message.content.content})
+    out: list[dict[str, Any]] = []
+    if content:
+        out.append({"role": message.role, "content": content})
+    if results:
+        out.append({"role": "tool", "content": results})
+    return out
+
+
+def message_to_ui(message: Message) -> dict[str, Any]:
+    from tripwire._serde import converter
+
+    return {
+        "id": message.id,
+        "role": message.role,
+        "parts": [converter.unstructure(p, Part) for p in message.content.parts],
+        "metadata": message.content.metadata,
+        "created_at": message.created_at.isoformat(),
+    }
+
+
+# ---------------------------------------------------------------- MessageList
+
+
+class MessageView(Sequence[Message]):
+    """A filtered, live view over a ``MessageList`` (``all``, ``input``, ...)."""
+
+    __slots__ = ("_list", "_source")
+
+    def __init__(self, message_list: MessageList, source: str | None) -> None:
+        self._list = message_list
+        self._source = source
+
+    def _items(self) -> list[Message]:
+        if self._source is None:
+            return [m for m, _ in self._list._records]
+        return [m for m, s in self._list._records if s == self._source]
+
+    def db(self) -> list[Message]:
+        """The stored messages themselves (edits to their parts are live)."""
+        return self._items()
+
+    def core(self) -> list[dict[str, Any]]:
+        """Provider-facing dicts (system messages not included)."""
+        out: list[dict[str, Any]] = []
+        for m in self._items():
+            out.extend(message_to_core(m))
+        return out
+
+    def ui(self) -> list[dict[str, Any]]:
+        """Dicts for user interfaces; signal (``<system-reminder>``) messages are hidden."""
+        return [message_to_ui(m) for m in self._items() if not m.is_signal]
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._items()[index]
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self._items())
+
+    def __repr__(self) -> str:
+        return f"<MessageView {self._source or 'all'}: {len(self)} messages>"
+
+
+class MessageList:
+    """The live conversation of one run: system messages plus tagged messages.
+
+    Every message carries a source: ``input`` (given to this call), ``response``
+    (produced during this call) or ``memory`` (recalled history). Adding a message
+    whose id is already present replaces it in place.
+    """
+
+    def __init__(
+        self,
+        messages: Iterable[Message | str | dict[str, Any]] = (),
+        *,
+        system_messages: Iterable[str | dict[str, Any]] = (),
+        source: Source = "input",
+    ) -> None:
+        self._records: list[tuple[Message, str]] = []
+        self._index: dict[str, int] = {}
+        self._system: list[dict[str, Any]] = []
+        for s in system_messages:
+            self.add_system(s)
+        self.add(list(messages), source)
+
+    # -- views
+    @property
+    def all(self) -> MessageView:
+        return MessageView(self, None)
+
+    @property
+    def input(self) -> MessageView:
+        return MessageView(self, "input")
+
+    @property
+    def response(self) -> MessageView:
+        return MessageView(self, "response")
+
+    @property
+    def remembered(self) -> MessageView:
+        return MessageView(self, "memory")
+
+    # -- system messages
+    @property
+    def system_messages(self) -> list[dict[str, Any]]:
+        """System messages as ``{"role": "system", "content": str}`` dicts."""
+        return self._system
+
+    @system_messages.setter
+    def system_messages(self, value: Iterable[str | dict[str, Any] | Message]) -> None:
+        self._system = []
+        for s in value:
+            self.add_system(s)
+
+    def add_system(self, message: str | dict[str, Any] | Message) -> None:
+        self._system.append(coerce_system(message))
+
+    # -- mutators
+    def add(
+        self,
+        messages: Message | str | dict[str, Any] | Iterable[Message | str | dict[str, Any]],
+        source: Source = "input",
+    ) -> list[Message]:
+        """Add messages (a Message, a string, a dict, or a list of them) from ``source``.
+
+        System-role messages go to ``system_messages``. Returns the stored messages.
+        """
+        if source == "remembered":  # type: ignore[comparison-overlap]
+            source = "memory"
+        if source not in SOURCES:
+            raise ValueError(f"unknown message source {source!r}; valid: {', '.join(SOURCES)}")
+        if isinstance(messages, Message | str | dict):
+            messages = [messages]
+        added = []
+        for value in messages:
+            role: Role = "assistant" if source == "response" else "user"
+            msg = coerce_message(value, role=role)
+            if msg.role == "system":
+                self.add_system(msg)
+                continue
+            if msg.id in self._index:
+                self._records[self._index[msg.id]] = (msg, self._records[self._index[msg.id]][1])
+            else:
+                self._index[msg.id] = len(self._records)
+                self._records.append((msg, source))
+            added.append(msg)
+        return added
+
+    def remove_by_ids(self, ids: Iterable[str]) -> list[Message]:
+        """Remove the messages with these ids; returns the removed messages."""
+        wanted = set(ids)
+        removed = [m for m, _ in self._records if m.id in wanted]
+        if removed:
+            self._records = [(m, s) for m, s in self._records if m.id not in wanted]
+            self._reindex()
+        return removed
+
+    def update_tool_invocation(self, part: ToolInvocationPart | dict[str, Any]) -> Message:
+        """Replace the stored tool invocation that has the same ``tool_call_id``.
+
+        This is how ``process_tool_result`` changes what the model (and the streamed
+        tool-result chunk) sees. Raises ``KeyError`` if no message holds that call.
+        """
+        if isinstance(part, dict):
+            from tripwire._serde import converter
+
+            part = converter.structure({"type": "tool-invocation", **part}, Part)
+        if not isinstance(part, ToolInvocationPart):
+            raise TypeError(f"expected a ToolInvocationPart, got {type(part).__name__}")
+        call_id = part.tool_invocation.tool_call_id
+        for msg, _ in reversed(self._records):
+            for i, existing in enumerate(msg.content.parts):
+                if (
+                    type(existing) is ToolInvocationPart
+                    and existing.tool_invocation.tool_call_id == call_id
+                ):
+                    msg.content.parts[i] = part
+                    return msg
+        raise KeyError(f"no message holds a tool invocation with tool_call_id {call_id!r}")
+
+    def find_tool_invocation(self, tool_call_id: str) -> ToolInvocation | None:
+        for msg, _ in reversed(self._records):
+            for p in msg.content.parts:
+                if type(p) is ToolInvocationPart and p.tool_invocation.tool_call_id == tool_call_id:
+                    return p.tool_invocation
+        return None
+
+    def source_of(self, message_id: str) -> str | None:
+        i = self._index.get(message_id)
+        return None if i is None else self._records[i][1]
+
+    def replace_stage(
+        self, stage: Sequence[Message], returned: Sequence[Message | str | dict[str, Any]],
+        default_source: Source,
+    ) -> None:
+        """Reconcile a processor's returned list with the messages of its stage.
+
+        Stage messages missing from ``returned`` are removed; the returned messages take
+        the stage's place, in the returned order (new ones get ``default_source``).
+        """
+        coerced = [coerce_message(m) for m in returned]
+        stage_ids = {m.id for m in stage}
+        moved_ids = {m.id for m in coerced}
+        positions = [i for i, (m, _) in enumerate(self._records) if m.id in stage_ids]
+        at = positions[0] if positions else len(self._records)
+        kept_before: list[tuple[Message, str]] = []
+        kept_after: list[tuple[Message, str]] = []
+        old_source = {m.id: s for m, s in self._records}
+        for i, rec in enumerate(self._records):
+            if rec[0].id in stage_ids or rec[0].id in moved_ids:
+                continue
+            (kept_before if i < at else kept_after).append(rec)
+        new = []
+        for m in coerced:
+            if m.role == "system":
+                self.add_system(m)
+                continue
+            new.append((m, old_source.get(m.id, default_source)))
+        self._records = kept_before + new + kept_after
+        self._reindex()
+
+    # -- checkpoints (used by retries to roll back to a step boundary)
+    def checkpoint(self) -> tuple[list[tuple[Message, str]], list[dict[str, Any]]]:
+        return (list(self._records), list(self._system))
+
+    def rollback(self, checkpoint: tuple[list[tuple[Message, str]], list[dict[str, Any]]]) -> None:
+        self._records = list(checkpoint[0])
+        self._system = list(checkpoint[1])
+        self._reindex()
+
+    def _reindex(self) -> None:
+        self._index = {m.id: i for i, (m, _) in enumerate(self._records)}
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __repr__(self) -> str:
+        counts = {s: sum(1 for _, x in self._records if x == s) for s in SOURCES}
+        return f"<MessageList system={len(self._system)} {counts}>"
+
+
+def coerce_system(message: str | dict[str, Any] | Message) -> dict[str, Any]:
+    if isinstance(message, str):
+        return {"role": "system", "content": message}
+    if isinstance(message, Message):
+        return {"role": "system", "content": message.text}
+    if isinstance(message, dict) and message.get("role", "system") == "system":
+        content = message.get("content")
+        if not isinstance(content, str):
+            raise ValueError(f"a system message needs string content, got {content!r}")
+        return {**message, "role": "system"}
+    raise ValueError(
+        f"a system message must be a string or {{'role': 'system', 'content': str}}, got {message!r}"
+    )

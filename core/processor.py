@@ -1,0 +1,63 @@
+"""The ``Processor`` base class and the small records processors deal in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import attrs
+
+
+@attrs.frozen
+class ProcessorViolation:
+    """What ``on_violation`` receives: who detected what, with processor-specific detail."""
+
+    processor_id: str
+    message: str
+    detail: Any = None
+
+
+@attrs.frozen
+class TripwireInfo:
+    """Why a run was stopped by a processor (``result.tripwire``)."""
+
+    reason: str
+    retry: bool = False
+    metadata: Any = None
+    processor_id: str | None = None
+
+
+class Processor:
+    """Base class for processors (subclassing is optional: any object with an ``id``
+    and ``@hookimpl`` methods works).
+
+    Attributes:
+        id: unique identifier (required), used for state, tracing and errors.
+        name: display name; defaults to ``id``.
+        description: optional text shown by ``tripwire plugins``.
+        process_data_parts: when True, ``process_output_stream`` also sees ``data-*``
+            chunks.
+        on_violation: called with a ``ProcessorViolation`` on every abort and on
+            warn-strategy detections; what it raises is logged and swallowed.
+        processor_index: position in the combined list, set by the runtime.
+        fail_open: when True, an exception from this processor is logged and its
+            input passed on unchanged, instead of ending the run.
+    """
+
+    id: ClassVar[str] | str
+    description: str | None = None
+    process_data_parts: bool = False
+    on_violation: Callable[[ProcessorViolation], Any] | None = None
+    processor_index: int | None = None
+    fail_open: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.__dict__.get("_name") or getattr(self, "id", type(self).__name__)
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.__dict__["_name"] = value
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} id={getattr(self, 'id', None)!r}>"

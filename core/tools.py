@@ -1,0 +1,264 @@
+"""Tools: typed Python functions the model may call.
+
+``@tool`` derives a JSON Schema from the function's signature and docstring; at call
+time the model's arguments are converted to the annotated types with cattrs, so a
+model that sends ``"3"`` for an ``int`` gets a clear error back instead of a crash.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import re
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, Literal, Union, get_args, get_origin
+
+import attrs
+import cattrs
+
+from tripwire._serde import converter
+
+#: Parameter names a tool function may declare to receive run services; they are
+#: injected by the agent and never shown to the model.
+INJECTED_PARAMS = frozenset({"writer", "request_context", "abort_signal"})
+
+
+class ToolArgumentError(ValueError):
+    """The model's arguments do not fit the tool's parameters."""
+
+
+@attrs.define
+class Tool:
+    """A tool the model may call. ``parameters`` is a JSON Schema object."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    execute: Callable[..., Any]
+    _arg_types: dict[str, Any] = attrs.field(factory=dict, repr=False, alias="arg_types")
+    _injected: frozenset[str] = attrs.field(factory=frozenset, repr=False, alias="injected")
+
+    def __attrs_post_init__(self) -> None:
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", self.name):
+            raise ValueError(
+                f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-'"
+            )
+
+    def convert_args(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The model's JSON arguments converted to the function's annotated types."""
+        if not isinstance(args, dict):
+            raise ToolArgumentError(f"arguments must be a JSON object, got {args!r}")
+        if not self._arg_types:
+            return dict(args)
+        unknown = set(args) - set(self._arg_types)
+        if unknown:
+            raise ToolArgumentError(
+                f"unknown argument(s) {sorted(unknown)} for tool {self.name!r}; "
+                f"valid: {sorted(self._arg_types)}"
+            )
+        required = self.parameters.get("required", [])
+        missing = [r for r in required if r not in args]
+        if missing:
+            raise ToolArgumentError(f"missing required argument(s) {missing} for {self.name!r}")
+        out = {}
+        for key, value in args.items():
+            hint = self._arg_types[key]
+            if hint is inspect.Parameter.empty or hint is Any:
+                out[key] = value
+                continue
+            try:
+                out[key] = _structure(value, hint)
+            except (cattrs.BaseValidationError, ValueError, TypeError) as e:
+                raise ToolArgumentError(
+                    f"argument {key!r} of tool {self.name!r}: {value!r} is not a valid "
+                    f"{_type_name(hint)} ({e})"
+                ) from None
+        return out
+
+    async def run(self, args: dict[str, Any], **services: Any) -> Any:
+        """Call the tool with the model's arguments (and the services it declared)."""
+        kwargs = self.convert_args(args)
+        for name in self._injected:
+            kwargs[name] = services.get(name)
+        result = self.execute(**kwargs)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+def _structure(value: Any, hint: Any) -> Any:
+    # cattrs is lenient with str -> int; tools want the model's types to be right.
+    if hint in (int, float) and isinstance(value, bool | str):
+        raise ValueError(f"expected {hint.__name__}")
+    if hint is float and isinstance(value, int):
+        return float(value)
+    if hint is str and not isinstance(value, str):
+        raise ValueError("expected a string")
+    if hint is bool and not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return converter.structure(value, hint)
+
+
+def _type_name(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint)
+
+
+def tool(
+    fn: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+) -> Any:
+    """Turn a typed function (sync or async) into a ``Tool``.
+
+    The description is the docstring's first paragraph; ``:param x: text`` lines (or
+    Google-style ``Args:``) describe parameters. Parameters named ``writer``,
+    ``request_context`` or ``abort_signal`` are injected by the agent.
+
+    Example::
+
+        @tool
+        async def lookup_customer(customer_id: str) -> dict:
+            '''Look a customer up by id.'''
+            return await crm.get(customer_id)
+    """
+
+    def wrap(func: Callable[..., Any]) -> Tool:
+        return _make_tool(func, name=name, description=description)
+
+    return wrap(fn) if fn is not None else wrap
+
+
+def _make_tool(func: Callable[..., Any], *, name: str | None, description: str | None) -> Tool:
+    sig = inspect.signature(func)
+    try:
+        hints = typing.get_type_hints(func, include_extras=True)
+    except Exception as e:  # unresolvable forward references
+        raise TypeError(f"cannot read the type hints of tool {func.__name__!r}: {e}") from e
+    doc = inspect.getdoc(func) or ""
+    summary, param_docs = _parse_doc(doc)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    arg_types: dict[str, Any] = {}
+    injected = set()
+    for pname, param in sig.parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise TypeError(f"tool {func.__name__!r}: *args/**kwargs cannot be described to a model")
+        if pname in INJECTED_PARAMS:
+            injected.add(pname)
+            continue
+        hint = hints.get(pname, inspect.Parameter.empty)
+        schema = json_schema(hint) if hint is not inspect.Parameter.empty else {}
+        if pname in param_docs:
+            schema = {**schema, "description": param_docs[pname]}
+        if param.default is not inspect.Parameter.empty:
+            try:
+                schema = {**schema, "default": converter.unstructure(param.default)}
+            except Exception:
+                pass
+        else:
+            required.append(pname)
+        properties[pname] = schema
+        arg_types[pname] = _strip_annotated(hint)
+    parameters: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    return Tool(
+        name=name or func.__name__,
+        description=description if description is not None else summary,
+        parameters=parameters,
+        execute=func,
+        arg_types=arg_types,
+        injected=frozenset(injected),
+    )
+
+
+def _parse_doc(doc: str) -> tuple[str, dict[str, str]]:
+    summary = doc.split("\n\n", 1)[0].strip() if doc else ""
+    params: dict[str, str] = {}
+    for m in re.finditer(r":param\s+(\w+):\s*(.+)", doc):
+        params[m.group(1)] = m.group(2).strip()
+    args_block = re.search(r"^Args:\s*\n((?:[ \t]+.+\n?)+)", doc, re.M)
+    if args_block:
+        for m in re.finditer(r"^\s+(\w+)(?:\s*\([^)]*\))?:\s*(.+)$", args_block.group(1), re.M):
+            params.setdefault(m.group(1), m.group(2).strip())
+    if summary.startswith(":param") or summary.startswith("Args:"):
+        summary = ""
+    return " ".join(summary.split()), params
+
+
+def _strip_annotated(hint: Any) -> Any:
+    if get_origin(hint) is typing.Annotated:
+        return get_args(hint)[0]
+    return hint
+
+
+def json_schema(hint: Any) -> dict[str, Any]:
+    """A JSON Schema for a Python type hint (the subset models understand)."""
+    if get_origin(hint) is typing.Annotated:
+        base, *meta = get_args(hint)
+        schema = json_schema(base)
+        texts = [m for m in meta if isinstance(m, str)]
+        return {**schema, "description": texts[0]} if texts else schema
+    if hint is Any or hint is inspect.Parameter.empty:
+        return {}
+    if hint is type(None):
+        return {"type": "null"}
+    if hint is str:
+        return {"type": "string"}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        return {"type": "integer"}
+    if hint is float:
+        return {"type": "number"}
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return {"enum": [m.value for m in hint]}
+    if attrs.has(hint):
+        fields = attrs.fields(hint)
+        field_hints = typing.get_type_hints(hint)
+        return {
+            "type": "object",
+            "properties": {f.name: json_schema(field_hints.get(f.name, Any)) for f in fields},
+            "required": [f.name for f in fields if f.default is attrs.NOTHING],
+            "additionalProperties": False,
+        }
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin is Literal:
+        return {"enum": list(args)}
+    if origin in (Union, types.UnionType):
+        options = [json_schema(a) for a in args]
+        return {"anyOf": options}
+    if origin in (list, tuple, set, frozenset) or hint in (list, tuple, set):
+        item = json_schema(args[0]) if args else {}
+        return {"type": "array", "items": item}
+    if origin is dict or hint is dict:
+        schema: dict[str, Any] = {"type": "object"}
+        if len(args) == 2:
+            schema["additionalProperties"] = json_schema(args[1])
+        return schema
+    raise TypeError(f"cannot describe type {hint!r} as JSON Schema for a tool parameter")
+
+
+def coerce_tools(tools: Any) -> dict[str, Tool]:
+    """``{name: Tool}`` from a list of tools / decorated functions, or a mapping."""
+    if tools is None:
+        return {}
+    items = tools.values() if isinstance(tools, dict) else tools
+    out: dict[str, Tool] = {}
+    for t in items:
+        if not isinstance(t, Tool):
+            if callable(t):
+                t = _make_tool(t, name=None, description=None)
+            else:
+                raise TypeError(f"expected a Tool or a function, got {type(t).__name__}: {t!r}")
+        if t.name in out:
+            raise ValueError(f"two tools are named {t.name!r}")
+        out[t.name] = t
+    return out

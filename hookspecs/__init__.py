@@ -1,0 +1,446 @@
+"""The nine lifecycle hooks of a tripwire agent run.
+
+Each docstring below is the reference for its stage. One ``agent.generate()`` or
+``agent.stream()`` call runs them in this order::
+
+    process_input                      once, input processors
+    per step (up to max_steps):
+        process_input_step             input processors, then prepare_step
+        process_llm_request            input processors (may short-circuit: cache hit)
+        -- model call --               on error: process_api_error, maybe retry
+        process_output_stream          output processors, every chunk
+        process_llm_response           input processors, once the stream is complete
+        process_output_step            output processors (may ask for a retry)
+        -- tools run --
+        process_tool_result            output processors, per successful tool call
+    process_output_result              once, output processors
+
+**Common arguments.** Besides its own arguments every hook may declare any of:
+
+``abort(reason=None, *, retry=False, metadata=None)``
+    Raises ``tripwire.TripWire`` and stops the run. The default reason is
+    ``"Tripwire triggered by <processor id>"``. ``retry=True`` asks for the step to be run
+    again with the reason given to the model as feedback; this is honoured from
+    ``process_output_step`` and ``process_tool_result`` when ``max_processor_retries``
+    allows, and reported on the tripwire otherwise.
+``retry_count``
+    Consecutive processor retries so far (0 on the first try; reset after an accepted
+    step). In ``process_api_error`` it counts the API-error retries of this step.
+``request_context``
+    The call's ``tripwire.RequestContext`` (a mutable mapping).
+``tracing_context``
+    The call's ``tripwire.TracingContext`` (run id, agent id) for observability.
+``state``
+    A dict private to this processor (keyed by its id), fresh for each call and shared
+    by all of this processor's hooks within the call.
+``writer``
+    ``await writer.custom({"type": "data-x", "data": {...}, "transient": False})``
+    emits a ``data-*`` chunk to the client.
+``abort_signal``
+    An ``asyncio.Event`` set when the caller cancels the run.
+
+An implementation declares only the arguments it needs (pluggy passes those it
+names) and may be ``def`` or ``async def``. Arguments of a hookimpl must not have
+default values: pluggy would never pass them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tripwire._markers import hookspec
+
+if TYPE_CHECKING:
+    from tripwire.agent import StepResult
+    from tripwire.chunks import Chunk, ToolCall, Usage
+    from tripwire.messages import Message, MessageList
+    from tripwire.models import Model
+
+#: Hooks that make a processor an input processor.
+INPUT_HOOKS = ("process_input", "process_input_step", "process_llm_request", "process_llm_response")
+#: Hooks that make a processor an output processor.
+OUTPUT_HOOKS = ("process_output_stream", "process_output_step", "process_output_result")
+#: Output processors also run this one.
+TOOL_HOOKS = ("process_tool_result",)
+#: Hooks that make a processor an error processor.
+ERROR_HOOKS = ("process_api_error",)
+ALL_HOOKS = INPUT_HOOKS + ERROR_HOOKS + OUTPUT_HOOKS + TOOL_HOOKS
+
+#: Arguments every hook may declare.
+COMMON_ARGS = (
+    "abort",
+    "retry_count",
+    "request_context",
+    "tracing_context",
+    "state",
+    "writer",
+    "abort_signal",
+)
+
+
+@hookspec
+def process_input(
+    messages: list[Message],
+    system_messages: list[dict[str, Any]],
+    message_list: MessageList,
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> Any:
+    """Validate or transform the user's input, once, before the agent loop starts.
+
+    Runs on input processors in list order, each receiving the previous one's output.
+
+    :param messages: the input messages of this call (no system messages). Editing
+        ``content.parts`` in place is seen by later processors.
+    :param system_messages: the system messages (``{"role": "system", "content": str}``).
+    :param message_list: the live ``MessageList``.
+
+    Return one of:
+
+    * ``None`` or the same ``message_list``: unchanged (or mutated in place);
+    * a ``list[Message]``: replaces the input messages (missing ones are removed);
+    * ``{"messages": [...], "system_messages": [...]}``: replaces either or both.
+
+    Example::
+
+        @hookimpl
+        def process_input(self, messages, abort):
+            if any("DROP TABLE" in m.text for m in messages):
+                abort("SQL in input")
+    """
+
+
+@hookspec
+def process_input_step(
+    messages: list[Message],
+    message_list: MessageList,
+    step_number: int,
+    steps: list[StepResult],
+    system_messages: list[dict[str, Any]],
+    model: Model,
+    tool_choice: Any,
+    active_tools: list[str] | None,
+    tools: dict[str, Any],
+    provider_options: dict[str, Any],
+    model_settings: dict[str, Any],
+    structured_output: Any,
+    send_signal,
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> Any:
+    """Adjust one step before its model call: messages, model, tools, settings.
+
+    Runs at every step (0-based ``step_number``), on input processors in list order,
+    then on ``prepare_step``. Each processor sees the values the previous one chose.
+    System-message changes last for this step only: they are reset at each step.
+
+    :param messages: all messages so far, including earlier steps' tool calls/results.
+    :param steps: the ``StepResult`` of each earlier step.
+    :param model: the model this step will call.
+    :param tools: ``{name: Tool}`` available this step; ``active_tools`` limits them.
+    :param send_signal: ``await send_signal({"type": "reactive", "contents": str,
+        "attributes": {...}, "transient": False, "tag_name": "system-reminder"})`` adds a
+        user message ``<system-reminder k="v">contents</system-reminder>``; a transient
+        signal reaches this model call only and is never stored.
+
+    Return ``None``, the same ``message_list``, a ``list[Message]`` (replaces the
+    messages), or a mapping with any of ``model`` (a ``Model`` or a router id such as
+    ``"openai/gpt-5-mini"``), ``tool_choice``, ``active_tools``, ``tools``, ``messages``,
+    ``message_list``, ``system_messages``, ``provider_options``, ``model_settings``,
+    ``structured_output``.
+
+    Example::
+
+        @hookimpl
+        def process_input_step(self, step_number):
+            if step_number > 3:
+                return {"tool_choice": "none"}
+    """
+
+
+@hookspec
+def process_llm_request(
+    prompt: list[dict[str, Any]],
+    model: Model,
+    step_number: int,
+    steps: list[StepResult],
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> Any:
+    """Rewrite the provider-facing prompt of this one model call, or answer it.
+
+    Runs after the ``MessageList`` was converted to the provider-facing prompt and
+    just before the provider is called, on input processors in list order. Changes
+    are never persisted: they do not reach the ``MessageList``, memory, or later calls.
+
+    :param prompt: ``[{"role": "system", "content": str}, {"role": "user", "content":
+        [parts]}, ...]`` with parts ``{"type": "text", "text"}``, ``{"type": "file", ...}``,
+        ``{"type": "reasoning", "text"}``, ``{"type": "tool-call", ...}``,
+        ``{"type": "tool-result", ...}``.
+    :param state: the same object ``process_llm_response`` will get for this step.
+
+    Return ``None`` (unchanged), ``{"prompt": [...]}`` to replace the prompt for this
+    call, or ``{"response": [Chunk, ...]}`` to skip the model call: the chunks are
+    replayed through the output processors like a live response (a cache hit).
+
+    Example::
+
+        @hookimpl
+        def process_llm_request(self, prompt):
+            return {"prompt": [m for m in prompt if m["role"] != "tool"]}
+    """
+
+
+@hookspec
+def process_llm_response(
+    chunks: list[Chunk],
+    model: Model,
+    step_number: int,
+    steps: list[StepResult],
+    from_cache: bool,
+    warnings: list[Any],
+    request: Any,
+    raw_response: Any,
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> None:
+    """See the complete response of one step, after its stream was processed.
+
+    Pairs with ``process_llm_request`` (same ``state`` object): store a cache key
+    there, write the cache here. Runs on input processors in list order.
+
+    :param chunks: the chunks the model produced (or the cache replayed), before
+        output processing.
+    :param from_cache: True when ``process_llm_request`` answered the call; a cache
+        writer should skip writing then.
+    :param warnings: warnings the provider reported; ``request``/``raw_response``:
+        provider request body and raw response, when the provider gives them.
+
+    Return ``None``; the return value is reserved.
+
+    Example::
+
+        @hookimpl
+        async def process_llm_response(self, chunks, from_cache, state):
+            if not from_cache:
+                await self.cache.set(state["key"], chunks)
+    """
+
+
+@hookspec
+def process_api_error(
+    error: BaseException,
+    messages: list[Message],
+    message_list: MessageList,
+    step_number: int,
+    steps: list[StepResult],
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> Any:
+    """Recover from a failed model call by changing the request and retrying.
+
+    Runs when the model call raises (typically ``tripwire.APICallError`` for a 400 or
+    422 the provider rejected), on every processor of the call that implements it:
+    input processors, then output processors, then error processors. The first one
+    that returns ``{"retry": True}`` wins: later ones are not called and the call is
+    retried with the (possibly changed) ``message_list``. The limit is
+    ``max_processor_retries``, default 10 when error processors are configured.
+
+    :param error: the exception the model call raised.
+    :param retry_count: API-error retries already made in this step.
+
+    Return ``{"retry": True}`` to retry, ``None`` to let the error end the run.
+
+    Example::
+
+        @hookimpl
+        def process_api_error(self, error, message_list, retry_count):
+            if retry_count == 0 and "context length" in str(error):
+                message_list.remove_by_ids([message_list.all.db()[0].id])
+                return {"retry": True}
+    """
+
+
+@hookspec
+def process_output_stream(
+    part: Chunk,
+    stream_parts: list[Chunk],
+    message_list: MessageList,
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> Any:
+    """Filter, rewrite or hold back each streamed chunk before the client sees it.
+
+    Runs on output processors in list order for every chunk of every step, live or
+    replayed from a cache, including ``step-start``, ``tool-result``, ``step-finish``
+    and the final ``finish`` chunk (so a processor that buffers can flush there).
+    ``data-*`` chunks reach only processors with ``process_data_parts = True``.
+
+    :param part: the current chunk.
+    :param stream_parts: every chunk this processor has been given so far in the call,
+        the current one last.
+
+    Return the chunk (or a new one) to pass it on; ``None`` to drop this one chunk for
+    every later processor and the client; a ``list[Chunk]`` to emit several chunks in
+    order (each passes the later processors): this is how a processor that held
+    chunks back releases them. Call ``abort()`` to end the stream with a tripwire.
+
+    Example::
+
+        @hookimpl
+        def process_output_stream(self, part):
+            if part.type == "text-delta" and "secret" in part.payload["text"]:
+                return None
+            return part
+    """
+
+
+@hookspec
+def process_output_step(
+    messages: list[Message],
+    message_list: MessageList,
+    step_number: int,
+    finish_reason: str,
+    provider_metadata: dict[str, Any] | None,
+    tool_calls: list[ToolCall],
+    text: str,
+    usage: Usage,
+    system_messages: list[dict[str, Any]],
+    steps: list[StepResult],
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> Any:
+    """Check each model step before its tools run; the place for retrying guardrails.
+
+    Runs after every model step on output processors in list order.
+    ``abort(reason, retry=True)`` rejects the step: it stays in ``steps`` marked with
+    its tripwire, its text leaves the final text, its tool calls never run, the
+    messages roll back to the step boundary and the model is called again with the
+    reason as a ``<system-reminder>`` at the end of the prompt (while
+    ``max_processor_retries`` allows; otherwise the run ends as a tripwire).
+
+    :param messages: all messages, including this step's response.
+    :param text: this step's text; ``tool_calls``: the calls it asked for.
+    :param steps: all steps so far, including this one.
+
+    Return ``None``, the same ``message_list``, or a ``list[Message]`` (reconciled
+    with the step's response messages).
+
+    Example::
+
+        @hookimpl
+        def process_output_step(self, text, abort, retry_count):
+            if len(text) < 20 and retry_count < 2:
+                abort("Answer in full sentences.", retry=True)
+    """
+
+
+@hookspec
+def process_tool_result(
+    messages: list[Message],
+    message_list: MessageList,
+    step_number: int,
+    tool_name: str,
+    tool_call_id: str,
+    args: dict[str, Any],
+    result: Any,
+    provider_executed: bool,
+    system_messages: list[dict[str, Any]],
+    steps: list[StepResult],
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> None:
+    """Inspect or redact a tool's result before the model and the client see it.
+
+    Runs on output processors in list order after each tool call that succeeded
+    (never for a tool that raised). To change the result call
+    ``message_list.update_tool_invocation(part)``: the next model call and the
+    streamed ``tool-result`` chunk both carry the processed value. ``abort()`` ends the
+    run; ``abort(reason, retry=True)`` rejects the whole step like
+    ``process_output_step`` does.
+
+    :param result: the value the tool returned (after earlier processors' changes).
+    :param provider_executed: True for tools the provider ran itself.
+
+    Return ``None``.
+
+    Example::
+
+        @hookimpl
+        def process_tool_result(self, tool_call_id, tool_name, args, result, message_list):
+            redacted = {**result, "ssn": "[REDACTED]"}
+            message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
+                "result", tool_call_id, tool_name, args, redacted)))
+    """
+
+
+@hookspec
+def process_output_result(
+    messages: list[Message],
+    message_list: MessageList,
+    result: Any,
+    abort,
+    retry_count: int,
+    request_context,
+    tracing_context,
+    state: dict[str, Any],
+    writer,
+    abort_signal,
+) -> Any:
+    """Post-process the finished response, once, after the last step.
+
+    Runs on output processors in list order, before the final ``finish`` chunk.
+    Changes to the response messages are reflected in the final text.
+
+    :param messages: the response messages of this call.
+    :param result: ``OutputResult(text, usage, finish_reason, steps)``.
+
+    Return ``None``, the same ``message_list``, or a ``list[Message]`` (replaces the
+    response messages).
+
+    Example::
+
+        @hookimpl
+        def process_output_result(self, result, state):
+            log.info("tokens used: %s", result.usage.total_tokens)
+    """

@@ -1,0 +1,1 @@
+"""tripwire's built-in processors, one module per processor id."""
