@@ -5,6 +5,7 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 """
 
 from tripwire._markers import hookimpl, hookspec
+from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, TracingContext
 from tripwire.errors import (
@@ -32,6 +33,11 @@ from tripwire.tools import Tool, tool
 
 __all__ = [
     "APICallError",
+    "Agent",
+    "AgentStream",
+    "GenerateResult",
+    "OutputResult",
+    "StepResult",
     "Chunk",
     "ConfigurationError",
     "DataPart",
