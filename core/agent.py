@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+from contextlib import aclosing
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -521,6 +522,7 @@ class _Run:
             for cp in with_hook(self.outputs, "process_output_stream")
         ]
         self.step_data: list[DataPart] = []
+        self.current_message: Message | None = None
 
     def _processors(self, kind: str, options: dict[str, Any], default: Any) -> list[CompiledProcessor]:
         key = f"{kind}_processors"
@@ -620,8 +622,14 @@ class _Run:
         return out
 
     def _observe(self, chunk: Chunk) -> None:
+        # Non-transient data chunks are stored on the current step's assistant message
+        # (buffered until the step has one).
         if chunk.type.startswith("data-") and not chunk.transient:
-            self.step_data.append(DataPart(chunk.type, chunk.payload.get("data")))
+            part = DataPart(chunk.type, chunk.payload.get("data"))
+            if self.current_message is not None:
+                self.current_message.content.parts.append(part)
+            else:
+                self.step_data.append(part)
 
     async def flush(self) -> list[Chunk]:
         """Data chunks written by non-stream hooks, processed and ready to yield."""
@@ -664,8 +672,9 @@ class _Run:
             while True:
                 checkpoint = self.message_list.checkpoint()
                 try:
-                    async for c in self._step(step_number):
-                        yield c
+                    async with aclosing(self._step(step_number)) as step_chunks:
+                        async for c in step_chunks:
+                            yield c
                 except _RetryStep as retry:
                     tw = retry.tripwire
                     self.steps[-1].tripwire = _info(tw) if self.steps else None
@@ -921,6 +930,7 @@ class _Run:
                               model_settings=dict(base.model_settings))
         transient: list[Message] = []
         self.step_data = []
+        self.current_message = None
         await self._process_input_step(step_number, config, transient)
         for c in await self.flush():
             yield c
@@ -943,8 +953,9 @@ class _Run:
                 yield c
             source = _replay(cached) if cached is not None else config.model.stream(request)
             try:
-                async for c in self._model_chunks(source, acc):
-                    yield c
+                async with aclosing(self._model_chunks(source, acc)) as model_chunks:
+                    async for c in model_chunks:
+                        yield c
             except _ModelFailed as failed:
                 if await self._process_api_error(failed.error, step_number, api_retries):
                     api_retries += 1
@@ -956,8 +967,10 @@ class _Run:
         step = acc.result()
         self.usage = self.usage + step.usage
         message = acc.message(self.step_data)
+        self.step_data = []
         if message is not None:
             self.message_list.add(message, "response")
+            self.current_message = message
         for cp in with_hook(self.inputs, "process_llm_response"):
             await self.call(cp, "process_llm_response", {
                 "chunks": list(acc.raw), "model": config.model, "step_number": step_number,
@@ -991,8 +1004,9 @@ class _Run:
         for c in await self.flush():
             yield c
         if step.tool_calls:
-            async for c in self._run_tools(step, message, config, step_number):
-                yield c
+            async with aclosing(self._run_tools(step, message, config, step_number)) as tool_chunks:
+                async for c in tool_chunks:
+                    yield c
 
     def _maybe_retry(self, tw: TripWire) -> None:
         """Turn a ``retry=True`` abort into a step retry when the limit allows."""
