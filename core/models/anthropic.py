@@ -1,0 +1,491 @@
+"""Anthropic's Messages API (``"anthropic/<model>"``, ``ANTHROPIC_API_KEY``).
+
+System messages are hoisted into ``system``, tool calls and results become
+``tool_use`` / ``tool_result`` blocks, consecutive messages of one role are merged
+(the API wants user and assistant turns to alternate), and the stream's events
+(``message_start``, ``content_block_*``, ``message_delta``, ``message_stop``,
+``ping``, ``error``) become tripwire chunks.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from tripwire.chunks import Chunk, Usage
+from tripwire.errors import ConfigurationError
+from tripwire.models import ModelRequest
+from tripwire.models._http import (
+    Call,
+    HTTPModel,
+    Timeout,
+    prompt_error,
+    tool_call_chunk,
+    tool_choice_name,
+    tool_output_text,
+)
+
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+API_VERSION = "2023-06-01"
+
+#: Anthropic stop reasons -> tripwire finish reasons.
+FINISH_REASONS = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "pause_turn": "stop",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "tool_use": "tool-calls",
+    "refusal": "content-filter",
+}
+
+#: Error types Anthropic documents, with the HTTP status each comes with; used for
+#: ``error`` events inside a stream, whose HTTP status was 200.
+ERROR_STATUSES = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
+
+_DOCUMENT_TYPES = ("application/pdf", "text/plain")
+
+
+class Anthropic(HTTPModel):
+    """A Claude model through the Messages API (``POST {base_url}/v1/messages``).
+
+    :param model: e.g. ``"claude-sonnet-4-5"``.
+    :param api_key: sent as ``x-api-key``.
+    :param base_url: the API root without ``/v1`` (default ``https://api.anthropic.com``).
+    :param max_retries: transport retries for 408/409/429/5xx/529 and network failures.
+    :param timeout: seconds, or ``Timeout(connect=10, read=600, total=None)``.
+    :param headers: extra HTTP headers (e.g. ``{"anthropic-beta": "..."}``).
+    :param max_tokens: sent when ``model_settings`` has no ``max_tokens``; the API
+        requires the field.
+    """
+
+    provider = "anthropic"
+    _path = "/v1/messages"
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        api_key: str | None = None,
+        base_url: str = DEFAULT_BASE_URL,
+        max_retries: int = 2,
+        timeout: Timeout | float | None = None,
+        headers: Mapping[str, str] | None = None,
+        max_tokens: int = 4096,
+        retry_initial_delay: float = 0.5,
+        retry_max_delay: float = 8.0,
+    ) -> None:
+        super().__init__(
+            base_url=base_url,
+            api_key=api_key,
+            model=model,
+            max_retries=max_retries,
+            timeout=timeout,
+            headers=headers,
+            retry_initial_delay=retry_initial_delay,
+            retry_max_delay=retry_max_delay,
+        )
+        if not isinstance(max_tokens, int) or max_tokens < 1:
+            raise ConfigurationError(f"max_tokens must be a positive integer, got {max_tokens!r}")
+        self.max_tokens = max_tokens
+
+    # -- request
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", "anthropic-version": API_VERSION, **self._extra_headers}
+        if self._api_key:
+            headers["x-api-key"] = self._api_key
+        return headers
+
+    def _build_body(
+        self, request: ModelRequest, settings: dict[str, Any], *, stream: bool
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        system, messages, warnings = to_anthropic_messages(request.prompt)
+        body: dict[str, Any] = {
+            "model": self.model_id,
+            "max_tokens": settings.pop("max_tokens", self.max_tokens),
+            "messages": messages,
+        }
+        if system:
+            body["system"] = system
+        if stream:
+            body["stream"] = True
+        if "stop" in settings:
+            body["stop_sequences"] = settings.pop("stop")
+        if "seed" in settings:
+            settings.pop("seed")
+            warnings.append(
+                {
+                    "type": "unsupported-setting",
+                    "setting": "seed",
+                    "details": "the Anthropic Messages API has no seed",
+                }
+            )
+        body.update(settings)
+        tools = list(request.tools or [])
+        forced = tool_choice_name(request.tool_choice, tools)
+        if tools:
+            body["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": t.parameters}
+                for t in tools
+            ]
+            if forced is not None:
+                body["tool_choice"] = {"type": "tool", "name": forced}
+            elif request.tool_choice == "required":
+                body["tool_choice"] = {"type": "any"}
+            elif request.tool_choice in ("auto", "none"):
+                body["tool_choice"] = {"type": request.tool_choice}
+        return body, warnings
+
+    # -- response
+
+    def _error_details(self, body: Any) -> tuple[str | None, str | None]:
+        error = body.get("error") if isinstance(body, dict) else None
+        if isinstance(error, dict):
+            return error.get("message"), error.get("type")
+        return None, None
+
+    def _status_of_error_type(self, kind: str | None) -> int | None:
+        return ERROR_STATUSES.get(kind or "")
+
+    async def _parse_stream(
+        self, events: AsyncIterator[tuple[str, str]], call: Call
+    ) -> AsyncIterator[Chunk]:
+        message_id = "msg"
+        model: str | None = None
+        usage: dict[str, Any] = {}
+        stop_reason: str | None = None
+        blocks: dict[int, dict[str, Any]] = {}
+        thinking: list[dict[str, Any]] = []
+        stopped = False
+        async for event, data in events:
+            try:
+                obj = json.loads(data)
+            except ValueError:
+                raise self._malformed(data, call) from None
+            if not isinstance(obj, dict):
+                raise self._malformed(data, call)
+            kind = obj.get("type") or event
+            if kind == "content_block_delta":
+                delta = obj.get("delta") or {}
+                dtype = delta.get("type")
+                index = obj.get("index", 0)
+                if dtype == "text_delta":
+                    if delta.get("text"):
+                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": delta["text"]})
+                elif dtype == "input_json_delta":
+                    block = blocks.get(index)
+                    if block is not None:
+                        block["json"].append(delta.get("partial_json") or "")
+                elif dtype == "thinking_delta":
+                    if delta.get("thinking"):
+                        block = blocks.get(index)
+                        if block is not None:
+                            block["text"].append(delta["thinking"])
+                        yield Chunk(
+                            "reasoning-delta", {"id": f"{message_id}:{index}", "text": delta["thinking"]}
+                        )
+                elif dtype == "signature_delta":
+                    block = blocks.get(index)
+                    if block is not None:
+                        block["signature"] = (block.get("signature") or "") + (delta.get("signature") or "")
+                # citations_delta and future delta types carry nothing tripwire streams
+            elif kind == "content_block_start":
+                index = obj.get("index", 0)
+                block = obj.get("content_block") or {}
+                btype = block.get("type")
+                if btype == "text":
+                    if block.get("text"):
+                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": block["text"]})
+                elif btype == "tool_use":
+                    initial = block.get("input")
+                    blocks[index] = {
+                        "type": "tool_use",
+                        "id": block.get("id"),
+                        "name": block.get("name") or "",
+                        "json": [],
+                        "initial": json.dumps(initial) if initial else "",
+                    }
+                elif btype == "thinking":
+                    blocks[index] = {"type": "thinking", "text": [], "signature": block.get("signature")}
+                    if block.get("thinking"):
+                        blocks[index]["text"].append(block["thinking"])
+                        yield Chunk(
+                            "reasoning-delta", {"id": f"{message_id}:{index}", "text": block["thinking"]}
+                        )
+                elif btype == "redacted_thinking":
+                    thinking.append({"type": "redacted_thinking", "data": block.get("data")})
+            elif kind == "content_block_stop":
+                block = blocks.pop(obj.get("index", 0), None)
+                if block is None:
+                    continue
+                if block["type"] == "tool_use":
+                    raw = "".join(block["json"]) or block["initial"]
+                    yield tool_call_chunk(block["id"], block["name"], raw)
+                elif block["type"] == "thinking":
+                    thinking.append(
+                        {"type": "thinking", "text": "".join(block["text"]), "signature": block.get("signature")}
+                    )
+            elif kind == "message_start":
+                message = obj.get("message") or {}
+                message_id = message.get("id") or message_id
+                model = message.get("model")
+                usage.update(message.get("usage") or {})
+            elif kind == "message_delta":
+                delta = obj.get("delta") or {}
+                stop_reason = delta.get("stop_reason") or stop_reason
+                usage.update({k: v for k, v in (obj.get("usage") or {}).items() if v is not None})
+            elif kind == "message_stop":
+                stopped = True
+                break
+            elif kind == "error":
+                raise self._stream_error(data, obj, call)
+            # "ping" and event types added later are ignored, as Anthropic asks.
+        if not stopped:
+            raise self._truncated(call)
+        yield call.finish(
+            FINISH_REASONS.get(stop_reason or "", "other"),
+            usage_from_anthropic(usage),
+            self._metadata(stop_reason, usage, thinking),
+            message_id,
+            model,
+        )
+
+    def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
+        if not isinstance(data, dict) or data.get("type") == "error" or "content" not in data:
+            if isinstance(data, dict) and data.get("type") == "error":
+                raise self._stream_error(json.dumps(data), data, call)
+            raise self._malformed(json.dumps(data)[:500], call)
+        message_id = data.get("id") or "msg"
+        chunks: list[Chunk] = []
+        thinking: list[dict[str, Any]] = []
+        for index, block in enumerate(data.get("content") or ()):
+            btype = block.get("type")
+            if btype == "text" and block.get("text"):
+                chunks.append(Chunk("text-delta", {"id": f"{message_id}:{index}", "text": block["text"]}))
+            elif btype == "thinking":
+                thinking.append(
+                    {"type": "thinking", "text": block.get("thinking") or "", "signature": block.get("signature")}
+                )
+                if block.get("thinking"):
+                    chunks.append(
+                        Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": block["thinking"]})
+                    )
+            elif btype == "redacted_thinking":
+                thinking.append({"type": "redacted_thinking", "data": block.get("data")})
+            elif btype == "tool_use":
+                chunks.append(
+                    tool_call_chunk(block.get("id"), block.get("name") or "", json.dumps(block.get("input") or {}))
+                )
+        usage = data.get("usage") or {}
+        stop_reason = data.get("stop_reason")
+        chunks.append(
+            call.finish(
+                FINISH_REASONS.get(stop_reason or "", "other"),
+                usage_from_anthropic(usage),
+                self._metadata(stop_reason, usage, thinking),
+                data.get("id"),
+                data.get("model"),
+            )
+        )
+        return chunks
+
+    def _metadata(
+        self, stop_reason: str | None, usage: dict[str, Any], thinking: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        meta: dict[str, Any] = {"stop_reason": stop_reason, "usage": dict(usage)}
+        if thinking:
+            # Signatures let a later request send the thinking back (a reasoning
+            # prompt part with a "signature" key); see docs/providers.md.
+            meta["thinking"] = thinking
+        return {"anthropic": meta}
+
+
+def usage_from_anthropic(usage: Mapping[str, Any]) -> Usage:
+    """tripwire ``Usage`` from Anthropic's ``usage``: ``input_tokens`` counts every
+    prompt token the model read (uncached + cache writes + cache reads), so budgets
+    see the real size of the prompt; the raw numbers stay in provider_metadata."""
+    uncached = int(usage.get("input_tokens") or 0)
+    created = int(usage.get("cache_creation_input_tokens") or 0)
+    read = usage.get("cache_read_input_tokens")
+    inputs = uncached + created + int(read or 0)
+    outputs = int(usage.get("output_tokens") or 0)
+    return Usage(
+        input_tokens=inputs,
+        output_tokens=outputs,
+        total_tokens=inputs + outputs,
+        cached_input_tokens=int(read) if read is not None else None,
+    )
+
+
+# ---------------------------------------------------------------- prompt mapping
+
+
+def to_anthropic_messages(
+    prompt: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(system blocks, messages, warnings)`` for the Messages API from the
+    provider-facing prompt (API.md section 6).
+
+    System messages are hoisted into ``system`` in order; tool results become
+    ``tool_result`` blocks of a user turn; consecutive turns of one role are merged
+    (tool results first in a user turn, as the API requires); empty texts are left
+    out (the API rejects them). A reasoning part is sent back as a ``thinking``
+    block when it carries the ``signature`` Anthropic gave it, else dropped with a
+    warning.
+    """
+    if not isinstance(prompt, list):
+        raise ConfigurationError(f"prompt must be a list of messages, got {type(prompt).__name__}")
+    system: list[dict[str, Any]] = []
+    turns: list[dict[str, Any]] = []
+    warnings: list[dict[str, Any]] = []
+    for i, message in enumerate(prompt):
+        if not isinstance(message, Mapping):
+            raise prompt_error(i, message, "is not a message mapping")
+        role = message.get("role")
+        content = message.get("content")
+        if role == "system":
+            if not isinstance(content, str):
+                raise prompt_error(i, message, "is a system message whose content is not a string")
+            if content:
+                system.append({"type": "text", "text": content})
+            continue
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        if not isinstance(content, list):
+            raise prompt_error(i, message, "needs 'content' as a list of parts")
+        if role == "user":
+            blocks = [_user_block(i, message, p) for p in content]
+            wire_role = "user"
+        elif role == "assistant":
+            blocks = [_assistant_block(i, message, p, warnings) for p in content]
+            wire_role = "assistant"
+        elif role == "tool":
+            blocks = [_tool_result_block(i, message, p) for p in content]
+            wire_role = "user"
+        else:
+            raise prompt_error(
+                i, message, f"has unknown role {role!r} (valid: system, user, assistant, tool)"
+            )
+        blocks = [b for b in blocks if b is not None]
+        if not blocks:
+            continue
+        if turns and turns[-1]["role"] == wire_role:
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append({"role": wire_role, "content": blocks})
+    for turn in turns:
+        if turn["role"] == "user":
+            results = [b for b in turn["content"] if b["type"] == "tool_result"]
+            if results:
+                others = [b for b in turn["content"] if b["type"] != "tool_result"]
+                turn["content"] = results + others
+    return system, turns, warnings
+
+
+def _user_block(i: int, message: Any, part: Any) -> dict[str, Any] | None:
+    kind = part.get("type") if isinstance(part, Mapping) else None
+    if kind == "text":
+        return {"type": "text", "text": part["text"]} if part.get("text") else None
+    if kind == "file":
+        return _file_block(i, message, part)
+    raise prompt_error(i, message, f"is a user message with a {kind!r} part (valid: text, file)")
+
+
+def _file_block(i: int, message: Any, part: Mapping[str, Any]) -> dict[str, Any]:
+    media_type = str(part.get("media_type") or "")
+    data = part.get("data")
+    if not isinstance(data, str):
+        raise prompt_error(i, message, "has a file part whose 'data' is not a string")
+    if data.startswith("data:"):
+        header, _, data = data.partition(",")
+        media_type = header[5:].split(";")[0] or media_type
+    if media_type.startswith("image/"):
+        kind = "image"
+    elif media_type in _DOCUMENT_TYPES:
+        kind = "document"
+    else:
+        raise prompt_error(
+            i,
+            message,
+            f"has a file of media type {media_type!r}, which the Messages API cannot take "
+            f"(valid: image/*, application/pdf, text/plain)",
+        )
+    if data.startswith(("http://", "https://")):
+        return {"type": kind, "source": {"type": "url", "url": data}}
+    if media_type == "text/plain":
+        try:
+            text = base64.b64decode(data, validate=True).decode("utf-8")
+        except ValueError:
+            text = data
+        return {"type": kind, "source": {"type": "text", "media_type": "text/plain", "data": text}}
+    return {"type": kind, "source": {"type": "base64", "media_type": media_type, "data": data}}
+
+
+def _assistant_block(
+    i: int, message: Any, part: Any, warnings: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    kind = part.get("type") if isinstance(part, Mapping) else None
+    if kind == "text":
+        return {"type": "text", "text": part["text"]} if part.get("text") else None
+    if kind == "tool-call":
+        args = part.get("input")
+        return {
+            "type": "tool_use",
+            "id": part["tool_call_id"],
+            "name": part["tool_name"],
+            "input": args if isinstance(args, dict) else {},
+        }
+    if kind == "reasoning":
+        if part.get("signature"):
+            return {"type": "thinking", "thinking": part.get("text") or "", "signature": part["signature"]}
+        warnings.append(
+            {
+                "type": "other",
+                "message": f"prompt[{i}]: a reasoning part without its Anthropic signature "
+                f"cannot be sent back and was left out",
+            }
+        )
+        return None
+    if kind == "file":
+        return _file_block(i, message, part)
+    raise prompt_error(
+        i, message, f"is an assistant message with a {kind!r} part (valid: text, reasoning, tool-call)"
+    )
+
+
+def _tool_result_block(i: int, message: Any, part: Any) -> dict[str, Any]:
+    if not isinstance(part, Mapping) or part.get("type") != "tool-result":
+        raise prompt_error(i, message, "is a tool message with a part that is not a tool-result")
+    block: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": part["tool_call_id"],
+        "content": tool_output_text(part.get("output")),
+    }
+    if part.get("is_error"):
+        block["is_error"] = True
+    return block
+
+
+def from_router(model_id: str) -> Anthropic:
+    """The ``"anthropic/<model>"`` router entry: ``ANTHROPIC_API_KEY`` and
+    ``ANTHROPIC_BASE_URL`` (default ``https://api.anthropic.com``), read now."""
+    base_url = os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
+    model = Anthropic(base_url=base_url, api_key=os.environ.get("ANTHROPIC_API_KEY"), model=model_id)
+    if base_url.rstrip("/") == DEFAULT_BASE_URL:
+        model._key_env = "ANTHROPIC_API_KEY"
+    return model

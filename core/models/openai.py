@@ -1,0 +1,437 @@
+"""OpenAI chat completions, and every server that speaks them (vLLM, Ollama,
+LM Studio, LiteLLM, OpenRouter, ...).
+
+``"openai/<model>"`` router ids use ``OPENAI_API_KEY`` and ``OPENAI_BASE_URL``; any
+other compatible server is one ``OpenAICompatible(base_url=..., api_key=...,
+model=...)`` away. Streaming uses server-sent events with
+``stream_options.include_usage`` so the last event carries token usage.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from tripwire.chunks import Chunk, Usage
+from tripwire.errors import ConfigurationError
+from tripwire.models import ModelRequest
+from tripwire.models._http import (
+    Call,
+    HTTPModel,
+    Timeout,
+    file_url,
+    prompt_error,
+    tool_call_chunk,
+    tool_choice_name,
+    tool_output_text,
+)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+#: OpenAI finish reasons -> tripwire's.
+FINISH_REASONS = {
+    "stop": "stop",
+    "length": "length",
+    "tool_calls": "tool-calls",
+    "function_call": "tool-calls",
+    "content_filter": "content-filter",
+    "error": "error",
+}
+
+_AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+
+
+class OpenAICompatible(HTTPModel):
+    """A model behind an OpenAI-compatible ``/chat/completions`` endpoint.
+
+    :param base_url: the API root including the version, e.g.
+        ``"https://api.openai.com/v1"`` or ``"http://localhost:11434/v1"``.
+    :param api_key: sent as ``Authorization: Bearer``; ``None`` for servers without auth.
+    :param model: the model name the server knows.
+    :param max_retries: transport retries for 408/409/429/5xx and network failures.
+    :param timeout: seconds, or ``Timeout(connect=10, read=600, total=None)``.
+    :param headers: extra HTTP headers sent with every request.
+    :param provider: the name used in ``provider_options`` and labels (default ``"openai"``).
+    :param max_tokens_param: the body field ``model_settings["max_tokens"]`` is sent as:
+        ``"max_tokens"`` (compatible servers) or ``"max_completion_tokens"`` (what
+        OpenAI's own API wants; ``"openai/..."`` router ids use it).
+    """
+
+    _path = "/chat/completions"
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        model: str,
+        *,
+        max_retries: int = 2,
+        timeout: Timeout | float | None = None,
+        headers: Mapping[str, str] | None = None,
+        provider: str = "openai",
+        max_tokens_param: str = "max_tokens",
+        retry_initial_delay: float = 0.5,
+        retry_max_delay: float = 8.0,
+    ) -> None:
+        super().__init__(
+            base_url=base_url,
+            api_key=api_key,
+            model=model,
+            max_retries=max_retries,
+            timeout=timeout,
+            headers=headers,
+            retry_initial_delay=retry_initial_delay,
+            retry_max_delay=retry_max_delay,
+        )
+        if max_tokens_param not in ("max_tokens", "max_completion_tokens"):
+            raise ConfigurationError(
+                f"max_tokens_param must be 'max_tokens' or 'max_completion_tokens', "
+                f"got {max_tokens_param!r}"
+            )
+        self.provider = provider
+        self.max_tokens_param = max_tokens_param
+
+    # -- request
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", **self._extra_headers}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _build_body(
+        self, request: ModelRequest, settings: dict[str, Any], *, stream: bool
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        body: dict[str, Any] = {"model": self.model_id, "messages": to_openai_messages(request.prompt)}
+        if stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        for key, value in settings.items():
+            body[self.max_tokens_param if key == "max_tokens" else key] = value
+        tools = list(request.tools or [])
+        forced = tool_choice_name(request.tool_choice, tools)
+        if tools:
+            body["tools"] = [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": t.name,
+                        "description": t.description,
+                        "parameters": t.parameters,
+                    },
+                }
+                for t in tools
+            ]
+            if forced is not None:
+                body["tool_choice"] = {"type": "function", "function": {"name": forced}}
+            elif request.tool_choice is not None:
+                body["tool_choice"] = request.tool_choice
+        return body, []
+
+    # -- response
+
+    def _error_details(self, body: Any) -> tuple[str | None, str | None]:
+        error = body.get("error") if isinstance(body, dict) else None
+        if isinstance(error, dict):
+            kind = error.get("type") or error.get("code")
+            return error.get("message"), str(kind) if kind else None
+        if isinstance(error, str):
+            return error, None
+        if isinstance(body, dict) and isinstance(body.get("message"), str):
+            return body["message"], None
+        return None, None
+
+    async def _parse_stream(
+        self, events: AsyncIterator[tuple[str, str]], call: Call
+    ) -> AsyncIterator[Chunk]:
+        response_id: str | None = None
+        model: str | None = None
+        fingerprint: str | None = None
+        native_finish: str | None = None
+        usage: dict[str, Any] | None = None
+        calls: dict[int, dict[str, Any]] = {}
+        done = False
+        text_id = reasoning_id = "0"
+        async for _event, data in events:
+            if data == "[DONE]":
+                done = True
+                break
+            try:
+                obj = json.loads(data)
+            except ValueError:
+                raise self._malformed(data, call) from None
+            if not isinstance(obj, dict):
+                raise self._malformed(data, call)
+            if obj.get("error"):
+                raise self._stream_error(data, obj, call)
+            if response_id is None and obj.get("id"):
+                response_id = obj["id"]
+                model = obj.get("model")
+                fingerprint = obj.get("system_fingerprint")
+                text_id = f"{response_id}:text"
+                reasoning_id = f"{response_id}:reasoning"
+            if obj.get("usage"):
+                usage = obj["usage"]
+            for choice in obj.get("choices") or ():
+                if choice.get("index", 0) != 0:
+                    continue
+                delta = choice.get("delta") or {}
+                reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+                if reasoning:
+                    yield Chunk("reasoning-delta", {"id": reasoning_id, "text": reasoning})
+                content = delta.get("content")
+                if content:
+                    yield Chunk("text-delta", {"id": text_id, "text": content})
+                if delta.get("refusal"):
+                    yield Chunk("text-delta", {"id": text_id, "text": delta["refusal"]})
+                for position, tc in enumerate(delta.get("tool_calls") or ()):
+                    _merge_tool_call_delta(calls, position, tc)
+                if choice.get("finish_reason"):
+                    native_finish = choice["finish_reason"]
+        if not done and native_finish is None:
+            raise self._truncated(call)
+        for index in sorted(calls):
+            tc = calls[index]
+            yield tool_call_chunk(tc["id"] or f"call_{index}", tc["name"], "".join(tc["args"]))
+        yield call.finish(
+            map_finish_reason(native_finish),
+            usage_from_openai(usage),
+            self._metadata(native_finish, usage, fingerprint),
+            response_id,
+            model,
+        )
+
+    def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
+        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+            raise self._malformed(json.dumps(data)[:500], call)
+        if data.get("error"):
+            raise self._stream_error(json.dumps(data), data, call)
+        response_id = data.get("id") or "0"
+        choice = data["choices"][0] if data["choices"] else {}
+        message = choice.get("message") or {}
+        chunks: list[Chunk] = []
+        reasoning = message.get("reasoning_content") or message.get("reasoning")
+        if reasoning:
+            chunks.append(Chunk("reasoning-delta", {"id": f"{response_id}:reasoning", "text": reasoning}))
+        text = message.get("content") or message.get("refusal")
+        if text:
+            chunks.append(Chunk("text-delta", {"id": f"{response_id}:text", "text": text}))
+        for index, tc in enumerate(message.get("tool_calls") or ()):
+            function = tc.get("function") or {}
+            arguments = function.get("arguments")
+            if not isinstance(arguments, str):
+                arguments = json.dumps(arguments) if arguments is not None else ""
+            chunks.append(
+                tool_call_chunk(tc.get("id") or f"call_{index}", function.get("name") or "", arguments)
+            )
+        native_finish = choice.get("finish_reason")
+        chunks.append(
+            call.finish(
+                map_finish_reason(native_finish),
+                usage_from_openai(data.get("usage")),
+                self._metadata(native_finish, data.get("usage"), data.get("system_fingerprint")),
+                data.get("id"),
+                data.get("model"),
+            )
+        )
+        return chunks
+
+    def _metadata(
+        self, native_finish: str | None, usage: dict[str, Any] | None, fingerprint: str | None
+    ) -> dict[str, Any]:
+        meta: dict[str, Any] = {"finish_reason": native_finish}
+        if fingerprint:
+            meta["system_fingerprint"] = fingerprint
+        if usage:
+            meta["usage"] = usage
+        return {self.provider: meta}
+
+
+def _merge_tool_call_delta(calls: dict[int, dict[str, Any]], position: int, tc: dict[str, Any]) -> None:
+    """Fold one streamed tool-call delta into the calls assembled so far.
+
+    Deltas of one call share its ``index``; the first carries ``id`` and the name,
+    later ones carry pieces of the argument text. Servers that omit ``index`` are
+    matched by ``id`` (or by position in the delta).
+    """
+    index = tc.get("index")
+    if index is None:
+        index = next((i for i, c in calls.items() if tc.get("id") and c["id"] == tc["id"]), None)
+        if index is None:
+            index = len(calls) if tc.get("id") else position
+    current = calls.get(index)
+    function = tc.get("function") or {}
+    if current is None:
+        current = calls[index] = {"id": tc.get("id"), "name": "", "args": []}
+    if tc.get("id") and not current["id"]:
+        current["id"] = tc["id"]
+    if function.get("name") and not current["name"]:
+        current["name"] = function["name"]
+    arguments = function.get("arguments")
+    if arguments:
+        current["args"].append(arguments if isinstance(arguments, str) else json.dumps(arguments))
+
+
+def map_finish_reason(native: str | None) -> str:
+    """An OpenAI ``finish_reason`` as tripwire's (unknown or missing: ``"other"``)."""
+    return FINISH_REASONS.get(native or "", "other")
+
+
+def usage_from_openai(usage: dict[str, Any] | None) -> Usage:
+    """tripwire ``Usage`` from an OpenAI ``usage`` object (prompt tokens include
+    cached ones; completion tokens include reasoning ones)."""
+    if not usage:
+        return Usage()
+    prompt = int(usage.get("prompt_tokens") or 0)
+    completion = int(usage.get("completion_tokens") or 0)
+    cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens")
+    reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens")
+    return Usage(
+        input_tokens=prompt,
+        output_tokens=completion,
+        total_tokens=int(usage.get("total_tokens") or prompt + completion),
+        reasoning_tokens=reasoning,
+        cached_input_tokens=cached,
+    )
+
+
+# ---------------------------------------------------------------- prompt mapping
+
+
+def to_openai_messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The provider-facing prompt (API.md section 6) as chat completions messages.
+
+    Tool calls become the assistant's ``tool_calls`` (arguments as JSON text), each
+    tool result a ``role: "tool"`` message, images ``image_url`` parts (data URLs
+    for inline data). Reasoning parts are not sent: chat completions has no field
+    for them.
+    """
+    if not isinstance(prompt, list):
+        raise ConfigurationError(f"prompt must be a list of messages, got {type(prompt).__name__}")
+    out: list[dict[str, Any]] = []
+    for i, message in enumerate(prompt):
+        if not isinstance(message, Mapping):
+            raise prompt_error(i, message, "is not a message mapping")
+        role = message.get("role")
+        content = message.get("content")
+        if role == "system":
+            if not isinstance(content, str):
+                raise prompt_error(i, message, "is a system message whose content is not a string")
+            out.append({"role": "system", "content": content})
+            continue
+        if isinstance(content, str):
+            if role not in ("user", "assistant"):
+                raise prompt_error(i, message, f"has role {role!r} with string content")
+            out.append({"role": role, "content": content})
+            continue
+        if not isinstance(content, list):
+            raise prompt_error(i, message, "needs 'content' as a list of parts")
+        if role == "user":
+            out.append({"role": "user", "content": _user_content(i, message, content)})
+        elif role == "assistant":
+            out.append(_assistant_message(i, message, content))
+        elif role == "tool":
+            for part in content:
+                if not isinstance(part, Mapping) or part.get("type") != "tool-result":
+                    raise prompt_error(i, message, "is a tool message with a part that is not a tool-result")
+                out.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": part["tool_call_id"],
+                        "content": tool_output_text(part.get("output")),
+                    }
+                )
+        else:
+            raise prompt_error(
+                i, message, f"has unknown role {role!r} (valid: system, user, assistant, tool)"
+            )
+    return out
+
+
+def _user_content(i: int, message: Any, parts: list[Any]) -> str | list[dict[str, Any]]:
+    if all(isinstance(p, Mapping) and p.get("type") == "text" for p in parts):
+        texts = [p["text"] for p in parts]
+        if len(texts) == 1:
+            return texts[0]
+    content: list[dict[str, Any]] = []
+    for part in parts:
+        kind = part.get("type") if isinstance(part, Mapping) else None
+        if kind == "text":
+            content.append({"type": "text", "text": part["text"]})
+        elif kind == "file":
+            content.append(_file_part(i, message, part))
+        else:
+            raise prompt_error(
+                i, message, f"is a user message with a {kind!r} part (valid: text, file)"
+            )
+    return content
+
+
+def _file_part(i: int, message: Any, part: Mapping[str, Any]) -> dict[str, Any]:
+    media_type = str(part.get("media_type") or "")
+    if media_type.startswith("image/"):
+        return {"type": "image_url", "image_url": {"url": file_url(part)}}
+    if media_type in _AUDIO_FORMATS:
+        return {
+            "type": "input_audio",
+            "input_audio": {"data": part["data"], "format": _AUDIO_FORMATS[media_type]},
+        }
+    if media_type == "application/pdf":
+        return {
+            "type": "file",
+            "file": {"filename": part.get("filename") or "document.pdf", "file_data": file_url(part)},
+        }
+    raise prompt_error(
+        i,
+        message,
+        f"has a file of media type {media_type!r}, which chat completions cannot take "
+        f"(valid: image/*, audio/wav, audio/mpeg, application/pdf)",
+    )
+
+
+def _assistant_message(i: int, message: Any, parts: list[Any]) -> dict[str, Any]:
+    texts: list[str] = []
+    tool_calls: list[dict[str, Any]] = []
+    for part in parts:
+        kind = part.get("type") if isinstance(part, Mapping) else None
+        if kind == "text":
+            texts.append(part["text"])
+        elif kind == "tool-call":
+            tool_calls.append(
+                {
+                    "id": part["tool_call_id"],
+                    "type": "function",
+                    "function": {
+                        "name": part["tool_name"],
+                        "arguments": json.dumps(part.get("input") or {}, ensure_ascii=False),
+                    },
+                }
+            )
+        elif kind in ("reasoning", "file"):
+            continue
+        else:
+            raise prompt_error(
+                i, message, f"is an assistant message with a {kind!r} part (valid: text, reasoning, tool-call)"
+            )
+    out: dict[str, Any] = {"role": "assistant", "content": "".join(texts) if texts else None}
+    if tool_calls:
+        out["tool_calls"] = tool_calls
+    return out
+
+
+def from_router(model_id: str) -> OpenAICompatible:
+    """The ``"openai/<model>"`` router entry: ``OPENAI_API_KEY`` and
+    ``OPENAI_BASE_URL`` (default ``https://api.openai.com/v1``), read now."""
+    base_url = os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+    official = base_url.rstrip("/") == DEFAULT_BASE_URL
+    model = OpenAICompatible(
+        base_url=base_url,
+        api_key=os.environ.get("OPENAI_API_KEY"),
+        model=model_id,
+        max_tokens_param="max_completion_tokens" if official else "max_tokens",
+    )
+    if official:  # local compatible servers often need no key
+        model._key_env = "OPENAI_API_KEY"
+    return model
