@@ -130,3 +130,23 @@ __all__ = [
     "model_label",
     "MODELS_GROUP",
 ]
+
+
+# The HTTP providers import aiohttp; load them on first use, not with tripwire.
+_LAZY_PROVIDERS = {
+    "OpenAICompatible": "tripwire.models.openai",
+    "Anthropic": "tripwire.models.anthropic",
+    "Timeout": "tripwire.models._http",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY_PROVIDERS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tripwire.models' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+__all__ += ["OpenAICompatible", "Anthropic", "Timeout"]  # noqa: PLE0605
