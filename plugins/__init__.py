@@ -1,1 +1,10 @@
-"""tripwire's built-in processors, one module per processor id."""
+"""tripwire's built-in processors, one module per processor id.
+
+Every processor, built-in or installed from another distribution, is registered in
+the entry point group ``tripwire.processors``; ``available()`` lists them and
+``create(name, **options)`` builds one (see ``docs/plugins.md``).
+"""
+
+from tripwire._discovery import available, create
+
+__all__ = ["available", "create"]
