@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+import cattrs
 from cattrs.preconf.json import make_converter
 
 from tripwire.chunks import Chunk, ToolCall, Usage
@@ -100,7 +101,19 @@ def message_to_dict(message: Message) -> dict[str, Any]:
 
 
 def message_from_dict(value: dict[str, Any]) -> Message:
-    return converter.structure(value, Message)
+    """A ``Message`` from its stored dict form; a bad dict raises ``ValueError`` naming
+    each problem and where it is."""
+    try:
+        return converter.structure(value, Message)
+    except cattrs.BaseValidationError as e:
+        problems = cattrs.transform_error(e, path="message", format_exception=_describe)
+        raise ValueError("invalid message: " + "; ".join(problems)) from e
+
+
+def _describe(exc: BaseException, type_: Any) -> str:
+    if isinstance(exc, KeyError):
+        return f"required field missing ({exc.args[0]!r})" if exc.args else "required field missing"
+    return str(exc) or type(exc).__name__
 
 
 __all__ = [

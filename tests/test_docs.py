@@ -1,0 +1,48 @@
+"""Meta-tests: every hookspec is documented and tested (datasette's test_docs.py idea)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+import tripwire
+import tripwire.hookspecs as hookspecs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def signature_of(hook: str) -> str:
+    params = inspect.signature(getattr(hookspecs, hook)).parameters
+    own = [p for p in params if p not in hookspecs.COMMON_ARGS]
+    return f"{hook}({', '.join(own)})"
+
+
+@pytest.mark.parametrize("hook", hookspecs.ALL_HOOKS)
+def test_every_hookspec_signature_is_documented(hook):
+    assert f"`{signature_of(hook)}`" in (ROOT / "docs" / "hooks.md").read_text()
+
+
+@pytest.mark.parametrize("hook", hookspecs.ALL_HOOKS)
+def test_every_hookspec_has_a_reference_docstring(hook):
+    doc = inspect.getdoc(getattr(hookspecs, hook)) or ""
+    assert "Return" in doc and "Example::" in doc, hook
+
+
+@pytest.mark.parametrize("hook", hookspecs.ALL_HOOKS)
+def test_every_hookspec_has_a_test_named_for_it(hook):
+    sources = "\n".join(p.read_text() for p in (ROOT / "tests").glob("test_*.py"))
+    assert re.search(rf"def test_hook_{hook}\b", sources), f"no test_hook_{hook}"
+
+
+def test_every_hookspec_takes_the_common_arguments():
+    for hook in hookspecs.ALL_HOOKS:
+        params = inspect.signature(getattr(hookspecs, hook)).parameters
+        assert set(hookspecs.COMMON_ARGS) <= set(params), hook
+
+
+def test_public_names_are_exported():
+    for name in tripwire.__all__:
+        assert hasattr(tripwire, name), name

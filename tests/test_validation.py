@@ -1,0 +1,191 @@
+"""Processors are validated at agent construction, with errors that name the processor,
+the method and the valid names."""
+
+from __future__ import annotations
+
+import pytest
+
+from tripwire import Agent, Processor, ProcessorValidationError, hookimpl
+from tripwire.testing import MockModel
+
+
+def build(**lists):
+    return Agent(id="a", model=MockModel([]), default_error_processors=False, **lists)
+
+
+def test_misspelt_hook_name_lists_valid_hooks():
+    class Typo(Processor):
+        id = "typo"
+
+        @hookimpl
+        def process_inputs(self, messages):
+            pass
+
+    with pytest.raises(ProcessorValidationError) as info:
+        build(input_processors=[Typo()])
+    message = str(info.value)
+    assert "'typo'" in message and "process_inputs" in message
+    assert "process_input, process_input_step" in message
+
+
+def test_unknown_argument_lists_valid_arguments():
+    class BadArg(Processor):
+        id = "bad-arg"
+
+        @hookimpl
+        def process_input(self, mesages):
+            pass
+
+    with pytest.raises(ProcessorValidationError) as info:
+        build(input_processors=[BadArg()])
+    message = str(info.value)
+    assert "'bad-arg'" in message and "process_input" in message and "mesages" in message
+    assert "valid arguments: messages, system_messages, message_list" in message
+
+
+def test_process_method_without_hookimpl_is_rejected():
+    class Unmarked(Processor):
+        id = "unmarked"
+
+        def process_output_stream(self, part):
+            return part
+
+    with pytest.raises(ProcessorValidationError, match="'unmarked'.*process_output_stream.*@hookimpl"):
+        build(output_processors=[Unmarked()])
+
+
+def test_process_prefixed_helper_without_hookimpl_is_rejected():
+    class Helper(Processor):
+        id = "helper"
+
+        @hookimpl
+        def process_input(self):
+            pass
+
+        def process_text(self, text):
+            return text
+
+    with pytest.raises(ProcessorValidationError, match="process_text matches no hook"):
+        build(input_processors=[Helper()])
+
+
+def test_processor_without_id_is_rejected():
+    class NoId:
+        @hookimpl
+        def process_input(self):
+            pass
+
+    with pytest.raises(ProcessorValidationError, match="has no id"):
+        build(input_processors=[NoId()])
+
+
+def test_duplicate_ids_in_one_list_are_rejected():
+    class P(Processor):
+        id = "same"
+
+        @hookimpl
+        def process_input(self):
+            pass
+
+    with pytest.raises(ProcessorValidationError, match="two processors in input_processors have the id 'same'"):
+        build(input_processors=[P(), P()])
+
+
+def test_same_processor_in_input_and_output_lists_is_fine():
+    class Hybrid(Processor):
+        id = "hybrid"
+
+        @hookimpl
+        def process_input(self):
+            pass
+
+        @hookimpl
+        def process_output_stream(self, part):
+            return part
+
+    hybrid = Hybrid()
+    build(input_processors=[hybrid], output_processors=[hybrid])
+
+
+@pytest.mark.parametrize(
+    ("kind", "hook"),
+    [("input_processors", "process_output_stream"),
+     ("output_processors", "process_input"),
+     ("error_processors", "process_input")],
+)
+def test_processor_in_a_list_where_it_implements_nothing_relevant(kind, hook):
+    ns = {"id": "misplaced"}
+    exec(f"def {hook}(self): pass", {}, ns)
+    cls = type("Misplaced", (Processor,), {"id": "misplaced", hook: hookimpl(ns[hook])})
+    with pytest.raises(ProcessorValidationError, match=f"'misplaced' is in {kind} but implements none"):
+        build(**{kind: [cls()]})
+
+
+def test_argument_with_default_is_rejected():
+    class Defaults(Processor):
+        id = "defaults"
+
+        @hookimpl
+        def process_input(self, messages, abort=None):
+            pass
+
+    with pytest.raises(ProcessorValidationError, match="'defaults'.*abort.*default values"):
+        build(input_processors=[Defaults()])
+
+
+def test_old_style_wrappers_are_rejected():
+    class Wrapper(Processor):
+        id = "wrapper"
+
+        @hookimpl(hookwrapper=True)
+        def process_input(self):
+            yield
+
+    with pytest.raises(ProcessorValidationError, match="wrapper"):
+        build(input_processors=[Wrapper()])
+
+
+def test_class_instead_of_instance_is_a_clear_error():
+    class P(Processor):
+        id = "p"
+
+        @hookimpl
+        def process_input(self):
+            pass
+
+    with pytest.raises(ProcessorValidationError, match="pass an instance"):
+        build(input_processors=[P])
+
+
+def test_plain_object_with_id_and_hookimpls_works_without_subclassing():
+    class Plain:
+        id = "plain"
+
+        @hookimpl
+        async def process_output_stream(self, part):
+            return part
+
+    build(output_processors=[Plain()])
+
+
+def test_processor_name_defaults_to_id():
+    class P(Processor):
+        id = "pid"
+
+    p = P()
+    assert p.name == "pid"
+    p.name = "Pretty"
+    assert p.name == "Pretty"
+
+
+def test_callable_lists_are_validated_per_call():
+    class Typo(Processor):
+        id = "typo"
+
+        @hookimpl
+        def process_inputs(self):
+            pass
+
+    agent = build(input_processors=lambda ctx: [Typo()])
+    with pytest.raises(ProcessorValidationError, match="process_inputs"):
+        agent.generate_sync("x")
