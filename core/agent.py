@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+from types import CoroutineType
 from contextlib import aclosing
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -187,19 +188,25 @@ class _StepConfig:
 
 class _StreamStage:
     """One output processor's ``process_output_stream`` with its arguments bound once
-    per call (the per-chunk work is a dict store and a call)."""
+    per call: per chunk, the runner stores the chunk in one slot and calls the
+    function positionally (as pluggy does), nothing else."""
 
-    __slots__ = ("cp", "fn", "kwargs", "wants_part", "parts", "data")
+    __slots__ = ("cp", "fn", "args", "part_index", "parts", "data")
 
     def __init__(self, cp: CompiledProcessor, common: dict[str, Any], message_list: MessageList):
         impl = cp.impls["process_output_stream"]
         self.cp = cp
         self.fn = impl.function
-        self.wants_part = "part" in impl.argnames
+        self.part_index = impl.argnames.index("part") if "part" in impl.argnames else -1
         self.parts: list[Chunk] | None = [] if "stream_parts" in impl.argnames else None
         self.data = cp.process_data_parts
         values = {"stream_parts": self.parts, "message_list": message_list, "part": None}
-        self.kwargs = {a: values[a] if a in values else common[a] for a in impl.argnames}
+        self.args = [values[a] if a in values else common[a] for a in impl.argnames]
+
+    def set_arg(self, name: str, value: Any) -> None:
+        impl = self.cp.impls["process_output_stream"]
+        if name in impl.argnames:
+            self.args[impl.argnames.index(name)] = value
 
 
 # ---------------------------------------------------------------- the agent
@@ -554,56 +561,55 @@ class _Run:
         for common in self.commons.values():
             common["retry_count"] = value
         for stage in self.stream_stages:
-            if "retry_count" in stage.kwargs:
-                stage.kwargs["retry_count"] = value
+            stage.set_arg("retry_count", value)
 
     async def call(self, cp: CompiledProcessor, hook: str, values: dict[str, Any]) -> Any:
         return await call_hook(cp, hook, values, self.common(cp))
 
     # -- the chunk pipeline
-    async def through(self, chunk: Chunk, skip: str | None = None) -> list[Chunk]:
-        """Pass one chunk through ``process_output_stream`` of every output processor."""
-        current = [chunk]
-        for stage in self.stream_stages:
-            if skip is not None and stage.cp.id == skip:
+    async def through(self, chunk: Chunk, skip: str | None = None, start: int = 0) -> list[Chunk]:
+        """Pass one chunk through ``process_output_stream`` of the output processors
+        from index ``start`` on; returns what comes out (zero, one or more chunks)."""
+        stages = self.stream_stages
+        is_data = chunk.type.startswith("data-")
+        for i in range(start, len(stages)):
+            stage = stages[i]
+            if (is_data and not stage.data) or (skip is not None and stage.cp.id == skip):
                 continue
-            out: list[Chunk] = []
-            for c in current:
-                if not stage.data and c.type.startswith("data-"):
-                    out.append(c)
-                    continue
-                if stage.parts is not None:
-                    stage.parts.append(c)
-                kw = stage.kwargs
-                if stage.wants_part:
-                    kw["part"] = c
-                try:
-                    r = stage.fn(**kw)
-                    if r is not None and type(r) is not Chunk and inspect.isawaitable(r):
-                        r = await r
-                except TripWire as tw:
-                    await on_tripwire(stage.cp, tw)
-                    raise
-                except Exception as e:
-                    handle_failure(stage.cp, "process_output_stream", e)
-                    r = c
-                if r is None:
-                    continue
-                if type(r) is Chunk:
-                    out.append(r)
-                elif isinstance(r, list) and all(isinstance(x, Chunk) for x in r):
-                    out.extend(r)
-                else:
-                    error = TypeError(
-                        f"process_output_stream must return a Chunk, None or a list of "
-                        f"Chunks, got {type(r).__name__}"
-                    )
-                    handle_failure(stage.cp, "process_output_stream", error)
-                    out.append(c)
-            current = out
-            if not current:
-                break
-        return current
+            if stage.parts is not None:
+                stage.parts.append(chunk)
+            args = stage.args
+            if stage.part_index >= 0:
+                args[stage.part_index] = chunk
+            try:
+                r = stage.fn(*args)
+                if type(r) is CoroutineType or (
+                    r is not None and type(r) is not Chunk and inspect.isawaitable(r)
+                ):
+                    r = await r
+            except TripWire as tw:
+                await on_tripwire(stage.cp, tw)
+                raise
+            except Exception as e:
+                handle_failure(stage.cp, "process_output_stream", e)
+                r = chunk
+            if type(r) is Chunk:
+                if r is not chunk:
+                    chunk = r
+                    is_data = r.type.startswith("data-")
+                continue
+            if r is None:
+                return []
+            if isinstance(r, list) and all(type(x) is Chunk for x in r):
+                # Several chunks: each passes the later processors on its own.
+                out: list[Chunk] = []
+                for c in r:
+                    out.extend(await self.through(c, skip, i + 1))
+                return out
+            handle_failure(stage.cp, "process_output_stream", TypeError(
+                f"process_output_stream must return a Chunk, None or a list of Chunks, "
+                f"got {type(r).__name__}"))
+        return [chunk]
 
     async def emit(self, chunk: Chunk) -> list[Chunk]:
         """Process a chunk, then any data chunks hooks wrote meanwhile."""
