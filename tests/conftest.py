@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,15 +12,14 @@ import pytest
 from tripwire import _discovery
 
 
-class FakeEntryPoint:
-    """Quacks like ``importlib.metadata.EntryPoint``; ``load()`` returns ``target``
-    (or raises it, when it is an exception)."""
+class FakeEntryPoint(importlib.metadata.EntryPoint):
+    """A real ``EntryPoint`` whose ``load()`` returns ``target`` (or raises it, when it
+    is an exception) instead of importing ``value``."""
 
-    def __init__(self, name: str, group: str, target: Any, value: str | None = None) -> None:
-        self.name = name
-        self.group = group
-        self.target = target
-        self.value = value or f"fake_module:{getattr(target, '__name__', name)}"
+    def __init__(self, name: str, group: str, target: Any, value: str | None, dist: Any) -> None:
+        value = value or f"fake_module:{getattr(target, '__name__', name)}"
+        super().__init__(name=name, value=value, group=group)
+        vars(self).update(target=target, dist=dist)
 
     def load(self) -> Any:
         if isinstance(self.target, BaseException):
@@ -36,6 +36,10 @@ class FakeDistribution:
         self.metadata = {"Name": name}
         self.entry_points: list[FakeEntryPoint] = []
 
+    @property
+    def _normalized_name(self) -> str:  # used by importlib.metadata.entry_points()
+        return re.sub(r"[-_.]+", "_", self.name).lower()
+
     def entry_point(
         self,
         name: str,
@@ -44,7 +48,7 @@ class FakeDistribution:
         group: str = _discovery.PROCESSORS_GROUP,
         value: str | None = None,
     ) -> FakeDistribution:
-        self.entry_points.append(FakeEntryPoint(name, group, target, value))
+        self.entry_points.append(FakeEntryPoint(name, group, target, value, self))
         return self
 
 
@@ -88,3 +92,13 @@ def fake_distributions(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDistribu
     _discovery.reset()
     yield fakes
     _discovery.reset()
+
+
+@pytest.fixture
+async def llm_server():
+    """A running ``FakeLLMServer`` (tests/fake_llm_server.py): OpenAI and Anthropic
+    wire formats on 127.0.0.1, scripted replies and fault injection."""
+    from fake_llm_server import FakeLLMServer
+
+    async with FakeLLMServer() as server:
+        yield server
