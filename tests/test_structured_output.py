@@ -444,6 +444,27 @@ def test_it_is_discovered_through_the_entry_point_group(builtins_only):
     assert info.hooks == ("process_input_step", "process_output_step", "process_output_result")
 
 
+async def test_an_agent_from_toml_gets_a_validated_object(builtins_only, tmp_path):
+    config = tmp_path / "tripwire.toml"
+    config.write_text('''
+[agents.extractor]
+model = "models.scripted"
+max_processor_retries = 1
+input_processors = [{ use = "structured-output", schema = { type = "object", required = ["total"], properties = { total = { type = "number" } } } }]
+output_processors = [{ use = "structured-output", schema = { type = "object", required = ["total"], properties = { total = { type = "number" } } } }]
+default_error_processors = false
+
+[models.scripted]
+use = "mock"
+responses = [{ text = "The total is 12." }, { text = '{"total": 12}' }]
+''')
+    agent = Agent.from_config(config, "extractor")
+    result = await agent.generate("Total?")
+
+    assert result.object == {"total": 12}
+    assert agent.model.requests[0].structured_output["schema"]["required"] == ["total"]
+
+
 def test_it_is_built_from_configuration_options(builtins_only):
     processor = create("structured-output", schema=INVOICE_SCHEMA, strategy="warn")
     assert (processor.schema, processor.strategy) == (INVOICE_SCHEMA, "warn")

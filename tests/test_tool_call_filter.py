@@ -424,6 +424,26 @@ def test_it_is_discovered_through_the_entry_point_group(builtins_only):
     assert info.hooks == ("process_llm_request",)
 
 
+async def test_an_agent_from_toml_filters_history(builtins_only, tmp_path):
+    config = tmp_path / "tripwire.toml"
+    config.write_text('''
+[agents.support]
+model = "models.scripted"
+input_processors = [{ use = "tool-call-filter", exclude = ["search_docs"], preserve_model_output = true }]
+default_error_processors = false
+
+[models.scripted]
+use = "mock"
+responses = [{ text = "ok" }]
+''')
+    agent = Agent.from_config(config, "support")
+    await agent.generate(history())
+
+    prompt = agent.model.requests[0].prompt
+    assert tool_ids(prompt)["tool-call"] == {"h1"}
+    assert "[tool search_docs returned: Settings > Security]" in str(prompt)
+
+
 def test_it_is_built_from_configuration_options(builtins_only):
     processor = create("tool-call-filter", exclude=["search_docs"], filter_after_tool_steps=2)
     assert processor.exclude == {"search_docs"}

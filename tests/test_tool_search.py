@@ -459,6 +459,43 @@ def test_it_is_discovered_through_the_entry_point_group(builtins_only):
     assert info.hooks == ("process_input_step",)
 
 
+async def test_an_agent_from_toml_searches_its_own_tools(builtins_only, tmp_path):
+    (tmp_path / "tool_search_toml_tools.py").write_text('''
+from tripwire import tool
+
+@tool
+def get_weather(city: str) -> str:
+    """Get the weather forecast for a city."""
+    return "sunny"
+
+@tool
+def get_time(city: str) -> str:
+    """The local time in a city."""
+    return "12:00"
+''')
+    config = tmp_path / "tripwire.toml"
+    config.write_text('''
+[agents.assistant]
+model = "models.scripted"
+tools = ["tool_search_toml_tools:get_weather", "tool_search_toml_tools:get_time"]
+input_processors = [{ use = "tool-search", top_k = 1 }]
+default_error_processors = false
+
+[models.scripted]
+use = "mock"
+responses = [
+  { tool_calls = [{ tool_name = "search_tools", args = { query = "weather" }, tool_call_id = "s" }] },
+  { tool_calls = [{ tool_name = "load_tool", args = { name = "get_weather" }, tool_call_id = "l" }] },
+  { text = "ok" },
+]
+''')
+    agent = Agent.from_config(config, "assistant")
+    result = await agent.generate("Weather?")
+
+    assert [r["name"] for r in results_of(result)["s"]["results"]] == ["get_weather"]
+    assert names(agent.model.requests[2]) == [*META, "get_weather"]
+
+
 def test_it_is_built_from_configuration_options(builtins_only):
     processor = create("tool-search", top_k=3, always_active=["get_time"])
     assert (processor.top_k, processor.always_active, processor.tools) == (3, ["get_time"], None)
