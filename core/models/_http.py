@@ -31,7 +31,6 @@ from typing import Any
 
 import aiohttp
 import attrs
-
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import APICallError, ConfigurationError
 from tripwire.models import ModelRequest
@@ -325,6 +324,11 @@ class HTTPModel:
         if session is not None and not session.closed:
             await session.close()
 
+    @property
+    def closed(self) -> bool:
+        """True when the provider holds no open HTTP session."""
+        return self._session is None or self._session.closed
+
     async def __aenter__(self) -> HTTPModel:
         return self
 
@@ -368,7 +372,7 @@ class HTTPModel:
                 async with self._open(call) as response:
                     try:
                         text = await response.text()
-                    except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+                    except (TimeoutError, aiohttp.ClientError) as e:
                         raise self._network_error(e, call) from e
                 data = self._load_json(text, call)
                 return self._parse_response(data, call)
@@ -455,7 +459,7 @@ class HTTPModel:
                     event = await anext(events)
                 except StopAsyncIteration:
                     return
-                except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+                except (TimeoutError, aiohttp.ClientError) as e:
                     raise self._network_error(e, call) from e
                 except UnicodeDecodeError as e:
                     raise APICallError(
@@ -589,7 +593,7 @@ class _Response:
             response = await session.post(
                 call.url, json=call.body, headers=model._headers()
             )
-        except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+        except (TimeoutError, aiohttp.ClientError) as e:
             raise model._network_error(e, call) from e
         self.response = response
         call.status = response.status
@@ -597,7 +601,7 @@ class _Response:
         if response.status >= 300:
             try:
                 text = await response.text(errors="replace")
-            except (aiohttp.ClientError, asyncio.TimeoutError):
+            except (TimeoutError, aiohttp.ClientError):
                 text = ""
             finally:
                 response.close()

@@ -1,0 +1,552 @@
+"""A local LLM server for tests: OpenAI chat completions and Anthropic Messages over
+real HTTP on 127.0.0.1, with fault injection.
+
+The wire shapes follow recorded provider traffic: OpenAI ``chat.completion.chunk``
+events (a role chunk with ``content: ""``, content and tool-call deltas carrying
+``index``, a finish chunk with an empty delta, a ``choices: []`` usage chunk,
+``data: [DONE]``); Anthropic ``event:``/``data:`` pairs (``message_start``,
+``content_block_start``, ``ping``, ``content_block_delta`` with text, thinking,
+signature and input-JSON deltas, ``content_block_stop``, ``message_delta``,
+``message_stop``) and both providers' JSON error bodies.
+
+Script replies in order; each is rendered in the format of the endpoint that
+receives the request, streaming or not as the request asks::
+
+    async with FakeLLMServer() as server:
+        server.script(Reply(text="Hello"), ErrorReply(429, headers={"Retry-After": "0"}))
+        model = server.openai()
+        ...
+        server.requests[0].body    # what the client sent
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from typing import Any
+
+import attrs
+from aiohttp import web
+from tripwire.models import Anthropic, OpenAICompatible
+
+API_KEY = "sk-test-0123456789abcdef-SECRET"
+
+_OPENAI_FINISH = {
+    "stop": "stop",
+    "length": "length",
+    "tool-calls": "tool_calls",
+    "content-filter": "content_filter",
+}
+_ANTHROPIC_STOP = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "tool-calls": "tool_use",
+    "content-filter": "refusal",
+}
+_ANTHROPIC_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+
+#: Anthropic's real answer to a conversation that ends with an assistant turn.
+PREFILL_ERROR_MESSAGE = (
+    "This model does not support assistant message prefill. "
+    "The conversation must end with a user message."
+)
+
+
+@attrs.define
+class FakeToolCall:
+    id: str
+    name: str
+    #: The argument text exactly as the model streams it (a dict is JSON-encoded).
+    arguments: str | dict[str, Any] = "{}"
+
+    @property
+    def text(self) -> str:
+        return self.arguments if isinstance(self.arguments, str) else json.dumps(self.arguments)
+
+
+@attrs.define
+class Reply:
+    """One successful model turn.
+
+    ``finish_reason`` is tripwire's name ("stop", "length", "tool-calls",
+    "content-filter"; default "tool-calls" with tool calls, else "stop") or a native
+    one, passed through. Text, reasoning and arguments stream in pieces of
+    ``delta_size`` characters. Faults count stream events from 0: ``drop_after=n``
+    cuts the connection after n events, ``stall_after=n`` stops sending (connection
+    kept open), ``malformed_after=n`` sends a data line that is not JSON,
+    ``error_after=n`` sends the provider's stream error event (``error``) and ends.
+    ``endless`` keeps sending text deltas every ``event_delay`` seconds until the
+    client goes away. ``write_size`` sends the whole stream as one blob cut into
+    pieces of that many bytes (lines split across reads).
+    """
+
+    text: str = ""
+    reasoning: str = ""
+    tool_calls: list[FakeToolCall] = attrs.field(factory=list)
+    finish_reason: str | None = None
+    usage: tuple[int, int] = (11, 7)
+    delta_size: int = 4
+    drop_after: int | None = None
+    stall_after: int | None = None
+    malformed_after: int | None = None
+    error_after: int | None = None
+    error: dict[str, Any] | None = None
+    event_delay: float = 0.0
+    endless: bool = False
+    write_size: int | None = None
+    headers: dict[str, str] = attrs.field(factory=dict)
+
+
+@attrs.define
+class ErrorReply:
+    """A non-2xx answer with the provider's JSON error body (``body`` overrides it)."""
+
+    status: int
+    message: str = "Something went wrong"
+    type: str | None = None
+    headers: dict[str, str] = attrs.field(factory=dict)
+    body: str | None = None
+
+
+@attrs.define
+class RawReply:
+    """Bytes sent verbatim (a recorded stream), with this status and content type."""
+
+    body: str | bytes
+    status: int = 200
+    content_type: str = "text/event-stream"
+
+
+@attrs.define
+class Hang:
+    """Accept the request and never answer (not even headers)."""
+
+
+@attrs.define
+class RecordedRequest:
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+class FakeLLMServer:
+    """The server; ``async with FakeLLMServer() as server`` starts it on a free port."""
+
+    def __init__(self) -> None:
+        self._script: deque[Any] = deque()
+        self.requests: list[RecordedRequest] = []
+        #: Set when a client went away while an ``endless`` reply was streaming.
+        self.disconnected = asyncio.Event()
+        self._closing = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", self._openai)
+        app.router.add_post("/v1/messages", self._anthropic)
+        self._app = app
+
+    # -- lifecycle
+
+    async def start(self) -> FakeLLMServer:
+        self._runner = web.AppRunner(self._app, shutdown_timeout=0.5, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}"
+        return self
+
+    async def close(self) -> None:
+        self._closing.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeLLMServer:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- scripting
+
+    def script(self, *replies: Reply | ErrorReply | RawReply | Hang) -> FakeLLMServer:
+        self._script.extend(replies)
+        return self
+
+    @property
+    def openai_base_url(self) -> str:
+        return f"{self.url}/v1"
+
+    def openai(self, **options: Any) -> OpenAICompatible:
+        """A provider pointed at this server (fast retries unless told otherwise)."""
+        options.setdefault("retry_initial_delay", 0.001)
+        return OpenAICompatible(
+            base_url=self.openai_base_url,
+            api_key=options.pop("api_key", API_KEY),
+            model=options.pop("model", "gpt-test"),
+            **options,
+        )
+
+    def anthropic(self, **options: Any) -> Anthropic:
+        options.setdefault("retry_initial_delay", 0.001)
+        return Anthropic(
+            base_url=self.url,
+            api_key=options.pop("api_key", API_KEY),
+            model=options.pop("model", "claude-test"),
+            **options,
+        )
+
+    # -- handlers
+
+    async def _openai(self, request: web.Request) -> web.StreamResponse:
+        return await self._handle(request, "openai")
+
+    async def _anthropic(self, request: web.Request) -> web.StreamResponse:
+        return await self._handle(request, "anthropic")
+
+    async def _handle(self, request: web.Request, wire: str) -> web.StreamResponse:
+        raw = await request.read()
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            body = raw.decode("utf-8", "replace")
+        self.requests.append(RecordedRequest(request.path, dict(request.headers), body))
+        if not self._script:
+            return _error_response(
+                wire, ErrorReply(400, f"fake server: no scripted reply left for {request.path}")
+            )
+        item = self._script.popleft()
+        if isinstance(item, ErrorReply):
+            return _error_response(wire, item)
+        if isinstance(item, RawReply):
+            return web.Response(
+                status=item.status,
+                body=item.body.encode() if isinstance(item.body, str) else item.body,
+                content_type=item.content_type,
+            )
+        if isinstance(item, Hang):
+            await self._closing.wait()
+            return web.Response(status=503)
+        model = body.get("model", "model") if isinstance(body, dict) else "model"
+        if not (isinstance(body, dict) and body.get("stream")):
+            data = openai_json(item, model) if wire == "openai" else anthropic_json(item, model)
+            return web.json_response(data, headers=item.headers)
+        events = openai_events(item, model) if wire == "openai" else anthropic_events(item, model)
+        return await self._stream(request, wire, item, events, model)
+
+    async def _stream(
+        self, request: web.Request, wire: str, reply: Reply, events: list[bytes], model: str
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-cache",
+                **reply.headers,
+            }
+        )
+        await response.prepare(request)
+        if reply.write_size:
+            blob = b"".join(events)
+            for i in range(0, len(blob), reply.write_size):
+                await response.write(blob[i : i + reply.write_size])
+            await response.write_eof()
+            return response
+        if reply.endless:
+            events = events[:3]  # the opening events, then text forever
+        try:
+            for i, event in enumerate(events):
+                if reply.drop_after == i:
+                    assert request.transport is not None
+                    request.transport.abort()
+                    return response
+                if reply.stall_after == i:
+                    await self._closing.wait()
+                    return response
+                if reply.malformed_after == i:
+                    await response.write(b'data: {"id": "broken", "choices": [{"delta": \n\n')
+                if reply.error_after == i:
+                    await response.write(_stream_error_event(wire, reply.error))
+                    break
+                await response.write(event)
+                if reply.event_delay:
+                    await asyncio.sleep(reply.event_delay)
+            while reply.endless:
+                await response.write(_text_event(wire, model, "tick "))
+                await asyncio.sleep(reply.event_delay or 0.005)
+        except ConnectionResetError:
+            self.disconnected.set()
+            return response
+        await response.write_eof()
+        return response
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def _sse(data: Any, event: str | None = None) -> bytes:
+    payload = data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+    head = f"event: {event}\n" if event else ""
+    return f"{head}data: {payload}\n\n".encode()
+
+
+def _finish(reply: Reply, table: dict[str, str]) -> str:
+    reason = reply.finish_reason or ("tool-calls" if reply.tool_calls else "stop")
+    return table.get(reason, reason)
+
+
+def _openai_usage(reply: Reply) -> dict[str, Any]:
+    prompt, completion = reply.usage
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "completion_tokens_details": {
+            "reasoning_tokens": 0,
+            "audio_tokens": 0,
+            "accepted_prediction_tokens": 0,
+            "rejected_prediction_tokens": 0,
+        },
+    }
+
+
+def openai_events(reply: Reply, model: str, response_id: str = "chatcmpl-fake123") -> list[bytes]:
+    """A chat completions stream in the recorded shape."""
+    base = {
+        "id": response_id,
+        "object": "chat.completion.chunk",
+        "created": 1727000000,
+        "model": model,
+        "service_tier": "default",
+        "system_fingerprint": "fp_fake",
+    }
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        return _sse(
+            {
+                **base,
+                "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+                "usage": None,
+                "obfuscation": "x1",
+            }
+        )
+
+    events = [chunk({"role": "assistant", "content": "", "refusal": None})]
+    events += [chunk({"reasoning_content": p}) for p in _pieces(reply.reasoning, reply.delta_size)]
+    events += [chunk({"content": p}) for p in _pieces(reply.text, reply.delta_size)]
+    for index, call in enumerate(reply.tool_calls):
+        events.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": index,
+                            "id": call.id,
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": ""},
+                        }
+                    ]
+                }
+            )
+        )
+        for piece in _pieces(call.text, reply.delta_size):
+            events.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
+    events.append(chunk({}, _finish(reply, _OPENAI_FINISH)))
+    events.append(_sse({**base, "choices": [], "usage": _openai_usage(reply), "obfuscation": "x2"}))
+    events.append(b"data: [DONE]\n\n")
+    return events
+
+
+def openai_json(reply: Reply, model: str) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.text or None, "refusal": None}
+    if reply.reasoning:
+        message["reasoning_content"] = reply.reasoning
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.text}}
+            for c in reply.tool_calls
+        ]
+    return {
+        "id": "chatcmpl-fake123",
+        "object": "chat.completion",
+        "created": 1727000000,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "logprobs": None,
+                "finish_reason": _finish(reply, _OPENAI_FINISH),
+            }
+        ],
+        "usage": _openai_usage(reply),
+        "service_tier": "default",
+        "system_fingerprint": "fp_fake",
+    }
+
+
+def anthropic_events(reply: Reply, model: str, message_id: str = "msg_01FakeXyz") -> list[bytes]:
+    """A Messages API stream in the recorded shape."""
+    prompt, completion = reply.usage
+    events = [
+        _sse(
+            {
+                "type": "message_start",
+                "message": {
+                    "id": message_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {
+                        "input_tokens": prompt,
+                        "cache_creation_input_tokens": 0,
+                        "cache_read_input_tokens": 0,
+                        "output_tokens": 1,
+                        "service_tier": "standard",
+                    },
+                },
+            },
+            "message_start",
+        )
+    ]
+    index = 0
+
+    def block(start: dict[str, Any], deltas: list[dict[str, Any]]) -> None:
+        nonlocal index
+        events.append(
+            _sse({"type": "content_block_start", "index": index, "content_block": start}, "content_block_start")
+        )
+        if index == 0:
+            events.append(_sse({"type": "ping"}, "ping"))
+        for delta in deltas:
+            events.append(
+                _sse({"type": "content_block_delta", "index": index, "delta": delta}, "content_block_delta")
+            )
+        events.append(_sse({"type": "content_block_stop", "index": index}, "content_block_stop"))
+        index += 1
+
+    if reply.reasoning:
+        block(
+            {"type": "thinking", "thinking": "", "signature": ""},
+            [{"type": "thinking_delta", "thinking": p} for p in _pieces(reply.reasoning, reply.delta_size)]
+            + [{"type": "signature_delta", "signature": "EqQBCkYIARgCKkA-fake-signature"}],
+        )
+    if reply.text or not reply.tool_calls:
+        block(
+            {"type": "text", "text": ""},
+            [{"type": "text_delta", "text": p} for p in _pieces(reply.text, reply.delta_size)],
+        )
+    for call in reply.tool_calls:
+        block(
+            {"type": "tool_use", "id": call.id, "name": call.name, "input": {}},
+            [{"type": "input_json_delta", "partial_json": ""}]
+            + [{"type": "input_json_delta", "partial_json": p} for p in _pieces(call.text, reply.delta_size)],
+        )
+    events.append(
+        _sse(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": _finish(reply, _ANTHROPIC_STOP), "stop_sequence": None},
+                "usage": {"output_tokens": completion},
+            },
+            "message_delta",
+        )
+    )
+    events.append(_sse({"type": "message_stop"}, "message_stop"))
+    return events
+
+
+def anthropic_json(reply: Reply, model: str) -> dict[str, Any]:
+    content: list[dict[str, Any]] = []
+    if reply.reasoning:
+        content.append(
+            {"type": "thinking", "thinking": reply.reasoning, "signature": "EqQBCkYIARgCKkA-fake-signature"}
+        )
+    if reply.text:
+        content.append({"type": "text", "text": reply.text})
+    for call in reply.tool_calls:
+        content.append({"type": "tool_use", "id": call.id, "name": call.name, "input": json.loads(call.text)})
+    prompt, completion = reply.usage
+    return {
+        "id": "msg_01FakeXyz",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": _finish(reply, _ANTHROPIC_STOP),
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": prompt,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens": completion,
+        },
+    }
+
+
+def _text_event(wire: str, model: str, text: str) -> bytes:
+    if wire == "openai":
+        return _sse(
+            {
+                "id": "chatcmpl-fake123",
+                "object": "chat.completion.chunk",
+                "created": 1727000000,
+                "model": model,
+                "choices": [{"index": 0, "delta": {"content": text}, "logprobs": None, "finish_reason": None}],
+            }
+        )
+    return _sse(
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+        "content_block_delta",
+    )
+
+
+def _stream_error_event(wire: str, error: dict[str, Any] | None) -> bytes:
+    if wire == "openai":
+        err = error or {"message": "The server had an error while processing your request.", "type": "server_error"}
+        return _sse({"error": {"param": None, "code": None, **err}})
+    err = error or {"type": "overloaded_error", "message": "Overloaded"}
+    return _sse({"type": "error", "error": err}, "error")
+
+
+def error_body(wire: str, reply: ErrorReply) -> str:
+    if reply.body is not None:
+        return reply.body
+    if wire == "openai":
+        kind = reply.type or ("server_error" if reply.status >= 500 else "invalid_request_error")
+        return json.dumps({"error": {"message": reply.message, "type": kind, "param": None, "code": None}})
+    kind = reply.type or _ANTHROPIC_ERROR_TYPES.get(reply.status, "api_error")
+    return json.dumps(
+        {
+            "type": "error",
+            "error": {"type": kind, "message": reply.message},
+            "request_id": "req_011CSHoEeqs5C35K2UUqR7Fy",
+        }
+    )
+
+
+def _error_response(wire: str, reply: ErrorReply) -> web.Response:
+    return web.Response(
+        status=reply.status,
+        text=error_body(wire, reply),
+        content_type="application/json",
+        headers=reply.headers,
+    )

@@ -1,0 +1,330 @@
+"""The shared HTTP transport: retries, timeouts, faults, cancellation, sessions and
+secrets, exercised through both providers against a real local server."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from contextlib import aclosing
+from email.utils import formatdate
+
+import pytest
+from fake_llm_server import API_KEY, ErrorReply, FakeLLMServer, Hang, Reply
+from tripwire import APICallError, ConfigurationError
+from tripwire.models import ModelRequest, OpenAICompatible, Timeout
+from tripwire.models._http import parse_retry_after, retry_delay
+
+WIRES = ["openai", "anthropic"]
+
+
+def model_for(server, wire: str, **options):
+    return server.openai(**options) if wire == "openai" else server.anthropic(**options)
+
+
+def request() -> ModelRequest:
+    return ModelRequest(prompt=[{"role": "user", "content": [{"type": "text", "text": "Hi"}]}])
+
+
+async def collect(model) -> list:
+    return [c async for c in model.stream(request())]
+
+
+def text_of(chunks: list) -> str:
+    return "".join(c.payload["text"] for c in chunks if c.type == "text-delta")
+
+
+# ---------------------------------------------------------------- retries
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_server_error_is_retried_then_succeeds(llm_server, wire):
+    llm_server.script(ErrorReply(500, "boom"), Reply(text="recovered"))
+    async with model_for(llm_server, wire) as model:
+        chunks = await collect(model)
+
+    assert text_of(chunks) == "recovered"
+    assert len(llm_server.requests) == 2
+    assert llm_server.requests[0].body == llm_server.requests[1].body
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_retries_stop_at_max_retries(llm_server, wire):
+    llm_server.script(*[ErrorReply(503, "unavailable")] * 3)
+    async with model_for(llm_server, wire, max_retries=2) as model:
+        with pytest.raises(APICallError) as info:
+            await collect(model)
+
+    assert info.value.status_code == 503 and info.value.is_retryable
+    assert "unavailable" in info.value.message
+    assert len(llm_server.requests) == 3
+
+
+@pytest.mark.parametrize("status", [408, 409, 429, 500, 502, 529])
+async def test_retryable_statuses(llm_server, status):
+    llm_server.script(ErrorReply(status), Reply(text="ok"))
+    async with llm_server.openai(max_retries=1) as model:
+        assert text_of(await collect(model)) == "ok"
+    assert len(llm_server.requests) == 2
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
+async def test_client_errors_are_not_retried(llm_server, status):
+    llm_server.script(ErrorReply(status, "bad request body"))
+    async with llm_server.openai() as model:
+        with pytest.raises(APICallError) as info:
+            await collect(model)
+
+    error = info.value
+    assert (error.status_code, error.is_retryable) == (status, False)
+    assert "bad request body" in error.message and "bad request body" in error.response_body
+    assert error.url == f"{llm_server.openai_base_url}/chat/completions"
+    assert len(llm_server.requests) == 1
+
+
+async def test_x_should_retry_header_overrides_the_status(llm_server):
+    llm_server.script(ErrorReply(500, headers={"x-should-retry": "false"}))
+    async with llm_server.openai() as model:
+        with pytest.raises(APICallError) as info:
+            await collect(model)
+    assert not info.value.is_retryable
+    assert len(llm_server.requests) == 1
+
+
+async def test_rate_limit_waits_as_long_as_retry_after_says(llm_server, caplog):
+    llm_server.script(ErrorReply(429, "slow down", headers={"Retry-After": "0"}), Reply(text="ok"))
+    caplog.set_level(logging.INFO, logger="tripwire.models")
+    async with llm_server.anthropic(retry_initial_delay=5.0) as model:
+        assert text_of(await collect(model)) == "ok"
+
+    (record,) = [r for r in caplog.records if "retry 1 of 2" in r.getMessage()]
+    assert "in 0.00 s" in record.getMessage() and "slow down" in record.getMessage()
+
+
+async def test_generate_retries_too(llm_server):
+    llm_server.script(ErrorReply(500), Reply(text="fine"))
+    async with llm_server.openai() as model:
+        chunks = await model.generate(request())
+    assert chunks[0].payload["text"] == "fine"
+    assert len(llm_server.requests) == 2
+
+
+def test_retry_after_seconds_date_and_milliseconds():
+    now = 1_700_000_000.0
+    assert parse_retry_after({"retry-after": "3"}) == 3.0
+    assert parse_retry_after({"retry-after": "1.5"}) == 1.5
+    assert parse_retry_after({"retry-after": formatdate(now + 7, usegmt=True)}, now=now) == 7.0
+    assert parse_retry_after({"retry-after": formatdate(now - 30, usegmt=True)}, now=now) == 0.0
+    assert parse_retry_after({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
+    assert parse_retry_after({"retry-after": "soon"}) is None
+    assert parse_retry_after({}) is None
+
+
+def test_backoff_is_exponential_with_jitter_and_capped():
+    for n, ceiling in [(1, 0.5), (2, 1.0), (3, 2.0), (6, 8.0), (10, 8.0)]:
+        delays = {retry_delay(n, {}, initial_delay=0.5, max_delay=8.0) for _ in range(50)}
+        assert all(ceiling / 2 <= d <= ceiling for d in delays)
+        assert len(delays) > 1  # jittered
+
+
+def test_retry_after_wins_unless_it_is_unreasonably_long():
+    assert retry_delay(1, {"retry-after": "12"}, initial_delay=0.5, max_delay=8.0) == 12.0
+    assert retry_delay(1, {"retry-after": "3600"}, initial_delay=0.5, max_delay=8.0) <= 0.5
+
+
+# ---------------------------------------------------------------- network faults
+
+
+async def test_connection_refused_is_retryable_with_no_status():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    async with OpenAICompatible(
+        base_url=f"http://127.0.0.1:{port}/v1", api_key=API_KEY, model="m", max_retries=1,
+        retry_initial_delay=0.001,
+    ) as model:
+        with pytest.raises(APICallError) as info:
+            await collect(model)
+    assert info.value.status_code is None and info.value.is_retryable
+    assert "cannot reach openai" in info.value.message
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_connection_dropped_mid_stream_raises_after_the_chunks_already_given(llm_server, wire):
+    llm_server.script(Reply(text="abcdefghijklmnop", delta_size=2, drop_after=5))
+    async with model_for(llm_server, wire) as model:
+        seen = []
+        with pytest.raises(APICallError) as info:
+            async for c in model.stream(request()):
+                seen.append(c)
+
+    assert text_of(seen)  # the chunks before the drop reached the caller ...
+    assert info.value.is_retryable  # ... so the transport does not resend, the agent decides
+    assert len(llm_server.requests) == 1
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_connection_dropped_before_any_chunk_is_retried(llm_server, wire):
+    llm_server.script(Reply(text="lost", drop_after=0), Reply(text="again"))
+    async with model_for(llm_server, wire) as model:
+        assert text_of(await collect(model)) == "again"
+    assert len(llm_server.requests) == 2
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_malformed_sse_data_is_a_clear_error(llm_server, wire):
+    llm_server.script(Reply(text="hello world", malformed_after=3))
+    async with model_for(llm_server, wire) as model:
+        with pytest.raises(APICallError, match="malformed stream event") as info:
+            await collect(model)
+    assert not info.value.is_retryable
+    assert info.value.response_body.startswith('{"id": "broken"')
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_stream_that_stops_sending_times_out(llm_server, wire):
+    llm_server.script(Reply(text="abcdefgh", delta_size=1, stall_after=4))
+    async with model_for(llm_server, wire, timeout=Timeout(connect=5, read=0.3)) as model:
+        seen = []
+        with pytest.raises(APICallError, match="stalled") as info:
+            async for c in model.stream(request()):
+                seen.append(c)
+    assert seen and info.value.is_retryable and info.value.status_code == 200
+
+
+async def test_server_that_never_answers_times_out(llm_server):
+    llm_server.script(Hang())
+    async with llm_server.openai(timeout=0.3, max_retries=0) as model:
+        with pytest.raises(APICallError, match="no response") as info:
+            await collect(model)
+    assert info.value.is_retryable and info.value.status_code is None
+
+
+async def test_sse_split_across_reads_mid_line_and_mid_character(llm_server):
+    text = "Grüße, 世界! " * 20
+    llm_server.script(Reply(text=text, write_size=7), Reply(text=text, write_size=5))
+    async with llm_server.openai() as model:
+        assert text_of(await collect(model)) == text
+    async with llm_server.anthropic() as model:
+        assert text_of(await collect(model)) == text
+
+
+# ---------------------------------------------------------------- cancellation
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_closing_the_stream_early_closes_the_http_response(llm_server, wire):
+    llm_server.script(Reply(endless=True, event_delay=0.005))
+    async with model_for(llm_server, wire) as model:
+        async with aclosing(model.stream(request())) as stream:
+            n = 0
+            async for _ in stream:
+                n += 1
+                if n == 3:
+                    break
+        await asyncio.wait_for(llm_server.disconnected.wait(), 5)
+
+
+async def test_cancelling_the_task_closes_the_http_response(llm_server):
+    llm_server.script(Reply(endless=True, event_delay=0.005))
+    started = asyncio.Event()
+
+    async def consume(model) -> None:
+        async for _ in model.stream(request()):
+            started.set()
+
+    async with llm_server.openai() as model:
+        task = asyncio.create_task(consume(model))
+        await asyncio.wait_for(started.wait(), 5)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.wait_for(llm_server.disconnected.wait(), 5)
+
+
+# ---------------------------------------------------------------- sessions
+
+
+async def test_one_session_per_provider_created_lazily_and_reused(llm_server):
+    llm_server.script(Reply(text="a"), Reply(text="b"))
+    model = llm_server.openai()
+    assert model._session is None
+    await collect(model)
+    session = model._session
+    await collect(model)
+    assert model._session is session and not session.closed
+    await model.aclose()
+    assert session.closed
+    await model.aclose()  # idempotent
+
+
+async def test_provider_is_usable_again_after_aclose(llm_server):
+    llm_server.script(Reply(text="one"), Reply(text="two"))
+    async with llm_server.anthropic() as model:
+        await collect(model)
+    async with model:
+        assert text_of(await collect(model)) == "two"
+
+
+def test_provider_survives_one_event_loop_per_call():
+    # generate_sync-style use: each call runs its own loop with asyncio.run.
+    async def call(model) -> str:
+        async with FakeLLMServer() as server:
+            server.script(Reply(text="hi"))
+            model.base_url = server.openai_base_url
+            return text_of(await collect(model))
+
+    model = OpenAICompatible(base_url="http://127.0.0.1:1/v1", api_key=API_KEY, model="m")
+    assert asyncio.run(call(model)) == "hi"
+    assert asyncio.run(call(model)) == "hi"
+
+    async def close() -> None:
+        await model.aclose()
+
+    asyncio.run(close())
+
+
+# ---------------------------------------------------------------- secrets
+
+
+async def test_api_key_never_appears_in_errors_logs_or_reprs(llm_server, caplog):
+    echo = f"Incorrect API key provided: {API_KEY}"
+    llm_server.script(ErrorReply(500, echo), ErrorReply(401, echo))
+    caplog.set_level(logging.DEBUG)
+    async with llm_server.openai(max_retries=1) as model:
+        with pytest.raises(APICallError) as info:
+            await collect(model)
+        shown = [repr(model), str(model)]
+
+    error = info.value
+    shown += [str(error), repr(error), error.response_body, error.message, caplog.text]
+    assert "Incorrect API key provided: ***" in error.message
+    for text in shown:
+        assert API_KEY not in text
+
+
+async def test_api_key_is_not_in_the_finish_chunk(llm_server):
+    llm_server.script(Reply(text="ok"))
+    async with llm_server.anthropic() as model:
+        chunks = await collect(model)
+    assert API_KEY not in repr(chunks[-1].payload)
+
+
+def test_bad_transport_settings_are_clear_errors():
+    with pytest.raises(ConfigurationError, match="max_retries"):
+        OpenAICompatible(base_url="http://x/v1", api_key=None, model="m", max_retries=-1)
+    with pytest.raises(ConfigurationError, match="timeout"):
+        OpenAICompatible(base_url="http://x/v1", api_key=None, model="m", timeout="fast")
+    with pytest.raises(ConfigurationError, match="base_url"):
+        OpenAICompatible(base_url="api.openai.com", api_key=None, model="m")
+    assert Timeout.coerce(2) == Timeout(connect=2.0, read=2.0)
+
+
+async def test_stream_needs_a_model_request(llm_server):
+    async with llm_server.openai() as model:
+        with pytest.raises(TypeError, match="ModelRequest"):
+            await collect_raw(model, {"prompt": []})
+
+
+async def collect_raw(model, req) -> list:
+    return [c async for c in model.stream(req)]
