@@ -312,7 +312,7 @@ class HTTPModel:
             await session.close()
             session = None
         if session is None or session.closed:
-            session = aiohttp.ClientSession(timeout=self.timeout.client_timeout())
+            session = aiohttp.ClientSession()
             self._session = session
             self._session_loop = loop
         return session
@@ -517,13 +517,16 @@ class HTTPModel:
 
     def _network_error(self, error: BaseException, call: Call) -> APICallError:
         if isinstance(error, asyncio.TimeoutError):
+            t = self.timeout
             if call.status is None:
-                what = f"no response from {self.provider} within the timeout"
-            else:
                 what = (
-                    f"{self.provider} stream stalled: no data for {self.timeout.read} s "
-                    f"(Timeout.read)"
+                    f"no response from {self.provider} within the timeout "
+                    f"(connect={t.connect} s, read={t.read} s, total={t.total} s)"
                 )
+            else:
+                what = f"{self.provider} stream stalled: no data for {t.read} s (Timeout.read)"
+                if t.total is not None:
+                    what += f" or the whole call exceeded {t.total} s (Timeout.total)"
         elif isinstance(error, aiohttp.ClientPayloadError):
             what = f"{self.provider} connection dropped mid-response ({error})"
         else:
@@ -591,7 +594,10 @@ class _Response:
         session = await model._get_session()
         try:
             response = await session.post(
-                call.url, json=call.body, headers=model._headers()
+                call.url,
+                json=call.body,
+                headers=model._headers(),
+                timeout=model.timeout.client_timeout(),
             )
         except (TimeoutError, aiohttp.ClientError) as e:
             raise model._network_error(e, call) from e
