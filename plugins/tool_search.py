@@ -19,7 +19,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tripwire import THREAD_ID_KEY, Processor, Tool, hookimpl, tool
+from tripwire import THREAD_ID_KEY, Processor, StepResult, Tool, hookimpl, tool
 from tripwire.errors import ConfigurationError
 
 __all__ = ["ToolSearch", "BM25Index"]
@@ -37,7 +37,7 @@ class ToolSearch(Processor):
     the caller (or an earlier processor) already made active through ``active_tools``,
     and the tools loaded so far in this call. A tool loaded with
     ``load_tool`` becomes callable from the next step on; loaded tools stay active for
-    the rest of the call.
+    the rest of the call (a load in a step rejected by a processor retry is undone).
 
     Options:
         tools (list[Tool] | None, default ``None``): the searchable library. ``None``
@@ -112,6 +112,7 @@ class ToolSearch(Processor):
         self,
         tools: dict[str, Tool],
         active_tools: list[str] | None,
+        steps: list[StepResult],
         state: dict[str, Any],
         request_context: Mapping[str, Any],
     ) -> dict[str, Any]:
@@ -132,18 +133,24 @@ class ToolSearch(Processor):
             source = self.tools if self.tools is not None else tools
             library = {n: t for n, t in source.items() if n not in self.always_active}
             thread = request_context.get(THREAD_ID_KEY) if self.remember_per_thread else None
-            remembered = self._recall(thread)
             state["library"] = library
             state["thread"] = thread
-            state["loaded"] = [n for n in remembered if n in library]
+            state["remembered"] = [n for n in self._recall(thread) if n in library]
+            state["loaded"] = []
             state["meta"] = self._meta_tools(state, self._index(library))
-        meta: dict[str, Tool] = state["meta"]
         library = state["library"]
+        # What is loaded follows the accepted steps: a load_tool call in a step that a
+        # processor rejected (retry) is undone with the rest of that step.
+        loaded: list[str] = state["loaded"]
+        loaded[:] = dict.fromkeys([*state["remembered"], *_loads(steps, library)])
+        for name in loaded:
+            self._remember(state["thread"], name)
+        meta: dict[str, Tool] = state["meta"]
         own: list[str] = []
         if self.tools is not None:  # a separate library: the agent's tools stay as they are
             own = [n for n in tools if n not in library
                    and (active_tools is None or n in active_tools)]
-        active = [*meta, *self.always_active, *own, *(active_tools or []), *state["loaded"]]
+        active = [*meta, *self.always_active, *own, *(active_tools or []), *loaded]
         return {
             "tools": {**meta, **available},
             "active_tools": list(dict.fromkeys(active)),
@@ -182,7 +189,6 @@ class ToolSearch(Processor):
             already = name in loaded
             if not already:
                 loaded.append(name)
-                self._remember(state.get("thread"), name)
             return {
                 "loaded": name,
                 "description": found.description,
@@ -238,6 +244,14 @@ class ToolSearch(Processor):
         self._threads.move_to_end(thread)
         while len(self._threads) > self.max_threads:
             self._threads.popitem(last=False)
+
+
+def _loads(steps: list[StepResult], library: dict[str, Tool]) -> list[str]:
+    """Names loaded by successful ``load_tool`` calls of the accepted steps, in order."""
+    return [
+        r.args.get("name") for s in steps if s.tripwire is None for r in s.tool_results
+        if r.tool_name == LOAD_TOOL and not r.is_error and r.args.get("name") in library
+    ]
 
 
 def _check_tools(tools: Any) -> dict[str, Tool] | None:

@@ -312,6 +312,31 @@ async def test_a_load_in_a_step_rejected_by_a_retry_never_happens():
     assert result.text == "No tools then."
 
 
+class RejectLoadResults(Processor):
+    """Rejects (retry) the step whose load_tool already ran, from process_tool_result."""
+
+    id = "reject-load-results"
+
+    def __init__(self) -> None:
+        self.done = False
+
+    @hookimpl
+    def process_tool_result(self, tool_name, abort):
+        if tool_name == "load_tool" and not self.done:
+            self.done = True
+            abort("That tool is not for you.", retry=True)
+
+
+async def test_a_load_that_ran_in_a_step_rejected_afterwards_is_undone():
+    model = MockModel([call("load_tool", {"name": "get_weather"}, "l1"), "No tools then."])
+    agent = make_agent(model, ToolSearch(), output_processors=[RejectLoadResults()],
+                       max_processor_retries=1)
+    result = await agent.generate("Weather?")
+
+    assert result.steps[0].tripwire.processor_id == "reject-load-results"
+    assert names(model.requests[1]) == META
+
+
 class CutStream(Processor):
     id = "cut-stream"
 
@@ -387,7 +412,7 @@ async def test_always_active_naming_an_unknown_tool_is_a_clear_error():
 def test_an_agent_without_tools_gets_the_meta_tools_over_an_empty_library():
     processor = ToolSearch()
     state: dict = {}
-    out = processor.process_input_step(tools={}, active_tools=None, state=state,
+    out = processor.process_input_step(tools={}, active_tools=None, steps=[], state=state,
                                        request_context={})
     assert out["active_tools"] == META
     assert state["meta"]["search_tools"].execute(query="anything")["results"] == []
