@@ -257,12 +257,9 @@ class StructuredOutput(Processor):
         if not errors:
             result.object = value
             return
-        if self.strategy == "retry":
-            abort(
-                "The final answer is not valid structured output: " + "; ".join(errors),
-                metadata={"errors": errors},
-            )
         message = "The final answer is not valid structured output: " + "; ".join(errors)
+        if self.strategy == "retry":  # too late to retry here: the run ends as a tripwire
+            abort(message, metadata={"errors": errors})
         if self.strategy == "fallback":
             result.object = copy.deepcopy(self.fallback)
             log.warning("%s (using the fallback value)", message)
