@@ -326,6 +326,15 @@ def test_an_empty_prompt_is_left_alone():
     assert ToolCallFilter().process_llm_request(prompt=[], steps=[]) is None
 
 
+async def test_a_call_without_messages_reaches_the_model_unchanged():
+    model = MockModel(["Hello."])
+    result = await make_agent(model, ToolCallFilter(preserve_model_output=True),
+                              instructions="Greet.").generate([])
+
+    assert model.requests[0].prompt == [{"role": "system", "content": "Greet."}]
+    assert result.text == "Hello."
+
+
 def test_a_prompt_without_tool_parts_is_left_alone():
     prompt = [{"role": "system", "content": "Be brief."},
               {"role": "user", "content": [{"type": "text", "text": "hi"}]}]
