@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import zipfile
 from pathlib import Path
@@ -47,16 +48,16 @@ def run(*argv: str | Path, **kwargs) -> subprocess.CompletedProcess[str]:
     return done
 
 
-def setup_cfg() -> configparser.ConfigParser:
+def setup_cfg(root: Path = ROOT) -> configparser.ConfigParser:
     cfg = configparser.ConfigParser()
-    cfg.read(ROOT / "setup.cfg", encoding="utf-8")
+    cfg.read(root / "setup.cfg", encoding="utf-8")
     return cfg
 
 
-def declared_entry_points() -> dict[str, dict[str, str]]:
+def declared_entry_points(root: Path) -> dict[str, dict[str, str]]:
     """setup.cfg's [options.entry_points], as {group: {name: value}}."""
     out: dict[str, dict[str, str]] = {}
-    for group, lines in setup_cfg()["options.entry_points"].items():
+    for group, lines in setup_cfg(root)["options.entry_points"].items():
         for line in lines.splitlines():
             if "=" in line:
                 name, value = (s.strip() for s in line.split("=", 1))
@@ -102,6 +103,7 @@ def wheels(tmp_path_factory) -> dict[str, Path]:
     return {
         "tripwire": build_wheel(tripwire_src, out),
         "keyword-guard": build_wheel(contrib_src, out),
+        "tripwire-src": tripwire_src,
     }
 
 
@@ -111,6 +113,13 @@ def venv(tmp_path_factory, wheels) -> Path:
     root = tmp_path_factory.mktemp("venv") / "env"
     run(sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", root)
     python = root / "bin" / "python"
+    # When this interpreter is itself a virtualenv (tox), --system-site-packages reaches
+    # the base interpreter only; a .pth adds this environment's site-packages after the
+    # venv's own, so the dependencies (and pip) resolve, while the wheels installed
+    # below come first.
+    outer = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site_packages,) = (root / "lib").glob("python*/site-packages")
+    (site_packages / "_outer_environment.pth").write_text("\n".join(sorted(outer)) + "\n")
     # --ignore-installed: never touch the editable tripwire of the outer environment.
     run(
         python, "-m", "pip", "install", "--no-index", "--no-deps", "--ignore-installed",
@@ -141,15 +150,17 @@ def test_tripwire_wheel_holds_the_three_packages(wheels):
         "tripwire/hookspecs/__init__.py", "tripwire/plugins/__init__.py",
     ):
         assert module in names
-    # Every module of the source tree made it in (a forgotten package would not).
+    # Every module of the sources it was built from made it in (a forgotten package
+    # would not).
+    source = wheels["tripwire-src"]
     for source_dir, package in (("core", "tripwire"), ("hookspecs", "tripwire/hookspecs"),
-                                ("plugins", "tripwire/plugins")):
-        for path in (ROOT / source_dir).glob("*.py"):
+                                ("plugins", "tripwire/plugins"), ("core/models", "tripwire/models")):
+        for path in (source / source_dir).glob("*.py"):
             assert f"{package}/{path.name}" in names
 
 
 def test_tripwire_wheel_declares_the_entry_points_of_setup_cfg(wheels):
-    declared = declared_entry_points()
+    declared = declared_entry_points(wheels["tripwire-src"])
     found = wheel_entry_points(wheels["tripwire"])
     assert found["console_scripts"]["tripwire"] == "tripwire.cli:main"
     for group in ("tripwire.processors", "tripwire.models", "tripwire.commands"):
@@ -165,7 +176,7 @@ def test_keyword_guard_wheel_declares_its_processor(wheels):
 # ------------------------------------------------------------------ level 3: a real venv
 
 
-def test_installed_tripwire_plugins_lists_the_contrib_plugin_and_the_built_ins(venv):
+def test_installed_tripwire_plugins_lists_the_contrib_plugin_and_the_built_ins(venv, wheels):
     done = run(venv / "bin" / "tripwire", "plugins", "--json", env=clean_env(), cwd=venv)
     rows = {p["name"]: p for p in json.loads(done.stdout)["processors"]}
     guard = rows["keyword-guard"]
@@ -173,7 +184,7 @@ def test_installed_tripwire_plugins_lists_the_contrib_plugin_and_the_built_ins(v
         "tripwire-keyword-guard", "0.1.0", "ok",
     )
     assert guard["hooks"] == ["process_input", "process_output_stream"]
-    for name in declared_entry_points().get("tripwire.processors", {}):
+    for name in declared_entry_points(wheels["tripwire-src"]).get("tripwire.processors", {}):
         assert rows[name]["distribution"] == "tripwire"
         assert rows[name]["status"] == "ok", rows[name]["error"]
 
