@@ -419,3 +419,18 @@ async def test_router_id_without_api_key_fails_at_the_first_call(monkeypatch):
     model = resolve_model("anthropic/claude-sonnet-4-5")
     with pytest.raises(ConfigurationError, match="ANTHROPIC_API_KEY is not set"):
         await collect(model, request())
+
+
+async def test_structured_output_becomes_output_config_format(llm_server):
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "additionalProperties": False}
+    llm_server.script(Reply(text='{"ok": true}'))
+    async with llm_server.anthropic() as model:
+        await collect(model, request(structured_output={"schema": schema, "name": "Check"}))
+
+    assert llm_server.requests[0].body["output_config"] == {"format": {"type": "json_schema", "schema": schema}}
+
+
+async def test_bad_structured_output_is_a_clear_error(llm_server):
+    async with llm_server.anthropic() as model:
+        with pytest.raises(ConfigurationError, match="structured_output must be"):
+            await collect(model, request(structured_output="json please"))

@@ -409,6 +409,30 @@ async def test_router_id_without_api_key_fails_at_the_first_call(monkeypatch):
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     model = resolve_model("openai/gpt-5-mini")
     assert model.base_url == "https://api.openai.com/v1"
+    assert model.max_tokens_param == "max_completion_tokens"  # what OpenAI's API wants
     with pytest.raises(ConfigurationError, match="OPENAI_API_KEY is not set"):
         await collect(model, request())
     await model.aclose()
+
+
+async def test_structured_output_becomes_a_json_schema_response_format(llm_server):
+    schema = {"type": "object", "properties": {"total": {"type": "number"}}, "required": ["total"]}
+    llm_server.script(Reply(text='{"total": 3}'))
+    async with llm_server.openai() as model:
+        chunks = await collect(model, request(structured_output={"schema": schema, "name": "Invoice total"}))
+
+    assert llm_server.requests[0].body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "Invoice_total", "schema": schema, "strict": False},
+    }
+    assert chunks[-1].payload["warnings"] == []
+
+
+async def test_provider_option_set_to_none_removes_a_field(llm_server):
+    # e.g. an older compatible server that rejects stream_options
+    llm_server.script(Reply(text="ok"))
+    async with llm_server.openai() as model:
+        chunks = await collect(model, request(provider_options={"openai": {"stream_options": None}}))
+
+    assert "stream_options" not in llm_server.requests[0].body
+    assert texts(chunks) == "ok"

@@ -24,6 +24,7 @@ import email.utils
 import json
 import logging
 import random
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import aclosing
@@ -405,16 +406,11 @@ class HTTPModel:
                 f"provider_options[{self.provider!r}] cannot set {sorted(reserved)}: "
                 f"tripwire sets them from the call"
             )
-        body.update(options)
-        if request.structured_output is not None:
-            warnings.append(
-                {
-                    "type": "unsupported-setting",
-                    "setting": "structured_output",
-                    "details": f"not sent by the {self.provider} provider; pass the "
-                    f"provider's own field through provider_options",
-                }
-            )
+        for key, value in options.items():
+            if value is None:  # None removes a field tripwire would send
+                body.pop(key, None)
+            else:
+                body[key] = value
         return Call(url=self.base_url + self._path, body=body, warnings=warnings)
 
     def _settings(self, model_settings: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -617,6 +613,25 @@ class _Response:
     async def __aexit__(self, *exc: object) -> None:
         if self.response is not None:
             self.response.close()
+
+
+def structured_output_schema(value: Any) -> tuple[str, dict[str, Any]] | None:
+    """``(name, JSON Schema)`` from ``ModelRequest.structured_output``:
+    ``{"schema": {...}, "name": "..."}`` (what the structured-output processor sends)
+    or a bare JSON Schema mapping; ``None`` when there is none."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping) and isinstance(value.get("schema"), Mapping):
+        schema, name = dict(value["schema"]), value.get("name") or "response"
+    elif isinstance(value, Mapping) and ("type" in value or "properties" in value):
+        schema, name = dict(value), "response"
+    else:
+        raise ConfigurationError(
+            f"structured_output must be {{'schema': <JSON Schema>, 'name': str}} or a JSON "
+            f"Schema mapping, got {value!r:.200}"
+        )
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(name))[:64] or "response"
+    return name, schema
 
 
 def tool_choice_name(tool_choice: Any, tools: list[Any]) -> str | None:

@@ -23,6 +23,7 @@ from tripwire.models._http import (
     HTTPModel,
     Timeout,
     prompt_error,
+    structured_output_schema,
     tool_call_chunk,
     tool_choice_name,
     tool_output_text,
@@ -149,6 +150,9 @@ class Anthropic(HTTPModel):
                 body["tool_choice"] = {"type": "any"}
             elif request.tool_choice in ("auto", "none"):
                 body["tool_choice"] = {"type": request.tool_choice}
+        structured = structured_output_schema(request.structured_output)
+        if structured is not None:
+            body["output_config"] = {"format": {"type": "json_schema", "schema": structured[1]}}
         return body, warnings
 
     # -- response

@@ -23,6 +23,7 @@ from tripwire.models._http import (
     Timeout,
     file_url,
     prompt_error,
+    structured_output_schema,
     tool_call_chunk,
     tool_choice_name,
     tool_output_text,
@@ -128,6 +129,13 @@ class OpenAICompatible(HTTPModel):
                 body["tool_choice"] = {"type": "function", "function": {"name": forced}}
             elif request.tool_choice is not None:
                 body["tool_choice"] = request.tool_choice
+        structured = structured_output_schema(request.structured_output)
+        if structured is not None:
+            name, schema = structured
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": name, "schema": schema, "strict": False},
+            }
         return body, []
 
     # -- response
