@@ -232,6 +232,7 @@ class Renderer:
         self.color = color
         self.mid_line = False
         self.errors = 0
+        self.last_delta: str | None = None  # text or reasoning: a switch starts a new line
 
     def _dim(self, text: str) -> str:
         return f"\x1b[2m{text}\x1b[0m" if self.color else text
@@ -254,6 +255,10 @@ class Renderer:
 
     def __call__(self, chunk: Any) -> None:
         kind, p = chunk.type, chunk.payload
+        if kind in ("text-delta", "reasoning-delta"):
+            if self.last_delta not in (None, kind) and self.mid_line:
+                self._write("\n")
+            self.last_delta = kind
         if kind == "text-delta":
             self._write(p.get("text", ""))
         elif kind == "reasoning-delta":

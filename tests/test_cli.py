@@ -285,6 +285,20 @@ def test_renderer_dims_data_chunks_when_colored():
     assert out.getvalue() == 'hi\n\x1b[2m[data-x] {"data": 1}\x1b[0m\n'
 
 
+def test_renderer_starts_a_new_line_when_reasoning_turns_into_text():
+    import io
+
+    from tripwire import Chunk
+
+    out = io.StringIO()
+    render = Renderer(out, io.StringIO(), color=False)
+    for kind, text in [("reasoning-delta", "think "), ("reasoning-delta", "hard"),
+                       ("text-delta", "Answer"), ("text-delta", "!")]:
+        render(Chunk(kind, {"id": "x", "text": text}))
+    render.end()
+    assert out.getvalue() == "think hard\nAnswer!\n"
+
+
 # ------------------------------------------------------------------ commands from plugins
 
 

@@ -3,7 +3,6 @@ installed-wheel levels are in test_packaging.py)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import threading
@@ -325,10 +324,3 @@ def test_command_plugins_are_discovered_in_their_own_group(fake_distributions):
     assert cmds["bye"].status == "broken" and str(cmds["bye"].error) == "gone"
     assert tripwire.plugins.available() == {}
 
-
-def test_plugin_info_is_json_friendly_through_the_cli(two, capsys):
-    from tripwire.cli import main
-
-    assert main(["plugins", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["processors"]
-    assert [r["name"] for r in rows] == ["gate", "shout"]
