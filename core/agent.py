@@ -25,6 +25,7 @@ from tripwire._runner import (
     HookImplInfo,
     call_hook,
     compile_list,
+    compile_processor,
     handle_failure,
     make_abort,
     on_tripwire,
@@ -316,7 +317,9 @@ class Agent:
         ``messages``: a string, a ``Message``, a ``{"role", "content"}`` dict, or a list.
         Options: max_steps, max_processor_retries, input_processors, output_processors,
         error_processors, prepare_step, request_context, model_settings,
-        provider_options, tool_choice, active_tools, structured_output.
+        provider_options, tool_choice, active_tools, structured_output (an attrs class, a
+        JSON Schema, or StructuredOutput options: adds a ``structured-output`` processor to
+        both lists for this call; the parsed value is ``result.object``).
         """
         run = _Run(self, messages, options)
         events = run.events()
@@ -489,6 +492,12 @@ class _Run:
         if prepare_step is not None:
             self.inputs = self.inputs + [_prepare_step_processor(prepare_step)]
         self.outputs = self._processors("output", options, agent.output_processors)
+        if options.get("structured_output") is not None:
+            so = compile_processor(_structured_output_processor(options["structured_output"]))
+            if all(cp.id != so.id for cp in self.inputs):
+                self.inputs = self.inputs + [so]
+            if all(cp.id != so.id for cp in self.outputs):
+                self.outputs = self.outputs + [so]
         self.errors = self._processors("error", options, agent.error_processors)
         self.errors = self.errors + [d for d in agent._defaults
                                      if all(d.id != e.id for e in self.errors)]
@@ -512,7 +521,7 @@ class _Run:
             system_messages=[],
             provider_options={**agent.provider_options, **(options.get("provider_options") or {})},
             model_settings={**agent.model_settings, **(options.get("model_settings") or {})},
-            structured_output=options.get("structured_output"),
+            structured_output=None,
         )
         self.steps: list[StepResult] = []
         self.retry_count = 0
@@ -1237,3 +1246,24 @@ def _prepare_step_processor(fn: Callable[..., Any]) -> CompiledProcessor:
         {"process_input_step": HookImplInfo("process_input_step", process_input_step,
                                             tuple(spec_args))},
     )
+
+
+def _structured_output_processor(spec: Any) -> Any:
+    """The ``structured_output`` call option as a ``structured-output`` processor.
+
+    Accepts a ``StructuredOutput`` instance, an attrs class, a JSON Schema mapping, or
+    ``{"schema": ..., "name"/"schema_name": ..., "strategy": ..., ...}`` (its options).
+    """
+    from tripwire.plugins.structured_output import StructuredOutput
+
+    if isinstance(spec, StructuredOutput):
+        return spec
+    if isinstance(spec, Mapping) and "schema" in spec:
+        options = dict(spec)
+        if "name" in options:
+            options["schema_name"] = options.pop("name")
+        try:
+            return StructuredOutput(**options)
+        except TypeError as e:
+            raise ConfigurationError(f"structured_output: {e}") from None
+    return StructuredOutput(spec)

@@ -8,8 +8,13 @@ leading prose is found - and validated; the parsed value becomes ``result.object
 (and an ``object-result`` chunk, ``await stream.object``).
 
 Validation happens in the output hooks, the schema reaches the model from
-``process_input_step``, an input hook: put the same instance in both lists (it keeps
-one ``state``, its id being the same)::
+``process_input_step``, an input hook. The simplest use is the call option, which
+puts one instance in both lists for that call::
+
+    result = await agent.generate("...", structured_output=Invoice, max_processor_retries=2)
+
+or put the same instance in both lists yourself (it keeps one ``state``, its id being
+the same)::
 
     so = StructuredOutput(Invoice)
     Agent(..., input_processors=[so], output_processors=[so], max_processor_retries=2)

@@ -786,3 +786,34 @@ async def test_mock_model_records_requests():
 async def test_tripwire_exception_carries_processor_id():
     tw = TripWire("r", processor_id="p")
     assert (tw.reason, tw.retry, tw.metadata, tw.processor_id) == ("r", False, None, "p")
+
+
+# ---------------------------------------------------------------- structured_output option
+
+
+async def test_structured_output_option_adds_the_processor_to_both_lists():
+    import attrs as _attrs
+
+    @_attrs.define
+    class Answer:
+        city: str
+        temperature: float
+
+    model = MockModel(['not json', '{"city": "Oslo", "temperature": 3.5}'])
+    stream = make_agent(model).stream("weather?", structured_output=Answer, max_processor_retries=1)
+    chunks = [c async for c in stream]
+    assert await stream.object == Answer("Oslo", 3.5)
+    assert any(c.type == "object-result" for c in chunks)
+    # The model was told the schema (input side) and asked again after the bad answer (output side).
+    assert model.requests[0].structured_output["schema"]["required"] == ["city", "temperature"]
+    assert len(model.requests) == 2
+
+
+async def test_structured_output_option_accepts_a_schema_mapping_with_options():
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    model = MockModel(["nope"])
+    result = await make_agent(model).generate(
+        "x", structured_output={"schema": schema, "name": "verdict", "strategy": "fallback",
+                                "fallback": {"ok": False}})
+    assert result.object == {"ok": False}
+    assert model.requests[0].structured_output["name"] == "verdict"
