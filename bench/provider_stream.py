@@ -29,6 +29,7 @@ from aiohttp import web
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fake_llm_server import Reply, anthropic_events, openai_events  # noqa: E402
+
 from tripwire.models import Anthropic, ModelRequest, OpenAICompatible  # noqa: E402
 
 WRITE_SIZE = 16 * 1024

@@ -48,7 +48,7 @@ async def through_direct(n_procs: int, chunks: list[Chunk]) -> float:
     start = time.perf_counter()
     for c in chunks:
         part = c
-        for fn, state in zip(fns, states):
+        for fn, state in zip(fns, states, strict=True):
             part = await fn(part, state)
     return time.perf_counter() - start
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from types import CoroutineType
-from contextlib import aclosing
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import aclosing
+from types import CoroutineType
 from typing import Any
 
 import attrs
@@ -34,7 +35,7 @@ from tripwire._runner import (
 from tripwire._serde import chunk_from_dict
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
 from tripwire.context import RequestContext, TracingContext
-from tripwire.errors import ConfigurationError, ProcessorError, TripWire
+from tripwire.errors import ConfigurationError, TripWire
 from tripwire.messages import (
     DataPart,
     Message,
@@ -355,8 +356,15 @@ def _check_limit(name: str, value: Any, *, allow_none: bool, minimum: int = 0) -
 
 
 def _default_error_processors() -> list[Any]:
+    """The error processors every agent gets, unless the environment disables them
+    (``TRIPWIRE_DISABLE_PLUGINS`` / ``TRIPWIRE_LOAD_PLUGINS``, as for any plugin)."""
     from tripwire.plugins.prefill_error_handler import PrefillErrorHandler
 
+    if os.environ.get("TRIPWIRE_DISABLE_PLUGINS") or "TRIPWIRE_LOAD_PLUGINS" in os.environ:
+        from tripwire import _discovery
+
+        if _discovery.is_blocked(PrefillErrorHandler.id):
+            return []
     return [PrefillErrorHandler()]
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 from aiohttp import web
+
 from tripwire.models import Anthropic, OpenAICompatible
 
 API_KEY = "sk-test-0123456789abcdef-SECRET"

@@ -817,3 +817,18 @@ async def test_structured_output_option_accepts_a_schema_mapping_with_options():
                                 "fallback": {"ok": False}})
     assert result.object == {"ok": False}
     assert model.requests[0].structured_output["name"] == "verdict"
+
+
+def test_default_error_processor_is_added_and_can_be_disabled(monkeypatch):
+    from tripwire import _discovery
+
+    agent = Agent(id="a", model=MockModel([]))
+    assert [cp.id for cp in agent._defaults] == ["prefill-error-handler"]
+    assert Agent(id="a", model=MockModel([]), default_error_processors=False)._defaults == []
+    monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", "prefill-error-handler")
+    _discovery.reset()
+    try:
+        assert Agent(id="a", model=MockModel([]))._defaults == []
+    finally:
+        monkeypatch.delenv("TRIPWIRE_DISABLE_PLUGINS")
+        _discovery.reset()

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tripwire import Agent, Chunk, Message, Processor, ToolInvocation, ToolInvocationPart, hookimpl, tool
+from tripwire import (
+    Agent,
+    Chunk,
+    Message,
+    Processor,
+    ToolInvocation,
+    ToolInvocationPart,
+    hookimpl,
+    tool,
+)
 from tripwire.errors import APICallError
 from tripwire.testing import MockModel, MockResponse
 

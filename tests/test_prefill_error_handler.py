@@ -7,6 +7,7 @@ from importlib.metadata import entry_points
 
 import pytest
 from fake_llm_server import PREFILL_ERROR_MESSAGE, ErrorReply, Reply
+
 from tripwire import Agent, APICallError, Message, MessageList
 from tripwire.plugins.prefill_error_handler import PrefillErrorHandler, is_prefill_error
 

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 from fake_llm_server import ErrorReply, FakeToolCall, Reply
+
 from tripwire import Agent, APICallError, Processor, Usage, hookimpl, tool
 
 

@@ -11,6 +11,7 @@ from fake_llm_server import (
     RawReply,
     Reply,
 )
+
 from tripwire import APICallError, ConfigurationError, Tool, Usage
 from tripwire.models import Anthropic, Model, ModelRequest, resolve_model
 

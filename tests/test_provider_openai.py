@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fake_llm_server import API_KEY, FakeToolCall, RawReply, Reply
+
 from tripwire import APICallError, ConfigurationError, Tool, Usage
 from tripwire.models import Model, ModelRequest, OpenAICompatible, resolve_model
 

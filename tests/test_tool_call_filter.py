@@ -12,10 +12,10 @@ from tripwire import (
     ReasoningPart,
     ToolInvocation,
     ToolInvocationPart,
+    _discovery,
     hookimpl,
     tool,
 )
-from tripwire import _discovery
 from tripwire.errors import ConfigurationError
 from tripwire.plugins import available, create
 from tripwire.plugins.tool_call_filter import ToolCallFilter

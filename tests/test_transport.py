@@ -11,6 +11,7 @@ from email.utils import formatdate
 
 import pytest
 from fake_llm_server import API_KEY, ErrorReply, FakeLLMServer, Hang, Reply
+
 from tripwire import APICallError, ConfigurationError
 from tripwire.models import ModelRequest, OpenAICompatible, Timeout
 from tripwire.models._http import parse_retry_after, retry_delay

@@ -32,6 +32,7 @@ from typing import Any
 
 import aiohttp
 import attrs
+
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import APICallError, ConfigurationError
 from tripwire.models import ModelRequest
