@@ -1027,7 +1027,7 @@ class _Run:
         for c in await self.flush():
             yield c
         if step.tool_calls:
-            async with aclosing(self._run_tools(step, message, config, step_number)) as tool_chunks:
+            async with aclosing(self._run_tools(step, config, step_number, acc.bad_args)) as tool_chunks:
                 async for c in tool_chunks:
                     yield c
 
@@ -1071,10 +1071,11 @@ class _Run:
                 yield c
 
     async def _run_tools(
-        self, step: StepResult, message: Message | None, config: _StepConfig, step_number: int
+        self, step: StepResult, config: _StepConfig, step_number: int, bad_args: dict[str, str]
     ) -> AsyncIterator[Chunk]:
         tools = self._tools_for(config)
-        outcomes = await asyncio.gather(*(self._execute(call, tools) for call in step.tool_calls))
+        outcomes = await asyncio.gather(
+            *(self._execute(call, tools, bad_args) for call in step.tool_calls))
         outputs = with_hook(self.outputs, "process_tool_result")
         for call, (ok, value) in zip(step.tool_calls, outcomes, strict=True):
             self.message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
@@ -1114,11 +1115,15 @@ class _Run:
             for c in await self.emit(chunk):
                 yield c
 
-    async def _execute(self, call: ToolCall, tools: dict[str, Tool]) -> tuple[bool, Any]:
+    async def _execute(
+        self, call: ToolCall, tools: dict[str, Tool], bad_args: dict[str, str]
+    ) -> tuple[bool, Any]:
         tool = tools.get(call.tool_name)
         if tool is None:
             available = ", ".join(sorted(tools)) or "none"
             return False, f"Tool {call.tool_name!r} is not available. Available tools: {available}"
+        if call.tool_call_id in bad_args:
+            return False, f"Tool {call.tool_name!r} was not run: {bad_args[call.tool_call_id]}"
         try:
             return True, await tool.run(
                 call.args, writer=Writer(self, None), request_context=self.request_context,
@@ -1158,6 +1163,17 @@ class _ModelFailed(Exception):
         self.error = error
 
 
+def _merge(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
+    """Merge provider metadata one level deep (``{"anthropic": {...}}``)."""
+    out = dict(a or {})
+    for key, value in b.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = value
+    return out
+
+
 def _info(tw: TripWire) -> TripwireInfo:
     return TripwireInfo(tw.reason, tw.retry, tw.metadata, tw.processor_id)
 
@@ -1183,17 +1199,34 @@ class _StepAccumulator:
         self.finish: dict[str, Any] = {}
         self.text: list[str] = []
         self.reasoning: list[str] = []
+        # One reasoning part per reasoning id, with the provider metadata (signatures)
+        # providers attach, so the reasoning can be sent back on later steps.
+        self.reasoning_parts: dict[str, ReasoningPart] = {}
         self.tool_calls: list[ToolCall] = []
+        self.bad_args: dict[str, str] = {}
 
     def observe(self, chunk: Chunk) -> None:
         kind = chunk.type
         if kind == "text-delta":
             self.text.append(chunk.payload.get("text", ""))
         elif kind == "reasoning-delta":
-            self.reasoning.append(chunk.payload.get("text", ""))
+            p = chunk.payload
+            text = p.get("text", "")
+            self.reasoning.append(text)
+            part = self.reasoning_parts.get(p.get("id", ""))
+            if part is None:
+                part = self.reasoning_parts[p.get("id", "")] = ReasoningPart("")
+            part.text += text
+            if p.get("provider_metadata"):
+                part.provider_metadata = _merge(part.provider_metadata, p["provider_metadata"])
         elif kind == "tool-call":
             p = chunk.payload
             self.tool_calls.append(ToolCall(p["tool_call_id"], p["tool_name"], dict(p.get("args") or {})))
+            if p.get("args_error"):
+                raw = str(p.get("raw_args", ""))[:200]
+                self.bad_args[p["tool_call_id"]] = (
+                    f"the arguments were not valid JSON ({p['args_error']}): {raw}"
+                )
 
     def result(self) -> StepResult:
         return StepResult(
@@ -1210,8 +1243,7 @@ class _StepAccumulator:
 
     def message(self, data: list[DataPart]) -> Message | None:
         parts: list[Any] = []
-        if self.reasoning:
-            parts.append(ReasoningPart("".join(self.reasoning)))
+        parts.extend(p for p in self.reasoning_parts.values() if p.text or p.provider_metadata)
         text = "".join(self.text)
         if text:
             parts.append(TextPart(text))

@@ -40,7 +40,11 @@ class TextPart:
 
 @attrs.define
 class ReasoningPart:
+    """The model's reasoning. ``provider_metadata`` keeps what a provider needs to
+    accept the reasoning back on a later call (e.g. Anthropic's thinking signature)."""
+
     text: str
+    provider_metadata: dict[str, Any] | None = None
     type: ClassVar[str] = "reasoning"
 
 
@@ -227,7 +231,10 @@ def message_to_core(message: Message) -> list[dict[str, Any]]:
         elif kind is FilePart:
             content.append({"type": "file", "data": part.data, "media_type": part.media_type})
         elif kind is ReasoningPart:
-            content.append({"type": "reasoning", "text": part.text})
+            reasoning: dict[str, Any] = {"type": "reasoning", "text": part.text}
+            if part.provider_metadata:
+                reasoning["provider_metadata"] = part.provider_metadata
+            content.append(reasoning)
         elif kind is ToolInvocationPart:
             inv = part.tool_invocation
             if inv.state != "result":

@@ -75,7 +75,25 @@ async def test_tool_call_with_broken_arguments_reaches_the_model_as_a_tool_error
     assert result.text == "Sorry, let me retry that."
     tool_message = llm_server.requests[1].body["messages"][-1]
     assert tool_message["role"] == "tool" and "city" in tool_message["content"]
+    assert "not valid JSON" in tool_message["content"]
     assert result.steps[0].tool_results[0].is_error
+
+
+async def test_anthropic_thinking_is_sent_back_with_its_signature_on_the_next_step(llm_server):
+    llm_server.script(
+        Reply(reasoning="Need the weather.", tool_calls=[FakeToolCall("toolu_1", "get_weather", {"city": "Oslo"})]),
+        Reply(text="Cold."),
+    )
+    async with llm_server.anthropic() as model:
+        agent = Agent(id="weather", model=model, tools=[get_weather])
+        result = await agent.generate("Weather in Oslo?")
+
+    assert result.text == "Cold."
+    assistant = llm_server.requests[1].body["messages"][-2]
+    assert assistant["content"][0] == {
+        "type": "thinking", "thinking": "Need the weather.",
+        "signature": "EqQBCkYIARgCKkA-fake-signature",
+    }
 
 
 class Redact(Processor):

@@ -391,10 +391,13 @@ async def test_generate_returns_the_same_chunk_shapes_without_streaming(llm_serv
         chunks = await model.generate(request())
 
     assert "stream" not in llm_server.requests[0].body
-    assert [c.type for c in chunks] == ["reasoning-delta", "text-delta", "tool-call", "finish"]
-    assert chunks[2].payload == {"tool_call_id": "toolu_9", "tool_name": "lookup", "args": {"id": "9"}}
-    assert chunks[3].payload["finish_reason"] == "tool-calls"
-    assert chunks[3].payload["provider_metadata"]["anthropic"]["thinking"][0]["signature"]
+    assert [c.type for c in chunks] == [
+        "reasoning-delta", "reasoning-delta", "text-delta", "tool-call", "finish"]
+    assert chunks[1].payload["provider_metadata"] == {
+        "anthropic": {"signature": "EqQBCkYIARgCKkA-fake-signature"}}
+    assert chunks[3].payload == {"tool_call_id": "toolu_9", "tool_name": "lookup", "args": {"id": "9"}}
+    assert chunks[4].payload["finish_reason"] == "tool-calls"
+    assert chunks[4].payload["provider_metadata"]["anthropic"]["thinking"][0]["signature"]
 
 
 def test_provider_implements_the_model_protocol():

@@ -244,6 +244,9 @@ class Anthropic(HTTPModel):
                     thinking.append(
                         {"type": "thinking", "text": "".join(block["text"]), "signature": block.get("signature")}
                     )
+                    if block.get("signature"):
+                        # Carried on the reasoning part, so the next step can send it back.
+                        yield _signature_chunk(f"{message_id}:{obj.get('index', 0)}", block["signature"])
             elif kind == "message_start":
                 message = obj.get("message") or {}
                 message_id = message.get("id") or message_id
@@ -289,6 +292,8 @@ class Anthropic(HTTPModel):
                     chunks.append(
                         Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": block["thinking"]})
                     )
+                if block.get("signature"):
+                    chunks.append(_signature_chunk(f"{message_id}:{index}", block["signature"]))
             elif btype == "redacted_thinking":
                 thinking.append({"type": "redacted_thinking", "data": block.get("data")})
             elif btype == "tool_use":
@@ -317,6 +322,15 @@ class Anthropic(HTTPModel):
             # prompt part with a "signature" key); see docs/providers.md.
             meta["thinking"] = thinking
         return {"anthropic": meta}
+
+
+def _signature_chunk(reasoning_id: str, signature: str) -> Chunk:
+    """An empty reasoning delta that attaches Anthropic's thinking signature to the
+    reasoning part it ends (``provider_metadata.anthropic.signature``)."""
+    return Chunk(
+        "reasoning-delta",
+        {"id": reasoning_id, "text": "", "provider_metadata": {"anthropic": {"signature": signature}}},
+    )
 
 
 def usage_from_anthropic(usage: Mapping[str, Any]) -> Usage:
@@ -455,8 +469,11 @@ def _assistant_block(
             "input": args if isinstance(args, dict) else {},
         }
     if kind == "reasoning":
-        if part.get("signature"):
-            return {"type": "thinking", "thinking": part.get("text") or "", "signature": part["signature"]}
+        signature = part.get("signature") or (
+            (part.get("provider_metadata") or {}).get("anthropic") or {}
+        ).get("signature")
+        if signature:
+            return {"type": "thinking", "thinking": part.get("text") or "", "signature": signature}
         warnings.append(
             {
                 "type": "other",
