@@ -46,6 +46,7 @@ from tripwire.messages import (
     ToolInvocationPart,
     coerce_message,
     coerce_system,
+    message_to_core,
     new_id,
     signal_message,
 )
@@ -538,7 +539,6 @@ class _Run:
         self.text = ""
         self.object: Any = None
         self.usage = Usage()
-        self.finished = False
         self.response_rejected = False
         self.writer = Writer(self, None)
         self.stream_stages = [
@@ -749,7 +749,6 @@ class _Run:
                 run_id=self.run_id,
             )):
                 yield c
-            self.finished = True
         except TripWire as tw:
             self.tripwire = _info(tw)
             self.finish_reason = "other"
@@ -882,7 +881,7 @@ class _Run:
         prompt: list[dict[str, Any]] = [dict(s) for s in config.system_messages]
         prompt.extend(self.message_list.all.core())
         for m in transient:
-            prompt.extend(m_core for m_core in _core_of(m))
+            prompt.extend(message_to_core(m))
         return prompt
 
     async def _process_llm_request(
@@ -1126,7 +1125,7 @@ class _Run:
             return False, f"Tool {call.tool_name!r} was not run: {bad_args[call.tool_call_id]}"
         try:
             return True, await tool.run(
-                call.args, writer=Writer(self, None), request_context=self.request_context,
+                call.args, writer=self.writer, request_context=self.request_context,
                 abort_signal=self.abort_signal,
             )
         except asyncio.CancelledError:
@@ -1176,12 +1175,6 @@ def _merge(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
 
 def _info(tw: TripWire) -> TripwireInfo:
     return TripwireInfo(tw.reason, tw.retry, tw.metadata, tw.processor_id)
-
-
-def _core_of(message: Message) -> list[dict[str, Any]]:
-    from tripwire.messages import message_to_core
-
-    return message_to_core(message)
 
 
 async def _replay(chunks: list[Chunk]) -> AsyncIterator[Chunk]:
