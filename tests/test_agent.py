@@ -832,3 +832,38 @@ def test_default_error_processor_is_added_and_can_be_disabled(monkeypatch):
     finally:
         monkeypatch.delenv("TRIPWIRE_DISABLE_PLUGINS")
         _discovery.reset()
+
+
+@pytest.mark.parametrize("cached", [False, True])
+async def test_generate_and_stream_run_the_same_processors_on_the_same_chunks(cached):
+    seen: dict[str, list] = {}
+
+    class Record(Processor):
+        id = "record"
+
+        @hookimpl
+        def process_output_stream(self, part, state):
+            seen.setdefault(current, []).append((part.type, part.payload.get("tool_name")))
+            return part
+
+    responses = [
+        MockResponse(text="Checking.", tool_calls=[{"tool_name": "delete_account",
+                                                    "args": {"user_id": "u"}, "tool_call_id": "c"}]),
+        MockResponse(text="Done."),
+    ]
+    cache = Cache()
+    cache.froms = []
+    if cached:  # prime the cache: both paths below are then served from it
+        await make_agent(MockModel(responses), tools=[delete_account],
+                         input_processors=[cache]).generate("x")
+    for current in ("generate", "stream"):
+        agent = make_agent(MockModel([] if cached else responses), tools=[delete_account],
+                           input_processors=[cache] if cached else [],
+                           output_processors=[Record()])
+        if current == "generate":
+            await agent.generate("x")
+        else:
+            [c async for c in agent.stream("x")]
+    assert seen["generate"] == seen["stream"]
+    assert ("tool-result", "delete_account") in seen["stream"]
+    assert seen["stream"][-1] == ("finish", None)
