@@ -51,6 +51,7 @@ from tripwire.messages import (
     signal_message,
 )
 from tripwire.models import Model, ModelRequest, resolve_model
+from tripwire.options import check_int
 from tripwire.processor import TripwireInfo
 from tripwire.tools import Tool, coerce_tools
 
@@ -269,8 +270,8 @@ class Agent:
                 ("error", error_processors),
             )
         }
-        _check_limit("max_processor_retries", max_processor_retries, allow_none=True)
-        _check_limit("max_steps", max_steps, allow_none=False, minimum=1)
+        check_int("max_processor_retries", max_processor_retries, allow_none=True)
+        check_int("max_steps", max_steps, minimum=1)
         self.max_processor_retries = max_processor_retries
         self.max_steps = max_steps
         self.default_error_processors = default_error_processors
@@ -347,13 +348,6 @@ class Agent:
                 await self.aclose()
 
         return asyncio.run(main())
-
-
-def _check_limit(name: str, value: Any, *, allow_none: bool, minimum: int = 0) -> None:
-    if value is None and allow_none:
-        return
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise ConfigurationError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
 def _default_error_processors() -> list[Any]:
@@ -493,9 +487,9 @@ class _Run:
         self.tracing_context = TracingContext(self.run_id, agent.id)
         self.abort_signal = asyncio.Event()
         self.max_steps = options.get("max_steps", agent.max_steps)
-        _check_limit("max_steps", self.max_steps, allow_none=False, minimum=1)
+        check_int("max_steps", self.max_steps, minimum=1)
         self.max_retries = options.get("max_processor_retries", agent.max_processor_retries)
-        _check_limit("max_processor_retries", self.max_retries, allow_none=True)
+        check_int("max_processor_retries", self.max_retries, allow_none=True)
         self.inputs = self._processors("input", options, agent.input_processors)
         prepare_step = options.get("prepare_step")
         if prepare_step is not None:

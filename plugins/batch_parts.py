@@ -22,7 +22,7 @@ from typing import Any
 
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.errors import ConfigurationError
+from tripwire.options import check_int
 from tripwire.processor import Processor
 
 
@@ -49,14 +49,8 @@ class BatchParts(Processor):
     process_data_parts = True
 
     def __init__(self, batch_size: int = 5, *, max_wait_ms: int | None = None) -> None:
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
-            raise ConfigurationError(f"batch_size must be a positive integer, got {batch_size!r}")
-        if max_wait_ms is not None and (
-            not isinstance(max_wait_ms, int) or isinstance(max_wait_ms, bool) or max_wait_ms < 0
-        ):
-            raise ConfigurationError(
-                f"max_wait_ms must be an integer >= 0 or None, got {max_wait_ms!r}"
-            )
+        check_int("batch_size", batch_size, minimum=1)
+        check_int("max_wait_ms", max_wait_ms, allow_none=True)
         self.batch_size = batch_size
         self.max_wait_ms = max_wait_ms
 

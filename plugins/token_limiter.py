@@ -40,7 +40,7 @@ from typing import Any, Literal, NoReturn
 
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.errors import ConfigurationError
+from tripwire.options import check_choice, check_int
 from tripwire.plugins._tokens import (
     ENCODINGS,
     REPLY_PRIMING_TOKENS,
@@ -105,15 +105,13 @@ class TokenLimiter(Processor):
         cache_size: int = 8192,
     ) -> None:
         require("token-limiter")
-        _positive_int("limit", limit)
-        _choice("encoding", encoding, ENCODINGS)
-        _choice("trim_strategy", trim_strategy, TRIM_STRATEGIES)
-        _choice("strategy", strategy, STRATEGIES)
-        _choice("count_mode", count_mode, COUNT_MODES)
-        if max_tool_result_tokens is not None:
-            _positive_int("max_tool_result_tokens", max_tool_result_tokens)
-        if not isinstance(cache_size, int) or isinstance(cache_size, bool) or cache_size < 0:
-            raise ConfigurationError(f"cache_size must be an integer >= 0, got {cache_size!r}")
+        check_int("limit", limit, minimum=1)
+        check_choice("encoding", encoding, ENCODINGS)
+        check_choice("trim_strategy", trim_strategy, TRIM_STRATEGIES)
+        check_choice("strategy", strategy, STRATEGIES)
+        check_choice("count_mode", count_mode, COUNT_MODES)
+        check_int("max_tool_result_tokens", max_tool_result_tokens, minimum=1, allow_none=True)
+        check_int("cache_size", cache_size)
         self.limit = limit
         self.encoding = encoding
         self.trim_strategy = trim_strategy
@@ -320,11 +318,3 @@ def _calls_tools(message: Mapping[str, Any]) -> bool:
     )
 
 
-def _positive_int(name: str, value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ConfigurationError(f"{name} must be a positive integer, got {value!r}")
-
-
-def _choice(name: str, value: Any, valid: tuple[str, ...]) -> None:
-    if value not in valid:
-        raise ConfigurationError(f"{name} must be one of {', '.join(valid)}; got {value!r}")

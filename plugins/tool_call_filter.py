@@ -15,6 +15,7 @@ from typing import Any
 from tripwire import Processor, hookimpl
 from tripwire.agent import StepResult
 from tripwire.errors import ConfigurationError
+from tripwire.options import check_bool, check_int
 
 __all__ = ["ToolCallFilter"]
 
@@ -72,29 +73,10 @@ class ToolCallFilter(Processor):
                 raise ConfigurationError(
                     f"tool-call-filter: exclude must hold non-empty tool names, got {bad!r}"
                 )
-        if filter_after_tool_steps is not None and (
-            not isinstance(filter_after_tool_steps, int)
-            or isinstance(filter_after_tool_steps, bool)
-            or filter_after_tool_steps < 0
-        ):
-            raise ConfigurationError(
-                f"tool-call-filter: filter_after_tool_steps must be an integer >= 0 or None, "
-                f"got {filter_after_tool_steps!r}"
-            )
-        if not isinstance(preserve_model_output, bool):
-            raise ConfigurationError(
-                f"tool-call-filter: preserve_model_output must be true or false, "
-                f"got {preserve_model_output!r}"
-            )
-        if (
-            not isinstance(max_output_chars, int)
-            or isinstance(max_output_chars, bool)
-            or max_output_chars < 1
-        ):
-            raise ConfigurationError(
-                f"tool-call-filter: max_output_chars must be an integer >= 1, "
-                f"got {max_output_chars!r}"
-            )
+        check_int("filter_after_tool_steps", filter_after_tool_steps, allow_none=True,
+                  owner=self.id)
+        check_bool("preserve_model_output", preserve_model_output, owner=self.id)
+        check_int("max_output_chars", max_output_chars, minimum=1, owner=self.id)
         self.exclude = None if exclude is None else frozenset(exclude)
         self.filter_after_tool_steps = filter_after_tool_steps
         self.preserve_model_output = preserve_model_output

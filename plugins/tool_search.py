@@ -21,6 +21,7 @@ from typing import Any
 
 from tripwire import THREAD_ID_KEY, Processor, StepResult, Tool, hookimpl, tool
 from tripwire.errors import ConfigurationError
+from tripwire.options import check_bool, check_int
 
 __all__ = ["ToolSearch", "BM25Index"]
 
@@ -72,8 +73,7 @@ class ToolSearch(Processor):
         max_threads: int = 1000,
     ) -> None:
         self.tools = _check_tools(tools)
-        if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
-            raise ConfigurationError(f"tool-search: top_k must be an integer >= 1, got {top_k!r}")
+        check_int("top_k", top_k, minimum=1, owner=self.id)
         if always_active is None:
             always_active = []
         if isinstance(always_active, str) or not isinstance(always_active, Iterable):
@@ -87,15 +87,8 @@ class ToolSearch(Processor):
                 f"tool-search: always_active must hold tool names other than "
                 f"{' and '.join(META_TOOLS)}, got {bad!r}"
             )
-        if not isinstance(remember_per_thread, bool):
-            raise ConfigurationError(
-                f"tool-search: remember_per_thread must be true or false, "
-                f"got {remember_per_thread!r}"
-            )
-        if not isinstance(max_threads, int) or isinstance(max_threads, bool) or max_threads < 1:
-            raise ConfigurationError(
-                f"tool-search: max_threads must be an integer >= 1, got {max_threads!r}"
-            )
+        check_bool("remember_per_thread", remember_per_thread, owner=self.id)
+        check_int("max_threads", max_threads, minimum=1, owner=self.id)
         self.top_k = top_k
         self.always_active = always_active
         self.remember_per_thread = remember_per_thread

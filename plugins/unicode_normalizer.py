@@ -29,8 +29,8 @@ import unicodedata
 from typing import Literal
 
 from tripwire._markers import hookimpl
-from tripwire.errors import ConfigurationError
 from tripwire.messages import Message, TextPart
+from tripwire.options import check_bool, check_choice
 from tripwire.processor import Processor
 
 FORMS = ("NFC", "NFD", "NFKC", "NFKD")
@@ -204,8 +204,7 @@ class UnicodeNormalizer(Processor):
         trim: bool = True,
         preserve_emoji: bool = True,
     ) -> None:
-        if form not in FORMS:
-            raise ConfigurationError(f"form must be one of {', '.join(FORMS)}; got {form!r}")
+        check_choice("form", form, FORMS)
         flags = {
             "strip_control_chars": strip_control_chars,
             "strip_invisible": strip_invisible,
@@ -214,8 +213,7 @@ class UnicodeNormalizer(Processor):
             "preserve_emoji": preserve_emoji,
         }
         for option, value in flags.items():
-            if not isinstance(value, bool):
-                raise ConfigurationError(f"{option} must be true or false, got {value!r}")
+            check_bool(option, value)
         self.form = form
         self.strip_control_chars = strip_control_chars
         self.strip_invisible = strip_invisible

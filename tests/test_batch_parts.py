@@ -204,8 +204,8 @@ async def test_a_guardrail_after_it_sees_merged_chunks():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"batch_size": 0}, "batch_size must be a positive integer, got 0"),
-        ({"batch_size": 2.5}, "batch_size must be a positive integer"),
+        ({"batch_size": 0}, "batch_size must be an integer >= 1, got 0"),
+        ({"batch_size": 2.5}, "batch_size must be an integer >= 1"),
         ({"max_wait_ms": -1}, "max_wait_ms must be an integer >= 0 or None"),
         ({"max_wait_ms": True}, "max_wait_ms must be an integer >= 0 or None"),
     ],

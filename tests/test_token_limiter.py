@@ -587,13 +587,13 @@ async def test_one_instance_in_both_lists_limits_prompt_and_response():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"limit": 0}, "limit must be a positive integer, got 0"),
-        ({"limit": True}, "limit must be a positive integer"),
+        ({"limit": 0}, "limit must be an integer >= 1, got 0"),
+        ({"limit": True}, "limit must be an integer >= 1"),
         ({"limit": 10, "encoding": "p50k_base"}, "encoding must be one of o200k_base, cl100k_base"),
         ({"limit": 10, "trim_strategy": "newest"}, "trim_strategy must be one of best-fit, contiguous"),
         ({"limit": 10, "strategy": "cut"}, "strategy must be one of truncate, abort"),
         ({"limit": 10, "count_mode": "total"}, "count_mode must be one of cumulative, part"),
-        ({"limit": 10, "max_tool_result_tokens": 0}, "max_tool_result_tokens must be a positive"),
+        ({"limit": 10, "max_tool_result_tokens": 0}, "max_tool_result_tokens must be an integer >= 1 or None"),
         ({"limit": 10, "cache_size": -1}, "cache_size must be an integer >= 0"),
     ],
 )

@@ -36,6 +36,7 @@ import attrs
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import APICallError, ConfigurationError
 from tripwire.models import ModelRequest
+from tripwire.options import check_int
 
 logger = logging.getLogger("tripwire.models")
 
@@ -254,8 +255,7 @@ class HTTPModel:
             raise ConfigurationError(
                 f"base_url must be an http:// or https:// URL, got {base_url!r}"
             )
-        if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
-            raise ConfigurationError(f"max_retries must be an integer >= 0, got {max_retries!r}")
+        check_int("max_retries", max_retries)
         if retry_initial_delay < 0 or retry_max_delay < 0:
             raise ConfigurationError("retry delays must be >= 0 seconds")
         self.model_id = model
