@@ -359,7 +359,7 @@ def process_output_step(
     :param steps: all steps so far, including this one.
 
     Return ``None``, the same ``message_list``, or a ``list[Message]`` (reconciled
-    with the step's response messages).
+    with the messages it was given: missing ones are removed).
 
     Example::
 
