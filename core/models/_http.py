@@ -19,6 +19,7 @@ first chunk raises, and the agent's error processors decide.
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import email.utils
 import json
@@ -227,7 +228,7 @@ class Call:
 ErrorParser = Callable[[int | None, str], tuple[str, str | None]]
 
 
-class HTTPModel:
+class HTTPModel(abc.ABC):
     """Base of tripwire's HTTP model providers: owns the session, the retries, the
     timeouts and the error mapping. A subclass describes one wire format:
     ``_headers``, ``_path``, ``_build_body``, ``_parse_stream``, ``_parse_response``
@@ -276,25 +277,29 @@ class HTTPModel:
 
     _path: str = ""
 
+    @abc.abstractmethod
     def _headers(self) -> dict[str, str]:
-        raise NotImplementedError
+        """The wire format's headers (authentication, version)."""
 
+    @abc.abstractmethod
     def _build_body(
         self, request: ModelRequest, settings: dict[str, Any], *, stream: bool
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        raise NotImplementedError
+        """The JSON body for ``request``, and the warnings the mapping produced."""
 
+    @abc.abstractmethod
     def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
     ) -> AsyncIterator[Chunk]:
-        raise NotImplementedError
+        """tripwire chunks from the wire format's server-sent events."""
 
+    @abc.abstractmethod
     def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
-        raise NotImplementedError
+        """tripwire chunks from a non-streaming JSON response."""
 
+    @abc.abstractmethod
     def _error_details(self, body: Any) -> tuple[str | None, str | None]:
         """(message, error type) from a provider's JSON error body."""
-        raise NotImplementedError
 
     # -- lifecycle
 
