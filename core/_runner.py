@@ -241,7 +241,8 @@ def make_abort(processor_id: str) -> Callable[..., NoReturn]:
 
 
 async def notify_violation(processor: Any, violation: ProcessorViolation) -> None:
-    """Call a processor's ``on_violation``; log and swallow what it raises."""
+    """Call a processor's ``on_violation`` (sync or async); log and swallow what it
+    raises. Processors call it for warn/mask detections; aborts call it for them."""
     callback = getattr(processor, "on_violation", None)
     if callback is None:
         return

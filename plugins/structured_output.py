@@ -41,8 +41,7 @@ import attrs
 import cattrs
 from cattrs.v import format_exception
 
-from tripwire import Processor, ProcessorViolation, hookimpl
-from tripwire._runner import notify_violation
+from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
 from tripwire._serde import converter
 from tripwire.agent import OutputResult, StepResult
 from tripwire.errors import ConfigurationError

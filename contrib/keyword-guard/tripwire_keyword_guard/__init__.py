@@ -16,17 +16,22 @@ do not start a match, and releases them at the end of the step.
 
 from __future__ import annotations
 
-import inspect
-import logging
 import re
 from typing import Any, Literal
 
-from tripwire import Chunk, Message, Processor, ProcessorViolation, TextPart, hookimpl
+from tripwire import (
+    Chunk,
+    Message,
+    Processor,
+    ProcessorViolation,
+    TextPart,
+    hookimpl,
+    notify_violation,
+)
 
 __all__ = ["KeywordGuard"]
 __version__ = "0.1.0"
 
-log = logging.getLogger(__name__)
 
 #: Chunks that may sit between two pieces of one text without ending it.
 _PASS_THROUGH = frozenset({"text-delta", "reasoning-delta"})
@@ -115,21 +120,14 @@ class KeywordGuard(Processor):
 
     async def _report(self, where: str, spans: list[tuple[int, int, str]]) -> None:
         """Tell ``on_violation`` about masked matches; what it raises is logged."""
-        callback = self.on_violation
-        if callback is None:
+        if self.on_violation is None:
             return
         patterns = sorted({p for _, _, p in spans})
-        violation = ProcessorViolation(
+        await notify_violation(self, ProcessorViolation(
             self.id,
             f"masked {len(spans)} match(es) in {where}",
             {"where": where, "count": len(spans), "patterns": patterns},
-        )
-        try:
-            result = callback(violation)
-            if inspect.isawaitable(result):
-                await result
-        except Exception:
-            log.exception("on_violation of %r raised; ignored", self.id)
+        ))
 
     def _block(self, abort: Any, where: str, spans: list[tuple[int, int, str]]) -> None:
         abort(
