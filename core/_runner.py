@@ -67,7 +67,30 @@ class CompiledProcessor:
 _pm_lock = threading.Lock()
 _pm = pluggy.PluginManager(PROJECT_NAME)
 _pm.add_hookspecs(hookspecs)
-_cache: weakref.WeakKeyDictionary[Any, CompiledProcessor] = weakref.WeakKeyDictionary()
+# Keyed by identity, never by equality: two processors that compare equal (same id,
+# different settings) must each run their own methods.
+_cache: dict[int, tuple[weakref.ref[Any], CompiledProcessor]] = {}
+
+
+def _cached(processor: Any) -> CompiledProcessor | None:
+    entry = _cache.get(id(processor))
+    if entry is not None and entry[0]() is processor:
+        return entry[1]
+    return None
+
+
+def _remember(processor: Any, compiled: CompiledProcessor) -> None:
+    key = id(processor)
+
+    def forget(ref: weakref.ref[Any]) -> None:
+        if _cache.get(key, (None,))[0] is ref:
+            del _cache[key]
+
+    try:
+        ref = weakref.ref(processor, forget)
+    except TypeError:  # not weak-referenceable (e.g. __slots__ without __weakref__)
+        return
+    _cache[key] = (ref, compiled)
 
 
 def _valid_args(hook: str) -> list[str]:
@@ -100,10 +123,9 @@ def compile_processor(processor: Any) -> CompiledProcessor:
     hookimpl whose name or argument names match no hookspec, an argument with a
     default value, and old-style wrappers.
     """
-    try:
-        return _cache[processor]
-    except (KeyError, TypeError):
-        pass
+    cached = _cached(processor)
+    if cached is not None:
+        return cached
     if isinstance(processor, type):
         raise ProcessorValidationError(
             f"{processor.__name__} is a class; pass an instance (e.g. {processor.__name__}())"
@@ -170,10 +192,7 @@ def compile_processor(processor: Any) -> CompiledProcessor:
         finally:
             _pm.unregister(name=name)
     compiled = CompiledProcessor(processor, pid, impls)
-    try:
-        _cache[processor] = compiled
-    except TypeError:
-        pass
+    _remember(processor, compiled)
     return compiled
 
 
@@ -190,7 +209,12 @@ def _explain(pid: str, error: pluggy.PluginValidationError) -> str:
 
 
 def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledProcessor]:
-    """Validate one processor list (``input``, ``output`` or ``error``)."""
+    """Validate one processor list (``input``, ``output`` or ``error``).
+
+    Items are processors, or names of installed processor plugins (built with their
+    default options, like ``"unicode-normalizer"`` in TOML; for options use
+    ``tripwire.plugins.create(name, **options)``).
+    """
     if kind not in _KIND_HOOKS:
         raise ValueError(f"unknown processor list kind {kind!r}; valid: {', '.join(KINDS)}")
     if processors is None:
@@ -204,6 +228,11 @@ def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledPr
     seen: dict[str, Any] = {}
     relevant = _KIND_HOOKS[kind]
     for p in processors:
+        if isinstance(p, str):
+            # A plugin name, as in TOML: built with its default options.
+            from tripwire import _discovery
+
+            p = _discovery.create(p)
         cp = compile_processor(p)
         if cp.id in seen:
             raise ProcessorValidationError(

@@ -12,6 +12,7 @@ import asyncio
 import inspect
 import logging
 import os
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import aclosing
 from types import CoroutineType
@@ -33,9 +34,9 @@ from tripwire._runner import (
     with_hook,
 )
 from tripwire._serde import chunk_from_dict
-from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
+from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage, check_chunk
 from tripwire.context import RequestContext, TracingContext
-from tripwire.errors import ConfigurationError, TripWire
+from tripwire.errors import APICallError, ConfigurationError, TripWire
 from tripwire.messages import (
     DataPart,
     Message,
@@ -45,12 +46,12 @@ from tripwire.messages import (
     ToolInvocation,
     ToolInvocationPart,
     coerce_message,
-    coerce_system,
+    coerce_system_list,
     message_to_core,
     new_id,
     signal_message,
 )
-from tripwire.models import Model, ModelRequest, resolve_model
+from tripwire.models import Model, ModelRequest, model_label, resolve_model
 from tripwire.options import check_int
 from tripwire.processor import TripwireInfo
 from tripwire.tools import Tool, coerce_tools
@@ -58,6 +59,10 @@ from tripwire.tools import Tool, coerce_tools
 log = logging.getLogger("tripwire")
 
 ProcessorList = Sequence[Any] | Callable[[RequestContext], Sequence[Any]] | None
+
+# Chunks that carry a step's content (what a discarded attempt must not leak).
+_STEP_CONTENT = frozenset({"text-delta", "reasoning-delta", "tool-call", "tool-result",
+                           "tool-error"})
 
 _STEP_KEYS = (
     "model", "tool_choice", "active_tools", "tools", "messages", "message_list",
@@ -83,14 +88,24 @@ class StepResult:
     provider_metadata: dict[str, Any] | None = None
     warnings: list[Any] = attrs.field(factory=list)
     tripwire: TripwireInfo | None = None
+    #: The provider's request body and raw response (status, headers with credentials
+    #: masked) of this step: server-side only, never streamed to the client.
+    request: Any = attrs.field(default=None, repr=False)
+    response: Any = attrs.field(default=None, repr=False)
+
+
+_READ_ONLY = frozenset({"text", "usage", "finish_reason", "steps"})
 
 
 @attrs.define
 class OutputResult:
     """What ``process_output_result`` receives as ``result``.
 
-    A processor may set ``object`` (a parsed structured output); it becomes
-    ``result.object`` and an ``object-result`` chunk.
+    ``text``, ``usage``, ``finish_reason`` and ``steps`` describe the response and are
+    read-only: to change what the client and the stored history get, edit or return
+    the response ``messages`` (``result.text`` then follows them). A processor may set
+    ``object`` (a parsed structured output); it becomes ``result.object`` and an
+    ``object-result`` chunk.
     """
 
     text: str
@@ -98,6 +113,15 @@ class OutputResult:
     finish_reason: str
     steps: list[StepResult]
     object: Any = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _READ_ONLY and hasattr(self, "object"):
+            raise AttributeError(
+                f"result.{name} is read-only in process_output_result: to change the "
+                f"response, edit the messages (message.content.parts) or return a list of "
+                f"messages; result.text follows them. result.object may be set."
+            )
+        object.__setattr__(self, name, value)
 
 
 @attrs.define
@@ -195,7 +219,7 @@ class _StreamStage:
     per call: per chunk, the runner stores the chunk in one slot and calls the
     function positionally (as pluggy does), nothing else."""
 
-    __slots__ = ("cp", "fn", "args", "part_index", "parts", "data")
+    __slots__ = ("cp", "fn", "args", "part_index", "parts", "data", "texts", "dropped")
 
     def __init__(self, cp: CompiledProcessor, common: dict[str, Any], message_list: MessageList):
         impl = cp.impls["process_output_stream"]
@@ -206,11 +230,35 @@ class _StreamStage:
         self.data = cp.process_data_parts
         values = {"stream_parts": self.parts, "message_list": message_list, "part": None}
         self.args = [values[a] if a in values else common[a] for a in impl.argnames]
+        # Text deltas seen and dropped: a processor that drops every one of them has
+        # most likely forgotten to ``return part`` (warned once, after the run).
+        self.texts = 0
+        self.dropped = 0
 
     def set_arg(self, name: str, value: Any) -> None:
         impl = self.cp.impls["process_output_stream"]
         if name in impl.argnames:
             self.args[impl.argnames.index(name)] = value
+
+
+_warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _warn_if_dropped_all(stages: Sequence[_StreamStage]) -> None:
+    for stage in stages:
+        if stage.texts and stage.dropped == stage.texts:
+            processor = stage.cp.processor
+            try:
+                if processor in _warned_drop_all:
+                    continue
+                _warned_drop_all.add(processor)
+            except TypeError:  # not weak-referenceable: warn every time
+                pass
+            log.warning(
+                "processor %r dropped every text-delta of this run (%d): its "
+                "process_output_stream returned None for each. Return the part (or a new "
+                "chunk) to pass it on; None drops that one chunk.", stage.cp.id, stage.texts,
+            )
 
 
 # ---------------------------------------------------------------- the agent
@@ -279,6 +327,7 @@ class Agent:
         self.model_settings = dict(model_settings or {})
         self.provider_options = dict(provider_options or {})
         self.tool_choice = tool_choice
+        self._warned_retry_budget = False
 
     @classmethod
     def from_config(cls, path: str, name: str, **overrides: Any) -> Agent:
@@ -297,12 +346,11 @@ class Agent:
         return resolve_model(model)
 
     async def aclose(self) -> None:
-        """Close the models this agent created from router ids (their HTTP sessions)."""
-        models, self._owned_models = list(self._owned_models.values()), {}
-        for m in models:
-            closer = getattr(m, "aclose", None)
-            if closer is not None:
-                await closer()
+        """Close the HTTP sessions of the models this agent created from router ids.
+
+        The models stay usable: a closed provider opens a new session on its next call.
+        """
+        await _close_models(self._owned_models.values())
 
     async def __aenter__(self) -> Agent:
         return self
@@ -312,6 +360,18 @@ class Agent:
 
     def __repr__(self) -> str:
         return f"<Agent id={self.id!r}>"
+
+    def _warn_implicit_retry_budget(self) -> None:
+        """Say once per agent that API-error retries run on the implicit budget."""
+        if self._warned_retry_budget:
+            return
+        self._warned_retry_budget = True
+        log.warning(
+            "agent %r: an error processor asked to retry a failed model call and "
+            "max_processor_retries is not set, so up to %d API-error retries per step are "
+            "allowed; set max_processor_retries on the agent or the call to choose the "
+            "limit (this is said once per agent)", self.id, _DEFAULT_API_ERROR_RETRIES,
+        )
 
     # -- public calls
     async def generate(self, messages: Any, **options: Any) -> GenerateResult:
@@ -324,30 +384,59 @@ class Agent:
         JSON Schema, or StructuredOutput options: adds a ``structured-output`` processor to
         both lists for this call; the parsed value is ``result.object``).
         """
-        run = _Run(self, messages, options)
-        events = run.events()
-        try:
-            async for _ in events:
-                pass
-        finally:
-            await events.aclose()
-        return run.result()
+        return await _complete(_Run(self, messages, options))
 
     def stream(self, messages: Any, **options: Any) -> AgentStream:
         """Start a run and return its ``AgentStream`` (same options as ``generate``)."""
         return AgentStream(_Run(self, messages, options))
 
     def generate_sync(self, messages: Any, **options: Any) -> GenerateResult:
-        """Blocking ``generate`` for scripts (runs its own event loop, then closes
-        the sessions the agent opened in it)."""
+        """Blocking ``generate`` for scripts and notebooks without a running loop.
+
+        It runs its own event loop, then closes the HTTP sessions the run opened in it
+        (of every model the run used, yours included: they reopen on their next call),
+        so repeated calls leak no connection. Inside a running event loop, use
+        ``await agent.generate(...)``.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise RuntimeError(
+                "generate_sync() was called inside a running event loop (it runs its own); "
+                "use `await agent.generate(...)` there"
+            )
+        run = _Run(self, messages, options)
 
         async def main() -> GenerateResult:
             try:
-                return await self.generate(messages, **options)
+                return await _complete(run)
             finally:
-                await self.aclose()
+                await _close_models([*run.models_used, *self._owned_models.values()])
 
         return asyncio.run(main())
+
+
+async def _complete(run: _Run) -> GenerateResult:
+    events = run.events()
+    try:
+        async for _ in events:
+            pass
+    finally:
+        await events.aclose()
+    return run.result()
+
+
+async def _close_models(models: Iterable[Any]) -> None:
+    """``aclose()`` each distinct model that has one (HTTP providers)."""
+    seen: set[int] = set()
+    for model in models:
+        closer = getattr(model, "aclose", None)
+        if closer is None or id(model) in seen:
+            continue
+        seen.add(id(model))
+        await closer()
 
 
 def _default_error_processors() -> list[Any]:
@@ -362,6 +451,9 @@ def _default_error_processors() -> list[Any]:
             return []
     return [PrefillErrorHandler()]
 
+
+#: API-error retries granted when error processors run and max_processor_retries is unset.
+_DEFAULT_API_ERROR_RETRIES = 10
 
 _OPTIONS = frozenset({
     "max_steps", "max_processor_retries", "input_processors", "output_processors",
@@ -386,6 +478,7 @@ class AgentStream:
     def __init__(self, run: _Run) -> None:
         self._run = run
         self._events: AsyncIterator[Chunk] | None = None
+        self._live: Any = None  # the async generator a consumer is iterating
         self._done = False
         self.chunks: list[Chunk] = []
 
@@ -398,12 +491,15 @@ class AgentStream:
         return self._run.tripwire
 
     def __aiter__(self) -> AsyncIterator[Chunk]:
-        return self._iterate()
+        if self._events is not None and not self._done:
+            raise RuntimeError(
+                "this stream is already being consumed; iterate it once (a finished "
+                "stream replays its chunks), or await stream.text / stream.result")
+        self._live = self._iterate()
+        return self._live
 
     async def _iterate(self) -> AsyncIterator[Chunk]:
         if self._events is not None:
-            if not self._done:
-                raise RuntimeError("this stream is already being consumed")
             for chunk in list(self.chunks):
                 yield chunk
             return
@@ -417,9 +513,18 @@ class AgentStream:
             await events.aclose()
 
     async def _finish(self) -> GenerateResult:
-        if not self._done:
+        if self._events is None:
             async for _ in self:
                 pass
+        elif not self._done:
+            # The consumer stopped iterating (``break``) before the end: the run is over,
+            # and the result holds what it had produced so far.
+            live = self._live
+            if live is not None and live.ag_running:
+                raise RuntimeError(
+                    "the stream is being iterated elsewhere right now; await its result "
+                    "after that loop ends")
+            await self.aclose()
         return self._run.result()
 
     def _awaitable(self, attr: str) -> Awaitable[Any]:
@@ -453,11 +558,16 @@ class AgentStream:
         return self._awaitable("object")
 
     async def aclose(self) -> None:
-        """Stop the run: the model call is closed and no further hook runs."""
+        """Stop the run: the model call is closed and no further hook runs.
+
+        Afterwards ``await stream.text`` (``result``, ...) gives what the run had produced
+        so far: the accepted steps and the text the current step had streamed."""
         self._run.abort_signal.set()
         if self._events is None:
             self._events = self._run.events()
             self._done = True
+        if self._live is not None:
+            await self._live.aclose()
         await self._events.aclose()  # type: ignore[attr-defined]
         self._done = True
 
@@ -541,6 +651,8 @@ class _Run:
         ]
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
+        self.current_acc: _StepAccumulator | None = None
+        self.models_used: list[Any] = []
 
     def _processors(self, kind: str, options: dict[str, Any], default: Any) -> list[CompiledProcessor]:
         key = f"{kind}_processors"
@@ -580,7 +692,11 @@ class _Run:
     # -- the chunk pipeline
     async def through(self, chunk: Chunk, skip: str | None = None, start: int = 0) -> list[Chunk]:
         """Pass one chunk through ``process_output_stream`` of the output processors
-        from index ``start`` on; returns what comes out (zero, one or more chunks)."""
+        from index ``start`` on; returns what comes out (zero, one or more chunks).
+
+        When a later processor trips on one of several chunks a processor released
+        together, the ones before it (which passed every processor) are kept on the
+        ``TripWire`` (``_released``) so the client still gets them, in order."""
         stages = self.stream_stages
         is_data = chunk.type.startswith("data-")
         for i in range(start, len(stages)):
@@ -592,12 +708,25 @@ class _Run:
             args = stage.args
             if stage.part_index >= 0:
                 args[stage.part_index] = chunk
+            is_text = chunk.type == "text-delta"
+            if is_text:
+                stage.texts += 1
             try:
                 r = stage.fn(*args)
                 if type(r) is CoroutineType or (
                     r is not None and type(r) is not Chunk and inspect.isawaitable(r)
                 ):
                     r = await r
+                if r is not chunk and r is not None:
+                    if type(r) is list:
+                        for c in r:
+                            check_chunk(c)
+                    elif type(r) is Chunk:
+                        check_chunk(r)
+                    else:
+                        raise TypeError(
+                            f"process_output_stream must return a Chunk, None or a list of "
+                            f"Chunks, got {type(r).__name__}")
             except TripWire as tw:
                 await on_tripwire(stage.cp, tw)
                 raise
@@ -610,16 +739,18 @@ class _Run:
                     is_data = r.type.startswith("data-")
                 continue
             if r is None:
+                if is_text:
+                    stage.dropped += 1
                 return []
-            if isinstance(r, list) and all(type(x) is Chunk for x in r):
-                # Several chunks: each passes the later processors on its own.
-                out: list[Chunk] = []
-                for c in r:
+            # Several chunks: each passes the later processors on its own.
+            out: list[Chunk] = []
+            for c in r:
+                try:
                     out.extend(await self.through(c, skip, i + 1))
-                return out
-            handle_failure(stage.cp, "process_output_stream", TypeError(
-                f"process_output_stream must return a Chunk, None or a list of Chunks, "
-                f"got {type(r).__name__}"))
+                except TripWire as tw:
+                    tw._released = out + getattr(tw, "_released", [])  # type: ignore[attr-defined]
+                    raise
+            return out
         return [chunk]
 
     async def emit(self, chunk: Chunk) -> list[Chunk]:
@@ -685,6 +816,7 @@ class _Run:
             await self._process_input()
             for c in await self.flush():
                 yield c
+            run_start = self.message_list.checkpoint()
             step_number = 0
             while True:
                 checkpoint = self.message_list.checkpoint()
@@ -701,12 +833,8 @@ class _Run:
                         "response",
                     )
                     self._set_retry_count(self.retry_count + 1)
-                    for c in await self.emit(Chunk(
-                        "step-retry",
-                        {"step_number": step_number, "reason": tw.reason,
-                         "processor_id": tw.processor_id, "retry_count": self.retry_count},
-                        run_id=self.run_id,
-                    )):
+                    for c in await self._step_retry(step_number, tw.reason, tw.processor_id,
+                                                    self.retry_count):
                         yield c
                     continue
                 except TripWire as tw:
@@ -724,11 +852,24 @@ class _Run:
                 break
             self.text = self._response_text()
             self.finish_reason = self.steps[-1].finish_reason if self.steps else "unknown"
+            # ``finish`` passes the stream processors before process_output_result runs
+            # (state they write on it is visible there) but reaches the client last.
+            finish: list[Chunk] = []
+            for c in await self.emit(Chunk(
+                "finish", {"finish_reason": self.finish_reason, "usage": self.usage},
+                run_id=self.run_id,
+            )):
+                if c.type == "finish":
+                    finish.append(c)
+                else:
+                    yield c
             output = OutputResult(self.text, self.usage, self.finish_reason, list(self.steps))
             try:
                 await self._process_output_result(output)
             except TripWire:
+                # The whole response is rejected: none of it is kept or returned.
                 self.response_rejected = True
+                self.message_list.rollback(run_start)
                 raise
             for c in await self.flush():
                 yield c
@@ -738,25 +879,67 @@ class _Run:
                 for c in await self.emit(Chunk("object-result", {"object": output.object},
                                                run_id=self.run_id)):
                     yield c
-            for c in await self.emit(Chunk(
-                "finish", {"finish_reason": self.finish_reason, "usage": self.usage},
-                run_id=self.run_id,
-            )):
+            for c in finish:
                 yield c
         except TripWire as tw:
             self.tripwire = _info(tw)
             self.finish_reason = "other"
             self.text = "" if self.response_rejected else self._response_text()
+            # Chunks released together with the one that tripped, and that passed
+            # every processor, still reach the client, before the tripwire.
+            for c in getattr(tw, "_released", ()):
+                yield c
             yield Chunk("tripwire", {"reason": tw.reason, "retry": tw.retry,
                                      "metadata": tw.metadata, "processor_id": tw.processor_id},
                         run_id=self.run_id)
         except (asyncio.CancelledError, GeneratorExit):
             self.abort_signal.set()
+            self.text = self._text_so_far()
             raise
         except Exception as e:
             self.finish_reason = "error"
-            yield Chunk("error", {"error": e}, run_id=self.run_id)
+            for c in await self._error_chunks(e):
+                yield c
             raise
+        finally:
+            _warn_if_dropped_all(self.stream_stages)
+
+    async def _error_chunks(self, error: Exception) -> list[Chunk]:
+        """The ``error`` chunk, after the output processors (once). A processor may
+        change it but not swallow it: dropped, tripped or failed, the original is sent."""
+        chunk = Chunk("error", {"error": error}, run_id=self.run_id)
+        try:
+            out = await self.through(chunk)
+        except Exception:  # TripWire included
+            log.debug("an output processor failed on the error chunk; sending the original",
+                      exc_info=True)
+            out = []
+        if not any(c.type == "error" for c in out):
+            out.append(chunk)
+        return out
+
+    async def _step_retry(
+        self, step_number: int, reason: str, processor_id: str | None, retry_count: int
+    ) -> list[Chunk]:
+        """The ``step-retry`` chunk that tells clients to discard the step, after the
+        output processors. Content a processor held back from the discarded attempt and
+        releases now is dropped with it: it must reach neither the client nor the text."""
+        self.step_data = []
+        out = await self.emit(Chunk(
+            "step-retry",
+            {"step_number": step_number, "reason": reason, "processor_id": processor_id,
+             "retry_count": retry_count},
+            run_id=self.run_id,
+        ))
+        return [c for c in out if c.type not in _STEP_CONTENT]
+
+    def _text_so_far(self) -> str:
+        """The text of a run closed early: accepted steps, plus what the current step
+        had streamed."""
+        text = self._response_text()
+        if self.current_acc is not None:
+            text += "".join(self.current_acc.text)
+        return text
 
     def _response_text(self) -> str:
         return "".join(
@@ -779,7 +962,12 @@ class _Run:
                         f"unknown key(s) {sorted(unknown)}; valid: messages, system_messages"))
                     continue
                 if "system_messages" in result:
-                    self.message_list.system_messages = result["system_messages"]
+                    try:
+                        self.message_list.system_messages = coerce_system_list(
+                            result["system_messages"])
+                    except (TypeError, ValueError) as e:
+                        handle_failure(cp, "process_input", e)
+                        continue
                 if "messages" in result:
                     self.apply_messages(cp, "process_input", result["messages"], stage, "input")
             else:
@@ -807,6 +995,14 @@ class _Run:
                 transient.append(message)
             else:
                 self.message_list.add(message, "response" if self.steps else "input")
+            # Clients see the signal too, as a transient data chunk (never stored).
+            await self.writer.custom({"type": "data-signal", "transient": True, "data": {
+                "type": signal.get("type", "reactive"),
+                "contents": signal["contents"],
+                "attributes": dict(signal.get("attributes") or {}),
+                "tag_name": signal.get("tag_name", "system-reminder"),
+                "transient": bool(signal.get("transient", False)),
+            }})
             return message
 
         for cp in with_hook(self.inputs, "process_input_step"):
@@ -848,13 +1044,16 @@ class _Run:
             if "model" in result and result["model"] is not None:
                 config.model = self.agent._resolve(result["model"])
             if "tools" in result:
+                if isinstance(result["tools"], str | bytes):
+                    raise TypeError("tools must be a list of tools or a mapping name -> tool, "
+                                    f"got a string: {result['tools']!r:.80}")
                 config.tools = coerce_tools(result["tools"])
             if "active_tools" in result:
-                config.active_tools = None if result["active_tools"] is None else list(result["active_tools"])
+                config.active_tools = _name_list("active_tools", result["active_tools"])
             if "tool_choice" in result:
                 config.tool_choice = result["tool_choice"]
             if "system_messages" in result:
-                config.system_messages = [coerce_system(s) for s in result["system_messages"]]
+                config.system_messages = coerce_system_list(result["system_messages"])
             for key in ("provider_options", "model_settings"):
                 if key in result:
                     value = result[key]
@@ -895,9 +1094,8 @@ class _Run:
                 continue
             if result.get("response") is not None:
                 try:
-                    chunks = [c if isinstance(c, Chunk) else chunk_from_dict(c)
-                              for c in result["response"]]
-                except (TypeError, KeyError, ValueError) as e:
+                    chunks = _cached_chunks(result["response"])
+                except (TypeError, KeyError, ValueError, RecursionError) as e:
                     handle_failure(cp, "process_llm_request", e)
                     continue
                 return prompt, chunks
@@ -908,10 +1106,14 @@ class _Run:
                 prompt = result["prompt"]
         return prompt, None
 
-    async def _process_api_error(self, error: Exception, step_number: int, retries: int) -> bool:
+    async def _process_api_error(
+        self, error: Exception, step_number: int, retries: int
+    ) -> str | None:
+        """Run ``process_api_error``; the id of the processor whose retry request is
+        granted, or None."""
         limit = self.max_retries
         if limit is None:
-            limit = 10 if self.errors else 0
+            limit = _DEFAULT_API_ERROR_RETRIES if self.errors else 0
         seen: set[int] = set()
         for cp in self.inputs + self.outputs + self.errors:
             if "process_api_error" not in cp.impls or id(cp.processor) in seen:
@@ -930,9 +1132,11 @@ class _Run:
                 if retries >= limit:
                     log.info("API-error retry requested by %r but the limit (%d) is reached",
                              cp.id, limit)
-                    return False
-                return True
-        return False
+                    return None
+                if self.max_retries is None and cp not in self.agent._defaults:
+                    self.agent._warn_implicit_retry_budget()
+                return cp.id
+        return None
 
     def _tools_for(self, config: _StepConfig) -> dict[str, Tool]:
         if config.active_tools is None:
@@ -948,6 +1152,8 @@ class _Run:
         self.step_data = []
         self.current_message = None
         await self._process_input_step(step_number, config, transient)
+        if all(m is not config.model for m in self.models_used):
+            self.models_used.append(config.model)
         for c in await self.flush():
             yield c
         api_retries = 0
@@ -968,18 +1174,27 @@ class _Run:
                 acc.observe(c)
                 yield c
             source = _replay(cached) if cached is not None else config.model.stream(request)
+            self.current_acc = acc
             try:
-                async with aclosing(self._model_chunks(source, acc)) as model_chunks:
+                async with aclosing(self._model_chunks(source, acc, config.model)) as model_chunks:
                     async for c in model_chunks:
                         yield c
             except _ModelFailed as failed:
-                if await self._process_api_error(failed.error, step_number, api_retries):
+                retry_by = await self._process_api_error(failed.error, step_number, api_retries)
+                if retry_by is not None:
+                    # The failed attempt is discarded like a rejected step: the client is
+                    # told, and none of its text reaches the result or the next prompt.
                     api_retries += 1
+                    self.current_acc = None
+                    for c in await self._step_retry(step_number, str(failed.error), retry_by,
+                                                    api_retries):
+                        yield c
                     for c in await self.flush():
                         yield c
                     continue
                 raise failed.error from None
             break
+        self.current_acc = None
         step = acc.result()
         self.usage = self.usage + step.usage
         message = acc.message(self.step_data)
@@ -1016,6 +1231,10 @@ class _Run:
             except TripWire as tw:
                 self._maybe_retry(tw)
                 raise
+            if isinstance(result, list) and not result:
+                # ``return []`` is the reference guide's idiom for "no change" here
+                # (next to ``abort(..., retry=True)``); it never empties the conversation.
+                continue
             self.apply_messages(cp, "process_output_step", result, stage, "response")
         for c in await self.flush():
             yield c
@@ -1029,23 +1248,29 @@ class _Run:
         if tw.retry and self.max_retries is not None and self.retry_count < self.max_retries:
             raise _RetryStep(tw) from None
 
-    async def _model_chunks(self, source: AsyncIterator[Chunk], acc: _StepAccumulator):
+    async def _model_chunks(self, source: AsyncIterator[Chunk], acc: _StepAccumulator,
+                            model: Any):
         iterator = source.__aiter__()
         try:
             while True:
                 try:
                     raw = await iterator.__anext__()
+                    if not acc.from_cache:  # cache entries were checked when returned
+                        check_chunk(raw)
                 except StopAsyncIteration:
                     break
                 except (asyncio.CancelledError, GeneratorExit):
                     raise
+                except ValueError as e:
+                    raise _ModelFailed(APICallError(
+                        f"model {model_label(model)} sent a malformed chunk: {e}")) from e
                 except Exception as e:
                     raise _ModelFailed(e) from e
                 acc.raw.append(raw)
                 if raw.type == "finish":
                     acc.finish = raw.payload
-                    raw = Chunk("step-finish", dict(raw.payload), run_id=self.run_id,
-                                source=raw.source)
+                    raw = Chunk("step-finish", _step_finish_payload(raw.payload),
+                                run_id=self.run_id, source=raw.source)
                 elif raw.run_id is None:
                     raw = raw.evolve(run_id=self.run_id)
                 for c in await self.emit(raw):
@@ -1077,7 +1302,7 @@ class _Run:
                 for cp in outputs:
                     current = self.message_list.find_tool_invocation(call.tool_call_id)
                     try:
-                        await self.call(cp, "process_tool_result", {
+                        returned = await self.call(cp, "process_tool_result", {
                             "messages": self.message_list.all.db(),
                             "message_list": self.message_list,
                             "step_number": step_number,
@@ -1092,6 +1317,7 @@ class _Run:
                     except TripWire as tw:
                         self._maybe_retry(tw)
                         raise
+                    self._apply_tool_result(cp, call, returned)
                 final = self.message_list.find_tool_invocation(call.tool_call_id)
                 result = final.result if final is not None else value
                 step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name, call.args,
@@ -1107,6 +1333,22 @@ class _Run:
                               run_id=self.run_id)
             for c in await self.emit(chunk):
                 yield c
+
+    def _apply_tool_result(self, cp: CompiledProcessor, call: ToolCall, returned: Any) -> None:
+        """Apply ``process_tool_result``'s return: ``None`` or ``{"result": value}``,
+        which replaces what the client, the stored history and the model see."""
+        if returned is None or returned is FAILED_OPEN:
+            return
+        if not isinstance(returned, Mapping) or set(returned) != {"result"}:
+            shown = (f"a mapping with key(s) {sorted(map(str, returned))}"
+                     if isinstance(returned, Mapping) else type(returned).__name__)
+            handle_failure(cp, "process_tool_result", TypeError(
+                f"process_tool_result must return None or {{'result': value}}, got {shown}"))
+            return
+        current = self.message_list.find_tool_invocation(call.tool_call_id)
+        base = current or ToolInvocation("result", call.tool_call_id, call.tool_name, call.args)
+        self.message_list.update_tool_invocation(ToolInvocationPart(
+            attrs.evolve(base, state="result", result=returned["result"])))
 
     async def _execute(
         self, call: ToolCall, tools: dict[str, Tool], bad_args: dict[str, str]
@@ -1135,7 +1377,7 @@ class _Run:
                 "messages": stage, "message_list": self.message_list, "result": output,
             })
             self.apply_messages(cp, "process_output_result", result, stage, "response")
-            output.text = self._response_text()
+            object.__setattr__(output, "text", self._response_text())
 
     def result(self) -> GenerateResult:
         return GenerateResult(
@@ -1149,6 +1391,48 @@ class _Run:
             object=self.object,
             run_id=self.run_id,
         )
+
+
+def _cached_chunks(response: Any) -> list[Chunk]:
+    """The chunks of a ``{"response": [...]}`` cache hit, each checked."""
+    if not isinstance(response, list | tuple):
+        raise TypeError(
+            f"'response' must be a list of chunks (Chunk objects or their dicts), got "
+            f"{type(response).__name__}")
+    chunks = []
+    for i, c in enumerate(response):
+        if not isinstance(c, Chunk | Mapping):
+            raise TypeError(f"response[{i}] must be a Chunk or a mapping, got "
+                            f"{type(c).__name__}")
+        try:
+            chunks.append(check_chunk(c if isinstance(c, Chunk) else chunk_from_dict(c)))
+        except (TypeError, KeyError, ValueError) as e:
+            raise ValueError(f"response[{i}]: {e}") from None
+    return chunks
+
+
+def _name_list(key: str, value: Any) -> list[str] | None:
+    """A list of names (``active_tools``), never a bare string."""
+    if value is None:
+        return None
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{key} must be a list of tool names or None, got "
+                        f"{type(value).__name__} (wrap a single name in a list)")
+    names = list(value)
+    bad = [n for n in names if not isinstance(n, str)]
+    if bad:
+        raise TypeError(f"{key} must hold tool names (strings), got {bad[0]!r}")
+    return names
+
+
+def _step_finish_payload(finish: Mapping[str, Any]) -> dict[str, Any]:
+    """What a ``step-finish`` chunk carries to the client: the finish reason, the usage
+    and the provider's metadata, never the raw request, response or headers (those stay
+    on ``StepResult.request`` / ``.response``)."""
+    payload = {"finish_reason": finish["finish_reason"], "usage": finish.get("usage")}
+    if finish.get("provider_metadata"):
+        payload["provider_metadata"] = finish["provider_metadata"]
+    return payload
 
 
 class _ModelFailed(Exception):
@@ -1226,6 +1510,8 @@ class _StepAccumulator:
             from_cache=self.from_cache,
             provider_metadata=self.finish.get("provider_metadata"),
             warnings=list(self.finish.get("warnings") or []),
+            request=self.finish.get("request"),
+            response=self.finish.get("raw_response"),
         )
 
     def message(self, data: list[DataPart]) -> Message | None:

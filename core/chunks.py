@@ -42,7 +42,13 @@ class Usage:
                 raise ValueError(
                     f"unknown usage keys {sorted(unknown)}; valid: {sorted(known)}"
                 )
-            usage = cls(**value)
+            for key, count in value.items():
+                if count is not None and (type(count) is not int or count < 0):
+                    raise ValueError(
+                        f"usage[{key!r}] must be a non-negative int or None, got {count!r}"
+                    )
+            usage = cls(**{k: v for k, v in value.items() if v is not None or k not in
+                           ("input_tokens", "output_tokens", "total_tokens")})
             if not usage.total_tokens:
                 usage.total_tokens = usage.input_tokens + usage.output_tokens
             return usage
@@ -121,6 +127,59 @@ class Chunk:
 
 
 _TEXTY = frozenset({"text-delta", "reasoning-delta"})
+
+# Payload keys a chunk of each type must carry, with the types they must have.
+_REQUIRED: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
+    "text-delta": (("text", str),),
+    "reasoning-delta": (("text", str),),
+    "tool-call": (("tool_call_id", str), ("tool_name", str)),
+    "tool-result": (("tool_call_id", str), ("tool_name", str)),
+    "finish": (("finish_reason", str),),
+    "step-finish": (("finish_reason", str),),
+}
+
+
+def check_chunk(chunk: Any) -> Chunk:
+    """Return ``chunk`` if it has the shape its type promises; raise ``ValueError``
+    naming the chunk type, the key and what is valid otherwise.
+
+    The runner checks every chunk that comes from a model, a cache entry or a
+    processor before anything reads it, so a malformed chunk becomes a clear
+    ``APICallError`` / ``ProcessorError`` instead of a ``KeyError`` deep in the loop.
+    """
+    if type(chunk) is not Chunk:
+        raise ValueError(f"expected a Chunk, got {type(chunk).__name__}")
+    kind = chunk.type
+    if not isinstance(kind, str) or not kind:
+        raise ValueError(f"a chunk's type must be a non-empty string, got {kind!r}")
+    payload = chunk.payload
+    if not isinstance(payload, dict):
+        raise ValueError(f"the payload of a {kind!r} chunk must be a dict, got "
+                         f"{type(payload).__name__}")
+    for key, types in _REQUIRED.get(kind, ()):
+        value = payload.get(key)
+        if not isinstance(value, types):
+            raise ValueError(
+                f"a {kind!r} chunk needs payload[{key!r}] of type {_names(types)}, got "
+                f"{'nothing' if key not in payload else type(value).__name__}"
+            )
+    if kind == "tool-call":
+        args = payload.get("args")
+        if args is not None and not isinstance(args, dict):
+            raise ValueError(f"a 'tool-call' chunk's payload['args'] must be a dict, got "
+                             f"{type(args).__name__}")
+    elif kind in ("finish", "step-finish"):
+        Usage.coerce(payload.get("usage"))
+    if kind in _TEXTY and not isinstance(payload.get("id", ""), str):
+        raise ValueError(f"a {kind!r} chunk's payload['id'] must be a string, got "
+                         f"{type(payload['id']).__name__}")
+    return chunk
+
+
+def _names(types: type | tuple[type, ...]) -> str:
+    if isinstance(types, tuple):
+        return " or ".join(t.__name__ for t in types)
+    return types.__name__
 
 #: Finish reasons a step or run can end with.
 FINISH_REASONS = ("stop", "length", "tool-calls", "content-filter", "error", "other", "unknown")

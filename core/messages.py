@@ -371,9 +371,7 @@ class MessageList:
 
     @system_messages.setter
     def system_messages(self, value: Iterable[str | dict[str, Any] | Message]) -> None:
-        self._system = []
-        for s in value:
-            self.add_system(s)
+        self._system = coerce_system_list(value)
 
     def add_system(self, message: str | dict[str, Any] | Message) -> None:
         self._system.append(coerce_system(message))
@@ -500,6 +498,16 @@ class MessageList:
     def __repr__(self) -> str:
         counts = {s: sum(1 for _, x in self._records if x == s) for s in SOURCES}
         return f"<MessageList system={len(self._system)} {counts}>"
+
+
+def coerce_system_list(value: Any) -> list[dict[str, Any]]:
+    """A list of system messages, each coerced; a bare string is rejected (it would
+    otherwise become one system message per character)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(
+            "system_messages must be a list of strings or {'role': 'system', 'content': "
+            f"str}} mappings, got {type(value).__name__} (wrap a single one in a list)")
+    return [coerce_system(s) for s in value]
 
 
 def coerce_system(message: str | dict[str, Any] | Message) -> dict[str, Any]:

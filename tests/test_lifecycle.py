@@ -106,6 +106,7 @@ async def test_hook_order_across_a_run_with_tools_retries_and_api_errors():
         ("in", "process_api_error", 0),
         ("out", "process_api_error", 0),
         ("err", "process_api_error", 0),
+        *stream("step-retry"),  # the failed attempt is discarded, as a rejected step is
         ("in", "process_llm_request", 1),
         *stream("step-start", "text-delta", "text-delta", "step-finish"),
         ("in", "process_llm_response", 1),
@@ -117,7 +118,9 @@ async def test_hook_order_across_a_run_with_tools_retries_and_api_errors():
         *stream("step-start", *["text-delta"] * 5, "step-finish"),
         ("in", "process_llm_response", 1),
         ("out", "process_output_step", 1, 1),
-        ("out", "process_output_result"),
+        # finish passes the stream processors first (state they write on it is visible
+        # in process_output_result), and still reaches the client last
         *stream("finish"),
+        ("out", "process_output_result"),
     ]
     assert log == expected
