@@ -1,0 +1,207 @@
+"""Wrong shapes from processors and models are clear errors naming who and what, never a
+bare KeyError deep in the loop (which would also defeat ``fail_open``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from tripwire import Agent, Chunk, Processor, ProcessorError, hookimpl
+from tripwire.errors import APICallError, ConfigurationError
+from tripwire.testing import MockModel, MockResponse
+
+
+def make_agent(model=None, **kwargs):
+    kwargs.setdefault("default_error_processors", False)
+    return Agent(id="test", model=model or MockModel([MockResponse(text="ok")] * 3), **kwargs)
+
+
+def returning(hook: str, value, *, fail_open: bool = False):
+    """A processor whose ``hook`` returns ``value``."""
+
+    def impl(self):
+        return value
+
+    impl.__name__ = hook
+    cls = type("Returning", (Processor,), {"id": "shape", "fail_open": fail_open,
+                                           hook: hookimpl(impl)})
+    return cls()
+
+
+CACHE_SHAPES = [
+    pytest.param({"response": "text"}, "must be a list of chunks", id="string"),
+    pytest.param({"response": {"type": "text-delta"}}, "must be a list of chunks", id="dict"),
+    pytest.param({"response": ["text"]}, r"response\[0\] must be a Chunk", id="list-of-str"),
+    pytest.param({"response": [{"type": "tool-call", "payload": {"tool_name": "x"}}]},
+                 r"response\[0\]: a 'tool-call' chunk needs payload\['tool_call_id'\]",
+                 id="tool-call-missing-keys"),
+    pytest.param({"response": [{"type": "text-delta", "payload": {"id": "t", "text": None}}]},
+                 r"payload\['text'\] of type str, got NoneType", id="text-none"),
+    pytest.param({"response": [{"payload": {}}]}, r"response\[0\]", id="no-type"),
+    pytest.param({"response": [{"type": "finish", "payload": {
+        "finish_reason": "stop", "usage": {"input_tokens": "many"}}}]},
+        "non-negative int", id="bad-usage"),
+]
+
+
+@pytest.mark.parametrize(("returned", "message"), CACHE_SHAPES)
+async def test_malformed_cache_responses_are_processor_errors(returned, message):
+    agent = make_agent(input_processors=[returning("process_llm_request", returned)])
+    with pytest.raises(ProcessorError, match=message) as info:
+        await agent.generate("hi")
+    assert info.value.processor_id == "shape"
+    assert info.value.hook == "process_llm_request"
+
+
+@pytest.mark.parametrize(("returned", "message"), CACHE_SHAPES)
+async def test_malformed_cache_responses_fail_open_to_the_model(returned, message):
+    model = MockModel([MockResponse(text="from the model")])
+    agent = make_agent(model, input_processors=[
+        returning("process_llm_request", returned, fail_open=True)])
+    assert (await agent.generate("hi")).text == "from the model"
+
+
+@pytest.mark.parametrize(("hook", "returned", "message"), [
+    ("process_input", {"system_messages": [123]}, "a system message must be a string"),
+    ("process_input", {"system_messages": "Be terse."}, "wrap a single one in a list"),
+    ("process_input_step", {"system_messages": "Be terse."}, "wrap a single one in a list"),
+    ("process_input_step", {"active_tools": "search"}, "wrap a single name in a list"),
+    ("process_input_step", {"active_tools": [1]}, "tool names"),
+    ("process_input_step", {"tools": "search"}, "got a string"),
+])
+async def test_wrong_shapes_from_input_hooks_are_processor_errors(hook, returned, message):
+    agent = make_agent(input_processors=[returning(hook, returned)])
+    with pytest.raises(ProcessorError, match=message) as info:
+        await agent.generate("hi")
+    assert (info.value.processor_id, info.value.hook) == ("shape", hook)
+
+
+async def test_bare_string_system_messages_never_become_one_message_per_character():
+    agent = make_agent(input_processors=[returning(
+        "process_input", {"system_messages": "Be terse."}, fail_open=True)])
+    await agent.generate("hi")
+    prompt = agent.model.requests[0].prompt
+    assert not [m for m in prompt if m["role"] == "system" and len(m["content"]) == 1]
+
+
+@pytest.mark.parametrize(("chunk", "message"), [
+    (Chunk("tool-call", {"tool_name": "x"}), r"'tool-call' chunk needs payload\['tool_call_id'\]"),
+    (Chunk("text-delta", {"id": "t", "text": None}), r"payload\['text'\] of type str"),
+    (Chunk("reasoning-delta", {"id": 3, "text": "x"}), r"payload\['id'\] must be a string"),
+    (Chunk("tool-call", {"tool_call_id": "c", "tool_name": "x", "args": "{}"}),
+     r"payload\['args'\] must be a dict"),
+    (Chunk("finish", {"finish_reason": "stop", "usage": {"bogus": 1}}), "unknown usage keys"),
+    (Chunk("finish", {"usage": {}}), r"payload\['finish_reason'\]"),
+])
+async def test_malformed_model_chunks_are_api_call_errors(chunk, message):
+    model = MockModel([MockResponse(chunks=[chunk])])
+    with pytest.raises(APICallError, match=message) as info:
+        await make_agent(model).generate("hi")
+    assert "mock/mock-model sent a malformed chunk" in str(info.value)
+
+
+async def test_a_malformed_model_chunk_goes_to_the_error_processors():
+    class Retry(Processor):
+        id = "retry"
+
+        @hookimpl
+        def process_api_error(self, error, retry_count):
+            assert isinstance(error, APICallError)
+            return {"retry": True} if retry_count == 0 else None
+
+    model = MockModel([MockResponse(chunks=[Chunk("text-delta", {"text": None})]),
+                       MockResponse(text="fine")])
+    agent = make_agent(model, error_processors=[Retry()], max_processor_retries=1)
+    assert (await agent.generate("hi")).text == "fine"
+
+
+@pytest.mark.parametrize(("returned", "message"), [
+    (Chunk("text-delta", {"id": "t", "text": None}), r"payload\['text'\] of type str"),
+    ("text", "must return a Chunk, None or a list of Chunks, got str"),
+    ([Chunk("text-delta", {"id": "t", "text": "a"}), "b"], "expected a Chunk, got str"),
+])
+async def test_malformed_chunks_from_stream_processors_are_processor_errors(returned, message):
+    class Bad(Processor):
+        id = "bad"
+
+        @hookimpl
+        def process_output_stream(self, part):
+            return returned if part.type == "text-delta" else part
+
+    stream = make_agent(output_processors=[Bad()]).stream("hi")
+    with pytest.raises(ProcessorError, match=message) as info:
+        async for _ in stream:
+            pass
+    assert (info.value.processor_id, info.value.hook) == ("bad", "process_output_stream")
+
+
+# ---------------------------------------------------------------- friendlier errors
+
+
+def test_processor_names_in_python_lists_are_built_from_their_plugins(monkeypatch):
+    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "unicode-normalizer,batch-parts")
+    from tripwire import _discovery
+
+    _discovery.reset()
+    try:
+        agent = make_agent(input_processors=["unicode-normalizer"],
+                           output_processors=["batch-parts"])
+        result = agent.generate_sync("ｈｅｌｌｏ\u200b")
+        assert result.text == "ok"
+        assert agent.model.requests[0].prompt[-1]["content"][0]["text"] == "hello"
+        with pytest.raises(ConfigurationError, match="unicode-normalizer"):
+            make_agent(input_processors=["unicode-normaliser"])
+    finally:
+        _discovery.reset()
+
+
+async def test_generate_sync_inside_a_running_loop_says_to_await_generate():
+    agent = make_agent()
+    with pytest.raises(RuntimeError, match=r"await agent.generate"):
+        agent.generate_sync("hi")
+    await asyncio.sleep(0)
+
+
+def test_generate_sync_can_be_called_repeatedly():
+    agent = make_agent(MockModel([MockResponse(text="one"), MockResponse(text="two")]))
+    assert agent.generate_sync("a").text == "one"
+    assert agent.generate_sync("b").text == "two"
+
+
+class ForgotToReturn(Processor):
+    id = "forgot"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        part.payload.get("text")  # inspects, but never returns the part
+
+
+async def test_a_stream_processor_dropping_every_text_chunk_is_warned_about_once(caplog):
+    processor = ForgotToReturn()
+    agent = make_agent(output_processors=[processor])
+    with caplog.at_level(logging.WARNING, logger="tripwire"):
+        assert (await agent.generate("a")).text == ""
+        await agent.generate("b")
+    warned = [r for r in caplog.records if "dropped every text-delta" in r.message]
+    assert len(warned) == 1
+    assert "'forgot'" in warned[0].message and "Return the part" in warned[0].message
+
+
+async def test_dropping_some_text_chunks_is_not_warned_about(caplog):
+    class DropFirst(Processor):
+        id = "drop-first"
+
+        @hookimpl
+        def process_output_stream(self, part, state):
+            if part.type == "text-delta" and not state.get("dropped"):
+                state["dropped"] = True
+                return None
+            return part
+
+    agent = make_agent(MockModel([MockResponse(text="one two")]),
+                       output_processors=[DropFirst()])
+    with caplog.at_level(logging.WARNING, logger="tripwire"):
+        assert (await agent.generate("a")).text == "two"
+    assert not [r for r in caplog.records if "dropped every" in r.message]
