@@ -302,9 +302,15 @@ def process_output_stream(
     """Filter, rewrite or hold back each streamed chunk before the client sees it.
 
     Runs on output processors in list order for every chunk of every step, live or
-    replayed from a cache, including ``step-start``, ``tool-result``, ``step-finish``
-    and the final ``finish`` chunk (so a processor that buffers can flush there).
-    ``data-*`` chunks reach only processors with ``process_data_parts = True``.
+    replayed from a cache, including ``step-start``, ``tool-call`` (the tool runs with
+    the arguments that come out), ``tool-result``, ``step-finish``, ``step-retry`` (the
+    step is discarded: content released in answer to it is dropped), a terminal
+    ``error`` (once; it cannot be dropped) and the final ``finish`` chunk (so a
+    processor that buffers can flush there; ``finish`` passes before
+    ``process_output_result`` runs). ``data-*`` chunks reach only processors with
+    ``process_data_parts = True``. A returned chunk is checked: a malformed one (a
+    ``text-delta`` without string ``text``, a ``tool-call`` without its ids) is a
+    ``ProcessorError``.
 
     :param part: the current chunk.
     :param stream_parts: every chunk this processor has been given so far in the call,
@@ -313,7 +319,9 @@ def process_output_stream(
     Return the chunk (or a new one) to pass it on; ``None`` to drop this one chunk for
     every later processor and the client; a ``list[Chunk]`` to emit several chunks in
     order (each passes the later processors): this is how a processor that held
-    chunks back releases them. Call ``abort()`` to end the stream with a tripwire.
+    chunks back releases them (if a later processor aborts on one of them, those
+    before it still reach the client). Call ``abort()`` to end the stream with a
+    tripwire.
 
     Example::
 
@@ -359,7 +367,9 @@ def process_output_step(
     :param steps: all steps so far, including this one.
 
     Return ``None``, the same ``message_list``, or a ``list[Message]`` (reconciled
-    with the messages it was given: missing ones are removed).
+    with the messages it was given: missing ones are removed). An empty list means
+    no change, as in the reference guide's validators that ``return []`` after a
+    conditional ``abort(..., retry=True)``.
 
     Example::
 
@@ -393,24 +403,24 @@ def process_tool_result(
     """Inspect or redact a tool's result before the model and the client see it.
 
     Runs on output processors in list order after each tool call that succeeded
-    (never for a tool that raised). To change the result call
-    ``message_list.update_tool_invocation(part)``: the next model call and the
-    streamed ``tool-result`` chunk both carry the processed value. ``abort()`` ends the
-    run; ``abort(reason, retry=True)`` rejects the whole step like
-    ``process_output_step`` does.
+    (never for a tool that raised). To change the result return ``{"result": value}``
+    (or call ``message_list.update_tool_invocation(part)``): the next model call, the
+    stored history, ``result.steps`` and the streamed ``tool-result`` chunk all carry
+    the processed value, and later processors see it as ``result``. ``abort()`` ends
+    the run (the raw result is not kept); ``abort(reason, retry=True)`` rejects the
+    whole step like ``process_output_step`` does.
 
     :param result: the value the tool returned (after earlier processors' changes).
     :param provider_executed: True for tools the provider ran itself.
 
-    Return ``None``.
+    Return ``None`` (unchanged) or ``{"result": value}``; anything else is a
+    ``ProcessorError``.
 
     Example::
 
         @hookimpl
-        def process_tool_result(self, tool_call_id, tool_name, args, result, message_list):
-            redacted = {**result, "ssn": "[REDACTED]"}
-            message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
-                "result", tool_call_id, tool_name, args, redacted)))
+        def process_tool_result(self, result):
+            return {"result": {**result, "ssn": "[REDACTED]"}}
     """
 
 
@@ -433,10 +443,16 @@ def process_output_result(
     Changes to the response messages are reflected in the final text.
 
     :param messages: the response messages of this call.
-    :param result: ``OutputResult(text, usage, finish_reason, steps)``.
+    :param result: ``OutputResult(text, usage, finish_reason, steps, object)``; its
+        ``text``, ``usage``, ``finish_reason`` and ``steps`` are read-only (assigning
+        them is an error: change the messages, and ``result.text`` follows them);
+        ``object`` may be set (it becomes ``result.object``).
 
     Return ``None``, the same ``message_list``, or a ``list[Message]`` (replaces the
-    response messages).
+    response messages). An ``abort()`` here rejects the whole response: the run's
+    text is ``""`` and none of its response messages are kept. The ``finish`` chunk
+    has already passed ``process_output_stream`` (state written there is visible
+    here); the client receives it after this hook.
 
     Example::
 
