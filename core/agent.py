@@ -219,7 +219,8 @@ class _StreamStage:
     per call: per chunk, the runner stores the chunk in one slot and calls the
     function positionally (as pluggy does), nothing else."""
 
-    __slots__ = ("cp", "fn", "args", "part_index", "parts", "data", "texts", "dropped")
+    __slots__ = ("cp", "fn", "args", "part_index", "parts", "data", "texts", "dropped",
+                 "released")
 
     def __init__(self, cp: CompiledProcessor, common: dict[str, Any], message_list: MessageList):
         impl = cp.impls["process_output_stream"]
@@ -230,10 +231,12 @@ class _StreamStage:
         self.data = cp.process_data_parts
         values = {"stream_parts": self.parts, "message_list": message_list, "part": None}
         self.args = [values[a] if a in values else common[a] for a in impl.argnames]
-        # Text deltas seen and dropped: a processor that drops every one of them has
-        # most likely forgotten to ``return part`` (warned once, after the run).
+        # Text deltas seen and dropped: a processor that drops every one of them and
+        # never releases held chunks has most likely forgotten to ``return part``
+        # (warned once, after the run).
         self.texts = 0
         self.dropped = 0
+        self.released = False
 
     def set_arg(self, name: str, value: Any) -> None:
         impl = self.cp.impls["process_output_stream"]
@@ -246,7 +249,7 @@ _warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
 
 def _warn_if_dropped_all(stages: Sequence[_StreamStage]) -> None:
     for stage in stages:
-        if stage.texts and stage.dropped == stage.texts:
+        if stage.texts and stage.dropped == stage.texts and not stage.released:
             processor = stage.cp.processor
             try:
                 if processor in _warned_drop_all:
@@ -743,6 +746,7 @@ class _Run:
                     stage.dropped += 1
                 return []
             # Several chunks: each passes the later processors on its own.
+            stage.released = True
             out: list[Chunk] = []
             for c in r:
                 try:

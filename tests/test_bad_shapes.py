@@ -205,3 +205,22 @@ async def test_dropping_some_text_chunks_is_not_warned_about(caplog):
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         assert (await agent.generate("a")).text == "two"
     assert not [r for r in caplog.records if "dropped every" in r.message]
+
+
+async def test_a_processor_that_holds_text_back_and_releases_it_is_not_warned_about(caplog):
+    class HoldAll(Processor):
+        id = "hold-all"
+
+        @hookimpl
+        def process_output_stream(self, part, state):
+            held = state.setdefault("held", [])
+            if part.type == "text-delta":
+                held.append(part)
+                return None
+            out, held[:] = [*held, part], []
+            return out
+
+    agent = make_agent(MockModel([MockResponse(text="one two")]), output_processors=[HoldAll()])
+    with caplog.at_level(logging.WARNING, logger="tripwire"):
+        assert (await agent.generate("a")).text == "one two"
+    assert not [r for r in caplog.records if "dropped every" in r.message]
