@@ -1048,9 +1048,6 @@ class _Run:
             if "model" in result and result["model"] is not None:
                 config.model = self.agent._resolve(result["model"])
             if "tools" in result:
-                if isinstance(result["tools"], str | bytes):
-                    raise TypeError("tools must be a list of tools or a mapping name -> tool, "
-                                    f"got a string: {result['tools']!r:.80}")
                 config.tools = coerce_tools(result["tools"])
             if "active_tools" in result:
                 config.active_tools = _name_list("active_tools", result["active_tools"])

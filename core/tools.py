@@ -12,7 +12,7 @@ import inspect
 import re
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
@@ -250,7 +250,11 @@ def coerce_tools(tools: Any) -> dict[str, Tool]:
     """``{name: Tool}`` from a list of tools / decorated functions, or a mapping."""
     if tools is None:
         return {}
-    items = tools.values() if isinstance(tools, dict) else tools
+    if isinstance(tools, str | bytes) or not isinstance(tools, Iterable | Mapping):
+        raise TypeError(
+            "tools must be a list of tools (or @tool functions) or a mapping name -> tool, "
+            f"got {type(tools).__name__}: {tools!r:.80}")
+    items = tools.values() if isinstance(tools, Mapping) else tools
     out: dict[str, Tool] = {}
     for t in items:
         if not isinstance(t, Tool):

@@ -69,7 +69,7 @@ async def test_malformed_cache_responses_fail_open_to_the_model(returned, messag
     ("process_input_step", {"system_messages": "Be terse."}, "wrap a single one in a list"),
     ("process_input_step", {"active_tools": "search"}, "wrap a single name in a list"),
     ("process_input_step", {"active_tools": [1]}, "tool names"),
-    ("process_input_step", {"tools": "search"}, "got a string"),
+    ("process_input_step", {"tools": "search"}, "tools must be a list of tools"),
 ])
 async def test_wrong_shapes_from_input_hooks_are_processor_errors(hook, returned, message):
     agent = make_agent(input_processors=[returning(hook, returned)])
@@ -224,3 +224,8 @@ async def test_a_processor_that_holds_text_back_and_releases_it_is_not_warned_ab
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         assert (await agent.generate("a")).text == "one two"
     assert not [r for r in caplog.records if "dropped every" in r.message]
+
+
+def test_a_bare_string_for_tools_is_a_clear_error():
+    with pytest.raises(TypeError, match="tools must be a list of tools"):
+        make_agent(tools="search")
