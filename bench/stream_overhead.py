@@ -15,7 +15,7 @@ import asyncio
 import time
 
 from tripwire import Agent, Chunk, Processor, hookimpl
-from tripwire.agent import _Run
+from tripwire._loop import Run
 from tripwire.testing import MockModel
 
 
@@ -34,10 +34,10 @@ async def through_tripwire(n_procs: int, chunks: list[Chunk]) -> float:
     procs = [make_processor(i) for i in range(n_procs)]
     agent = Agent(id="bench", model=MockModel([]), output_processors=procs,
                   default_error_processors=False)
-    run = _Run(agent, "hi", {})  # binds arguments once per call, as a real run does
+    run = Run(agent, "hi", {})  # binds arguments once per call, as a real run does
     start = time.perf_counter()
     for c in chunks:
-        await run.through(c)
+        await run.pipeline.through(c)
     return time.perf_counter() - start
 
 

@@ -5,7 +5,7 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 """
 
 from tripwire._markers import hookimpl, hookspec
-from tripwire._runner import notify_violation
+from tripwire._hookcall import notify_violation
 from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, TracingContext

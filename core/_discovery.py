@@ -46,7 +46,7 @@ from cattrs.errors import StructureHandlerNotFoundError
 
 import tripwire.hookspecs as hookspecs
 from tripwire._markers import PROJECT_NAME
-from tripwire._runner import compile_processor, hooks_of
+from tripwire._validation import compile_processor, hooks_of
 from tripwire._serde import converter as _base_converter
 from tripwire.errors import ConfigurationError
 

@@ -1,31 +1,26 @@
-"""Processor validation and the hook runner.
+"""Processor validation: a processor is checked against the hookspecs once.
 
 pluggy parses and validates the hookimpls (names, argument names) against the
-hookspecs. Calling them is tripwire's own job: pluggy's ``firstresult`` stops at the
-first coroutine and calls implementations in reverse registration order, while
-processors must run in the order of the agent's list, each awaited before the next.
-So the runner reads each processor's ``HookImpl`` once (function + argnames) and calls
-it with just the arguments it declared, resolving awaitables per implementation.
+hookspecs; tripwire adds what pluggy lets pass silently (arguments with defaults,
+``process_*`` methods without ``@hookimpl``, ids) and reads each implementation once
+(function + argument names) into a ``CompiledProcessor``. Calling the implementations
+is ``tripwire._hookcall``'s job.
 """
 
 from __future__ import annotations
 
 import inspect
-import logging
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import attrs
 import pluggy
 
 import tripwire.hookspecs as hookspecs
 from tripwire._markers import PROJECT_NAME
-from tripwire.errors import ProcessorError, ProcessorValidationError, TripWire
-from tripwire.processor import ProcessorViolation
-
-log = logging.getLogger("tripwire")
+from tripwire.errors import ProcessorValidationError
 
 _KIND_HOOKS: dict[str, tuple[str, ...]] = {
     "input": hookspecs.INPUT_HOOKS,
@@ -248,81 +243,3 @@ def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledPr
             )
         out.append(cp)
     return out
-
-
-# ---------------------------------------------------------------- calling
-
-
-FAILED_OPEN = object()
-"""Returned by ``call_hook`` when a fail-open processor raised: use the input unchanged."""
-
-
-def make_abort(processor_id: str) -> Callable[..., NoReturn]:
-    def abort(reason: str | None = None, *, retry: bool = False, metadata: Any = None) -> NoReturn:
-        raise TripWire(
-            reason or f"Tripwire triggered by {processor_id}",
-            retry=retry,
-            metadata=metadata,
-            processor_id=processor_id,
-        )
-
-    return abort
-
-
-async def notify_violation(processor: Any, violation: ProcessorViolation) -> None:
-    """Call a processor's ``on_violation`` (sync or async); log and swallow what it
-    raises. Processors call it for warn/mask detections; aborts call it for them."""
-    callback = getattr(processor, "on_violation", None)
-    if callback is None:
-        return
-    try:
-        result = callback(violation)
-        if inspect.isawaitable(result):
-            await result
-    except Exception:
-        log.exception("on_violation of processor %r raised; ignored", violation.processor_id)
-
-
-async def call_hook(
-    cp: CompiledProcessor, hook: str, values: dict[str, Any], common: dict[str, Any]
-) -> Any:
-    """Call one processor's implementation of ``hook`` with the arguments it declares.
-
-    ``values`` holds the hook's own arguments, ``common`` the processor's common ones.
-    A ``TripWire`` gets the processor id and triggers ``on_violation``; any other
-    exception becomes ``ProcessorError`` (or ``FAILED_OPEN`` for fail-open processors).
-    """
-    impl = cp.impls[hook]
-    try:
-        kwargs = {a: values[a] if a in values else common[a] for a in impl.argnames}
-        result = impl.function(**kwargs)
-        if inspect.isawaitable(result):
-            result = await result
-        return result
-    except TripWire as tw:
-        await on_tripwire(cp, tw)
-        raise
-    except Exception as e:
-        return handle_failure(cp, hook, e)
-
-
-async def on_tripwire(cp: CompiledProcessor, tw: TripWire) -> None:
-    if tw.processor_id is None:
-        tw.processor_id = cp.id
-    await notify_violation(
-        cp.processor, ProcessorViolation(tw.processor_id, tw.reason, tw.metadata)
-    )
-
-
-def handle_failure(cp: CompiledProcessor, hook: str, error: Exception) -> Any:
-    if cp.fail_open:
-        log.warning(
-            "processor %r failed in %s (fail_open: input passed on unchanged)",
-            cp.id, hook, exc_info=error,
-        )
-        return FAILED_OPEN
-    raise ProcessorError(cp.id, hook, error) from error
-
-
-def with_hook(processors: Sequence[CompiledProcessor], hook: str) -> list[CompiledProcessor]:
-    return [cp for cp in processors if hook in cp.impls]

@@ -1,0 +1,180 @@
+"""The options of one ``generate()`` / ``stream()`` call, resolved against the agent.
+
+Everything a call may override (processor lists, limits, model settings, tools) is
+checked and resolved here, once, before the run starts: a bad option fails the call
+before any hook runs.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+import tripwire.hookspecs as hookspecs
+from tripwire._validation import CompiledProcessor, HookImplInfo, compile_processor
+from tripwire.context import RequestContext
+from tripwire.errors import ConfigurationError
+from tripwire.options import check_int
+from tripwire.tools import Tool
+
+if TYPE_CHECKING:
+    from tripwire.agent import Agent
+
+#: The keyword options ``generate()`` and ``stream()`` accept.
+OPTIONS = frozenset({
+    "max_steps", "max_processor_retries", "input_processors", "output_processors",
+    "error_processors", "prepare_step", "request_context", "model_settings",
+    "provider_options", "tool_choice", "active_tools", "structured_output",
+})
+
+#: API-error retries granted when error processors run and max_processor_retries is unset.
+DEFAULT_API_ERROR_RETRIES = 10
+
+
+@attrs.define
+class StepConfig:
+    """What one model call uses; ``process_input_step`` may change it for its step."""
+
+    model: Any
+    tools: dict[str, Tool]
+    tool_choice: Any
+    active_tools: list[str] | None
+    system_messages: list[dict[str, Any]]
+    provider_options: dict[str, Any]
+    model_settings: dict[str, Any]
+    structured_output: Any
+
+    def for_step(self, system_messages: list[dict[str, Any]]) -> StepConfig:
+        """A copy for one step (its mappings copied too, so a step's changes stay in it)."""
+        return attrs.evolve(self, system_messages=list(system_messages), tools=dict(self.tools),
+                            provider_options=dict(self.provider_options),
+                            model_settings=dict(self.model_settings))
+
+    def active(self) -> dict[str, Tool]:
+        """The tools the model may call in this step."""
+        if self.active_tools is None:
+            return self.tools
+        return {n: t for n, t in self.tools.items() if n in self.active_tools}
+
+
+@attrs.define
+class CallOptions:
+    """One call's options, resolved: processors compiled, limits checked."""
+
+    request_context: RequestContext
+    max_steps: int
+    max_retries: int | None
+    inputs: list[CompiledProcessor]
+    outputs: list[CompiledProcessor]
+    errors: list[CompiledProcessor]
+    config: StepConfig
+
+    @property
+    def api_error_retries(self) -> int:
+        """How many API-error retries a step may make."""
+        if self.max_retries is not None:
+            return self.max_retries
+        return DEFAULT_API_ERROR_RETRIES if self.errors else 0
+
+
+def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
+    """Check a call's ``options`` and resolve them against ``agent``'s defaults."""
+    unknown = set(options) - OPTIONS
+    if unknown:
+        raise TypeError(
+            f"unknown option(s) {sorted(unknown)}; valid: {', '.join(sorted(OPTIONS))}"
+        )
+    request_context = RequestContext.coerce(options.get("request_context"))
+    max_steps = options.get("max_steps", agent.max_steps)
+    check_int("max_steps", max_steps, minimum=1)
+    max_retries = options.get("max_processor_retries", agent.max_processor_retries)
+    check_int("max_processor_retries", max_retries, allow_none=True)
+
+    def processors(kind: str) -> list[CompiledProcessor]:
+        key = f"{kind}_processors"
+        return agent._processor_list(kind, request_context, options[key]) if key in options \
+            else agent._processor_list(kind, request_context)
+
+    inputs = processors("input")
+    if options.get("prepare_step") is not None:
+        inputs.append(prepare_step_processor(options["prepare_step"]))
+    outputs = processors("output")
+    if options.get("structured_output") is not None:
+        so = compile_processor(structured_output_processor(options["structured_output"]))
+        if all(cp.id != so.id for cp in inputs):
+            inputs.append(so)
+        if all(cp.id != so.id for cp in outputs):
+            outputs.append(so)
+    errors = processors("error")
+    errors += [d for d in agent._defaults if all(d.id != e.id for e in errors)]
+    for index, cp in enumerate(inputs + outputs + errors):
+        try:
+            cp.processor.processor_index = index
+        except AttributeError:
+            pass
+    config = StepConfig(
+        model=agent.model,
+        tools=dict(agent.tools),
+        tool_choice=options.get("tool_choice", agent.tool_choice),
+        active_tools=options.get("active_tools"),
+        system_messages=[],
+        provider_options={**agent.provider_options, **(options.get("provider_options") or {})},
+        model_settings={**agent.model_settings, **(options.get("model_settings") or {})},
+        structured_output=None,
+    )
+    return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config)
+
+
+def prepare_step_processor(fn: Callable[..., Any]) -> CompiledProcessor:
+    """``prepare_step`` as a processor (id ``prepare-step``) whose process_input_step
+    calls ``fn`` with the arguments it declares (all of them if it takes ``**kwargs``)."""
+    if not callable(fn):
+        raise ConfigurationError(f"prepare_step must be callable, got {type(fn).__name__}")
+    spec_args = list(inspect.signature(hookspecs.process_input_step).parameters)
+    params = inspect.signature(fn).parameters
+    takes_all = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    unknown = [n for n, p in params.items()
+               if p.kind is not p.VAR_KEYWORD and n not in spec_args and p.default is p.empty]
+    if unknown:
+        raise ConfigurationError(
+            f"prepare_step declares argument(s) {unknown} that process_input_step does not "
+            f"have; valid: {', '.join(spec_args)}"
+        )
+    wanted = spec_args if takes_all else [n for n in params if n in spec_args]
+
+    def process_input_step(*args: Any) -> Any:  # called with every argument, in order
+        values = dict(zip(spec_args, args, strict=True))
+        return fn(**{k: values[k] for k in wanted})
+
+    class _PrepareStep:
+        id = "prepare-step"
+
+    return CompiledProcessor(
+        _PrepareStep(), "prepare-step",
+        {"process_input_step": HookImplInfo("process_input_step", process_input_step,
+                                            tuple(spec_args))},
+    )
+
+
+def structured_output_processor(spec: Any) -> Any:
+    """The ``structured_output`` call option as a ``structured-output`` processor.
+
+    Accepts a ``StructuredOutput`` instance, an attrs class, a JSON Schema mapping, or
+    ``{"schema": ..., "name"/"schema_name": ..., "strategy": ..., ...}`` (its options).
+    """
+    from tripwire.plugins.structured_output import StructuredOutput
+
+    if isinstance(spec, StructuredOutput):
+        return spec
+    if isinstance(spec, Mapping) and "schema" in spec:
+        options = dict(spec)
+        if "name" in options:
+            options["schema_name"] = options.pop("name")
+        try:
+            return StructuredOutput(**options)
+        except TypeError as e:
+            raise ConfigurationError(f"structured_output: {e}") from None
+    return StructuredOutput(spec)

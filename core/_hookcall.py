@@ -1,0 +1,144 @@
+"""Calling hooks: one bound caller for every path.
+
+pluggy's ``firstresult`` stops at the first coroutine and calls implementations in
+reverse registration order, while processors must run in the order of the agent's
+list, each awaited before the next. So tripwire calls each processor's implementation
+itself, through a ``BoundHook``: the implementation's arguments bound once per call
+(the common ones: abort, state, writer, ...), the hook's own values filled in per
+invocation, positionally, as pluggy does. The same object serves the per-chunk path
+(``process_output_stream``) and the once-per-step hooks.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from types import CoroutineType
+from typing import Any, NoReturn
+
+from tripwire._validation import CompiledProcessor
+from tripwire.errors import ProcessorError, TripWire
+from tripwire.processor import ProcessorViolation
+
+log = logging.getLogger("tripwire")
+
+#: The arguments every hook may declare besides its own (API.md section 3).
+COMMON_ARGS = ("abort", "retry_count", "request_context", "tracing_context", "state",
+               "writer", "abort_signal")
+
+
+FAILED_OPEN = object()
+"""Returned by ``call_hook`` when a fail-open processor raised: use the input unchanged."""
+
+
+def make_abort(processor_id: str) -> Callable[..., NoReturn]:
+    def abort(reason: str | None = None, *, retry: bool = False, metadata: Any = None) -> NoReturn:
+        raise TripWire(
+            reason or f"Tripwire triggered by {processor_id}",
+            retry=retry,
+            metadata=metadata,
+            processor_id=processor_id,
+        )
+
+    return abort
+
+
+async def notify_violation(processor: Any, violation: ProcessorViolation) -> None:
+    """Call a processor's ``on_violation`` (sync or async); log and swallow what it
+    raises. Processors call it for warn/mask detections; aborts call it for them."""
+    callback = getattr(processor, "on_violation", None)
+    if callback is None:
+        return
+    try:
+        result = callback(violation)
+        if inspect.isawaitable(result):
+            await result
+    except Exception:
+        log.exception("on_violation of processor %r raised; ignored", violation.processor_id)
+
+
+class BoundHook:
+    """One processor's implementation of one hook, its arguments bound for one call.
+
+    ``common`` holds the processor's common arguments (built once per call);
+    ``set(name, value)`` changes one of them for later invocations (``retry_count``).
+    ``await bound(values)`` calls the implementation with the hook's own ``values``;
+    ``await bound.call_part(chunk)`` is the per-chunk fast path of
+    ``process_output_stream``. A ``TripWire`` gets the processor id and triggers
+    ``on_violation``; any other exception becomes ``ProcessorError`` (or
+    ``FAILED_OPEN`` for a fail-open processor).
+    """
+
+    __slots__ = ("cp", "hook", "fn", "args", "own", "part_index")
+
+    def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
+        impl = cp.impls[hook]
+        self.cp = cp
+        self.hook = hook
+        self.fn = impl.function
+        self.args: list[Any] = [common.get(a) for a in impl.argnames]
+        #: (name, position) of the hook's own arguments this implementation declares.
+        self.own = tuple((a, i) for i, a in enumerate(impl.argnames) if a not in common)
+        self.part_index = impl.argnames.index("part") if "part" in impl.argnames else -1
+
+    def declares(self, name: str) -> bool:
+        return name in self.cp.impls[self.hook].argnames
+
+    def set(self, name: str, value: Any) -> None:
+        """Bind ``name`` to ``value`` for the following invocations."""
+        names = self.cp.impls[self.hook].argnames
+        if name in names:
+            self.args[names.index(name)] = value
+
+    async def __call__(self, values: Mapping[str, Any]) -> Any:
+        args = list(self.args)
+        for name, i in self.own:
+            args[i] = values[name]
+        try:
+            result = self.fn(*args)
+            if inspect.isawaitable(result):
+                result = await result
+            return result
+        except TripWire as tw:
+            await on_tripwire(self.cp, tw)
+            raise
+        except Exception as e:
+            return handle_failure(self.cp, self.hook, e)
+
+    def call_part(self, chunk: Any) -> Any:
+        """Call ``process_output_stream`` with ``chunk``: the result, or an awaitable
+        of it (awaited by the pipeline, which also handles what the call raises)."""
+        args = self.args
+        if self.part_index >= 0:
+            args[self.part_index] = chunk
+        return self.fn(*args)
+
+
+def is_coroutine(value: Any) -> bool:
+    """True for what a hook returns that must be awaited (cheap for the common case)."""
+    return type(value) is CoroutineType or (
+        value is not None and not isinstance(value, list | dict) and inspect.isawaitable(value)
+    )
+
+
+async def on_tripwire(cp: CompiledProcessor, tw: TripWire) -> None:
+    if tw.processor_id is None:
+        tw.processor_id = cp.id
+    await notify_violation(
+        cp.processor, ProcessorViolation(tw.processor_id, tw.reason, tw.metadata)
+    )
+
+
+def handle_failure(cp: CompiledProcessor, hook: str, error: Exception) -> Any:
+    if cp.fail_open:
+        log.warning(
+            "processor %r failed in %s (fail_open: input passed on unchanged)",
+            cp.id, hook, exc_info=error,
+        )
+        return FAILED_OPEN
+    raise ProcessorError(cp.id, hook, error) from error
+
+
+def with_hook(processors: Sequence[CompiledProcessor], hook: str) -> list[CompiledProcessor]:
+    return [cp for cp in processors if hook in cp.impls]

@@ -1,0 +1,456 @@
+"""The agent loop: one ``Run`` per ``generate()`` / ``stream()`` call.
+
+A run owns everything its call touches (message list, per-processor state, retry
+counters), so concurrent calls on one ``Agent`` never see each other. ``events()``
+yields the chunks the client receives; ``generate()`` consumes the same generator as
+``stream()``, so no path can skip a processor another path runs.
+
+The order of the stages is the diagram in docs/hooks.md::
+
+    process_input                      once
+    per step:  process_input_step -> process_llm_request -> model call (on error:
+               process_api_error) -> process_output_stream per chunk ->
+               process_llm_response -> process_output_step -> tools ->
+               process_tool_result
+    process_output_result              once, then the finish chunk
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
+from typing import TYPE_CHECKING, Any
+
+from tripwire._call_options import resolve_call
+from tripwire._hooks import Hooks
+from tripwire._pipeline import OutputPipeline
+from tripwire._tool_exec import ToolRunner
+from tripwire.chunks import Chunk, Usage, check_chunk
+from tripwire.context import TracingContext
+from tripwire.errors import APICallError, TripWire
+from tripwire.messages import (
+    Message,
+    MessageList,
+    coerce_message,
+    message_to_core,
+    new_id,
+    signal_message,
+)
+from tripwire.models import ModelRequest, model_label
+from tripwire.processor import TripwireInfo
+from tripwire.results import (
+    GenerateResult,
+    OutputResult,
+    StepAccumulator,
+    StepResult,
+    tripwire_info,
+)
+
+if TYPE_CHECKING:
+    from tripwire._call_options import StepConfig
+    from tripwire.agent import Agent
+
+log = logging.getLogger("tripwire")
+
+# Chunks that carry a step's content (what a discarded attempt must not leak).
+_STEP_CONTENT = frozenset({"text-delta", "reasoning-delta", "tool-call", "tool-result",
+                           "tool-error"})
+
+
+class _RetryStep(Exception):
+    """A processor asked for the current step to be run again, and the limit allows."""
+
+    def __init__(self, tripwire: TripWire) -> None:
+        self.tripwire = tripwire
+
+
+class _ModelFailed(Exception):
+    """The model call failed (raised, or sent a malformed chunk)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+class Run:
+    """Everything one generate/stream call owns."""
+
+    def __init__(self, agent: Agent, messages: Any, options: Mapping[str, Any]) -> None:
+        self.agent = agent
+        self.call = call = resolve_call(agent, options)
+        self.run_id = new_id()
+        self.request_context = call.request_context
+        self.abort_signal = asyncio.Event()
+        self.message_list = MessageList(system_messages=agent.instructions)
+        initial = messages if isinstance(messages, list) else [messages]
+        self.message_list.add([coerce_message(m) for m in initial], "input")
+        self.pipeline = OutputPipeline(self.run_id)
+        self.hooks = Hooks(call, self.pipeline, TracingContext(self.run_id, agent.id),
+                           self.abort_signal)
+        self.pipeline.attach(self.hooks.implementing(call.outputs, "process_output_stream"),
+                             self.message_list)
+        self.tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
+                                self.request_context, self.abort_signal, self.run_id)
+        self.steps: list[StepResult] = []
+        self.tripwire: TripwireInfo | None = None
+        self.finish_reason = "unknown"
+        self.text = ""
+        self.object: Any = None
+        self.usage = Usage()
+        self.response_rejected = False
+        self.current_acc: StepAccumulator | None = None
+        self.models_used: list[Any] = []
+
+    # -- the loop
+    async def events(self) -> AsyncIterator[Chunk]:
+        pipeline = self.pipeline
+        try:
+            await self.hooks.process_input(self.message_list)
+            for c in await pipeline.flush():
+                yield c
+            run_start = self.message_list.checkpoint()
+            step_number = 0
+            while True:
+                checkpoint = self.message_list.checkpoint()
+                try:
+                    async with aclosing(self._step(step_number)) as step_chunks:
+                        async for c in step_chunks:
+                            yield c
+                except _RetryStep as retry:
+                    tw = retry.tripwire
+                    self.steps[-1].tripwire = tripwire_info(tw) if self.steps else None
+                    self.message_list.rollback(checkpoint)
+                    self.message_list.add(
+                        signal_message(tw.reason, attributes={"type": "retry-feedback"}),
+                        "response",
+                    )
+                    self.hooks.set_retry_count(self.hooks.retry_count + 1)
+                    for c in await self._step_retry(step_number, tw.reason, tw.processor_id,
+                                                    self.hooks.retry_count):
+                        yield c
+                    continue
+                except TripWire as tw:
+                    # A tripped step is not accepted: its messages are not kept.
+                    self.message_list.rollback(checkpoint)
+                    last = self.steps[-1] if self.steps else None
+                    if last is not None and last.step_number == step_number and last.tripwire is None:
+                        last.tripwire = tripwire_info(tw)
+                    raise
+                self.hooks.set_retry_count(0)
+                step = self.steps[-1]
+                if step.tool_calls and step_number + 1 < self.call.max_steps:
+                    step_number += 1
+                    continue
+                break
+            self.text = self._response_text()
+            self.finish_reason = self.steps[-1].finish_reason if self.steps else "unknown"
+            # ``finish`` passes the stream processors before process_output_result runs
+            # (state they write on it is visible there) but reaches the client last.
+            finish: list[Chunk] = []
+            for c in await pipeline.emit(Chunk(
+                "finish", {"finish_reason": self.finish_reason, "usage": self.usage},
+                run_id=self.run_id,
+            )):
+                if c.type == "finish":
+                    finish.append(c)
+                else:
+                    yield c
+            output = OutputResult(self.text, self.usage, self.finish_reason, list(self.steps))
+            try:
+                await self.hooks.process_output_result(self.message_list, output,
+                                                       self._response_text)
+            except TripWire:
+                # The whole response is rejected: none of it is kept or returned.
+                self.response_rejected = True
+                self.message_list.rollback(run_start)
+                raise
+            for c in await pipeline.flush():
+                yield c
+            self.text = self._response_text()
+            self.object = output.object
+            if output.object is not None:
+                for c in await pipeline.emit(Chunk("object-result", {"object": output.object},
+                                                   run_id=self.run_id)):
+                    yield c
+            for c in finish:
+                yield c
+        except TripWire as tw:
+            self.tripwire = tripwire_info(tw)
+            self.finish_reason = "other"
+            self.text = "" if self.response_rejected else self._response_text()
+            # Chunks released together with the one that tripped, and that passed
+            # every processor, still reach the client, before the tripwire.
+            for c in getattr(tw, "_released", ()):
+                yield c
+            yield Chunk("tripwire", {"reason": tw.reason, "retry": tw.retry,
+                                     "metadata": tw.metadata, "processor_id": tw.processor_id},
+                        run_id=self.run_id)
+        except (asyncio.CancelledError, GeneratorExit):
+            self.abort_signal.set()
+            self.text = self._text_so_far()
+            raise
+        except Exception as e:
+            self.finish_reason = "error"
+            for c in await self._error_chunks(e):
+                yield c
+            raise
+        finally:
+            pipeline.warn_if_dropped_all()
+
+    async def _step(self, step_number: int) -> AsyncIterator[Chunk]:
+        pipeline = self.pipeline
+        config = self.call.config.for_step(self.message_list.system_messages)
+        transient: list[Message] = []
+        pipeline.new_step()
+        await self.hooks.process_input_step(
+            self.message_list, step_number, self.steps, config,
+            self._send_signal(transient), self.agent._resolve)
+        if all(m is not config.model for m in self.models_used):
+            self.models_used.append(config.model)
+        for c in await pipeline.flush():
+            yield c
+        api_retries = 0
+        while True:
+            prompt, cached = await self.hooks.process_llm_request(
+                self._prompt(config, transient), config, step_number, self.steps)
+            for c in await pipeline.flush():
+                yield c
+            request = ModelRequest(
+                prompt=prompt, tools=list(config.active().values()),
+                tool_choice=config.tool_choice, model_settings=config.model_settings,
+                provider_options=config.provider_options,
+                structured_output=config.structured_output,
+            )
+            acc = StepAccumulator(step_number, from_cache=cached is not None)
+            for c in await pipeline.emit(Chunk("step-start", {"step_number": step_number},
+                                               run_id=self.run_id)):
+                acc.observe(c)
+                yield c
+            source = _replay(cached) if cached is not None else config.model.stream(request)
+            self.current_acc = acc
+            try:
+                async with aclosing(self._model_chunks(source, acc, config.model)) as chunks:
+                    async for c in chunks:
+                        yield c
+            except _ModelFailed as failed:
+                retry_by = await self._retry_api_error(failed.error, step_number, api_retries)
+                if retry_by is not None:
+                    # The failed attempt is discarded like a rejected step: the client is
+                    # told, and none of its text reaches the result or the next prompt.
+                    api_retries += 1
+                    self.current_acc = None
+                    for c in await self._step_retry(step_number, str(failed.error), retry_by,
+                                                    api_retries):
+                        yield c
+                    for c in await pipeline.flush():
+                        yield c
+                    continue
+                raise failed.error from None
+            break
+        self.current_acc = None
+        step = acc.result()
+        self.usage = self.usage + step.usage
+        message = acc.message(pipeline.take_step_data())
+        if message is not None:
+            self.message_list.add(message, "response")
+            pipeline.current_message = message
+        await self.hooks.process_llm_response(acc.raw, config.model, step_number,
+                                              [*self.steps, step], acc.from_cache, acc.finish)
+        self.steps.append(step)
+        for c in await pipeline.flush():
+            yield c
+        try:
+            await self.hooks.process_output_step(self.message_list, step, config, self.steps)
+        except TripWire as tw:
+            self._maybe_retry(tw)
+            raise
+        for c in await pipeline.flush():
+            yield c
+        if step.tool_calls:
+            async with aclosing(self.tools.run(step, config, self.steps, acc.bad_args,
+                                               self._maybe_retry)) as tool_chunks:
+                async for c in tool_chunks:
+                    yield c
+
+    def _maybe_retry(self, tw: TripWire) -> None:
+        """Turn a ``retry=True`` abort into a step retry when the limit allows."""
+        limit = self.call.max_retries
+        if tw.retry and limit is not None and self.hooks.retry_count < limit:
+            raise _RetryStep(tw) from None
+
+    async def _retry_api_error(
+        self, error: Exception, step_number: int, retries: int
+    ) -> str | None:
+        """Run ``process_api_error``; the id of the processor whose retry request is
+        granted, or None."""
+        cp = await self.hooks.process_api_error(error, self.message_list, step_number,
+                                                self.steps, retries)
+        if cp is None:
+            return None
+        limit = self.call.api_error_retries
+        if retries >= limit:
+            log.info(
+                "API-error retry requested by %r but the limit (%d) is reached", cp.id, limit)
+            return None
+        if self.call.max_retries is None and cp not in self.agent._defaults:
+            self.agent._warn_implicit_retry_budget()
+        return cp.id
+
+    async def _model_chunks(
+        self, source: AsyncIterator[Chunk], acc: StepAccumulator, model: Any
+    ) -> AsyncIterator[Chunk]:
+        iterator = source.__aiter__()
+        try:
+            while True:
+                try:
+                    raw = await iterator.__anext__()
+                    if not acc.from_cache:  # cache entries were checked when returned
+                        check_chunk(raw)
+                except StopAsyncIteration:
+                    break
+                except (asyncio.CancelledError, GeneratorExit):
+                    raise
+                except ValueError as e:
+                    raise _ModelFailed(APICallError(
+                        f"model {model_label(model)} sent a malformed chunk: {e}")) from e
+                except Exception as e:
+                    raise _ModelFailed(e) from e
+                acc.raw.append(raw)
+                if raw.type == "finish":
+                    acc.finish = raw.payload
+                    raw = Chunk("step-finish", _step_finish_payload(raw.payload),
+                                run_id=self.run_id, source=raw.source)
+                elif raw.run_id is None:
+                    raw = raw.evolve(run_id=self.run_id)
+                for c in await self.pipeline.emit(raw):
+                    acc.observe(c)
+                    yield c
+        finally:
+            closer = getattr(iterator, "aclose", None)
+            if closer is not None:
+                await closer()
+        if not acc.finish:
+            # A model (or cache entry) without a finish chunk: the step still ends.
+            acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
+                          "usage": Usage()}
+            for c in await self.pipeline.emit(Chunk("step-finish", dict(acc.finish),
+                                                    run_id=self.run_id)):
+                acc.observe(c)
+                yield c
+
+    # -- what clients are told
+    async def _error_chunks(self, error: Exception) -> list[Chunk]:
+        """The ``error`` chunk, after the output processors (once). A processor may
+        change it but not swallow it: dropped, tripped or failed, the original is sent."""
+        chunk = Chunk("error", {"error": error}, run_id=self.run_id)
+        try:
+            out = await self.pipeline.through(chunk)
+        except Exception:  # TripWire included
+            log.debug(
+                "an output processor failed on the error chunk; sending the original",
+                exc_info=True)
+            out = []
+        if not any(c.type == "error" for c in out):
+            out.append(chunk)
+        return out
+
+    async def _step_retry(
+        self, step_number: int, reason: str, processor_id: str | None, retry_count: int
+    ) -> list[Chunk]:
+        """The ``step-retry`` chunk that tells clients to discard the step, after the
+        output processors. Content a processor held back from the discarded attempt and
+        releases now is dropped with it: it must reach neither the client nor the text."""
+        self.pipeline.new_step()
+        out = await self.pipeline.emit(Chunk(
+            "step-retry",
+            {"step_number": step_number, "reason": reason, "processor_id": processor_id,
+             "retry_count": retry_count},
+            run_id=self.run_id,
+        ))
+        return [c for c in out if c.type not in _STEP_CONTENT]
+
+    def _send_signal(self, transient: list[Message]):
+        """The ``send_signal`` function handed to ``process_input_step``."""
+
+        async def send_signal(signal: Mapping[str, Any]) -> Message:
+            if not isinstance(signal, Mapping) or not isinstance(signal.get("contents"), str):
+                raise ValueError("send_signal needs a mapping with a string 'contents'")
+            unknown = set(signal) - {"type", "contents", "attributes", "transient", "tag_name"}
+            if unknown:
+                raise ValueError(
+                    f"send_signal: unknown key(s) {sorted(unknown)}; valid: type, contents, "
+                    f"attributes, transient, tag_name")
+            message = signal_message(
+                signal["contents"],
+                attributes=signal.get("attributes"),
+                tag_name=signal.get("tag_name", "system-reminder"),
+                signal_type=signal.get("type", "reactive"),
+            )
+            if signal.get("transient"):
+                message.content.metadata["signal"]["transient"] = True
+                transient.append(message)
+            else:
+                self.message_list.add(message, "response" if self.steps else "input")
+            # Clients see the signal too, as a transient data chunk (never stored).
+            await self.pipeline.writer().custom({
+                "type": "data-signal", "transient": True, "data": {
+                    "type": signal.get("type", "reactive"),
+                    "contents": signal["contents"],
+                    "attributes": dict(signal.get("attributes") or {}),
+                    "tag_name": signal.get("tag_name", "system-reminder"),
+                    "transient": bool(signal.get("transient", False)),
+                }})
+            return message
+
+        return send_signal
+
+    # -- text and result
+    def _prompt(self, config: StepConfig, transient: list[Message]) -> list[dict[str, Any]]:
+        prompt: list[dict[str, Any]] = [dict(s) for s in config.system_messages]
+        prompt.extend(self.message_list.all.core())
+        for m in transient:
+            prompt.extend(message_to_core(m))
+        return prompt
+
+    def _response_text(self) -> str:
+        return "".join(
+            m.text for m in self.message_list.response.db()
+            if m.role == "assistant" and not m.is_signal
+        )
+
+    def _text_so_far(self) -> str:
+        """The text of a run closed early: accepted steps, plus what the current step
+        had streamed."""
+        text = self._response_text()
+        if self.current_acc is not None:
+            text += "".join(self.current_acc.text)
+        return text
+
+    def result(self) -> GenerateResult:
+        return GenerateResult(
+            text=self.text,
+            finish_reason=self.finish_reason,
+            usage=self.usage,
+            steps=list(self.steps),
+            messages=self.message_list.response.db(),
+            message_list=self.message_list,
+            tripwire=self.tripwire,
+            object=self.object,
+            run_id=self.run_id,
+        )
+
+
+def _step_finish_payload(finish: Mapping[str, Any]) -> dict[str, Any]:
+    """What a ``step-finish`` chunk carries to the client: the finish reason, the usage
+    and the provider's metadata, never the raw request, response or headers (those stay
+    on ``StepResult.request`` / ``.response``)."""
+    payload = {"finish_reason": finish["finish_reason"], "usage": finish.get("usage")}
+    if finish.get("provider_metadata"):
+        payload["provider_metadata"] = finish["provider_metadata"]
+    return payload
+
+
+async def _replay(chunks: list[Chunk]) -> AsyncIterator[Chunk]:
+    for c in chunks:
+        yield c

@@ -1,0 +1,227 @@
+"""The output pipeline: every chunk a client receives passes ``process_output_stream``
+of the output processors here, in list order, exactly once.
+
+It also carries the ``data-*`` chunks hooks and tools write (``Writer``), and keeps the
+non-transient ones for the step's stored message.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tripwire._hookcall import BoundHook, handle_failure, is_coroutine, on_tripwire
+from tripwire._validation import CompiledProcessor
+from tripwire.chunks import Chunk, check_chunk
+from tripwire.errors import TripWire
+from tripwire.messages import DataPart, Message, MessageList
+
+log = logging.getLogger("tripwire")
+
+
+class Writer:
+    """Lets a hook (or a tool) emit ``data-*`` chunks to the client."""
+
+    __slots__ = ("_pipeline", "_emitter")
+
+    def __init__(self, pipeline: OutputPipeline, emitter: str | None) -> None:
+        self._pipeline = pipeline
+        self._emitter = emitter
+
+    async def custom(self, chunk: Mapping[str, Any] | Chunk) -> None:
+        """Emit ``{"type": "data-...", "data": ..., "transient": bool}``.
+
+        Transient chunks reach the client but are not stored with the message.
+        """
+        if isinstance(chunk, Chunk):
+            out = chunk
+        elif isinstance(chunk, Mapping):
+            kind = chunk.get("type")
+            if not isinstance(kind, str) or not kind.startswith("data-"):
+                raise ValueError(
+                    f"writer.custom() needs a chunk whose type starts with 'data-', got {kind!r}"
+                )
+            unknown = set(chunk) - {"type", "data", "transient", "id"}
+            if unknown:
+                raise ValueError(
+                    f"writer.custom(): unknown key(s) {sorted(unknown)}; valid: type, data, "
+                    f"transient, id"
+                )
+            payload = {"data": chunk.get("data")}
+            if "id" in chunk:
+                payload["id"] = chunk["id"]
+            out = Chunk(kind, payload, run_id=self._pipeline.run_id,
+                        transient=bool(chunk.get("transient", False)))
+        else:
+            raise TypeError(f"writer.custom() takes a mapping, got {type(chunk).__name__}")
+        if not out.type.startswith("data-"):
+            raise ValueError(f"writer.custom() only emits data-* chunks, got {out.type!r}")
+        self._pipeline.pending.append((out, self._emitter))
+
+
+class _Stage:
+    """One output processor's ``process_output_stream`` in the pipeline."""
+
+    __slots__ = ("bound", "cp", "parts", "data", "texts", "dropped", "released")
+
+    def __init__(self, bound: BoundHook, message_list: MessageList) -> None:
+        self.bound = bound
+        self.cp = bound.cp
+        self.parts: list[Chunk] | None = [] if bound.declares("stream_parts") else None
+        bound.set("stream_parts", self.parts)
+        bound.set("message_list", message_list)
+        self.data = bound.cp.process_data_parts
+        # Text deltas seen and dropped: a processor that drops every one of them and
+        # never releases held chunks has most likely forgotten to ``return part``
+        # (warned once, after the run).
+        self.texts = 0
+        self.dropped = 0
+        self.released = False
+
+
+_warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+class OutputPipeline:
+    """The output processors' ``process_output_stream`` for one call."""
+
+    def __init__(self, run_id: str) -> None:
+        self.run_id = run_id
+        self.stages: list[_Stage] = []
+        #: data chunks hooks wrote and not yet processed, with the id of their writer
+        self.pending: list[tuple[Chunk, str | None]] = []
+        #: non-transient data parts of the current step, until it has a message
+        self.step_data: list[DataPart] = []
+        self.current_message: Message | None = None
+
+    def attach(self, bound: Sequence[BoundHook], message_list: MessageList) -> None:
+        """The output processors' ``process_output_stream``, in list order."""
+        self.stages = [_Stage(b, message_list) for b in bound]
+
+    def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
+        """A writer whose chunks skip ``emitter``'s own ``process_output_stream``."""
+        return Writer(self, emitter.id if emitter is not None else None)
+
+    def new_step(self) -> None:
+        self.step_data = []
+        self.current_message = None
+
+    def take_step_data(self) -> list[DataPart]:
+        """The step's data parts so far (for its message); later ones go to
+        ``current_message``."""
+        data, self.step_data = self.step_data, []
+        return data
+
+    async def through(self, chunk: Chunk, skip: str | None = None, start: int = 0) -> list[Chunk]:
+        """Pass one chunk through the processors from index ``start`` on; returns what
+        comes out (zero, one or more chunks).
+
+        When a later processor trips on one of several chunks a processor released
+        together, the ones before it (which passed every processor) are kept on the
+        ``TripWire`` (``_released``) so the client still gets them, in order."""
+        stages = self.stages
+        is_data = chunk.type.startswith("data-")
+        for i in range(start, len(stages)):
+            stage = stages[i]
+            if (is_data and not stage.data) or (skip is not None and stage.cp.id == skip):
+                continue
+            if stage.parts is not None:
+                stage.parts.append(chunk)
+            is_text = chunk.type == "text-delta"
+            if is_text:
+                stage.texts += 1
+            try:
+                r = stage.bound.call_part(chunk)
+                if is_coroutine(r):
+                    r = await r
+                if r is not chunk and r is not None:
+                    if type(r) is list:
+                        for c in r:
+                            check_chunk(c)
+                    elif type(r) is Chunk:
+                        check_chunk(r)
+                    else:
+                        raise TypeError(
+                            f"process_output_stream must return a Chunk, None or a list of "
+                            f"Chunks, got {type(r).__name__}")
+            except TripWire as tw:
+                await on_tripwire(stage.cp, tw)
+                raise
+            except Exception as e:
+                handle_failure(stage.cp, "process_output_stream", e)
+                r = chunk
+            if type(r) is Chunk:
+                if r is not chunk:
+                    chunk = r
+                    is_data = r.type.startswith("data-")
+                continue
+            if r is None:
+                if is_text:
+                    stage.dropped += 1
+                return []
+            # Several chunks: each passes the later processors on its own.
+            stage.released = True
+            out: list[Chunk] = []
+            for c in r:
+                try:
+                    out.extend(await self.through(c, skip, i + 1))
+                except TripWire as tw:
+                    tw._released = out + getattr(tw, "_released", [])  # type: ignore[attr-defined]
+                    raise
+            return out
+        return [chunk]
+
+    async def emit(self, chunk: Chunk) -> list[Chunk]:
+        """Process a chunk, then any data chunks hooks wrote meanwhile."""
+        out = await self.through(chunk)
+        if self.pending:
+            out.extend(await self._drain())
+        for c in out:
+            self._observe(c)
+        return out
+
+    async def flush(self) -> list[Chunk]:
+        """Data chunks written by non-stream hooks, processed and ready to yield."""
+        if not self.pending:
+            return []
+        out = await self._drain()
+        for c in out:
+            self._observe(c)
+        return out
+
+    async def _drain(self) -> list[Chunk]:
+        out: list[Chunk] = []
+        while self.pending:
+            chunk, emitter = self.pending.pop(0)
+            out.extend(await self.through(chunk, skip=emitter))
+        return out
+
+    def _observe(self, chunk: Chunk) -> None:
+        # Non-transient data chunks are stored on the current step's assistant message
+        # (buffered until the step has one).
+        if chunk.type.startswith("data-") and not chunk.transient:
+            part = DataPart(chunk.type, chunk.payload.get("data"))
+            if self.current_message is not None:
+                self.current_message.content.parts.append(part)
+            else:
+                self.step_data.append(part)
+
+    def warn_if_dropped_all(self) -> None:
+        """Name, once per processor, one that dropped every text chunk of the run."""
+        for stage in self.stages:
+            if not stage.texts or stage.dropped != stage.texts or stage.released:
+                continue
+            processor = stage.cp.processor
+            try:
+                if processor in _warned_drop_all:
+                    continue
+                _warned_drop_all.add(processor)
+            except TypeError:  # not weak-referenceable: warn every time
+                pass
+            log.warning(
+                "processor %r dropped every text-delta of this run (%d): its "
+                "process_output_stream returned None for each. Return the part (or a new "
+                "chunk) to pass it on; None drops that one chunk.", stage.cp.id, stage.texts,
+            )

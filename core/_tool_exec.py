@@ -1,0 +1,95 @@
+"""Running the tools a step asked for: concurrently, each result through
+``process_tool_result`` and then to the client as a ``tool-result`` (or ``tool-error``)
+chunk, in the order the model called them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any
+
+from tripwire.chunks import Chunk, ToolCall, ToolResult
+from tripwire.errors import TripWire
+from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
+from tripwire.tools import Tool
+
+if TYPE_CHECKING:
+    from tripwire._call_options import StepConfig
+    from tripwire._hooks import Hooks
+    from tripwire._pipeline import OutputPipeline
+    from tripwire.context import RequestContext
+    from tripwire.results import StepResult
+
+log = logging.getLogger("tripwire")
+
+
+class ToolRunner:
+    """Executes one call's tools with the services tools may ask for."""
+
+    def __init__(
+        self, hooks: Hooks, pipeline: OutputPipeline, message_list: MessageList,
+        request_context: RequestContext, abort_signal: asyncio.Event, run_id: str,
+    ) -> None:
+        self._hooks = hooks
+        self._pipeline = pipeline
+        self._message_list = message_list
+        self._request_context = request_context
+        self._abort_signal = abort_signal
+        self._run_id = run_id
+        self._writer = pipeline.writer()
+
+    async def run(
+        self, step: StepResult, config: StepConfig, steps: list[StepResult],
+        bad_args: dict[str, str], retryable: Callable[[TripWire], None],
+    ) -> AsyncIterator[Chunk]:
+        """Run ``step``'s tool calls; yield their result chunks after the output
+        processors. ``retryable`` turns a ``retry=True`` abort of
+        ``process_tool_result`` into a step retry when the limit allows."""
+        tools = config.active()
+        outcomes = await asyncio.gather(
+            *(self._execute(call, tools, bad_args) for call in step.tool_calls))
+        message_list = self._message_list
+        for call, (ok, value) in zip(step.tool_calls, outcomes, strict=True):
+            message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
+                "result", call.tool_call_id, call.tool_name, call.args, value, is_error=not ok)))
+            if ok:
+                try:
+                    result = await self._hooks.process_tool_result(
+                        message_list, call, value, step.step_number, config, steps)
+                except TripWire as tw:
+                    retryable(tw)
+                    raise
+                step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name, call.args,
+                                                    result))
+                chunk = Chunk("tool-result", {"tool_call_id": call.tool_call_id,
+                                              "tool_name": call.tool_name, "result": result},
+                              run_id=self._run_id)
+            else:
+                step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name, call.args,
+                                                    value, is_error=True))
+                chunk = Chunk("tool-error", {"tool_call_id": call.tool_call_id,
+                                             "tool_name": call.tool_name, "error": value},
+                              run_id=self._run_id)
+            for c in await self._pipeline.emit(chunk):
+                yield c
+
+    async def _execute(
+        self, call: ToolCall, tools: dict[str, Tool], bad_args: dict[str, str]
+    ) -> tuple[bool, Any]:
+        tool = tools.get(call.tool_name)
+        if tool is None:
+            available = ", ".join(sorted(tools)) or "none"
+            return False, f"Tool {call.tool_name!r} is not available. Available tools: {available}"
+        if call.tool_call_id in bad_args:
+            return False, f"Tool {call.tool_name!r} was not run: {bad_args[call.tool_call_id]}"
+        try:
+            return True, await tool.run(
+                call.args, writer=self._writer, request_context=self._request_context,
+                abort_signal=self._abort_signal,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.info("tool %r raised %s: %s", call.tool_name, type(e).__name__, e)
+            return False, f"{type(e).__name__}: {e}"

@@ -1,0 +1,194 @@
+"""What a run produces: the result of each step, of the run, and what
+``process_output_result`` is given; and the accumulator that builds a step's result
+and response message from the chunks the client received."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
+from tripwire.errors import TripWire
+from tripwire.messages import (
+    DataPart,
+    Message,
+    MessageList,
+    ReasoningPart,
+    TextPart,
+    ToolInvocation,
+    ToolInvocationPart,
+)
+from tripwire.processor import TripwireInfo
+
+__all__ = ["GenerateResult", "OutputResult", "StepResult", "StepAccumulator", "tripwire_info"]
+
+
+@attrs.define
+class StepResult:
+    """One model call of a run. A step rejected by a retry keeps its ``tripwire``."""
+
+    step_number: int
+    text: str = ""
+    reasoning: str = ""
+    tool_calls: list[ToolCall] = attrs.field(factory=list)
+    tool_results: list[ToolResult] = attrs.field(factory=list)
+    finish_reason: str = "unknown"
+    usage: Usage = attrs.field(factory=Usage)
+    from_cache: bool = False
+    provider_metadata: dict[str, Any] | None = None
+    warnings: list[Any] = attrs.field(factory=list)
+    tripwire: TripwireInfo | None = None
+    #: The provider's request body and raw response (status, headers with credentials
+    #: masked) of this step: server-side only, never streamed to the client.
+    request: Any = attrs.field(default=None, repr=False)
+    response: Any = attrs.field(default=None, repr=False)
+
+
+_READ_ONLY = frozenset({"text", "usage", "finish_reason", "steps"})
+
+
+@attrs.define
+class OutputResult:
+    """What ``process_output_result`` receives as ``result``.
+
+    ``text``, ``usage``, ``finish_reason`` and ``steps`` describe the response and are
+    read-only: to change what the client and the stored history get, edit or return
+    the response ``messages`` (``result.text`` then follows them). A processor may set
+    ``object`` (a parsed structured output); it becomes ``result.object`` and an
+    ``object-result`` chunk.
+    """
+
+    text: str
+    usage: Usage
+    finish_reason: str
+    steps: list[StepResult]
+    object: Any = None
+
+    def _set_text(self, text: str) -> None:
+        """The runner's way to update ``text`` after each processor."""
+        object.__setattr__(self, "text", text)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _READ_ONLY and hasattr(self, "object"):
+            raise AttributeError(
+                f"result.{name} is read-only in process_output_result: to change the "
+                f"response, edit the messages (message.content.parts) or return a list of "
+                f"messages; result.text follows them. result.object may be set."
+            )
+        object.__setattr__(self, name, value)
+
+
+@attrs.define
+class GenerateResult:
+    """The outcome of ``agent.generate()``.
+
+    ``messages`` are the messages this call produced; ``message_list`` the whole
+    conversation. ``tripwire`` is set (and ``finish_reason`` is ``"other"``) when a
+    processor stopped the run.
+    """
+
+    text: str
+    finish_reason: str
+    usage: Usage
+    steps: list[StepResult]
+    messages: list[Message]
+    message_list: MessageList
+    tripwire: TripwireInfo | None = None
+    object: Any = None
+    run_id: str = ""
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        return [c for s in self.steps if s.tripwire is None for c in s.tool_calls]
+
+    @property
+    def tool_results(self) -> list[ToolResult]:
+        return [r for s in self.steps if s.tripwire is None for r in s.tool_results]
+
+
+def tripwire_info(tw: TripWire) -> TripwireInfo:
+    """The ``TripwireInfo`` recorded for a ``TripWire``."""
+    return TripwireInfo(tw.reason, tw.retry, tw.metadata, tw.processor_id)
+
+
+def _merge(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
+    """Merge provider metadata one level deep (``{"anthropic": {...}}``)."""
+    out = dict(a or {})
+    for key, value in b.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = value
+    return out
+
+
+class StepAccumulator:
+    """Builds a step's result and response message from the processed chunks."""
+
+    def __init__(self, step_number: int, *, from_cache: bool) -> None:
+        self.step_number = step_number
+        self.from_cache = from_cache
+        self.raw: list[Chunk] = []
+        self.finish: dict[str, Any] = {}
+        self.text: list[str] = []
+        self.reasoning: list[str] = []
+        # One reasoning part per reasoning id, with the provider metadata (signatures)
+        # providers attach, so the reasoning can be sent back on later steps.
+        self.reasoning_parts: dict[str, ReasoningPart] = {}
+        self.tool_calls: list[ToolCall] = []
+        self.bad_args: dict[str, str] = {}
+
+    def observe(self, chunk: Chunk) -> None:
+        kind = chunk.type
+        if kind == "text-delta":
+            self.text.append(chunk.payload.get("text", ""))
+        elif kind == "reasoning-delta":
+            p = chunk.payload
+            text = p.get("text", "")
+            self.reasoning.append(text)
+            part = self.reasoning_parts.get(p.get("id", ""))
+            if part is None:
+                part = self.reasoning_parts[p.get("id", "")] = ReasoningPart("")
+            part.text += text
+            if p.get("provider_metadata"):
+                part.provider_metadata = _merge(part.provider_metadata, p["provider_metadata"])
+        elif kind == "tool-call":
+            p = chunk.payload
+            self.tool_calls.append(ToolCall(p["tool_call_id"], p["tool_name"], dict(p.get("args") or {})))
+            if p.get("args_error"):
+                raw = str(p.get("raw_args", ""))[:200]
+                self.bad_args[p["tool_call_id"]] = (
+                    f"the arguments were not valid JSON ({p['args_error']}): {raw}"
+                )
+
+    def result(self) -> StepResult:
+        return StepResult(
+            step_number=self.step_number,
+            text="".join(self.text),
+            reasoning="".join(self.reasoning),
+            tool_calls=list(self.tool_calls),
+            finish_reason=self.finish.get("finish_reason", "unknown"),
+            usage=Usage.coerce(self.finish.get("usage")),
+            from_cache=self.from_cache,
+            provider_metadata=self.finish.get("provider_metadata"),
+            warnings=list(self.finish.get("warnings") or []),
+            request=self.finish.get("request"),
+            response=self.finish.get("raw_response"),
+        )
+
+    def message(self, data: list[DataPart]) -> Message | None:
+        parts: list[Any] = []
+        parts.extend(p for p in self.reasoning_parts.values() if p.text or p.provider_metadata)
+        text = "".join(self.text)
+        if text:
+            parts.append(TextPart(text))
+        for call in self.tool_calls:
+            parts.append(ToolInvocationPart(ToolInvocation(
+                "call", call.tool_call_id, call.tool_name, call.args)))
+        parts.extend(data)
+        if not parts:
+            return None
+        message = Message.assistant("")
+        message.content.parts = parts
+        return message
