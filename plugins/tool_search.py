@@ -4,7 +4,8 @@ An agent with hundreds of tools pays for every tool definition on every model ca
 and models pick tools less accurately from long lists. This processor shows the model
 two meta tools instead, ``search_tools(query)`` (BM25 keyword search over the library's
 tool names and descriptions) and ``load_tool(name)``, and makes a tool active from the
-step after it was loaded.
+step after it was loaded. A system message tells the model how the two work, as the
+reference's ToolSearchProcessor does.
 
 The processor instance is shared by concurrent calls, so everything a call owns (the
 loaded tools, the meta tools whose ``execute`` closes over them) lives in that call's
@@ -23,11 +24,20 @@ from tripwire import THREAD_ID_KEY, Processor, StepResult, Tool, hookimpl, tool
 from tripwire.errors import ConfigurationError
 from tripwire.options import check_bool, check_int
 
-__all__ = ["ToolSearch", "BM25Index"]
+__all__ = ["ToolSearch", "BM25Index", "INSTRUCTIONS"]
 
 SEARCH_TOOL = "search_tools"
 LOAD_TOOL = "load_tool"
 META_TOOLS = (SEARCH_TOOL, LOAD_TOOL)
+
+#: The system instruction added on every step (``instructions=True``): the reference
+#: ToolSearchProcessor's words, plus when a loaded tool can be called.
+INSTRUCTIONS = (
+    f"To discover available tools, call {SEARCH_TOOL} with a keyword query. "
+    f"To add a tool to the conversation, call {LOAD_TOOL} with the tool name. "
+    f"Tools must be loaded before they can be used: a loaded tool can be called from "
+    f"your next step on, not in the step that loads it."
+)
 
 
 class ToolSearch(Processor):
@@ -39,6 +49,9 @@ class ToolSearch(Processor):
     and the tools loaded so far in this call. A tool loaded with
     ``load_tool`` becomes callable from the next step on; loaded tools stay active for
     the rest of the call (a load in a step rejected by a processor retry is undone).
+    Every step also gets a system message explaining the two meta tools (after the
+    agent's instructions; for that step only, like any ``process_input_step`` system
+    message).
 
     Options:
         tools (list[Tool] | None, default ``None``): the searchable library. ``None``
@@ -55,6 +68,10 @@ class ToolSearch(Processor):
             a thread id start empty.
         max_threads (int, default ``1000``): how many threads ``remember_per_thread``
             keeps.
+        instructions (bool | str, default ``True``): the system message explaining
+            ``search_tools`` and ``load_tool``. ``True`` adds ``INSTRUCTIONS``, a string
+            adds that text instead, ``False`` adds none (the meta tools' descriptions
+            are then all the model is told).
 
     Example::
 
@@ -71,6 +88,7 @@ class ToolSearch(Processor):
         always_active: list[str] | None = None,
         remember_per_thread: bool = False,
         max_threads: int = 1000,
+        instructions: bool | str = True,
     ) -> None:
         self.tools = _check_tools(tools)
         check_int("top_k", top_k, minimum=1, owner=self.id)
@@ -89,6 +107,14 @@ class ToolSearch(Processor):
             )
         check_bool("remember_per_thread", remember_per_thread, owner=self.id)
         check_int("max_threads", max_threads, minimum=1, owner=self.id)
+        if not isinstance(instructions, bool) and not (
+            isinstance(instructions, str) and instructions.strip()
+        ):
+            raise ConfigurationError(
+                f"tool-search: instructions must be true, false or a non-empty string, "
+                f"got {instructions!r}"
+            )
+        self.instructions = INSTRUCTIONS if instructions is True else instructions or None
         self.top_k = top_k
         self.always_active = always_active
         self.remember_per_thread = remember_per_thread
@@ -108,6 +134,7 @@ class ToolSearch(Processor):
         steps: list[StepResult],
         state: dict[str, Any],
         request_context: Mapping[str, Any],
+        system_messages: list[dict[str, Any]],
     ) -> dict[str, Any]:
         available = {**tools, **(self.tools or {})}
         clash = [n for n in META_TOOLS if n in available]
@@ -144,10 +171,16 @@ class ToolSearch(Processor):
             own = [n for n in tools if n not in library
                    and (active_tools is None or n in active_tools)]
         active = [*meta, *self.always_active, *own, *(active_tools or []), *loaded]
-        return {
+        out: dict[str, Any] = {
             "tools": {**meta, **available},
             "active_tools": list(dict.fromkeys(active)),
         }
+        if self.instructions:
+            # Step-scoped: the agent resets system messages at every step, so this is
+            # added once per model call, never accumulated.
+            out["system_messages"] = [
+                *system_messages, {"role": "system", "content": self.instructions}]
+        return out
 
     # -- the meta tools (one pair per call, closing over that call's state)
 

@@ -18,7 +18,7 @@ from tripwire import (
 )
 from tripwire.errors import ConfigurationError
 from tripwire.plugins import available, create
-from tripwire.plugins.tool_search import BM25Index, ToolSearch, tokenize
+from tripwire.plugins.tool_search import INSTRUCTIONS, BM25Index, ToolSearch, tokenize
 from tripwire.testing import MockModel, MockResponse
 
 META = ["search_tools", "load_tool"]
@@ -225,6 +225,47 @@ async def test_search_results_mark_already_loaded_tools():
     assert first == {"name": "get_weather", "description": first["description"], "loaded": True}
 
 
+# ---------------------------------------------------------------- the instruction
+
+
+def system_prompt(request) -> list[str]:
+    return [m["content"] for m in request.prompt if m["role"] == "system"]
+
+
+async def test_every_model_call_gets_one_system_instruction_about_the_meta_tools():
+    model = MockModel(search_load_call_script())
+    agent = make_agent(model, ToolSearch(), instructions="You are an operations assistant.")
+    await agent.generate("What's the weather in Rome?")
+
+    assert len(model.requests) == 4
+    for request in model.requests:  # after the agent's instructions, never accumulated
+        assert system_prompt(request) == ["You are an operations assistant.", INSTRUCTIONS]
+
+
+def test_the_instruction_explains_search_load_and_when_a_loaded_tool_can_be_called():
+    assert INSTRUCTIONS.startswith(
+        "To discover available tools, call search_tools with a keyword query. "
+        "To add a tool to the conversation, call load_tool with the tool name. "
+        "Tools must be loaded before they can be used")
+    assert "from your next step on" in INSTRUCTIONS
+
+
+async def test_instructions_false_adds_no_system_message():
+    model = MockModel(search_load_call_script())
+    agent = make_agent(model, ToolSearch(instructions=False), instructions="Be brief.")
+    await agent.generate("What's the weather in Rome?")
+
+    assert [system_prompt(r) for r in model.requests] == [["Be brief."]] * 4
+    assert names(model.requests[2]) == [*META, "get_weather"]  # the tools still work
+
+
+async def test_an_instructions_string_replaces_the_default_text():
+    model = MockModel(["ok"])
+    await make_agent(model, ToolSearch(instructions="Find tools with search_tools.")).generate("Hi")
+
+    assert system_prompt(model.requests[0]) == ["Find tools with search_tools."]
+
+
 # ---------------------------------------------------------------- state per call
 
 
@@ -413,8 +454,9 @@ def test_an_agent_without_tools_gets_the_meta_tools_over_an_empty_library():
     processor = ToolSearch()
     state: dict = {}
     out = processor.process_input_step(tools={}, active_tools=None, steps=[], state=state,
-                                       request_context={})
+                                       request_context={}, system_messages=[])
     assert out["active_tools"] == META
+    assert out["system_messages"] == [{"role": "system", "content": INSTRUCTIONS}]
     assert state["meta"]["search_tools"].execute(query="anything")["results"] == []
 
 
@@ -455,6 +497,8 @@ def test_bm25_of_unknown_words_or_an_empty_index_finds_nothing():
         ({"tools": ["get_weather"]}, "tools must hold Tool objects"),
         ({"remember_per_thread": 1}, "remember_per_thread must be true or false"),
         ({"max_threads": 0}, "max_threads must be an integer >= 1"),
+        ({"instructions": ""}, "instructions must be true, false or a non-empty string"),
+        ({"instructions": None}, "instructions must be true, false or a non-empty string"),
     ],
 )
 def test_bad_options_are_rejected_with_a_clear_error(options, message):
@@ -524,5 +568,9 @@ responses = [
 def test_it_is_built_from_configuration_options(builtins_only):
     processor = create("tool-search", top_k=3, always_active=["get_time"])
     assert (processor.top_k, processor.always_active, processor.tools) == (3, ["get_time"], None)
+    assert create("tool-search", instructions=False).instructions is None
+    assert create("tool-search", instructions="Search first.").instructions == "Search first."
+    with pytest.raises(ConfigurationError, match="instructions"):
+        create("tool-search", instructions=1)
     with pytest.raises(ConfigurationError, match="top_k"):
         create("tool-search", top_k="3")
