@@ -46,8 +46,8 @@ from cattrs.errors import StructureHandlerNotFoundError
 
 import tripwire.hookspecs as hookspecs
 from tripwire._markers import PROJECT_NAME
-from tripwire._validation import compile_processor, hooks_of
 from tripwire._serde import converter as _base_converter
+from tripwire._validation import compile_processor, hooks_of
 from tripwire.errors import ConfigurationError
 
 PROCESSORS_GROUP = "tripwire.processors"
@@ -82,6 +82,27 @@ class PluginInfo:
     @property
     def description(self) -> str | None:
         return getattr(self.cls, "description", None) if self.cls is not None else None
+
+    @property
+    def options(self) -> tuple[OptionInfo, ...]:
+        """The constructor's options (empty when broken: the class could not be read)."""
+        return options_of(self.cls) if self.cls is not None else ()
+
+
+@attrs.frozen
+class OptionInfo:
+    """One constructor option of a processor: its name, its type as text, and its
+    default (``required`` when it has none)."""
+
+    name: str
+    type: str
+    default: Any = None
+    required: bool = False
+
+    def __str__(self) -> str:
+        if self.required:
+            return f"{self.name} ({self.type}, required)"
+        return f"{self.name} ({self.type}, default {self.default!r})"
 
 
 @attrs.frozen
@@ -383,6 +404,8 @@ def create(name: str, /, **options: Any) -> Any:
         processor = entry.cls(**kwargs)
     except (TypeError, ValueError) as e:
         raise ConfigurationError(f"processor {name!r}: {e}") from e
+    except Exception as e:  # a missing optional dependency, a bug: still one clear line
+        raise ConfigurationError(f"processor {name!r}: {type(e).__name__}: {e}") from e
     compile_processor(processor)
     return processor
 
@@ -512,29 +535,49 @@ def _init_hints(cls: type) -> dict[str, Any]:
     return hints
 
 
-def _describe(params: list[inspect.Parameter], hints: dict[str, Any]) -> str:
-    parts = []
-    for p in params:
-        t = _type_name(hints.get(p.name, p.annotation))
-        if p.default is inspect.Parameter.empty:
-            parts.append(f"{p.name} ({t}, required)")
-        else:
-            parts.append(f"{p.name} ({t}, default {p.default!r})")
-    return ", ".join(parts) or "none"
+def _option_params(cls: type) -> list[inspect.Parameter] | None:
+    """The constructor's keyword-capable parameters (``None``: no readable signature)."""
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p for p in sig.parameters.values() if p.kind in kinds]
+
+
+def options_of(cls: type) -> tuple[OptionInfo, ...]:
+    """The options ``create()`` accepts for ``cls``, read from its constructor's
+    signature and annotations, in signature order."""
+    params = _option_params(cls)
+    if not params:
+        return ()
+    hints = _init_hints(cls)
+    return tuple(
+        OptionInfo(
+            name=p.name,
+            type=_type_name(hints.get(p.name, p.annotation)),
+            default=None if p.default is p.empty else p.default,
+            required=p.default is p.empty,
+        )
+        for p in params
+    )
+
+
+def _describe(cls: type) -> str:
+    return ", ".join(str(o) for o in options_of(cls)) or "none"
 
 
 def check_options(cls: type, options: Mapping[str, Any], *, label: str) -> dict[str, Any]:
     """``options`` checked and converted against ``cls``'s constructor annotations."""
-    try:
-        sig = inspect.signature(cls)
-    except (TypeError, ValueError):
+    params = _option_params(cls)
+    if params is None:
         return dict(options)
-    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    params = [p for p in sig.parameters.values() if p.kind in kinds]
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values())
+    takes_any = any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(cls).parameters.values()
+    )
     hints = _init_hints(cls)
     by_name = {p.name: p for p in params}
-    valid = _describe(params, hints)
+    valid = _describe(cls)
     unknown = [k for k in options if k not in by_name]
     if unknown and not takes_any:
         raise ConfigurationError(
@@ -583,6 +626,7 @@ __all__ = [
     "DISABLE_ENV",
     "LOAD_ENV",
     "PluginInfo",
+    "OptionInfo",
     "CommandInfo",
     "available",
     "hidden",
@@ -591,5 +635,6 @@ __all__ = [
     "create",
     "commands",
     "check_options",
+    "options_of",
     "reset",
 ]

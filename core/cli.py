@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
+import importlib.metadata
 import inspect
 import json
+import logging
+import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+import traceback
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
+
+import attrs
 
 from tripwire import _discovery
 from tripwire.errors import ConfigurationError, TripwireError
@@ -29,10 +37,13 @@ guardrails, rewrites, caches and budgets, installed as Python packages.
 
 EPILOG = """\
 examples:
-  tripwire plugins                  which processors are installed, and their hooks
+  tripwire plugins                  which processors are installed: hooks, options
   tripwire models                   which model providers are installed
+  tripwire agents                   the agents of ./tripwire.toml and their processors
   tripwire run support "Hi" --config tripwire.toml
                                     stream a reply from the agent [agents.support]
+  echo "Hi" | tripwire run support - -o temperature 0 --json
+                                    prompt from stdin, a model setting, NDJSON chunks
 
 Run "tripwire COMMAND --help" for the options of one command.
 Docs: docs/cli.md, docs/configuration.md, docs/plugins.md.
@@ -47,11 +58,12 @@ Handler = Callable[[argparse.Namespace], Any]
 def register_plugins_command(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "plugins",
-        help="list installed processors (name, distribution, version, hooks, status)",
+        help="list installed processors (name, distribution, version, hooks, status, options)",
         description=(
             "List the processors installed in the entry point group tripwire.processors, "
             "with the distribution that provides each, its version, the hooks it "
-            "implements and whether it loads. A broken plugin shows its import error. "
+            "implements, whether it loads, and its options (read from the constructor: "
+            "name, type, default). A broken plugin shows its import error. "
             "TRIPWIRE_LOAD_PLUGINS / TRIPWIRE_DISABLE_PLUGINS narrow the list."
         ),
     )
@@ -75,6 +87,11 @@ def _plugins(args: argparse.Namespace) -> int:
                     "hooks": list(p.hooks),
                     "status": p.status,
                     "error": _error_text(p.error),
+                    "options": None if p.error is not None else [
+                        {"name": o.name, "type": o.type, "required": o.required,
+                         "default": _jsonable(o.default)}
+                        for o in p.options
+                    ],
                 }
                 for p in processors.values()
             ],
@@ -91,7 +108,7 @@ def _plugins(args: argparse.Namespace) -> int:
                 for c in commands.values()
             ],
         }
-        out.write(json.dumps(doc, indent=2) + "\n")
+        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
         return 0
     rows = [
         [
@@ -104,7 +121,13 @@ def _plugins(args: argparse.Namespace) -> int:
         for p in processors.values()
     ]
     if rows:
-        _table(out, ["NAME", "DISTRIBUTION", "VERSION", "HOOKS (process_*)", "STATUS"], rows)
+        notes = {
+            i: f"  options: {', '.join(str(o) for o in p.options)}"
+            for i, p in enumerate(processors.values())
+            if p.options
+        }
+        _table(out, ["NAME", "DISTRIBUTION", "VERSION", "HOOKS (process_*)", "STATUS"], rows,
+               notes=notes)
     else:
         out.write("No processors installed (entry point group tripwire.processors).\n")
     for name, why in hidden.items():
@@ -127,11 +150,18 @@ def _error_text(error: BaseException | None) -> str | None:
     return None if error is None else f"{type(error).__name__}: {error}"
 
 
-def _table(out: IO[str], header: list[str], rows: list[list[str]]) -> None:
+def _table(
+    out: IO[str], header: list[str], rows: list[list[str]], *,
+    notes: Mapping[int, str] | None = None,
+) -> None:
+    """Columns padded to their widest cell (not the last); ``notes[i]`` is a line
+    printed under row ``i``."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
-    for row in [header, *rows]:
+    for i, row in enumerate([header, *rows], start=-1):
         cells = [c.ljust(w) for c, w in zip(row, widths, strict=False)] + [row[-1]]
         out.write("  ".join(cells).rstrip() + "\n")
+        if notes and i in notes:
+            out.write(notes[i] + "\n")
 
 
 # ---------------------------------------------------------------- models
@@ -167,6 +197,61 @@ def _models(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- agents
+
+
+def register_agents_command(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "agents",
+        help="list the agents of a configuration file (model, processors)",
+        description=(
+            "List the [agents.NAME] tables of a configuration file: each agent's model and "
+            "the processor names of its input, output and error lists, as configured "
+            "(nothing is built, so a missing plugin does not hide the list)."
+        ),
+    )
+    _add_config_option(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(func=_agents)
+
+
+def _agents(args: argparse.Namespace) -> int:
+    from tripwire.config import PROCESSOR_LISTS, load_config, processor_ids
+
+    config = load_config(args.config)
+    agents = [
+        {
+            "name": name,
+            "model": table.get("model"),
+            "description": table.get("description"),
+            **{key: processor_ids(table.get(key, [])) for key in PROCESSOR_LISTS},
+        }
+        for name, table in config.agents.items()
+    ]
+    if args.json:
+        sys.stdout.write(json.dumps(agents, indent=2, ensure_ascii=False) + "\n")
+    elif agents:
+        _table(
+            sys.stdout,
+            ["AGENT", "MODEL", "INPUT", "OUTPUT", "ERROR"],
+            [
+                [a["name"], a["model"] or "-",
+                 *(", ".join(a[key]) or "-" for key in PROCESSOR_LISTS)]
+                for a in agents
+            ],
+        )
+    else:
+        sys.stdout.write(f"No agents in {config.path} (add an [agents.NAME] table).\n")
+    return 0
+
+
+def _add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", "-c", metavar="FILE", default="tripwire.toml",
+        help="TOML configuration file (default: %(default)s)",
+    )
+
+
 # ---------------------------------------------------------------- run
 
 
@@ -183,42 +268,134 @@ def register_run_command(subparsers: Any) -> None:
         epilog="exit codes: 0 reply complete, 1 error, 2 stopped by a processor (tripwire)",
     )
     parser.add_argument("agent", metavar="AGENT", help="name of an [agents.AGENT] table")
-    parser.add_argument("prompt", metavar="PROMPT", help="the user message to send")
     parser.add_argument(
-        "--config", "-c", metavar="FILE", default="tripwire.toml",
-        help="TOML configuration file (default: %(default)s)",
+        "prompt", metavar="PROMPT", help="the user message to send; - reads it from stdin"
     )
+    _add_config_option(parser)
     parser.add_argument(
         "--model", "-m", metavar="ID",
         help="use this model instead of the configured one: a router id such as "
         "openai/gpt-5-mini, or models.NAME for a [models.NAME] table of the file",
     )
+    parser.add_argument(
+        "--system", "-s", metavar="TEXT", action="append", default=[],
+        help="an extra system instruction, after the agent's instructions (repeatable)",
+    )
+    parser.add_argument(
+        "--option", "-o", nargs=2, metavar=("KEY", "VALUE"), action="append", default=[],
+        dest="options",
+        help="a model setting for this run, e.g. -o temperature 0 (repeatable); VALUE is "
+        "parsed as JSON when it parses, else taken as a string",
+    )
+    parser.add_argument(
+        "--timeout", metavar="SECONDS", type=_seconds,
+        help="give up when the reply is not complete after SECONDS (exit code 1)",
+    )
+    parser.add_argument(
+        "--json", action="store_true",
+        help="print every chunk as one JSON object per line (NDJSON) instead of text",
+    )
+    _add_verbose_option(parser, default=argparse.SUPPRESS)
     parser.set_defaults(func=_run)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
+    return value
+
+
+def _add_verbose_option(parser: argparse.ArgumentParser, *, default: Any = 0) -> None:
+    parser.add_argument(
+        "--verbose", "-v", action="count", default=default,
+        help="log what tripwire does to stderr (-vv: debug) and show tracebacks",
+    )
+
+
+class UsageError(TripwireError):
+    """A command line that cannot be carried out (an empty prompt on stdin, ...)."""
+
+
 async def _run(args: argparse.Namespace) -> int:
-    from tripwire.agent import Agent
     from tripwire.config import load_config
 
-    overrides: dict[str, Any] = {}
-    if args.model:
-        overrides["model"] = load_config(args.config).model(args.model, where="--model")
-    agent = Agent.from_config(args.config, args.agent, **overrides)
-    render = Renderer(sys.stdout, sys.stderr)
-    async with agent:
-        stream = agent.stream(args.prompt)
-        try:
-            async with stream:
-                async for chunk in stream:
-                    render(chunk)
-        except Exception:
-            if not render.errors:  # not yet shown as an error chunk
-                raise
-        finally:
-            render.end()
+    prompt = _read_prompt(args.prompt)
+    agent = load_config(args.config).agent(
+        args.agent,
+        model=args.model,
+        model_where="--model",
+        instructions=args.system,
+        model_settings=model_options(args.options),
+    )
+    render: Renderer | JSONRenderer = (
+        JSONRenderer(sys.stdout) if args.json else Renderer(sys.stdout, sys.stderr)
+    )
+    timed_out = False
+    try:
+        async with agent:
+            stream = agent.stream(prompt)
+            try:
+                async with asyncio.timeout(args.timeout) as deadline:
+                    async with stream:
+                        async for chunk in stream:
+                            render(chunk)
+            except TimeoutError:
+                if not deadline.expired():
+                    raise
+                timed_out = True
+            except Exception:
+                if not render.errors:  # not yet shown as an error chunk
+                    raise
+            finally:
+                render.end()
+    finally:
+        # A model built from a [models.NAME] table is not the agent's to close.
+        closer = getattr(agent.model, "aclose", None)
+        if closer is not None:
+            await closer()
+    if timed_out:
+        return _fail(f"no complete reply within {args.timeout:g} s (--timeout)")
     if stream.tripwire is not None:
         return 2
     return 1 if render.errors else 0
+
+
+def _read_prompt(prompt: str) -> str:
+    """``PROMPT`` as given, or read from stdin when it is ``-``."""
+    if prompt != "-":
+        return prompt
+    if sys.stdin is None:
+        raise UsageError("PROMPT is -, but there is no stdin to read it from")
+    buffer = getattr(sys.stdin, "buffer", None)
+    raw: str | bytes = buffer.read() if buffer is not None else sys.stdin.read()
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UsageError(
+                f"the prompt on stdin is not UTF-8 text (byte 0x{e.object[e.start]:02x} "
+                f"at offset {e.start})"
+            ) from None
+    text = raw.rstrip("\r\n")
+    if not text.strip():
+        raise UsageError("PROMPT is -, but stdin was empty")
+    return text
+
+
+def model_options(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """``-o KEY VALUE`` pairs as model settings: VALUE parsed as JSON when it parses
+    (``0`` -> 0, ``true`` -> True, ``["a"]`` -> a list), else kept as the string."""
+    settings: dict[str, Any] = {}
+    for key, value in pairs:
+        try:
+            settings[key] = json.loads(value)
+        except ValueError:
+            settings[key] = value
+    return settings
 
 
 class Renderer:
@@ -268,15 +445,13 @@ class Renderer:
         elif kind == "tool-result":
             self._line(f"[tool-result] {p.get('tool_name')}: {_compact(p.get('result'))}")
         elif kind == "tool-error":
-            self._line(f"[tool-error] {p.get('tool_name')}: {p.get('error')}")
+            self._line(f"[tool-error] {p.get('tool_name')}: {_error_message(p.get('error'))}")
         elif kind == "tripwire":
             retry = " (retry requested)" if p.get("retry") else ""
             self._line(f"[tripwire] {p.get('processor_id')}: {p.get('reason')}{retry}", to_err=True)
         elif kind == "error":
             self.errors += 1
-            error = p.get("error")
-            text = f"{type(error).__name__}: {error}" if isinstance(error, BaseException) else error
-            self._line(f"[error] {text}", to_err=True)
+            self._line(f"[error] {_error_message(p.get('error'))}", to_err=True)
         elif kind == "step-retry":
             self._line(self._dim(
                 f"[retry] {p.get('processor_id')}: {p.get('reason')} "
@@ -292,11 +467,67 @@ class Renderer:
             self._write("\n")
 
 
+class JSONRenderer:
+    """Writes each chunk as one JSON object on its own line (NDJSON):
+    ``{"type", "payload", "run_id", "source", "transient"}``."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.errors = 0
+
+    def __call__(self, chunk: Any) -> None:
+        if chunk.type == "error":
+            self.errors += 1
+        self.out.write(json.dumps(chunk_json(chunk), ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def end(self) -> None:
+        pass
+
+
+def chunk_json(chunk: Any) -> dict[str, Any]:
+    """A chunk as a JSON-ready dict, whatever its payload holds: attrs objects through
+    tripwire's cattrs converter, exceptions as ``"Type: message"``, dataclasses and
+    pydantic models as their fields, sets and tuples as lists, anything else as text."""
+    from tripwire._serde import chunk_to_dict
+
+    return _jsonable(chunk_to_dict(chunk))  # type: ignore[no-any-return]
+
+
+def _jsonable(value: Any) -> Any:
+    from tripwire._serde import converter
+
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, BaseException):
+        return _error_message(value)
+    if attrs.has(type(value)):
+        return _jsonable(converter.unstructure(value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _jsonable(dataclasses.asdict(value))
+    dump = getattr(value, "model_dump", None)  # pydantic
+    if callable(dump):
+        with contextlib.suppress(Exception):
+            return _jsonable(dump(mode="json"))
+    if isinstance(value, bytes | bytearray):
+        return _jsonable(converter.unstructure(bytes(value)))
+    return str(value)
+
+
+def _error_message(error: Any) -> str:
+    if isinstance(error, BaseException):
+        return f"{type(error).__name__}: {error}"
+    return str(error)
+
+
 def _compact(value: Any, limit: int = 200) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        text = repr(value)
+    text = json.dumps(_jsonable(value), ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -313,8 +544,17 @@ def _isatty(stream: IO[str]) -> bool:
 BUILTIN_COMMANDS: dict[str, Callable[[Any], None]] = {
     "plugins": register_plugins_command,
     "models": register_models_command,
+    "agents": register_agents_command,
     "run": register_run_command,
 }
+
+
+def version() -> str:
+    """tripwire's version, from the installed distribution's metadata."""
+    try:
+        return importlib.metadata.version("tripwire")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -325,6 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"tripwire {version()}")
+    _add_verbose_option(parser)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for register in BUILTIN_COMMANDS.values():
         register(subparsers)
@@ -362,8 +604,39 @@ def _add_plugin_command(subparsers: Any, name: str, command: _discovery.CommandI
 
 
 def _fail(message: str) -> int:
+    sys.stdout.flush()
     sys.stderr.write(f"tripwire: error: {message}\n")
     return 1
+
+
+@contextlib.contextmanager
+def _logging_to_stderr(verbose: int) -> Iterator[None]:
+    """``-v``: tripwire's loggers (``tripwire``, ``tripwire.models``, ...) to stderr at
+    INFO, ``-vv`` at DEBUG; removed again when the command ends."""
+    if not verbose:
+        yield
+        return
+    logger = logging.getLogger("tripwire")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s: %(message)s"))
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def _silence_stdout() -> None:
+    """stdout's reader went away (``tripwire run ... | head``): send what is left to
+    /dev/null, so that Python's final flush does not complain (Python docs, SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -376,16 +649,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 0
-    try:
-        result = func(args)
-        if inspect.isawaitable(result):
-            result = asyncio.run(_await(result))
-    except KeyboardInterrupt:
-        return 130
-    except TripwireError as e:
-        sys.stdout.flush()
-        sys.stderr.write(f"tripwire: error: {e}\n")
-        return 1
+    verbose = getattr(args, "verbose", 0) or 0
+    with _logging_to_stderr(verbose):
+        try:
+            result = func(args)
+            if inspect.isawaitable(result):
+                result = asyncio.run(_await(result))
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            _silence_stdout()
+            return 1
+        except TripwireError as e:
+            return _fail(str(e))
+        except Exception as e:
+            if verbose:
+                sys.stdout.flush()
+                traceback.print_exc(file=sys.stderr)
+                return _fail(_error_message(e))
+            return _fail(f"{_error_message(e)} (tripwire -v shows the traceback)")
     return 0 if result is None else int(result)
 
 
@@ -395,10 +677,16 @@ async def _await(awaitable: Any) -> Any:
 
 __all__ = [
     "BUILTIN_COMMANDS",
+    "JSONRenderer",
     "Renderer",
+    "UsageError",
     "build_parser",
+    "chunk_json",
     "main",
+    "model_options",
+    "register_agents_command",
     "register_models_command",
     "register_plugins_command",
     "register_run_command",
+    "version",
 ]

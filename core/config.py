@@ -1,5 +1,6 @@
 """Agents from a TOML file: ``[agents.NAME]`` tables, and ``[models.NAME]`` tables for
-models that are not a plain router id (the scripted demo model).
+models that are more than a plain router id: a server with its own base URL, timeout,
+retries, headers or settings, or the scripted demo model.
 
 .. code-block:: toml
 
@@ -10,34 +11,48 @@ models that are not a plain router id (the scripted demo model).
     output_processors = [{ use = "pii-detector", strategy = "redact" }]
     max_processor_retries = 3
 
-    [agents.demo]
-    model = "models.scripted"
+    [agents.local]
+    model = "models.local"
+
+    [models.local]
+    use = "openai-compatible"
+    base_url = "http://localhost:11434/v1"
+    model = "llama3.2"
+    api_key_env = "LOCAL_API_KEY"        # the key itself never goes in the file
+    timeout = 30
+    settings = { temperature = 0 }
 
     [models.scripted]
     use = "mock"
     responses = [{ text = "Hello from a scripted model." }]
 
-``load_config(path)`` reads and checks the file's shape; ``agent_kwargs(path, name)``
-builds the keyword arguments of ``tripwire.agent.Agent`` (processors created through
-``tripwire.plugins.create``); ``Agent.from_config(path, name)`` does both. Every error
-is a ``ConfigurationError`` that names the file, the table and the key. The format is
-documented in docs/configuration.md.
+``load_config(path)`` reads the file and checks its shape (every key and value type);
+``Config.agent(name)`` builds the ``tripwire.agent.Agent``, ``Config.agent_kwargs(name)``
+its keyword arguments (processors created through ``tripwire.plugins.create``).
+Every error is a ``ConfigurationError`` that names the file, the table and the key.
+The format is documented in docs/configuration.md.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
+import re
 import sys
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tripwire._discovery import _check_value, check_options, create
-from tripwire.errors import APICallError, ConfigurationError
+from tripwire._discovery import _check_value, _init_hints, create
+from tripwire.errors import APICallError, ConfigurationError, TripwireError
+from tripwire.options import check_int
+
+if TYPE_CHECKING:
+    from tripwire.agent import Agent
 
 #: Top-level tables a configuration file may have.
 TABLES = ("agents", "models")
@@ -60,23 +75,88 @@ AGENT_KEYS: dict[str, Any] = {
     "tool_choice": str | dict[str, Any],
 }
 
+#: Smallest value of the integer keys of an ``[agents.NAME]`` table.
+_AGENT_MINIMUMS = {"max_steps": 1, "max_processor_retries": 0}
+
 PROCESSOR_LISTS = ("input_processors", "output_processors", "error_processors")
 
+#: The type a TOML value must have where the constructor's annotation cannot say it.
+_TOML_TYPES: dict[str, Any] = {
+    "responses": list[Any],  # each item is checked by MockResponse
+    "headers": dict[str, str],
+    "timeout": Any,  # a number or a { connect, read, total } table: see _timeout
+}
 
-def _mock_model(options: dict[str, Any], label: str) -> Any:
-    from tripwire.testing import MockModel
-
-    responses = options.get("responses")
-    if isinstance(responses, list):
-        options = {**options, "responses": [_mock_response(r) for r in responses]}
-    kwargs = check_options(MockModel, options, label=label)
-    try:
-        return MockModel(**kwargs)
-    except (TypeError, ValueError) as e:
-        raise ConfigurationError(f"{label}: {e}") from e
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _mock_response(value: Any) -> Any:
+@attrs.frozen
+class ModelKind:
+    """One ``use = "..."`` value of a ``[models.NAME]`` table.
+
+    ``module`` / ``attr`` name the model class; its constructor's keyword arguments
+    are the table's keys, except that ``api_key`` is replaced by ``api_key_env`` (the
+    name of the environment variable holding the key: keys never go in files). Every
+    kind also takes ``settings``, the ``model_settings`` sent with each call.
+    ``api_key_env`` is the variable used when the table names neither ``api_key_env``
+    nor ``base_url`` (the provider's own API, as its router id does).
+    """
+
+    module: str
+    attr: str
+    api_key_env: str | None = None
+
+    def cls(self) -> type:
+        return getattr(importlib.import_module(self.module), self.attr)  # type: ignore[no-any-return]
+
+    def _params(self) -> list[inspect.Parameter]:
+        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        return [p for p in inspect.signature(self.cls()).parameters.values() if p.kind in kinds]
+
+    def keys(self) -> dict[str, Any]:
+        """Every key the table may have, in order, and the type its value must have."""
+        hints = _init_hints(self.cls())
+        keys: dict[str, Any] = {"use": str}
+        for p in self._params():
+            if p.name == "api_key":
+                keys["api_key_env"] = str
+            else:
+                keys[p.name] = _TOML_TYPES.get(p.name, hints.get(p.name, Any))
+        keys["settings"] = dict[str, Any]
+        return keys
+
+    def required(self) -> list[str]:
+        return [p.name for p in self._params() if p.default is p.empty and p.name != "api_key"]
+
+    def build(self, table: Mapping[str, Any], where: str) -> Any:
+        """The model a checked table describes (``api_key`` read from the environment)."""
+        cls = self.cls()
+        params = {p.name for p in self._params()}
+        kwargs = {k: v for k, v in table.items() if k not in ("use", "settings", "api_key_env")}
+        if "responses" in kwargs:
+            kwargs["responses"] = [_mock_response(r, where) for r in kwargs["responses"]]
+        if "timeout" in kwargs:
+            kwargs["timeout"] = _timeout(kwargs["timeout"], where)
+        if "api_key" in params:
+            env = table.get("api_key_env")
+            if env is None and "base_url" not in table:
+                env = self.api_key_env
+            kwargs["api_key"] = _api_key(env, where) if env else None
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as e:
+            raise ConfigurationError(f"{where}: {e}") from e
+
+
+#: ``use = ...`` values of a ``[models.NAME]`` table.
+MODEL_KINDS: dict[str, ModelKind] = {
+    "mock": ModelKind("tripwire.testing", "MockModel"),
+    "openai-compatible": ModelKind("tripwire.models", "OpenAICompatible"),
+    "anthropic": ModelKind("tripwire.models", "Anthropic", api_key_env="ANTHROPIC_API_KEY"),
+}
+
+
+def _mock_response(value: Any, where: str) -> Any:
     """A TOML response table; ``error = { message = ..., status_code = ... }`` becomes
     the ``APICallError`` the mock raises."""
     if isinstance(value, dict) and isinstance(value.get("error"), dict):
@@ -84,14 +164,48 @@ def _mock_response(value: Any) -> Any:
             return {**value, "error": APICallError(**value["error"])}
         except TypeError as e:
             raise ConfigurationError(
-                f"error = {value['error']!r}: {e}; valid keys: message, status_code, "
-                f"is_retryable, response_body, url"
+                f"{where} responses: error = {value['error']!r}: {e}; valid keys: message, "
+                f"status_code, is_retryable, response_body, url"
             ) from e
     return value
 
 
-#: ``use = ...`` values of a ``[models.NAME]`` table and the function building each.
-MODEL_KINDS: dict[str, Callable[[dict[str, Any], str], Any]] = {"mock": _mock_model}
+def _timeout(value: Any, where: str) -> Any:
+    """A number of seconds, or a ``{ connect, read, total }`` table as a ``Timeout``."""
+    from tripwire.models import Timeout
+
+    def seconds(v: Any) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool) and v > 0
+
+    if seconds(value):
+        return float(value)
+    fields = [a.name for a in attrs.fields(Timeout)]
+    if isinstance(value, dict):
+        unknown = [k for k in value if k not in fields]
+        if unknown:
+            raise ConfigurationError(
+                f"{where} timeout: unknown key {unknown[0]!r}; valid keys: {', '.join(fields)}"
+            )
+        for k, v in value.items():
+            if not seconds(v):
+                raise ConfigurationError(
+                    f"{where} timeout.{k}: expects a number of seconds > 0, got {v!r}"
+                )
+        return Timeout(**{k: float(v) for k, v in value.items()})
+    raise ConfigurationError(
+        f"{where}: key 'timeout' expects a number of seconds > 0 or a table "
+        f"{{ {', '.join(fields)} }}, got {value!r}"
+    )
+
+
+def _api_key(env: str, where: str) -> str:
+    key = os.environ.get(env)
+    if not key:
+        raise ConfigurationError(
+            f"{where} api_key_env: the environment variable {env} is not set; "
+            f"export {env}=... (the key itself never goes in the file)"
+        )
+    return key
 
 
 @attrs.frozen
@@ -105,23 +219,37 @@ class Config:
     def _where(self, table: str, key: str | None = None) -> str:
         return f"{self.path}: [{table}]" + (f" {key}" if key else "")
 
-    def agent_kwargs(self, name: str) -> dict[str, Any]:
-        """Keyword arguments for ``Agent(**kwargs)`` from ``[agents.NAME]``."""
+    def _agent_table(self, name: str) -> Mapping[str, Any]:
         table = self.agents.get(name)
         if table is None:
             known = ", ".join(sorted(self.agents)) or "none defined"
             raise ConfigurationError(f"{self.path}: no agent {name!r}; agents: {known}")
+        return table
+
+    def agent_kwargs(
+        self, name: str, *, model: str | None = None, model_where: str = "model override"
+    ) -> dict[str, Any]:
+        """Keyword arguments for ``Agent(**kwargs)`` from ``[agents.NAME]``.
+
+        ``model`` (a router id or ``"models.NAME"``) replaces the table's model;
+        errors about it are labelled ``model_where``. The settings of the model's
+        ``[models.NAME]`` table come first in ``model_settings``, the agent's own
+        ``model_settings`` override them.
+        """
+        table = self._agent_table(name)
         where = f"agents.{name}"
-        if "model" not in table:
-            raise ConfigurationError(
-                f"{self._where(where)} needs a model: a router id such as "
-                f"\"openai/gpt-5-mini\" or a reference \"models.NAME\""
-            )
+        if model is None:
+            if "model" not in table:
+                raise ConfigurationError(
+                    f"{self._where(where)} needs a model: a router id such as "
+                    f"\"openai/gpt-5-mini\" or a reference \"models.NAME\""
+                )
+            model, model_where = table["model"], self._where(where, "model")
         kwargs: dict[str, Any] = {"id": name}
         for key, value in table.items():
             if key == "model":
-                kwargs["model"] = self.model(value, where=self._where(where, key))
-            elif key in PROCESSOR_LISTS:
+                continue
+            if key in PROCESSOR_LISTS:
                 try:
                     kwargs[key] = build_processors(value)
                 except ConfigurationError as e:
@@ -130,12 +258,46 @@ class Config:
                 kwargs[key] = [self._import(v, self._where(where, key)) for v in value]
             else:
                 kwargs[key] = value
+        kwargs["model"] = self.model(model, where=model_where)
+        settings = {**self.model_settings(model, where=model_where), **table.get("model_settings", {})}
+        if settings:
+            kwargs["model_settings"] = settings
         return kwargs
 
-    def model(self, ref: str, *, where: str = "model") -> Any:
-        """A router id as is, or the model a ``"models.NAME"`` reference describes."""
-        if "/" in ref:
-            return ref
+    def agent(
+        self,
+        name: str,
+        *,
+        model: str | None = None,
+        model_where: str = "model override",
+        instructions: Sequence[str] = (),
+        model_settings: Mapping[str, Any] | None = None,
+    ) -> Agent:
+        """The agent ``[agents.NAME]``.
+
+        ``model`` replaces the configured model (see ``agent_kwargs``),
+        ``instructions`` are added after the configured ones, ``model_settings``
+        override the configured ones. An error the ``Agent`` constructor raises is a
+        ``ConfigurationError`` naming the file and the table too.
+
+        A model built from an ``openai-compatible`` or ``anthropic`` table owns an HTTP
+        session: close it with ``await agent.model.aclose()`` when done.
+        """
+        from tripwire.agent import Agent
+
+        kwargs = self.agent_kwargs(name, model=model, model_where=model_where)
+        if instructions:
+            configured = kwargs.get("instructions") or []
+            configured = [configured] if isinstance(configured, str) else list(configured)
+            kwargs["instructions"] = [*configured, *instructions]
+        if model_settings:
+            kwargs["model_settings"] = {**kwargs.get("model_settings", {}), **model_settings}
+        try:
+            return Agent(**kwargs)
+        except TripwireError as e:
+            raise ConfigurationError(f"{self._where(f'agents.{name}')}: {e}") from e
+
+    def _model_table(self, ref: str, where: str) -> tuple[str, Mapping[str, Any]]:
         table_name = ref.removeprefix("models.")
         if not ref.startswith("models.") or table_name not in self.models:
             defined = ", ".join(f"models.{m}" for m in sorted(self.models)) or "none defined"
@@ -143,9 +305,22 @@ class Config:
                 f"{where}: {ref!r} is neither a router id \"provider/model\" nor a "
                 f"reference \"models.NAME\" to a [models.NAME] table (defined: {defined})"
             )
-        table = dict(self.models[table_name])
-        kind = table.pop("use")
-        return MODEL_KINDS[kind](table, self._where(f"models.{table_name}"))
+        return table_name, self.models[table_name]
+
+    def model(self, ref: str, *, where: str = "model") -> Any:
+        """A router id as is, or the model a ``"models.NAME"`` reference describes
+        (built afresh on every call)."""
+        if "/" in ref:
+            return ref
+        table_name, table = self._model_table(ref, where)
+        return MODEL_KINDS[table["use"]].build(table, self._where(f"models.{table_name}"))
+
+    def model_settings(self, ref: str, *, where: str = "model") -> dict[str, Any]:
+        """The ``settings`` of the ``[models.NAME]`` table ``ref`` refers to (``{}`` for a
+        router id)."""
+        if "/" in ref:
+            return {}
+        return dict(self._model_table(ref, where)[1].get("settings", {}))
 
     def _import(self, target: str, where: str) -> Any:
         module_name, sep, attr = target.partition(":")
@@ -164,6 +339,10 @@ class Config:
                 obj = getattr(obj, part)
         except (ImportError, AttributeError) as e:
             raise ConfigurationError(f"{where}: cannot import {target!r}: {e}") from e
+        except Exception as e:  # the module itself raises (a syntax error, a bug)
+            raise ConfigurationError(
+                f"{where}: cannot import {target!r}: {type(e).__name__}: {e}"
+            ) from e
         finally:
             if added:
                 sys.path.remove(folder)
@@ -173,12 +352,7 @@ class Config:
 def load_config(path: str | os.PathLike[str]) -> Config:
     """Read a TOML configuration file and check its shape (not yet its processor names)."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigurationError(f"{path}: no such configuration file") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigurationError(f"{path}: invalid TOML: {e}") from e
+    data = _parse(_read(path), path)
     unknown = [k for k in data if k not in TABLES]
     if unknown:
         raise ConfigurationError(
@@ -194,12 +368,47 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     return Config(path, agents, models)
 
 
+def _read(path: Path) -> str:
+    """The file's text; every way of failing is one ``ConfigurationError`` line."""
+    if path.is_dir():
+        raise ConfigurationError(f"{path}: is a directory, not a configuration file")
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigurationError(f"{path}: no such configuration file") from None
+    except UnicodeDecodeError as e:
+        raw = bytes(e.object)
+        line = raw.count(b"\n", 0, e.start) + 1
+        column = e.start - raw.rfind(b"\n", 0, e.start)
+        raise ConfigurationError(
+            f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} at line {line}, column "
+            f"{column}); TOML files must be saved as UTF-8"
+        ) from None
+    except OSError as e:
+        raise ConfigurationError(
+            f"{path}: cannot read the configuration file: {e.strerror or e}"
+        ) from None
+
+
+def _parse(text: str, path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigurationError(f"{path}: invalid TOML: {e}") from e
+
+
 def _tables(data: dict[str, Any], key: str, path: Path) -> dict[str, dict[str, Any]]:
     value = data.get(key, {})
-    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+    if not isinstance(value, dict):
         raise ConfigurationError(
             f"{path}: {key} must be tables [{key}.NAME], got {key} = {value!r}"
         )
+    for name, table in value.items():
+        if not isinstance(table, dict):
+            raise ConfigurationError(
+                f"{path}: {key}.{name} must be a table [{key}.{name}], got "
+                f"{key}.{name} = {table!r}"
+            )
     return value
 
 
@@ -210,6 +419,8 @@ def _check_agent(table: dict[str, Any], where: str) -> None:
                 f"{where}: unknown key {key!r}; valid keys: {', '.join(AGENT_KEYS)}"
             )
         _check_value(value, AGENT_KEYS[key], label=where, key=key, noun="key")
+        if key in _AGENT_MINIMUMS:
+            check_int(key, value, minimum=_AGENT_MINIMUMS[key], owner=where)
         if key in PROCESSOR_LISTS:
             for i, spec in enumerate(value):
                 if isinstance(spec, dict) and not isinstance(spec.get("use"), str):
@@ -220,11 +431,42 @@ def _check_agent(table: dict[str, Any], where: str) -> None:
 
 
 def _check_model(table: dict[str, Any], where: str) -> None:
-    kind = table.get("use")
+    kinds = ", ".join(MODEL_KINDS)
+    if "use" not in table:
+        raise ConfigurationError(
+            f"{where}: needs use = \"KIND\"; kinds: {kinds} (router ids go straight into "
+            f"an agent's model key)"
+        )
+    kind = table["use"]
     if kind not in MODEL_KINDS:
         raise ConfigurationError(
-            f"{where}: use = {kind!r} is not a model kind; valid: "
-            f"{', '.join(MODEL_KINDS)} (router ids go straight into an agent's model key)"
+            f"{where}: use = {kind!r} is not a model kind; valid: {kinds} "
+            f"(router ids go straight into an agent's model key)"
+        )
+    keys = MODEL_KINDS[kind].keys()
+    if "api_key" in table:
+        raise ConfigurationError(
+            f"{where}: api_key does not belong in a configuration file; put the key in an "
+            f"environment variable and name it: api_key_env = \"MY_API_KEY\""
+        )
+    for key, value in table.items():
+        if key not in keys:
+            raise ConfigurationError(
+                f"{where}: unknown key {key!r}; valid keys: {', '.join(keys)}"
+            )
+        if key == "timeout":
+            _timeout(value, where)
+            continue
+        _check_value(value, keys[key], label=where, key=key, noun="key")
+        if key == "api_key_env" and not _ENV_NAME.fullmatch(value):
+            raise ConfigurationError(
+                f"{where} api_key_env: expects the name of an environment variable such as "
+                f"\"MY_API_KEY\" (not the key itself)"
+            )
+    missing = [k for k in MODEL_KINDS[kind].required() if k not in table]
+    if missing:
+        raise ConfigurationError(
+            f"{where}: needs key {', '.join(map(repr, missing))}; valid keys: {', '.join(keys)}"
         )
 
 
@@ -254,6 +496,11 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
     return out
 
 
+def processor_ids(spec_list: Sequence[str | Mapping[str, Any]]) -> list[str]:
+    """The processor names of a checked processor list, without building them."""
+    return [spec if isinstance(spec, str) else str(spec["use"]) for spec in spec_list]
+
+
 def agent_kwargs(path: str | os.PathLike[str], name: str) -> dict[str, Any]:
     """Keyword arguments for ``tripwire.agent.Agent(**kwargs)`` from ``[agents.NAME]``."""
     return load_config(path).agent_kwargs(name)
@@ -264,7 +511,9 @@ __all__ = [
     "MODEL_KINDS",
     "TABLES",
     "Config",
+    "ModelKind",
     "agent_kwargs",
     "build_processors",
     "load_config",
+    "processor_ids",
 ]

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+from typing import Literal
 
 import pytest
 
-from tripwire import Processor, hookimpl
-from tripwire.cli import Renderer, main
+from tripwire import Chunk, Processor, hookimpl
+from tripwire.cli import Renderer, build_parser, main
 from tripwire.models import register_provider
 from tripwire.testing import MockModel
 
@@ -41,6 +45,19 @@ class Note(Processor):
     @hookimpl
     async def process_input(self, messages, writer):
         await writer.custom({"type": "data-note", "data": {"seen": len(messages)}})
+        return messages
+
+
+class Budget(Processor):
+    id = "budget"
+
+    def __init__(
+        self, limit: int, mode: Literal["cut", "stop"] = "cut", words: list[str] | None = None
+    ):
+        self.limit, self.mode, self.words = limit, mode, words
+
+    @hookimpl
+    def process_input(self, messages):
         return messages
 
 
@@ -87,8 +104,9 @@ def test_help_names_every_command_with_examples(fake_distributions, capsys):
         main(["--help"])
     out = capsys.readouterr().out
     assert e.value.code == 0
-    assert out.startswith("usage: tripwire [-h] COMMAND ...")
-    for text in ("plugins", "models", "run", 'tripwire run support "Hi" --config tripwire.toml'):
+    assert out.startswith("usage: tripwire [-h] [--version] [--verbose] COMMAND ...")
+    for text in ("plugins", "models", "agents", "run",
+                 'tripwire run support "Hi" --config tripwire.toml'):
         assert text in out
 
 
@@ -103,7 +121,11 @@ def test_python_dash_m_tripwire_is_the_same_cli():
         env={"TRIPWIRE_LOAD_PLUGINS": "", "PATH": ""},
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("usage: tripwire run [-h] [--config FILE] [--model ID] AGENT PROMPT")
+    usage = " ".join(done.stdout.split("\n\n")[0].split())
+    assert usage == (
+        "usage: tripwire run [-h] [--config FILE] [--model ID] [--system TEXT] "
+        "[--option KEY VALUE] [--timeout SECONDS] [--json] [--verbose] AGENT PROMPT"
+    )
     assert "exit codes: 0 reply complete, 1 error, 2 stopped by a processor" in done.stdout
 
 
@@ -131,11 +153,38 @@ def test_plugins_json(installed, capsys):
     assert shout == {
         "name": "shout", "distribution": "tripwire-demo", "version": "0.2",
         "entry_point": "fake_module:Shout", "hooks": ["process_output_stream"],
-        "status": "ok", "error": None,
+        "status": "ok", "error": None, "options": [],
     }
     broken = next(p for p in doc["processors"] if p["name"] == "broken")
     assert broken["status"] == "broken"
     assert broken["error"] == "ImportError: No module named 'torch'"
+    assert broken["options"] is None  # unknown: the class could not be imported
+
+
+def test_plugins_shows_each_processors_options_with_types_and_defaults(installed, capsys):
+    installed.add("tripwire-budget", "1.0").entry_point("budget", Budget)
+    code, out, _ = cli(capsys, "plugins")
+    assert code == 0
+    lines = out.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("budget "))
+    assert lines[row + 1] == (
+        "  options: limit (int, required), mode (Literal['cut', 'stop'], default 'cut'), "
+        "words (list[str] | None, default None)"
+    )
+    # processors without options, and broken ones, get no options line
+    assert not lines[row + 2].startswith("  options:")
+    assert lines[1].startswith("broken ") and not lines[2].startswith("  options:")
+
+
+def test_plugins_json_includes_the_options(installed, capsys):
+    installed.add("tripwire-budget", "1.0").entry_point("budget", Budget)
+    _, out, _ = cli(capsys, "plugins", "--json")
+    budget = next(p for p in json.loads(out)["processors"] if p["name"] == "budget")
+    assert budget["options"] == [
+        {"name": "limit", "type": "int", "required": True, "default": None},
+        {"name": "mode", "type": "Literal['cut', 'stop']", "required": False, "default": "cut"},
+        {"name": "words", "type": "list[str] | None", "required": False, "default": None},
+    ]
 
 
 def test_plugins_shows_what_the_environment_hides(installed, capsys, monkeypatch):
@@ -178,6 +227,75 @@ def test_models_lists_providers_and_their_distributions(fake_distributions, caps
     ]
     _, out, _ = cli(capsys, "models", "--json")
     assert json.loads(out)[0] == {"name": "acme", "distribution": "tripwire-acme"}
+
+
+# ------------------------------------------------------------------ agents
+
+
+def test_agents_lists_each_agent_with_its_model_and_processors(config, capsys):
+    code, out, _ = cli(capsys, "agents", "--config", str(config))
+    assert code == 0
+    assert [line.split("  ") for line in out.splitlines()] == [
+        line.split("  ") for line in [
+            "AGENT    MODEL        INPUT              OUTPUT  ERROR",
+            "support  models.demo  no-swearing, note  -       -",
+            "loud     models.demo  -                  shout   -",
+            "failing  models.down  -                  -       -",
+        ]
+    ]
+
+
+def test_agents_json(config, capsys):
+    code, out, _ = cli(capsys, "agents", "-c", str(config), "--json")
+    assert code == 0
+    assert json.loads(out)[0] == {
+        "name": "support", "model": "models.demo", "description": None,
+        "input_processors": ["no-swearing", "note"], "output_processors": [],
+        "error_processors": [],
+    }
+
+
+def test_agents_lists_processors_that_are_not_installed(tmp_path, fake_distributions, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text(
+        '[agents.a]\nmodel = "openai/x"\n'
+        'output_processors = [{ use = "pii-detector", strategy = "redact" }]\n'
+        'error_processors = ["retry-later"]\n'
+    )
+    code, out, _ = cli(capsys, "agents", "-c", str(path))
+    assert code == 0
+    assert out.splitlines()[1].split() == ["a", "openai/x", "-", "pii-detector", "retry-later"]
+
+
+def test_agents_with_no_agents_says_so(tmp_path, fake_distributions, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text("[models.m]\nuse = 'mock'\n")
+    code, out, _ = cli(capsys, "agents", "-c", str(path))
+    assert (code, out) == (0, f"No agents in {path} (add an [agents.NAME] table).\n")
+
+
+def test_agents_reports_a_bad_file_in_one_line(tmp_path, fake_distributions, capsys):
+    code, out, err = cli(capsys, "agents", "-c", str(tmp_path / "missing.toml"))
+    assert (code, out) == (1, "")
+    assert err == f"tripwire: error: {tmp_path / 'missing.toml'}: no such configuration file\n"
+
+
+# ------------------------------------------------------------------ version
+
+
+def test_version_prints_the_installed_distributions_version(fake_distributions, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out == f"tripwire {importlib.metadata.version('tripwire')}\n"
+
+
+def test_version_from_the_installed_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "tripwire", "--version"], capture_output=True, text=True,
+        env={"TRIPWIRE_LOAD_PLUGINS": "", "PATH": ""},
+    )
+    assert (done.returncode, done.stdout) == (0, f"tripwire {importlib.metadata.version('tripwire')}\n")
 
 
 # ------------------------------------------------------------------ run
@@ -297,6 +415,71 @@ def test_renderer_starts_a_new_line_when_reasoning_turns_into_text():
         render(Chunk(kind, {"id": "x", "text": text}))
     render.end()
     assert out.getvalue() == "think hard\nAnswer!\n"
+
+
+@pytest.mark.parametrize(
+    ("chunk", "out", "err"),
+    [
+        (Chunk("tool-error", {"tool_name": "weather", "error": ValueError("no city")}),
+         "[tool-error] weather: ValueError: no city\n", ""),
+        (Chunk("step-retry", {"processor_id": "judge", "reason": "too long", "retry_count": 1}),
+         "[retry] judge: too long (retry 1)\n", ""),
+        (Chunk("tripwire", {"processor_id": "guard", "reason": "no", "retry": True}),
+         "", "[tripwire] guard: no (retry requested)\n"),
+        (Chunk("error", {"error": RuntimeError("boom")}), "", "[error] RuntimeError: boom\n"),
+        (Chunk("object-result", {"object": {"city": "Paris", "temp": 21}}),
+         '[object] {"city": "Paris", "temp": 21}\n', ""),
+        (Chunk("data-progress", {"data": {"done": 3}}), '[data-progress] {"data": {"done": 3}}\n', ""),
+        (Chunk("step-start", {"step_number": 0}), "", ""),
+        (Chunk("step-finish", {"finish_reason": "stop"}), "", ""),
+        (Chunk("finish", {"finish_reason": "stop"}), "", ""),
+    ],
+)
+def test_renderer_shows_each_chunk_type_as_docs_cli_md_says(chunk, out, err):
+    import io
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    render = Renderer(stdout, stderr, color=False)
+    render(chunk)
+    render.end()
+    assert (stdout.getvalue(), stderr.getvalue()) == (out, err)
+    kind = "data-*" if chunk.type.startswith("data-") else chunk.type
+    documented = next(shown for types, shown in _docs_display_rows() if f"`{kind}`" in types)
+    if not (out or err):
+        assert documented.startswith("not shown")
+    else:
+        marker = "[data-" if kind == "data-*" else (out or err).split()[0]
+        assert marker in documented
+        assert ("stderr" in documented) == bool(err)
+
+
+def _docs_display_rows() -> list[tuple[str, str]]:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    table = text.split("What the terminal shows, chunk by chunk:")[1].split("\n\n")[1]
+    rows = [line.split(" | ") for line in table.splitlines()[2:]]
+    return [(r[0], r[1]) for r in rows]
+
+
+def test_docs_cli_md_shows_how_every_chunk_type_is_displayed():
+    documented = " ".join(cell for cell, _ in _docs_display_rows())
+    chunk_doc = Chunk.__doc__ or ""
+    types = set(re.findall(r"``([a-z]+(?:-[a-z*]+)*)``", chunk_doc.split("Types and payload keys:")[1]))
+    assert {"text-delta", "tool-error", "tripwire", "error", "data-*"} <= types
+    for kind in sorted(types | {"object-result"}):
+        assert f"`{kind}`" in documented, kind
+
+
+def test_docs_cli_md_describes_every_option_of_every_command():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # argparse keeps them here
+    for name in ("plugins", "models", "agents", "run"):
+        assert f"## `tripwire {name}" in text, name
+        for action in commands[name]._actions:
+            for flag in action.option_strings:
+                if flag not in ("-h", "--help"):
+                    assert f"`{flag}`" in text, (name, flag)
+    assert "`--version`" in text
 
 
 # ------------------------------------------------------------------ commands from plugins

@@ -277,7 +277,7 @@ def test_an_unknown_model_kind_is_reported(tmp_path):
         load_config(path)
 
 
-def test_an_unknown_mock_model_option_is_reported(tmp_path):
+def test_an_unknown_mock_model_key_is_reported_at_load(tmp_path):
     path = write(tmp_path, """
         [agents.a]
         model = "models.m"
@@ -285,7 +285,12 @@ def test_an_unknown_mock_model_option_is_reported(tmp_path):
         use = "mock"
         respones = []
     """)
-    assert "[models.m] has no option 'respones'; valid options: responses" in error_of(path)
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    assert str(e.value) == (
+        f"{path}: [models.m]: unknown key 'respones'; valid keys: use, responses, model_id, "
+        f"chunk_delay, settings"
+    )
 
 
 def test_a_bad_mock_response_is_reported(tmp_path):
@@ -299,10 +304,14 @@ def test_a_bad_mock_response_is_reported(tmp_path):
     assert "[models.m]: unknown MockResponse key(s) ['txt']" in error_of(path)
 
 
-def test_invalid_toml_names_the_file(tmp_path):
-    path = write(tmp_path, "[agents.a\nmodel = 1\n")
-    with pytest.raises(ConfigurationError, match=f"{path}: invalid TOML"):
+def test_invalid_toml_names_the_file_and_the_line(tmp_path):
+    path = write(tmp_path, "[agents.a]\nmodel = 'x/y'\n\n[agents.b\nmodel = 1\n")
+    with pytest.raises(ConfigurationError) as e:
         load_config(path)
+    assert str(e.value) == (
+        f"{path}: invalid TOML: Expected ']' at the end of a table declaration "
+        f"(at line 4, column 10)"
+    )
 
 
 def test_a_missing_file_is_a_configuration_error(tmp_path):
@@ -338,3 +347,275 @@ def test_a_disabled_processor_in_a_config_says_so(tmp_path, monkeypatch):
 def test_build_processors_rejects_a_string():
     with pytest.raises(ConfigurationError, match="must be a list of names"):
         build_processors("upper")
+
+
+# ------------------------------------------------------------------ reading the file
+
+
+def test_a_directory_is_a_one_line_error(tmp_path):
+    with pytest.raises(ConfigurationError) as e:
+        load_config(tmp_path)
+    assert str(e.value) == f"{tmp_path}: is a directory, not a configuration file"
+
+
+def test_a_file_that_is_not_utf8_is_a_one_line_error(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('[agents.a]\nmodel = "openai/x"\ninstructions = "café"\n'.encode("latin-1"))
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    assert str(e.value) == (
+        f"{path}: not UTF-8 text (byte 0xe9 at line 3, column 20); TOML files must be saved as UTF-8"
+    )
+
+
+def test_a_file_that_cannot_be_read_says_why(tmp_path, monkeypatch):
+    path = write(tmp_path, "[agents.a]\n")
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(type(path), "read_text", denied)
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    assert str(e.value) == f"{path}: cannot read the configuration file: Permission denied"
+
+
+def test_an_agent_that_is_not_a_table_is_named(tmp_path):
+    path = write(tmp_path, "[agents]\nsupport = 'openai/x'\n")
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    assert str(e.value) == (
+        f"{path}: agents.support must be a table [agents.support], got "
+        f"agents.support = 'openai/x'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("max_steps = 0", "[agents.a]: max_steps must be an integer >= 1, got 0"),
+        ("max_processor_retries = -1",
+         "[agents.a]: max_processor_retries must be an integer >= 0, got -1"),
+    ],
+)
+def test_out_of_range_numbers_are_reported_at_load(tmp_path, line, expected):
+    path = write(tmp_path, f'[agents.a]\nmodel = "openai/x"\n{line}\n')
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    assert str(e.value) == f"{path}: {expected}"
+
+
+def test_a_tool_module_that_raises_on_import_is_reported(tmp_path):
+    (tmp_path / "broken_tools_for_config.py").write_text("raise RuntimeError('no db')\n")
+    path = write(tmp_path, """
+        [agents.a]
+        model = "openai/x"
+        tools = ["broken_tools_for_config:lookup"]
+    """)
+    assert error_of(path) == (
+        f"{path}: [agents.a] tools: cannot import 'broken_tools_for_config:lookup': "
+        f"RuntimeError: no db"
+    )
+
+
+def test_an_agent_constructor_error_names_the_file_and_the_table(tmp_path):
+    path = write(tmp_path, '[agents.a]\nmodel = "nope/x"\n')
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path).agent("a")
+    assert str(e.value).startswith(f"{path}: [agents.a]: unknown model provider 'nope'")
+
+
+# ------------------------------------------------------------------ HTTP model tables
+
+KINDS = ["openai-compatible", "anthropic"]
+
+
+def http_table(kind: str, extra: str = "") -> str:
+    return textwrap.dedent(f"""
+        [agents.a]
+        model = "models.local"
+
+        [models.local]
+        use = "{kind}"
+        base_url = "http://127.0.0.1:9/v1"
+        model = "m1"
+    """) + textwrap.dedent(extra)
+
+
+def load_error(path) -> str:
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_an_http_models_table_builds_the_provider_with_its_options(
+    tmp_path, monkeypatch, kind
+):
+    from tripwire.models import Anthropic, OpenAICompatible, Timeout
+
+    monkeypatch.setenv("MY_KEY", "sk-from-env")
+    path = write(tmp_path, http_table(kind, """
+        api_key_env = "MY_KEY"
+        timeout = { connect = 2, read = 30 }
+        max_retries = 4
+        headers = { "X-Team" = "qa" }
+        settings = { temperature = 0, max_tokens = 100 }
+    """))
+    kwargs = agent_kwargs(path, "a")
+    model = kwargs["model"]
+    assert type(model) is {"openai-compatible": OpenAICompatible, "anthropic": Anthropic}[kind]
+    assert (model.model_id, model.base_url, model.max_retries) == ("m1", "http://127.0.0.1:9/v1", 4)
+    assert model.timeout == Timeout(connect=2.0, read=30.0)
+    assert kwargs["model_settings"] == {"temperature": 0, "max_tokens": 100}
+    await model.aclose()
+
+
+def test_a_plain_number_timeout_is_seconds(tmp_path):
+    from tripwire.models import Timeout
+
+    path = write(tmp_path, http_table("openai-compatible", "timeout = 45\n"))
+    assert agent_kwargs(path, "a")["model"].timeout == Timeout.coerce(45.0)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_api_key_in_the_file_is_rejected_without_echoing_it(tmp_path, kind):
+    path = write(tmp_path, http_table(kind, 'api_key = "sk-live-secret"\n'))
+    message = load_error(path)
+    assert message == (
+        f"{path}: [models.local]: api_key does not belong in a configuration file; put the "
+        f"key in an environment variable and name it: api_key_env = \"MY_API_KEY\""
+    )
+    assert "sk-live-secret" not in message
+
+
+def test_api_key_env_must_name_a_variable_not_hold_the_key(tmp_path):
+    path = write(tmp_path, http_table("openai-compatible", 'api_key_env = "sk-live-1234"\n'))
+    message = load_error(path)
+    assert message == (
+        f"{path}: [models.local] api_key_env: expects the name of an environment variable "
+        f"such as \"MY_API_KEY\" (not the key itself)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "valid"),
+    [
+        ("openai-compatible",
+         "use, base_url, api_key_env, model, max_retries, timeout, headers, provider, "
+         "max_tokens_param, retry_initial_delay, retry_max_delay, settings"),
+        ("anthropic",
+         "use, model, api_key_env, base_url, max_retries, timeout, headers, max_tokens, "
+         "retry_initial_delay, retry_max_delay, settings"),
+    ],
+)
+def test_an_unknown_key_names_file_table_and_valid_keys(tmp_path, kind, valid):
+    path = write(tmp_path, http_table(kind, "temperature = 0\n"))
+    message = load_error(path)
+    assert message.startswith(f"{path}: [models.local]: unknown key 'temperature'; valid keys: ")
+    for key in valid.split(", "):
+        assert key in message.split("valid keys: ")[1].split(", "), key
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ('max_retries = "3"', "[models.local]: key 'max_retries' expects int"),
+        ("headers = { X-Team = 1 }", "[models.local]: key 'headers' expects dict[str, str]"),
+        ('settings = "hot"', "[models.local]: key 'settings' expects dict[str, Any]"),
+        ('timeout = "soon"', "[models.local]: key 'timeout' expects a number of seconds > 0 "
+                             "or a table { connect, read, total }, got 'soon'"),
+        ("timeout = 0", "[models.local]: key 'timeout' expects a number of seconds > 0"),
+        ("timeout = { conect = 1 }",
+         "[models.local] timeout: unknown key 'conect'; valid keys: connect, read, total"),
+        ("timeout = { read = -1 }",
+         "[models.local] timeout.read: expects a number of seconds > 0, got -1"),
+    ],
+)
+def test_wrong_values_in_a_models_table_are_reported_at_load(tmp_path, extra, expected):
+    path = write(tmp_path, http_table("openai-compatible", extra + "\n"))
+    message = load_error(path)
+    assert message.startswith(f"{path}: {expected}"), message
+
+
+def test_an_openai_compatible_table_needs_a_base_url_and_a_model(tmp_path):
+    path = write(tmp_path, '[models.local]\nuse = "openai-compatible"\n')
+    assert load_error(path).startswith(
+        f"{path}: [models.local]: needs key 'base_url', 'model'; valid keys: use, base_url,"
+    )
+
+
+def test_a_models_table_needs_use(tmp_path):
+    path = write(tmp_path, '[models.local]\nmodel = "m1"\n')
+    assert load_error(path) == (
+        f"{path}: [models.local]: needs use = \"KIND\"; kinds: mock, openai-compatible, "
+        f"anthropic (router ids go straight into an agent's model key)"
+    )
+
+
+def test_a_missing_key_variable_is_reported_when_the_agent_is_built(tmp_path, monkeypatch):
+    monkeypatch.delenv("NOT_SET_ANYWHERE", raising=False)
+    path = write(tmp_path, http_table("openai-compatible", 'api_key_env = "NOT_SET_ANYWHERE"\n'))
+    load_config(path)  # the shape is fine
+    assert error_of(path) == (
+        f"{path}: [models.local] api_key_env: the environment variable NOT_SET_ANYWHERE is "
+        f"not set; export NOT_SET_ANYWHERE=... (the key itself never goes in the file)"
+    )
+
+
+def test_anthropic_without_base_url_reads_anthropic_api_key(tmp_path, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    path = write(tmp_path, '[agents.a]\nmodel = "models.c"\n'
+                           '[models.c]\nuse = "anthropic"\nmodel = "claude-x"\n')
+    assert "api_key_env: the environment variable ANTHROPIC_API_KEY is not set" in error_of(path)
+
+
+def test_a_bad_value_the_provider_rejects_names_the_table(tmp_path):
+    path = write(tmp_path, http_table("openai-compatible").replace(
+        "http://127.0.0.1:9/v1", "localhost:8080"))
+    message = error_of(path)
+    assert message.startswith(f"{path}: [models.local]: ")
+    assert "base_url" in message and "localhost:8080" in message
+
+
+def test_model_table_settings_come_before_the_agents_model_settings(tmp_path):
+    path = write(tmp_path, """
+        [agents.a]
+        model = "models.m"
+        model_settings = { temperature = 1, seed = 3 }
+        [agents.b]
+        model = "models.m"
+        [models.m]
+        use = "mock"
+        settings = { temperature = 0, top_p = 0.5 }
+    """)
+    assert agent_kwargs(path, "a")["model_settings"] == {"temperature": 1, "top_p": 0.5, "seed": 3}
+    assert agent_kwargs(path, "b")["model_settings"] == {"temperature": 0, "top_p": 0.5}
+
+
+def test_config_agent_adds_instructions_and_settings(tmp_path):
+    path = write(tmp_path, """
+        [agents.a]
+        model = "models.m"
+        instructions = "Be brief."
+        [models.m]
+        use = "mock"
+        settings = { temperature = 0 }
+    """)
+    agent = load_config(path).agent("a", instructions=["In French."],
+                                    model_settings={"temperature": 0.3})
+    assert agent.instructions == ["Be brief.", "In French."]
+    assert agent.model_settings == {"temperature": 0.3}
+
+
+def test_docs_configuration_md_documents_every_key_of_every_model_kind():
+    from pathlib import Path
+
+    from tripwire.config import MODEL_KINDS
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text()
+    section = text.split("## `[models.NAME]`")[1].split("## Errors")[0]
+    for name, kind in MODEL_KINDS.items():
+        assert f'`"{name}"`' in section, name
+        for key in kind.keys():
+            assert f"`{key}`" in section, (name, key)

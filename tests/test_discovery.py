@@ -120,6 +120,58 @@ def test_create_turns_a_constructor_value_error_into_a_configuration_error(two):
     assert isinstance(e.value.__cause__, ValueError)
 
 
+class NeedsTorch(Processor):
+    id = "needs-torch"
+
+    def __init__(self):
+        raise RuntimeError("torch is not installed; pip install tripwire-x[torch]")
+
+    @hookimpl
+    def process_input(self, messages):
+        return messages
+
+
+def test_create_turns_any_constructor_error_into_one_configuration_error(fake_distributions):
+    fake_distributions.add("tripwire-x").entry_point("needs-torch", NeedsTorch)
+    with pytest.raises(ConfigurationError) as e:
+        tripwire.plugins.create("needs-torch")
+    assert str(e.value) == (
+        "processor 'needs-torch': RuntimeError: torch is not installed; "
+        "pip install tripwire-x[torch]"
+    )
+    assert isinstance(e.value.__cause__, RuntimeError)
+
+
+def test_options_are_read_from_the_constructor_signature(two):
+    found = tripwire.plugins.available()
+    assert [(o.name, o.type, o.default, o.required) for o in found["shout"].options] == [
+        ("suffix", "str", "!", False),
+        ("times", "int", 1, False),
+        ("mode", "Literal['upper', 'title']", "upper", False),
+    ]
+    assert [str(o) for o in found["gate"].options] == [
+        "words (list[str], required)", "limit (int | None, default None)",
+    ]
+
+
+def test_a_processor_without_a_constructor_has_no_options(fake_distributions):
+    fake_distributions.add("tripwire-x").entry_point("misspelt-free", NoHooksButOne)
+    assert tripwire.plugins.available()["misspelt-free"].options == ()
+
+
+def test_a_broken_plugin_has_no_options(fake_distributions):
+    fake_distributions.add("tripwire-x").entry_point("gone", ImportError("gone"))
+    assert tripwire.plugins.available()["gone"].options == ()
+
+
+class NoHooksButOne(Processor):
+    id = "misspelt-free"
+
+    @hookimpl
+    def process_input(self, messages):
+        return messages
+
+
 def test_create_of_an_unknown_name_lists_the_available_ones(two):
     with pytest.raises(ConfigurationError, match=r"unknown processor 'shot'; available: gate, shout"):
         tripwire.plugins.create("shot")
