@@ -4,8 +4,8 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 ``tripwire.hookspecs`` for the nine lifecycle hooks.
 """
 
-from tripwire._markers import hookimpl, hookspec
 from tripwire._hookcall import notify_violation
+from tripwire._markers import hookimpl, hookspec
 from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, TracingContext
@@ -17,6 +17,7 @@ from tripwire.errors import (
     TripWire,
     TripwireError,
 )
+from tripwire.holdback import HoldBack
 from tripwire.messages import (
     DataPart,
     FilePart,
@@ -37,6 +38,7 @@ __all__ = [
     "Agent",
     "AgentStream",
     "GenerateResult",
+    "HoldBack",
     "OutputResult",
     "StepResult",
     "Chunk",

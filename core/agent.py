@@ -104,11 +104,12 @@ class Agent:
     @classmethod
     def from_config(cls, path: str, name: str, **overrides: Any) -> Agent:
         """Build the agent ``[agents.NAME]`` of a TOML file (see docs/configuration.md)."""
-        from tripwire.config import agent_kwargs
+        from tripwire.config import load_config
 
-        kwargs = agent_kwargs(path, name)
+        config = load_config(path)
+        kwargs = config.agent_kwargs(name)
         kwargs.update(overrides)
-        return cls(**kwargs)
+        return config.build(cls, name, kwargs)
 
     def _processor_list(
         self, kind: str, request_context: RequestContext, processors: Any = _UNSET
@@ -123,6 +124,10 @@ class Agent:
         if callable(processors):
             processors = processors(request_context)
         return compile_list(processors, kind)
+
+    def _adopt(self, model: Model) -> None:
+        """Make ``model`` the agent's to close (a model built from a config table)."""
+        self._owned_models[f"adopted:{id(model)}"] = model
 
     def _resolve(self, model: str | Model) -> Model:
         if isinstance(model, str):

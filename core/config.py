@@ -280,8 +280,8 @@ class Config:
         override the configured ones. An error the ``Agent`` constructor raises is a
         ``ConfigurationError`` naming the file and the table too.
 
-        A model built from an ``openai-compatible`` or ``anthropic`` table owns an HTTP
-        session: close it with ``await agent.model.aclose()`` when done.
+        A model built from an ``openai-compatible`` or ``anthropic`` table belongs to the
+        agent: ``await agent.aclose()`` (or ``async with agent``) closes its session.
         """
         from tripwire.agent import Agent
 
@@ -292,10 +292,19 @@ class Config:
             kwargs["instructions"] = [*configured, *instructions]
         if model_settings:
             kwargs["model_settings"] = {**kwargs.get("model_settings", {}), **model_settings}
+        return self.build(Agent, name, kwargs)
+
+    def build(self, cls: type[Agent], name: str, kwargs: dict[str, Any]) -> Agent:
+        """``cls(**kwargs)`` for ``[agents.NAME]``: an error the constructor raises names
+        the file and the table; a model built from a ``[models.NAME]`` table belongs to
+        the agent (``agent.aclose()`` / ``async with agent`` closes its session)."""
         try:
-            return Agent(**kwargs)
-        except TripwireError as e:
+            agent = cls(**kwargs)
+        except (TripwireError, TypeError, ValueError) as e:
             raise ConfigurationError(f"{self._where(f'agents.{name}')}: {e}") from e
+        if agent.model is kwargs.get("model") and hasattr(agent.model, "aclose"):
+            agent._adopt(agent.model)
+        return agent
 
     def _model_table(self, ref: str, where: str) -> tuple[str, Mapping[str, Any]]:
         table_name = ref.removeprefix("models.")

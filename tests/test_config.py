@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from fake_llm_server import Reply
 
 from tripwire import APICallError, ConfigurationError, Processor, hookimpl
 from tripwire.agent import Agent
@@ -619,3 +620,29 @@ def test_docs_configuration_md_documents_every_key_of_every_model_kind():
         assert f'`"{name}"`' in section, name
         for key in kind.keys():
             assert f"`{key}`" in section, (name, key)
+
+
+async def test_an_agent_from_config_owns_and_closes_its_table_built_http_model(tmp_path, llm_server):
+    path = tmp_path / "tripwire.toml"
+    path.write_text(f"""
+[models.local]
+use = "openai-compatible"
+base_url = "{llm_server.openai_base_url}"
+model = "m"
+
+[agents.support]
+model = "models.local"
+""")
+    llm_server.script(Reply(text="hello"))
+    async with Agent.from_config(str(path), "support") as agent:
+        assert (await agent.generate("hi")).text == "hello"
+        assert not agent.model.closed
+    assert agent.model.closed
+
+
+def test_from_config_constructor_errors_name_the_file_and_table(tmp_path):
+    path = tmp_path / "tripwire.toml"
+    path.write_text('[agents.support]\nmodel = "openai/gpt-5-mini"\nmax_steps = 3\n')
+    with pytest.raises(ConfigurationError, match=r"agents\.support.*unexpected") as info:
+        Agent.from_config(str(path), "support", bogus=1)
+    assert str(path) in str(info.value)
