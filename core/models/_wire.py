@@ -1,0 +1,262 @@
+"""Helpers the wire formats share: reading what a server sent without trusting its
+shape, and mapping tools, tool choice, tool calls and files.
+
+A server can send anything: JSON nested 100,000 levels deep, a list where an object
+belongs, a number where text belongs. ``load_json`` and the ``as_*`` readers turn all
+of that into ``WireError`` (a ``ValueError`` naming the field, what is valid and what
+came), which the transport reports as ``APICallError``; nothing the server sends can
+surface as a bare ``RecursionError``, ``KeyError`` or ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from tripwire.chunks import Chunk
+from tripwire.errors import ConfigurationError
+
+#: Tool-call arguments may nest at most this deep (objects and arrays). Deeper
+#: arguments are reported with ``args_error``: no real tool schema comes near it,
+#: and such values break every recursive serialiser later in the run.
+MAX_ARGS_DEPTH = 100
+
+
+class WireError(ValueError):
+    """What a server sent does not have the shape of its wire format."""
+
+
+# ---------------------------------------------------------------- reading server data
+
+
+def load_json(text: str | bytes) -> Any:
+    """``json.loads`` whose failures are all ``ValueError`` (too deep nesting too)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise WireError("JSON nested too deeply to parse") from None
+
+
+def event_object(data: str) -> dict[str, Any]:
+    """One stream event's data as a JSON object; ``ValueError`` for anything else."""
+    value = load_json(data)
+    if not isinstance(value, dict):
+        raise WireError(f"an event must be a JSON object, got {kind_of(value)}")
+    return value
+
+
+def kind_of(value: Any) -> str:
+    """What a JSON value is, for messages: "an object", "a string", "null", ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), type(value).__name__)
+
+
+def as_object(value: Any, where: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object, ``{}`` for null; else ``WireError``."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise WireError(f"{where} must be an object or null, got {kind_of(value)}")
+    return value
+
+
+def as_list(value: Any, where: str) -> list[Any]:
+    """``value`` if it is a JSON array, ``[]`` for null; else ``WireError``."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise WireError(f"{where} must be an array or null, got {kind_of(value)}")
+    return value
+
+
+def as_text(value: Any, where: str) -> str | None:
+    """``value`` if it is a string, ``None`` for null; else ``WireError``."""
+    if value is None or isinstance(value, str):
+        return value
+    raise WireError(f"{where} must be a string or null, got {kind_of(value)}")
+
+
+def as_index(value: Any, where: str, default: int = 0) -> int:
+    """A non-negative integer position (``default`` for null); else ``WireError``."""
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise WireError(f"{where} must be a non-negative integer, got {value!r:.50}")
+    return value
+
+
+def token_count(usage: Mapping[str, Any], key: str, where: str = "usage") -> int:
+    """A token count from a usage object: a non-negative number (0 when absent)."""
+    value = usage.get(key)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 or value != value:
+        raise WireError(f"{where}.{key} must be a non-negative number, got {value!r:.50}")
+    return int(value)
+
+
+def optional_count(usage: Mapping[str, Any], key: str, where: str = "usage") -> int | None:
+    """Like ``token_count`` but ``None`` when absent."""
+    return None if usage.get(key) is None else token_count(usage, key, where)
+
+
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deeply ``value`` nests objects and arrays, counted up to ``limit + 1``
+    (iteratively: no recursion however deep)."""
+    deepest = 0
+    pending = [(value, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if not isinstance(node, dict | list):
+            continue
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            return deepest
+        children = node.values() if isinstance(node, dict) else node
+        pending.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
+# ---------------------------------------------------------------- tool calls
+
+
+def parse_tool_args(text: str) -> tuple[dict[str, Any], str | None]:
+    """A tool call's JSON arguments as a dict, and the parse error (``None`` if fine).
+
+    Empty text means no arguments. Text that is not a JSON object (or nests deeper
+    than ``MAX_ARGS_DEPTH``) gives ``{}`` plus the error, so the caller can pass the
+    raw text along instead of failing the call.
+    """
+    if not text.strip():
+        return {}, None
+    try:
+        value = load_json(text)
+    except ValueError as e:
+        return {}, f"arguments are not valid JSON: {e}"
+    if not isinstance(value, dict):
+        return {}, f"arguments must be a JSON object, got {kind_of(value)}"
+    if nesting_depth(value, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH:
+        return {}, f"arguments nest deeper than {MAX_ARGS_DEPTH} levels"
+    return value, None
+
+
+def tool_call_chunk(tool_call_id: str, tool_name: str, raw_args: str) -> Chunk:
+    """A ``tool-call`` chunk from the model's raw argument text.
+
+    Arguments that are not a JSON object become ``args = {}`` with the model's text
+    under ``raw_args`` and the reason under ``args_error``, instead of failing the
+    whole call: the agent (or a processor) can hand the error back to the model.
+    """
+    args, error = parse_tool_args(raw_args)
+    payload: dict[str, Any] = {"tool_call_id": tool_call_id, "tool_name": tool_name, "args": args}
+    if error is not None:
+        payload["raw_args"] = raw_args
+        payload["args_error"] = error
+    return Chunk("tool-call", payload)
+
+
+def args_text(value: Any) -> str:
+    """Tool arguments a server sent as a JSON value instead of text, as text
+    (``""`` for null). A value too deep to encode gives text that fails to parse,
+    so it ends up as an ``args_error``."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (RecursionError, TypeError, ValueError):
+        return "<arguments that cannot be encoded as JSON>"
+
+
+# ---------------------------------------------------------------- request mapping
+
+
+def structured_output_schema(value: Any) -> tuple[str, dict[str, Any]] | None:
+    """``(name, JSON Schema)`` from ``ModelRequest.structured_output``:
+    ``{"schema": {...}, "name": "..."}`` (what the structured-output processor sends)
+    or a bare JSON Schema mapping; ``None`` when there is none."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping) and isinstance(value.get("schema"), Mapping):
+        schema, name = dict(value["schema"]), value.get("name") or "response"
+    elif isinstance(value, Mapping) and ("type" in value or "properties" in value):
+        schema, name = dict(value), "response"
+    else:
+        raise ConfigurationError(
+            f"structured_output must be {{'schema': <JSON Schema>, 'name': str}} or a JSON "
+            f"Schema mapping, got {value!r:.200}"
+        )
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(name))[:64] or "response"
+    return name, schema
+
+
+def tool_choice_name(tool_choice: Any, tools: list[Any]) -> str | None:
+    """Validate ``tool_choice``; return the forced tool's name for ``{"type": "tool"}``.
+
+    Valid: ``None``, ``"auto"``, ``"none"``, ``"required"``,
+    ``{"type": "tool", "tool_name": name}`` where ``name`` is one of ``tools``.
+    """
+    if tool_choice is None or tool_choice in ("auto", "none", "required"):
+        return None
+    if isinstance(tool_choice, Mapping) and tool_choice.get("type") == "tool":
+        name = tool_choice.get("tool_name")
+        names = [t.name for t in tools]
+        if name not in names:
+            raise ConfigurationError(
+                f"tool_choice names tool {name!r}, which is not among this call's tools: "
+                f"{names or 'none'}"
+            )
+        return name
+    raise ConfigurationError(
+        f"tool_choice must be 'auto', 'none', 'required' or "
+        f"{{'type': 'tool', 'tool_name': name}}, got {tool_choice!r}"
+    )
+
+
+def tool_output_text(output: Any) -> str:
+    """A tool result as the text a provider expects (strings as they are, else JSON)."""
+    if isinstance(output, str):
+        return output
+    try:
+        return json.dumps(output, ensure_ascii=False, default=str)
+    except (RecursionError, TypeError, ValueError):
+        return str(output)
+
+
+def tool_input_text(i: int, message: Any, value: Any) -> str:
+    """An assistant tool call's input as JSON text, or a ``ConfigurationError``
+    naming the prompt message when it cannot be encoded."""
+    try:
+        return json.dumps(value or {}, ensure_ascii=False)
+    except (RecursionError, TypeError, ValueError) as e:
+        raise prompt_error(i, message, f"has a tool-call whose input cannot be encoded as JSON ({e})") from None
+
+
+def file_url(part: Mapping[str, Any]) -> str:
+    """An ``http(s):`` or ``data:`` URL for a file part (base64 data becomes a data URL)."""
+    data = part.get("data")
+    if not isinstance(data, str):
+        raise ConfigurationError(
+            f"a file part needs 'data' as a base64 string or a URL, got {type(data).__name__}"
+        )
+    if data.startswith(("http://", "https://", "data:")):
+        return data
+    return f"data:{part.get('media_type')};base64,{data}"
+
+
+def prompt_error(i: int, message: Any, why: str) -> ConfigurationError:
+    try:
+        shown = repr(message)
+    except RecursionError:
+        shown = f"<{type(message).__name__} too deep to show>"
+    if len(shown) > 200:
+        shown = shown[:200] + "..."
+    return ConfigurationError(f"prompt[{i}] {why}: {shown}")
