@@ -17,12 +17,15 @@ receives the request, streaming or not as the request asks::
         model = server.openai()
         ...
         server.requests[0].body    # what the client sent
+
+``BackgroundLLMServer`` runs one in a thread for code that makes its own event loops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections import deque
 from typing import Any
 
@@ -121,11 +124,24 @@ class ErrorReply:
 
 @attrs.define
 class RawReply:
-    """Bytes sent verbatim (a recorded stream), with this status and content type."""
+    """Bytes sent verbatim (a recorded stream), with this status and content type
+    (sent as given: ``"text/plain; charset=bogus"`` is fine)."""
 
     body: str | bytes
     status: int = 200
     content_type: str = "text/event-stream"
+    headers: dict[str, str] = attrs.field(factory=dict)
+
+
+@attrs.define
+class Flood:
+    """Status 200 and ``block`` sent again and again, never a line end (a server
+    that never finishes a line), until the client goes away or ``total`` bytes are
+    sent; then the connection is held open without sending more."""
+
+    block: bytes = b"x" * 65536
+    content_type: str = "text/event-stream"
+    total: int = 64 * 1024 * 1024
 
 
 @attrs.define
@@ -181,7 +197,7 @@ class FakeLLMServer:
 
     # -- scripting
 
-    def script(self, *replies: Reply | ErrorReply | RawReply | Hang) -> FakeLLMServer:
+    def script(self, *replies: Reply | ErrorReply | RawReply | Flood | Hang) -> FakeLLMServer:
         self._script.extend(replies)
         return self
 
@@ -234,17 +250,33 @@ class FakeLLMServer:
             return web.Response(
                 status=item.status,
                 body=item.body.encode() if isinstance(item.body, str) else item.body,
-                content_type=item.content_type,
+                headers={"Content-Type": item.content_type, **item.headers},
             )
         if isinstance(item, Hang):
             await self._closing.wait()
             return web.Response(status=503)
+        if isinstance(item, Flood):
+            return await self._flood(request, item)
         model = body.get("model", "model") if isinstance(body, dict) else "model"
         if not (isinstance(body, dict) and body.get("stream")):
             data = openai_json(item, model) if wire == "openai" else anthropic_json(item, model)
             return web.json_response(data, headers=item.headers)
         events = openai_events(item, model) if wire == "openai" else anthropic_events(item, model)
         return await self._stream(request, wire, item, events, model)
+
+    async def _flood(self, request: web.Request, flood: Flood) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": flood.content_type})
+        await response.prepare(request)
+        sent = 0
+        try:
+            while sent < flood.total and not self._closing.is_set():
+                await response.write(flood.block)
+                sent += len(flood.block)
+        except ConnectionError:
+            self.disconnected.set()
+            return response
+        await self._closing.wait()
+        return response
 
     async def _stream(
         self, request: web.Request, wire: str, reply: Reply, events: list[bytes], model: str
@@ -290,6 +322,58 @@ class FakeLLMServer:
             return response
         await response.write_eof()
         return response
+
+
+class BackgroundLLMServer:
+    """A ``FakeLLMServer`` on its own event loop in a thread, for code that runs its
+    own loops (``generate_sync``, one ``asyncio.run`` per call)::
+
+        with BackgroundLLMServer() as server:
+            server.script(Reply(text="hi"))
+            agent = Agent(id="a", model=server.openai())
+            agent.generate_sync("hello")
+    """
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self.server: FakeLLMServer
+
+    def _run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout=10)
+
+    def __enter__(self) -> BackgroundLLMServer:
+        self._thread.start()
+
+        async def start() -> FakeLLMServer:
+            return await FakeLLMServer().start()
+
+        self.server = self._run(start())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._run(self.server.close())
+        self._run(self._loop.shutdown_asyncgens())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+    def script(self, *replies: Reply | ErrorReply | RawReply | Flood | Hang) -> BackgroundLLMServer:
+        async def add() -> None:
+            self.server.script(*replies)
+
+        self._run(add())
+        return self
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        return self.server.requests
+
+    def openai(self, **options: Any) -> OpenAICompatible:
+        return self.server.openai(**options)
+
+    def anthropic(self, **options: Any) -> Anthropic:
+        return self.server.anthropic(**options)
 
 
 # ---------------------------------------------------------------- rendering

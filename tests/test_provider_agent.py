@@ -4,9 +4,10 @@ cancellation and session ownership, against the fake OpenAI and Anthropic server
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
-from fake_llm_server import ErrorReply, FakeToolCall, Reply
+from fake_llm_server import BackgroundLLMServer, ErrorReply, FakeToolCall, Reply
 
 from tripwire import Agent, APICallError, Processor, Usage, hookimpl, tool
 
@@ -224,3 +225,41 @@ async def test_agent_closes_the_models_it_resolved_from_router_ids(llm_server, m
 
     assert result.text == "hello"
     assert model.closed
+
+
+def test_generate_sync_with_a_model_you_built_does_not_leak_sockets():
+    # Each generate_sync call runs its own event loop; the provider's session of a
+    # finished loop must not stay open (it used to: one socket per call).
+    with BackgroundLLMServer() as server:
+        server.script(*[Reply(text="hi")] * 53)
+        agent = Agent(id="a", model=server.openai())
+        for _ in range(3):
+            agent.generate_sync("hi")
+        before = len(os.listdir("/proc/self/fd"))
+        for _ in range(50):
+            assert agent.generate_sync("hi").text == "hi"
+        after = len(os.listdir("/proc/self/fd"))
+    assert after - before <= 4
+
+
+async def test_tool_arguments_nested_100k_deep_do_not_run_the_tool(llm_server):
+    calls = []
+
+    @tool
+    def record(x: int) -> str:
+        """Records x."""
+        calls.append(x)
+        return "ok"
+
+    llm_server.script(
+        Reply(tool_calls=[FakeToolCall("call_1", "record", "[" * 100_000)], delta_size=8192),
+        Reply(text="I could not call the tool."),
+    )
+    async with llm_server.anthropic() as model:
+        result = await Agent(id="a", model=model, tools=[record]).generate("go")
+
+    assert result.text == "I could not call the tool."
+    assert calls == []
+    assert result.steps[0].tool_results[0].is_error
+    tool_turn = llm_server.requests[1].body["messages"][-1]["content"][0]
+    assert tool_turn["type"] == "tool_result" and "not valid JSON" in tool_turn["content"]

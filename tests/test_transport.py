@@ -4,17 +4,20 @@ secrets, exercised through both providers against a real local server."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import os
 import socket
+import warnings
 from contextlib import aclosing
 from email.utils import formatdate
 
 import pytest
-from fake_llm_server import API_KEY, ErrorReply, FakeLLMServer, Hang, Reply
+from fake_llm_server import API_KEY, BackgroundLLMServer, ErrorReply, FakeLLMServer, Hang, Reply
 
 from tripwire import APICallError, ConfigurationError
 from tripwire.models import ModelRequest, OpenAICompatible, Timeout
-from tripwire.models._http import parse_retry_after, retry_delay
+from tripwire.models._retry import parse_retry_after, retry_delay
 
 WIRES = ["openai", "anthropic"]
 
@@ -249,11 +252,11 @@ async def test_cancelling_the_task_closes_the_http_response(llm_server):
 async def test_one_session_per_provider_created_lazily_and_reused(llm_server):
     llm_server.script(Reply(text="a"), Reply(text="b"))
     model = llm_server.openai()
-    assert model._session is None
+    assert model._sessions.session is None and model.closed
     await collect(model)
-    session = model._session
+    session = model._sessions.session
     await collect(model)
-    assert model._session is session and not session.closed
+    assert model._sessions.session is session and not session.closed
     await model.aclose()
     assert session.closed
     await model.aclose()  # idempotent
@@ -283,6 +286,47 @@ def test_provider_survives_one_event_loop_per_call():
         await model.aclose()
 
     asyncio.run(close())
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_the_session_is_closed_when_its_event_loop_ends():
+    # asyncio.run shuts the loop down (shutdown_asyncgens): the provider closes its
+    # session then, though nobody called aclose(), and is usable in the next loop.
+    with BackgroundLLMServer() as server:
+        server.script(Reply(text="one"), Reply(text="two"))
+        model = server.openai()
+        assert asyncio.run(collect(model)) and model.closed
+        assert text_of(asyncio.run(collect(model))) == "two" and model.closed
+
+
+def test_a_session_orphaned_by_a_closed_loop_gets_its_sockets_closed():
+    # A hand-made loop closed without shutdown_asyncgens() leaves the session behind;
+    # the next call (in another loop) closes its sockets, without ResourceWarnings.
+    def call_in_bare_loop(model) -> list:
+        loop = asyncio.new_event_loop()
+        try:
+            return loop.run_until_complete(collect(model))
+        finally:
+            loop.close()
+
+    with BackgroundLLMServer() as server:
+        server.script(*[Reply(text="hi")] * 23)
+        model = server.openai()
+        call_in_bare_loop(model)
+        call_in_bare_loop(model)
+        before = open_fds()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(20):
+                assert text_of(call_in_bare_loop(model)) == "hi"
+            asyncio.run(model.aclose())
+            gc.collect()
+        assert model.closed
+        assert open_fds() - before <= 3
+    assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
 # ---------------------------------------------------------------- secrets

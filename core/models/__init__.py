@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import attrs
 
 from tripwire.errors import ConfigurationError
+from tripwire.models._secrets import mask_headers, mask_url
 
 if TYPE_CHECKING:
     from tripwire.chunks import Chunk
@@ -45,7 +46,8 @@ class Model(Protocol):
     """What the agent loop calls. ``stream`` yields chunks: ``text-delta``,
     ``reasoning-delta``, ``tool-call`` {tool_call_id, tool_name, args} and one final
     ``finish`` {finish_reason, usage} (optionally also provider_metadata, warnings,
-    request, raw_response). It raises ``APICallError`` when the provider fails."""
+    request, raw_response: credentials masked, see ``mask_headers``). It raises
+    ``APICallError`` when the provider fails, also for data it cannot read."""
 
     provider: str
     model_id: str
@@ -128,6 +130,8 @@ __all__ = [
     "resolve_model",
     "providers",
     "model_label",
+    "mask_headers",
+    "mask_url",
     "MODELS_GROUP",
 ]
 

@@ -4,12 +4,19 @@ One implementation of everything a provider needs from the network, so the OpenA
 and Anthropic providers only describe their wire format:
 
 - one ``aiohttp.ClientSession`` per provider instance, created lazily inside the
-  running event loop and closed by ``aclose()`` (or ``async with provider:``);
-- server-sent events parsed from the response body (``iter_sse``);
+  running event loop and closed by ``aclose()``, ``async with provider:`` or the end
+  of that loop (``_session.py``);
+- server-sent events parsed from the response body in linear time, each event at
+  most ``max_event_bytes`` long (``_sse.py``);
 - connect and read timeouts: a stream that stops sending for ``read`` seconds raises
   ``APICallError(is_retryable=True)`` instead of hanging;
-- every non-2xx response and every network failure mapped to ``tripwire.APICallError``;
-- transport retries with exponential backoff, jitter and ``Retry-After``.
+- every non-2xx response, every answer that is not what was asked for (an HTML page
+  instead of a stream), every event of the wrong shape and every network failure
+  mapped to ``tripwire.APICallError``;
+- transport retries with exponential backoff, jitter and ``Retry-After`` (``_retry.py``);
+- credentials kept out of everything shown: the API key, a password in ``base_url``
+  and credential headers are masked in errors, logs, reprs and the ``finish`` chunk
+  (``_secrets.py``).
 
 Transport retries are separate from processor retries (``process_api_error``): they
 resend the same request and happen only while nothing has been yielded to the
@@ -21,13 +28,11 @@ from __future__ import annotations
 
 import abc
 import asyncio
-import email.utils
+import codecs
 import json
 import logging
-import random
 import re
-import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import Any
 
@@ -35,18 +40,33 @@ import aiohttp
 import attrs
 
 from tripwire.chunks import Chunk, Usage
-from tripwire.errors import APICallError, ConfigurationError
+from tripwire.errors import APICallError, ConfigurationError, TripwireError
 from tripwire.models import ModelRequest
+from tripwire.models._retry import is_retryable_status, retry_delay
+from tripwire.models._secrets import (
+    Secrets,
+    basic_auth,
+    is_credential_header,
+    mask_headers,
+    mask_url,
+    split_userinfo,
+)
+from tripwire.models._session import LoopSession
+from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, EventTooLarge, iter_sse
+from tripwire.models._wire import WireError, load_json
 from tripwire.options import check_int
 
 logger = logging.getLogger("tripwire.models")
 
-#: HTTP statuses worth sending again: timeout, conflict, rate limit, server errors.
-RETRYABLE_STATUSES = frozenset({408, 409, 429})
 #: ``model_settings`` keys every provider understands.
 MODEL_SETTINGS = ("temperature", "max_tokens", "max_output_tokens", "top_p", "stop", "seed")
-#: A ``Retry-After`` longer than this is not waited for; backoff is used instead.
-MAX_RETRY_AFTER = 60.0
+#: How much of an unexpected body an error message quotes.
+SNIPPET_BYTES = 200
+#: Most of a non-2xx body that is read (the rest is not needed to report the error).
+MAX_ERROR_BODY_BYTES = 64 * 1024
+#: What a bug-free parser can still raise on data of the wrong shape; the transport
+#: reports it as a malformed event instead of letting it out bare.
+_SHAPE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
 
 
 @attrs.frozen
@@ -83,120 +103,27 @@ class Timeout:
         )
 
 
-# ---------------------------------------------------------------- retries
-
-
-def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """Seconds the server asked us to wait, from ``retry-after-ms`` or ``Retry-After``
-    (delta-seconds or an HTTP-date); ``None`` when absent or unreadable."""
-    ms = headers.get("retry-after-ms")
-    if ms is not None:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
-
-
-def retry_delay(
-    retry_number: int,
-    headers: Mapping[str, str] | None,
-    *,
-    initial_delay: float,
-    max_delay: float,
-) -> float:
-    """How long to wait before retry number ``retry_number`` (1-based).
-
-    The server's ``Retry-After`` wins when it is at most ``MAX_RETRY_AFTER`` seconds;
-    otherwise exponential backoff ``initial_delay * 2**(n-1)`` capped at ``max_delay``,
-    with jitter (a random 50-100 % of it) so that many clients do not retry in step.
-    """
-    asked = parse_retry_after(headers) if headers else None
-    if asked is not None and asked <= MAX_RETRY_AFTER:
-        return asked
-    backoff = min(max_delay, initial_delay * 2 ** (retry_number - 1))
-    return backoff * random.uniform(0.5, 1.0)
-
-
-def is_retryable_status(status: int, headers: Mapping[str, str] | None = None) -> bool:
-    """408, 409, 429 and 5xx are retryable; an ``x-should-retry`` header (sent by
-    OpenAI and Anthropic) overrides that, as the official SDKs do."""
-    hint = (headers or {}).get("x-should-retry")
-    if hint == "true":
-        return True
-    if hint == "false":
-        return False
-    return status in RETRYABLE_STATUSES or status >= 500
-
-
-# ---------------------------------------------------------------- server-sent events
-
-
-async def iter_sse(content: aiohttp.StreamReader) -> AsyncIterator[tuple[str, str]]:
-    """``(event, data)`` pairs from a ``text/event-stream`` body.
-
-    Follows the WHATWG rules that matter for model APIs: ``data:`` lines of one
-    event are joined with newlines, a blank line ends an event, ``:`` lines are
-    comments (keep-alives), unknown fields and lines without a colon are ignored,
-    the event name defaults to ``"message"``. An event left open at end of stream is
-    still delivered (some servers omit the last blank line).
-    """
-    event = ""
-    data: list[str] = []
-    buffer = b""
-    async for block in content.iter_any():
-        buffer += block
-        lines = buffer.split(b"\n")
-        buffer = lines.pop()
-        for raw in lines:
-            line = raw.decode("utf-8")
-            if line.endswith("\r"):
-                line = line[:-1]
-            if not line:
-                if data:
-                    yield event or "message", "\n".join(data)
-                    data = []
-                event = ""
-                continue
-            if line.startswith("data:"):
-                data.append(line[6:] if line.startswith("data: ") else line[5:])
-            elif line.startswith("event:"):
-                event = line[6:].lstrip(" ")
-            # comments (":..."), id:, retry: and unknown fields are ignored
-    if buffer.strip():
-        line = buffer.decode("utf-8").rstrip("\r")
-        if line.startswith("data:"):
-            data.append(line[6:] if line.startswith("data: ") else line[5:])
-    if data:
-        yield event or "message", "\n".join(data)
-
-
-# ---------------------------------------------------------------- calls
-
-
 @attrs.define
 class Call:
-    """One model call in flight: what was sent and what came back so far."""
+    """One model call in flight: what was sent and what came back so far.
+
+    ``url`` is the endpoint as shown (a password in it masked), ``target`` the one
+    requested (no userinfo: that goes as basic auth). ``body`` is sent as ``data``;
+    ``request`` is the body as recorded on the ``finish`` chunk (credentials masked).
+    """
 
     url: str
+    target: str
     body: dict[str, Any]
+    data: bytes = attrs.field(repr=False)
+    request: dict[str, Any] = attrs.field(repr=False)
     warnings: list[dict[str, Any]]
+    stream: bool
+    secrets: Secrets = attrs.field(repr=False)
     status: int | None = None
-    headers: dict[str, str] = attrs.field(factory=dict)
+    headers: dict[str, str] = attrs.field(factory=dict, repr=False)
+    #: The data of the last stream event read, quoted when it cannot be parsed.
+    event: str = attrs.field(default="", repr=False)
 
     def finish(
         self,
@@ -206,7 +133,10 @@ class Call:
         response_id: str | None = None,
         model: str | None = None,
     ) -> Chunk:
-        """The final ``finish`` chunk of a model call."""
+        """The final ``finish`` chunk of a model call. ``raw_response.headers`` has
+        credential headers masked (``mask_headers``) and any secret of the provider
+        masked in the other values."""
+        headers = {k: self.secrets.redact(v) for k, v in mask_headers(self.headers).items()}
         return Chunk(
             "finish",
             {
@@ -214,18 +144,15 @@ class Call:
                 "usage": usage,
                 "provider_metadata": provider_metadata,
                 "warnings": list(self.warnings),
-                "request": self.body,
+                "request": self.request,
                 "raw_response": {
                     "id": response_id,
                     "model": model,
                     "status": self.status,
-                    "headers": dict(self.headers),
+                    "headers": headers,
                 },
             },
         )
-
-
-ErrorParser = Callable[[int | None, str], tuple[str, str | None]]
 
 
 class HTTPModel(abc.ABC):
@@ -249,29 +176,58 @@ class HTTPModel(abc.ABC):
         headers: Mapping[str, str] | None = None,
         retry_initial_delay: float = 0.5,
         retry_max_delay: float = 8.0,
+        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
     ) -> None:
         if not isinstance(model, str) or not model:
             raise ConfigurationError(f"model must be a non-empty string, got {model!r}")
-        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
-            raise ConfigurationError(
-                f"base_url must be an http:// or https:// URL, got {base_url!r}"
-            )
         check_int("max_retries", max_retries)
+        check_int("max_event_bytes", max_event_bytes, minimum=1)
         if retry_initial_delay < 0 or retry_max_delay < 0:
             raise ConfigurationError("retry delays must be >= 0 seconds")
         self.model_id = model
-        self.base_url = base_url.rstrip("/")
         self.max_retries = max_retries
         self.timeout = Timeout.coerce(timeout)
         self.retry_initial_delay = float(retry_initial_delay)
         self.retry_max_delay = float(retry_max_delay)
+        self.max_event_bytes = max_event_bytes
         self._api_key = api_key or None
         self._extra_headers = dict(headers or {})
-        self._session: aiohttp.ClientSession | None = None
-        self._session_loop: asyncio.AbstractEventLoop | None = None
+        self._secrets = Secrets()
+        self._secrets.add(self._api_key)
+        self._secrets.add(*(v for k, v in self._extra_headers.items() if is_credential_header(k)))
+        self.base_url = base_url
+        self._sessions = LoopSession(lambda: repr(self))
         #: Set by router factories: the environment variable the key came from,
         #: named in the error when it is missing.
         self._key_env: str | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The API root as given, with a password in it shown as ``***``."""
+        return self._shown_url
+
+    @base_url.setter
+    def base_url(self, value: str) -> None:
+        if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+            shown = mask_url(value) if isinstance(value, str) else value
+            raise ConfigurationError(f"base_url must be an http:// or https:// URL, got {shown!r}")
+        url, user, password = split_userinfo(value.rstrip("/"))
+        #: The ``Authorization: Basic`` value from the URL's userinfo, if any.
+        self._basic_auth: str | None = None
+        if user is not None:
+            clash = [k for k in self._headers() if k.lower() == "authorization"]
+            if clash:
+                raise ConfigurationError(
+                    f"base_url {mask_url(value)!r} carries credentials, which are sent as the "
+                    f"Authorization header, and {type(self).__name__} sends one "
+                    f"already (from api_key or headers); give only one of them"
+                )
+            self._basic_auth = basic_auth(user, password or "")
+            self._secrets.add(password, self._basic_auth.split(" ", 1)[1])
+            if password is None:  # a token given as the user name
+                self._secrets.add(user)
+        self._url = url
+        self._shown_url = mask_url(value.rstrip("/"))
 
     # -- what subclasses provide
 
@@ -291,50 +247,33 @@ class HTTPModel(abc.ABC):
     def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
     ) -> AsyncIterator[Chunk]:
-        """tripwire chunks from the wire format's server-sent events."""
+        """tripwire chunks from the wire format's server-sent events. Data of the
+        wrong shape raises ``WireError`` (or any of ``_SHAPE_ERRORS``), which the
+        transport reports as a malformed event."""
 
     @abc.abstractmethod
     def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
-        """tripwire chunks from a non-streaming JSON response."""
+        """tripwire chunks from a non-streaming JSON response (same error rule)."""
 
     @abc.abstractmethod
     def _error_details(self, body: Any) -> tuple[str | None, str | None]:
-        """(message, error type) from a provider's JSON error body."""
+        """(message, error type) from a provider's JSON error body, strings or None
+        whatever the body's shape."""
 
     # -- lifecycle
 
     async def _get_session(self) -> aiohttp.ClientSession:
-        loop = asyncio.get_running_loop()
-        session = self._session
-        if session is not None and not session.closed and self._session_loop is not loop:
-            old_loop = self._session_loop
-            if old_loop is not None and not old_loop.is_closed():
-                raise RuntimeError(
-                    f"{self!r} is in use on another running event loop; create one provider "
-                    f"per event loop (or call aclose() on the other loop first)"
-                )
-            # The loop that owned the session is gone (e.g. one asyncio.run per
-            # generate_sync call): its connections died with it, so this only marks
-            # the session closed and a fresh one is made for this loop.
-            await session.close()
-            session = None
-        if session is None or session.closed:
-            session = aiohttp.ClientSession()
-            self._session = session
-            self._session_loop = loop
-        return session
+        return await self._sessions.get()
 
     async def aclose(self) -> None:
         """Close the HTTP session (idempotent). The provider can be used again
         afterwards: a new session is made on the next call."""
-        session, self._session = self._session, None
-        if session is not None and not session.closed:
-            await session.close()
+        await self._sessions.close()
 
     @property
     def closed(self) -> bool:
         """True when the provider holds no open HTTP session."""
-        return self._session is None or self._session.closed
+        return self._sessions.closed
 
     async def __aenter__(self) -> HTTPModel:
         return self
@@ -356,10 +295,19 @@ class HTTPModel(abc.ABC):
             yielded = False
             try:
                 async with self._open(call) as response:
-                    events = self._guard(iter_sse(response.content), call)
+                    sse = iter_sse(response.content, max_event_bytes=self.max_event_bytes)
+                    events = self._guard(sse, call)
                     chunks = self._parse_stream(events, call)
                     async with aclosing(events), aclosing(chunks):
-                        async for chunk in chunks:
+                        while True:
+                            try:
+                                chunk = await anext(chunks)
+                            except StopAsyncIteration:
+                                break
+                            except TripwireError:
+                                raise
+                            except _SHAPE_ERRORS as e:
+                                raise self._malformed(call.event, call, e) from e
                             yielded = True
                             yield chunk
                 return
@@ -377,12 +325,14 @@ class HTTPModel(abc.ABC):
         while True:
             try:
                 async with self._open(call) as response:
-                    try:
-                        text = await response.text()
-                    except (TimeoutError, aiohttp.ClientError) as e:
-                        raise self._network_error(e, call) from e
-                data = self._load_json(text, call)
-                return self._parse_response(data, call)
+                    text = self._decode(await self._read_body(response, call), response, call)
+                call.event = text
+                try:
+                    return self._parse_response(load_json(text), call)
+                except TripwireError:
+                    raise
+                except _SHAPE_ERRORS as e:
+                    raise self._malformed(text, call, e, what="response") from e
             except APICallError as error:
                 if not error.is_retryable or retries >= self.max_retries:
                     raise
@@ -417,7 +367,24 @@ class HTTPModel(abc.ABC):
                 body.pop(key, None)
             else:
                 body[key] = value
-        return Call(url=self.base_url + self._path, body=body, warnings=warnings)
+        try:
+            text = json.dumps(body, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError) as e:
+            raise ConfigurationError(
+                f"the {self.provider} request body cannot be encoded as JSON ({e}); prompt, "
+                f"tools, model_settings and provider_options must hold JSON values only"
+            ) from None
+        secrets = self._secrets
+        return Call(
+            url=self.base_url + self._path,
+            target=self._url + self._path,
+            body=body,
+            data=text.encode("utf-8"),
+            request=secrets.redact_value(body) if secrets.found_in(text) else body,
+            warnings=warnings,
+            stream=stream,
+            secrets=secrets,
+        )
 
     def _settings(self, model_settings: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validated model settings, aliases resolved, ``None`` values dropped."""
@@ -454,7 +421,8 @@ class HTTPModel(abc.ABC):
     async def _guard(
         self, events: AsyncIterator[tuple[str, str]], call: Call
     ) -> AsyncIterator[tuple[str, str]]:
-        """The SSE events, with network failures mapped to ``APICallError``."""
+        """The SSE events, with network failures, oversized events and bad UTF-8
+        mapped to ``APICallError``; remembers each event's data in ``call.event``."""
         async with aclosing(events):
             while True:
                 try:
@@ -463,6 +431,8 @@ class HTTPModel(abc.ABC):
                     return
                 except (TimeoutError, aiohttp.ClientError) as e:
                     raise self._network_error(e, call) from e
+                except EventTooLarge as e:
+                    raise self._too_large(call, "stream event", e.size) from None
                 except UnicodeDecodeError as e:
                     raise APICallError(
                         f"{self.provider} stream is not valid UTF-8: {e}",
@@ -470,22 +440,60 @@ class HTTPModel(abc.ABC):
                         is_retryable=False,
                         url=call.url,
                     ) from None
+                call.event = event[1]
                 yield event
 
-    def _load_json(self, text: str, call: Call) -> Any:
+    async def _read_body(
+        self, response: aiohttp.ClientResponse, call: Call, *, limit: int | None = None
+    ) -> bytes:
+        """The whole body, at most ``max_event_bytes`` (``APICallError`` past it), or
+        at most ``limit`` bytes when given (the rest is not read)."""
+        most = limit if limit is not None else self.max_event_bytes
+        declared = response.content_length
+        if limit is None and declared is not None and declared > most:
+            raise self._too_large(call, "response body", declared)
+        body = bytearray()
         try:
-            return json.loads(text)
-        except ValueError:
+            async for block in response.content.iter_any():
+                body += block
+                if len(body) > most:
+                    if limit is not None:
+                        break
+                    raise self._too_large(call, "response body", len(body))
+        except (TimeoutError, aiohttp.ClientError) as e:
+            if limit is not None:  # a quote for an error message: what came is enough
+                return bytes(body[:most])
+            raise self._network_error(e, call) from e
+        return bytes(body[:most])
+
+    def _decode(self, raw: bytes, response: aiohttp.ClientResponse, call: Call) -> str:
+        charset = _charset(response)
+        try:
+            return raw.decode(charset)
+        except UnicodeDecodeError as e:
             raise APICallError(
-                f"{self.provider} sent a response that is not valid JSON: {self._redact(text[:200])!r}",
+                f"{self.provider} sent a response that is not valid {charset}: {e}",
                 status_code=call.status,
                 is_retryable=False,
-                response_body=self._redact(text),
+                response_body=self._redact(raw[:SNIPPET_BYTES].decode(charset, "replace")),
                 url=call.url,
             ) from None
 
+    def _too_large(self, call: Call, what: str, size: int) -> APICallError:
+        limit = self.max_event_bytes
+        return APICallError(
+            f"{self.provider} sent a {what} larger than max_event_bytes={limit} "
+            f"({limit / 2**20:g} MiB; {size} bytes read or announced); tripwire stopped "
+            f"reading it. If the server really sends {what}s this large, raise the provider "
+            f"option max_event_bytes (e.g. {type(self).__name__}(..., "
+            f"max_event_bytes={4 * limit}))",
+            status_code=call.status,
+            is_retryable=False,
+            url=call.url,
+        )
+
     def _stream_error(self, data: str, body: Any, call: Call) -> APICallError:
-        """An error event inside a stream (the HTTP status was 2xx)."""
+        """An error object in a 2xx answer (an ``error`` event inside a stream)."""
         message, kind = self._error_details(body)
         status = self._status_of_error_type(kind)
         retryable = is_retryable_status(status) if status is not None else False
@@ -503,7 +511,7 @@ class HTTPModel(abc.ABC):
 
     def _http_error(self, status: int, reason: str | None, text: str, call: Call) -> APICallError:
         try:
-            body = json.loads(text)
+            body = load_json(text)
         except ValueError:
             body = None
         message, kind = self._error_details(body) if body is not None else (None, None)
@@ -514,6 +522,25 @@ class HTTPModel(abc.ABC):
             status_code=status,
             is_retryable=is_retryable_status(status, call.headers),
             response_body=self._redact(text),
+            url=call.url,
+        )
+
+    def _unexpected_content(
+        self, response: aiohttp.ClientResponse, head: bytes, call: Call
+    ) -> APICallError:
+        """A 2xx answer of the wrong content type: usually not the model API at all
+        (a web page, a proxy's login form), so not worth sending again."""
+        wanted = "an event stream (text/event-stream)" if call.stream else "JSON (application/json)"
+        declared = response.headers.get("Content-Type")
+        shown_type = repr(_sanitise(declared)[:100]) if declared else "no content type"
+        snippet = self._redact(_sanitise(head.decode("utf-8", "replace")))
+        return APICallError(
+            f"{self.provider} answered HTTP {response.status} with {shown_type} where "
+            f"{wanted} was expected; the body starts with {snippet!r}. This is usually not "
+            f"the model API: check base_url ({self.base_url}; this call went to {call.url})",
+            status_code=response.status,
+            is_retryable=False,
+            response_body=snippet,
             url=call.url,
         )
 
@@ -545,9 +572,19 @@ class HTTPModel(abc.ABC):
             url=call.url,
         )
 
-    def _malformed(self, data: str, call: Call) -> APICallError:
+    def _malformed(
+        self, data: str, call: Call, error: BaseException, *, what: str = "stream event"
+    ) -> APICallError:
+        """Server data that is not JSON or not of the wire format's shape."""
+        if isinstance(error, json.JSONDecodeError):
+            reason = f"not JSON: {error}"
+        elif isinstance(error, WireError):
+            reason = str(error)
+        else:
+            reason = f"unexpected shape ({type(error).__name__}: {error})"
+        shown = self._redact(data[:SNIPPET_BYTES])
         return APICallError(
-            f"{self.provider} sent a malformed stream event (not JSON): {self._redact(data[:200])!r}",
+            self._redact(f"{self.provider} sent a malformed {what} ({reason}): {shown!r}"),
             status_code=call.status,
             is_retryable=False,
             response_body=self._redact(data),
@@ -565,7 +602,7 @@ class HTTPModel(abc.ABC):
             "%s call to %s failed (%s); retry %d of %d in %.2f s",
             self.provider,
             call.url,
-            error.message,
+            self._redact(error.message),
             retry_number,
             self.max_retries,
             delay,
@@ -573,16 +610,24 @@ class HTTPModel(abc.ABC):
         await asyncio.sleep(delay)
 
     def _redact(self, text: str) -> str:
-        key = self._api_key
-        if key and text and key in text:
-            return text.replace(key, "***")
-        return text
+        return self._secrets.redact(text)
+
+
+def _sanitise(text: str) -> str:
+    """Text for one line of an error message: whitespace runs as one space, other
+    control characters as ``?``."""
+    return re.sub(r"[\x00-\x08\x0e-\x1f\x7f]", "?", re.sub(r"\s+", " ", text)).strip()
+
+
+def _is_json(media_type: str) -> bool:
+    return media_type in ("application/json", "text/json") or media_type.endswith("+json")
 
 
 class _Response:
-    """``async with`` one HTTP POST: a 2xx ``aiohttp.ClientResponse`` inside, an
-    ``APICallError`` for anything else; the response is closed on the way out
-    (also on cancellation and early exit, so the server sees the client leave)."""
+    """``async with`` one HTTP POST: a 2xx ``aiohttp.ClientResponse`` of the expected
+    content type inside, an ``APICallError`` for anything else; the response is
+    closed on the way out (also on cancellation and early exit, so the server sees
+    the client leave)."""
 
     def __init__(self, model: HTTPModel, call: Call) -> None:
         self.model = model
@@ -593,132 +638,64 @@ class _Response:
         model, call = self.model, self.call
         call.status = None
         call.headers = {}
+        call.event = ""
         session = await model._get_session()
+        headers = {"Content-Type": "application/json", **model._headers()}
+        if model._basic_auth:
+            headers["Authorization"] = model._basic_auth
         try:
             response = await session.post(
-                call.url,
-                json=call.body,
-                headers=model._headers(),
+                call.target,
+                data=call.data,
+                headers=headers,
                 timeout=model.timeout.client_timeout(),
             )
         except (TimeoutError, aiohttp.ClientError) as e:
             raise model._network_error(e, call) from e
         self.response = response
-        call.status = response.status
-        call.headers = {k.lower(): v for k, v in response.headers.items()}
-        if response.status >= 300:
-            try:
-                text = await response.text(errors="replace")
-            except (TimeoutError, aiohttp.ClientError):
-                text = ""
-            finally:
-                response.close()
-            raise model._http_error(response.status, response.reason, text, call)
+        try:
+            call.status = response.status
+            call.headers = {k.lower(): v for k, v in response.headers.items()}
+            if response.status >= 300:
+                raw = await model._read_body(response, call, limit=MAX_ERROR_BODY_BYTES)
+                text = raw.decode(_charset(response), "replace")
+                raise model._http_error(response.status, response.reason, text, call)
+            await self._check_content_type(response)
+        except BaseException:
+            response.close()
+            raise
         return response
+
+    async def _check_content_type(self, response: aiohttp.ClientResponse) -> None:
+        model, call = self.model, self.call
+        media_type = response.content_type
+        if media_type == "text/event-stream" if call.stream else _is_json(media_type):
+            return
+        if call.stream and _is_json(media_type):
+            # Some servers answer a streaming request with a JSON error and status 200.
+            raw = await model._read_body(response, call)
+            text = raw.decode(_charset(response), "replace")
+            try:
+                body = load_json(text)
+            except ValueError:
+                body = None
+            if body is not None and model._error_details(body)[0]:
+                raise model._stream_error(text, body, call)
+            raise model._unexpected_content(response, raw[:SNIPPET_BYTES], call)
+        head = await model._read_body(response, call, limit=SNIPPET_BYTES)
+        raise model._unexpected_content(response, head, call)
 
     async def __aexit__(self, *exc: object) -> None:
         if self.response is not None:
             self.response.close()
 
 
-def structured_output_schema(value: Any) -> tuple[str, dict[str, Any]] | None:
-    """``(name, JSON Schema)`` from ``ModelRequest.structured_output``:
-    ``{"schema": {...}, "name": "..."}`` (what the structured-output processor sends)
-    or a bare JSON Schema mapping; ``None`` when there is none."""
-    if value is None:
-        return None
-    if isinstance(value, Mapping) and isinstance(value.get("schema"), Mapping):
-        schema, name = dict(value["schema"]), value.get("name") or "response"
-    elif isinstance(value, Mapping) and ("type" in value or "properties" in value):
-        schema, name = dict(value), "response"
-    else:
-        raise ConfigurationError(
-            f"structured_output must be {{'schema': <JSON Schema>, 'name': str}} or a JSON "
-            f"Schema mapping, got {value!r:.200}"
-        )
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(name))[:64] or "response"
-    return name, schema
-
-
-def tool_choice_name(tool_choice: Any, tools: list[Any]) -> str | None:
-    """Validate ``tool_choice``; return the forced tool's name for ``{"type": "tool"}``.
-
-    Valid: ``None``, ``"auto"``, ``"none"``, ``"required"``,
-    ``{"type": "tool", "tool_name": name}`` where ``name`` is one of ``tools``.
-    """
-    if tool_choice is None or tool_choice in ("auto", "none", "required"):
-        return None
-    if isinstance(tool_choice, Mapping) and tool_choice.get("type") == "tool":
-        name = tool_choice.get("tool_name")
-        names = [t.name for t in tools]
-        if name not in names:
-            raise ConfigurationError(
-                f"tool_choice names tool {name!r}, which is not among this call's tools: "
-                f"{names or 'none'}"
-            )
-        return name
-    raise ConfigurationError(
-        f"tool_choice must be 'auto', 'none', 'required' or "
-        f"{{'type': 'tool', 'tool_name': name}}, got {tool_choice!r}"
-    )
-
-
-def parse_tool_args(text: str) -> tuple[dict[str, Any], str | None]:
-    """A tool call's JSON arguments as a dict, and the parse error (``None`` if fine).
-
-    Empty text means no arguments. Text that is not a JSON object gives ``{}`` plus
-    the error, so the caller can pass the raw text along instead of failing the call.
-    """
-    if not text.strip():
-        return {}, None
-    try:
-        value = json.loads(text)
-    except ValueError as e:
-        return {}, f"arguments are not valid JSON: {e}"
-    if not isinstance(value, dict):
-        return {}, f"arguments must be a JSON object, got {type(value).__name__}"
-    return value, None
-
-
-def tool_call_chunk(tool_call_id: str, tool_name: str, raw_args: str) -> Chunk:
-    """A ``tool-call`` chunk from the model's raw argument text.
-
-    Arguments that are not a JSON object become ``args = {}`` with the model's text
-    under ``raw_args`` and the reason under ``args_error``, instead of failing the
-    whole call: the agent (or a processor) can hand the error back to the model.
-    """
-    args, error = parse_tool_args(raw_args)
-    payload: dict[str, Any] = {"tool_call_id": tool_call_id, "tool_name": tool_name, "args": args}
-    if error is not None:
-        payload["raw_args"] = raw_args
-        payload["args_error"] = error
-    return Chunk("tool-call", payload)
-
-
-def tool_output_text(output: Any) -> str:
-    """A tool result as the text a provider expects (strings as they are, else JSON)."""
-    if isinstance(output, str):
-        return output
-    try:
-        return json.dumps(output, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(output)
-
-
-def file_url(part: Mapping[str, Any]) -> str:
-    """An ``http(s):`` or ``data:`` URL for a file part (base64 data becomes a data URL)."""
-    data = part.get("data")
-    if not isinstance(data, str):
-        raise ConfigurationError(
-            f"a file part needs 'data' as a base64 string or a URL, got {type(data).__name__}"
-        )
-    if data.startswith(("http://", "https://", "data:")):
-        return data
-    return f"data:{part.get('media_type')};base64,{data}"
-
-
-def prompt_error(index: int, message: Any, why: str) -> ConfigurationError:
-    shown = repr(message)
-    if len(shown) > 200:
-        shown = shown[:200] + "..."
-    return ConfigurationError(f"prompt[{index}] {why}: {shown}")
+def _charset(response: aiohttp.ClientResponse) -> str:
+    """The declared charset when Python knows it, else UTF-8 (what JSON and SSE use)."""
+    charset = response.charset
+    if charset:
+        try:
+            return codecs.lookup(charset).name
+        except LookupError:
+            pass
+    return "utf-8"

@@ -10,7 +10,6 @@ System messages are hoisted into ``system``, tool calls and results become
 from __future__ import annotations
 
 import base64
-import json
 import os
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -18,12 +17,21 @@ from typing import Any
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import ConfigurationError
 from tripwire.models import ModelRequest
-from tripwire.models._http import (
-    Call,
-    HTTPModel,
-    Timeout,
+from tripwire.models._http import Call, HTTPModel, Timeout
+from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES
+from tripwire.models._wire import (
+    WireError,
+    args_text,
+    as_index,
+    as_list,
+    as_object,
+    as_text,
+    event_object,
+    kind_of,
+    optional_count,
     prompt_error,
     structured_output_schema,
+    token_count,
     tool_call_chunk,
     tool_choice_name,
     tool_output_text,
@@ -72,6 +80,8 @@ class Anthropic(HTTPModel):
     :param headers: extra HTTP headers (e.g. ``{"anthropic-beta": "..."}``).
     :param max_tokens: sent when ``model_settings`` has no ``max_tokens``; the API
         requires the field.
+    :param max_event_bytes: the largest stream event (or non-streaming body) read
+        before the call fails with ``APICallError`` (default 16 MiB).
     """
 
     provider = "anthropic"
@@ -89,6 +99,7 @@ class Anthropic(HTTPModel):
         max_tokens: int = 4096,
         retry_initial_delay: float = 0.5,
         retry_max_delay: float = 8.0,
+        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
     ) -> None:
         super().__init__(
             base_url=base_url,
@@ -99,6 +110,7 @@ class Anthropic(HTTPModel):
             headers=headers,
             retry_initial_delay=retry_initial_delay,
             retry_max_delay=retry_max_delay,
+            max_event_bytes=max_event_bytes,
         )
         if not isinstance(max_tokens, int) or max_tokens < 1:
             raise ConfigurationError(f"max_tokens must be a positive integer, got {max_tokens!r}")
@@ -160,7 +172,11 @@ class Anthropic(HTTPModel):
     def _error_details(self, body: Any) -> tuple[str | None, str | None]:
         error = body.get("error") if isinstance(body, dict) else None
         if isinstance(error, dict):
-            return error.get("message"), error.get("type")
+            message, kind = error.get("message"), error.get("type")
+            return (
+                message if isinstance(message, str) else None,
+                kind if isinstance(kind, str) else None,
+            )
         return None, None
 
     def _status_of_error_type(self, kind: str | None) -> int | None:
@@ -177,85 +193,82 @@ class Anthropic(HTTPModel):
         thinking: list[dict[str, Any]] = []
         stopped = False
         async for event, data in events:
-            try:
-                obj = json.loads(data)
-            except ValueError:
-                raise self._malformed(data, call) from None
-            if not isinstance(obj, dict):
-                raise self._malformed(data, call)
+            obj = event_object(data)
             kind = obj.get("type") or event
             if kind == "content_block_delta":
-                delta = obj.get("delta") or {}
+                delta = as_object(obj.get("delta"), "delta")
                 dtype = delta.get("type")
-                index = obj.get("index", 0)
+                index = as_index(obj.get("index"), "index")
+                block = blocks.get(index)
                 if dtype == "text_delta":
-                    if delta.get("text"):
-                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": delta["text"]})
+                    text = as_text(delta.get("text"), "delta.text")
+                    if text:
+                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text})
                 elif dtype == "input_json_delta":
-                    block = blocks.get(index)
-                    if block is not None:
-                        block["json"].append(delta.get("partial_json") or "")
+                    partial = as_text(delta.get("partial_json"), "delta.partial_json")
+                    if block is not None and block["type"] == "tool_use":
+                        block["json"].append(partial or "")
                 elif dtype == "thinking_delta":
-                    if delta.get("thinking"):
-                        block = blocks.get(index)
-                        if block is not None:
-                            block["text"].append(delta["thinking"])
-                        yield Chunk(
-                            "reasoning-delta", {"id": f"{message_id}:{index}", "text": delta["thinking"]}
-                        )
+                    text = as_text(delta.get("thinking"), "delta.thinking")
+                    if text:
+                        if block is not None and block["type"] == "thinking":
+                            block["text"].append(text)
+                        yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text})
                 elif dtype == "signature_delta":
-                    block = blocks.get(index)
-                    if block is not None:
-                        block["signature"] = (block.get("signature") or "") + (delta.get("signature") or "")
+                    signature = as_text(delta.get("signature"), "delta.signature")
+                    if block is not None and block["type"] == "thinking":
+                        block["signature"] = (block.get("signature") or "") + (signature or "")
                 # citations_delta and future delta types carry nothing tripwire streams
             elif kind == "content_block_start":
-                index = obj.get("index", 0)
-                block = obj.get("content_block") or {}
+                index = as_index(obj.get("index"), "index")
+                block = as_object(obj.get("content_block"), "content_block")
                 btype = block.get("type")
                 if btype == "text":
-                    if block.get("text"):
-                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": block["text"]})
+                    text = as_text(block.get("text"), "content_block.text")
+                    if text:
+                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text})
                 elif btype == "tool_use":
                     initial = block.get("input")
                     blocks[index] = {
                         "type": "tool_use",
-                        "id": block.get("id"),
-                        "name": block.get("name") or "",
+                        "id": as_text(block.get("id"), "content_block.id"),
+                        "name": as_text(block.get("name"), "content_block.name") or "",
                         "json": [],
-                        "initial": json.dumps(initial) if initial else "",
+                        "initial": args_text(initial) if initial else "",
                     }
                 elif btype == "thinking":
-                    blocks[index] = {"type": "thinking", "text": [], "signature": block.get("signature")}
-                    if block.get("thinking"):
-                        blocks[index]["text"].append(block["thinking"])
-                        yield Chunk(
-                            "reasoning-delta", {"id": f"{message_id}:{index}", "text": block["thinking"]}
-                        )
+                    text = as_text(block.get("thinking"), "content_block.thinking")
+                    signature = as_text(block.get("signature"), "content_block.signature")
+                    blocks[index] = {"type": "thinking", "text": [], "signature": signature}
+                    if text:
+                        blocks[index]["text"].append(text)
+                        yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text})
                 elif btype == "redacted_thinking":
                     thinking.append({"type": "redacted_thinking", "data": block.get("data")})
             elif kind == "content_block_stop":
-                block = blocks.pop(obj.get("index", 0), None)
+                index = as_index(obj.get("index"), "index")
+                block = blocks.pop(index, None)
                 if block is None:
                     continue
                 if block["type"] == "tool_use":
                     raw = "".join(block["json"]) or block["initial"]
-                    yield tool_call_chunk(block["id"], block["name"], raw)
+                    yield tool_call_chunk(block["id"] or f"toolu_{index}", block["name"], raw)
                 elif block["type"] == "thinking":
                     thinking.append(
                         {"type": "thinking", "text": "".join(block["text"]), "signature": block.get("signature")}
                     )
                     if block.get("signature"):
                         # Carried on the reasoning part, so the next step can send it back.
-                        yield _signature_chunk(f"{message_id}:{obj.get('index', 0)}", block["signature"])
+                        yield _signature_chunk(f"{message_id}:{index}", block["signature"])
             elif kind == "message_start":
-                message = obj.get("message") or {}
-                message_id = message.get("id") or message_id
-                model = message.get("model")
-                usage.update(message.get("usage") or {})
+                message = as_object(obj.get("message"), "message")
+                message_id = as_text(message.get("id"), "message.id") or message_id
+                model = as_text(message.get("model"), "message.model")
+                usage.update(as_object(message.get("usage"), "message.usage"))
             elif kind == "message_delta":
-                delta = obj.get("delta") or {}
-                stop_reason = delta.get("stop_reason") or stop_reason
-                usage.update({k: v for k, v in (obj.get("usage") or {}).items() if v is not None})
+                delta = as_object(obj.get("delta"), "delta")
+                stop_reason = as_text(delta.get("stop_reason"), "delta.stop_reason") or stop_reason
+                usage.update({k: v for k, v in as_object(obj.get("usage"), "usage").items() if v is not None})
             elif kind == "message_stop":
                 stopped = True
                 break
@@ -273,42 +286,46 @@ class Anthropic(HTTPModel):
         )
 
     def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
-        if not isinstance(data, dict) or data.get("type") == "error" or "content" not in data:
-            if isinstance(data, dict) and data.get("type") == "error":
-                raise self._stream_error(json.dumps(data), data, call)
-            raise self._malformed(json.dumps(data)[:500], call)
-        message_id = data.get("id") or "msg"
+        if isinstance(data, dict) and data.get("type") == "error":
+            raise self._stream_error(call.event, data, call)
+        if not isinstance(data, dict):
+            raise WireError(f"the response must be a JSON object, got {kind_of(data)}")
+        if "content" not in data:
+            raise WireError("the response has no 'content' (an array of content blocks is required)")
+        message_id = as_text(data.get("id"), "id") or "msg"
         chunks: list[Chunk] = []
         thinking: list[dict[str, Any]] = []
-        for index, block in enumerate(data.get("content") or ()):
+        for index, item in enumerate(as_list(data.get("content"), "content")):
+            block = as_object(item, f"content[{index}]")
             btype = block.get("type")
-            if btype == "text" and block.get("text"):
-                chunks.append(Chunk("text-delta", {"id": f"{message_id}:{index}", "text": block["text"]}))
+            where = f"content[{index}]"
+            if btype == "text":
+                text = as_text(block.get("text"), f"{where}.text")
+                if text:
+                    chunks.append(Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text}))
             elif btype == "thinking":
-                thinking.append(
-                    {"type": "thinking", "text": block.get("thinking") or "", "signature": block.get("signature")}
-                )
-                if block.get("thinking"):
-                    chunks.append(
-                        Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": block["thinking"]})
-                    )
-                if block.get("signature"):
-                    chunks.append(_signature_chunk(f"{message_id}:{index}", block["signature"]))
+                text = as_text(block.get("thinking"), f"{where}.thinking")
+                signature = as_text(block.get("signature"), f"{where}.signature")
+                thinking.append({"type": "thinking", "text": text or "", "signature": signature})
+                if text:
+                    chunks.append(Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text}))
+                if signature:
+                    chunks.append(_signature_chunk(f"{message_id}:{index}", signature))
             elif btype == "redacted_thinking":
                 thinking.append({"type": "redacted_thinking", "data": block.get("data")})
             elif btype == "tool_use":
-                chunks.append(
-                    tool_call_chunk(block.get("id"), block.get("name") or "", json.dumps(block.get("input") or {}))
-                )
-        usage = data.get("usage") or {}
-        stop_reason = data.get("stop_reason")
+                tool_call_id = as_text(block.get("id"), f"{where}.id") or f"toolu_{index}"
+                name = as_text(block.get("name"), f"{where}.name") or ""
+                chunks.append(tool_call_chunk(tool_call_id, name, args_text(block.get("input")) or "{}"))
+        usage = as_object(data.get("usage"), "usage")
+        stop_reason = as_text(data.get("stop_reason"), "stop_reason")
         chunks.append(
             call.finish(
                 FINISH_REASONS.get(stop_reason or "", "other"),
                 usage_from_anthropic(usage),
                 self._metadata(stop_reason, usage, thinking),
-                data.get("id"),
-                data.get("model"),
+                as_text(data.get("id"), "id"),
+                as_text(data.get("model"), "model"),
             )
         )
         return chunks
@@ -336,17 +353,18 @@ def _signature_chunk(reasoning_id: str, signature: str) -> Chunk:
 def usage_from_anthropic(usage: Mapping[str, Any]) -> Usage:
     """tripwire ``Usage`` from Anthropic's ``usage``: ``input_tokens`` counts every
     prompt token the model read (uncached + cache writes + cache reads), so budgets
-    see the real size of the prompt; the raw numbers stay in provider_metadata."""
-    uncached = int(usage.get("input_tokens") or 0)
-    created = int(usage.get("cache_creation_input_tokens") or 0)
-    read = usage.get("cache_read_input_tokens")
-    inputs = uncached + created + int(read or 0)
-    outputs = int(usage.get("output_tokens") or 0)
+    see the real size of the prompt; the raw numbers stay in provider_metadata.
+    Counts that are not numbers raise ``WireError``."""
+    uncached = token_count(usage, "input_tokens")
+    created = token_count(usage, "cache_creation_input_tokens")
+    read = optional_count(usage, "cache_read_input_tokens")
+    inputs = uncached + created + (read or 0)
+    outputs = token_count(usage, "output_tokens")
     return Usage(
         input_tokens=inputs,
         output_tokens=outputs,
         total_tokens=inputs + outputs,
-        cached_input_tokens=int(read) if read is not None else None,
+        cached_input_tokens=read,
     )
 
 

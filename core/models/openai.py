@@ -9,7 +9,6 @@ model=...)`` away. Streaming uses server-sent events with
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -17,15 +16,25 @@ from typing import Any
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import ConfigurationError
 from tripwire.models import ModelRequest
-from tripwire.models._http import (
-    Call,
-    HTTPModel,
-    Timeout,
+from tripwire.models._http import Call, HTTPModel, Timeout
+from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES
+from tripwire.models._wire import (
+    WireError,
+    args_text,
+    as_index,
+    as_list,
+    as_object,
+    as_text,
+    event_object,
     file_url,
+    kind_of,
+    optional_count,
     prompt_error,
     structured_output_schema,
+    token_count,
     tool_call_chunk,
     tool_choice_name,
+    tool_input_text,
     tool_output_text,
 )
 
@@ -58,6 +67,11 @@ class OpenAICompatible(HTTPModel):
     :param max_tokens_param: the body field ``model_settings["max_tokens"]`` is sent as:
         ``"max_tokens"`` (compatible servers) or ``"max_completion_tokens"`` (what
         OpenAI's own API wants; ``"openai/..."`` router ids use it).
+    :param max_event_bytes: the largest stream event (or non-streaming body) read
+        before the call fails with ``APICallError`` (default 16 MiB).
+
+    A ``base_url`` with credentials (``https://user:password@host/v1``) sends them as
+    basic auth; they are shown masked (``user:***@``) everywhere.
     """
 
     _path = "/chat/completions"
@@ -75,6 +89,7 @@ class OpenAICompatible(HTTPModel):
         max_tokens_param: str = "max_tokens",
         retry_initial_delay: float = 0.5,
         retry_max_delay: float = 8.0,
+        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
     ) -> None:
         super().__init__(
             base_url=base_url,
@@ -85,6 +100,7 @@ class OpenAICompatible(HTTPModel):
             headers=headers,
             retry_initial_delay=retry_initial_delay,
             retry_max_delay=retry_max_delay,
+            max_event_bytes=max_event_bytes,
         )
         if max_tokens_param not in ("max_tokens", "max_completion_tokens"):
             raise ConfigurationError(
@@ -143,8 +159,12 @@ class OpenAICompatible(HTTPModel):
     def _error_details(self, body: Any) -> tuple[str | None, str | None]:
         error = body.get("error") if isinstance(body, dict) else None
         if isinstance(error, dict):
+            message = error.get("message")
             kind = error.get("type") or error.get("code")
-            return error.get("message"), str(kind) if kind else None
+            return (
+                message if isinstance(message, str) else None,
+                str(kind) if isinstance(kind, str | int) and not isinstance(kind, bool) else None,
+            )
         if isinstance(error, str):
             return error, None
         if isinstance(body, dict) and isinstance(body.get("message"), str):
@@ -166,38 +186,39 @@ class OpenAICompatible(HTTPModel):
             if data == "[DONE]":
                 done = True
                 break
-            try:
-                obj = json.loads(data)
-            except ValueError:
-                raise self._malformed(data, call) from None
-            if not isinstance(obj, dict):
-                raise self._malformed(data, call)
+            obj = event_object(data)
             if obj.get("error"):
                 raise self._stream_error(data, obj, call)
             if response_id is None and obj.get("id"):
-                response_id = obj["id"]
-                model = obj.get("model")
-                fingerprint = obj.get("system_fingerprint")
+                response_id = str(obj["id"])
+                model = as_text(obj.get("model"), "model")
+                fingerprint = as_text(obj.get("system_fingerprint"), "system_fingerprint")
                 text_id = f"{response_id}:text"
                 reasoning_id = f"{response_id}:reasoning"
             if obj.get("usage"):
-                usage = obj["usage"]
-            for choice in obj.get("choices") or ():
+                usage = as_object(obj["usage"], "usage")
+            for i, item in enumerate(as_list(obj.get("choices"), "choices")):
+                choice = as_object(item, f"choices[{i}]")
                 if choice.get("index", 0) != 0:
                     continue
-                delta = choice.get("delta") or {}
-                reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+                delta = as_object(choice.get("delta"), f"choices[{i}].delta")
+                where = f"choices[{i}].delta"
+                reasoning = as_text(delta.get("reasoning_content"), f"{where}.reasoning_content") or as_text(
+                    delta.get("reasoning"), f"{where}.reasoning"
+                )
                 if reasoning:
                     yield Chunk("reasoning-delta", {"id": reasoning_id, "text": reasoning})
-                content = delta.get("content")
+                content = as_text(delta.get("content"), f"{where}.content")
                 if content:
                     yield Chunk("text-delta", {"id": text_id, "text": content})
-                if delta.get("refusal"):
-                    yield Chunk("text-delta", {"id": text_id, "text": delta["refusal"]})
-                for position, tc in enumerate(delta.get("tool_calls") or ()):
-                    _merge_tool_call_delta(calls, position, tc)
-                if choice.get("finish_reason"):
-                    native_finish = choice["finish_reason"]
+                refusal = as_text(delta.get("refusal"), f"{where}.refusal")
+                if refusal:
+                    yield Chunk("text-delta", {"id": text_id, "text": refusal})
+                for position, tc in enumerate(as_list(delta.get("tool_calls"), f"{where}.tool_calls")):
+                    _merge_tool_call_delta(calls, position, as_object(tc, f"{where}.tool_calls[{position}]"))
+                finish = as_text(choice.get("finish_reason"), f"choices[{i}].finish_reason")
+                if finish:
+                    native_finish = finish
         if not done and native_finish is None:
             raise self._truncated(call)
         for index in sorted(calls):
@@ -212,36 +233,45 @@ class OpenAICompatible(HTTPModel):
         )
 
     def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
-        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
-            raise self._malformed(json.dumps(data)[:500], call)
-        if data.get("error"):
-            raise self._stream_error(json.dumps(data), data, call)
-        response_id = data.get("id") or "0"
-        choice = data["choices"][0] if data["choices"] else {}
-        message = choice.get("message") or {}
+        if isinstance(data, dict) and data.get("error"):
+            raise self._stream_error(call.event, data, call)
+        if not isinstance(data, dict):
+            raise WireError(f"the response must be a JSON object, got {kind_of(data)}")
+        choices = as_list(data.get("choices"), "choices")
+        if not choices:
+            raise WireError("the response has no choices (a non-empty 'choices' array is required)")
+        response_id = str(data.get("id") or "0")
+        choice = as_object(choices[0], "choices[0]")
+        message = as_object(choice.get("message"), "choices[0].message")
         chunks: list[Chunk] = []
-        reasoning = message.get("reasoning_content") or message.get("reasoning")
+        where = "choices[0].message"
+        reasoning = as_text(message.get("reasoning_content"), f"{where}.reasoning_content") or as_text(
+            message.get("reasoning"), f"{where}.reasoning"
+        )
         if reasoning:
             chunks.append(Chunk("reasoning-delta", {"id": f"{response_id}:reasoning", "text": reasoning}))
-        text = message.get("content") or message.get("refusal")
+        text = as_text(message.get("content"), f"{where}.content") or as_text(
+            message.get("refusal"), f"{where}.refusal"
+        )
         if text:
             chunks.append(Chunk("text-delta", {"id": f"{response_id}:text", "text": text}))
-        for index, tc in enumerate(message.get("tool_calls") or ()):
-            function = tc.get("function") or {}
-            arguments = function.get("arguments")
-            if not isinstance(arguments, str):
-                arguments = json.dumps(arguments) if arguments is not None else ""
+        for index, item in enumerate(as_list(message.get("tool_calls"), f"{where}.tool_calls")):
+            tc = as_object(item, f"{where}.tool_calls[{index}]")
+            function = as_object(tc.get("function"), f"{where}.tool_calls[{index}].function")
+            name = as_text(function.get("name"), f"{where}.tool_calls[{index}].function.name")
+            tool_call_id = as_text(tc.get("id"), f"{where}.tool_calls[{index}].id")
             chunks.append(
-                tool_call_chunk(tc.get("id") or f"call_{index}", function.get("name") or "", arguments)
+                tool_call_chunk(tool_call_id or f"call_{index}", name or "", args_text(function.get("arguments")))
             )
-        native_finish = choice.get("finish_reason")
+        native_finish = as_text(choice.get("finish_reason"), "choices[0].finish_reason")
+        usage = as_object(data.get("usage"), "usage")
         chunks.append(
             call.finish(
                 map_finish_reason(native_finish),
-                usage_from_openai(data.get("usage")),
-                self._metadata(native_finish, data.get("usage"), data.get("system_fingerprint")),
-                data.get("id"),
-                data.get("model"),
+                usage_from_openai(usage),
+                self._metadata(native_finish, usage, as_text(data.get("system_fingerprint"), "system_fingerprint")),
+                response_id if data.get("id") else None,
+                as_text(data.get("model"), "model"),
             )
         )
         return chunks
@@ -264,22 +294,25 @@ def _merge_tool_call_delta(calls: dict[int, dict[str, Any]], position: int, tc: 
     later ones carry pieces of the argument text. Servers that omit ``index`` are
     matched by ``id`` (or by position in the delta).
     """
-    index = tc.get("index")
+    where = f"tool_calls[{position}]"
+    tool_call_id = as_text(tc.get("id"), f"{where}.id")
+    function = as_object(tc.get("function"), f"{where}.function")
+    name = as_text(function.get("name"), f"{where}.function.name")
+    index: int | None = as_index(tc["index"], f"{where}.index") if tc.get("index") is not None else None
     if index is None:
-        index = next((i for i, c in calls.items() if tc.get("id") and c["id"] == tc["id"]), None)
+        index = next((i for i, c in calls.items() if tool_call_id and c["id"] == tool_call_id), None)
         if index is None:
-            index = len(calls) if tc.get("id") else position
+            index = len(calls) if tool_call_id else position
     current = calls.get(index)
-    function = tc.get("function") or {}
     if current is None:
-        current = calls[index] = {"id": tc.get("id"), "name": "", "args": []}
-    if tc.get("id") and not current["id"]:
-        current["id"] = tc["id"]
-    if function.get("name") and not current["name"]:
-        current["name"] = function["name"]
-    arguments = function.get("arguments")
+        current = calls[index] = {"id": tool_call_id, "name": "", "args": []}
+    if tool_call_id and not current["id"]:
+        current["id"] = tool_call_id
+    if name and not current["name"]:
+        current["name"] = name
+    arguments = args_text(function.get("arguments"))
     if arguments:
-        current["args"].append(arguments if isinstance(arguments, str) else json.dumps(arguments))
+        current["args"].append(arguments)
 
 
 def map_finish_reason(native: str | None) -> str:
@@ -289,19 +322,20 @@ def map_finish_reason(native: str | None) -> str:
 
 def usage_from_openai(usage: dict[str, Any] | None) -> Usage:
     """tripwire ``Usage`` from an OpenAI ``usage`` object (prompt tokens include
-    cached ones; completion tokens include reasoning ones)."""
+    cached ones; completion tokens include reasoning ones). Counts that are not
+    numbers raise ``WireError``."""
     if not usage:
         return Usage()
-    prompt = int(usage.get("prompt_tokens") or 0)
-    completion = int(usage.get("completion_tokens") or 0)
-    cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens")
-    reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens")
+    prompt = token_count(usage, "prompt_tokens")
+    completion = token_count(usage, "completion_tokens")
+    prompt_details = as_object(usage.get("prompt_tokens_details"), "usage.prompt_tokens_details")
+    completion_details = as_object(usage.get("completion_tokens_details"), "usage.completion_tokens_details")
     return Usage(
         input_tokens=prompt,
         output_tokens=completion,
-        total_tokens=int(usage.get("total_tokens") or prompt + completion),
-        reasoning_tokens=reasoning,
-        cached_input_tokens=cached,
+        total_tokens=token_count(usage, "total_tokens") or prompt + completion,
+        reasoning_tokens=optional_count(completion_details, "reasoning_tokens", "usage.completion_tokens_details"),
+        cached_input_tokens=optional_count(prompt_details, "cached_tokens", "usage.prompt_tokens_details"),
     )
 
 
@@ -413,7 +447,7 @@ def _assistant_message(i: int, message: Any, parts: list[Any]) -> dict[str, Any]
                     "type": "function",
                     "function": {
                         "name": part["tool_name"],
-                        "arguments": json.dumps(part.get("input") or {}, ensure_ascii=False),
+                        "arguments": tool_input_text(i, message, part.get("input")),
                     },
                 }
             )
