@@ -17,6 +17,7 @@ from tripwire.errors import (
     TripWire,
     TripwireError,
 )
+from tripwire.groups import branch, parallel, sequence
 from tripwire.holdback import HoldBack
 from tripwire.messages import (
     DataPart,
@@ -68,8 +69,11 @@ __all__ = [
     "TripwireError",
     "TripwireInfo",
     "Usage",
+    "branch",
     "hookimpl",
     "hookspec",
     "notify_violation",
+    "parallel",
+    "sequence",
     "tool",
 ]

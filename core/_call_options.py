@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 import tripwire.hookspecs as hookspecs
-from tripwire._validation import CompiledProcessor, HookImplInfo, compile_processor
+from tripwire._validation import (
+    CompiledGroup,
+    CompiledNode,
+    CompiledProcessor,
+    HookImplInfo,
+    compile_processor,
+)
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.options import check_int
@@ -60,17 +66,82 @@ class StepConfig:
         return {n: t for n, t in self.tools.items() if n in self.active_tools}
 
 
+@attrs.define(eq=False)
+class ParallelUnit:
+    """A parallel group as one call runs it: each member a chain of units (a
+    sequence member is a chain; branches are resolved)."""
+
+    id: str
+    chains: list[list[Unit]]
+    member_ids: list[str]
+    select: str | None
+
+    def processors(self) -> list[CompiledProcessor]:
+        return [p for chain in self.chains for p in flat(chain)]
+
+
+Unit = CompiledProcessor | ParallelUnit
+
+
+def flat(units: list[Unit]) -> list[CompiledProcessor]:
+    """The processors of a list of units, in order (parallel members one after another)."""
+    out: list[CompiledProcessor] = []
+    for u in units:
+        out.extend(u.processors() if isinstance(u, ParallelUnit) else [u])
+    return out
+
+
+def resolve_units(nodes: list[CompiledNode], request_context: RequestContext) -> list[Unit]:
+    """The units one call runs: sequences spliced in place, branches decided by their
+    condition on this call's request context, parallel groups kept as units."""
+    out: list[Unit] = []
+    for node in nodes:
+        if isinstance(node, CompiledProcessor):
+            out.append(node)
+        elif node.shape == "sequence":
+            out.extend(resolve_units(node.members, request_context))
+        elif node.shape == "branch":
+            out.extend(resolve_units(_choose(node, request_context), request_context))
+        else:
+            chains, ids = [], []
+            for member in node.members:
+                chain = resolve_units([member], request_context)
+                if chain:
+                    chains.append(chain)
+                    ids.append(member.id)
+            if chains:
+                out.append(ParallelUnit(node.id, chains, ids, node.group.select))
+    return out
+
+
+def _choose(node: CompiledGroup, request_context: RequestContext) -> list[CompiledNode]:
+    try:
+        take = node.group.condition(request_context)
+    except Exception as e:
+        raise ConfigurationError(
+            f"the condition of branch {node.id!r} raised {type(e).__name__}: {e}") from e
+    if take:
+        return [node.members[0]]
+    return node.members[1:2]
+
+
 @attrs.define
 class CallOptions:
-    """One call's options, resolved: processors compiled, limits checked."""
+    """One call's options, resolved: processors compiled and grouped into the units
+    the call runs, limits checked."""
 
     request_context: RequestContext
     max_steps: int
     max_retries: int | None
-    inputs: list[CompiledProcessor]
-    outputs: list[CompiledProcessor]
-    errors: list[CompiledProcessor]
+    inputs: list[Unit]
+    outputs: list[Unit]
+    errors: list[Unit]
     config: StepConfig
+
+    def processors(self, *kinds: str) -> list[CompiledProcessor]:
+        """The processors of the given lists (default: all three), in order."""
+        return [p for k in (kinds or ("input", "output", "error"))
+                for p in flat(getattr(self, f"{k}s"))]
 
     @property
     def api_error_retries(self) -> int:
@@ -93,10 +164,11 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     max_retries = options.get("max_processor_retries", agent.max_processor_retries)
     check_int("max_processor_retries", max_retries, allow_none=True)
 
-    def processors(kind: str) -> list[CompiledProcessor]:
+    def processors(kind: str) -> list[Unit]:
         key = f"{kind}_processors"
-        return agent._processor_list(kind, request_context, options[key]) if key in options \
+        nodes = agent._processor_list(kind, request_context, options[key]) if key in options \
             else agent._processor_list(kind, request_context)
+        return resolve_units(nodes, request_context)
 
     inputs = processors("input")
     if options.get("prepare_step") is not None:
@@ -104,13 +176,13 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     outputs = processors("output")
     if options.get("structured_output") is not None:
         so = compile_processor(structured_output_processor(options["structured_output"]))
-        if all(cp.id != so.id for cp in inputs):
+        if all(cp.id != so.id for cp in flat(inputs)):
             inputs.append(so)
-        if all(cp.id != so.id for cp in outputs):
+        if all(cp.id != so.id for cp in flat(outputs)):
             outputs.append(so)
     errors = processors("error")
-    errors += [d for d in agent._defaults if all(d.id != e.id for e in errors)]
-    for index, cp in enumerate(inputs + outputs + errors):
+    errors += [d for d in agent._defaults if all(d.id != e.id for e in flat(errors))]
+    for index, cp in enumerate(flat(inputs) + flat(outputs) + flat(errors)):
         try:
             cp.processor.processor_index = index
         except AttributeError:

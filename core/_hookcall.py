@@ -106,6 +106,56 @@ class BoundHook:
         except Exception as e:
             return handle_failure(self.cp, self.hook, e)
 
+    # -- wrappers (``@hookimpl(wrapper=True)``)
+    @property
+    def wrapper(self) -> bool:
+        return self.cp.impls[self.hook].wrapper
+
+    async def start(self, values: Mapping[str, Any]) -> Any:
+        """Run a wrapper up to its ``yield``; the suspended generator, or
+        ``FAILED_OPEN`` (a fail-open wrapper that failed is left out)."""
+        args = list(self.args)
+        for name, i in self.own:
+            args[i] = values[name]
+        try:
+            gen = self.fn(*args)
+            next(gen)
+            return gen
+        except StopIteration:
+            return handle_failure(self.cp, self.hook, RuntimeError(
+                "a wrapper must yield once (`result = yield`)"))
+        except TripWire as tw:
+            await on_tripwire(self.cp, tw)
+            raise
+        except Exception as e:
+            return handle_failure(self.cp, self.hook, e)
+
+    async def finish(self, gen: Any, result: Any) -> Any:
+        """Send what the wrapped processors produced into the wrapper; its replacement
+        (``None``: keep the result)."""
+        try:
+            try:
+                gen.send(result)
+            except StopIteration as stop:
+                return stop.value
+            gen.close()
+            raise RuntimeError("a wrapper must yield once; return the replacement instead "
+                               "of yielding it")
+        except TripWire as tw:
+            await on_tripwire(self.cp, tw)
+            raise
+        except Exception as e:
+            return handle_failure(self.cp, self.hook, e)
+
+    @staticmethod
+    def close(gen: Any) -> None:
+        """Close a wrapper whose wrapped processors ended the hook (a tripwire, an
+        error, a cancellation): its ``finally`` blocks run; it cannot change that."""
+        try:
+            gen.close()
+        except Exception:
+            log.warning("a wrapper raised while being closed; ignored", exc_info=True)
+
     def call_part(self, chunk: Any) -> Any:
         """Call ``process_output_stream`` with ``chunk``: the result, or an awaitable
         of it (awaited by the pipeline, which also handles what the call raises)."""

@@ -1,7 +1,10 @@
 """A typed facade over the lifecycle hooks of one call (as tox 4 puts one over
-``pm.hook``): one method per hook, each calling the processors that implement it in
-list order and applying what they return, so the loop reads like the diagram in
-docs/hooks.md.
+``pm.hook``): one method per hook, so the loop reads like the diagram in docs/hooks.md.
+
+Each method builds the hook's ``HookState`` and an adapter (the arguments a processor
+is given, how its return is applied, what a wrapper receives), then runs the chain:
+processors in list order, a wrapper around the rest of the chain, a parallel group's
+members concurrently on forks of the state, merged once all have passed.
 
 A ``TripWire`` raised by a processor propagates to the caller (the loop decides
 between a retry and the end of the run); everything else a processor does wrong is
@@ -10,24 +13,49 @@ handled in ``tripwire._returns`` and ``tripwire._hookcall``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tripwire import _returns
-from tripwire._call_options import CallOptions, StepConfig
-from tripwire._hookcall import BoundHook, make_abort
+from tripwire._call_options import CallOptions, ParallelUnit, StepConfig, Unit, flat
+from tripwire._hookcall import FAILED_OPEN, BoundHook, make_abort
+from tripwire._hookstate import HookState, describe
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, ToolCall
 from tripwire.context import TracingContext
+from tripwire.errors import ProcessorError
 from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
+from tripwire.results import response_text
 
 if TYPE_CHECKING:
-    import asyncio
-
     from tripwire._pipeline import OutputPipeline
     from tripwire.results import OutputResult, StepResult
+
+#: Changes two parallel members may both make: the first in list order counts.
+_MERGEABLE = frozenset({("retry",)})
+
+
+@attrs.define
+class _Adapter:
+    """How one hook invocation talks to each processor of the chain."""
+
+    hook: str
+    values: Callable[[HookState], dict[str, Any]]
+    apply: Callable[[CompiledProcessor, Any, HookState], None]
+    #: what a wrapper receives as ``result = yield``
+    view: Callable[[HookState], Any] = lambda state: None
+
+
+@attrs.define(eq=False)
+class _Parallel:
+    """A parallel group's chains, bound for one hook."""
+
+    unit: ParallelUnit
+    chains: list[list[Any]]
+    member_ids: list[str]
 
 
 class Hooks:
@@ -40,10 +68,7 @@ class Hooks:
         tracing_context: TracingContext,
         abort_signal: asyncio.Event,
     ) -> None:
-        self.inputs = call.inputs
-        self.outputs = call.outputs
-        self.errors = call.errors
-        self._call = call
+        self.call = call
         self._pipeline = pipeline
         self._tracing_context = tracing_context
         self._abort_signal = abort_signal
@@ -62,7 +87,7 @@ class Hooks:
             common = self._commons[key] = {
                 "abort": make_abort(cp.id),
                 "retry_count": self._retry_count,
-                "request_context": self._call.request_context,
+                "request_context": self.call.request_context,
                 "tracing_context": self._tracing_context,
                 "state": self.states.setdefault(cp.id, {}),
                 "writer": self._pipeline.writer(cp),
@@ -77,8 +102,30 @@ class Hooks:
             bound = self._bound[key] = BoundHook(cp, hook, self.common(cp))
         return bound
 
-    def implementing(self, processors: list[CompiledProcessor], hook: str) -> list[BoundHook]:
-        return [self.bound(cp, hook) for cp in processors if hook in cp.impls]
+    def chain(self, units: list[Unit], hook: str) -> list[Any]:
+        """The units that implement ``hook``, bound: ``BoundHook``s, and ``_Parallel``
+        groups for parallel units."""
+        out: list[Any] = []
+        for u in units:
+            if isinstance(u, ParallelUnit):
+                chains, ids = [], []
+                for member_id, member in zip(u.member_ids, u.chains, strict=True):
+                    bound = self.chain(member, hook)
+                    if bound:
+                        chains.append(bound)
+                        ids.append(member_id)
+                if chains:
+                    out.append(_Parallel(u, chains, ids))
+            elif hook in u.impls:
+                out.append(self.bound(u, hook))
+        return out
+
+    def stream_stages(self) -> list[BoundHook]:
+        """``process_output_stream`` of the output processors, in order (a parallel
+        group's members one after another: per-chunk hooks gain nothing from
+        concurrency)."""
+        return [self.bound(cp, "process_output_stream") for cp in flat(self.call.outputs)
+                if "process_output_stream" in cp.impls]
 
     @property
     def retry_count(self) -> int:
@@ -91,41 +138,111 @@ class Hooks:
         for bound in self._bound.values():
             bound.set("retry_count", value)
 
+    # -- running a chain
+    async def _run(self, chain: list[Any], adapter: _Adapter, state: HookState) -> None:
+        for i, item in enumerate(chain):
+            if state.stopped:
+                return
+            if isinstance(item, _Parallel):
+                await self._parallel(item, adapter, state)
+            elif item.wrapper:
+                await self._wrap(item, chain[i + 1:], adapter, state)
+                return
+            else:
+                result = await item(adapter.values(state))
+                adapter.apply(item.cp, result, state)
+
+    async def _wrap(
+        self, bound: BoundHook, rest: list[Any], adapter: _Adapter, state: HookState
+    ) -> None:
+        gen = await bound.start(adapter.values(state))
+        if gen is FAILED_OPEN:
+            await self._run(rest, adapter, state)
+            return
+        try:
+            await self._run(rest, adapter, state)
+        except BaseException:
+            bound.close(gen)
+            raise
+        replacement = await bound.finish(gen, adapter.view(state))
+        adapter.apply(bound.cp, replacement, state)
+
+    async def _parallel(self, group: _Parallel, adapter: _Adapter, state: HookState) -> None:
+        forks = [state.fork() for _ in group.chains]
+        tasks = [asyncio.ensure_future(self._run(chain, adapter, fork))
+                 for chain, fork in zip(group.chains, forks, strict=True)]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        finally:
+            pending = [t for t in tasks if not t.done()]
+            for t in pending:
+                t.cancel()
+            if pending:
+                await asyncio.gather(*pending, return_exceptions=True)
+        for t in tasks:  # the first in list order among those that aborted or failed
+            if not t.cancelled() and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
+        select = group.unit.select
+        found = [(member_id, fork.changes_since(state))  # all against the same input
+                 for member_id, fork in zip(group.member_ids, forks, strict=True)
+                 if select is None or member_id == select]
+        applied: dict[tuple[str, ...], str] = {}
+        for member_id, changes in found:
+            for key in changes:
+                if key in applied and key not in _MERGEABLE:
+                    raise ProcessorError(group.unit.id, adapter.hook, ValueError(
+                        f"members {applied[key]!r} and {member_id!r} of parallel group "
+                        f"{group.unit.id!r} both changed {describe(key)}; give the group "
+                        f"select='<member id>' to choose whose changes count"))
+            state.apply_changes(changes)
+            applied.update(dict.fromkeys(changes, member_id))
+
     # -- the hooks, in the order they run
     async def process_input(self, message_list: MessageList) -> None:
-        for bound in self.implementing(self.inputs, "process_input"):
-            stage = message_list.all.db()
-            result = await bound({
-                "messages": stage,
-                "system_messages": list(message_list.system_messages),
-                "message_list": message_list,
-            })
-            _returns.apply_input(message_list, bound.cp, result, stage)
+        def values(s: HookState) -> dict[str, Any]:
+            return {"messages": s.message_list.all.db(),
+                    "system_messages": list(s.message_list.system_messages),
+                    "message_list": s.message_list}
+
+        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
+            _returns.apply_input(s.message_list, cp, result, s.message_list.all.db())
+
+        await self._run(self.chain(self.call.inputs, "process_input"),
+                        _Adapter("process_input", values, apply, _stage_view),
+                        HookState(message_list))
 
     async def process_input_step(
         self, message_list: MessageList, step_number: int, steps: list[StepResult],
         config: StepConfig, send_signal: Callable[..., Any],
         resolve_model: Callable[[Any], Any],
     ) -> None:
-        for bound in self.implementing(self.inputs, "process_input_step"):
-            stage = message_list.all.db()
-            result = await bound({
-                "messages": stage,
-                "message_list": message_list,
+        def values(s: HookState) -> dict[str, Any]:
+            c = s.config
+            assert c is not None
+            return {
+                "messages": s.message_list.all.db(),
+                "message_list": s.message_list,
                 "step_number": step_number,
                 "steps": list(steps),
-                "system_messages": list(config.system_messages),
-                "model": config.model,
-                "tool_choice": config.tool_choice,
-                "active_tools": config.active_tools,
-                "tools": dict(config.tools),
-                "provider_options": config.provider_options,
-                "model_settings": config.model_settings,
-                "structured_output": config.structured_output,
+                "system_messages": list(c.system_messages),
+                "model": c.model,
+                "tool_choice": c.tool_choice,
+                "active_tools": c.active_tools,
+                "tools": dict(c.tools),
+                "provider_options": c.provider_options,
+                "model_settings": c.model_settings,
+                "structured_output": c.structured_output,
                 "send_signal": send_signal,
-            })
-            _returns.apply_step_overrides(message_list, bound.cp, result, config, stage,
-                                          resolve_model)
+            }
+
+        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
+            assert s.config is not None
+            _returns.apply_step_overrides(s.message_list, cp, result, s.config,
+                                          s.message_list.all.db(), resolve_model)
+
+        await self._run(self.chain(self.call.inputs, "process_input_step"),
+                        _Adapter("process_input_step", values, apply, _stage_view),
+                        HookState(message_list, config=config))
 
     async def process_llm_request(
         self, prompt: list[dict[str, Any]], config: StepConfig, step_number: int,
@@ -133,28 +250,39 @@ class Hooks:
     ) -> tuple[list[dict[str, Any]], list[Chunk] | None]:
         """The prompt to send (processors may rewrite it for this call only), and the
         cached chunks when a processor answered the call itself."""
-        for bound in self.implementing(self.inputs, "process_llm_request"):
-            result = await bound({"prompt": prompt, "model": config.model,
-                                  "step_number": step_number, "steps": list(steps)})
-            new_prompt, cached = _returns.llm_request(bound.cp, result)
+        def values(s: HookState) -> dict[str, Any]:
+            return {"prompt": s.prompt, "model": config.model, "step_number": step_number,
+                    "steps": list(steps)}
+
+        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
+            new_prompt, cached = _returns.llm_request(cp, result)
             if cached is not None:
-                return prompt, cached
-            if new_prompt is not None:
-                prompt = new_prompt
-        return prompt, None
+                s.cached = cached
+            elif new_prompt is not None:
+                s.prompt = new_prompt
+
+        def view(s: HookState) -> dict[str, Any]:
+            return {"response": s.cached} if s.cached is not None else {"prompt": s.prompt}
+
+        state = HookState(MessageList(), prompt=prompt)
+        await self._run(self.chain(self.call.inputs, "process_llm_request"),
+                        _Adapter("process_llm_request", values, apply, view), state)
+        return state.prompt or [], state.cached
 
     async def process_llm_response(
         self, chunks: list[Chunk], model: Any, step_number: int, steps: list[StepResult],
         from_cache: bool, finish: Mapping[str, Any],
     ) -> None:
-        for bound in self.implementing(self.inputs, "process_llm_response"):
-            await bound({
-                "chunks": list(chunks), "model": model, "step_number": step_number,
-                "steps": list(steps), "from_cache": from_cache,
-                "warnings": finish.get("warnings") or [],
-                "request": finish.get("request"),
-                "raw_response": finish.get("raw_response"),
-            })
+        def values(s: HookState) -> dict[str, Any]:
+            return {"chunks": list(chunks), "model": model, "step_number": step_number,
+                    "steps": list(steps), "from_cache": from_cache,
+                    "warnings": finish.get("warnings") or [],
+                    "request": finish.get("request"),
+                    "raw_response": finish.get("raw_response")}
+
+        await self._run(self.chain(self.call.inputs, "process_llm_response"),
+                        _Adapter("process_llm_response", values, _ignore),
+                        HookState(MessageList()))
 
     async def process_api_error(
         self, error: Exception, message_list: MessageList, step_number: int,
@@ -162,36 +290,42 @@ class Hooks:
     ) -> CompiledProcessor | None:
         """The processor that asks to retry the failed call (input, output, then error
         processors; the first to ask wins), or None. The retry limit is the caller's."""
-        seen: set[int] = set()
-        for cp in self.inputs + self.outputs + self.errors:
-            if "process_api_error" not in cp.impls or id(cp.processor) in seen:
-                continue
-            seen.add(id(cp.processor))
-            bound = self.bound(cp, "process_api_error")
-            bound.set("retry_count", retries)  # API-error retries of this step
-            try:
-                result = await bound({
-                    "error": error,
-                    "messages": message_list.all.db(),
-                    "message_list": message_list,
-                    "step_number": step_number,
-                    "steps": list(steps),
-                })
-            finally:
-                bound.set("retry_count", self._retry_count)
+        def values(s: HookState) -> dict[str, Any]:
+            return {"error": error, "messages": s.message_list.all.db(),
+                    "message_list": s.message_list, "step_number": step_number,
+                    "steps": list(steps)}
+
+        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             if isinstance(result, Mapping) and result.get("retry"):
-                return cp
-        return None
+                s.retry_by = cp
+
+        def view(s: HookState) -> dict[str, Any]:
+            return {"retry": s.retry_by is not None}
+
+        seen: set[int] = set()
+        chain: list[Any] = []
+        for cp in self.call.processors():
+            if "process_api_error" in cp.impls and id(cp.processor) not in seen:
+                seen.add(id(cp.processor))
+                chain.append(self.bound(cp, "process_api_error"))
+        state = HookState(message_list)
+        for bound in chain:  # API-error retries of this step, not processor retries
+            bound.set("retry_count", retries)
+        try:
+            await self._run(chain, _Adapter("process_api_error", values, apply, view), state)
+        finally:
+            for bound in chain:
+                bound.set("retry_count", self._retry_count)
+        return state.retry_by
 
     async def process_output_step(
         self, message_list: MessageList, step: StepResult, config: StepConfig,
         steps: list[StepResult],
     ) -> None:
-        for bound in self.implementing(self.outputs, "process_output_step"):
-            stage = message_list.all.db()
-            result = await bound({
-                "messages": stage,
-                "message_list": message_list,
+        def values(s: HookState) -> dict[str, Any]:
+            return {
+                "messages": s.message_list.all.db(),
+                "message_list": s.message_list,
                 "step_number": step.step_number,
                 "finish_reason": step.finish_reason,
                 "provider_metadata": step.provider_metadata,
@@ -200,11 +334,16 @@ class Hooks:
                 "usage": step.usage,
                 "system_messages": list(config.system_messages),
                 "steps": list(steps),
-            })
-            if _returns.is_unchanged_step(result):
-                continue
-            _returns.apply_messages(message_list, bound.cp, "process_output_step", result,
-                                    stage, "response")
+            }
+
+        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
+            if not _returns.is_unchanged_step(result):
+                _returns.apply_messages(s.message_list, cp, "process_output_step", result,
+                                        s.message_list.all.db(), "response")
+
+        await self._run(self.chain(self.call.outputs, "process_output_step"),
+                        _Adapter("process_output_step", values, apply, _stage_view),
+                        HookState(message_list))
 
     async def process_tool_result(
         self, message_list: MessageList, call: ToolCall, value: Any, step_number: int,
@@ -212,42 +351,63 @@ class Hooks:
     ) -> Any:
         """The tool's result after every output processor (``{"result": value}``
         replaces it, as does ``message_list.update_tool_invocation``)."""
-        for bound in self.implementing(self.outputs, "process_tool_result"):
-            current = message_list.find_tool_invocation(call.tool_call_id)
-            returned = await bound({
-                "messages": message_list.all.db(),
-                "message_list": message_list,
+        def current(s: HookState) -> Any:
+            found = s.message_list.find_tool_invocation(call.tool_call_id)
+            return found.result if found is not None else value
+
+        def values(s: HookState) -> dict[str, Any]:
+            return {
+                "messages": s.message_list.all.db(),
+                "message_list": s.message_list,
                 "step_number": step_number,
                 "tool_name": call.tool_name,
                 "tool_call_id": call.tool_call_id,
                 "args": call.args,
-                "result": current.result if current else value,
+                "result": current(s),
                 "provider_executed": False,
                 "system_messages": list(config.system_messages),
                 "steps": list(steps),
-            })
-            replaced, new_value = _returns.tool_result(bound.cp, returned)
+            }
+
+        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
+            replaced, new_value = _returns.tool_result(cp, result)
             if replaced:
-                current = message_list.find_tool_invocation(call.tool_call_id)
-                base = current or ToolInvocation("result", call.tool_call_id, call.tool_name,
-                                                 call.args)
-                message_list.update_tool_invocation(ToolInvocationPart(
-                    _evolve(base, result=new_value)))
-        final = message_list.find_tool_invocation(call.tool_call_id)
-        return final.result if final is not None else value
+                found = s.message_list.find_tool_invocation(call.tool_call_id)
+                base = found or ToolInvocation("result", call.tool_call_id, call.tool_name,
+                                               call.args)
+                s.message_list.update_tool_invocation(ToolInvocationPart(
+                    attrs.evolve(base, state="result", result=new_value)))
 
-    async def process_output_result(
-        self, message_list: MessageList, output: OutputResult,
-        response_text: Callable[[], str],
-    ) -> None:
-        for bound in self.implementing(self.outputs, "process_output_result"):
-            stage = message_list.response.db()
-            result = await bound({"messages": stage, "message_list": message_list,
-                                  "result": output})
-            _returns.apply_messages(message_list, bound.cp, "process_output_result", result,
-                                    stage, "response")
-            output._set_text(response_text())
+        await self._run(self.chain(self.call.outputs, "process_tool_result"),
+                        _Adapter("process_tool_result", values, apply,
+                                 lambda s: {"result": current(s)}),
+                        HookState(message_list))
+        found = message_list.find_tool_invocation(call.tool_call_id)
+        return found.result if found is not None else value
+
+    async def process_output_result(self, message_list: MessageList, output: OutputResult) -> None:
+        def values(s: HookState) -> dict[str, Any]:
+            return {"messages": s.message_list.response.db(), "message_list": s.message_list,
+                    "result": s.output}
+
+        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
+            _returns.apply_messages(s.message_list, cp, "process_output_result", result,
+                                    s.message_list.response.db(), "response")
+            assert s.output is not None
+            s.output._set_text(response_text(s.message_list))
+
+        state = HookState(message_list, output=output)
+        await self._run(self.chain(self.call.outputs, "process_output_result"),
+                        _Adapter("process_output_result", values, apply,
+                                 lambda s: s.message_list.response.db()), state)
+        output._set_text(response_text(message_list))
 
 
-def _evolve(invocation: ToolInvocation, **changes: Any) -> ToolInvocation:
-    return attrs.evolve(invocation, state="result", **changes)
+def _stage_view(state: HookState) -> list[Any]:
+    """What a wrapper of a message hook receives: the messages after the rest of the
+    chain (return a list to replace them, as a plain processor would)."""
+    return state.message_list.all.db()
+
+
+def _ignore(cp: CompiledProcessor, result: Any, state: HookState) -> None:
+    """``process_llm_response`` is for side effects: what it returns is not used."""

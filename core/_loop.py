@@ -45,6 +45,7 @@ from tripwire.results import (
     OutputResult,
     StepAccumulator,
     StepResult,
+    response_text,
     tripwire_info,
 )
 
@@ -88,8 +89,7 @@ class Run:
         self.pipeline = OutputPipeline(self.run_id)
         self.hooks = Hooks(call, self.pipeline, TracingContext(self.run_id, agent.id),
                            self.abort_signal)
-        self.pipeline.attach(self.hooks.implementing(call.outputs, "process_output_stream"),
-                             self.message_list)
+        self.pipeline.attach(self.hooks.stream_stages(), self.message_list)
         self.tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
                                 self.request_context, self.abort_signal, self.run_id)
         self.steps: list[StepResult] = []
@@ -158,8 +158,7 @@ class Run:
                     yield c
             output = OutputResult(self.text, self.usage, self.finish_reason, list(self.steps))
             try:
-                await self.hooks.process_output_result(self.message_list, output,
-                                                       self._response_text)
+                await self.hooks.process_output_result(self.message_list, output)
             except TripWire:
                 # The whole response is rejected: none of it is kept or returned.
                 self.response_rejected = True
@@ -414,10 +413,7 @@ class Run:
         return prompt
 
     def _response_text(self) -> str:
-        return "".join(
-            m.text for m in self.message_list.response.db()
-            if m.role == "assistant" and not m.is_signal
-        )
+        return response_text(self.message_list)
 
     def _text_so_far(self) -> str:
         """The text of a run closed early: accepted steps, plus what the current step

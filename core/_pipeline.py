@@ -12,7 +12,13 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tripwire._hookcall import BoundHook, handle_failure, is_coroutine, on_tripwire
+from tripwire._hookcall import (
+    FAILED_OPEN,
+    BoundHook,
+    handle_failure,
+    is_coroutine,
+    on_tripwire,
+)
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import TripWire
@@ -64,7 +70,7 @@ class Writer:
 class _Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "parts", "data", "texts", "dropped", "released")
+    __slots__ = ("bound", "cp", "parts", "data", "texts", "dropped", "released", "wrapper")
 
     def __init__(self, bound: BoundHook, message_list: MessageList) -> None:
         self.bound = bound
@@ -73,6 +79,7 @@ class _Stage:
         bound.set("stream_parts", self.parts)
         bound.set("message_list", message_list)
         self.data = bound.cp.process_data_parts
+        self.wrapper = bound.wrapper
         # Text deltas seen and dropped: a processor that drops every one of them and
         # never releases held chunks has most likely forgotten to ``return part``
         # (warned once, after the run).
@@ -90,6 +97,7 @@ class OutputPipeline:
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self.stages: list[_Stage] = []
+        self.message_list: MessageList | None = None
         #: data chunks hooks wrote and not yet processed, with the id of their writer
         self.pending: list[tuple[Chunk, str | None]] = []
         #: non-transient data parts of the current step, until it has a message
@@ -98,6 +106,7 @@ class OutputPipeline:
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList) -> None:
         """The output processors' ``process_output_stream``, in list order."""
+        self.message_list = message_list
         self.stages = [_Stage(b, message_list) for b in bound]
 
     def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
@@ -129,6 +138,8 @@ class OutputPipeline:
                 continue
             if stage.parts is not None:
                 stage.parts.append(chunk)
+            if stage.wrapper:
+                return await self._wrap(stage, chunk, skip, i)
             is_text = chunk.type == "text-delta"
             if is_text:
                 stage.texts += 1
@@ -172,6 +183,34 @@ class OutputPipeline:
                     raise
             return out
         return [chunk]
+
+    async def _wrap(self, stage: _Stage, chunk: Chunk, skip: str | None, i: int) -> list[Chunk]:
+        """A wrapper stage: its code before ``yield`` sees the chunk, ``result = yield``
+        receives the chunks the processors after it emitted, and it may return a
+        replacement list (which goes to the client as it is)."""
+        gen = await stage.bound.start({"part": chunk, "stream_parts": stage.parts,
+                                       "message_list": self.message_list})
+        if gen is FAILED_OPEN:
+            return await self.through(chunk, skip, i + 1)
+        try:
+            out = await self.through(chunk, skip, i + 1)
+        except BaseException:
+            stage.bound.close(gen)
+            raise
+        replacement = await stage.bound.finish(gen, list(out))
+        if replacement is None or replacement is FAILED_OPEN:
+            return out
+        try:
+            if type(replacement) is not list:
+                raise TypeError(f"a process_output_stream wrapper returns None or a list of "
+                                f"Chunks, got {type(replacement).__name__}")
+            for c in replacement:
+                check_chunk(c)
+        except Exception as e:
+            handle_failure(stage.cp, "process_output_stream", e)
+            return out
+        stage.released = True
+        return replacement
 
     async def emit(self, chunk: Chunk) -> list[Chunk]:
         """Process a chunk, then any data chunks hooks wrote meanwhile."""

@@ -37,6 +37,8 @@ class HookImplInfo:
     hook: str
     function: Callable[..., Any]
     argnames: tuple[str, ...]
+    #: a new-style wrapper (``@hookimpl(wrapper=True)``): wraps the processors after it
+    wrapper: bool = False
 
 
 @attrs.define(eq=False)
@@ -146,6 +148,7 @@ def compile_processor(processor: Any) -> CompiledProcessor:
                 f"processor {pid!r}: method {attr} matches no hook and is not marked with "
                 f"@hookimpl; valid hook names: {valid_hooks}"
             )
+    _check_wrappers(processor, pid)
     impls: dict[str, HookImplInfo] = {}
     with _pm_lock:
         name = f"{pid}#{id(processor)}"
@@ -170,11 +173,13 @@ def compile_processor(processor: Any) -> CompiledProcessor:
                     if impl.plugin is not processor:
                         continue
                     hook = caller.name
-                    if impl.hookwrapper or impl.wrapper:
+                    if impl.hookwrapper:
                         raise ProcessorValidationError(
-                            f"processor {pid!r}: {hook} is declared as a wrapper; processors "
-                            f"run in list order, use a plain @hookimpl"
+                            f"processor {pid!r}: {hook} uses the old-style hookwrapper=True; "
+                            f"use @hookimpl(wrapper=True) (code before `result = yield` runs "
+                            f"first, then return a replacement or None)"
                         )
+
                     if impl.kwargnames:
                         raise ProcessorValidationError(
                             f"processor {pid!r}: {hook} argument(s) "
@@ -183,12 +188,36 @@ def compile_processor(processor: Any) -> CompiledProcessor:
                             f"defaults. Remove the defaults. Valid arguments: "
                             f"{', '.join(_valid_args(hook))}"
                         )
-                    impls[hook] = HookImplInfo(hook, impl.function, tuple(impl.argnames))
+                    impls[hook] = HookImplInfo(hook, impl.function, tuple(impl.argnames),
+                                               wrapper=bool(impl.wrapper))
         finally:
             _pm.unregister(name=name)
     compiled = CompiledProcessor(processor, pid, impls)
     _remember(processor, compiled)
     return compiled
+
+
+def _check_wrappers(processor: Any, pid: str) -> None:
+    """A wrapper is a plain generator function, as pluggy's new-style wrappers are."""
+    marker = f"{PROJECT_NAME}_impl"
+    for attr in dir(type(processor)):
+        fn = inspect.getattr_static(type(processor), attr, None)
+        opts = getattr(fn, marker, None)
+        if not opts or not opts.get("wrapper"):
+            continue
+        if inspect.isasyncgenfunction(fn):
+            raise ProcessorValidationError(
+                f"processor {pid!r}: {attr} is marked wrapper=True but is an async generator; "
+                f"a wrapper is a plain generator (`result = yield`, then return a replacement "
+                f"or None), as in pluggy: do async work in a plain hookimpl of another "
+                f"processor before or after it"
+            )
+        if not inspect.isgeneratorfunction(fn):
+            raise ProcessorValidationError(
+                f"processor {pid!r}: {attr} is marked wrapper=True but does not yield; a "
+                f"wrapper is a generator: `result = yield`, then return a replacement (or "
+                f"None to keep the result)"
+            )
 
 
 def _explain(pid: str, error: pluggy.PluginValidationError) -> str:
@@ -203,12 +232,14 @@ def _explain(pid: str, error: pluggy.PluginValidationError) -> str:
     return f"processor {pid!r}: {text}"
 
 
-def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledProcessor]:
+def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledNode]:
     """Validate one processor list (``input``, ``output`` or ``error``).
 
-    Items are processors, or names of installed processor plugins (built with their
-    default options, like ``"unicode-normalizer"`` in TOML; for options use
-    ``tripwire.plugins.create(name, **options)``).
+    Items are processors, groups (``tripwire.sequence`` / ``parallel`` / ``branch``),
+    or names of installed processor plugins (built with their default options, like
+    ``"unicode-normalizer"`` in TOML; for options use
+    ``tripwire.plugins.create(name, **options)``). Ids (of processors and groups) must
+    be unique across the list, groups included.
     """
     if kind not in _KIND_HOOKS:
         raise ValueError(f"unknown processor list kind {kind!r}; valid: {', '.join(KINDS)}")
@@ -219,27 +250,67 @@ def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledPr
             f"{kind}_processors must be a list of processors (or a callable returning one), "
             f"got {type(processors).__name__}"
         )
-    out: list[CompiledProcessor] = []
-    seen: dict[str, Any] = {}
-    relevant = _KIND_HOOKS[kind]
-    for p in processors:
-        if isinstance(p, str):
-            # A plugin name, as in TOML: built with its default options.
-            from tripwire import _discovery
+    seen: set[str] = set()
+    return [_compile_node(p, kind, seen, where=f"{kind}_processors") for p in processors]
 
-            p = _discovery.create(p)
-        cp = compile_processor(p)
-        if cp.id in seen:
+
+def _compile_node(item: Any, kind: str, seen: set[str], where: str) -> CompiledNode:
+    from tripwire.groups import Branch, Parallel, ProcessorGroup
+
+    if isinstance(item, str):
+        # A plugin name, as in TOML: built with its default options.
+        from tripwire import _discovery
+
+        item = _discovery.create(item)
+    if isinstance(item, ProcessorGroup):
+        _claim(item.id, seen, kind)
+        inner = f"{where} > {item.id}"
+        members = [_compile_node(m, kind, seen, inner) for m in item.members]
+        if isinstance(item, Parallel) and kind == "error":
             raise ProcessorValidationError(
-                f"two processors in {kind}_processors have the id {cp.id!r}; ids must be "
-                f"unique within a list"
-            )
-        seen[cp.id] = p
-        if not any(h in cp.impls for h in relevant):
-            has = ", ".join(cp.impls) or "no hooks"
-            raise ProcessorValidationError(
-                f"processor {cp.id!r} is in {kind}_processors but implements none of "
-                f"{', '.join(relevant)} (it implements {has})"
-            )
-        out.append(cp)
-    return out
+                f"parallel group {item.id!r} is in error_processors: process_api_error runs "
+                f"in order and the first retry request wins; use a plain list or a sequence")
+        shape = "branch" if isinstance(item, Branch) else (
+            "parallel" if isinstance(item, Parallel) else "sequence")
+        return CompiledGroup(item, item.id, shape, members)
+    cp = compile_processor(item)
+    _claim(cp.id, seen, kind)
+    relevant = _KIND_HOOKS[kind]
+    if not any(h in cp.impls for h in relevant):
+        has = ", ".join(cp.impls) or "no hooks"
+        raise ProcessorValidationError(
+            f"processor {cp.id!r} is in {where} but implements none of "
+            f"{', '.join(relevant)} (it implements {has})"
+        )
+    return cp
+
+
+def _claim(pid: str, seen: set[str], kind: str) -> None:
+    if pid in seen:
+        raise ProcessorValidationError(
+            f"two processors in {kind}_processors have the id {pid!r}; ids must be unique "
+            f"within a list, groups and their members included"
+        )
+    seen.add(pid)
+
+
+@attrs.define(eq=False)
+class CompiledGroup:
+    """A validated group: its members compiled; ``shape`` is ``sequence``,
+    ``parallel`` or ``branch``."""
+
+    group: Any
+    id: str
+    shape: str
+    members: list[CompiledNode]
+
+    def processors(self) -> list[CompiledProcessor]:
+        """Every processor in the group, nested ones and both arms of a branch."""
+        return [p for m in self.members for p in processors_of(m)]
+
+
+CompiledNode = CompiledProcessor | CompiledGroup
+
+
+def processors_of(node: CompiledNode) -> list[CompiledProcessor]:
+    return node.processors() if isinstance(node, CompiledGroup) else [node]

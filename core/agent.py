@@ -17,7 +17,7 @@ from typing import Any
 
 from tripwire._call_options import DEFAULT_API_ERROR_RETRIES
 from tripwire._loop import Run
-from tripwire._validation import CompiledProcessor, compile_list
+from tripwire._validation import CompiledNode, compile_list
 from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
@@ -113,7 +113,7 @@ class Agent:
 
     def _processor_list(
         self, kind: str, request_context: RequestContext, processors: Any = _UNSET
-    ) -> list[CompiledProcessor]:
+    ) -> list[CompiledNode]:
         """The compiled ``kind`` list of one call: the call's own list when it gives
         one, else the agent's (a callable list is resolved with the request context)."""
         if processors is _UNSET:

@@ -431,12 +431,46 @@ def _check_agent(table: dict[str, Any], where: str) -> None:
         if key in _AGENT_MINIMUMS:
             check_int(key, value, minimum=_AGENT_MINIMUMS[key], owner=where)
         if key in PROCESSOR_LISTS:
-            for i, spec in enumerate(value):
-                if isinstance(spec, dict) and not isinstance(spec.get("use"), str):
-                    raise ConfigurationError(
-                        f"{where} {key}[{i}]: a processor table needs use = \"NAME\", "
-                        f"got {spec!r}"
-                    )
+            _check_specs(value, f"{where} {key}")
+
+
+_GROUP_KINDS = ("parallel", "sequence")
+
+
+def _group_kind(spec: Mapping[str, Any]) -> str | None:
+    kinds = [k for k in _GROUP_KINDS if k in spec]
+    return kinds[0] if len(kinds) == 1 and "use" not in spec else None
+
+
+def _check_specs(specs: Any, where: str) -> None:
+    """Check a processor list of names, ``{ use = ... }`` tables and group tables
+    (``{ parallel = [...], id = "..." }``, ``{ sequence = [...], id = "..." }``)."""
+    if isinstance(specs, str | bytes) or not isinstance(specs, Sequence):
+        raise ConfigurationError(f"{where}: expected a list of processors, got {specs!r}")
+    for i, spec in enumerate(specs):
+        if isinstance(spec, str):
+            continue
+        here = f"{where}[{i}]"
+        if not isinstance(spec, Mapping):
+            raise ConfigurationError(f"{here}: expected a processor name or a table, got "
+                                     f"{spec!r}")
+        kind = _group_kind(spec)
+        if kind is not None:
+            allowed = {kind, "id"} | ({"select"} if kind == "parallel" else set())
+            unknown = set(spec) - allowed
+            if unknown:
+                raise ConfigurationError(
+                    f"{here}: unknown key(s) {sorted(unknown)} in a {kind} group; valid: "
+                    f"{', '.join(sorted(allowed))}")
+            if not isinstance(spec.get("id"), str) or not spec["id"]:
+                raise ConfigurationError(f"{here}: a {kind} group needs id = \"...\"")
+            _check_specs(spec[kind], f"{here}.{kind}")
+        elif not isinstance(spec.get("use"), str):
+            raise ConfigurationError(
+                f"{here}: a processor table needs use = \"NAME\" (or is a group: "
+                f"{{ parallel = [...], id = \"...\" }} / {{ sequence = [...], id = \"...\" }}), "
+                f"got {spec!r}"
+            )
 
 
 def _check_model(table: dict[str, Any], where: str) -> None:
@@ -480,14 +514,28 @@ def _check_model(table: dict[str, Any], where: str) -> None:
 
 
 def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
-    """Processors from a list of names and ``{"use": NAME, **options}`` tables."""
+    """Processors from a list of names, ``{"use": NAME, **options}`` tables and group
+    tables (``{"parallel": [...], "id": ...}``, ``{"sequence": [...], "id": ...}``)."""
     if isinstance(spec_list, str | bytes) or not isinstance(spec_list, Sequence):
         raise ConfigurationError(
             f"a processor list must be a list of names or {{ use = NAME, ... }} tables, "
             f"got {spec_list!r}"
         )
+    from tripwire.groups import parallel, sequence
+
     out = []
     for i, spec in enumerate(spec_list):
+        kind = _group_kind(spec) if isinstance(spec, Mapping) else None
+        if kind is not None:
+            try:
+                members = build_processors(spec[kind])
+                if kind == "parallel":
+                    out.append(parallel(*members, id=spec.get("id"), select=spec.get("select")))
+                else:
+                    out.append(sequence(*members, id=spec.get("id")))
+            except (ConfigurationError, TypeError, ValueError) as e:
+                raise ConfigurationError(f"[{i}] ({kind} group): {e}") from e
+            continue
         if isinstance(spec, str):
             name, options = spec, {}
         elif isinstance(spec, Mapping) and isinstance(spec.get("use"), str):
@@ -506,8 +554,16 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
 
 
 def processor_ids(spec_list: Sequence[str | Mapping[str, Any]]) -> list[str]:
-    """The processor names of a checked processor list, without building them."""
-    return [spec if isinstance(spec, str) else str(spec["use"]) for spec in spec_list]
+    """The processor names of a checked processor list, without building them (a
+    group shows as ``id(kind: member, ...)``)."""
+    out = []
+    for spec in spec_list:
+        kind = _group_kind(spec) if isinstance(spec, Mapping) else None
+        if kind is not None:
+            out.append(f"{spec['id']}({kind}: {', '.join(processor_ids(spec[kind]))})")
+        else:
+            out.append(spec if isinstance(spec, str) else str(spec["use"]))
+    return out
 
 
 def agent_kwargs(path: str | os.PathLike[str], name: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ that wants to add, remove or reorder messages goes through ``MessageList``.
 
 from __future__ import annotations
 
+import copy
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -488,6 +489,55 @@ class MessageList:
         self._records = list(checkpoint[0])
         self._system = list(checkpoint[1])
         self._reindex()
+
+    # -- forks (a parallel group's members each work on their own copy)
+    def fork(self) -> MessageList:
+        """A deep copy: same ids and sources, messages that can be changed freely."""
+        fork = MessageList.__new__(MessageList)
+        fork._records = [(copy.deepcopy(m), s) for m, s in self._records]
+        fork._system = copy.deepcopy(self._system)
+        fork._reindex()
+        return fork
+
+    def changes_since(self, base: MessageList) -> dict[tuple[str, ...], Any]:
+        """What this fork changed relative to ``base`` (the list it was forked from),
+        keyed by what was touched: ``("message", id)`` for a changed, removed (None)
+        or added message, ``("system",)`` for the system messages."""
+        changes: dict[tuple[str, ...], Any] = {}
+        mine = {m.id: (m, s) for m, s in self._records}
+        theirs = {m.id: (m, s) for m, s in base._records}
+        for mid, (m, _) in theirs.items():
+            if mid not in mine:
+                changes[("message", mid)] = None
+            elif mine[mid][0] != m:
+                changes[("message", mid)] = ("changed", mine[mid][0])
+        previous: str | None = None
+        for m, source in self._records:
+            if m.id not in theirs:
+                changes[("message", m.id)] = ("added", m, source, previous)
+            previous = m.id
+        if self._system != base._system:
+            changes[("system",)] = list(self._system)
+        return changes
+
+    def apply_changes(self, changes: dict[tuple[str, ...], Any]) -> None:
+        """Apply what ``changes_since`` found (to the list the fork was made from)."""
+        for key, change in changes.items():
+            if key == ("system",):
+                self._system = list(change)
+                continue
+            mid = key[1]
+            if change is None:
+                self._records = [r for r in self._records if r[0].id != mid]
+                self._reindex()
+            elif change[0] == "changed":
+                i = self._index[mid]
+                self._records[i] = (change[1], self._records[i][1])
+            else:
+                _, message, source, after = change
+                at = self._index[after] + 1 if after in self._index else len(self._records)
+                self._records.insert(at, (message, source))
+                self._reindex()
 
     def _reindex(self) -> None:
         self._index = {m.id: i for i, (m, _) in enumerate(self._records)}

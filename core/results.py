@@ -65,6 +65,9 @@ class OutputResult:
     steps: list[StepResult]
     object: Any = None
 
+    def _copy(self) -> OutputResult:
+        return OutputResult(self.text, self.usage, self.finish_reason, self.steps, self.object)
+
     def _set_text(self, text: str) -> None:
         """The runner's way to update ``text`` after each processor."""
         object.__setattr__(self, "text", text)
@@ -105,6 +108,13 @@ class GenerateResult:
     @property
     def tool_results(self) -> list[ToolResult]:
         return [r for s in self.steps if s.tripwire is None for r in s.tool_results]
+
+
+def response_text(message_list: MessageList) -> str:
+    """The text of a run's response: its assistant messages, signals left out."""
+    return "".join(
+        m.text for m in message_list.response.db() if m.role == "assistant" and not m.is_signal
+    )
 
 
 def tripwire_info(tw: TripWire) -> TripwireInfo:

@@ -1,0 +1,98 @@
+"""What one hook invocation may change, as one object the hook facade passes along a
+chain of processors.
+
+A parallel group gives each member its own ``fork()``; once all have passed, the
+group applies each member's ``changes_since()`` (in list order) to the real state.
+Every change is keyed by what it touched (a message id, the system messages, a step
+setting, the prompt, ...), which is how two members changing the same thing are found.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from tripwire.messages import MessageList
+
+if TYPE_CHECKING:
+    from tripwire._call_options import StepConfig
+    from tripwire._validation import CompiledProcessor
+    from tripwire.chunks import Chunk
+    from tripwire.results import OutputResult
+
+_CONFIG_KEYS = ("model", "tools", "tool_choice", "active_tools", "system_messages",
+                "provider_options", "model_settings", "structured_output")
+
+
+@attrs.define
+class HookState:
+    """The message list, plus what the current hook may change besides it."""
+
+    message_list: MessageList
+    config: StepConfig | None = None
+    prompt: list[dict[str, Any]] | None = None
+    cached: list[Chunk] | None = None
+    output: OutputResult | None = None
+    retry_by: CompiledProcessor | None = None
+
+    @property
+    def stopped(self) -> bool:
+        """True once the chain must not go on: a cache answered the model call, or a
+        processor asked to retry a failed one (the first wins)."""
+        return self.cached is not None or self.retry_by is not None
+
+    def fork(self) -> HookState:
+        return HookState(
+            self.message_list.fork(),
+            None if self.config is None else self.config.for_step(self.config.system_messages),
+            copy.deepcopy(self.prompt),
+            self.cached,
+            None if self.output is None else self.output._copy(),
+            self.retry_by,
+        )
+
+    def changes_since(self, base: HookState) -> dict[tuple[str, ...], Any]:
+        changes: dict[tuple[str, ...], Any] = self.message_list.changes_since(base.message_list)
+        if self.config is not None and base.config is not None:
+            for key in _CONFIG_KEYS:
+                mine, theirs = getattr(self.config, key), getattr(base.config, key)
+                if mine is not theirs and (key == "model" or mine != theirs):
+                    changes[("setting", key)] = mine
+        if self.prompt != base.prompt:
+            changes[("prompt",)] = self.prompt
+        if self.cached is not None and base.cached is None:
+            changes[("response",)] = self.cached
+        if self.output is not None and base.output is not None \
+                and self.output.object is not base.output.object:
+            changes[("object",)] = self.output.object
+        if self.retry_by is not None and base.retry_by is None:
+            changes[("retry",)] = self.retry_by
+        return changes
+
+    def apply_changes(self, changes: dict[tuple[str, ...], Any]) -> None:
+        self.message_list.apply_changes(
+            {k: v for k, v in changes.items() if k[0] in ("message", "system")})
+        for key, value in changes.items():
+            if key[0] == "setting":
+                setattr(self.config, key[1], value)
+            elif key == ("prompt",):
+                self.prompt = value
+            elif key == ("response",):
+                self.cached = value
+            elif key == ("object",) and self.output is not None:
+                self.output.object = value
+            elif key == ("retry",) and self.retry_by is None:
+                self.retry_by = value
+
+
+def describe(key: tuple[str, ...]) -> str:
+    """A change key in words, for the conflict error."""
+    kind = key[0]
+    if kind == "message":
+        return f"message {key[1]!r}"
+    if kind == "setting":
+        return f"the step's {key[1]}"
+    return {"system": "the system messages", "prompt": "the prompt",
+            "response": "the cached response", "object": "result.object"}.get(kind, kind)
