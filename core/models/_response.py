@@ -1,0 +1,134 @@
+"""One HTTP POST to a model API and what comes back, read with bounds.
+
+``PostResponse`` is entered around each attempt: inside is a 2xx response of the
+content type the call asked for (``text/event-stream`` when streaming, JSON
+otherwise); anything else is an ``APICallError`` before the caller sees a byte.
+``read_body`` never holds more than ``max_event_bytes`` of a body.
+"""
+
+from __future__ import annotations
+
+import codecs
+from typing import TYPE_CHECKING
+
+import aiohttp
+
+from tripwire.models._errors import SNIPPET_BYTES
+from tripwire.models._wire import load_json
+
+if TYPE_CHECKING:
+    from tripwire.models._http import Call, HTTPModel
+
+#: Most of a non-2xx body that is read (the rest is not needed to report the error).
+MAX_ERROR_BODY_BYTES = 64 * 1024
+
+
+class PostResponse:
+    """``async with`` one HTTP POST: a 2xx ``aiohttp.ClientResponse`` of the expected
+    content type inside, an ``APICallError`` for anything else; the response is
+    closed on the way out (also on cancellation and early exit, so the server sees
+    the client leave)."""
+
+    def __init__(self, model: HTTPModel, call: Call) -> None:
+        self.model = model
+        self.call = call
+        self.response: aiohttp.ClientResponse | None = None
+
+    async def __aenter__(self) -> aiohttp.ClientResponse:
+        model, call = self.model, self.call
+        call.status = None
+        call.headers = {}
+        call.event = ""
+        session = await model._get_session()
+        headers = {"Content-Type": "application/json", **model._headers()}
+        if model._basic_auth:
+            headers["Authorization"] = model._basic_auth
+        try:
+            response = await session.post(
+                call.target, data=call.data, headers=headers, timeout=model.timeout.client_timeout()
+            )
+        except (TimeoutError, aiohttp.ClientError) as e:
+            raise model._network_error(e, call) from e
+        self.response = response
+        try:
+            call.status = response.status
+            call.headers = {k.lower(): v for k, v in response.headers.items()}
+            if response.status >= 300:
+                raw = await read_body(model, response, call, limit=MAX_ERROR_BODY_BYTES)
+                text = raw.decode(charset_of(response), "replace")
+                raise model._http_error(response.status, response.reason, text, call)
+            await self._check_content_type(response)
+        except BaseException:
+            response.close()
+            raise
+        return response
+
+    async def _check_content_type(self, response: aiohttp.ClientResponse) -> None:
+        model, call = self.model, self.call
+        media_type = response.content_type
+        if media_type == "text/event-stream" if call.stream else is_json(media_type):
+            return
+        if call.stream and is_json(media_type):
+            # Some servers answer a streaming request with a JSON error and status 200.
+            raw = await read_body(model, response, call)
+            text = raw.decode(charset_of(response), "replace")
+            try:
+                body = load_json(text)
+            except ValueError:
+                body = None
+            if body is not None and model._error_details(body)[0]:
+                raise model._stream_error(text, body, call)
+            raise model._unexpected_content(response, raw[:SNIPPET_BYTES], call)
+        head = await read_body(model, response, call, limit=SNIPPET_BYTES)
+        raise model._unexpected_content(response, head, call)
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.response is not None:
+            self.response.close()
+
+
+async def read_body(
+    model: HTTPModel, response: aiohttp.ClientResponse, call: Call, *, limit: int | None = None
+) -> bytes:
+    """The whole body, at most ``model.max_event_bytes`` (``APICallError`` past it),
+    or, when ``limit`` is given, its first ``limit`` bytes (the rest is not read)."""
+    most = limit if limit is not None else model.max_event_bytes
+    declared = response.content_length
+    if limit is None and declared is not None and declared > most:
+        raise model._too_large(call, "a response body", declared)
+    body = bytearray()
+    try:
+        async for block in response.content.iter_any():
+            body += block
+            if len(body) > most:
+                if limit is not None:
+                    break
+                raise model._too_large(call, "a response body", len(body))
+    except (TimeoutError, aiohttp.ClientError) as e:
+        if limit is not None:  # a quote for an error message: what came is enough
+            return bytes(body[:most])
+        raise model._network_error(e, call) from e
+    return bytes(body[:most])
+
+
+def decode_body(model: HTTPModel, raw: bytes, response: aiohttp.ClientResponse, call: Call) -> str:
+    charset = charset_of(response)
+    try:
+        return raw.decode(charset)
+    except UnicodeDecodeError as e:
+        raise model._not_decodable(raw, charset, e, call) from None
+
+
+def charset_of(response: aiohttp.ClientResponse) -> str:
+    """The declared charset when Python knows it, else UTF-8 (what JSON and SSE use)."""
+    charset = response.charset
+    if charset:
+        try:
+            return codecs.lookup(charset).name
+        except LookupError:
+            pass
+    return "utf-8"
+
+
+def is_json(media_type: str) -> bool:
+    return media_type in ("application/json", "text/json") or media_type.endswith("+json")
