@@ -8,11 +8,12 @@ import asyncio
 import json
 
 import pytest
-from fake_llm_server import ErrorReply, Flood, RawReply, Reply
+from fake_llm_server import ErrorReply, FakeToolCall, Flood, RawReply, Reply
 
 from tripwire import APICallError, ConfigurationError
 from tripwire.models import ModelRequest, OpenAICompatible, Timeout
-from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, EventTooLarge, iter_sse
+from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
+from tripwire.models._wire import TooLarge
 
 MiB = 1024 * 1024
 
@@ -71,18 +72,19 @@ async def test_a_long_line_in_many_small_blocks_is_joined_once():
     assert name == "message" and data == text
 
 
-async def test_an_event_past_the_limit_raises_event_too_large():
-    with pytest.raises(EventTooLarge) as info:
+async def test_an_event_past_the_limit_raises_too_large():
+    with pytest.raises(TooLarge) as info:
         await events(b"data: " + b"z" * 5000 + b"\n\n", size=100, max_event_bytes=1000)
+    assert info.value.what == "a stream event"
     assert info.value.limit == 1000 and 1000 < info.value.size <= 1100
 
 
 async def test_the_limit_counts_all_lines_of_one_event_and_restarts_after_it():
     line = b"data: " + b"a" * 594 + b"\n"  # 601 bytes with its newline
     assert len(await events(line + b"\n" + line + b"\n", max_event_bytes=1000)) == 2
-    with pytest.raises(EventTooLarge):
+    with pytest.raises(TooLarge):
         await events(line + line + b"\n", max_event_bytes=1000)
-    with pytest.raises(EventTooLarge):  # comments count too: a flood of them is no escape
+    with pytest.raises(TooLarge):  # comments count too: a flood of them is no escape
         await events(b":" + b"c" * 2000 + b"\n\ndata: x\n\n", max_event_bytes=1000)
 
 
@@ -133,6 +135,24 @@ async def test_a_non_streaming_body_without_content_length_is_bounded_too(llm_se
     async with llm_server.openai(max_event_bytes=MiB, max_retries=0, timeout=Timeout(connect=5, read=5)) as model:
         with pytest.raises(APICallError, match="response body larger than max_event_bytes=1048576"):
             await model.generate(request())
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+async def test_tool_arguments_assembled_past_the_limit_raise(llm_server, wire):
+    # Each event is small, but the arguments they add up to are not.
+    arguments = json.dumps({"blob": "b" * (200 * 1024)})
+    llm_server.script(Reply(tool_calls=[FakeToolCall("c1", "f", arguments)], delta_size=4096))
+    model = llm_server.openai if wire == "openai" else llm_server.anthropic
+    async with model(max_event_bytes=64 * 1024) as model:
+        with pytest.raises(APICallError, match=f"{wire} sent tool-call arguments larger than max_event_bytes=65536"):
+            [c async for c in model.stream(request())]
+
+
+async def test_a_thinking_block_assembled_past_the_limit_raises(llm_server):
+    llm_server.script(Reply(reasoning="r" * (100 * 1024), text="ok", delta_size=1024))
+    async with llm_server.anthropic(max_event_bytes=64 * 1024) as model:
+        with pytest.raises(APICallError, match="anthropic sent a thinking block larger than max_event_bytes"):
+            [c async for c in model.stream(request())]
 
 
 async def test_a_huge_error_body_is_read_only_as_far_as_needed(llm_server):

@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import abc
 import asyncio
-import codecs
 import json
 import logging
-import re
 from collections.abc import AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import Any
@@ -42,7 +40,9 @@ import attrs
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import APICallError, ConfigurationError, TripwireError
 from tripwire.models import ModelRequest
-from tripwire.models._retry import is_retryable_status, retry_delay
+from tripwire.models._errors import CallErrors
+from tripwire.models._response import PostResponse, decode_body, read_body
+from tripwire.models._retry import retry_delay
 from tripwire.models._secrets import (
     Secrets,
     basic_auth,
@@ -52,18 +52,14 @@ from tripwire.models._secrets import (
     split_userinfo,
 )
 from tripwire.models._session import LoopSession
-from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, EventTooLarge, iter_sse
-from tripwire.models._wire import WireError, load_json
+from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
+from tripwire.models._wire import TooLarge, load_json
 from tripwire.options import check_int
 
 logger = logging.getLogger("tripwire.models")
 
 #: ``model_settings`` keys every provider understands.
 MODEL_SETTINGS = ("temperature", "max_tokens", "max_output_tokens", "top_p", "stop", "seed")
-#: How much of an unexpected body an error message quotes.
-SNIPPET_BYTES = 200
-#: Most of a non-2xx body that is read (the rest is not needed to report the error).
-MAX_ERROR_BODY_BYTES = 64 * 1024
 #: What a bug-free parser can still raise on data of the wrong shape; the transport
 #: reports it as a malformed event instead of letting it out bare.
 _SHAPE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
@@ -155,11 +151,11 @@ class Call:
         )
 
 
-class HTTPModel(abc.ABC):
+class HTTPModel(CallErrors, abc.ABC):
     """Base of tripwire's HTTP model providers: owns the session, the retries, the
-    timeouts and the error mapping. A subclass describes one wire format:
-    ``_headers``, ``_path``, ``_build_body``, ``_parse_stream``, ``_parse_response``
-    and ``_error_details``."""
+    timeouts and the error mapping (``CallErrors``). A subclass describes one wire
+    format: ``_headers``, ``_path``, ``_build_body``, ``_parse_stream``,
+    ``_parse_response`` and ``_error_details``."""
 
     provider: str = ""
     #: ``model_settings`` this provider reads (the ``MODEL_SETTINGS`` vocabulary).
@@ -306,6 +302,8 @@ class HTTPModel(abc.ABC):
                                 break
                             except TripwireError:
                                 raise
+                            except TooLarge as e:
+                                raise self._too_large(call, e.what, e.size) from None
                             except _SHAPE_ERRORS as e:
                                 raise self._malformed(call.event, call, e) from e
                             yielded = True
@@ -325,7 +323,7 @@ class HTTPModel(abc.ABC):
         while True:
             try:
                 async with self._open(call) as response:
-                    text = self._decode(await self._read_body(response, call), response, call)
+                    text = decode_body(self, await read_body(self, response, call), response, call)
                 call.event = text
                 try:
                     return self._parse_response(load_json(text), call)
@@ -415,14 +413,14 @@ class HTTPModel(abc.ABC):
             settings["stop"] = list(stop)
         return settings
 
-    def _open(self, call: Call) -> _Response:
-        return _Response(self, call)
+    def _open(self, call: Call) -> PostResponse:
+        return PostResponse(self, call)
 
     async def _guard(
         self, events: AsyncIterator[tuple[str, str]], call: Call
     ) -> AsyncIterator[tuple[str, str]]:
-        """The SSE events, with network failures, oversized events and bad UTF-8
-        mapped to ``APICallError``; remembers each event's data in ``call.event``."""
+        """The SSE events, with network failures and bad UTF-8 mapped to
+        ``APICallError``; remembers each event's data in ``call.event``."""
         async with aclosing(events):
             while True:
                 try:
@@ -431,165 +429,10 @@ class HTTPModel(abc.ABC):
                     return
                 except (TimeoutError, aiohttp.ClientError) as e:
                     raise self._network_error(e, call) from e
-                except EventTooLarge as e:
-                    raise self._too_large(call, "stream event", e.size) from None
                 except UnicodeDecodeError as e:
-                    raise APICallError(
-                        f"{self.provider} stream is not valid UTF-8: {e}",
-                        status_code=call.status,
-                        is_retryable=False,
-                        url=call.url,
-                    ) from None
+                    raise self._not_utf8(e, call) from None
                 call.event = event[1]
                 yield event
-
-    async def _read_body(
-        self, response: aiohttp.ClientResponse, call: Call, *, limit: int | None = None
-    ) -> bytes:
-        """The whole body, at most ``max_event_bytes`` (``APICallError`` past it), or
-        at most ``limit`` bytes when given (the rest is not read)."""
-        most = limit if limit is not None else self.max_event_bytes
-        declared = response.content_length
-        if limit is None and declared is not None and declared > most:
-            raise self._too_large(call, "response body", declared)
-        body = bytearray()
-        try:
-            async for block in response.content.iter_any():
-                body += block
-                if len(body) > most:
-                    if limit is not None:
-                        break
-                    raise self._too_large(call, "response body", len(body))
-        except (TimeoutError, aiohttp.ClientError) as e:
-            if limit is not None:  # a quote for an error message: what came is enough
-                return bytes(body[:most])
-            raise self._network_error(e, call) from e
-        return bytes(body[:most])
-
-    def _decode(self, raw: bytes, response: aiohttp.ClientResponse, call: Call) -> str:
-        charset = _charset(response)
-        try:
-            return raw.decode(charset)
-        except UnicodeDecodeError as e:
-            raise APICallError(
-                f"{self.provider} sent a response that is not valid {charset}: {e}",
-                status_code=call.status,
-                is_retryable=False,
-                response_body=self._redact(raw[:SNIPPET_BYTES].decode(charset, "replace")),
-                url=call.url,
-            ) from None
-
-    def _too_large(self, call: Call, what: str, size: int) -> APICallError:
-        limit = self.max_event_bytes
-        return APICallError(
-            f"{self.provider} sent a {what} larger than max_event_bytes={limit} "
-            f"({limit / 2**20:g} MiB; {size} bytes read or announced); tripwire stopped "
-            f"reading it. If the server really sends {what}s this large, raise the provider "
-            f"option max_event_bytes (e.g. {type(self).__name__}(..., "
-            f"max_event_bytes={4 * limit}))",
-            status_code=call.status,
-            is_retryable=False,
-            url=call.url,
-        )
-
-    def _stream_error(self, data: str, body: Any, call: Call) -> APICallError:
-        """An error object in a 2xx answer (an ``error`` event inside a stream)."""
-        message, kind = self._error_details(body)
-        status = self._status_of_error_type(kind)
-        retryable = is_retryable_status(status) if status is not None else False
-        text = f"{self.provider} stream error" + (f" ({kind})" if kind else "")
-        return APICallError(
-            self._redact(f"{text}: {message or data}"),
-            status_code=status,
-            is_retryable=retryable,
-            response_body=self._redact(data),
-            url=call.url,
-        )
-
-    def _status_of_error_type(self, kind: str | None) -> int | None:
-        return None
-
-    def _http_error(self, status: int, reason: str | None, text: str, call: Call) -> APICallError:
-        try:
-            body = load_json(text)
-        except ValueError:
-            body = None
-        message, kind = self._error_details(body) if body is not None else (None, None)
-        detail = message or text.strip()[:500] or (reason or "")
-        label = f"{self.provider} API error {status}" + (f" ({kind})" if kind else "")
-        return APICallError(
-            self._redact(f"{label}: {detail}"),
-            status_code=status,
-            is_retryable=is_retryable_status(status, call.headers),
-            response_body=self._redact(text),
-            url=call.url,
-        )
-
-    def _unexpected_content(
-        self, response: aiohttp.ClientResponse, head: bytes, call: Call
-    ) -> APICallError:
-        """A 2xx answer of the wrong content type: usually not the model API at all
-        (a web page, a proxy's login form), so not worth sending again."""
-        wanted = "an event stream (text/event-stream)" if call.stream else "JSON (application/json)"
-        declared = response.headers.get("Content-Type")
-        shown_type = repr(_sanitise(declared)[:100]) if declared else "no content type"
-        snippet = self._redact(_sanitise(head.decode("utf-8", "replace")))
-        return APICallError(
-            f"{self.provider} answered HTTP {response.status} with {shown_type} where "
-            f"{wanted} was expected; the body starts with {snippet!r}. This is usually not "
-            f"the model API: check base_url ({self.base_url}; this call went to {call.url})",
-            status_code=response.status,
-            is_retryable=False,
-            response_body=snippet,
-            url=call.url,
-        )
-
-    def _network_error(self, error: BaseException, call: Call) -> APICallError:
-        if isinstance(error, asyncio.TimeoutError):
-            t = self.timeout
-            if call.status is None:
-                what = (
-                    f"no response from {self.provider} within the timeout "
-                    f"(connect={t.connect} s, read={t.read} s, total={t.total} s)"
-                )
-            else:
-                what = f"{self.provider} stream stalled: no data for {t.read} s (Timeout.read)"
-                if t.total is not None:
-                    what += f" or the whole call exceeded {t.total} s (Timeout.total)"
-        elif isinstance(error, aiohttp.ClientPayloadError):
-            what = f"{self.provider} connection dropped mid-response ({error})"
-        else:
-            what = f"cannot reach {self.provider} ({type(error).__name__}: {error})"
-        return APICallError(
-            self._redact(what), status_code=call.status, is_retryable=True, url=call.url
-        )
-
-    def _truncated(self, call: Call) -> APICallError:
-        return APICallError(
-            f"{self.provider} stream ended before the response was complete",
-            status_code=call.status,
-            is_retryable=True,
-            url=call.url,
-        )
-
-    def _malformed(
-        self, data: str, call: Call, error: BaseException, *, what: str = "stream event"
-    ) -> APICallError:
-        """Server data that is not JSON or not of the wire format's shape."""
-        if isinstance(error, json.JSONDecodeError):
-            reason = f"not JSON: {error}"
-        elif isinstance(error, WireError):
-            reason = str(error)
-        else:
-            reason = f"unexpected shape ({type(error).__name__}: {error})"
-        shown = self._redact(data[:SNIPPET_BYTES])
-        return APICallError(
-            self._redact(f"{self.provider} sent a malformed {what} ({reason}): {shown!r}"),
-            status_code=call.status,
-            is_retryable=False,
-            response_body=self._redact(data),
-            url=call.url,
-        )
 
     async def _wait_before_retry(self, error: APICallError, call: Call, retry_number: int) -> None:
         delay = retry_delay(
@@ -608,94 +451,3 @@ class HTTPModel(abc.ABC):
             delay,
         )
         await asyncio.sleep(delay)
-
-    def _redact(self, text: str) -> str:
-        return self._secrets.redact(text)
-
-
-def _sanitise(text: str) -> str:
-    """Text for one line of an error message: whitespace runs as one space, other
-    control characters as ``?``."""
-    return re.sub(r"[\x00-\x08\x0e-\x1f\x7f]", "?", re.sub(r"\s+", " ", text)).strip()
-
-
-def _is_json(media_type: str) -> bool:
-    return media_type in ("application/json", "text/json") or media_type.endswith("+json")
-
-
-class _Response:
-    """``async with`` one HTTP POST: a 2xx ``aiohttp.ClientResponse`` of the expected
-    content type inside, an ``APICallError`` for anything else; the response is
-    closed on the way out (also on cancellation and early exit, so the server sees
-    the client leave)."""
-
-    def __init__(self, model: HTTPModel, call: Call) -> None:
-        self.model = model
-        self.call = call
-        self.response: aiohttp.ClientResponse | None = None
-
-    async def __aenter__(self) -> aiohttp.ClientResponse:
-        model, call = self.model, self.call
-        call.status = None
-        call.headers = {}
-        call.event = ""
-        session = await model._get_session()
-        headers = {"Content-Type": "application/json", **model._headers()}
-        if model._basic_auth:
-            headers["Authorization"] = model._basic_auth
-        try:
-            response = await session.post(
-                call.target,
-                data=call.data,
-                headers=headers,
-                timeout=model.timeout.client_timeout(),
-            )
-        except (TimeoutError, aiohttp.ClientError) as e:
-            raise model._network_error(e, call) from e
-        self.response = response
-        try:
-            call.status = response.status
-            call.headers = {k.lower(): v for k, v in response.headers.items()}
-            if response.status >= 300:
-                raw = await model._read_body(response, call, limit=MAX_ERROR_BODY_BYTES)
-                text = raw.decode(_charset(response), "replace")
-                raise model._http_error(response.status, response.reason, text, call)
-            await self._check_content_type(response)
-        except BaseException:
-            response.close()
-            raise
-        return response
-
-    async def _check_content_type(self, response: aiohttp.ClientResponse) -> None:
-        model, call = self.model, self.call
-        media_type = response.content_type
-        if media_type == "text/event-stream" if call.stream else _is_json(media_type):
-            return
-        if call.stream and _is_json(media_type):
-            # Some servers answer a streaming request with a JSON error and status 200.
-            raw = await model._read_body(response, call)
-            text = raw.decode(_charset(response), "replace")
-            try:
-                body = load_json(text)
-            except ValueError:
-                body = None
-            if body is not None and model._error_details(body)[0]:
-                raise model._stream_error(text, body, call)
-            raise model._unexpected_content(response, raw[:SNIPPET_BYTES], call)
-        head = await model._read_body(response, call, limit=SNIPPET_BYTES)
-        raise model._unexpected_content(response, head, call)
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self.response is not None:
-            self.response.close()
-
-
-def _charset(response: aiohttp.ClientResponse) -> str:
-    """The declared charset when Python knows it, else UTF-8 (what JSON and SSE use)."""
-    charset = response.charset
-    if charset:
-        try:
-            return codecs.lookup(charset).name
-        except LookupError:
-            pass
-    return "utf-8"

@@ -51,10 +51,10 @@ def split_userinfo(url: str) -> tuple[str, str | None, str | None]:
     percent-decoded, ``None`` when absent."""
     parts = urlsplit(url)
     userinfo, at, hostport = parts.netloc.rpartition("@")
-    if not at:
-        return url, None, None
-    user, colon, password = userinfo.partition(":")
     bare = urlunsplit(parts._replace(netloc=hostport))
+    if not userinfo:
+        return bare, None, None
+    user, colon, password = userinfo.partition(":")
     return bare, unquote(user), unquote(password) if colon else None
 
 

@@ -12,17 +12,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Protocol
 
+from tripwire.models._wire import TooLarge
+
 #: Default for the providers' ``max_event_bytes`` option: 16 MiB.
 DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024
-
-
-class EventTooLarge(Exception):
-    """An event grew past ``max_event_bytes``; ``size`` is what was read of it."""
-
-    def __init__(self, size: int, limit: int) -> None:
-        super().__init__(f"a stream event of more than {limit} bytes ({size} bytes read so far)")
-        self.size = size
-        self.limit = limit
 
 
 class _Blocks(Protocol):
@@ -39,7 +32,7 @@ async def iter_sse(
     comments (keep-alives), unknown fields and lines without a colon are ignored,
     the event name defaults to ``"message"``; lines end with LF or CRLF. An event
     left open at end of stream is still delivered (some servers omit the last blank
-    line). Raises ``EventTooLarge`` when one event (all its lines) passes
+    line). Raises ``TooLarge`` when one event (all its lines) passes
     ``max_event_bytes``, and ``UnicodeDecodeError`` for a line that is not UTF-8.
     """
     event = ""
@@ -57,7 +50,7 @@ async def iter_sse(
         for raw in lines:
             size += len(raw) + 1
             if size > max_event_bytes:
-                raise EventTooLarge(size, max_event_bytes)
+                raise TooLarge("a stream event", size, max_event_bytes)
             line = raw.decode("utf-8")
             if line.endswith("\r"):
                 line = line[:-1]
@@ -77,7 +70,7 @@ async def iter_sse(
             pending.append(tail)
             pending_size += len(tail)
             if size + pending_size > max_event_bytes:
-                raise EventTooLarge(size + pending_size, max_event_bytes)
+                raise TooLarge("a stream event", size + pending_size, max_event_bytes)
     if pending:
         line = b"".join(pending).decode("utf-8").rstrip("\r")
         if line.startswith("data:"):

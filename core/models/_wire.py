@@ -28,6 +28,26 @@ class WireError(ValueError):
     """What a server sent does not have the shape of its wire format."""
 
 
+class TooLarge(Exception):
+    """Something a server sent grew past ``max_event_bytes``: ``what`` it was ("a
+    stream event", "tool-call arguments"), ``size`` read of it so far, the ``limit``."""
+
+    def __init__(self, what: str, size: int, limit: int) -> None:
+        super().__init__(f"{what} of more than {limit} bytes ({size} bytes read so far)")
+        self.what = what
+        self.size = size
+        self.limit = limit
+
+
+def grow(size: int, more: int, limit: int, what: str) -> int:
+    """``size + more``, or ``TooLarge`` when that passes ``limit``: for things a
+    parser assembles from many events (tool-call arguments, a thinking block)."""
+    size += more
+    if size > limit:
+        raise TooLarge(what, size, limit)
+    return size
+
+
 # ---------------------------------------------------------------- reading server data
 
 
@@ -58,37 +78,41 @@ def kind_of(value: Any) -> str:
     return {dict: "an object", list: "an array", str: "a string"}.get(type(value), type(value).__name__)
 
 
-def as_object(value: Any, where: str) -> dict[str, Any]:
+# ``where`` names the field in the error, e.g. "choices[%d].delta"; it is formatted
+# with ``args`` only on error, so a check costs next to nothing on the hot path.
+
+
+def as_object(value: Any, where: str, *args: Any) -> dict[str, Any]:
     """``value`` if it is a JSON object, ``{}`` for null; else ``WireError``."""
     if value is None:
         return {}
-    if not isinstance(value, dict):
-        raise WireError(f"{where} must be an object or null, got {kind_of(value)}")
+    if type(value) is not dict:
+        raise WireError(f"{where % args} must be an object or null, got {kind_of(value)}")
     return value
 
 
-def as_list(value: Any, where: str) -> list[Any]:
+def as_list(value: Any, where: str, *args: Any) -> list[Any]:
     """``value`` if it is a JSON array, ``[]`` for null; else ``WireError``."""
     if value is None:
         return []
-    if not isinstance(value, list):
-        raise WireError(f"{where} must be an array or null, got {kind_of(value)}")
+    if type(value) is not list:
+        raise WireError(f"{where % args} must be an array or null, got {kind_of(value)}")
     return value
 
 
-def as_text(value: Any, where: str) -> str | None:
+def as_text(value: Any, where: str, *args: Any) -> str | None:
     """``value`` if it is a string, ``None`` for null; else ``WireError``."""
-    if value is None or isinstance(value, str):
+    if value is None or type(value) is str:
         return value
-    raise WireError(f"{where} must be a string or null, got {kind_of(value)}")
+    raise WireError(f"{where % args} must be a string or null, got {kind_of(value)}")
 
 
-def as_index(value: Any, where: str, default: int = 0) -> int:
-    """A non-negative integer position (``default`` for null); else ``WireError``."""
+def as_index(value: Any, where: str, *args: Any) -> int:
+    """A non-negative integer position (0 for null); else ``WireError``."""
     if value is None:
-        return default
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise WireError(f"{where} must be a non-negative integer, got {value!r:.50}")
+        return 0
+    if type(value) is not int or value < 0:
+        raise WireError(f"{where % args} must be a non-negative integer, got {value!r:.50}")
     return value
 
 

@@ -27,6 +27,7 @@ from tripwire.models._wire import (
     as_object,
     as_text,
     event_object,
+    grow,
     kind_of,
     optional_count,
     prompt_error,
@@ -192,6 +193,7 @@ class Anthropic(HTTPModel):
         blocks: dict[int, dict[str, Any]] = {}
         thinking: list[dict[str, Any]] = []
         stopped = False
+        limit = self.max_event_bytes  # for what is assembled from many events
         async for event, data in events:
             obj = event_object(data)
             kind = obj.get("type") or event
@@ -206,12 +208,14 @@ class Anthropic(HTTPModel):
                         yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text})
                 elif dtype == "input_json_delta":
                     partial = as_text(delta.get("partial_json"), "delta.partial_json")
-                    if block is not None and block["type"] == "tool_use":
-                        block["json"].append(partial or "")
+                    if partial and block is not None and block["type"] == "tool_use":
+                        block["size"] = grow(block["size"], len(partial), limit, "tool-call arguments")
+                        block["json"].append(partial)
                 elif dtype == "thinking_delta":
                     text = as_text(delta.get("thinking"), "delta.thinking")
                     if text:
                         if block is not None and block["type"] == "thinking":
+                            block["size"] = grow(block["size"], len(text), limit, "a thinking block")
                             block["text"].append(text)
                         yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text})
                 elif dtype == "signature_delta":
@@ -235,11 +239,12 @@ class Anthropic(HTTPModel):
                         "name": as_text(block.get("name"), "content_block.name") or "",
                         "json": [],
                         "initial": args_text(initial) if initial else "",
+                        "size": 0,
                     }
                 elif btype == "thinking":
                     text = as_text(block.get("thinking"), "content_block.thinking")
                     signature = as_text(block.get("signature"), "content_block.signature")
-                    blocks[index] = {"type": "thinking", "text": [], "signature": signature}
+                    blocks[index] = {"type": "thinking", "text": [], "signature": signature, "size": 0}
                     if text:
                         blocks[index]["text"].append(text)
                         yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text})
@@ -296,16 +301,15 @@ class Anthropic(HTTPModel):
         chunks: list[Chunk] = []
         thinking: list[dict[str, Any]] = []
         for index, item in enumerate(as_list(data.get("content"), "content")):
-            block = as_object(item, f"content[{index}]")
+            block = as_object(item, "content[%d]", index)
             btype = block.get("type")
-            where = f"content[{index}]"
             if btype == "text":
-                text = as_text(block.get("text"), f"{where}.text")
+                text = as_text(block.get("text"), "content[%d].text", index)
                 if text:
                     chunks.append(Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text}))
             elif btype == "thinking":
-                text = as_text(block.get("thinking"), f"{where}.thinking")
-                signature = as_text(block.get("signature"), f"{where}.signature")
+                text = as_text(block.get("thinking"), "content[%d].thinking", index)
+                signature = as_text(block.get("signature"), "content[%d].signature", index)
                 thinking.append({"type": "thinking", "text": text or "", "signature": signature})
                 if text:
                     chunks.append(Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text}))
@@ -314,8 +318,8 @@ class Anthropic(HTTPModel):
             elif btype == "redacted_thinking":
                 thinking.append({"type": "redacted_thinking", "data": block.get("data")})
             elif btype == "tool_use":
-                tool_call_id = as_text(block.get("id"), f"{where}.id") or f"toolu_{index}"
-                name = as_text(block.get("name"), f"{where}.name") or ""
+                tool_call_id = as_text(block.get("id"), "content[%d].id", index) or f"toolu_{index}"
+                name = as_text(block.get("name"), "content[%d].name", index) or ""
                 chunks.append(tool_call_chunk(tool_call_id, name, args_text(block.get("input")) or "{}"))
         usage = as_object(data.get("usage"), "usage")
         stop_reason = as_text(data.get("stop_reason"), "stop_reason")

@@ -27,6 +27,7 @@ from tripwire.models._wire import (
     as_text,
     event_object,
     file_url,
+    grow,
     kind_of,
     optional_count,
     prompt_error,
@@ -198,25 +199,26 @@ class OpenAICompatible(HTTPModel):
             if obj.get("usage"):
                 usage = as_object(obj["usage"], "usage")
             for i, item in enumerate(as_list(obj.get("choices"), "choices")):
-                choice = as_object(item, f"choices[{i}]")
+                choice = as_object(item, "choices[%d]", i)
                 if choice.get("index", 0) != 0:
                     continue
-                delta = as_object(choice.get("delta"), f"choices[{i}].delta")
-                where = f"choices[{i}].delta"
-                reasoning = as_text(delta.get("reasoning_content"), f"{where}.reasoning_content") or as_text(
-                    delta.get("reasoning"), f"{where}.reasoning"
-                )
+                delta = as_object(choice.get("delta"), "choices[%d].delta", i)
+                reasoning = as_text(delta.get("reasoning_content"), "choices[%d].delta.reasoning_content", i)
+                reasoning = reasoning or as_text(delta.get("reasoning"), "choices[%d].delta.reasoning", i)
                 if reasoning:
                     yield Chunk("reasoning-delta", {"id": reasoning_id, "text": reasoning})
-                content = as_text(delta.get("content"), f"{where}.content")
+                content = as_text(delta.get("content"), "choices[%d].delta.content", i)
                 if content:
                     yield Chunk("text-delta", {"id": text_id, "text": content})
-                refusal = as_text(delta.get("refusal"), f"{where}.refusal")
+                refusal = as_text(delta.get("refusal"), "choices[%d].delta.refusal", i)
                 if refusal:
                     yield Chunk("text-delta", {"id": text_id, "text": refusal})
-                for position, tc in enumerate(as_list(delta.get("tool_calls"), f"{where}.tool_calls")):
-                    _merge_tool_call_delta(calls, position, as_object(tc, f"{where}.tool_calls[{position}]"))
-                finish = as_text(choice.get("finish_reason"), f"choices[{i}].finish_reason")
+                tool_calls = delta.get("tool_calls")
+                if tool_calls is not None:
+                    for position, tc in enumerate(as_list(tool_calls, "choices[%d].delta.tool_calls", i)):
+                        tc = as_object(tc, "choices[%d].delta.tool_calls[%d]", i, position)
+                        _merge_tool_call_delta(calls, position, tc, self.max_event_bytes)
+                finish = as_text(choice.get("finish_reason"), "choices[%d].finish_reason", i)
                 if finish:
                     native_finish = finish
         if not done and native_finish is None:
@@ -244,22 +246,19 @@ class OpenAICompatible(HTTPModel):
         choice = as_object(choices[0], "choices[0]")
         message = as_object(choice.get("message"), "choices[0].message")
         chunks: list[Chunk] = []
-        where = "choices[0].message"
-        reasoning = as_text(message.get("reasoning_content"), f"{where}.reasoning_content") or as_text(
-            message.get("reasoning"), f"{where}.reasoning"
-        )
+        reasoning = as_text(message.get("reasoning_content"), "choices[0].message.reasoning_content")
+        reasoning = reasoning or as_text(message.get("reasoning"), "choices[0].message.reasoning")
         if reasoning:
             chunks.append(Chunk("reasoning-delta", {"id": f"{response_id}:reasoning", "text": reasoning}))
-        text = as_text(message.get("content"), f"{where}.content") or as_text(
-            message.get("refusal"), f"{where}.refusal"
-        )
+        text = as_text(message.get("content"), "choices[0].message.content")
+        text = text or as_text(message.get("refusal"), "choices[0].message.refusal")
         if text:
             chunks.append(Chunk("text-delta", {"id": f"{response_id}:text", "text": text}))
-        for index, item in enumerate(as_list(message.get("tool_calls"), f"{where}.tool_calls")):
-            tc = as_object(item, f"{where}.tool_calls[{index}]")
-            function = as_object(tc.get("function"), f"{where}.tool_calls[{index}].function")
-            name = as_text(function.get("name"), f"{where}.tool_calls[{index}].function.name")
-            tool_call_id = as_text(tc.get("id"), f"{where}.tool_calls[{index}].id")
+        for index, item in enumerate(as_list(message.get("tool_calls"), "choices[0].message.tool_calls")):
+            tc = as_object(item, "choices[0].message.tool_calls[%d]", index)
+            function = as_object(tc.get("function"), "choices[0].message.tool_calls[%d].function", index)
+            name = as_text(function.get("name"), "choices[0].message.tool_calls[%d].function.name", index)
+            tool_call_id = as_text(tc.get("id"), "choices[0].message.tool_calls[%d].id", index)
             chunks.append(
                 tool_call_chunk(tool_call_id or f"call_{index}", name or "", args_text(function.get("arguments")))
             )
@@ -287,31 +286,35 @@ class OpenAICompatible(HTTPModel):
         return {self.provider: meta}
 
 
-def _merge_tool_call_delta(calls: dict[int, dict[str, Any]], position: int, tc: dict[str, Any]) -> None:
+def _merge_tool_call_delta(
+    calls: dict[int, dict[str, Any]], position: int, tc: dict[str, Any], limit: int
+) -> None:
     """Fold one streamed tool-call delta into the calls assembled so far.
 
     Deltas of one call share its ``index``; the first carries ``id`` and the name,
-    later ones carry pieces of the argument text. Servers that omit ``index`` are
-    matched by ``id`` (or by position in the delta).
+    later ones carry pieces of the argument text (at most ``limit`` bytes in all).
+    Servers that omit ``index`` are matched by ``id`` (or by position in the delta).
     """
-    where = f"tool_calls[{position}]"
-    tool_call_id = as_text(tc.get("id"), f"{where}.id")
-    function = as_object(tc.get("function"), f"{where}.function")
-    name = as_text(function.get("name"), f"{where}.function.name")
-    index: int | None = as_index(tc["index"], f"{where}.index") if tc.get("index") is not None else None
+    tool_call_id = as_text(tc.get("id"), "tool_calls[%d].id", position)
+    function = as_object(tc.get("function"), "tool_calls[%d].function", position)
+    name = as_text(function.get("name"), "tool_calls[%d].function.name", position)
+    index: int | None = None
+    if tc.get("index") is not None:
+        index = as_index(tc["index"], "tool_calls[%d].index", position)
     if index is None:
         index = next((i for i, c in calls.items() if tool_call_id and c["id"] == tool_call_id), None)
         if index is None:
             index = len(calls) if tool_call_id else position
     current = calls.get(index)
     if current is None:
-        current = calls[index] = {"id": tool_call_id, "name": "", "args": []}
+        current = calls[index] = {"id": tool_call_id, "name": "", "args": [], "size": 0}
     if tool_call_id and not current["id"]:
         current["id"] = tool_call_id
     if name and not current["name"]:
         current["name"] = name
     arguments = args_text(function.get("arguments"))
     if arguments:
+        current["size"] = grow(current["size"], len(arguments), limit, "tool-call arguments")
         current["args"].append(arguments)
 
 
