@@ -1,15 +1,26 @@
-"""Test helpers for users of tripwire: a scripted model.
+"""Test helpers for users of tripwire: a scripted model, agents around it, and fake
+plugin distributions.
 
-``MockModel`` is a product feature: use it in your own tests and demos to run an
-agent, with all its processors, without a provider or an API key.
+These are product features: use them in your own processor package's tests.
+
+* ``MockModel`` runs an agent, with all its processors, without a provider or an API key.
+* ``mock_agent(responses, **options)`` builds an ``Agent`` around a ``MockModel``.
+* ``FakePlugins`` makes processor classes discoverable by entry point name
+  (``tripwire.plugins.available()`` / ``create()``, TOML ``use = "name"``) without
+  installing a distribution.
+
+With pytest, the fixtures ``make_agent`` and ``fake_plugins`` (``tripwire.pytest_plugin``,
+loaded automatically when tripwire is installed) hand you the last two.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
+import os
 import re
 from collections.abc import AsyncIterator, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -17,7 +28,17 @@ from tripwire.chunks import Chunk, ToolCall, Usage
 from tripwire.messages import new_id
 from tripwire.models import ModelRequest
 
-__all__ = ["MockModel", "MockResponse"]
+if TYPE_CHECKING:
+    from tripwire.agent import Agent
+
+__all__ = [
+    "FakeDistribution",
+    "FakePlugins",
+    "MockModel",
+    "MockModelExhausted",
+    "MockResponse",
+    "mock_agent",
+]
 
 
 class MockModelExhausted(AssertionError):
@@ -181,3 +202,218 @@ def _chunk_of(value: Any) -> Chunk:
         return chunk_from_dict({"type": value["type"],
                                 "payload": {k: v for k, v in value.items() if k != "type"}})
     raise TypeError(f"a scripted chunk must be a Chunk or a mapping with 'type', got {value!r}")
+
+
+# ----------------------------------------------------------------- agents
+
+
+def mock_agent(
+    responses: Iterable[MockResponse | Mapping[str, Any] | str] = (), /, **options: Any
+) -> Agent:
+    """An ``Agent`` whose model is a ``MockModel`` scripted with ``responses``.
+
+    ``options`` are the ``Agent`` constructor's (``input_processors``,
+    ``output_processors``, ``tools``, ``max_processor_retries``, ...); ``id`` defaults
+    to ``"test-agent"``. ``agent.model`` is the ``MockModel``, so a test can assert
+    what the model saw (``agent.model.requests[0].prompt``). Pass ``model=`` instead
+    of ``responses`` to use a model of your own.
+
+    Example::
+
+        agent = mock_agent(["Hello there"], output_processors=[Shout()])
+        result = await agent.generate("Hi")
+        assert result.text == "HELLO THERE"
+    """
+    from tripwire.agent import Agent
+
+    responses = list(responses)
+    if "model" in options and responses:
+        raise TypeError("mock_agent() takes responses or model=, not both")
+    options.setdefault("id", "test-agent")
+    if "model" not in options:
+        options["model"] = MockModel(responses)
+    return Agent(**options)
+
+
+# ---------------------------------------------------- fake plugin distributions
+
+
+_IMPORT = object()  # an entry point with no target object: load() imports its value
+
+
+class _EntryPoint(importlib.metadata.EntryPoint):
+    """An entry point of a ``FakeDistribution``: ``load()`` returns ``target`` when one
+    was given, else imports ``value`` like a real entry point."""
+
+    def __init__(self, name: str, value: str, group: str, target: Any, dist: Any) -> None:
+        super().__init__(name=name, value=value, group=group)
+        vars(self).update(target=target, dist=dist)
+
+    def load(self) -> Any:
+        if self.target is _IMPORT:
+            return super().load()
+        return self.target
+
+
+class FakeDistribution(importlib.metadata.Distribution):
+    """A distribution that exists only in this process: a name, a version and entry
+    points, as ``importlib.metadata`` reports them for an installed package.
+
+    ``entry_point(name, target, group=...)``: ``target`` is the object to load (a
+    processor class) or an entry point string ``"module:Class"``, imported on load
+    exactly as an installed package's would be.
+    """
+
+    def __init__(self, name: str, version: str = "0.0.0") -> None:
+        self._metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+        self._entry_points: list[_EntryPoint] = []
+
+    def __repr__(self) -> str:
+        return f"<FakeDistribution {self.name} {self.version}>"
+
+    def read_text(self, filename: str) -> str | None:
+        return self._metadata if filename in ("METADATA", "PKG-INFO") else None
+
+    def locate_file(self, path: Any) -> Any:
+        raise FileNotFoundError(f"{self.name} is a fake distribution: it has no files")
+
+    @property
+    def entry_points(self) -> importlib.metadata.EntryPoints:
+        return importlib.metadata.EntryPoints(self._entry_points)
+
+    def entry_point(self, name: str, target: Any, *, group: str) -> FakeDistribution:
+        if isinstance(target, str):
+            value, target = target, _IMPORT
+        else:
+            owner = getattr(target, "__module__", None) or "fake_module"
+            value = f"{owner}:{getattr(target, '__qualname__', name)}"
+        self._entry_points.append(_EntryPoint(name, value, group, target, self))
+        return self
+
+
+class FakePlugins:
+    """Make plugins discoverable by name without installing a distribution.
+
+    Each call ``fake_plugins({"name": ProcessorClass}, distribution=..., version=...)``
+    adds a fake distribution registering those entry points (a value may also be an
+    entry point string ``"package.module:Class"``, imported like the real one would
+    be). From then on ``tripwire.plugins.available()``, ``create(name, **options)`` and
+    TOML configurations (``{ use = "name" }``) see exactly the faked processors:
+    ``TRIPWIRE_LOAD_PLUGINS`` is set to their names (plus ``installed``, names of
+    really installed plugins to keep visible, such as tripwire's built-ins), so
+    plugins installed on the machine do not leak into the test.
+    ``TRIPWIRE_DISABLE_PLUGINS`` is cleared. An installed entry point with a faked name
+    is replaced by the fake.
+
+    ``close()`` (or leaving the ``with`` block) restores the environment and
+    ``importlib.metadata.distributions`` and makes tripwire scan again on next use.
+    The pytest fixture ``fake_plugins`` does that after the test.
+
+    ``group`` is ``"tripwire.processors"`` (default) or ``"tripwire.commands"`` (CLI
+    subcommand plugins). Model providers are not scanned through here: register a
+    test provider with ``tripwire.models.register_provider(name, factory)``.
+    """
+
+    def __init__(self) -> None:
+        self.distributions: list[FakeDistribution] = []
+        self._installed: set[str] = set()
+        self._saved: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"FakePlugins({self.distributions!r})"
+
+    def __call__(
+        self,
+        plugins: Mapping[str, Any],
+        *,
+        distribution: str = "fake-plugins",
+        version: str = "0.0.0",
+        group: str | None = None,
+        installed: Iterable[str] = (),
+    ) -> FakeDistribution:
+        from tripwire import _discovery
+
+        group = group or _discovery.PROCESSORS_GROUP
+        if group not in (_discovery.PROCESSORS_GROUP, _discovery.COMMANDS_GROUP):
+            raise ValueError(
+                f"group must be {_discovery.PROCESSORS_GROUP!r} or "
+                f"{_discovery.COMMANDS_GROUP!r}, got {group!r}"
+            )
+        if not isinstance(plugins, Mapping):
+            raise TypeError(
+                f"plugins must be a mapping {{name: class or 'module:Class'}}, got "
+                f"{type(plugins).__name__}"
+            )
+        if isinstance(installed, str):
+            installed = [installed]
+        dist = FakeDistribution(distribution, version)
+        for name, target in plugins.items():
+            dist.entry_point(name, target, group=group)
+        self._start()
+        self.distributions.append(dist)
+        self._installed.update(installed)
+        os.environ[_discovery.LOAD_ENV] = ",".join(sorted(self._faked(_discovery.PROCESSORS_GROUP)
+                                                           | self._installed))
+        os.environ.pop(_discovery.DISABLE_ENV, None)
+        _discovery.reset()
+        return dist
+
+    def _faked(self, group: str) -> set[str]:
+        return {ep.name for d in self.distributions for ep in d.entry_points if ep.group == group}
+
+    def _start(self) -> None:
+        if self._saved is not None:
+            return
+        from tripwire import _discovery
+
+        real = importlib.metadata.distributions
+        self._saved = {
+            "distributions": real,
+            "env": {v: os.environ.get(v) for v in (_discovery.LOAD_ENV, _discovery.DISABLE_ENV)},
+        }
+
+        def distributions(**kwargs: Any) -> Iterable[Any]:
+            shadowed = {(ep.group, ep.name) for d in self.distributions for ep in d.entry_points}
+            found: list[Any] = list(self.distributions)
+            for dist in real(**kwargs):
+                eps = dist.entry_points
+                if any((ep.group, ep.name) in shadowed for ep in eps):
+                    dist = _Shadowed(dist, [ep for ep in eps if (ep.group, ep.name) not in shadowed])
+                found.append(dist)
+            return found
+
+        importlib.metadata.distributions = distributions
+
+    def close(self) -> None:
+        """Restore what was faked; tripwire scans the real distributions on next use."""
+        if self._saved is None:
+            return
+        from tripwire import _discovery
+
+        importlib.metadata.distributions = self._saved["distributions"]
+        for var, value in self._saved["env"].items():
+            if value is None:
+                os.environ.pop(var, None)
+            else:
+                os.environ[var] = value
+        self._saved = None
+        self.distributions.clear()
+        self._installed.clear()
+        _discovery.reset()
+
+    def __enter__(self) -> FakePlugins:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class _Shadowed:
+    """An installed distribution, minus the entry points a fake replaces."""
+
+    def __init__(self, dist: Any, entry_points: list[Any]) -> None:
+        self._dist = dist
+        self.entry_points = importlib.metadata.EntryPoints(entry_points)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._dist, name)
