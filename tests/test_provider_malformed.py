@@ -84,16 +84,17 @@ async def test_openai_event_of_the_wrong_shape_names_the_field(llm_server, event
     assert error.response_body == json.dumps(event)
 
 
-async def test_openai_usage_with_counts_that_are_not_numbers(llm_server):
+@pytest.mark.parametrize("count", ["many", float("inf"), float("nan"), -3, True])
+async def test_openai_usage_with_counts_that_are_not_numbers(llm_server, count):
     body = sse(
         {"id": "c", "choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": "stop"}]},
-        {"id": "c", "choices": [], "usage": {"prompt_tokens": "many", "completion_tokens": 1}},
+        {"id": "c", "choices": [], "usage": {"prompt_tokens": count, "completion_tokens": 1}},
         "[DONE]",
     )
     llm_server.script(RawReply(body))
     async with llm_server.openai() as model:
         seen = []
-        with pytest.raises(APICallError, match=r"usage.prompt_tokens must be a non-negative number, got 'many'"):
+        with pytest.raises(APICallError, match=rf"usage.prompt_tokens must be a non-negative number, got {count!r}"):
             async for chunk in model.stream(request()):
                 seen.append(chunk)
     assert [c.payload["text"] for c in seen] == ["hi"]  # what came before still reached the caller

@@ -437,3 +437,12 @@ async def test_provider_option_set_to_none_removes_a_field(llm_server):
 
     assert "stream_options" not in llm_server.requests[0].body
     assert texts(chunks) == "ok"
+
+
+async def test_text_that_is_not_valid_unicode_is_sent_escaped(llm_server):
+    # A lone surrogate (from a broken decode upstream) cannot be UTF-8 encoded;
+    # JSON's \u escape carries it, as aiohttp's json= did.
+    llm_server.script(Reply(text="ok"))
+    async with llm_server.openai() as model:
+        await collect(model, request(user("half a pair: \ud83d")))
+    assert llm_server.requests[0].body["messages"][0]["content"] == "half a pair: \ud83d"

@@ -62,7 +62,9 @@ logger = logging.getLogger("tripwire.models")
 MODEL_SETTINGS = ("temperature", "max_tokens", "max_output_tokens", "top_p", "stop", "seed")
 #: What a bug-free parser can still raise on data of the wrong shape; the transport
 #: reports it as a malformed event instead of letting it out bare.
-_SHAPE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+_SHAPE_ERRORS = (
+    ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, ArithmeticError
+)
 
 
 @attrs.frozen
@@ -366,7 +368,7 @@ class HTTPModel(CallErrors, abc.ABC):
             else:
                 body[key] = value
         try:
-            text = json.dumps(body, ensure_ascii=False)
+            data = json.dumps(body).encode("ascii")  # as aiohttp's json= would send it
         except (TypeError, ValueError, RecursionError) as e:
             raise ConfigurationError(
                 f"the {self.provider} request body cannot be encoded as JSON ({e}); prompt, "
@@ -377,8 +379,8 @@ class HTTPModel(CallErrors, abc.ABC):
             url=self.base_url + self._path,
             target=self._url + self._path,
             body=body,
-            data=text.encode("utf-8"),
-            request=secrets.redact_value(body) if secrets.found_in(text) else body,
+            data=data,
+            request=secrets.redact_value(body) if secrets else body,
             warnings=warnings,
             stream=stream,
             secrets=secrets,

@@ -112,9 +112,6 @@ class Secrets:
                 text = text.replace(value, MASK)
         return text
 
-    def found_in(self, text: str) -> bool:
-        return any(value in text for value in self._values)
-
     def redact_value(self, value: Any) -> Any:
         """A copy of a JSON-like value (mappings, lists, strings) with every secret
         replaced in every string, keys included; tuples become lists, other values

@@ -11,6 +11,7 @@ surface as a bare ``RecursionError``, ``KeyError`` or ``TypeError``.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -121,7 +122,7 @@ def token_count(usage: Mapping[str, Any], key: str, where: str = "usage") -> int
     value = usage.get(key)
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 or value != value:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
         raise WireError(f"{where}.{key} must be a non-negative number, got {value!r:.50}")
     return int(value)
 
