@@ -17,7 +17,7 @@ from tripwire.errors import (
     TripWire,
     TripwireError,
 )
-from tripwire.groups import branch, parallel, sequence
+from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
 from tripwire.holdback import HoldBack
 from tripwire.messages import (
     DataPart,
@@ -72,8 +72,10 @@ __all__ = [
     "branch",
     "hookimpl",
     "hookspec",
+    "monitor",
     "notify_violation",
     "parallel",
+    "parallel_with_model",
     "sequence",
     "tool",
 ]

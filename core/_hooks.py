@@ -21,7 +21,7 @@ import attrs
 
 from tripwire import _returns
 from tripwire._call_options import CallOptions, ParallelUnit, StepConfig, Unit, flat
-from tripwire._hookcall import FAILED_OPEN, BoundHook, make_abort
+from tripwire._hookcall import FAILED_OPEN, BoundHook, handle_failure, make_abort
 from tripwire._hookstate import HookState, describe
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, ToolCall
@@ -104,7 +104,8 @@ class Hooks:
 
     def chain(self, units: list[Unit], hook: str) -> list[Any]:
         """The units that implement ``hook``, bound: ``BoundHook``s, and ``_Parallel``
-        groups for parallel units."""
+        groups for parallel units. ``process_input`` of a processor in ``parallel`` or
+        ``monitor`` mode is not part of the chain (it runs beside it)."""
         out: list[Any] = []
         for u in units:
             if isinstance(u, ParallelUnit):
@@ -116,9 +117,31 @@ class Hooks:
                         ids.append(member_id)
                 if chains:
                     out.append(_Parallel(u, chains, ids))
-            elif hook in u.impls:
+            elif hook in u.impls and (u.mode == "blocking" or hook != "process_input"):
                 out.append(self.bound(u, hook))
         return out
+
+    def start_checks(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:
+        """Start ``process_input`` of the processors in ``parallel`` and ``monitor``
+        mode, each on its own copy of the input; their tasks by mode."""
+        tasks: dict[str, list[asyncio.Task[Any]]] = {"parallel": [], "monitor": []}
+        for cp in flat(self.call.inputs):
+            if cp.mode != "blocking" and "process_input" in cp.impls:
+                tasks[cp.mode].append(asyncio.ensure_future(
+                    self._check_input(cp, message_list.fork())))
+        return tasks
+
+    async def _check_input(self, cp: CompiledProcessor, message_list: MessageList) -> None:
+        result = await self.bound(cp, "process_input")({
+            "messages": message_list.all.db(),
+            "system_messages": list(message_list.system_messages),
+            "message_list": message_list,
+        })
+        if result is not None and result is not FAILED_OPEN and result is not message_list:
+            handle_failure(cp, "process_input", ValueError(
+                f"it runs in mode={cp.mode!r}, beside the run, so it may check the input but "
+                f"not change it (it returned {type(result).__name__}); make it blocking to "
+                f"change the input"))
 
     def stream_stages(self) -> list[BoundHook]:
         """``process_output_stream`` of the output processors, in order (a parallel

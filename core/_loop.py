@@ -101,12 +101,21 @@ class Run:
         self.response_rejected = False
         self.current_acc: StepAccumulator | None = None
         self.models_used: list[Any] = []
+        #: ``process_input`` checks in ``parallel`` mode, awaited before the model's
+        #: first chunk reaches anyone; ``monitor`` ones, which the run never waits for
+        self.guards: list[asyncio.Task[Any]] = []
+        self.monitors: list[asyncio.Task[Any]] = []
 
     # -- the loop
     async def events(self) -> AsyncIterator[Chunk]:
         pipeline = self.pipeline
         try:
             await self.hooks.process_input(self.message_list)
+            checks = self.hooks.start_checks(self.message_list)
+            self.guards = checks["parallel"]
+            for task in checks["monitor"]:
+                self.agent._own_task(task)
+                self.monitors.append(task)
             for c in await pipeline.flush():
                 yield c
             run_start = self.message_list.checkpoint()
@@ -182,9 +191,11 @@ class Run:
             # every processor, still reach the client, before the tripwire.
             for c in getattr(tw, "_released", ()):
                 yield c
-            yield Chunk("tripwire", {"reason": tw.reason, "retry": tw.retry,
-                                     "metadata": tw.metadata, "processor_id": tw.processor_id},
-                        run_id=self.run_id)
+            payload = {"reason": tw.reason, "retry": tw.retry, "metadata": tw.metadata,
+                       "processor_id": tw.processor_id}
+            if self.tripwire.model_call_cancelled:
+                payload["model_call_cancelled"] = True
+            yield Chunk("tripwire", payload, run_id=self.run_id)
         except (asyncio.CancelledError, GeneratorExit):
             self.abort_signal.set()
             self.text = self._text_so_far()
@@ -195,6 +206,10 @@ class Run:
                 yield c
             raise
         finally:
+            for task in self.guards:  # a run that ended before its model call
+                task.cancel()
+            if self.guards:
+                await asyncio.gather(*self.guards, return_exceptions=True)
             pipeline.warn_if_dropped_all()
 
     async def _step(self, step_number: int) -> AsyncIterator[Chunk]:
@@ -303,7 +318,10 @@ class Run:
         try:
             while True:
                 try:
-                    raw = await iterator.__anext__()
+                    if self.guards:
+                        raw = await self._guarded_next(iterator)
+                    else:
+                        raw = await iterator.__anext__()
                     if not acc.from_cache:  # cache entries were checked when returned
                         check_chunk(raw)
                 except StopAsyncIteration:
@@ -337,6 +355,36 @@ class Run:
                                                     run_id=self.run_id)):
                 acc.observe(c)
                 yield c
+
+    async def _guarded_next(self, iterator: Any) -> Chunk:
+        """The model's next chunk, once every check in ``parallel`` mode has passed.
+
+        The model call runs meanwhile; a check that aborts first cancels it (the caller
+        closes the stream, and with it the HTTP response) and no chunk is seen."""
+        nxt = asyncio.ensure_future(iterator.__anext__())
+        try:
+            pending = [g for g in self.guards if not g.done()]
+            while pending and not nxt.done():
+                await asyncio.wait([nxt, *pending], return_when=asyncio.FIRST_COMPLETED)
+                self._raise_if_check_failed(model_call_cancelled=not nxt.done())
+                pending = [g for g in self.guards if not g.done()]
+            if pending:
+                await asyncio.wait(pending)
+            self._raise_if_check_failed(model_call_cancelled=True)
+            self.guards = []
+            return await nxt
+        finally:
+            if not nxt.done():
+                nxt.cancel()
+                await asyncio.gather(nxt, return_exceptions=True)
+
+    def _raise_if_check_failed(self, *, model_call_cancelled: bool) -> None:
+        for guard in self.guards:  # in list order
+            if guard.done() and not guard.cancelled() and guard.exception() is not None:
+                error = guard.exception()
+                if isinstance(error, TripWire):
+                    error.model_call_cancelled = model_call_cancelled  # type: ignore[attr-defined]
+                raise error  # type: ignore[misc]
 
     # -- what clients are told
     async def _error_chunks(self, error: Exception) -> list[Chunk]:

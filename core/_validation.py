@@ -48,6 +48,9 @@ class CompiledProcessor:
     processor: Any
     id: str
     impls: dict[str, HookImplInfo]
+    #: how its ``process_input`` runs: ``blocking``, ``parallel`` (beside the model
+    #: call) or ``monitor`` (beside the run, never delaying or changing it)
+    mode: str = "blocking"
 
     @property
     def fail_open(self) -> bool:
@@ -273,7 +276,14 @@ def _compile_node(item: Any, kind: str, seen: set[str], where: str) -> CompiledN
         shape = "branch" if isinstance(item, Branch) else (
             "parallel" if isinstance(item, Parallel) else "sequence")
         return CompiledGroup(item, item.id, shape, members)
+    mode = None
+    if isinstance(item, WithMode):
+        item, mode = item.processor, item.mode
     cp = compile_processor(item)
+    mode = mode if mode is not None else getattr(cp.processor, "mode", None) or "blocking"
+    if mode != "blocking":
+        _check_mode(cp, mode, kind, where)
+        cp = attrs.evolve(cp, mode=mode)
     _claim(cp.id, seen, kind)
     relevant = _KIND_HOOKS[kind]
     if not any(h in cp.impls for h in relevant):
@@ -283,6 +293,37 @@ def _compile_node(item: Any, kind: str, seen: set[str], where: str) -> CompiledN
             f"{', '.join(relevant)} (it implements {has})"
         )
     return cp
+
+
+#: Execution modes of an input processor's ``process_input``.
+MODES = ("blocking", "parallel", "monitor")
+
+
+@attrs.frozen
+class WithMode:
+    """A processor with an execution mode set for one list (``tripwire.parallel_with_model``
+    / ``tripwire.monitor``), leaving the processor object itself unchanged."""
+
+    processor: Any
+    mode: str
+
+    @property
+    def id(self) -> str:
+        return getattr(self.processor, "id", "?")
+
+
+def _check_mode(cp: CompiledProcessor, mode: Any, kind: str, where: str) -> None:
+    if mode not in MODES:
+        raise ProcessorValidationError(
+            f"processor {cp.id!r}: mode={mode!r} is not a mode; valid: {', '.join(MODES)}")
+    if kind != "input":
+        raise ProcessorValidationError(
+            f"processor {cp.id!r} in {where} has mode={mode!r}: modes apply to input "
+            f"processors (their process_input), not to {kind}_processors")
+    if "process_input" not in cp.impls:
+        raise ProcessorValidationError(
+            f"processor {cp.id!r} has mode={mode!r} but no process_input: the mode decides "
+            f"how process_input runs (its other hooks always run in order)")
 
 
 def _claim(pid: str, seen: set[str], kind: str) -> None:

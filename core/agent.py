@@ -20,7 +20,7 @@ from tripwire._loop import Run
 from tripwire._validation import CompiledNode, compile_list
 from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
-from tripwire.errors import ConfigurationError
+from tripwire.errors import ConfigurationError, TripWire
 from tripwire.models import Model, resolve_model
 from tripwire.options import check_int
 from tripwire.processor import TripwireInfo
@@ -100,6 +100,7 @@ class Agent:
         self.provider_options = dict(provider_options or {})
         self.tool_choice = tool_choice
         self._warned_retry_budget = False
+        self._background: set[asyncio.Task[Any]] = set()
 
     @classmethod
     def from_config(cls, path: str, name: str, **overrides: Any) -> Agent:
@@ -125,6 +126,12 @@ class Agent:
             processors = processors(request_context)
         return compile_list(processors, kind)
 
+    def _own_task(self, task: asyncio.Task[Any]) -> None:
+        """Keep a run's background task (a check in ``monitor`` mode) until it ends;
+        ``aclose()`` cancels the ones still running."""
+        self._background.add(task)
+        task.add_done_callback(_forget_task(self._background))
+
     def _adopt(self, model: Model) -> None:
         """Make ``model`` the agent's to close (a model built from a config table)."""
         self._owned_models[f"adopted:{id(model)}"] = model
@@ -141,6 +148,11 @@ class Agent:
 
         The models stay usable: a closed provider opens a new session on its next call.
         """
+        background, self._background = list(self._background), set()
+        for task in background:
+            task.cancel()
+        if background:
+            await asyncio.gather(*background, return_exceptions=True)
         await _close_models(self._owned_models.values())
 
     async def __aenter__(self) -> Agent:
@@ -204,6 +216,8 @@ class Agent:
             try:
                 return await _complete(run)
             finally:
+                if run.monitors:  # the loop ends here: let this run's monitors report
+                    await asyncio.gather(*run.monitors, return_exceptions=True)
                 await _close_models([*run.models_used, *self._owned_models.values()])
 
         return asyncio.run(main())
@@ -217,6 +231,18 @@ async def _complete(run: Run) -> GenerateResult:
     finally:
         await events.aclose()
     return run.result()
+
+
+def _forget_task(tasks: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
+    def done(task: asyncio.Task[Any]) -> None:
+        tasks.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()  # retrieved: a monitor's verdict never fails the run
+        if error is not None and not isinstance(error, TripWire):
+            log.warning("a check in monitor mode failed: %s", error)
+
+    return done
 
 
 async def _close_models(models: Iterable[Any]) -> None:

@@ -546,10 +546,19 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
                 f"[{i}]: expected a processor name or a table with use = \"NAME\", "
                 f"got {spec!r}"
             )
+        mode = options.pop("mode", None)
         try:
-            out.append(create(name, **options))
+            processor = create(name, **options)
         except ConfigurationError as e:
             raise ConfigurationError(f"[{i}]: {e}") from e
+        if mode is not None:
+            from tripwire._validation import MODES, WithMode
+
+            if mode not in MODES:
+                raise ConfigurationError(
+                    f"[{i}]: mode = {mode!r} is not a mode; valid: {', '.join(MODES)}")
+            processor = WithMode(processor, mode)
+        out.append(processor)
     return out
 
 

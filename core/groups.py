@@ -32,7 +32,8 @@ import attrs
 
 from tripwire.context import RequestContext
 
-__all__ = ["Branch", "Parallel", "ProcessorGroup", "Sequence", "branch", "parallel", "sequence"]
+__all__ = ["Branch", "Parallel", "ProcessorGroup", "Sequence", "branch", "monitor", "parallel",
+           "parallel_with_model", "sequence"]
 
 
 @attrs.define(eq=False, repr=False)
@@ -129,3 +130,21 @@ def branch(
     gid = id if id is not None else f"branch:{getattr(then, 'id', '?')}"
     _check("branch", members, gid)
     return Branch(gid, members, condition=condition)
+
+
+def parallel_with_model(processor: Any) -> Any:
+    """Run ``processor``'s ``process_input`` beside the model call instead of before it:
+    the model's chunks are held until it passes; if it aborts, the model call is
+    cancelled (its HTTP response closed) and no chunk reaches the client. It may only
+    check, never change, the input. The processor object itself is not changed."""
+    from tripwire._validation import WithMode
+
+    return WithMode(processor, "parallel")
+
+
+def monitor(processor: Any) -> Any:
+    """Run ``processor``'s ``process_input`` beside the run, never delaying or changing
+    it: its verdict goes to ``on_violation`` and the audit, not to the run."""
+    from tripwire._validation import WithMode
+
+    return WithMode(processor, "monitor")

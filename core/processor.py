@@ -25,6 +25,9 @@ class TripwireInfo:
     retry: bool = False
     metadata: Any = None
     processor_id: str | None = None
+    #: True when a check running beside the model call (``parallel`` mode) aborted
+    #: and the model call was cancelled: no chunk of it reached the client.
+    model_call_cancelled: bool = False
 
 
 class Processor:
@@ -42,6 +45,11 @@ class Processor:
         processor_index: position in the combined list, set by the runtime.
         fail_open: when True, an exception from this processor is logged and its
             input passed on unchanged, instead of ending the run.
+        mode: how ``process_input`` of an input processor runs: ``"blocking"``
+            (before the model call, may change the input), ``"parallel"`` (beside the
+            model call, whose chunks are held until it passes; it may only check) or
+            ``"monitor"`` (beside the run, never delaying or changing it; its verdict
+            goes to ``on_violation`` and the audit).
     """
 
     id: ClassVar[str] | str
@@ -50,6 +58,7 @@ class Processor:
     on_violation: Callable[[ProcessorViolation], Any] | None = None
     processor_index: int | None = None
     fail_open: bool = False
+    mode: str = "blocking"
 
     @property
     def name(self) -> str:

@@ -119,6 +119,9 @@ def response_text(message_list: MessageList) -> str:
 
 def tripwire_info(tw: TripWire) -> TripwireInfo:
     """The ``TripwireInfo`` recorded for a ``TripWire``."""
+    if getattr(tw, "model_call_cancelled", False):
+        return TripwireInfo(tw.reason, tw.retry, tw.metadata, tw.processor_id,
+                            model_call_cancelled=True)
     return TripwireInfo(tw.reason, tw.retry, tw.metadata, tw.processor_id)
 
 
