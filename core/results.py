@@ -110,6 +110,16 @@ class GenerateResult:
         return [r for s in self.steps if s.tripwire is None for r in s.tool_results]
 
 
+def _masked(raw_response: Any) -> Any:
+    """A provider's raw response with credential headers masked (tripwire's providers
+    mask them already; a third-party provider may not)."""
+    if isinstance(raw_response, dict) and isinstance(raw_response.get("headers"), dict):
+        from tripwire.models import mask_headers
+
+        return {**raw_response, "headers": mask_headers(raw_response["headers"])}
+    return raw_response
+
+
 def response_text(message_list: MessageList) -> str:
     """The text of a run's response: its assistant messages, signals left out."""
     return "".join(
@@ -187,7 +197,7 @@ class StepAccumulator:
             provider_metadata=self.finish.get("provider_metadata"),
             warnings=list(self.finish.get("warnings") or []),
             request=self.finish.get("request"),
-            response=self.finish.get("raw_response"),
+            response=_masked(self.finish.get("raw_response")),
         )
 
     def message(self, data: list[DataPart]) -> Message | None:
