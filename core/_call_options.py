@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 OPTIONS = frozenset({
     "max_steps", "max_processor_retries", "input_processors", "output_processors",
     "error_processors", "prepare_step", "request_context", "model_settings",
-    "provider_options", "tool_choice", "active_tools", "structured_output",
+    "provider_options", "tool_choice", "active_tools", "structured_output", "audit",
 })
 
 #: API-error retries granted when error processors run and max_processor_retries is unset.
@@ -137,6 +137,8 @@ class CallOptions:
     outputs: list[Unit]
     errors: list[Unit]
     config: StepConfig
+    #: keep an audit trail (``result.audit``)
+    audit: bool = False
 
     def processors(self, *kinds: str) -> list[CompiledProcessor]:
         """The processors of the given lists (default: all three), in order."""
@@ -197,7 +199,11 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
         model_settings={**agent.model_settings, **(options.get("model_settings") or {})},
         structured_output=None,
     )
-    return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config)
+    audit = options.get("audit", agent.audit)
+    if not isinstance(audit, bool):
+        raise TypeError(f"audit must be True or False, got {audit!r}")
+    return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
+                       audit)
 
 
 def prepare_step_processor(fn: Callable[..., Any]) -> CompiledProcessor:

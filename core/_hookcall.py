@@ -11,12 +11,15 @@ invocation, positionally, as pluggy does. The same object serves the per-chunk p
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from types import CoroutineType
 from typing import Any, NoReturn
 
+from tripwire._observe import wall_ns
 from tripwire._validation import CompiledProcessor
 from tripwire.errors import ProcessorError, TripWire
 from tripwire.processor import ProcessorViolation
@@ -70,7 +73,7 @@ class BoundHook:
     ``FAILED_OPEN`` for a fail-open processor).
     """
 
-    __slots__ = ("cp", "hook", "fn", "args", "own", "part_index")
+    __slots__ = ("cp", "hook", "fn", "args", "own", "part_index", "recorder", "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
@@ -81,6 +84,9 @@ class BoundHook:
         #: (name, position) of the hook's own arguments this implementation declares.
         self.own = tuple((a, i) for i, a in enumerate(impl.argnames) if a not in common)
         self.part_index = impl.argnames.index("part") if "part" in impl.argnames else -1
+        #: the run's audit/trace ``Recorder``, or None (then nothing is timed)
+        self.recorder: Any = None
+        self._started: dict[int, tuple[int, int]] = {}
 
     def declares(self, name: str) -> bool:
         return name in self.cp.impls[self.hook].argnames
@@ -92,6 +98,8 @@ class BoundHook:
             self.args[names.index(name)] = value
 
     async def __call__(self, values: Mapping[str, Any]) -> Any:
+        if self.recorder is not None:
+            return await self._recorded(values)
         args = list(self.args)
         for name, i in self.own:
             args[i] = values[name]
@@ -106,6 +114,35 @@ class BoundHook:
         except Exception as e:
             return handle_failure(self.cp, self.hook, e)
 
+    async def _recorded(self, values: Mapping[str, Any]) -> Any:
+        """``__call__`` with its time and outcome recorded."""
+        args = list(self.args)
+        for name, i in self.own:
+            args[i] = values[name]
+        wall, start = wall_ns(), time.perf_counter_ns()
+        outcome = "passed"
+        try:
+            result = self.fn(*args)
+            if inspect.isawaitable(result):
+                result = await result
+            outcome = outcome_of(self.hook, result)
+            return result
+        except TripWire as tw:
+            outcome = "retry-requested" if tw.retry else "aborted"
+            await on_tripwire(self.cp, tw)
+            raise
+        except asyncio.CancelledError:
+            outcome = "cancelled"
+            raise
+        except Exception as e:
+            outcome = "error"
+            result = handle_failure(self.cp, self.hook, e)
+            outcome = "fail-open"
+            return result
+        finally:
+            self.recorder.record(self.cp.id, self.hook, wall,
+                                 time.perf_counter_ns() - start, outcome, mode=self.cp.mode)
+
     # -- wrappers (``@hookimpl(wrapper=True)``)
     @property
     def wrapper(self) -> bool:
@@ -119,6 +156,8 @@ class BoundHook:
             args[i] = values[name]
         try:
             gen = self.fn(*args)
+            if self.recorder is not None:
+                self._started[id(gen)] = (wall_ns(), time.perf_counter_ns())
             next(gen)
             return gen
         except StopIteration:
@@ -133,28 +172,43 @@ class BoundHook:
     async def finish(self, gen: Any, result: Any) -> Any:
         """Send what the wrapped processors produced into the wrapper; its replacement
         (``None``: keep the result)."""
+        outcome = "passed"
         try:
             try:
                 gen.send(result)
             except StopIteration as stop:
+                outcome = outcome_of(self.hook, stop.value)
                 return stop.value
             gen.close()
             raise RuntimeError("a wrapper must yield once; return the replacement instead "
                                "of yielding it")
         except TripWire as tw:
+            outcome = "retry-requested" if tw.retry else "aborted"
             await on_tripwire(self.cp, tw)
             raise
         except Exception as e:
-            return handle_failure(self.cp, self.hook, e)
+            outcome = "error"
+            replacement = handle_failure(self.cp, self.hook, e)
+            outcome = "fail-open"
+            return replacement
+        finally:
+            self._record_wrapper(gen, outcome)
 
-    @staticmethod
-    def close(gen: Any) -> None:
+    def _record_wrapper(self, gen: Any, outcome: str) -> None:
+        started = self._started.pop(id(gen), None)
+        if started is not None and self.recorder is not None:
+            self.recorder.record(self.cp.id, self.hook, started[0],
+                                 time.perf_counter_ns() - started[1], outcome,
+                                 mode=self.cp.mode)
+
+    def close(self, gen: Any) -> None:
         """Close a wrapper whose wrapped processors ended the hook (a tripwire, an
         error, a cancellation): its ``finally`` blocks run; it cannot change that."""
         try:
             gen.close()
         except Exception:
             log.warning("a wrapper raised while being closed; ignored", exc_info=True)
+        self._record_wrapper(gen, "cancelled")
 
     def call_part(self, chunk: Any) -> Any:
         """Call ``process_output_stream`` with ``chunk``: the result, or an awaitable
@@ -163,6 +217,18 @@ class BoundHook:
         if self.part_index >= 0:
             args[self.part_index] = chunk
         return self.fn(*args)
+
+
+def outcome_of(hook: str, result: Any) -> str:
+    """The audit outcome of a hook that returned ``result``."""
+    if result is None or (hook == "process_output_step" and result == []):
+        return "passed"
+    if result is FAILED_OPEN:
+        return "fail-open"
+    if hook == "process_api_error":
+        return "retry-requested" if isinstance(result, Mapping) and result.get("retry") \
+            else "passed"
+    return "modified"
 
 
 def is_coroutine(value: Any) -> bool:

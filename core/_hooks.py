@@ -67,8 +67,10 @@ class Hooks:
         pipeline: OutputPipeline,
         tracing_context: TracingContext,
         abort_signal: asyncio.Event,
+        recorder: Any = None,
     ) -> None:
         self.call = call
+        self.recorder = recorder
         self._pipeline = pipeline
         self._tracing_context = tracing_context
         self._abort_signal = abort_signal
@@ -100,6 +102,7 @@ class Hooks:
         bound = self._bound.get(key)
         if bound is None:
             bound = self._bound[key] = BoundHook(cp, hook, self.common(cp))
+            bound.recorder = self.recorder
         return bound
 
     def chain(self, units: list[Unit], hook: str) -> list[Any]:
@@ -119,6 +122,8 @@ class Hooks:
                     out.append(_Parallel(u, chains, ids))
             elif hook in u.impls and (u.mode == "blocking" or hook != "process_input"):
                 out.append(self.bound(u, hook))
+            elif hook in u.impls and self.recorder is not None:
+                self.recorder.record(u.id, hook, 0, 0, "skipped-by-mode", mode=u.mode)
         return out
 
     def start_checks(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
+from tripwire import _observe
 from tripwire._call_options import resolve_call
 from tripwire._hooks import Hooks
 from tripwire._pipeline import OutputPipeline
@@ -87,8 +89,13 @@ class Run:
         initial = messages if isinstance(messages, list) else [messages]
         self.message_list.add([coerce_message(m) for m in initial], "input")
         self.pipeline = OutputPipeline(self.run_id)
-        self.hooks = Hooks(call, self.pipeline, TracingContext(self.run_id, agent.id),
-                           self.abort_signal)
+        self.tracing_context = TracingContext(self.run_id, agent.id)
+        tracer = _observe.tracer()
+        self.recorder = (_observe.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
+                         if call.audit or tracer is not None else None)
+        self.pipeline.recorder = self.recorder
+        self.hooks = Hooks(call, self.pipeline, self.tracing_context, self.abort_signal,
+                           self.recorder)
         self.pipeline.attach(self.hooks.stream_stages(), self.message_list)
         self.tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
                                 self.request_context, self.abort_signal, self.run_id)
@@ -152,6 +159,8 @@ class Run:
                     step_number += 1
                     continue
                 break
+            pipeline.flush_stats()
+            self._start_step(None)
             self.text = self._response_text()
             self.finish_reason = self.steps[-1].finish_reason if self.steps else "unknown"
             # ``finish`` passes the stream processors before process_output_result runs
@@ -211,12 +220,19 @@ class Run:
             if self.guards:
                 await asyncio.gather(*self.guards, return_exceptions=True)
             pipeline.warn_if_dropped_all()
+            if self.recorder is not None:
+                pipeline.flush_stats()
+                self.recorder.end_run(
+                    finish_reason=self.finish_reason,
+                    tripwire_by=self.tripwire.processor_id if self.tripwire else None,
+                    error=sys.exc_info()[1] if self.finish_reason == "error" else None)
 
     async def _step(self, step_number: int) -> AsyncIterator[Chunk]:
         pipeline = self.pipeline
         config = self.call.config.for_step(self.message_list.system_messages)
         transient: list[Message] = []
         pipeline.new_step()
+        self._start_step(step_number)
         await self.hooks.process_input_step(
             self.message_list, step_number, self.steps, config,
             self._send_signal(transient), self.agent._resolve)
@@ -243,11 +259,16 @@ class Run:
                 yield c
             source = _replay(cached) if cached is not None else config.model.stream(request)
             self.current_acc = acc
+            if self.recorder is not None:
+                self.recorder.start_model_call(config.model)
             try:
                 async with aclosing(self._model_chunks(source, acc, config.model)) as chunks:
                     async for c in chunks:
                         yield c
             except _ModelFailed as failed:
+                if self.recorder is not None:
+                    self.recorder.end_model_call(None, from_cache=acc.from_cache,
+                                                 error=failed.error)
                 retry_by = await self._retry_api_error(failed.error, step_number, api_retries)
                 if retry_by is not None:
                     # The failed attempt is discarded like a rejected step: the client is
@@ -262,6 +283,8 @@ class Run:
                     continue
                 raise failed.error from None
             break
+        if self.recorder is not None:
+            self.recorder.end_model_call(acc.finish, from_cache=acc.from_cache)
         self.current_acc = None
         step = acc.result()
         self.usage = self.usage + step.usage
@@ -286,6 +309,12 @@ class Run:
                                                self._maybe_retry)) as tool_chunks:
                 async for c in tool_chunks:
                     yield c
+
+    def _start_step(self, step_number: int | None) -> None:
+        """Audit records and spans from here on belong to ``step_number``."""
+        if self.recorder is not None:
+            self.recorder.start_step(step_number)
+            self.tracing_context.span = self.recorder.span
 
     def _maybe_retry(self, tw: TripWire) -> None:
         """Turn a ``retry=True`` abort into a step retry when the limit allows."""
@@ -482,6 +511,7 @@ class Run:
             tripwire=self.tripwire,
             object=self.object,
             run_id=self.run_id,
+            audit=self.recorder.records if self.recorder is not None else [],
         )
 
 

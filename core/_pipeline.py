@@ -8,6 +8,7 @@ non-transient ones for the step's stored message.
 from __future__ import annotations
 
 import logging
+import time
 import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,6 +20,7 @@ from tripwire._hookcall import (
     is_coroutine,
     on_tripwire,
 )
+from tripwire._observe import wall_ns
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import TripWire
@@ -67,10 +69,46 @@ class Writer:
         self._pipeline.pending.append((out, self._emitter))
 
 
+class _StepStats:
+    """What one stage did with the chunks of one step (for the audit)."""
+
+    __slots__ = ("calls", "ns", "dropped", "modified", "emitted", "outcome", "first_ns")
+
+    def __init__(self) -> None:
+        self.calls = self.ns = self.dropped = self.modified = self.emitted = 0
+        self.outcome: str | None = None
+        self.first_ns = 0
+
+    def took(self, began: int, outcome: str | None, result: Any = None,
+             chunk: Any = None) -> None:
+        if not self.first_ns:
+            self.first_ns = wall_ns()
+        self.ns += time.perf_counter_ns() - began
+        if outcome is not None:
+            self.outcome = outcome
+        elif result is None:
+            self.dropped += 1
+        elif type(result) is list:
+            self.modified += 1
+            self.emitted += len(result)
+        else:
+            self.emitted += 1
+            if result is not chunk:
+                self.modified += 1
+
+    def final_outcome(self) -> str:
+        if self.outcome is not None:
+            return self.outcome
+        if self.modified:
+            return "modified"
+        return "dropped" if self.dropped else "passed"
+
+
 class _Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "parts", "data", "texts", "dropped", "released", "wrapper")
+    __slots__ = ("bound", "cp", "parts", "data", "texts", "dropped", "released", "wrapper",
+                 "stats")
 
     def __init__(self, bound: BoundHook, message_list: MessageList) -> None:
         self.bound = bound
@@ -86,6 +124,7 @@ class _Stage:
         self.texts = 0
         self.dropped = 0
         self.released = False
+        self.stats = _StepStats()
 
 
 _warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -96,6 +135,7 @@ class OutputPipeline:
 
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
+        self.recorder: Any = None  # the run's audit/trace Recorder, when on
         self.stages: list[_Stage] = []
         self.message_list: MessageList | None = None
         #: data chunks hooks wrote and not yet processed, with the id of their writer
@@ -114,8 +154,22 @@ class OutputPipeline:
         return Writer(self, emitter.id if emitter is not None else None)
 
     def new_step(self) -> None:
+        self.flush_stats()
         self.step_data = []
         self.current_message = None
+
+    def flush_stats(self) -> None:
+        """Hand each stage's counts of the step to the recorder (one record each)."""
+        if self.recorder is None:
+            return
+        for stage in self.stages:
+            stats = stage.stats
+            if stats.calls:
+                self.recorder.record(
+                    stage.cp.id, "process_output_stream", stats.first_ns, stats.ns,
+                    stats.final_outcome(), calls=stats.calls, dropped=stats.dropped,
+                    modified=stats.modified, emitted=stats.emitted)
+                stage.stats = _StepStats()
 
     def take_step_data(self) -> list[DataPart]:
         """The step's data parts so far (for its message); later ones go to
@@ -143,6 +197,9 @@ class OutputPipeline:
             is_text = chunk.type == "text-delta"
             if is_text:
                 stage.texts += 1
+            if self.recorder is not None:
+                stage.stats.calls += 1
+                began = time.perf_counter_ns()
             try:
                 r = stage.bound.call_part(chunk)
                 if is_coroutine(r):
@@ -158,11 +215,18 @@ class OutputPipeline:
                             f"process_output_stream must return a Chunk, None or a list of "
                             f"Chunks, got {type(r).__name__}")
             except TripWire as tw:
+                if self.recorder is not None:
+                    stage.stats.took(began, "retry-requested" if tw.retry else "aborted")
                 await on_tripwire(stage.cp, tw)
                 raise
             except Exception as e:
+                if self.recorder is not None:
+                    stage.stats.took(began, "error" if not stage.cp.fail_open else "fail-open")
                 handle_failure(stage.cp, "process_output_stream", e)
                 r = chunk
+            else:
+                if self.recorder is not None:
+                    stage.stats.took(began, None, r, chunk)
             if type(r) is Chunk:
                 if r is not chunk:
                     chunk = r

@@ -63,6 +63,7 @@ class Agent:
         model_settings: Mapping[str, Any] | None = None,
         provider_options: Mapping[str, Any] | None = None,
         tool_choice: Any = None,
+        audit: bool = False,
     ) -> None:
         if not isinstance(id, str) or not id:
             raise ConfigurationError("Agent needs a non-empty string id")
@@ -99,6 +100,10 @@ class Agent:
         self.model_settings = dict(model_settings or {})
         self.provider_options = dict(provider_options or {})
         self.tool_choice = tool_choice
+        if not isinstance(audit, bool):
+            raise ConfigurationError(f"audit must be True or False, got {audit!r}")
+        #: keep an audit trail of every processor decision (``result.audit``)
+        self.audit = audit
         self._warned_retry_budget = False
         self._background: set[asyncio.Task[Any]] = set()
 
@@ -360,6 +365,11 @@ class AgentStream:
     @property
     def object(self) -> Awaitable[Any]:
         return self._awaitable("object")
+
+    @property
+    def audit(self) -> Awaitable[list[Any]]:
+        """The audit trail, once the run is done (empty when the audit is off)."""
+        return self._awaitable("audit")
 
     async def aclose(self) -> None:
         """Stop the run: the model call is closed and no further hook runs.

@@ -62,3 +62,6 @@ class TracingContext:
     run_id: str
     agent_id: str
     attributes: dict[str, Any] = attrs.field(factory=dict)
+    #: the current OpenTelemetry span (the step's, else the run's) when tracing is on
+    #: (``opentelemetry-api`` installed and a tracer provider set), else None
+    span: Any = None

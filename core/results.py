@@ -100,6 +100,8 @@ class GenerateResult:
     tripwire: TripwireInfo | None = None
     object: Any = None
     run_id: str = ""
+    #: the audit trail (``AuditRecord`` list) when the run's audit is on, else empty
+    audit: list[Any] = attrs.field(factory=list)
 
     @property
     def tool_calls(self) -> list[ToolCall]:

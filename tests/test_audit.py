@@ -1,0 +1,346 @@
+"""The audit trail: one record per processor per hook invocation, per-chunk hooks per
+step; and OpenTelemetry spans when a tracer provider is set up."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tripwire import Agent, Chunk, Processor, hookimpl, monitor, parallel, tool
+from tripwire.audit import OUTCOMES, AuditRecord, format_audit
+from tripwire.testing import MockModel, MockResponse
+
+
+def make_agent(model=None, **kwargs):
+    kwargs.setdefault("default_error_processors", False)
+    return Agent(id="audited", model=model or MockModel([MockResponse(text="ok")] * 4), **kwargs)
+
+
+class Pass(Processor):
+    def __init__(self, pid="pass"):
+        self.id = pid
+
+    @hookimpl
+    def process_input(self):
+        return None
+
+    @hookimpl
+    def process_output_stream(self, part):
+        return part
+
+
+class Upper(Processor):
+    id = "upper"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta":
+            return part.evolve(payload={**part.payload, "text": part.payload["text"].upper()})
+        return part
+
+
+class DropSpaces(Processor):
+    id = "drop-spaces"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta" and not part.payload["text"].strip():
+            return None
+        return part
+
+
+@tool
+def ping() -> str:
+    """Ping."""
+    return "pong"
+
+
+def by(records, hook, pid=None):
+    return [r for r in records if r.hook == hook and (pid is None or r.processor_id == pid)]
+
+
+async def test_the_audit_is_off_by_default():
+    result = await make_agent(input_processors=[Pass()]).generate("hi")
+    assert result.audit == []
+
+
+async def test_one_record_per_processor_per_hook_invocation():
+    model = MockModel([MockResponse(text="a", tool_calls=[{"tool_name": "ping", "args": {}}]),
+                       MockResponse(text="b")])
+    agent = make_agent(model, tools=[ping], input_processors=[Pass("in")],
+                       output_processors=[Pass("out")], audit=True)
+    result = await agent.generate("hi")
+    records = result.audit
+    assert all(isinstance(r, AuditRecord) and r.outcome in OUTCOMES for r in records)
+    (inp,) = by(records, "process_input")
+    assert (inp.processor_id, inp.step, inp.outcome, inp.calls) == ("in", None, "passed", 1)
+    stream = by(records, "process_output_stream", "out")
+    # aggregated per step; the run's own chunks (finish) after the steps: step None
+    assert [r.step for r in stream] == [0, 1, None]
+    assert all(r.outcome == "passed" and r.chunks_dropped == 0 for r in stream)
+    # step 0: step-start, text, tool-call, step-finish, tool-result
+    assert stream[0].calls == 5 and stream[0].chunks_emitted == 5
+    assert stream[1].calls == 3  # step-start, text, step-finish
+    assert stream[2].calls == 1  # finish
+    assert all(r.duration_ms >= 0 for r in records)
+
+
+async def test_per_chunk_counts_say_what_was_dropped_and_modified():
+    model = MockModel([MockResponse(chunks=[
+        Chunk("text-delta", {"id": "t", "text": w}) for w in ("one", " ", "two", " ", "x")])])
+    agent = make_agent(model, output_processors=[DropSpaces(), Upper()], audit=True)
+    result = await agent.generate("hi")
+    assert result.text == "ONETWOX"
+    upper, _finish = by(result.audit, "process_output_stream", "upper")
+    assert upper.outcome == "modified" and upper.chunks_modified == 3
+    drop, _finish = by(result.audit, "process_output_stream", "drop-spaces")
+    assert (drop.chunks_dropped, drop.outcome, drop.calls) == (2, "dropped", 7)
+
+
+async def test_outcomes_of_aborts_retries_errors_and_fail_open():
+    class Reject(Processor):
+        id = "reject"
+
+        @hookimpl
+        def process_output_step(self, text, abort, retry_count):
+            if retry_count == 0:
+                abort("again", retry=True)
+
+    class Broken(Processor):
+        id = "broken"
+        fail_open = True
+
+        @hookimpl
+        def process_input(self):
+            raise RuntimeError("boom")
+
+    model = MockModel([MockResponse(text="a"), MockResponse(text="b")])
+    agent = make_agent(model, input_processors=[Broken()], output_processors=[Reject()],
+                       max_processor_retries=1, audit=True)
+    result = await agent.generate("hi")
+    assert [r.outcome for r in by(result.audit, "process_output_step")] == [
+        "retry-requested", "passed"]
+    assert by(result.audit, "process_input", "broken")[0].outcome == "fail-open"
+
+    class Block(Processor):
+        id = "block"
+
+        @hookimpl
+        def process_input(self, abort):
+            abort("no")
+
+    result = await make_agent(input_processors=[Block()], audit=True).generate("hi")
+    assert by(result.audit, "process_input", "block")[0].outcome == "aborted"
+
+
+async def test_a_processor_error_is_recorded_before_the_run_fails():
+    from tripwire import ProcessorError
+
+    class Broken(Processor):
+        id = "broken"
+
+        @hookimpl
+        def process_input(self):
+            raise RuntimeError("boom")
+
+    stream = make_agent(input_processors=[Broken()], audit=True).stream("hi")
+    with pytest.raises(ProcessorError):
+        async for _ in stream:
+            pass
+    assert [r.outcome for r in await stream.audit] == ["error"]
+
+
+async def test_parallel_members_cancelled_by_an_abort_are_recorded_as_cancelled():
+    class Slow(Processor):
+        id = "slow"
+
+        @hookimpl
+        async def process_input(self):
+            await asyncio.sleep(30)
+
+    class Fast(Processor):
+        id = "fast"
+
+        @hookimpl
+        def process_input(self, abort):
+            abort("no")
+
+    agent = make_agent(input_processors=[parallel(Slow(), Fast(), id="g")], audit=True)
+    result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
+    outcomes = {r.processor_id: r.outcome for r in result.audit}
+    assert outcomes == {"slow": "cancelled", "fast": "aborted"}
+
+
+async def test_checks_beside_the_run_are_recorded_with_their_mode():
+    class Check(Processor):
+        id = "check"
+
+        @hookimpl
+        def process_input(self):
+            return None
+
+    agent = make_agent(input_processors=[monitor(Check())], audit=True)
+    result = await agent.generate("hi")
+    for _ in range(10):
+        await asyncio.sleep(0)
+    await agent.aclose()
+    records = by(result.audit, "process_input", "check")
+    assert [(r.outcome, r.mode) for r in records] == [
+        ("skipped-by-mode", "monitor"), ("passed", "monitor")]
+
+
+async def test_the_stream_gives_the_audit_once_done():
+    agent = make_agent(output_processors=[Upper()])
+    stream = agent.stream("hi", audit=True)
+    chunks = [c async for c in stream]
+    assert chunks[-1].type == "finish"
+    records = await stream.audit
+    assert {r.processor_id for r in records} == {"upper"}
+
+
+async def test_records_hold_no_text_or_reasons():
+    class Block(Processor):
+        id = "block"
+
+        @hookimpl
+        def process_output_stream(self, part, abort):
+            if part.type == "text-delta" and "secret" in part.payload["text"]:
+                abort("found secret-value-123")
+            return part
+
+    model = MockModel([MockResponse(text="the secret-value-123")])
+    result = await make_agent(model, output_processors=[Block()], audit=True).generate("hi")
+    assert "secret" not in repr(result.audit)
+    assert "secret" not in format_audit(result.audit)
+
+
+def test_format_audit_is_a_table():
+    table = format_audit([
+        AuditRecord("pii", "process_input", None, "modified", 0.25),
+        AuditRecord("pii", "process_output_stream", 0, "dropped", 1.5, calls=12,
+                    chunks_dropped=2, chunks_emitted=10),
+        AuditRecord("judge", "process_input", None, "passed", 40.0, mode="parallel"),
+    ])
+    lines = table.splitlines()
+    assert lines[0].split() == ["step", "processor", "hook", "outcome", "ms", "calls",
+                                "chunks", "d/m/e"]
+    assert lines[2].split() == ["0", "pii", "process_output_stream", "dropped", "1.500", "12",
+                                "2/0/10"]
+    assert "judge (parallel)" in lines[3]
+
+
+@pytest.mark.parametrize("value", ["yes", 1])
+def test_audit_must_be_a_bool(value):
+    from tripwire import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="audit must be True or False"):
+        make_agent(audit=value)
+
+
+# ---------------------------------------------------------------- OpenTelemetry
+
+
+@pytest.fixture
+def spans(monkeypatch):
+    """An SDK tracer provider with an in-memory exporter, as the global provider."""
+    from opentelemetry import trace
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    monkeypatch.setattr(trace, "get_tracer_provider", lambda: provider)
+    yield exporter
+    provider.shutdown()
+
+
+async def test_spans_per_run_step_model_call_and_processor(spans):
+    seen_span = []
+
+    class Look(Processor):
+        id = "look"
+
+        @hookimpl
+        def process_input_step(self, tracing_context):
+            seen_span.append(tracing_context.span)
+
+    model = MockModel([MockResponse(text="a", tool_calls=[{"tool_name": "ping", "args": {}}],
+                                    usage={"input_tokens": 5, "output_tokens": 2}),
+                       MockResponse(text="b")])
+    agent = make_agent(model, tools=[ping], input_processors=[Look()],
+                       output_processors=[Upper()])
+    result = await agent.generate("hi")
+    assert result.audit == []  # spans do not need the audit on
+    finished = {s.name: s for s in spans.get_finished_spans()}
+    run = finished["invoke_agent audited"]
+    assert run.attributes["gen_ai.operation.name"] == "invoke_agent"
+    assert run.attributes["tripwire.finish_reason"] == "stop"
+    step0, step1 = finished["step 0"], finished["step 1"]
+    assert step0.parent.span_id == run.context.span_id
+    assert step1.parent.span_id == run.context.span_id
+    chat = [s for s in spans.get_finished_spans() if s.name == "chat mock-model"]
+    assert len(chat) == 2
+    assert chat[0].attributes["gen_ai.usage.input_tokens"] == 5
+    assert chat[0].attributes["gen_ai.response.finish_reasons"] == ("tool-calls",)
+    assert chat[0].parent.span_id == step0.context.span_id
+    stream_spans = [s for s in spans.get_finished_spans()
+                    if s.name == "process_output_stream upper"]
+    assert [s.attributes.get("tripwire.step") for s in stream_spans] == [0, 1, None]
+    assert stream_spans[0].attributes["tripwire.chunks.modified"] == 1
+    assert seen_span[0].get_span_context().span_id == step0.context.span_id
+
+
+async def test_span_attributes_hold_no_text_or_reasons(spans):
+    class Block(Processor):
+        id = "block"
+
+        @hookimpl
+        def process_input(self, abort):
+            abort("the secret-value-123 was found")
+
+    result = await make_agent(input_processors=[Block()]).generate("secret-value-123")
+    assert result.tripwire is not None
+    everything = [dict(s.attributes) for s in spans.get_finished_spans()]
+    assert "secret" not in repr(everything)
+    run = next(s for s in spans.get_finished_spans() if s.name.startswith("invoke_agent"))
+    assert run.attributes["tripwire.tripwire.processor_id"] == "block"
+
+
+async def test_a_failed_run_marks_its_span_as_an_error(spans):
+    from tripwire.errors import APICallError
+
+    model = MockModel([MockResponse(error=APICallError("bad request", 400, False))])
+    with pytest.raises(APICallError):
+        await make_agent(model).generate("hi")
+    run = next(s for s in spans.get_finished_spans() if s.name.startswith("invoke_agent"))
+    assert run.status.status_code.name == "ERROR"
+    assert run.attributes["error.type"] == "APICallError"
+
+
+def test_nothing_of_opentelemetry_is_imported_without_a_run():
+    import subprocess
+    import sys
+
+    code = ("import sys, tripwire; "
+            "print(any(m.startswith('opentelemetry') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+async def test_without_opentelemetry_installed_runs_need_no_tracer(monkeypatch):
+    import importlib.util
+
+    from tripwire import _observe
+
+    monkeypatch.setattr(_observe, "_looked", False)
+    monkeypatch.setattr(_observe, "_otel", None)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "opentelemetry" else real(name, *a))
+    assert _observe.tracer() is None
+    result = await make_agent(output_processors=[Upper()], audit=True).generate("hi")
+    assert by(result.audit, "process_output_stream", "upper")
