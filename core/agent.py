@@ -131,6 +131,52 @@ class Agent:
             processors = processors(request_context)
         return compile_list(processors, kind)
 
+    # -- introspection
+    def list_processors(
+        self, kind: str | None = None, request_context: RequestContext | Mapping[str, Any] |
+        None = None,
+    ) -> list[Any]:
+        """The processors a call would run, as you gave them: ``kind`` ``"input"``,
+        ``"output"`` or ``"error"`` (None: all three, in that order). Dynamic lists
+        (callables) are resolved with ``request_context``; a group is one item (see
+        ``resolve_processor`` for its members); the default error processors are
+        included."""
+        kinds = _kinds(kind)
+        context = RequestContext.coerce(request_context)
+        out: list[Any] = []
+        for k in kinds:
+            nodes = self._processor_list(k, context)
+            if k == "error":
+                nodes = nodes + [d for d in self._defaults
+                                 if all(d.id != n.id for n in nodes)]
+            out.extend(_given(n) for n in nodes)
+        return out
+
+    def resolve_processor(
+        self, id: str, request_context: RequestContext | Mapping[str, Any] | None = None
+    ) -> Any:
+        """The processor or group with this id in any of the agent's lists, members of
+        groups included (both arms of a branch). ``KeyError`` names the ids there are."""
+        from tripwire._validation import CompiledGroup
+
+        found: dict[str, Any] = {}
+
+        def walk(node: Any) -> None:
+            found.setdefault(node.id, _given(node))
+            if isinstance(node, CompiledGroup):
+                for member in node.members:
+                    walk(member)
+
+        context = RequestContext.coerce(request_context)
+        for k in _kinds(None):
+            for node in self._processor_list(k, context) + (self._defaults if k == "error"
+                                                             else []):
+                walk(node)
+        if id not in found:
+            raise KeyError(f"agent {self.id!r} has no processor or group {id!r}; ids: "
+                           f"{', '.join(found) or 'none'}")
+        return found[id]
+
     def _own_task(self, task: asyncio.Task[Any]) -> None:
         """Keep a run's background task (a check in ``monitor`` mode) until it ends;
         ``aclose()`` cancels the ones still running."""
@@ -236,6 +282,21 @@ async def _complete(run: Run) -> GenerateResult:
     finally:
         await events.aclose()
     return run.result()
+
+
+def _kinds(kind: str | None) -> tuple[str, ...]:
+    from tripwire._validation import KINDS
+
+    if kind is None:
+        return KINDS
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)} or None, got {kind!r}")
+    return (kind,)
+
+
+def _given(node: Any) -> Any:
+    """The object the user gave for a compiled node (a processor or a group)."""
+    return getattr(node, "group", None) or node.processor
 
 
 def _forget_task(tasks: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:

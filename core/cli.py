@@ -295,6 +295,10 @@ def register_run_command(subparsers: Any) -> None:
         "--json", action="store_true",
         help="print every chunk as one JSON object per line (NDJSON) instead of text",
     )
+    parser.add_argument(
+        "--explain", action="store_true",
+        help="after the reply, print the audit trail (every processor decision) to stderr",
+    )
     _add_verbose_option(parser, default=argparse.SUPPRESS)
     parser.set_defaults(func=_run)
 
@@ -337,7 +341,7 @@ async def _run(args: argparse.Namespace) -> int:
     timed_out = False
     try:
         async with agent:
-            stream = agent.stream(prompt)
+            stream = agent.stream(prompt, audit=True) if args.explain else agent.stream(prompt)
             try:
                 async with asyncio.timeout(args.timeout) as deadline:
                     async with stream:
@@ -357,6 +361,10 @@ async def _run(args: argparse.Namespace) -> int:
         closer = getattr(agent.model, "aclose", None)
         if closer is not None:
             await closer()
+    if args.explain:
+        from tripwire.audit import format_audit
+
+        print(format_audit(await stream.audit), file=sys.stderr)
     if timed_out:
         return _fail(f"no complete reply within {args.timeout:g} s (--timeout)")
     if stream.tripwire is not None:
