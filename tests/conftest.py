@@ -1,10 +1,23 @@
-"""Shared fixtures. Keep them generic: several test modules use them."""
+"""Shared fixtures. Keep them generic: several test modules use them.
+
+tripwire's own pytest plugin (``tripwire.pytest_plugin``) is loaded here as in any
+project, so its public fixtures ``make_agent`` and ``fake_plugins`` are available too;
+the fixtures below build on them where they can.
+
+``make_bare_agent``      an Agent around a MockModel, with only the processors listed
+``only_plugins``         only these installed processors are discoverable
+``fake_distributions``   the installed distributions replaced by fakes
+``llm_server``           a local OpenAI / Anthropic server (tests/fake_llm_server.py)
+
+Plain helpers shared by several modules (processors, what the model saw) are in
+``tests/helpers.py``.
+"""
 
 from __future__ import annotations
 
 import importlib.metadata
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -22,9 +35,15 @@ class FakeEntryPoint(importlib.metadata.EntryPoint):
         vars(self).update(target=target, dist=dist)
 
     def load(self) -> Any:
+        vars(self)["loads"] = self.loads + 1
         if isinstance(self.target, BaseException):
             raise self.target
         return self.target
+
+    @property
+    def loads(self) -> int:
+        """How many times ``load()`` was called (imported, for a real entry point)."""
+        return vars(self).get("loads", 0)
 
 
 class FakeDistribution:
@@ -68,6 +87,36 @@ class FakeDistributions:
     def __call__(self, **_: Any) -> list[FakeDistribution]:
         self.calls += 1
         return list(self.dists)
+
+
+@pytest.fixture
+def make_bare_agent(make_agent: Callable[..., Any]) -> Callable[..., Any]:
+    """The public ``make_agent`` fixture without the default error processors, so a
+    run has exactly the processors the test lists.
+
+    ``make_bare_agent(["reply"], output_processors=[Shout()])`` scripts a MockModel
+    (``agent.model``); ``make_bare_agent(model=model, ...)`` uses the given model.
+    """
+
+    def make(responses: Any = (), /, **options: Any) -> Any:
+        options.setdefault("default_error_processors", False)
+        return make_agent(responses, **options)
+
+    return make
+
+
+@pytest.fixture
+def only_plugins(fake_plugins: Any) -> Callable[..., None]:
+    """``only_plugins("token-limiter", ...)``: of the installed processors only these
+    are discoverable (``tripwire.plugins.available()``, ``create()``, TOML ``use``);
+    TRIPWIRE_DISABLE_PLUGINS is cleared and discovery scans afresh. Undone after the
+    test. Built on the public ``fake_plugins`` fixture (nothing faked, ``installed=``
+    kept visible)."""
+
+    def only(*names: str) -> None:
+        fake_plugins({}, installed=names)
+
+    return only
 
 
 @pytest.fixture

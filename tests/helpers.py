@@ -1,0 +1,103 @@
+"""Helpers shared by several test modules (fixtures are in conftest.py).
+
+Processors
+    ``Blocker(hook)``  aborts in one named hook
+    ``Shout()``        upper-cases streamed text
+    ``Cache()``        a response cache keyed on the prompt (``process_llm_request``
+                       short-circuits the model, ``process_llm_response`` fills it)
+A tool
+    ``delete_account`` records each user id it is called with in ``deleted``
+What the model saw
+    ``user_text(model, i=0)``  the texts of the user messages of request ``i``
+"""
+
+from __future__ import annotations
+
+from tripwire import Processor, hookimpl, tool
+
+deleted: list[str] = []
+
+
+@tool
+def delete_account(user_id: str) -> str:
+    """Delete an account."""
+    deleted.append(user_id)
+    return "deleted"
+
+
+class Blocker(Processor):
+    """Aborts in the named hook."""
+
+    def __init__(self, hook: str, *, reason: str | None = None, retry: bool = False, pid: str = "blocker"):
+        self.id = pid
+        self.hook = hook
+        self.reason = reason
+        self.retry = retry
+
+    def _maybe(self, hook, abort):
+        if hook == self.hook:
+            abort(self.reason, retry=self.retry, metadata={"hook": hook})
+
+    @hookimpl
+    def process_input(self, abort):
+        self._maybe("process_input", abort)
+
+    @hookimpl
+    def process_llm_request(self, abort):
+        self._maybe("process_llm_request", abort)
+
+    @hookimpl
+    def process_output_stream(self, part, abort):
+        if part.type == "text-delta":
+            self._maybe("process_output_stream", abort)
+        return part
+
+    @hookimpl
+    def process_output_step(self, abort):
+        self._maybe("process_output_step", abort)
+
+    @hookimpl
+    def process_output_result(self, abort):
+        self._maybe("process_output_result", abort)
+
+
+class Shout(Processor):
+    """Upper-cases streamed text."""
+
+    id = "shout"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta":
+            return part.evolve(payload={**part.payload, "text": part.payload["text"].upper()})
+        return part
+
+
+class Cache(Processor):
+    """A tiny response cache keyed on the prompt; ``froms`` records each response's
+    ``from_cache``."""
+
+    id = "cache"
+
+    def __init__(self):
+        self.store = {}
+        self.froms = []
+
+    @hookimpl
+    def process_llm_request(self, prompt, state):
+        state["key"] = repr(prompt)
+        if state["key"] in self.store:
+            return {"response": self.store[state["key"]]}
+        return None
+
+    @hookimpl
+    def process_llm_response(self, chunks, from_cache, state):
+        self.froms.append(from_cache)
+        if not from_cache:
+            self.store[state["key"]] = chunks
+
+
+def user_text(model, i: int = 0) -> list[str]:
+    """The text parts of the user messages in the ``i``-th request a MockModel got."""
+    return [p["text"] for m in model.requests[i].prompt if m["role"] == "user"
+            for p in m["content"] if p["type"] == "text"]

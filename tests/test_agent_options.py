@@ -1,0 +1,84 @@
+"""Agent construction and per-call options: clear errors for bad ones, what reaches
+the model, the structured_output option, the default error processors."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import delete_account
+
+from tripwire import Agent
+from tripwire.errors import ConfigurationError
+from tripwire.testing import MockModel, MockResponse
+
+
+def test_unknown_call_option_is_a_clear_error(make_bare_agent):
+    agent = make_bare_agent()
+    with pytest.raises(TypeError, match="max_step.*valid"):
+        agent.stream("x", max_step=3)
+
+
+@pytest.mark.parametrize("value", [-1, "3", 1.5])
+def test_bad_max_processor_retries(make_bare_agent, value):
+    with pytest.raises(ConfigurationError, match="max_processor_retries"):
+        make_bare_agent(max_processor_retries=value)
+
+
+def test_unknown_model_provider_lists_known_ones():
+    with pytest.raises(ConfigurationError, match="unknown model provider 'nope'"):
+        Agent(id="a", model="nope/model")
+
+
+def test_mock_model_running_out_of_responses_is_a_clear_error(make_bare_agent):
+    model = MockModel([MockResponse(tool_calls=[{"tool_name": "delete_account",
+                                                 "args": {"user_id": "u"}}])])
+    with pytest.raises(AssertionError, match="called 2 times but has only 1 response"):
+        make_bare_agent(model=model, tools=[delete_account]).generate_sync("x")
+
+
+async def test_mock_model_records_requests(make_bare_agent):
+    model = MockModel(["ok"])
+    await make_bare_agent(model=model, tools=[delete_account]).generate(
+        "x", model_settings={"temperature": 0.2}, tool_choice="auto")
+    request = model.requests[0]
+    assert request.model_settings == {"temperature": 0.2}
+    assert request.tool_choice == "auto"
+    assert [t.name for t in request.tools] == ["delete_account"]
+
+
+async def test_structured_output_option_adds_the_processor_to_both_lists(make_bare_agent):
+    import attrs as _attrs
+
+    @_attrs.define
+    class Answer:
+        city: str
+        temperature: float
+
+    model = MockModel(['not json', '{"city": "Oslo", "temperature": 3.5}'])
+    stream = make_bare_agent(model=model).stream("weather?", structured_output=Answer,
+                                                 max_processor_retries=1)
+    chunks = [c async for c in stream]
+    assert await stream.object == Answer("Oslo", 3.5)
+    assert any(c.type == "object-result" for c in chunks)
+    # The model was told the schema (input side) and asked again after the bad answer (output side).
+    assert model.requests[0].structured_output["schema"]["required"] == ["city", "temperature"]
+    assert len(model.requests) == 2
+
+
+async def test_structured_output_option_accepts_a_schema_mapping_with_options(make_bare_agent):
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    model = MockModel(["nope"])
+    result = await make_bare_agent(model=model).generate(
+        "x", structured_output={"schema": schema, "name": "verdict", "strategy": "fallback",
+                                "fallback": {"ok": False}})
+    assert result.object == {"ok": False}
+    assert model.requests[0].structured_output["name"] == "verdict"
+
+
+def test_default_error_processor_is_added_and_can_be_disabled(make_agent, only_plugins,
+                                                              monkeypatch):
+    # make_agent (tripwire's public fixture) keeps the default error processors.
+    assert [p.id for p in make_agent().list_processors("error")] == ["prefill-error-handler"]
+    assert make_agent(default_error_processors=False).list_processors("error") == []
+    only_plugins("prefill-error-handler")  # discovery scans afresh, after this:
+    monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", "prefill-error-handler")
+    assert make_agent().list_processors("error") == []
