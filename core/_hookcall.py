@@ -67,8 +67,9 @@ class BoundHook:
     ``common`` holds the processor's common arguments (built once per call);
     ``set(name, value)`` changes one of them for later invocations (``retry_count``).
     ``await bound(values)`` calls the implementation with the hook's own ``values``;
-    ``await bound.call_part(chunk)`` is the per-chunk fast path of
-    ``process_output_stream``. A ``TripWire`` gets the processor id and triggers
+    the output pipeline calls ``fn(*args)`` itself per chunk, with the ``part`` slot
+    (``part_index``) filled in: the fast path of ``process_output_stream``. A
+    ``TripWire`` gets the processor id and triggers
     ``on_violation``; any other exception becomes ``ProcessorError`` (or
     ``FAILED_OPEN`` for a fail-open processor).
     """
@@ -209,14 +210,6 @@ class BoundHook:
         except Exception:
             log.warning("a wrapper raised while being closed; ignored", exc_info=True)
         self._record_wrapper(gen, "cancelled")
-
-    def call_part(self, chunk: Any) -> Any:
-        """Call ``process_output_stream`` with ``chunk``: the result, or an awaitable
-        of it (awaited by the pipeline, which also handles what the call raises)."""
-        args = self.args
-        if self.part_index >= 0:
-            args[self.part_index] = chunk
-        return self.fn(*args)
 
 
 def outcome_of(hook: str, result: Any) -> str:

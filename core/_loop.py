@@ -368,7 +368,7 @@ class Run:
                     raw = Chunk("step-finish", _step_finish_payload(raw.payload),
                                 run_id=self.run_id, source=raw.source)
                 elif raw.run_id is None:
-                    raw = raw.evolve(run_id=self.run_id)
+                    raw = Chunk(raw.type, raw.payload, self.run_id, raw.source, raw.transient)
                 for c in await self.pipeline.emit(raw):
                     acc.observe(c)
                     yield c

@@ -107,12 +107,17 @@ class _StepStats:
 class _Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "parts", "data", "texts", "dropped", "released", "wrapper",
-                 "stats")
+    __slots__ = ("bound", "cp", "id", "fn", "args", "part_index", "parts", "data", "texts",
+                 "dropped", "released", "wrapper", "stats")
 
     def __init__(self, bound: BoundHook, message_list: MessageList) -> None:
         self.bound = bound
         self.cp = bound.cp
+        self.id = bound.cp.id
+        # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
+        self.fn = bound.fn
+        self.args = bound.args
+        self.part_index = bound.part_index
         self.parts: list[Chunk] | None = [] if bound.declares("stream_parts") else None
         bound.set("stream_parts", self.parts)
         bound.set("message_list", message_list)
@@ -185,24 +190,32 @@ class OutputPipeline:
         together, the ones before it (which passed every processor) are kept on the
         ``TripWire`` (``_released``) so the client still gets them, in order."""
         stages = self.stages
-        is_data = chunk.type.startswith("data-")
+        kind = chunk.type
+        is_data = kind.startswith("data-")
+        is_text = kind == "text-delta"
+        recorder = self.recorder
         for i in range(start, len(stages)):
             stage = stages[i]
-            if (is_data and not stage.data) or (skip is not None and stage.cp.id == skip):
+            if (is_data and not stage.data) or (skip is not None and stage.id == skip):
                 continue
             if stage.parts is not None:
                 stage.parts.append(chunk)
             if stage.wrapper:
                 return await self._wrap(stage, chunk, skip, i)
-            is_text = chunk.type == "text-delta"
             if is_text:
                 stage.texts += 1
-            if self.recorder is not None:
+            args = stage.args
+            if stage.part_index >= 0:
+                args[stage.part_index] = chunk
+            if recorder is not None:
                 stage.stats.calls += 1
                 began = time.perf_counter_ns()
             try:
-                r = stage.bound.call_part(chunk)
-                if is_coroutine(r):
+                r = stage.fn(*args)
+                if r is chunk and recorder is None:  # passed on unchanged: the fast path
+                    continue
+                if r is not None and type(r) is not Chunk and type(r) is not list \
+                        and is_coroutine(r):
                     r = await r
                 if r is not chunk and r is not None:
                     if type(r) is list:
@@ -215,22 +228,24 @@ class OutputPipeline:
                             f"process_output_stream must return a Chunk, None or a list of "
                             f"Chunks, got {type(r).__name__}")
             except TripWire as tw:
-                if self.recorder is not None:
+                if recorder is not None:
                     stage.stats.took(began, "retry-requested" if tw.retry else "aborted")
                 await on_tripwire(stage.cp, tw)
                 raise
             except Exception as e:
-                if self.recorder is not None:
+                if recorder is not None:
                     stage.stats.took(began, "error" if not stage.cp.fail_open else "fail-open")
                 handle_failure(stage.cp, "process_output_stream", e)
                 r = chunk
             else:
-                if self.recorder is not None:
+                if recorder is not None:
                     stage.stats.took(began, None, r, chunk)
             if type(r) is Chunk:
                 if r is not chunk:
                     chunk = r
-                    is_data = r.type.startswith("data-")
+                    kind = r.type
+                    is_data = kind.startswith("data-")
+                    is_text = kind == "text-delta"
                 continue
             if r is None:
                 if is_text:
@@ -278,6 +293,10 @@ class OutputPipeline:
 
     async def emit(self, chunk: Chunk) -> list[Chunk]:
         """Process a chunk, then any data chunks hooks wrote meanwhile."""
+        if not self.stages and not self.pending:  # nothing to run: the common fast path
+            if chunk.type.startswith("data-"):
+                self._observe(chunk)
+            return [chunk]
         out = await self.through(chunk)
         if self.pending:
             out.extend(await self._drain())

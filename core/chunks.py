@@ -114,7 +114,16 @@ class Chunk:
     transient: bool = False
 
     def evolve(self, **changes: Any) -> Chunk:
-        return attrs.evolve(self, **changes)
+        """A copy with ``changes`` (``type``, ``payload``, ``run_id``, ``source``,
+        ``transient``) applied."""
+        unknown = changes.keys() - _FIELDS
+        if unknown:
+            raise TypeError(f"Chunk.evolve() got unknown field(s) {sorted(unknown)}; valid: "
+                            f"{', '.join(sorted(_FIELDS))}")
+        get = changes.get
+        return Chunk(get("type", self.type), get("payload", self.payload),
+                     get("run_id", self.run_id), get("source", self.source),
+                     get("transient", self.transient))
 
     @property
     def text(self) -> str:
@@ -127,6 +136,7 @@ class Chunk:
 
 
 _TEXTY = frozenset({"text-delta", "reasoning-delta"})
+_FIELDS = frozenset({"type", "payload", "run_id", "source", "transient"})
 
 # Payload keys a chunk of each type must carry, with the types they must have.
 _REQUIRED: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
@@ -150,9 +160,12 @@ def check_chunk(chunk: Any) -> Chunk:
     if type(chunk) is not Chunk:
         raise ValueError(f"expected a Chunk, got {type(chunk).__name__}")
     kind = chunk.type
+    payload = chunk.payload
+    if kind == "text-delta" and type(payload) is dict:  # the common case, first
+        if type(payload.get("text")) is str and type(payload.get("id", "")) is str:
+            return chunk
     if not isinstance(kind, str) or not kind:
         raise ValueError(f"a chunk's type must be a non-empty string, got {kind!r}")
-    payload = chunk.payload
     if not isinstance(payload, dict):
         raise ValueError(f"the payload of a {kind!r} chunk must be a dict, got "
                          f"{type(payload).__name__}")
