@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tripwire import Agent, Chunk, ConfigurationError, Processor, hookimpl, tool
+from tripwire import Chunk, ConfigurationError, Processor, hookimpl, tool
 from tripwire.plugins.batch_parts import BatchParts
 from tripwire.testing import MockModel, MockResponse
 
 TEN_WORDS = "one two three four five six seven eight nine ten"
-
-
-def make_agent(model, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="test", model=model, **kwargs)
 
 
 def delta(text: str, id: str = "t1") -> Chunk:
@@ -43,9 +38,9 @@ async def collect(stream):
 # ---------------------------------------------------------------- batching
 
 
-async def test_deltas_are_merged_in_batches_and_the_text_is_unchanged():
+async def test_deltas_are_merged_in_batches_and_the_text_is_unchanged(make_bare_agent):
     model = MockModel([TEN_WORDS])
-    stream = make_agent(model, output_processors=[BatchParts(3)]).stream("q")
+    stream = make_bare_agent(model=model, output_processors=[BatchParts(3)]).stream("q")
     chunks = await collect(stream)
     result = await stream.result
     assert texts_of(chunks) == ["one two three ", "four five six ", "seven eight nine ", "ten"]
@@ -53,9 +48,10 @@ async def test_deltas_are_merged_in_batches_and_the_text_is_unchanged():
     assert result.messages[0].text == TEN_WORDS
 
 
-async def test_the_default_batch_is_five_deltas():
+async def test_the_default_batch_is_five_deltas(make_bare_agent):
     model = MockModel([TEN_WORDS])
-    chunks = await collect(make_agent(model, output_processors=[BatchParts()]).stream("q"))
+    chunks = await collect(make_bare_agent(model=model,
+                                           output_processors=[BatchParts()]).stream("q"))
     assert texts_of(chunks) == ["one two three four five ", "six seven eight nine ten"]
 
 
@@ -82,7 +78,7 @@ def test_batch_size_one_passes_every_delta_through():
 # ---------------------------------------------------------------- flushing
 
 
-async def test_non_text_chunks_release_the_batch_first_and_keep_their_order():
+async def test_non_text_chunks_release_the_batch_first_and_keep_their_order(make_bare_agent):
     @tool
     def ping(n: int) -> str:
         """Ping."""
@@ -92,7 +88,8 @@ async def test_non_text_chunks_release_the_batch_first_and_keep_their_order():
         MockResponse(text="a b", reasoning="think hard", tool_calls=[{"tool_name": "ping", "args": {"n": 1}}]),
         "c d e",
     ])
-    stream = make_agent(model, tools=[ping], output_processors=[BatchParts(10)]).stream("q")
+    stream = make_bare_agent(model=model, tools=[ping],
+                             output_processors=[BatchParts(10)]).stream("q")
     chunks = await collect(stream)
     assert [(c.type, c.payload.get("text")) for c in chunks] == [
         ("step-start", None),
@@ -108,7 +105,7 @@ async def test_non_text_chunks_release_the_batch_first_and_keep_their_order():
     ]
 
 
-async def test_a_data_chunk_written_mid_batch_cannot_overtake_the_text():
+async def test_a_data_chunk_written_mid_batch_cannot_overtake_the_text(make_bare_agent):
     class Annotate(Processor):
         id = "annotate"
 
@@ -119,7 +116,7 @@ async def test_a_data_chunk_written_mid_batch_cannot_overtake_the_text():
             return part
 
     model = MockModel([TEN_WORDS])
-    stream = make_agent(model, output_processors=[Annotate(), BatchParts(5)]).stream("q")
+    stream = make_bare_agent(model=model, output_processors=[Annotate(), BatchParts(5)]).stream("q")
     chunks = await collect(stream)
     kinds = [(c.type, c.payload.get("text")) for c in chunks if c.type != "step-start"]
     assert kinds[:3] == [("text-delta", "one two three "), ("data-note", None),
@@ -158,13 +155,14 @@ def test_without_max_wait_time_does_not_matter(monkeypatch):
         assert feed(processor, [delta(text)], state) == []
 
 
-async def test_an_empty_response_passes_untouched():
+async def test_an_empty_response_passes_untouched(make_bare_agent):
     model = MockModel([""])
-    chunks = await collect(make_agent(model, output_processors=[BatchParts()]).stream("q"))
+    chunks = await collect(make_bare_agent(model=model,
+                                           output_processors=[BatchParts()]).stream("q"))
     assert [c.type for c in chunks] == ["step-start", "step-finish", "finish"]
 
 
-async def test_held_text_is_not_released_after_a_tripwire():
+async def test_held_text_is_not_released_after_a_tripwire(make_bare_agent):
     class StopOnSeven(Processor):
         id = "stop-on-seven"
 
@@ -175,13 +173,14 @@ async def test_held_text_is_not_released_after_a_tripwire():
             return part
 
     model = MockModel([TEN_WORDS])
-    stream = make_agent(model, output_processors=[StopOnSeven(), BatchParts(4)]).stream("q")
+    stream = make_bare_agent(model=model,
+                             output_processors=[StopOnSeven(), BatchParts(4)]).stream("q")
     chunks = await collect(stream)
     assert texts_of(chunks) == ["one two three four "]
     assert chunks[-1].type == "tripwire" and chunks[-1].payload["reason"] == "seven is forbidden"
 
 
-async def test_a_guardrail_after_it_sees_merged_chunks():
+async def test_a_guardrail_after_it_sees_merged_chunks(make_bare_agent):
     seen = []
 
     class Record(Processor):
@@ -194,7 +193,7 @@ async def test_a_guardrail_after_it_sees_merged_chunks():
             return part
 
     model = MockModel([TEN_WORDS])
-    await make_agent(model, output_processors=[BatchParts(5), Record()]).generate("q")
+    await make_bare_agent(model=model, output_processors=[BatchParts(5), Record()]).generate("q")
     assert seen == ["one two three four five ", "six seven eight nine ten"]
 
 
@@ -215,15 +214,11 @@ def test_bad_options_are_clear_errors(options, message):
         BatchParts(**options)
 
 
-def test_listed_and_created_by_discovery(monkeypatch):
-    from tripwire import _discovery, plugins
+def test_listed_and_created_by_discovery(only_plugins):
+    from tripwire import plugins
 
-    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "batch-parts")
-    _discovery.reset()
-    try:
-        entry = plugins.available()["batch-parts"]
-        assert entry.cls is BatchParts and entry.hooks == ("process_output_stream",)
-        batcher = plugins.create("batch-parts", batch_size=8, max_wait_ms=100)
-        assert (batcher.batch_size, batcher.max_wait_ms) == (8, 100)
-    finally:
-        _discovery.reset()
+    only_plugins("batch-parts")
+    entry = plugins.available()["batch-parts"]
+    assert entry.cls is BatchParts and entry.hooks == ("process_output_stream",)
+    batcher = plugins.create("batch-parts", batch_size=8, max_wait_ms=100)
+    assert (batcher.batch_size, batcher.max_wait_ms) == (8, 100)

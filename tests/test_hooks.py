@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from helpers import user_text
+
 from tripwire import (
-    Agent,
     Chunk,
     Message,
     Processor,
@@ -22,12 +23,7 @@ def lookup_customer(customer_id: str) -> dict:
     return {"id": customer_id, "name": "Ada", "ssn": "123-45-6789"}
 
 
-def make_agent(model, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="test", model=model, instructions="Be brief.", **kwargs)
-
-
-async def test_hook_process_input():
+async def test_hook_process_input(make_bare_agent):
     class Lowercase(Processor):
         id = "lowercase"
 
@@ -39,7 +35,8 @@ async def test_hook_process_input():
             return {"messages": messages, "system_messages": [*system_messages, "Use French."]}
 
     model = MockModel(["bonjour"])
-    result = await make_agent(model, input_processors=[Lowercase()]).generate("HELLO There")
+    agent = make_bare_agent(model=model, instructions="Be brief.", input_processors=[Lowercase()])
+    result = await agent.generate("HELLO There")
     prompt = model.requests[0].prompt
     assert prompt[0] == {"role": "system", "content": "Be brief."}
     assert prompt[1] == {"role": "system", "content": "Use French."}
@@ -47,7 +44,7 @@ async def test_hook_process_input():
     assert result.text == "bonjour"
 
 
-async def test_hook_process_input_list_return_reconciles():
+async def test_hook_process_input_list_return_reconciles(make_bare_agent):
     class DropFirst(Processor):
         id = "drop-first"
 
@@ -56,12 +53,11 @@ async def test_hook_process_input_list_return_reconciles():
             return [*messages[1:], Message.user("added by processor")]
 
     model = MockModel(["ok"])
-    await make_agent(model, input_processors=[DropFirst()]).generate(["one", "two"])
-    texts = [m["content"][0]["text"] for m in model.requests[0].prompt if m["role"] == "user"]
-    assert texts == ["two", "added by processor"]
+    await make_bare_agent(model=model, input_processors=[DropFirst()]).generate(["one", "two"])
+    assert user_text(model) == ["two", "added by processor"]
 
 
-async def test_hook_process_input_step():
+async def test_hook_process_input_step(make_bare_agent):
     seen = []
 
     class PerStep(Processor):
@@ -79,7 +75,9 @@ async def test_hook_process_input_step():
         MockResponse(tool_calls=[{"tool_name": "lookup_customer", "args": {"customer_id": "7"}}]),
         "Ada it is.",
     ])
-    await make_agent(model, tools=[lookup_customer], input_processors=[PerStep()]).generate("who is 7?")
+    agent = make_bare_agent(model=model, instructions="Be brief.", tools=[lookup_customer],
+                            input_processors=[PerStep()])
+    await agent.generate("who is 7?")
     assert seen == [(0, 0, ["lookup_customer"]), (1, 1, ["lookup_customer"])]
     first, second = model.requests
     assert first.tool_choice is None and second.tool_choice == "none"
@@ -89,7 +87,7 @@ async def test_hook_process_input_step():
     assert [m["content"] for m in first.prompt if m["role"] == "system"] == ["Be brief."]
 
 
-async def test_hook_process_input_step_chains_overrides_in_order():
+async def test_hook_process_input_step_chains_overrides_in_order(make_bare_agent):
     class First(Processor):
         id = "first"
 
@@ -108,15 +106,15 @@ async def test_hook_process_input_step_chains_overrides_in_order():
     seen = []
     other = MockModel(["from other"])
     base = MockModel([])
-    result = await make_agent(base, tools=[lookup_customer],
-                              input_processors=[First(), Second()]).generate("hi")
+    result = await make_bare_agent(model=base, tools=[lookup_customer],
+                                   input_processors=[First(), Second()]).generate("hi")
     assert seen == [other]
     assert result.text == "from other"
     assert other.requests[0].tools == []
     assert base.requests == []
 
 
-async def test_hook_process_llm_request():
+async def test_hook_process_llm_request(make_bare_agent):
     class StripTools(Processor):
         id = "strip-system"
 
@@ -125,14 +123,14 @@ async def test_hook_process_llm_request():
             return {"prompt": [m for m in prompt if m["role"] != "system"]}
 
     model = MockModel(["one", "two"])
-    agent = make_agent(model, input_processors=[StripTools()])
+    agent = make_bare_agent(model=model, instructions="Be brief.", input_processors=[StripTools()])
     result = await agent.generate("hi")
     assert all(m["role"] != "system" for m in model.requests[0].prompt)
     # Never persisted: the stored conversation still has the instructions.
     assert result.message_list.system_messages == [{"role": "system", "content": "Be brief."}]
 
 
-async def test_hook_process_llm_response():
+async def test_hook_process_llm_response(make_bare_agent):
     calls = []
 
     class Recorder(Processor):
@@ -147,11 +145,11 @@ async def test_hook_process_llm_response():
             calls.append((state["key"], [c.type for c in chunks], from_cache, len(steps), warnings))
 
     model = MockModel(["hello world"])
-    await make_agent(model, input_processors=[Recorder()]).generate("hi")
+    await make_bare_agent(model=model, input_processors=[Recorder()]).generate("hi")
     assert calls == [("step-0", ["text-delta", "text-delta", "finish"], False, 1, [])]
 
 
-async def test_hook_process_api_error():
+async def test_hook_process_api_error(make_bare_agent):
     class ContextTrimmer(Processor):
         id = "context-trimmer"
 
@@ -166,14 +164,13 @@ async def test_hook_process_api_error():
         MockResponse(error=APICallError("context length exceeded", 400, False)),
         "short answer",
     ])
-    agent = make_agent(model, error_processors=[ContextTrimmer()])
+    agent = make_bare_agent(model=model, error_processors=[ContextTrimmer()])
     result = await agent.generate(["old history", "question"])
     assert result.text == "short answer"
-    users = [m for m in model.requests[1].prompt if m["role"] == "user"]
-    assert [u["content"][0]["text"] for u in users] == ["question"]
+    assert user_text(model, 1) == ["question"]
 
 
-async def test_hook_process_output_stream():
+async def test_hook_process_output_stream(make_bare_agent):
     class Redact(Processor):
         id = "redact"
 
@@ -184,13 +181,13 @@ async def test_hook_process_output_stream():
             return part
 
     model = MockModel(["the secret plan"])
-    stream = make_agent(model, output_processors=[Redact()]).stream("hi")
+    stream = make_bare_agent(model=model, output_processors=[Redact()]).stream("hi")
     texts = [c.payload["text"] async for c in stream if c.type == "text-delta"]
     assert texts == ["the ", "plan"]
     assert await stream.text == "the plan"
 
 
-async def test_hook_process_output_step():
+async def test_hook_process_output_step(make_bare_agent):
     class Checker(Processor):
         id = "checker"
 
@@ -200,11 +197,11 @@ async def test_hook_process_output_step():
 
     seen = []
     model = MockModel([MockResponse(text="fine answer", usage={"input_tokens": 3, "output_tokens": 2})])
-    await make_agent(model, output_processors=[Checker()]).generate("hi")
+    await make_bare_agent(model=model, output_processors=[Checker()]).generate("hi")
     assert seen == [("fine answer", [], "stop", 2, 0)]
 
 
-async def test_hook_process_tool_result():
+async def test_hook_process_tool_result(make_bare_agent):
     class RedactSSN(Processor):
         id = "redact-ssn"
 
@@ -218,7 +215,8 @@ async def test_hook_process_tool_result():
                                   "tool_call_id": "c1"}]),
         "done",
     ])
-    stream = make_agent(model, tools=[lookup_customer], output_processors=[RedactSSN()]).stream("x")
+    stream = make_bare_agent(model=model, tools=[lookup_customer],
+                             output_processors=[RedactSSN()]).stream("x")
     chunks = [c async for c in stream]
     tool_chunk = next(c for c in chunks if c.type == "tool-result")
     assert tool_chunk.payload["result"]["ssn"] == "[REDACTED]"
@@ -226,7 +224,7 @@ async def test_hook_process_tool_result():
     assert tool_message["content"][0]["output"]["ssn"] == "[REDACTED]"
 
 
-async def test_hook_process_output_result():
+async def test_hook_process_output_result(make_bare_agent):
     class Signature(Processor):
         id = "signature"
 
@@ -238,14 +236,14 @@ async def test_hook_process_output_result():
 
     seen = []
     model = MockModel(["hello"])
-    stream = make_agent(model, output_processors=[Signature()]).stream("hi")
+    stream = make_bare_agent(model=model, output_processors=[Signature()]).stream("hi")
     chunks = [c async for c in stream]
     assert seen == [("hello", "stop", 1)]
     assert await stream.text == "hello -- bot"
     assert chunks[-1].type == "finish"
 
 
-async def test_process_output_stream_sees_data_chunks_only_when_opted_in():
+async def test_process_output_stream_sees_data_chunks_only_when_opted_in(make_bare_agent):
     class Emitter(Processor):
         id = "emitter"
 
@@ -273,14 +271,14 @@ async def test_process_output_stream_sees_data_chunks_only_when_opted_in():
             return part
 
     seen = {"blind": [], "sees": []}
-    agent = make_agent(MockModel(["hi"]), output_processors=[Emitter(), Blind(), Sees()])
+    agent = make_bare_agent(["hi"], output_processors=[Emitter(), Blind(), Sees()])
     chunks = [c async for c in agent.stream("x")]
     assert "data-progress" in [c.type for c in chunks]
     assert "data-progress" in seen["sees"]
     assert "data-progress" not in seen["blind"]
 
 
-async def test_process_output_stream_list_return_releases_held_chunks():
+async def test_process_output_stream_list_return_releases_held_chunks(make_bare_agent):
     class HoldBack(Processor):
         """Holds text back until the step finishes, then releases it as one list."""
 
@@ -305,8 +303,8 @@ async def test_process_output_stream_list_return_releases_held_chunks():
             return part
 
     order = []
-    chunks = [c async for c in make_agent(MockModel(["a b c"]),
-                                          output_processors=[HoldBack(), Count()]).stream("x")]
+    chunks = [c async for c in make_bare_agent(["a b c"],
+                                               output_processors=[HoldBack(), Count()]).stream("x")]
     types = [c.type for c in chunks]
     assert types == ["step-start", "text-delta", "text-delta", "text-delta", "step-finish", "finish"]
     # Each released chunk passed the later processor.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tripwire import Agent, Processor, hookimpl, tool
+from tripwire import Processor, hookimpl, tool
 from tripwire.errors import APICallError
 from tripwire.testing import MockModel, MockResponse
 
@@ -69,7 +69,7 @@ class Recorder(Processor):
         self._rec("process_output_result")
 
 
-async def test_hook_order_across_a_run_with_tools_retries_and_api_errors():
+async def test_hook_order_across_a_run_with_tools_retries_and_api_errors(make_bare_agent):
     log: list = []
     model = MockModel([
         MockResponse(tool_calls=[{"tool_name": "get_weather", "args": {"city": "Oslo"}}]),
@@ -80,9 +80,9 @@ async def test_hook_order_across_a_run_with_tools_retries_and_api_errors():
     inp = Recorder("in", log)
     out = Recorder("out", log, reject_first_answer=True)
     err = Recorder("err", log, retry_api_error=True)
-    agent = Agent(id="order", model=model, tools=[get_weather], input_processors=[inp],
-                  output_processors=[out], error_processors=[err], max_processor_retries=2,
-                  default_error_processors=False)
+    agent = make_bare_agent(model=model, tools=[get_weather], input_processors=[inp],
+                            output_processors=[out], error_processors=[err],
+                            max_processor_retries=2)
     result = await agent.generate("Weather in Oslo?")
     assert result.text == "It is sunny in Oslo."
 

@@ -11,7 +11,6 @@ import textwrap
 import pytest
 
 from tripwire import (
-    Agent,
     ConfigurationError,
     FilePart,
     Message,
@@ -37,11 +36,6 @@ def count(text: str) -> int:
 def message_tokens(role: str, text: str) -> int:
     """A one-text message, counted the cookbook's way (independent of the counter)."""
     return 3 + count(role) + count(text)
-
-
-def make_agent(model, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="test", model=model, **kwargs)
 
 
 def tool_exchange(call_id: str, args: dict, result, text: str = "") -> Message:
@@ -220,22 +214,24 @@ def history(n: int, words: int = 20) -> list[Message]:
     return out
 
 
-async def test_a_prompt_within_the_limit_reaches_the_model_unchanged():
+async def test_a_prompt_within_the_limit_reaches_the_model_unchanged(make_bare_agent):
     model = MockModel(["ok"])
     limiter = TokenLimiter(10_000)
-    await make_agent(model, instructions="Be brief.", input_processors=[limiter]).generate(history(5))
+    await make_bare_agent(model=model, instructions="Be brief.",
+                          input_processors=[limiter]).generate(history(5))
     unlimited = MockModel(["ok"])
-    await make_agent(unlimited, instructions="Be brief.").generate(history(5))
+    await make_bare_agent(model=unlimited, instructions="Be brief.").generate(history(5))
     assert texts(model.requests[0].prompt) == texts(unlimited.requests[0].prompt)
 
 
-async def test_oldest_messages_are_dropped_and_stored_history_stays_whole():
+async def test_oldest_messages_are_dropped_and_stored_history_stays_whole(make_bare_agent):
     messages = history(10)
     per_message = message_tokens("user", messages[0].text)  # all are about the same size
     system = message_tokens("system", "Be brief.")
     limit = system + 3 + 4 * per_message + 2
     model = MockModel(["ok"])
-    agent = make_agent(model, instructions="Be brief.", input_processors=[TokenLimiter(limit)])
+    agent = make_bare_agent(model=model, instructions="Be brief.",
+                            input_processors=[TokenLimiter(limit)])
     result = await agent.generate(messages)
     prompt = model.requests[0].prompt
     assert prompt[0] == {"role": "system", "content": "Be brief."}
@@ -246,7 +242,7 @@ async def test_oldest_messages_are_dropped_and_stored_history_stays_whole():
     assert [m.text for m in result.message_list.input.db()] == [m.text for m in messages]
 
 
-async def test_trimming_happens_on_every_step():
+async def test_trimming_happens_on_every_step(make_bare_agent):
     @tool
     def lookup(key: str) -> str:
         """Look a key up."""
@@ -258,7 +254,7 @@ async def test_trimming_happens_on_every_step():
         "done",
     ])
     limit = 3 + 3 * message_tokens("user", messages[0].text) + 5
-    agent = make_agent(model, tools=[lookup], input_processors=[TokenLimiter(limit)])
+    agent = make_bare_agent(model=model, tools=[lookup], input_processors=[TokenLimiter(limit)])
     result = await agent.generate(messages)
     assert result.text == "done"
     first, second = (r.prompt for r in model.requests)
@@ -270,21 +266,21 @@ async def test_trimming_happens_on_every_step():
     assert sum(counter.message(m) for m in second) + 3 <= limit
 
 
-async def test_system_messages_are_always_kept_and_counted():
+async def test_system_messages_are_always_kept_and_counted(make_bare_agent):
     long_instructions = "Follow the house rules. " * 30
     messages = history(6)
     limit = message_tokens("system", long_instructions) + 3 + 2 * message_tokens(
         "user", messages[0].text) + 1
     model = MockModel(["ok"])
-    agent = make_agent(model, instructions=long_instructions,
-                       input_processors=[TokenLimiter(limit)])
+    agent = make_bare_agent(model=model, instructions=long_instructions,
+                            input_processors=[TokenLimiter(limit)])
     await agent.generate(messages)
     prompt = model.requests[0].prompt
     assert prompt[0] == {"role": "system", "content": long_instructions}
     assert texts(prompt)[1:] == [m.text for m in messages[-2:]]
 
 
-async def test_a_tool_call_and_its_result_are_kept_or_dropped_together():
+async def test_a_tool_call_and_its_result_are_kept_or_dropped_together(make_bare_agent):
     big = "result " * 200
     messages = [
         Message.user("first question"),
@@ -296,7 +292,7 @@ async def test_a_tool_call_and_its_result_are_kept_or_dropped_together():
     full_prompt = [m for msg in messages for m in _core(msg)]
     tail = sum(counter.message(m) for m in full_prompt[-2:])
     model = MockModel(["ok"])
-    agent = make_agent(model, input_processors=[TokenLimiter(3 + tail + 20)])
+    agent = make_bare_agent(model=model, input_processors=[TokenLimiter(3 + tail + 20)])
     await agent.generate(messages)
     prompt = model.requests[0].prompt
     roles = [m["role"] for m in prompt]
@@ -307,28 +303,29 @@ async def test_a_tool_call_and_its_result_are_kept_or_dropped_together():
     assert texts(prompt) == ["first question", "Here is what I found.", "second question"]
 
 
-async def test_best_fit_skips_a_group_that_does_not_fit_and_keeps_older_ones():
+async def test_best_fit_skips_a_group_that_does_not_fit_and_keeps_older_ones(make_bare_agent):
     messages = [Message.user("short one"), Message.assistant("word " * 300),
                 Message.user("short two")]
     limit = 3 + message_tokens("user", "short one") + message_tokens("user", "short two") + 2
     model = MockModel(["ok"])
-    await make_agent(model, input_processors=[TokenLimiter(limit)]).generate(messages)
+    await make_bare_agent(model=model, input_processors=[TokenLimiter(limit)]).generate(messages)
     assert texts(model.requests[0].prompt) == ["short one", "short two"]
 
 
-async def test_contiguous_stops_at_the_first_group_that_does_not_fit():
+async def test_contiguous_stops_at_the_first_group_that_does_not_fit(make_bare_agent):
     messages = [Message.user("short one"), Message.assistant("word " * 300),
                 Message.user("short two")]
     limit = 3 + message_tokens("user", "short one") + message_tokens("user", "short two") + 2
     model = MockModel(["ok"])
     limiter = TokenLimiter(limit, trim_strategy="contiguous")
-    await make_agent(model, input_processors=[limiter]).generate(messages)
+    await make_bare_agent(model=model, input_processors=[limiter]).generate(messages)
     assert texts(model.requests[0].prompt) == ["short two"]
 
 
-async def test_system_messages_over_the_limit_trip_the_wire_with_the_numbers():
+async def test_system_messages_over_the_limit_trip_the_wire_with_the_numbers(make_bare_agent):
     model = MockModel(["never"])
-    agent = make_agent(model, instructions="rule " * 100, input_processors=[TokenLimiter(50)])
+    agent = make_bare_agent(model=model, instructions="rule " * 100,
+                            input_processors=[TokenLimiter(50)])
     result = await agent.generate("hi")
     assert model.requests == []
     assert result.tripwire is not None and result.tripwire.processor_id == "token-limiter"
@@ -339,10 +336,10 @@ async def test_system_messages_over_the_limit_trip_the_wire_with_the_numbers():
 
 
 @pytest.mark.parametrize("trim_strategy", ["best-fit", "contiguous"])
-async def test_a_newest_message_that_does_not_fit_trips_the_wire(trim_strategy):
+async def test_a_newest_message_that_does_not_fit_trips_the_wire(make_bare_agent, trim_strategy):
     model = MockModel(["never"])
     limiter = TokenLimiter(40, trim_strategy=trim_strategy)
-    stream = make_agent(model, input_processors=[limiter]).stream(
+    stream = make_bare_agent(model=model, input_processors=[limiter]).stream(
         [Message.user("small"), Message.user("word " * 100)])
     chunks = [c async for c in stream]
     assert model.requests == []
@@ -353,13 +350,13 @@ async def test_a_newest_message_that_does_not_fit_trips_the_wire(trim_strategy):
     assert "of the 40-token limit" in reason
 
 
-async def test_empty_and_non_text_messages_are_counted_and_kept():
+async def test_empty_and_non_text_messages_are_counted_and_kept(make_bare_agent):
     image = Message.user("")
     image.content.parts = [FilePart("aGVsbG8=", "image/png")]
     thinking = Message.assistant("")
     thinking.content.parts = [ReasoningPart("thinking it over"), TextPart("Answer.")]
     model = MockModel(["ok"])
-    agent = make_agent(model, input_processors=[TokenLimiter(200)])
+    agent = make_bare_agent(model=model, input_processors=[TokenLimiter(200)])
     await agent.generate([Message.user(""), image, thinking, Message.user("next")])
     prompt = model.requests[0].prompt
     assert [p["type"] for m in prompt for p in m["content"]] == ["file", "reasoning", "text", "text"]
@@ -392,7 +389,7 @@ def test_without_the_cache_the_counts_are_the_same():
 # ---------------------------------------------------------------- tool-result cap
 
 
-async def test_max_tool_result_tokens_caps_what_the_model_sees_not_what_is_stored():
+async def test_max_tool_result_tokens_caps_what_the_model_sees_not_what_is_stored(make_bare_agent):
     long_text = " ".join(f"line {i}" for i in range(500))
 
     @tool
@@ -405,7 +402,8 @@ async def test_max_tool_result_tokens_caps_what_the_model_sees_not_what_is_store
         "summarised",
     ])
     limiter = TokenLimiter(100_000, max_tool_result_tokens=20)
-    stream = make_agent(model, tools=[fetch], input_processors=[limiter]).stream("read x")
+    stream = make_bare_agent(model=model, tools=[fetch],
+                             input_processors=[limiter]).stream("read x")
     chunks = [c async for c in stream]
     result = await stream.result
     seen = next(m for m in model.requests[1].prompt if m["role"] == "tool")["content"][0]["output"]
@@ -447,9 +445,9 @@ LONG_ANSWER = ("The answer depends on several things, and each of them deserves 
                "look before we decide anything final about the plan.")
 
 
-async def test_truncate_emits_text_up_to_the_limit_then_one_transient_data_chunk():
+async def test_truncate_emits_text_up_to_the_limit_then_one_transient_data_chunk(make_bare_agent):
     model = MockModel([LONG_ANSWER])
-    stream = make_agent(model, output_processors=[TokenLimiter(8)]).stream("q")
+    stream = make_bare_agent(model=model, output_processors=[TokenLimiter(8)]).stream("q")
     chunks = [c async for c in stream]
     result = await stream.result
     shown = full_text_chunks(chunks)
@@ -465,9 +463,10 @@ async def test_truncate_emits_text_up_to_the_limit_then_one_transient_data_chunk
     assert not any(p.type.startswith("data-") for m in result.messages for p in m.content.parts)
 
 
-async def test_abort_trips_the_wire_when_the_response_passes_the_limit():
+async def test_abort_trips_the_wire_when_the_response_passes_the_limit(make_bare_agent):
     model = MockModel([LONG_ANSWER])
-    stream = make_agent(model, output_processors=[TokenLimiter(8, strategy="abort")]).stream("q")
+    stream = make_bare_agent(model=model,
+                             output_processors=[TokenLimiter(8, strategy="abort")]).stream("q")
     chunks = [c async for c in stream]
     result = await stream.result
     assert chunks[-1].type == "tripwire"
@@ -491,12 +490,12 @@ def two_step_model(first: str, second: str) -> MockModel:
     ])
 
 
-async def test_cumulative_mode_counts_the_whole_run():
+async def test_cumulative_mode_counts_the_whole_run(make_bare_agent):
     first = "one two three four five"
     model = two_step_model(first, LONG_ANSWER)
     limit = count(first) + 4
-    stream = make_agent(model, tools=[ping],
-                        output_processors=[TokenLimiter(limit)]).stream("q")
+    stream = make_bare_agent(model=model, tools=[ping],
+                             output_processors=[TokenLimiter(limit)]).stream("q")
     chunks = [c async for c in stream]
     step_text = {0: "", 1: ""}
     step = 0
@@ -512,20 +511,21 @@ async def test_cumulative_mode_counts_the_whole_run():
             if c.type == "data-token-limit-reached"] == [1]
 
 
-async def test_part_mode_gives_every_step_its_own_budget():
+async def test_part_mode_gives_every_step_its_own_budget(make_bare_agent):
     first = LONG_ANSWER
     model = two_step_model(first, LONG_ANSWER)
-    stream = make_agent(model, tools=[ping],
-                        output_processors=[TokenLimiter(6, count_mode="part")]).stream("q")
+    stream = make_bare_agent(model=model, tools=[ping],
+                             output_processors=[TokenLimiter(6, count_mode="part")]).stream("q")
     chunks = [c async for c in stream]
     reached = [c.payload["data"] for c in chunks if c.type == "data-token-limit-reached"]
     assert [d["step_number"] for d in reached] == [0, 1]
     assert all(d["count_mode"] == "part" and d["tokens"] <= 6 for d in reached)
 
 
-async def test_tool_calls_still_pass_after_the_text_limit():
+async def test_tool_calls_still_pass_after_the_text_limit(make_bare_agent):
     model = two_step_model(LONG_ANSWER, "done")
-    stream = make_agent(model, tools=[ping], output_processors=[TokenLimiter(3)]).stream("q")
+    stream = make_bare_agent(model=model, tools=[ping],
+                             output_processors=[TokenLimiter(3)]).stream("q")
     chunks = [c async for c in stream]
     types = [c.type for c in chunks]
     assert "tool-call" in types and "tool-result" in types
@@ -533,7 +533,7 @@ async def test_tool_calls_still_pass_after_the_text_limit():
     assert count(full_text_chunks(chunks)) <= 3
 
 
-async def test_a_retried_step_does_not_use_up_the_budget():
+async def test_a_retried_step_does_not_use_up_the_budget(make_bare_agent):
     class RejectFirst(Processor):
         id = "reject-first"
 
@@ -544,8 +544,8 @@ async def test_a_retried_step_does_not_use_up_the_budget():
 
     model = MockModel(["alpha beta gamma delta", "epsilon zeta"])
     limiter = TokenLimiter(count("alpha beta gamma delta") + 1)
-    stream = make_agent(model, output_processors=[limiter, RejectFirst()],
-                        max_processor_retries=1).stream("q")
+    stream = make_bare_agent(model=model, output_processors=[limiter, RejectFirst()],
+                             max_processor_retries=1).stream("q")
     chunks = [c async for c in stream]
     result = await stream.result
     assert "step-retry" in [c.type for c in chunks]
@@ -553,7 +553,7 @@ async def test_a_retried_step_does_not_use_up_the_budget():
     assert not any(c.type == "data-token-limit-reached" for c in chunks)
 
 
-async def test_a_stream_cut_by_another_tripwire_ends_cleanly():
+async def test_a_stream_cut_by_another_tripwire_ends_cleanly(make_bare_agent):
     class StopAtSecretWord(Processor):
         id = "stop-word"
 
@@ -564,16 +564,17 @@ async def test_a_stream_cut_by_another_tripwire_ends_cleanly():
             return part
 
     model = MockModel([LONG_ANSWER])
-    stream = make_agent(model, output_processors=[TokenLimiter(1000), StopAtSecretWord()]).stream("q")
+    stream = make_bare_agent(model=model,
+                             output_processors=[TokenLimiter(1000), StopAtSecretWord()]).stream("q")
     chunks = [c async for c in stream]
     assert chunks[-1].type == "tripwire" and chunks[-1].payload["processor_id"] == "stop-word"
     assert not any(c.type == "data-token-limit-reached" for c in chunks)
 
 
-async def test_one_instance_in_both_lists_limits_prompt_and_response():
+async def test_one_instance_in_both_lists_limits_prompt_and_response(make_bare_agent):
     limiter = TokenLimiter(3 + message_tokens("user", "short two") + 5)
     model = MockModel([LONG_ANSWER])
-    agent = make_agent(model, input_processors=[limiter], output_processors=[limiter])
+    agent = make_bare_agent(model=model, input_processors=[limiter], output_processors=[limiter])
     stream = agent.stream([Message.user("word " * 50), Message.user("short two")])
     chunks = [c async for c in stream]
     assert texts(model.requests[0].prompt) == ["short two"]
@@ -608,23 +609,17 @@ def test_cl100k_counts_differ_from_o200k():
         "cl100k_base").count(text) != count(text)
 
 
-def test_listed_and_created_by_discovery(monkeypatch):
+def test_listed_and_created_by_discovery(only_plugins):
     from tripwire import plugins
 
-    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "token-limiter")
-    from tripwire import _discovery
-
-    _discovery.reset()
-    try:
-        entry = plugins.available()["token-limiter"]
-        assert entry.cls is TokenLimiter and entry.status == "ok"
-        assert entry.hooks == ("process_llm_request", "process_output_stream")
-        limiter = plugins.create("token-limiter", limit=4000, trim_strategy="contiguous")
-        assert (limiter.limit, limiter.trim_strategy) == (4000, "contiguous")
-        with pytest.raises(ConfigurationError, match="limit"):
-            plugins.create("token-limiter", limit="4000")
-    finally:
-        _discovery.reset()
+    only_plugins("token-limiter")
+    entry = plugins.available()["token-limiter"]
+    assert entry.cls is TokenLimiter and entry.status == "ok"
+    assert entry.hooks == ("process_llm_request", "process_output_stream")
+    limiter = plugins.create("token-limiter", limit=4000, trim_strategy="contiguous")
+    assert (limiter.limit, limiter.trim_strategy) == (4000, "contiguous")
+    with pytest.raises(ConfigurationError, match="limit"):
+        plugins.create("token-limiter", limit="4000")
 
 
 def _core(message: Message):

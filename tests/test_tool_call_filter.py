@@ -12,7 +12,6 @@ from tripwire import (
     ReasoningPart,
     ToolInvocation,
     ToolInvocationPart,
-    _discovery,
     hookimpl,
     tool,
 )
@@ -77,9 +76,14 @@ def assert_no_orphans(prompt: list[dict]) -> None:
             assert message["content"], f"empty message left in the prompt: {message}"
 
 
-def make_agent(model, processor, **kwargs) -> Agent:
-    return Agent(id="t", model=model, input_processors=[processor],
-                 default_error_processors=False, **kwargs)
+@pytest.fixture
+def make_agent_with(make_bare_agent):
+    """An agent with the filter as its input processor."""
+
+    def make(model, processor, **kwargs):
+        return make_bare_agent(model=model, input_processors=[processor], **kwargs)
+
+    return make
 
 
 def stored_call_ids(result) -> set[str]:
@@ -89,9 +93,9 @@ def stored_call_ids(result) -> set[str]:
 # ---------------------------------------------------------------- the initial history
 
 
-async def test_by_default_history_tool_calls_and_results_leave_the_prompt():
+async def test_by_default_history_tool_calls_and_results_leave_the_prompt(make_agent_with):
     model = MockModel(["It is sunny in Rome."])
-    result = await make_agent(model, ToolCallFilter()).generate(history())
+    result = await make_agent_with(model, ToolCallFilter()).generate(history())
 
     prompt = model.requests[0].prompt
     assert tool_ids(prompt) == {"tool-call": set(), "tool-result": set()}
@@ -104,9 +108,9 @@ async def test_by_default_history_tool_calls_and_results_leave_the_prompt():
     assert result.text == "It is sunny in Rome."
 
 
-async def test_stored_history_keeps_every_call_and_result():
+async def test_stored_history_keeps_every_call_and_result(make_agent_with):
     model = MockModel(["It is sunny in Rome."])
-    result = await make_agent(model, ToolCallFilter()).generate(history())
+    result = await make_agent_with(model, ToolCallFilter()).generate(history())
 
     stored = {inv.tool_call_id: inv for m in result.message_list.all.db()
               for inv in m.tool_invocations}
@@ -115,13 +119,13 @@ async def test_stored_history_keeps_every_call_and_result():
     assert stored["h2"].args == {"query": "reset password"}
 
 
-async def test_this_calls_tool_results_stay_visible_by_default():
+async def test_this_calls_tool_results_stay_visible_by_default(make_agent_with):
     model = MockModel([
         MockResponse(tool_calls=[{"tool_name": "get_weather", "args": {"city": "Rome"},
                                   "tool_call_id": "c1"}]),
         "Sunny in Rome.",
     ])
-    result = await make_agent(model, ToolCallFilter(), tools=[get_weather]).generate(history())
+    result = await make_agent_with(model, ToolCallFilter(), tools=[get_weather]).generate(history())
 
     second = model.requests[1].prompt
     assert tool_ids(second) == {"tool-call": {"c1"}, "tool-result": {"c1"}}
@@ -130,10 +134,10 @@ async def test_this_calls_tool_results_stay_visible_by_default():
     assert stored_call_ids(result) == {"h1", "h2", "c1"}
 
 
-async def test_an_assistant_message_of_only_tool_calls_disappears_from_the_prompt():
+async def test_an_assistant_message_of_only_tool_calls_disappears_from_the_prompt(make_agent_with):
     only_calls = assistant_with_tools(done("h9", "get_weather", {"city": "Oslo"}, {"sky": "snow"}))
     model = MockModel(["ok"])
-    await make_agent(model, ToolCallFilter()).generate(
+    await make_agent_with(model, ToolCallFilter()).generate(
         [Message.user("Oslo?"), only_calls, Message.user("and now?")])
 
     prompt = model.requests[0].prompt
@@ -143,9 +147,9 @@ async def test_an_assistant_message_of_only_tool_calls_disappears_from_the_promp
 # ---------------------------------------------------------------- exclude
 
 
-async def test_exclude_filters_only_the_named_tools_keeping_pairs_whole():
+async def test_exclude_filters_only_the_named_tools_keeping_pairs_whole(make_agent_with):
     model = MockModel(["ok"])
-    await make_agent(model, ToolCallFilter(exclude=["search_docs"])).generate(history())
+    await make_agent_with(model, ToolCallFilter(exclude=["search_docs"])).generate(history())
 
     prompt = model.requests[0].prompt
     assert tool_ids(prompt) == {"tool-call": {"h1"}, "tool-result": {"h1"}}
@@ -154,10 +158,10 @@ async def test_exclude_filters_only_the_named_tools_keeping_pairs_whole():
     assert [p["tool_name"] for p in tool_message["content"]] == ["get_weather"]
 
 
-async def test_exclude_naming_no_tool_of_the_prompt_changes_nothing():
+async def test_exclude_naming_no_tool_of_the_prompt_changes_nothing(make_agent_with):
     processor = ToolCallFilter(exclude=["send_email"])
     model = MockModel(["ok"])
-    await make_agent(model, processor).generate(history())
+    await make_agent_with(model, processor).generate(history())
 
     assert tool_ids(model.requests[0].prompt) == {"tool-call": {"h1", "h2"},
                                                   "tool-result": {"h1", "h2"}}
@@ -171,10 +175,10 @@ def weather_calls(*ids: str) -> list[MockResponse]:
                                       "tool_call_id": i}]) for i in ids]
 
 
-async def test_filter_after_tool_steps_keeps_only_the_most_recent_tool_steps():
+async def test_filter_after_tool_steps_keeps_only_the_most_recent_tool_steps(make_agent_with):
     model = MockModel([*weather_calls("c0", "c1", "c2"), "Done."])
-    result = await make_agent(model, ToolCallFilter(filter_after_tool_steps=1),
-                              tools=[get_weather]).generate("Weather tour, please")
+    result = await make_agent_with(model, ToolCallFilter(filter_after_tool_steps=1),
+                                   tools=[get_weather]).generate("Weather tour, please")
 
     seen = [tool_ids(r.prompt)["tool-call"] for r in model.requests]
     assert seen == [set(), {"c0"}, {"c1"}, {"c2"}]
@@ -183,24 +187,24 @@ async def test_filter_after_tool_steps_keeps_only_the_most_recent_tool_steps():
     assert stored_call_ids(result) == {"c0", "c1", "c2"}
 
 
-async def test_filter_after_tool_steps_two_keeps_two_steps_and_still_hides_history():
+async def test_filter_after_tool_steps_two_keeps_two_steps_and_still_hides_history(make_agent_with):
     model = MockModel([*weather_calls("c0", "c1", "c2"), "Done."])
-    await make_agent(model, ToolCallFilter(filter_after_tool_steps=2),
-                     tools=[get_weather]).generate(history())
+    await make_agent_with(model, ToolCallFilter(filter_after_tool_steps=2),
+                          tools=[get_weather]).generate(history())
 
     seen = [tool_ids(r.prompt)["tool-result"] for r in model.requests]
     assert seen == [set(), {"c0"}, {"c0", "c1"}, {"c1", "c2"}]
 
 
-async def test_filter_after_tool_steps_zero_hides_even_the_latest_results():
+async def test_filter_after_tool_steps_zero_hides_even_the_latest_results(make_agent_with):
     model = MockModel([*weather_calls("c0"), "Done."])
-    await make_agent(model, ToolCallFilter(filter_after_tool_steps=0),
-                     tools=[get_weather]).generate("Weather?")
+    await make_agent_with(model, ToolCallFilter(filter_after_tool_steps=0),
+                          tools=[get_weather]).generate("Weather?")
 
     assert tool_ids(model.requests[1].prompt)["tool-call"] == set()
 
 
-async def test_filter_after_tool_steps_respects_exclude():
+async def test_filter_after_tool_steps_respects_exclude(make_agent_with):
     model = MockModel([
         MockResponse(tool_calls=[
             {"tool_name": "get_weather", "args": {"city": "Rome"}, "tool_call_id": "w0"},
@@ -209,8 +213,8 @@ async def test_filter_after_tool_steps_respects_exclude():
         *weather_calls("w1"),
         "Done.",
     ])
-    await make_agent(model, ToolCallFilter(exclude=["search_docs"], filter_after_tool_steps=0),
-                     tools=[get_weather, search_docs]).generate("Go")
+    await make_agent_with(model, ToolCallFilter(exclude=["search_docs"], filter_after_tool_steps=0),
+                          tools=[get_weather, search_docs]).generate("Go")
 
     last = model.requests[-1].prompt
     assert tool_ids(last) == {"tool-call": {"w0", "w1"}, "tool-result": {"w0", "w1"}}
@@ -238,16 +242,15 @@ def delete_all() -> str:
     raise AssertionError("a rejected step's tools never run")
 
 
-async def test_a_step_rejected_by_a_retry_does_not_count_as_a_tool_step():
+async def test_a_step_rejected_by_a_retry_does_not_count_as_a_tool_step(make_bare_agent):
     model = MockModel([
         *weather_calls("c0"),
         MockResponse(tool_calls=[{"tool_name": "delete_all", "args": {}, "tool_call_id": "bad"}]),
         "Sunny.",
     ])
-    agent = Agent(id="t", model=model, tools=[get_weather, delete_all],
-                  input_processors=[ToolCallFilter(filter_after_tool_steps=1)],
-                  output_processors=[RejectStep()], max_processor_retries=1,
-                  default_error_processors=False)
+    agent = make_bare_agent(model=model, tools=[get_weather, delete_all],
+                            input_processors=[ToolCallFilter(filter_after_tool_steps=1)],
+                            output_processors=[RejectStep()], max_processor_retries=1)
     result = await agent.generate("Weather?")
 
     retried = model.requests[2].prompt
@@ -259,9 +262,9 @@ async def test_a_step_rejected_by_a_retry_does_not_count_as_a_tool_step():
 # ---------------------------------------------------------------- preserve_model_output
 
 
-async def test_preserve_model_output_leaves_a_short_summary_in_place_of_the_call():
+async def test_preserve_model_output_leaves_a_short_summary_in_place_of_the_call(make_agent_with):
     model = MockModel(["ok"])
-    await make_agent(model, ToolCallFilter(preserve_model_output=True)).generate(history())
+    await make_agent_with(model, ToolCallFilter(preserve_model_output=True)).generate(history())
 
     prompt = model.requests[0].prompt
     assert_no_orphans(prompt)
@@ -277,7 +280,7 @@ async def test_preserve_model_output_leaves_a_short_summary_in_place_of_the_call
     assert "reset password" not in str(prompt)
 
 
-async def test_preserve_model_output_truncates_long_results():
+async def test_preserve_model_output_truncates_long_results(make_agent_with):
     model = MockModel([
         MockResponse(tool_calls=[{"tool_name": "search_docs", "args": {"query": "x"},
                                   "tool_call_id": "s1"}]),
@@ -285,31 +288,31 @@ async def test_preserve_model_output_truncates_long_results():
     ])
     processor = ToolCallFilter(filter_after_tool_steps=0, preserve_model_output=True,
                                max_output_chars=20)
-    await make_agent(model, processor, tools=[search_docs]).generate("Search")
+    await make_agent_with(model, processor, tools=[search_docs]).generate("Search")
 
     summary = next(p["text"] for m in model.requests[1].prompt if m["role"] == "assistant"
                    for p in m["content"])
     assert summary == "[tool search_docs returned: results for x: lorem...]"
 
 
-async def test_preserve_model_output_marks_errors_as_failed():
+async def test_preserve_model_output_marks_errors_as_failed(make_agent_with):
     failed = assistant_with_tools(done("e1", "get_weather", {"city": "?"}, "ValueError: no city",
                                        is_error=True))
     model = MockModel(["ok"])
-    await make_agent(model, ToolCallFilter(preserve_model_output=True)).generate(
+    await make_agent_with(model, ToolCallFilter(preserve_model_output=True)).generate(
         [Message.user("weather?"), failed, Message.user("again")])
 
     texts = [p["text"] for m in model.requests[0].prompt for p in m["content"]]
     assert "[tool get_weather failed: ValueError: no city]" in texts
 
 
-async def test_preserve_model_output_merges_assistant_messages_left_side_by_side():
+async def test_preserve_model_output_merges_assistant_messages_left_side_by_side(make_agent_with):
     # Text + call, the tool message, then the final answer: with the tool message gone
     # the two assistant messages meet and become one.
     model = MockModel([*weather_calls("c0"), "Sunny."])
-    first = await make_agent(model, ToolCallFilter(), tools=[get_weather]).generate("Weather?")
+    first = await make_agent_with(model, ToolCallFilter(), tools=[get_weather]).generate("Weather?")
     model2 = MockModel(["ok"])
-    await make_agent(model2, ToolCallFilter(preserve_model_output=True)).generate(
+    await make_agent_with(model2, ToolCallFilter(preserve_model_output=True)).generate(
         [*first.message_list.all.db(), Message.user("thanks")])
 
     prompt = model2.requests[0].prompt
@@ -326,10 +329,10 @@ def test_an_empty_prompt_is_left_alone():
     assert ToolCallFilter().process_llm_request(prompt=[], steps=[]) is None
 
 
-async def test_a_call_without_messages_reaches_the_model_unchanged():
+async def test_a_call_without_messages_reaches_the_model_unchanged(make_agent_with):
     model = MockModel(["Hello."])
-    result = await make_agent(model, ToolCallFilter(preserve_model_output=True),
-                              instructions="Greet.").generate([])
+    result = await make_agent_with(model, ToolCallFilter(preserve_model_output=True),
+                                   instructions="Greet.").generate([])
 
     assert model.requests[0].prompt == [{"role": "system", "content": "Greet."}]
     assert result.text == "Hello."
@@ -341,30 +344,30 @@ def test_a_prompt_without_tool_parts_is_left_alone():
     assert ToolCallFilter().process_llm_request(prompt=prompt, steps=[]) is None
 
 
-async def test_non_text_parts_survive_filtering():
+async def test_non_text_parts_survive_filtering(make_agent_with):
     message = assistant_with_tools(done("h1", "get_weather", {"city": "Rome"}, {"sky": "sun"}))
     message.content.parts[:0] = [ReasoningPart("thinking about Rome"),
                                  FilePart("aGVsbG8=", "text/plain")]
     model = MockModel(["ok"])
-    await make_agent(model, ToolCallFilter()).generate([Message.user("Rome?"), message])
+    await make_agent_with(model, ToolCallFilter()).generate([Message.user("Rome?"), message])
 
     assistant = next(m for m in model.requests[0].prompt if m["role"] == "assistant")
     assert [p["type"] for p in assistant["content"]] == ["reasoning", "file"]
 
 
-async def test_a_tool_role_message_with_plain_text_is_not_touched():
+async def test_a_tool_role_message_with_plain_text_is_not_touched(make_agent_with):
     model = MockModel(["ok"])
-    await make_agent(model, ToolCallFilter()).generate(
+    await make_agent_with(model, ToolCallFilter()).generate(
         [{"role": "tool", "content": "legacy tool output"}, Message.user("go on")])
 
     assert model.requests[0].prompt[0] == {
         "role": "tool", "content": [{"type": "text", "text": "legacy tool output"}]}
 
 
-async def test_a_call_still_waiting_for_its_result_is_never_sent():
+async def test_a_call_still_waiting_for_its_result_is_never_sent(make_agent_with):
     pending = assistant_with_tools(ToolInvocation("call", "p1", "get_weather", {"city": "Rome"}))
     model = MockModel(["ok"])
-    await make_agent(model, ToolCallFilter(exclude=["search_docs"])).generate(
+    await make_agent_with(model, ToolCallFilter(exclude=["search_docs"])).generate(
         [Message.user("Rome?"), pending, Message.user("hello?")])
 
     prompt = model.requests[0].prompt
@@ -384,10 +387,10 @@ class CutStream(Processor):
         return part
 
 
-async def test_a_stream_cut_by_a_tripwire_keeps_the_stored_history_whole():
+async def test_a_stream_cut_by_a_tripwire_keeps_the_stored_history_whole(make_bare_agent):
     model = MockModel(["It is sunny in Rome."])
-    agent = Agent(id="t", model=model, input_processors=[ToolCallFilter()],
-                  output_processors=[CutStream()], default_error_processors=False)
+    agent = make_bare_agent(model=model, input_processors=[ToolCallFilter()],
+                            output_processors=[CutStream()])
     stream = agent.stream(history())
     chunks = [c async for c in stream]
 
@@ -417,23 +420,16 @@ def test_bad_options_are_rejected_with_a_clear_error(options, message):
         ToolCallFilter(**options)
 
 
-@pytest.fixture
-def builtins_only(monkeypatch):
-    monkeypatch.setenv(_discovery.LOAD_ENV, "tool-call-filter")
-    monkeypatch.delenv(_discovery.DISABLE_ENV, raising=False)
-    _discovery.reset()
-    yield
-    _discovery.reset()
-
-
-def test_it_is_discovered_through_the_entry_point_group(builtins_only):
+def test_it_is_discovered_through_the_entry_point_group(only_plugins):
+    only_plugins("tool-call-filter")
     info = available()["tool-call-filter"]
     assert info.cls is ToolCallFilter
     assert info.distribution == "tripwire"
     assert info.hooks == ("process_llm_request",)
 
 
-async def test_an_agent_from_toml_filters_history(builtins_only, tmp_path):
+async def test_an_agent_from_toml_filters_history(only_plugins, tmp_path):
+    only_plugins("tool-call-filter")
     config = tmp_path / "tripwire.toml"
     config.write_text('''
 [agents.support]
@@ -453,7 +449,8 @@ responses = [{ text = "ok" }]
     assert "[tool search_docs returned: Settings > Security]" in str(prompt)
 
 
-def test_it_is_built_from_configuration_options(builtins_only):
+def test_it_is_built_from_configuration_options(only_plugins):
+    only_plugins("tool-call-filter")
     processor = create("tool-call-filter", exclude=["search_docs"], filter_after_tool_steps=2)
     assert processor.exclude == {"search_docs"}
     assert processor.filter_after_tool_steps == 2

@@ -12,7 +12,6 @@ from tripwire import (
     Processor,
     ProcessorError,
     Tool,
-    _discovery,
     hookimpl,
     tool,
 )
@@ -103,18 +102,24 @@ def results_of(result) -> dict[str, object]:
     return {r.tool_call_id: r.result for r in result.tool_results}
 
 
-def make_agent(model, processor, library=None, **kwargs) -> Agent:
-    return Agent(id="t", model=model, tools=make_library() if library is None else library,
-                 input_processors=[processor], default_error_processors=False, max_steps=8,
-                 **kwargs)
+@pytest.fixture
+def make_agent_with(make_bare_agent):
+    """An agent with the tool library (``make_library()`` unless given) and the search
+    as its input processor."""
+
+    def make(model, processor, library=None, **kwargs):
+        return make_bare_agent(model=model, tools=make_library() if library is None else library,
+                               input_processors=[processor], max_steps=8, **kwargs)
+
+    return make
 
 
 # ---------------------------------------------------------------- the loop
 
 
-async def test_the_model_searches_loads_then_calls_a_tool_from_a_200_tool_library():
+async def test_the_model_searches_loads_then_calls_a_tool_from_a_200_tool_library(make_agent_with):
     model = MockModel(search_load_call_script())
-    agent = make_agent(model, ToolSearch())
+    agent = make_agent_with(model, ToolSearch())
     stream = agent.stream("What's the weather in Rome?")
     chunks = [c async for c in stream]
     result = await stream.result
@@ -133,7 +138,7 @@ async def test_the_model_searches_loads_then_calls_a_tool_from_a_200_tool_librar
     assert client_results == ["search_tools", "load_tool", "get_weather"]
 
 
-async def test_a_loaded_tool_stays_active_for_the_rest_of_the_call():
+async def test_a_loaded_tool_stays_active_for_the_rest_of_the_call(make_agent_with):
     model = MockModel([
         call("load_tool", {"name": "get_weather"}, "l1"),
         call("load_tool", {"name": "convert_temperature"}, "l2"),
@@ -141,7 +146,7 @@ async def test_a_loaded_tool_stays_active_for_the_rest_of_the_call():
         call("convert_temperature", {"celsius": 21.0}, "c1"),
         "Done.",
     ])
-    result = await make_agent(model, ToolSearch()).generate("Weather in Oslo in Fahrenheit?")
+    result = await make_agent_with(model, ToolSearch()).generate("Weather in Oslo in Fahrenheit?")
 
     assert [names(r) for r in model.requests] == [
         META,
@@ -153,9 +158,9 @@ async def test_a_loaded_tool_stays_active_for_the_rest_of_the_call():
     assert results_of(result)["c1"] == pytest.approx(69.8)
 
 
-async def test_a_tool_that_is_not_loaded_cannot_be_called():
+async def test_a_tool_that_is_not_loaded_cannot_be_called(make_agent_with):
     model = MockModel([call("get_weather", {"city": "Rome"}, "w1"), "Sorry."])
-    stream = make_agent(model, ToolSearch()).stream("Weather?")
+    stream = make_agent_with(model, ToolSearch()).stream("Weather?")
     chunks = [c async for c in stream]
 
     error = next(c for c in chunks if c.type == "tool-error")
@@ -163,9 +168,9 @@ async def test_a_tool_that_is_not_loaded_cannot_be_called():
     assert "search_tools" in error.payload["error"]
 
 
-async def test_loading_an_unknown_tool_is_an_error_for_the_model_with_suggestions():
+async def test_loading_an_unknown_tool_is_an_error_for_the_model_with_suggestions(make_agent_with):
     model = MockModel([call("load_tool", {"name": "weather"}, "l1"), "Sorry."])
-    stream = make_agent(model, ToolSearch()).stream("Weather?")
+    stream = make_agent_with(model, ToolSearch()).stream("Weather?")
     chunks = [c async for c in stream]
 
     error = next(c for c in chunks if c.type == "tool-error")
@@ -174,21 +179,21 @@ async def test_loading_an_unknown_tool_is_an_error_for_the_model_with_suggestion
     assert names(model.requests[1]) == META
 
 
-async def test_loading_a_tool_twice_says_so_and_lists_it_once():
+async def test_loading_a_tool_twice_says_so_and_lists_it_once(make_agent_with):
     model = MockModel([
         call("load_tool", {"name": "get_time"}, "l1"),
         call("load_tool", {"name": "get_time"}, "l2"),
         "ok",
     ])
-    result = await make_agent(model, ToolSearch()).generate("Time?")
+    result = await make_agent_with(model, ToolSearch()).generate("Time?")
 
     assert results_of(result)["l2"]["message"].startswith("Already loaded")
     assert names(model.requests[2]) == [*META, "get_time"]
 
 
-async def test_search_results_are_ranked_and_capped_by_top_k():
+async def test_search_results_are_ranked_and_capped_by_top_k(make_agent_with):
     model = MockModel([call("search_tools", {"query": "invoice"}, "s1"), "ok"])
-    result = await make_agent(model, ToolSearch(top_k=3)).generate("Invoices?")
+    result = await make_agent_with(model, ToolSearch(top_k=3)).generate("Invoices?")
 
     found = results_of(result)["s1"]["results"]
     assert len(found) == 3
@@ -196,30 +201,30 @@ async def test_search_results_are_ranked_and_capped_by_top_k():
     assert {"name", "description", "loaded"} == set(found[0])
 
 
-async def test_a_search_without_matches_says_so():
+async def test_a_search_without_matches_says_so(make_agent_with):
     model = MockModel([call("search_tools", {"query": "quantum teleportation"}, "s1"), "ok"])
-    result = await make_agent(model, ToolSearch()).generate("Teleport me")
+    result = await make_agent_with(model, ToolSearch()).generate("Teleport me")
 
     out = results_of(result)["s1"]
     assert out["results"] == []
     assert "No tool matched" in out["message"]
 
 
-async def test_an_empty_query_is_an_error_for_the_model():
+async def test_an_empty_query_is_an_error_for_the_model(make_agent_with):
     model = MockModel([call("search_tools", {"query": "  "}, "s1"), "ok"])
-    result = await make_agent(model, ToolSearch()).generate("?")
+    result = await make_agent_with(model, ToolSearch()).generate("?")
 
     assert result.tool_results[0].is_error
     assert "query must not be empty" in result.tool_results[0].result
 
 
-async def test_search_results_mark_already_loaded_tools():
+async def test_search_results_mark_already_loaded_tools(make_agent_with):
     model = MockModel([
         call("load_tool", {"name": "get_weather"}, "l1"),
         call("search_tools", {"query": "weather"}, "s1"),
         "ok",
     ])
-    result = await make_agent(model, ToolSearch()).generate("Weather?")
+    result = await make_agent_with(model, ToolSearch()).generate("Weather?")
 
     first = results_of(result)["s1"]["results"][0]
     assert first == {"name": "get_weather", "description": first["description"], "loaded": True}
@@ -232,9 +237,9 @@ def system_prompt(request) -> list[str]:
     return [m["content"] for m in request.prompt if m["role"] == "system"]
 
 
-async def test_every_model_call_gets_one_system_instruction_about_the_meta_tools():
+async def test_every_model_call_gets_one_system_instruction_about_the_meta_tools(make_agent_with):
     model = MockModel(search_load_call_script())
-    agent = make_agent(model, ToolSearch(), instructions="You are an operations assistant.")
+    agent = make_agent_with(model, ToolSearch(), instructions="You are an operations assistant.")
     await agent.generate("What's the weather in Rome?")
 
     assert len(model.requests) == 4
@@ -250,18 +255,19 @@ def test_the_instruction_explains_search_load_and_when_a_loaded_tool_can_be_call
     assert "from your next step on" in INSTRUCTIONS
 
 
-async def test_instructions_false_adds_no_system_message():
+async def test_instructions_false_adds_no_system_message(make_agent_with):
     model = MockModel(search_load_call_script())
-    agent = make_agent(model, ToolSearch(instructions=False), instructions="Be brief.")
+    agent = make_agent_with(model, ToolSearch(instructions=False), instructions="Be brief.")
     await agent.generate("What's the weather in Rome?")
 
     assert [system_prompt(r) for r in model.requests] == [["Be brief."]] * 4
     assert names(model.requests[2]) == [*META, "get_weather"]  # the tools still work
 
 
-async def test_an_instructions_string_replaces_the_default_text():
+async def test_an_instructions_string_replaces_the_default_text(make_agent_with):
     model = MockModel(["ok"])
-    await make_agent(model, ToolSearch(instructions="Find tools with search_tools.")).generate("Hi")
+    agent = make_agent_with(model, ToolSearch(instructions="Find tools with search_tools."))
+    await agent.generate("Hi")
 
     assert system_prompt(model.requests[0]) == ["Find tools with search_tools."]
 
@@ -269,32 +275,32 @@ async def test_an_instructions_string_replaces_the_default_text():
 # ---------------------------------------------------------------- state per call
 
 
-async def test_loaded_tools_do_not_leak_into_the_next_call_by_default():
+async def test_loaded_tools_do_not_leak_into_the_next_call_by_default(make_agent_with):
     processor = ToolSearch()
     model = MockModel([*search_load_call_script(), "Hello again."])
-    agent = make_agent(model, processor)
+    agent = make_agent_with(model, processor)
     await agent.generate("Weather in Rome?")
     await agent.generate("Hi")
 
     assert names(model.requests[4]) == META
 
 
-async def test_concurrent_calls_sharing_one_processor_keep_their_own_loaded_tools():
+async def test_concurrent_calls_sharing_one_processor_keep_their_own_loaded_tools(make_agent_with):
     processor = ToolSearch()
     weather = MockModel([call("load_tool", {"name": "get_weather"}, "a1"), "A"], chunk_delay=0.001)
     invoices = MockModel([call("load_tool", {"name": "list_invoice"}, "b1"), "B"],
                          chunk_delay=0.001)
-    first, second = make_agent(weather, processor), make_agent(invoices, processor)
+    first, second = make_agent_with(weather, processor), make_agent_with(invoices, processor)
     await asyncio.gather(first.generate("weather"), second.generate("invoices"))
 
     assert names(weather.requests[1]) == [*META, "get_weather"]
     assert names(invoices.requests[1]) == [*META, "list_invoice"]
 
 
-async def test_remember_per_thread_keeps_loaded_tools_across_calls_of_one_thread():
+async def test_remember_per_thread_keeps_loaded_tools_across_calls_of_one_thread(make_agent_with):
     processor = ToolSearch(remember_per_thread=True)
     model = MockModel([*search_load_call_script(), "Again.", "Other thread."])
-    agent = make_agent(model, processor)
+    agent = make_agent_with(model, processor)
     await agent.generate("Weather?", request_context={THREAD_ID_KEY: "t1"})
     await agent.generate("Again?", request_context={THREAD_ID_KEY: "t1"})
     await agent.generate("Hi", request_context={THREAD_ID_KEY: "t2"})
@@ -303,24 +309,24 @@ async def test_remember_per_thread_keeps_loaded_tools_across_calls_of_one_thread
     assert names(model.requests[5]) == META
 
 
-async def test_remember_per_thread_without_a_thread_id_remembers_nothing():
+async def test_remember_per_thread_without_a_thread_id_remembers_nothing(make_agent_with):
     processor = ToolSearch(remember_per_thread=True)
     model = MockModel([*search_load_call_script(), "Again."])
-    agent = make_agent(model, processor)
+    agent = make_agent_with(model, processor)
     await agent.generate("Weather?")
     await agent.generate("Again?")
 
     assert names(model.requests[4]) == META
 
 
-async def test_remember_per_thread_forgets_the_least_recently_used_thread():
+async def test_remember_per_thread_forgets_the_least_recently_used_thread(make_agent_with):
     processor = ToolSearch(remember_per_thread=True, max_threads=1)
     model = MockModel([
         call("load_tool", {"name": "get_weather"}, "a"), "one",
         call("load_tool", {"name": "get_time"}, "b"), "two",
         "three",
     ])
-    agent = make_agent(model, processor)
+    agent = make_agent_with(model, processor)
     await agent.generate("1", request_context={THREAD_ID_KEY: "t1"})
     await agent.generate("2", request_context={THREAD_ID_KEY: "t2"})
     await agent.generate("3", request_context={THREAD_ID_KEY: "t1"})
@@ -343,10 +349,10 @@ class RejectLoads(Processor):
             abort("Answer without tools.", retry=True)
 
 
-async def test_a_load_in_a_step_rejected_by_a_retry_never_happens():
+async def test_a_load_in_a_step_rejected_by_a_retry_never_happens(make_agent_with):
     model = MockModel([call("load_tool", {"name": "get_weather"}, "l1"), "No tools then."])
-    agent = make_agent(model, ToolSearch(), output_processors=[RejectLoads()],
-                       max_processor_retries=1)
+    agent = make_agent_with(model, ToolSearch(), output_processors=[RejectLoads()],
+                            max_processor_retries=1)
     result = await agent.generate("Weather?")
 
     assert names(model.requests[1]) == META
@@ -368,10 +374,10 @@ class RejectLoadResults(Processor):
             abort("That tool is not for you.", retry=True)
 
 
-async def test_a_load_that_ran_in_a_step_rejected_afterwards_is_undone():
+async def test_a_load_that_ran_in_a_step_rejected_afterwards_is_undone(make_agent_with):
     model = MockModel([call("load_tool", {"name": "get_weather"}, "l1"), "No tools then."])
-    agent = make_agent(model, ToolSearch(), output_processors=[RejectLoadResults()],
-                       max_processor_retries=1)
+    agent = make_agent_with(model, ToolSearch(), output_processors=[RejectLoadResults()],
+                            max_processor_retries=1)
     result = await agent.generate("Weather?")
 
     assert result.steps[0].tripwire.processor_id == "reject-load-results"
@@ -388,10 +394,12 @@ class CutStream(Processor):
         return part
 
 
-async def test_a_stream_cut_by_a_tripwire_ends_the_call_and_the_next_call_starts_clean():
+async def test_a_stream_cut_by_a_tripwire_ends_the_call_and_the_next_call_starts_clean(
+    make_agent_with,
+):
     processor = ToolSearch()
     model = MockModel([call("load_tool", {"name": "get_weather"}, "l1"), "fresh"])
-    agent = make_agent(model, processor, output_processors=[CutStream()])
+    agent = make_agent_with(model, processor, output_processors=[CutStream()])
     stream = agent.stream("Weather?")
     chunks = [c async for c in stream]
     assert chunks[-1].type == "tripwire"
@@ -404,48 +412,48 @@ async def test_a_stream_cut_by_a_tripwire_ends_the_call_and_the_next_call_starts
 # ---------------------------------------------------------------- what is active
 
 
-async def test_always_active_tools_are_visible_and_not_searchable():
+async def test_always_active_tools_are_visible_and_not_searchable(make_agent_with):
     model = MockModel([call("search_tools", {"query": "local time city"}, "s1"), "ok"])
-    result = await make_agent(model, ToolSearch(always_active=["get_time"])).generate("Time?")
+    result = await make_agent_with(model, ToolSearch(always_active=["get_time"])).generate("Time?")
 
     assert names(model.requests[0]) == [*META, "get_time"]
     assert "get_time" not in [r["name"] for r in results_of(result)["s1"]["results"]]
 
 
-async def test_a_separate_library_leaves_the_agents_own_tools_active():
+async def test_a_separate_library_leaves_the_agents_own_tools_active(make_agent_with):
     @tool
     def escalate(reason: str) -> str:
         """Escalate to a human."""
         return "escalated"
 
     model = MockModel([call("load_tool", {"name": "get_weather"}, "l1"), "ok"])
-    agent = make_agent(model, ToolSearch(tools=make_library()), library=[escalate])
+    agent = make_agent_with(model, ToolSearch(tools=make_library()), library=[escalate])
     await agent.generate("Weather?")
 
     assert names(model.requests[0]) == [*META, "escalate"]
     assert names(model.requests[1]) == [*META, "escalate", "get_weather"]
 
 
-async def test_tools_the_caller_made_active_stay_active():
+async def test_tools_the_caller_made_active_stay_active(make_agent_with):
     model = MockModel(["ok"])
-    await make_agent(model, ToolSearch()).generate("Hi", active_tools=["get_sunrise"])
+    await make_agent_with(model, ToolSearch()).generate("Hi", active_tools=["get_sunrise"])
 
     assert names(model.requests[0]) == [*META, "get_sunrise"]
 
 
-async def test_an_agent_tool_named_like_a_meta_tool_is_a_clear_error():
+async def test_an_agent_tool_named_like_a_meta_tool_is_a_clear_error(make_agent_with):
     @tool
     def search_tools(query: str) -> str:
         """Clashes."""
         return ""
 
-    agent = make_agent(MockModel(["ok"]), ToolSearch(), library=[search_tools])
+    agent = make_agent_with(MockModel(["ok"]), ToolSearch(), library=[search_tools])
     with pytest.raises(ProcessorError, match="already has a tool named 'search_tools'"):
         await agent.generate("Hi")
 
 
-async def test_always_active_naming_an_unknown_tool_is_a_clear_error():
-    agent = make_agent(MockModel(["ok"]), ToolSearch(always_active=["nope"]))
+async def test_always_active_naming_an_unknown_tool_is_a_clear_error(make_agent_with):
+    agent = make_agent_with(MockModel(["ok"]), ToolSearch(always_active=["nope"]))
     with pytest.raises(ProcessorError, match=r"always_active names unknown tool\(s\) \['nope'\]"):
         await agent.generate("Hi")
 
@@ -512,23 +520,16 @@ def test_two_library_tools_with_one_name_are_rejected():
         ToolSearch(tools=[*lib, lib[-5]])
 
 
-@pytest.fixture
-def builtins_only(monkeypatch):
-    monkeypatch.setenv(_discovery.LOAD_ENV, "tool-search")
-    monkeypatch.delenv(_discovery.DISABLE_ENV, raising=False)
-    _discovery.reset()
-    yield
-    _discovery.reset()
-
-
-def test_it_is_discovered_through_the_entry_point_group(builtins_only):
+def test_it_is_discovered_through_the_entry_point_group(only_plugins):
+    only_plugins("tool-search")
     info = available()["tool-search"]
     assert info.cls is ToolSearch
     assert info.distribution == "tripwire"
     assert info.hooks == ("process_input_step",)
 
 
-async def test_an_agent_from_toml_searches_its_own_tools(builtins_only, tmp_path):
+async def test_an_agent_from_toml_searches_its_own_tools(only_plugins, tmp_path):
+    only_plugins("tool-search")
     (tmp_path / "tool_search_toml_tools.py").write_text('''
 from tripwire import tool
 
@@ -565,7 +566,8 @@ responses = [
     assert names(agent.model.requests[2]) == [*META, "get_weather"]
 
 
-def test_it_is_built_from_configuration_options(builtins_only):
+def test_it_is_built_from_configuration_options(only_plugins):
+    only_plugins("tool-search")
     processor = create("tool-search", top_k=3, always_active=["get_time"])
     assert (processor.top_k, processor.always_active, processor.tools) == (3, ["get_time"], None)
     assert create("tool-search", instructions=False).instructions is None

@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tripwire import Agent, Processor, ProcessorValidationError, hookimpl
-from tripwire.testing import MockModel
+from tripwire import Processor, ProcessorValidationError, hookimpl
 
 
-def build(**lists):
-    return Agent(id="a", model=MockModel([]), default_error_processors=False, **lists)
-
-
-def test_misspelt_hook_name_lists_valid_hooks():
+def test_misspelt_hook_name_lists_valid_hooks(make_bare_agent):
     class Typo(Processor):
         id = "typo"
 
@@ -22,13 +17,13 @@ def test_misspelt_hook_name_lists_valid_hooks():
             pass
 
     with pytest.raises(ProcessorValidationError) as info:
-        build(input_processors=[Typo()])
+        make_bare_agent(input_processors=[Typo()])
     message = str(info.value)
     assert "'typo'" in message and "process_inputs" in message
     assert "process_input, process_input_step" in message
 
 
-def test_unknown_argument_lists_valid_arguments():
+def test_unknown_argument_lists_valid_arguments(make_bare_agent):
     class BadArg(Processor):
         id = "bad-arg"
 
@@ -37,13 +32,13 @@ def test_unknown_argument_lists_valid_arguments():
             pass
 
     with pytest.raises(ProcessorValidationError) as info:
-        build(input_processors=[BadArg()])
+        make_bare_agent(input_processors=[BadArg()])
     message = str(info.value)
     assert "'bad-arg'" in message and "process_input" in message and "mesages" in message
     assert "valid arguments: messages, system_messages, message_list" in message
 
 
-def test_process_method_without_hookimpl_is_rejected():
+def test_process_method_without_hookimpl_is_rejected(make_bare_agent):
     class Unmarked(Processor):
         id = "unmarked"
 
@@ -51,10 +46,10 @@ def test_process_method_without_hookimpl_is_rejected():
             return part
 
     with pytest.raises(ProcessorValidationError, match="'unmarked'.*process_output_stream.*@hookimpl"):
-        build(output_processors=[Unmarked()])
+        make_bare_agent(output_processors=[Unmarked()])
 
 
-def test_process_prefixed_helper_without_hookimpl_is_rejected():
+def test_process_prefixed_helper_without_hookimpl_is_rejected(make_bare_agent):
     class Helper(Processor):
         id = "helper"
 
@@ -66,20 +61,20 @@ def test_process_prefixed_helper_without_hookimpl_is_rejected():
             return text
 
     with pytest.raises(ProcessorValidationError, match="process_text matches no hook"):
-        build(input_processors=[Helper()])
+        make_bare_agent(input_processors=[Helper()])
 
 
-def test_processor_without_id_is_rejected():
+def test_processor_without_id_is_rejected(make_bare_agent):
     class NoId:
         @hookimpl
         def process_input(self):
             pass
 
     with pytest.raises(ProcessorValidationError, match="has no id"):
-        build(input_processors=[NoId()])
+        make_bare_agent(input_processors=[NoId()])
 
 
-def test_duplicate_ids_in_one_list_are_rejected():
+def test_duplicate_ids_in_one_list_are_rejected(make_bare_agent):
     class P(Processor):
         id = "same"
 
@@ -88,10 +83,10 @@ def test_duplicate_ids_in_one_list_are_rejected():
             pass
 
     with pytest.raises(ProcessorValidationError, match="two processors in input_processors have the id 'same'"):
-        build(input_processors=[P(), P()])
+        make_bare_agent(input_processors=[P(), P()])
 
 
-def test_same_processor_in_input_and_output_lists_is_fine():
+def test_same_processor_in_input_and_output_lists_is_fine(make_bare_agent):
     class Hybrid(Processor):
         id = "hybrid"
 
@@ -104,7 +99,7 @@ def test_same_processor_in_input_and_output_lists_is_fine():
             return part
 
     hybrid = Hybrid()
-    build(input_processors=[hybrid], output_processors=[hybrid])
+    make_bare_agent(input_processors=[hybrid], output_processors=[hybrid])
 
 
 @pytest.mark.parametrize(
@@ -113,15 +108,15 @@ def test_same_processor_in_input_and_output_lists_is_fine():
      ("output_processors", "process_input"),
      ("error_processors", "process_input")],
 )
-def test_processor_in_a_list_where_it_implements_nothing_relevant(kind, hook):
+def test_processor_in_a_list_where_it_implements_nothing_relevant(make_bare_agent, kind, hook):
     ns = {"id": "misplaced"}
     exec(f"def {hook}(self): pass", {}, ns)
     cls = type("Misplaced", (Processor,), {"id": "misplaced", hook: hookimpl(ns[hook])})
     with pytest.raises(ProcessorValidationError, match=f"'misplaced' is in {kind} but implements none"):
-        build(**{kind: [cls()]})
+        make_bare_agent(**{kind: [cls()]})
 
 
-def test_argument_with_default_is_rejected():
+def test_argument_with_default_is_rejected(make_bare_agent):
     class Defaults(Processor):
         id = "defaults"
 
@@ -130,10 +125,10 @@ def test_argument_with_default_is_rejected():
             pass
 
     with pytest.raises(ProcessorValidationError, match="'defaults'.*abort.*default values"):
-        build(input_processors=[Defaults()])
+        make_bare_agent(input_processors=[Defaults()])
 
 
-def test_old_style_wrappers_are_rejected():
+def test_old_style_wrappers_are_rejected(make_bare_agent):
     class Wrapper(Processor):
         id = "wrapper"
 
@@ -142,10 +137,10 @@ def test_old_style_wrappers_are_rejected():
             yield
 
     with pytest.raises(ProcessorValidationError, match="wrapper"):
-        build(input_processors=[Wrapper()])
+        make_bare_agent(input_processors=[Wrapper()])
 
 
-def test_class_instead_of_instance_is_a_clear_error():
+def test_class_instead_of_instance_is_a_clear_error(make_bare_agent):
     class P(Processor):
         id = "p"
 
@@ -154,10 +149,10 @@ def test_class_instead_of_instance_is_a_clear_error():
             pass
 
     with pytest.raises(ProcessorValidationError, match="pass an instance"):
-        build(input_processors=[P])
+        make_bare_agent(input_processors=[P])
 
 
-def test_plain_object_with_id_and_hookimpls_works_without_subclassing():
+def test_plain_object_with_id_and_hookimpls_works_without_subclassing(make_bare_agent):
     class Plain:
         id = "plain"
 
@@ -165,7 +160,7 @@ def test_plain_object_with_id_and_hookimpls_works_without_subclassing():
         async def process_output_stream(self, part):
             return part
 
-    build(output_processors=[Plain()])
+    make_bare_agent(output_processors=[Plain()])
 
 
 def test_processor_name_defaults_to_id():
@@ -178,7 +173,7 @@ def test_processor_name_defaults_to_id():
     assert p.name == "Pretty"
 
 
-def test_callable_lists_are_validated_per_call():
+def test_callable_lists_are_validated_per_call(make_bare_agent):
     class Typo(Processor):
         id = "typo"
 
@@ -186,6 +181,6 @@ def test_callable_lists_are_validated_per_call():
         def process_inputs(self):
             pass
 
-    agent = build(input_processors=lambda ctx: [Typo()])
+    agent = make_bare_agent(input_processors=lambda ctx: [Typo()])
     with pytest.raises(ProcessorValidationError, match="process_inputs"):
         agent.generate_sync("x")
