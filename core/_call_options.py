@@ -55,9 +55,9 @@ class StepConfig:
 
     def for_step(self, system_messages: list[dict[str, Any]]) -> StepConfig:
         """A copy for one step (its mappings copied too, so a step's changes stay in it)."""
-        return attrs.evolve(self, system_messages=list(system_messages), tools=dict(self.tools),
-                            provider_options=dict(self.provider_options),
-                            model_settings=dict(self.model_settings))
+        return StepConfig(self.model, dict(self.tools), self.tool_choice, self.active_tools,
+                          list(system_messages), dict(self.provider_options),
+                          dict(self.model_settings), self.structured_output)
 
     def active(self) -> dict[str, Tool]:
         """The tools the model may call in this step."""

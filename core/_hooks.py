@@ -79,6 +79,7 @@ class Hooks:
         self.states: dict[str, dict[str, Any]] = {}
         self._commons: dict[int, dict[str, Any]] = {}
         self._bound: dict[tuple[int, str], BoundHook] = {}
+        self._chains: dict[tuple[str, str], list[Any]] = {}
 
     # -- binding
     def common(self, cp: CompiledProcessor) -> dict[str, Any]:
@@ -125,6 +126,14 @@ class Hooks:
             elif hook in u.impls and self.recorder is not None:
                 self.recorder.record(u.id, hook, 0, 0, "skipped-by-mode", mode=u.mode)
         return out
+
+    def _chain(self, kind: str, hook: str) -> list[Any]:
+        """``chain()`` of one list for one hook, built once per call."""
+        key = (kind, hook)
+        found = self._chains.get(key)
+        if found is None:
+            found = self._chains[key] = self.chain(getattr(self.call, kind), hook)
+        return found
 
     def start_checks(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:
         """Start ``process_input`` of the processors in ``parallel`` and ``monitor``
@@ -227,6 +236,10 @@ class Hooks:
 
     # -- the hooks, in the order they run
     async def process_input(self, message_list: MessageList) -> None:
+        chain = self._chain("inputs", "process_input")
+        if not chain:
+            return
+
         def values(s: HookState) -> dict[str, Any]:
             return {"messages": s.message_list.all.db(),
                     "system_messages": list(s.message_list.system_messages),
@@ -235,7 +248,7 @@ class Hooks:
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_input(s.message_list, cp, result, s.message_list.all.db())
 
-        await self._run(self.chain(self.call.inputs, "process_input"),
+        await self._run(chain,
                         _Adapter("process_input", values, apply, _stage_view),
                         HookState(message_list))
 
@@ -244,6 +257,10 @@ class Hooks:
         config: StepConfig, send_signal: Callable[..., Any],
         resolve_model: Callable[[Any], Any],
     ) -> None:
+        chain = self._chain("inputs", "process_input_step")
+        if not chain:
+            return
+
         def values(s: HookState) -> dict[str, Any]:
             c = s.config
             assert c is not None
@@ -268,7 +285,7 @@ class Hooks:
             _returns.apply_step_overrides(s.message_list, cp, result, s.config,
                                           s.message_list.all.db(), resolve_model)
 
-        await self._run(self.chain(self.call.inputs, "process_input_step"),
+        await self._run(chain,
                         _Adapter("process_input_step", values, apply, _stage_view),
                         HookState(message_list, config=config))
 
@@ -278,6 +295,10 @@ class Hooks:
     ) -> tuple[list[dict[str, Any]], list[Chunk] | None]:
         """The prompt to send (processors may rewrite it for this call only), and the
         cached chunks when a processor answered the call itself."""
+        chain = self._chain("inputs", "process_llm_request")
+        if not chain:
+            return prompt, None
+
         def values(s: HookState) -> dict[str, Any]:
             return {"prompt": s.prompt, "model": config.model, "step_number": step_number,
                     "steps": list(steps)}
@@ -292,8 +313,8 @@ class Hooks:
         def view(s: HookState) -> dict[str, Any]:
             return {"response": s.cached} if s.cached is not None else {"prompt": s.prompt}
 
-        state = HookState(MessageList(), prompt=prompt)
-        await self._run(self.chain(self.call.inputs, "process_llm_request"),
+        state = HookState(None, prompt=prompt)
+        await self._run(chain,
                         _Adapter("process_llm_request", values, apply, view), state)
         return state.prompt or [], state.cached
 
@@ -301,6 +322,10 @@ class Hooks:
         self, chunks: list[Chunk], model: Any, step_number: int, steps: list[StepResult],
         from_cache: bool, finish: Mapping[str, Any],
     ) -> None:
+        chain = self._chain("inputs", "process_llm_response")
+        if not chain:
+            return
+
         def values(s: HookState) -> dict[str, Any]:
             return {"chunks": list(chunks), "model": model, "step_number": step_number,
                     "steps": list(steps), "from_cache": from_cache,
@@ -308,9 +333,9 @@ class Hooks:
                     "request": finish.get("request"),
                     "raw_response": finish.get("raw_response")}
 
-        await self._run(self.chain(self.call.inputs, "process_llm_response"),
+        await self._run(chain,
                         _Adapter("process_llm_response", values, _ignore),
-                        HookState(MessageList()))
+                        HookState(None))
 
     async def process_api_error(
         self, error: Exception, message_list: MessageList, step_number: int,
@@ -350,6 +375,10 @@ class Hooks:
         self, message_list: MessageList, step: StepResult, config: StepConfig,
         steps: list[StepResult],
     ) -> None:
+        chain = self._chain("outputs", "process_output_step")
+        if not chain:
+            return
+
         def values(s: HookState) -> dict[str, Any]:
             return {
                 "messages": s.message_list.all.db(),
@@ -369,7 +398,7 @@ class Hooks:
                 _returns.apply_messages(s.message_list, cp, "process_output_step", result,
                                         s.message_list.all.db(), "response")
 
-        await self._run(self.chain(self.call.outputs, "process_output_step"),
+        await self._run(chain,
                         _Adapter("process_output_step", values, apply, _stage_view),
                         HookState(message_list))
 
@@ -379,6 +408,10 @@ class Hooks:
     ) -> Any:
         """The tool's result after every output processor (``{"result": value}``
         replaces it, as does ``message_list.update_tool_invocation``)."""
+        chain = self._chain("outputs", "process_tool_result")
+        if not chain:
+            return value
+
         def current(s: HookState) -> Any:
             found = s.message_list.find_tool_invocation(call.tool_call_id)
             return found.result if found is not None else value
@@ -406,7 +439,7 @@ class Hooks:
                 s.message_list.update_tool_invocation(ToolInvocationPart(
                     attrs.evolve(base, state="result", result=new_value)))
 
-        await self._run(self.chain(self.call.outputs, "process_tool_result"),
+        await self._run(chain,
                         _Adapter("process_tool_result", values, apply,
                                  lambda s: {"result": current(s)}),
                         HookState(message_list))
@@ -414,6 +447,10 @@ class Hooks:
         return found.result if found is not None else value
 
     async def process_output_result(self, message_list: MessageList, output: OutputResult) -> None:
+        chain = self._chain("outputs", "process_output_result")
+        if not chain:
+            return
+
         def values(s: HookState) -> dict[str, Any]:
             return {"messages": s.message_list.response.db(), "message_list": s.message_list,
                     "result": s.output}
@@ -425,7 +462,7 @@ class Hooks:
             s.output._set_text(response_text(s.message_list))
 
         state = HookState(message_list, output=output)
-        await self._run(self.chain(self.call.outputs, "process_output_result"),
+        await self._run(chain,
                         _Adapter("process_output_result", values, apply,
                                  lambda s: s.message_list.response.db()), state)
         output._set_text(response_text(message_list))

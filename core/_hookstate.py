@@ -30,7 +30,7 @@ _CONFIG_KEYS = ("model", "tools", "tool_choice", "active_tools", "system_message
 class HookState:
     """The message list, plus what the current hook may change besides it."""
 
-    message_list: MessageList
+    message_list: MessageList | None
     config: StepConfig | None = None
     prompt: list[dict[str, Any]] | None = None
     cached: list[Chunk] | None = None
@@ -45,7 +45,7 @@ class HookState:
 
     def fork(self) -> HookState:
         return HookState(
-            self.message_list.fork(),
+            None if self.message_list is None else self.message_list.fork(),
             None if self.config is None else self.config.for_step(self.config.system_messages),
             copy.deepcopy(self.prompt),
             self.cached,
@@ -54,7 +54,9 @@ class HookState:
         )
 
     def changes_since(self, base: HookState) -> dict[tuple[str, ...], Any]:
-        changes: dict[tuple[str, ...], Any] = self.message_list.changes_since(base.message_list)
+        changes: dict[tuple[str, ...], Any] = {}
+        if self.message_list is not None and base.message_list is not None:
+            changes.update(self.message_list.changes_since(base.message_list))
         if self.config is not None and base.config is not None:
             for key in _CONFIG_KEYS:
                 mine, theirs = getattr(self.config, key), getattr(base.config, key)
@@ -72,8 +74,9 @@ class HookState:
         return changes
 
     def apply_changes(self, changes: dict[tuple[str, ...], Any]) -> None:
-        self.message_list.apply_changes(
-            {k: v for k, v in changes.items() if k[0] in ("message", "system")})
+        if self.message_list is not None:
+            self.message_list.apply_changes(
+                {k: v for k, v in changes.items() if k[0] in ("message", "system")})
         for key, value in changes.items():
             if key[0] == "setting":
                 setattr(self.config, key[1], value)

@@ -69,13 +69,6 @@ class _RetryStep(Exception):
         self.tripwire = tripwire
 
 
-class _ModelFailed(Exception):
-    """The model call failed (raised, or sent a malformed chunk)."""
-
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-
-
 class Run:
     """Everything one generate/stream call owns."""
 
@@ -261,27 +254,70 @@ class Run:
             self.current_acc = acc
             if self.recorder is not None:
                 self.recorder.start_model_call(config.model)
+            # The model's chunks, each through the output processors to the client.
+            # (Inline rather than a nested generator: one hop less per chunk.)
+            failed: Exception | None = None
+            iterator = source.__aiter__()
             try:
-                async with aclosing(self._model_chunks(source, acc, config.model)) as chunks:
-                    async for c in chunks:
+                while True:
+                    try:
+                        raw = await (self._guarded_next(iterator) if self.guards
+                                     else iterator.__anext__())
+                        if cached is None:  # cache entries were checked when returned
+                            check_chunk(raw)
+                    except StopAsyncIteration:
+                        break
+                    except (asyncio.CancelledError, GeneratorExit):
+                        raise
+                    except TripWire:  # a check beside the model call aborted
+                        raise
+                    except ValueError as e:
+                        failed = APICallError(
+                            f"model {model_label(config.model)} sent a malformed chunk: {e}")
+                        failed.__cause__ = e
+                        break
+                    except Exception as e:
+                        failed = e
+                        break
+                    acc.raw.append(raw)
+                    if raw.type == "finish":
+                        acc.finish = raw.payload
+                        raw = Chunk("step-finish", _step_finish_payload(raw.payload),
+                                    run_id=self.run_id, source=raw.source)
+                    elif raw.run_id is None:
+                        raw = Chunk(raw.type, raw.payload, self.run_id, raw.source,
+                                    raw.transient)
+                    for c in await pipeline.emit(raw):
+                        acc.observe(c)
                         yield c
-            except _ModelFailed as failed:
+            finally:
+                closer = getattr(iterator, "aclose", None)
+                if closer is not None:
+                    await closer()
+            if failed is not None:
                 if self.recorder is not None:
-                    self.recorder.end_model_call(None, from_cache=acc.from_cache,
-                                                 error=failed.error)
-                retry_by = await self._retry_api_error(failed.error, step_number, api_retries)
+                    self.recorder.end_model_call(None, from_cache=acc.from_cache, error=failed)
+                retry_by = await self._retry_api_error(failed, step_number, api_retries)
                 if retry_by is not None:
                     # The failed attempt is discarded like a rejected step: the client is
                     # told, and none of its text reaches the result or the next prompt.
                     api_retries += 1
                     self.current_acc = None
-                    for c in await self._step_retry(step_number, str(failed.error), retry_by,
+                    for c in await self._step_retry(step_number, str(failed), retry_by,
                                                     api_retries):
                         yield c
                     for c in await pipeline.flush():
                         yield c
                     continue
-                raise failed.error from None
+                raise failed
+            if not acc.finish:
+                # A model (or cache entry) without a finish chunk: the step still ends.
+                acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
+                              "usage": Usage()}
+                for c in await pipeline.emit(Chunk("step-finish", dict(acc.finish),
+                                                   run_id=self.run_id)):
+                    acc.observe(c)
+                    yield c
             break
         if self.recorder is not None:
             self.recorder.end_model_call(acc.finish, from_cache=acc.from_cache)
@@ -339,51 +375,6 @@ class Run:
         if self.call.max_retries is None and cp not in self.agent._defaults:
             self.agent._warn_implicit_retry_budget()
         return cp.id
-
-    async def _model_chunks(
-        self, source: AsyncIterator[Chunk], acc: StepAccumulator, model: Any
-    ) -> AsyncIterator[Chunk]:
-        iterator = source.__aiter__()
-        try:
-            while True:
-                try:
-                    if self.guards:
-                        raw = await self._guarded_next(iterator)
-                    else:
-                        raw = await iterator.__anext__()
-                    if not acc.from_cache:  # cache entries were checked when returned
-                        check_chunk(raw)
-                except StopAsyncIteration:
-                    break
-                except (asyncio.CancelledError, GeneratorExit):
-                    raise
-                except ValueError as e:
-                    raise _ModelFailed(APICallError(
-                        f"model {model_label(model)} sent a malformed chunk: {e}")) from e
-                except Exception as e:
-                    raise _ModelFailed(e) from e
-                acc.raw.append(raw)
-                if raw.type == "finish":
-                    acc.finish = raw.payload
-                    raw = Chunk("step-finish", _step_finish_payload(raw.payload),
-                                run_id=self.run_id, source=raw.source)
-                elif raw.run_id is None:
-                    raw = Chunk(raw.type, raw.payload, self.run_id, raw.source, raw.transient)
-                for c in await self.pipeline.emit(raw):
-                    acc.observe(c)
-                    yield c
-        finally:
-            closer = getattr(iterator, "aclose", None)
-            if closer is not None:
-                await closer()
-        if not acc.finish:
-            # A model (or cache entry) without a finish chunk: the step still ends.
-            acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
-                          "usage": Usage()}
-            for c in await self.pipeline.emit(Chunk("step-finish", dict(acc.finish),
-                                                    run_id=self.run_id)):
-                acc.observe(c)
-                yield c
 
     async def _guarded_next(self, iterator: Any) -> Chunk:
         """The model's next chunk, once every check in ``parallel`` mode has passed.
