@@ -21,10 +21,10 @@ from tripwire import (
     ConfigurationError,
     Processor,
     ProcessorValidationError,
-    _discovery,
     hookimpl,
     tool,
 )
+from tripwire.cli import main
 from tripwire.plugins import available, create
 from tripwire.testing import FakePlugins, MockModel, MockResponse
 
@@ -49,8 +49,11 @@ class Shout(Processor):
 
 @pytest.fixture
 def rescan():
-    """Tests that change the environment by hand scan the plugins afresh after."""
+    """Tests that change the environment by hand scan the plugins afresh after (there
+    is no public way to forget the scan: tripwire.testing uses this one)."""
     yield
+    from tripwire import _discovery
+
     _discovery.reset()
 
 
@@ -197,7 +200,7 @@ def test_fake_plugins_hides_installed_plugins_except_those_kept(fake_plugins):
 
     fake_plugins({}, installed=["tool-search"])
     assert list(available()) == ["shout", "tool-search"]
-    assert os.environ[_discovery.LOAD_ENV] == "shout,tool-search"
+    assert os.environ["TRIPWIRE_LOAD_PLUGINS"] == "shout,tool-search"
 
 
 def test_keeping_a_plugin_that_is_not_installed_is_a_clear_error(fake_plugins):
@@ -233,13 +236,14 @@ async def test_a_config_file_builds_an_agent_with_a_faked_plugin(fake_plugins, t
     assert (await agent.generate("Hi")).text == "QUIET WORDS"
 
 
-def test_fake_plugins_registers_cli_command_plugins(fake_plugins):
+def test_fake_plugins_registers_cli_command_plugins(fake_plugins, capsys):
     def register(subparsers):
-        subparsers.add_parser("audit")
+        subparsers.add_parser("audit").set_defaults(func=lambda args: print("audited"))
 
-    fake_plugins({"audit": register}, group=_discovery.COMMANDS_GROUP)
+    fake_plugins({"audit": register}, group="tripwire.commands")
 
-    assert _discovery.commands()["audit"].register is register
+    assert main(["audit"]) == 0
+    assert capsys.readouterr().out == "audited\n"
 
 
 def test_fake_plugins_accepts_only_the_groups_it_can_fake(fake_plugins):
@@ -264,17 +268,16 @@ def test_fake_plugins_changes_nothing_until_called(fake_plugins):
 
 
 def test_closing_fake_plugins_restores_the_environment_and_the_metadata(monkeypatch, rescan):
-    monkeypatch.setenv(_discovery.LOAD_ENV, "tool-search,unicode-normalizer")
-    monkeypatch.setenv(_discovery.DISABLE_ENV, "unicode-normalizer")
+    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "tool-search,unicode-normalizer")
+    monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", "unicode-normalizer")
     real = importlib.metadata.distributions
-    _discovery.reset()
 
     with FakePlugins() as fake:
         fake({"shout": Shout})
-        assert _discovery.DISABLE_ENV not in os.environ
+        assert "TRIPWIRE_DISABLE_PLUGINS" not in os.environ
         assert list(available()) == ["shout"]
 
     assert importlib.metadata.distributions is real
-    assert os.environ[_discovery.LOAD_ENV] == "tool-search,unicode-normalizer"
-    assert os.environ[_discovery.DISABLE_ENV] == "unicode-normalizer"
+    assert os.environ["TRIPWIRE_LOAD_PLUGINS"] == "tool-search,unicode-normalizer"
+    assert os.environ["TRIPWIRE_DISABLE_PLUGINS"] == "unicode-normalizer"
     assert list(available()) == ["tool-search"]
