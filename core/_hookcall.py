@@ -98,12 +98,14 @@ class BoundHook:
         if name in names:
             self.args[names.index(name)] = value
 
-    async def __call__(self, values: Mapping[str, Any]) -> Any:
+    async def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
+        """Call the implementation; ``values[name](state)`` gives each of the hook's own
+        arguments it declares (only those are computed)."""
         if self.recorder is not None:
-            return await self._recorded(values)
-        args = list(self.args)
+            return await self._recorded(values, state)
+        args = self.args
         for name, i in self.own:
-            args[i] = values[name]
+            args[i] = values[name](state)
         try:
             result = self.fn(*args)
             if inspect.isawaitable(result):
@@ -115,11 +117,11 @@ class BoundHook:
         except Exception as e:
             return handle_failure(self.cp, self.hook, e)
 
-    async def _recorded(self, values: Mapping[str, Any]) -> Any:
+    async def _recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
         """``__call__`` with its time and outcome recorded."""
-        args = list(self.args)
+        args = self.args
         for name, i in self.own:
-            args[i] = values[name]
+            args[i] = values[name](state)
         wall, start = wall_ns(), time.perf_counter_ns()
         outcome = "passed"
         try:
@@ -149,12 +151,12 @@ class BoundHook:
     def wrapper(self) -> bool:
         return self.cp.impls[self.hook].wrapper
 
-    async def start(self, values: Mapping[str, Any]) -> Any:
+    async def start(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
         """Run a wrapper up to its ``yield``; the suspended generator, or
         ``FAILED_OPEN`` (a fail-open wrapper that failed is left out)."""
         args = list(self.args)
         for name, i in self.own:
-            args[i] = values[name]
+            args[i] = values[name](state)
         try:
             gen = self.fn(*args)
             if self.recorder is not None:

@@ -43,7 +43,9 @@ class _Adapter:
     """How one hook invocation talks to each processor of the chain."""
 
     hook: str
-    values: Callable[[HookState], dict[str, Any]]
+    #: each argument of the hook (common ones aside) by name: computed only for the
+    #: processors that declare it
+    values: Mapping[str, Callable[[HookState], Any]]
     apply: Callable[[CompiledProcessor, Any, HookState], None]
     #: what a wrapper receives as ``result = yield``
     view: Callable[[HookState], Any] = lambda state: None
@@ -146,11 +148,7 @@ class Hooks:
         return tasks
 
     async def _check_input(self, cp: CompiledProcessor, message_list: MessageList) -> None:
-        result = await self.bound(cp, "process_input")({
-            "messages": message_list.all.db(),
-            "system_messages": list(message_list.system_messages),
-            "message_list": message_list,
-        })
+        result = await self.bound(cp, "process_input")(_INPUT_VALUES, HookState(message_list))
         if result is not None and result is not FAILED_OPEN and result is not message_list:
             handle_failure(cp, "process_input", ValueError(
                 f"it runs in mode={cp.mode!r}, beside the run, so it may check the input but "
@@ -186,13 +184,14 @@ class Hooks:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
-                result = await item(adapter.values(state))
-                adapter.apply(item.cp, result, state)
+                result = await item(adapter.values, state)
+                if result is not None and result is not FAILED_OPEN:
+                    adapter.apply(item.cp, result, state)
 
     async def _wrap(
         self, bound: BoundHook, rest: list[Any], adapter: _Adapter, state: HookState
     ) -> None:
-        gen = await bound.start(adapter.values(state))
+        gen = await bound.start(adapter.values, state)
         if gen is FAILED_OPEN:
             await self._run(rest, adapter, state)
             return
@@ -202,7 +201,8 @@ class Hooks:
             bound.close(gen)
             raise
         replacement = await bound.finish(gen, adapter.view(state))
-        adapter.apply(bound.cp, replacement, state)
+        if replacement is not None and replacement is not FAILED_OPEN:
+            adapter.apply(bound.cp, replacement, state)
 
     async def _parallel(self, group: _Parallel, adapter: _Adapter, state: HookState) -> None:
         forks = [state.fork() for _ in group.chains]
@@ -240,16 +240,10 @@ class Hooks:
         if not chain:
             return
 
-        def values(s: HookState) -> dict[str, Any]:
-            return {"messages": s.message_list.all.db(),
-                    "system_messages": list(s.message_list.system_messages),
-                    "message_list": s.message_list}
-
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_input(s.message_list, cp, result, s.message_list.all.db())
 
-        await self._run(chain,
-                        _Adapter("process_input", values, apply, _stage_view),
+        await self._run(chain, _Adapter("process_input", _INPUT_VALUES, apply, _stage_view),
                         HookState(message_list))
 
     async def process_input_step(
@@ -260,33 +254,16 @@ class Hooks:
         chain = self._chain("inputs", "process_input_step")
         if not chain:
             return
-
-        def values(s: HookState) -> dict[str, Any]:
-            c = s.config
-            assert c is not None
-            return {
-                "messages": s.message_list.all.db(),
-                "message_list": s.message_list,
-                "step_number": step_number,
-                "steps": list(steps),
-                "system_messages": list(c.system_messages),
-                "model": c.model,
-                "tool_choice": c.tool_choice,
-                "active_tools": c.active_tools,
-                "tools": dict(c.tools),
-                "provider_options": c.provider_options,
-                "model_settings": c.model_settings,
-                "structured_output": c.structured_output,
-                "send_signal": send_signal,
-            }
+        values = {**_STEP_CONFIG_VALUES, "messages": _all_messages, "message_list": _message_list,
+                  "step_number": lambda s: step_number, "steps": lambda s: list(steps),
+                  "send_signal": lambda s: send_signal}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             assert s.config is not None
             _returns.apply_step_overrides(s.message_list, cp, result, s.config,
                                           s.message_list.all.db(), resolve_model)
 
-        await self._run(chain,
-                        _Adapter("process_input_step", values, apply, _stage_view),
+        await self._run(chain, _Adapter("process_input_step", values, apply, _stage_view),
                         HookState(message_list, config=config))
 
     async def process_llm_request(
@@ -298,10 +275,8 @@ class Hooks:
         chain = self._chain("inputs", "process_llm_request")
         if not chain:
             return prompt, None
-
-        def values(s: HookState) -> dict[str, Any]:
-            return {"prompt": s.prompt, "model": config.model, "step_number": step_number,
-                    "steps": list(steps)}
+        values = {"prompt": lambda s: s.prompt, "model": lambda s: config.model,
+                  "step_number": lambda s: step_number, "steps": lambda s: list(steps)}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             new_prompt, cached = _returns.llm_request(cp, result)
@@ -314,8 +289,7 @@ class Hooks:
             return {"response": s.cached} if s.cached is not None else {"prompt": s.prompt}
 
         state = HookState(None, prompt=prompt)
-        await self._run(chain,
-                        _Adapter("process_llm_request", values, apply, view), state)
+        await self._run(chain, _Adapter("process_llm_request", values, apply, view), state)
         return state.prompt or [], state.cached
 
     async def process_llm_response(
@@ -325,16 +299,13 @@ class Hooks:
         chain = self._chain("inputs", "process_llm_response")
         if not chain:
             return
-
-        def values(s: HookState) -> dict[str, Any]:
-            return {"chunks": list(chunks), "model": model, "step_number": step_number,
-                    "steps": list(steps), "from_cache": from_cache,
-                    "warnings": finish.get("warnings") or [],
-                    "request": finish.get("request"),
-                    "raw_response": finish.get("raw_response")}
-
-        await self._run(chain,
-                        _Adapter("process_llm_response", values, _ignore),
+        values = {"chunks": lambda s: list(chunks), "model": lambda s: model,
+                  "step_number": lambda s: step_number, "steps": lambda s: list(steps),
+                  "from_cache": lambda s: from_cache,
+                  "warnings": lambda s: finish.get("warnings") or [],
+                  "request": lambda s: finish.get("request"),
+                  "raw_response": lambda s: finish.get("raw_response")}
+        await self._run(chain, _Adapter("process_llm_response", values, _ignore),
                         HookState(None))
 
     async def process_api_error(
@@ -343,10 +314,9 @@ class Hooks:
     ) -> CompiledProcessor | None:
         """The processor that asks to retry the failed call (input, output, then error
         processors; the first to ask wins), or None. The retry limit is the caller's."""
-        def values(s: HookState) -> dict[str, Any]:
-            return {"error": error, "messages": s.message_list.all.db(),
-                    "message_list": s.message_list, "step_number": step_number,
-                    "steps": list(steps)}
+        values = {"error": lambda s: error, "messages": _all_messages,
+                  "message_list": _message_list, "step_number": lambda s: step_number,
+                  "steps": lambda s: list(steps)}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             if isinstance(result, Mapping) and result.get("retry"):
@@ -378,28 +348,23 @@ class Hooks:
         chain = self._chain("outputs", "process_output_step")
         if not chain:
             return
-
-        def values(s: HookState) -> dict[str, Any]:
-            return {
-                "messages": s.message_list.all.db(),
-                "message_list": s.message_list,
-                "step_number": step.step_number,
-                "finish_reason": step.finish_reason,
-                "provider_metadata": step.provider_metadata,
-                "tool_calls": list(step.tool_calls),
-                "text": step.text,
-                "usage": step.usage,
-                "system_messages": list(config.system_messages),
-                "steps": list(steps),
-            }
+        values = {
+            "messages": _all_messages, "message_list": _message_list,
+            "step_number": lambda s: step.step_number,
+            "finish_reason": lambda s: step.finish_reason,
+            "provider_metadata": lambda s: step.provider_metadata,
+            "tool_calls": lambda s: list(step.tool_calls),
+            "text": lambda s: step.text, "usage": lambda s: step.usage,
+            "system_messages": lambda s: list(config.system_messages),
+            "steps": lambda s: list(steps),
+        }
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             if not _returns.is_unchanged_step(result):
                 _returns.apply_messages(s.message_list, cp, "process_output_step", result,
                                         s.message_list.all.db(), "response")
 
-        await self._run(chain,
-                        _Adapter("process_output_step", values, apply, _stage_view),
+        await self._run(chain, _Adapter("process_output_step", values, apply, _stage_view),
                         HookState(message_list))
 
     async def process_tool_result(
@@ -416,19 +381,14 @@ class Hooks:
             found = s.message_list.find_tool_invocation(call.tool_call_id)
             return found.result if found is not None else value
 
-        def values(s: HookState) -> dict[str, Any]:
-            return {
-                "messages": s.message_list.all.db(),
-                "message_list": s.message_list,
-                "step_number": step_number,
-                "tool_name": call.tool_name,
-                "tool_call_id": call.tool_call_id,
-                "args": call.args,
-                "result": current(s),
-                "provider_executed": False,
-                "system_messages": list(config.system_messages),
-                "steps": list(steps),
-            }
+        values = {
+            "messages": _all_messages, "message_list": _message_list,
+            "step_number": lambda s: step_number, "tool_name": lambda s: call.tool_name,
+            "tool_call_id": lambda s: call.tool_call_id, "args": lambda s: call.args,
+            "result": current, "provider_executed": lambda s: False,
+            "system_messages": lambda s: list(config.system_messages),
+            "steps": lambda s: list(steps),
+        }
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             replaced, new_value = _returns.tool_result(cp, result)
@@ -439,9 +399,8 @@ class Hooks:
                 s.message_list.update_tool_invocation(ToolInvocationPart(
                     attrs.evolve(base, state="result", result=new_value)))
 
-        await self._run(chain,
-                        _Adapter("process_tool_result", values, apply,
-                                 lambda s: {"result": current(s)}),
+        await self._run(chain, _Adapter("process_tool_result", values, apply,
+                                        lambda s: {"result": current(s)}),
                         HookState(message_list))
         found = message_list.find_tool_invocation(call.tool_call_id)
         return found.result if found is not None else value
@@ -451,21 +410,51 @@ class Hooks:
         if not chain:
             return
 
-        def values(s: HookState) -> dict[str, Any]:
-            return {"messages": s.message_list.response.db(), "message_list": s.message_list,
-                    "result": s.output}
-
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_messages(s.message_list, cp, "process_output_result", result,
                                     s.message_list.response.db(), "response")
-            assert s.output is not None
-            s.output._set_text(response_text(s.message_list))
 
-        state = HookState(message_list, output=output)
-        await self._run(chain,
-                        _Adapter("process_output_result", values, apply,
-                                 lambda s: s.message_list.response.db()), state)
+        await self._run(chain, _Adapter("process_output_result", _RESULT_VALUES, apply,
+                                        lambda s: s.message_list.response.db()),
+                        HookState(message_list, output=output))
         output._set_text(response_text(message_list))
+
+
+def _all_messages(state: HookState) -> list[Any]:
+    return state.message_list.all.db()
+
+
+def _message_list(state: HookState) -> MessageList | None:
+    return state.message_list
+
+
+def _result(state: HookState) -> Any:
+    # processors see result.text as the messages stand (an earlier one may have
+    # edited them in place)
+    state.output._set_text(response_text(state.message_list))
+    return state.output
+
+
+_INPUT_VALUES: dict[str, Callable[[HookState], Any]] = {
+    "messages": _all_messages,
+    "system_messages": lambda s: list(s.message_list.system_messages),
+    "message_list": _message_list,
+}
+_STEP_CONFIG_VALUES: dict[str, Callable[[HookState], Any]] = {
+    "system_messages": lambda s: list(s.config.system_messages),
+    "model": lambda s: s.config.model,
+    "tool_choice": lambda s: s.config.tool_choice,
+    "active_tools": lambda s: s.config.active_tools,
+    "tools": lambda s: dict(s.config.tools),
+    "provider_options": lambda s: s.config.provider_options,
+    "model_settings": lambda s: s.config.model_settings,
+    "structured_output": lambda s: s.config.structured_output,
+}
+_RESULT_VALUES: dict[str, Callable[[HookState], Any]] = {
+    "messages": lambda s: s.message_list.response.db(),
+    "message_list": _message_list,
+    "result": _result,
+}
 
 
 def _stage_view(state: HookState) -> list[Any]:

@@ -267,8 +267,8 @@ class OutputPipeline:
         """A wrapper stage: its code before ``yield`` sees the chunk, ``result = yield``
         receives the chunks the processors after it emitted, and it may return a
         replacement list (which goes to the client as it is)."""
-        gen = await stage.bound.start({"part": chunk, "stream_parts": stage.parts,
-                                       "message_list": self.message_list})
+        gen = await stage.bound.start({"part": lambda _: chunk, "stream_parts": lambda _: stage.parts,
+                                       "message_list": lambda _: self.message_list}, None)
         if gen is FAILED_OPEN:
             return await self.through(chunk, skip, i + 1)
         try:
