@@ -8,7 +8,8 @@ that wants to add, remove or reorder messages goes through ``MessageList``.
 from __future__ import annotations
 
 import copy
-import uuid
+import itertools
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Literal
@@ -21,9 +22,27 @@ Source = Literal["input", "response", "memory"]
 SOURCES: tuple[str, ...] = ("input", "response", "memory")
 
 
+class _Ids:
+    """Unique ids without a system call each: a random 64-bit prefix per process
+    (drawn again in a forked child) and a counter; 32 hex digits, unique across
+    processes and machines."""
+
+    def __init__(self) -> None:
+        self.reseed()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self.reseed)
+
+    def reseed(self) -> None:
+        self.prefix = os.urandom(8).hex()
+        self.counter = itertools.count(int.from_bytes(os.urandom(6), "big"))
+
+
+_ids = _Ids()
+
+
 def new_id() -> str:
-    """A fresh message / chunk id."""
-    return str(uuid.uuid4())
+    """A fresh message / chunk / run id."""
+    return f"{_ids.prefix}{next(_ids.counter):016x}"
 
 
 def _now() -> datetime:

@@ -147,3 +147,14 @@ def test_usage_adds_and_coerces():
     assert Usage.coerce({"input_tokens": 2, "output_tokens": 3}).total_tokens == 5
     with pytest.raises(ValueError, match="unknown usage keys"):
         Usage.coerce({"prompt_tokens": 1})
+
+
+def test_ids_are_unique_and_a_reseeded_generator_gives_new_ones():
+    from tripwire.messages import _ids, new_id
+
+    ids = {new_id() for _ in range(10_000)}
+    assert len(ids) == 10_000
+    before = new_id()
+    _ids.reseed()  # what a forked child does (os.register_at_fork)
+    after = new_id()
+    assert after[:16] != before[:16] and after not in ids
