@@ -1,0 +1,349 @@
+"""Hold streamed text back until no match can still span it.
+
+A stream guard that looks for words or patterns in ``text-delta`` chunks cannot check
+each chunk alone: ``"pass"`` and ``"word"`` arrive as two deltas (or two text ids),
+and each is harmless. ``HoldBack`` is the buffer such a guard keeps in ``state``: it
+takes every chunk the guard's ``process_output_stream`` sees, finds matches with the
+guard's own function, and gives back the chunks that are safe to emit, with the
+matches replaced. keyword-guard (contrib/) is built on it.
+
+How it decides what is safe
+    The guard declares ``max_match_length``: the most characters one match can cover
+    (exact for keywords, an upper bound for regular expressions). A match that is not
+    complete yet needs at least one character still to come, so it can only start in
+    the last ``max_match_length - 1`` characters seen. Chunks are held whole: a chunk
+    is released once it ends before those characters and no complete match runs past
+    its end; matches in it are replaced first.
+
+Channels and text ids
+    ``text-delta`` and ``reasoning-delta`` are two channels: a match never spans text
+    and reasoning. Within a channel, text ids do not separate matches: the deltas are
+    matched as one text in arrival order, which is the text the client concatenates,
+    ``result.text`` and the stored message hold. So ``"pass"`` ending id ``t1`` and
+    ``"word"`` starting id ``t2`` (or ids interleaved) are one match.
+
+What is released, and when
+    Released chunks are the original ones (same id, same boundaries, same payload),
+    new ones with the replaced text where a match was, in the original order; a chunk
+    whose text was all replaced away is dropped (unless it carries other payload keys,
+    such as ``provider_metadata``). Any chunk that is not a delta of the held channel
+    (a tool call, a delta of the other channel, ``step-finish``, ``finish``) first
+    flushes what is held, then follows it. The last ``max_match_length - 1``
+    characters released on each channel stay as context until the call ends: a match
+    that a flush cut in two (``"pass"``, a tool call, ``"word"``) is still found, and
+    its part not released yet is replaced, so the whole match never reaches the
+    client. A ``tripwire`` chunk discards what is held.
+
+Example: a guard that masks card-like numbers in text and reasoning::
+
+    import re
+    from tripwire import HoldBack, Processor, hookimpl
+
+    CARD = re.compile(r"\\d{4}-\\d{4}-\\d{4}-\\d{4}")
+
+    class CardMask(Processor):
+        id = "card-mask"
+
+        @hookimpl
+        def process_output_stream(self, part, state):
+            hold = state.get("hold")
+            if hold is None:
+                hold = state["hold"] = HoldBack(
+                    19, lambda text: ((m.start(), m.end(), "card") for m in CARD.finditer(text)),
+                    replace="[CARD]",
+                )
+            chunks, matches = hold.push(part)
+            return chunks          # a list: released text, then ``part`` if it is not text
+
+Keep one ``HoldBack`` per call in ``state``, never on the processor: one processor
+instance serves concurrent calls. A processor that blocks instead of masking passes
+``replace=None`` and aborts when ``matches`` is not empty: the chunks holding the
+match are then never emitted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+import attrs
+
+from tripwire.chunks import Chunk
+
+__all__ = ["HoldBack", "Match", "Released", "replace_all"]
+
+#: The chunk types ``HoldBack`` holds, and the channel each belongs to.
+CHANNELS: dict[str, str] = {"text-delta": "text", "reasoning-delta": "reasoning"}
+
+Finder = Callable[[str], Iterable[tuple[int, int, Any]]]
+
+
+@attrs.frozen
+class Match:
+    """One match that was released (replaced, or kept when ``replace`` is None).
+
+    ``rule`` is what the finder labelled it with (a name or an index: report this,
+    not ``text``); ``text`` the matched characters (they may include already released
+    context); ``channel`` ``"text"`` or ``"reasoning"``.
+    """
+
+    rule: Any
+    text: str
+    channel: str
+
+
+class Released(NamedTuple):
+    """What ``HoldBack.push`` / ``flush`` give back: the chunks to emit now, in order,
+    and the matches in them (each match is reported once)."""
+
+    chunks: list[Chunk]
+    matches: list[Match]
+
+
+class HoldBack:
+    """A hold-back window over ``text-delta`` and ``reasoning-delta`` chunks.
+
+    :param max_match_length: the most characters one match can cover (>= 1); the
+        last ``max_match_length - 1`` characters of a channel are held.
+    :param find: ``find(text)`` returns the matches in ``text`` as ``(start, end,
+        rule)`` tuples (``text[start:end]`` matched, ``rule`` any label). Overlapping
+        matches are merged into one replacement.
+    :param replace: the replacement text for each match, or a callable ``(Match) ->
+        str``; ``None`` keeps the text (for guards that block or only report).
+    :param types: the delta types to hold (default both); other deltas pass like any
+        other chunk.
+    """
+
+    __slots__ = ("max_match_length", "find", "replace", "types", "_keep", "_channel",
+                 "_held", "_context")
+
+    def __init__(
+        self,
+        max_match_length: int,
+        find: Finder,
+        replace: str | Callable[[Match], str] | None = None,
+        *,
+        types: Iterable[str] = tuple(CHANNELS),
+    ) -> None:
+        if (not isinstance(max_match_length, int) or isinstance(max_match_length, bool)
+                or max_match_length < 1):
+            raise ValueError(
+                f"HoldBack: max_match_length must be an integer >= 1, got {max_match_length!r}"
+            )
+        if not callable(find):
+            raise TypeError(f"HoldBack: find must be a callable (text) -> matches, got {find!r}")
+        if replace is not None and not isinstance(replace, str) and not callable(replace):
+            raise TypeError(
+                f"HoldBack: replace must be a string, a callable (Match) -> str or None, "
+                f"got {replace!r}"
+            )
+        types = tuple(types)
+        unknown = [t for t in types if t not in CHANNELS]
+        if unknown or not types:
+            raise ValueError(
+                f"HoldBack: types must be a non-empty subset of {', '.join(CHANNELS)}; "
+                f"got {list(types)!r}"
+            )
+        self.max_match_length = max_match_length
+        self.find = find
+        self.replace = replace
+        self.types = frozenset(types)
+        self._keep = max_match_length - 1
+        self._channel: str | None = None
+        # The held chunks with their text, in arrival order, all of one channel.
+        self._held: list[tuple[Chunk, str]] = []
+        self._context: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return (f"HoldBack(max_match_length={self.max_match_length}, "
+                f"held={len(self.held)} chars of {self._channel or 'nothing'})")
+
+    @property
+    def held(self) -> str:
+        """The text held back now."""
+        return "".join(piece[1] for piece in self._held)
+
+    def push(self, part: Chunk) -> Released:
+        """Take the next chunk; return the chunks to emit now and the matches in them.
+
+        A held delta is buffered and what no match can still span is released; any
+        other chunk comes back last, after what was held (a ``tripwire`` chunk after
+        discarding it).
+        """
+        if part.type not in self.types:
+            if part.type == "tripwire":
+                self.discard()
+                return Released([part], [])
+            released = self.flush()
+            released.chunks.append(part)
+            return released
+        text = part.payload.get("text", "")
+        if not isinstance(text, str):
+            raise TypeError(
+                f"HoldBack: a {part.type} chunk's payload['text'] must be a string, "
+                f"got {type(text).__name__}"
+            )
+        channel = CHANNELS[part.type]
+        out = self.flush() if self._channel not in (None, channel) else Released([], [])
+        self._channel = channel
+        self._held.append((part, text))
+        more = self._release(final=False)
+        out.chunks.extend(more.chunks)
+        out.matches.extend(more.matches)
+        return out
+
+    def flush(self) -> Released:
+        """Release everything held (matches in it replaced): the text is complete."""
+        if not self._held:
+            return Released([], [])
+        return self._release(final=True)
+
+    def discard(self) -> None:
+        """Drop what is held, and the context (after a tripwire)."""
+        self._held.clear()
+        self._context.clear()
+        self._channel = None
+
+    # ------------------------------------------------------------------ internals
+
+    def _release(self, final: bool) -> Released:
+        channel = self._channel
+        assert channel is not None
+        context = self._context.get(channel, "")
+        held = self.held
+        text = context + held
+        base = len(context)
+        try:
+            groups = _groups(self.find, text, base)
+        except BaseException:
+            self.discard()
+            raise
+        # Where held chunks end, in ``text``; whole chunks are released or held.
+        ends = []
+        for piece in self._held:
+            ends.append((ends[-1] if ends else base) + len(piece[1]))
+        if final:
+            cut = len(text)
+        else:
+            # No unfinished match can start before ``limit``; release the chunks that
+            # end there or earlier, unless a match crosses their end.
+            limit = len(text) - self._keep
+            cut = max((e for e in ends if e <= limit), default=base)
+            for start, end, _ in reversed(groups):
+                if start < cut < end:
+                    cut = max((e for e in ends if e <= start), default=base)
+            if cut <= base:
+                return Released([], [])
+        edits: list[tuple[int, int, str | None]] = []
+        matches: list[Match] = []
+        for start, end, members in groups:
+            if end > cut:
+                break
+            found = [Match(rule, text[s:e], channel) for s, e, rule in members]
+            matches.extend(found)
+            # Positions in ``held``: a match that began in the released context is
+            # replaced from its first character not released yet.
+            replacement = _replacement(self.replace, found[0])
+            edits.append((max(start, base) - base, end - base, replacement))
+        chunks: list[Chunk] = []
+        emitted: list[str] = []
+        offset = 0
+        released = 0
+        for (chunk, piece_text), end in zip(self._held, ends, strict=True):
+            if end > cut:
+                break
+            out = _render(held, offset, end - base, edits) if edits else piece_text
+            emitted.append(out)
+            if out == piece_text:
+                chunks.append(chunk)
+            elif out or _extra_keys(chunk):
+                chunks.append(chunk.evolve(payload={**chunk.payload, "text": out}))
+            offset = end - base
+            released += 1
+        del self._held[:released]
+        if not self._held:
+            self._channel = None
+        if self._keep:
+            self._context[channel] = (context + "".join(emitted))[-self._keep:]
+        return Released(chunks, matches)
+
+
+def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]]) -> str:
+    """``text[start:end]`` with the edits applied; an edit's replacement goes where the
+    edit starts, the rest of its span is removed."""
+    out: list[str] = []
+    pos = start
+    for s, e, replacement in edits:
+        if replacement is None or e <= start or s >= end:
+            continue
+        if s >= start:
+            out.append(text[pos:s])
+            out.append(replacement)
+        pos = max(pos, min(e, end))
+    out.append(text[pos:end])
+    return "".join(out)
+
+
+def _extra_keys(chunk: Chunk) -> bool:
+    return any(k not in ("id", "text") for k in chunk.payload)
+
+
+def replace_all(
+    text: str,
+    find: Finder,
+    replace: str | Callable[[Match], str] | None = None,
+    *,
+    channel: str = "text",
+) -> tuple[str, list[Match]]:
+    """``text`` with every match of ``find`` replaced, and the matches: what
+    ``HoldBack`` does to the stream, for text that is complete (input messages, tool
+    arguments and results). Same arguments as ``HoldBack``."""
+    groups = _groups(find, text, 0)
+    if not groups:
+        return text, []
+    matches: list[Match] = []
+    edits: list[tuple[int, int, str | None]] = []
+    for start, end, members in groups:
+        found = [Match(rule, text[s:e], channel) for s, e, rule in members]
+        matches.extend(found)
+        edits.append((start, end, _replacement(replace, found[0])))
+    return _render(text, 0, len(text), edits), matches
+
+
+def _groups(find: Finder, text: str, base: int) -> list[tuple[int, int, list[tuple[int, int, Any]]]]:
+    """``find``'s matches that end after ``base``, overlapping ones merged:
+    ``(start, end, members)`` in order."""
+    found = []
+    for m in find(text):
+        try:
+            start, end, rule = m
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"HoldBack: find must return (start, end, rule) tuples, got {m!r}"
+            ) from None
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(text)):
+            raise ValueError(
+                f"HoldBack: find returned the span ({start!r}, {end!r}); a span must "
+                f"satisfy 0 <= start < end <= len(text) = {len(text)}"
+            )
+        if end > base:
+            found.append((start, end, rule))
+    found.sort(key=lambda m: (m[0], m[1]))
+    groups: list[tuple[int, int, list[tuple[int, int, Any]]]] = []
+    for start, end, rule in found:
+        if groups and start < groups[-1][1]:
+            s, e, members = groups[-1]
+            members.append((start, end, rule))
+            groups[-1] = (s, max(e, end), members)
+        else:
+            groups.append((start, end, [(start, end, rule)]))
+    return groups
+
+
+def _replacement(replace: str | Callable[[Match], str] | None, match: Match) -> str | None:
+    if replace is None or isinstance(replace, str):
+        return replace
+    out = replace(match)
+    if not isinstance(out, str):
+        raise TypeError(f"HoldBack: replace must return a string, got {out!r}")
+    return out
