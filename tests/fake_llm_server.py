@@ -14,7 +14,7 @@ receives the request, streaming or not as the request asks::
 
     async with FakeLLMServer() as server:
         server.script(Reply(text="Hello"), ErrorReply(429, headers={"Retry-After": "0"}))
-        model = server.openai()
+        model = server.openai()      # or server.model("openai" / "anthropic")
         ...
         server.requests[0].body    # what the client sent
 
@@ -154,6 +154,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: Any
+    #: The client's (host, port): requests sent over one kept-alive connection share it.
+    peer: Any = None
 
 
 class FakeLLMServer:
@@ -224,6 +226,10 @@ class FakeLLMServer:
             **options,
         )
 
+    def model(self, wire: str, **options: Any) -> OpenAICompatible | Anthropic:
+        """``openai(**options)`` or ``anthropic(**options)``, by wire format name."""
+        return self.openai(**options) if wire == "openai" else self.anthropic(**options)
+
     # -- handlers
 
     async def _openai(self, request: web.Request) -> web.StreamResponse:
@@ -238,7 +244,8 @@ class FakeLLMServer:
             body = json.loads(raw)
         except ValueError:
             body = raw.decode("utf-8", "replace")
-        self.requests.append(RecordedRequest(request.path, dict(request.headers), body))
+        peer = request.transport.get_extra_info("peername") if request.transport else None
+        self.requests.append(RecordedRequest(request.path, dict(request.headers), body, peer))
         if not self._script:
             return _error_response(
                 wire, ErrorReply(400, f"fake server: no scripted reply left for {request.path}")
@@ -374,6 +381,9 @@ class BackgroundLLMServer:
 
     def anthropic(self, **options: Any) -> Anthropic:
         return self.server.anthropic(**options)
+
+    def model(self, wire: str, **options: Any) -> OpenAICompatible | Anthropic:
+        return self.server.model(wire, **options)
 
 
 # ---------------------------------------------------------------- rendering

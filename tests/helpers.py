@@ -9,11 +9,18 @@ A tool
     ``delete_account`` records each user id it is called with in ``deleted``
 What the model saw
     ``user_text(model, i=0)``  the texts of the user messages of request ``i``
+Model providers (against tests/fake_llm_server.py)
+    ``WIRES``                  the wire formats it serves: ``"openai"``, ``"anthropic"``
+    ``user(text)``             a prompt message
+    ``request(*prompt, **options)``  a ModelRequest (prompt: "Hi" unless given)
+    ``collect(model, req=None)``     the chunks of ``model.stream(req or request())``
+    ``texts(chunks, kind="text-delta")``  the text of those chunks, joined
 """
 
 from __future__ import annotations
 
 from tripwire import Processor, hookimpl, tool
+from tripwire.models import ModelRequest
 
 deleted: list[str] = []
 
@@ -101,3 +108,24 @@ def user_text(model, i: int = 0) -> list[str]:
     """The text parts of the user messages in the ``i``-th request a MockModel got."""
     return [p["text"] for m in model.requests[i].prompt if m["role"] == "user"
             for p in m["content"] if p["type"] == "text"]
+
+
+# ---------------------------------------------------------------- model providers
+
+WIRES = ["openai", "anthropic"]
+
+
+def user(text: str) -> dict:
+    return {"role": "user", "content": [{"type": "text", "text": text}]}
+
+
+def request(*prompt: dict, **options) -> ModelRequest:
+    return ModelRequest(prompt=list(prompt) or [user("Hi")], **options)
+
+
+async def collect(model, req: ModelRequest | None = None) -> list:
+    return [c async for c in model.stream(req if req is not None else request())]
+
+
+def texts(chunks: list, kind: str = "text-delta") -> str:
+    return "".join(c.payload["text"] for c in chunks if c.type == kind)

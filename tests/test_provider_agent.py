@@ -18,17 +18,13 @@ def get_weather(city: str) -> dict:
     return {"city": city, "temp_c": 21}
 
 
-def model_for(server, wire: str, **options):
-    return server.openai(**options) if wire == "openai" else server.anthropic(**options)
-
-
 @pytest.mark.parametrize("wire", ["openai", "anthropic"])
 async def test_tool_loop_runs_the_tool_and_sends_its_result_back(llm_server, wire):
     llm_server.script(
         Reply(tool_calls=[FakeToolCall("call_1", "get_weather", {"city": "Paris"})], usage=(20, 5)),
         Reply(text="It is 21 °C in Paris.", usage=(40, 8)),
     )
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         agent = Agent(id="weather", model=model, instructions="Answer briefly.", tools=[get_weather])
         result = await agent.generate("Weather in Paris?")
 
@@ -155,7 +151,7 @@ class DropOldest(Processor):
 async def test_process_api_error_retries_after_a_real_422(llm_server, wire):
     llm_server.script(ErrorReply(422, "prompt is too long"), Reply(text="short answer"))
     handler = DropOldest()
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         agent = Agent(id="a", model=model, error_processors=[handler])
         result = await agent.generate(["old context", "the question"])
 

@@ -9,25 +9,12 @@ import json
 
 import pytest
 from fake_llm_server import ErrorReply, FakeToolCall, RawReply, Reply
+from helpers import WIRES, collect, request
 
 from tripwire import APICallError
-from tripwire.models import ModelRequest
 
-WIRES = ["openai", "anthropic"]
 DEEP = "[" * 100_000 + "]" * 100_000
 DEEP_OBJECT = '{"a":' * 100_000 + "1" + "}" * 100_000
-
-
-def model_for(server, wire: str, **options):
-    return server.openai(**options) if wire == "openai" else server.anthropic(**options)
-
-
-def request() -> ModelRequest:
-    return ModelRequest(prompt=[{"role": "user", "content": [{"type": "text", "text": "Hi"}]}])
-
-
-async def collect(model) -> list:
-    return [c async for c in model.stream(request())]
 
 
 def sse(*events: str | dict) -> str:
@@ -36,7 +23,7 @@ def sse(*events: str | dict) -> str:
 
 async def stream_error(server, wire: str, body: str) -> APICallError:
     server.script(RawReply(body))
-    async with model_for(server, wire) as model:
+    async with server.model(wire) as model:
         with pytest.raises(APICallError) as info:
             await collect(model)
     assert len(server.requests) == 1  # not retried: the same request would get the same
@@ -174,7 +161,7 @@ async def test_error_event_whose_fields_have_the_wrong_types(llm_server, wire):
 @pytest.mark.parametrize("arguments", [DEEP, '{"a":' * 100_000], ids=["deep", "deep-unclosed"])
 async def test_tool_arguments_nested_100k_deep_become_an_args_error(llm_server, wire, arguments):
     llm_server.script(Reply(tool_calls=[FakeToolCall("call_1", "f", arguments)], delta_size=4096))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         chunks = await collect(model)
 
     (call,) = [c.payload for c in chunks if c.type == "tool-call"]
@@ -210,7 +197,7 @@ async def test_tool_arguments_that_are_a_json_array_become_an_args_error_without
 @pytest.mark.parametrize("wire", WIRES)
 async def test_response_nested_100k_deep_is_an_api_call_error(llm_server, wire):
     llm_server.script(RawReply(DEEP, content_type="application/json"))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         with pytest.raises(APICallError, match="malformed response \\(JSON nested too deeply"):
             await model.generate(request())
 
@@ -233,7 +220,7 @@ async def test_response_nested_100k_deep_is_an_api_call_error(llm_server, wire):
 )
 async def test_response_of_the_wrong_shape_names_the_field(llm_server, wire, body, expected):
     llm_server.script(RawReply(json.dumps(body), content_type="application/json"))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         with pytest.raises(APICallError) as info:
             await model.generate(request())
     assert f"{wire} sent a malformed response" in info.value.message
@@ -251,7 +238,7 @@ async def test_response_that_is_not_utf8_is_an_api_call_error(llm_server):
 @pytest.mark.parametrize("wire", WIRES)
 async def test_error_body_nested_100k_deep_keeps_its_status(llm_server, wire):
     llm_server.script(ErrorReply(400, body=DEEP))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         with pytest.raises(APICallError) as info:
             await collect(model)
     assert info.value.status_code == 400 and f"{wire} API error 400" in info.value.message
@@ -273,7 +260,7 @@ HTML = "<!DOCTYPE html>\n<html><head><title>Welcome to nginx!</title></head>\n<b
 @pytest.mark.parametrize("wire", WIRES)
 async def test_html_page_instead_of_a_stream_is_reported_and_not_retried(llm_server, wire):
     llm_server.script(RawReply(HTML, content_type="text/html"), Reply(text="never reached"))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         with pytest.raises(APICallError) as info:
             await collect(model)
 

@@ -10,24 +10,12 @@ import socket
 
 import pytest
 from fake_llm_server import API_KEY, ErrorReply, RawReply, Reply
+from helpers import WIRES, collect, request
 
 from tripwire import APICallError, ConfigurationError
-from tripwire.models import Anthropic, ModelRequest, OpenAICompatible, mask_headers, mask_url
+from tripwire.models import Anthropic, OpenAICompatible, mask_headers, mask_url
 
-WIRES = ["openai", "anthropic"]
 PASSWORD = "pw-0123456789-hunter2"
-
-
-def model_for(server, wire: str, **options):
-    return server.openai(**options) if wire == "openai" else server.anthropic(**options)
-
-
-def request(**options) -> ModelRequest:
-    return ModelRequest(prompt=[{"role": "user", "content": [{"type": "text", "text": "Hi"}]}], **options)
-
-
-async def collect(model) -> list:
-    return [c async for c in model.stream(request())]
 
 
 def with_userinfo(url: str, userinfo: str) -> str:
@@ -85,7 +73,7 @@ async def test_finish_chunk_masks_credential_headers_of_the_response(llm_server,
         "x-request-id": "req_42",
     }
     llm_server.script(Reply(text="ok", headers=headers))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         chunks = await collect(model)
 
     shown = chunks[-1].payload["raw_response"]["headers"]

@@ -9,9 +9,10 @@ import json
 
 import pytest
 from fake_llm_server import ErrorReply, FakeToolCall, Flood, RawReply, Reply
+from helpers import request, texts
 
 from tripwire import APICallError, ConfigurationError
-from tripwire.models import ModelRequest, OpenAICompatible, Timeout
+from tripwire.models import OpenAICompatible, Timeout
 from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
 from tripwire.models._wire import TooLarge
 
@@ -32,14 +33,6 @@ class Blocks:
 
 async def events(data: bytes, size: int = 7, **options) -> list[tuple[str, str]]:
     return [e async for e in iter_sse(Blocks(data, size), **options)]
-
-
-def request() -> ModelRequest:
-    return ModelRequest(prompt=[{"role": "user", "content": [{"type": "text", "text": "Hi"}]}])
-
-
-def text_of(chunks: list) -> str:
-    return "".join(c.payload["text"] for c in chunks if c.type == "text-delta")
 
 
 # ---------------------------------------------------------------- the reader
@@ -96,7 +89,7 @@ async def test_a_32_mib_event_is_parsed(llm_server):
     llm_server.script(Reply(text=text, delta_size=len(text), write_size=64 * 1024))
     async with llm_server.openai(max_event_bytes=48 * MiB) as model:
         chunks = [c async for c in model.stream(request())]
-    assert text_of(chunks) == text
+    assert texts(chunks) == text
     assert chunks[-1].type == "finish"
 
 

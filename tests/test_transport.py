@@ -14,29 +14,11 @@ from email.utils import formatdate
 
 import pytest
 from fake_llm_server import API_KEY, BackgroundLLMServer, ErrorReply, FakeLLMServer, Hang, Reply
+from helpers import WIRES, collect, request, texts
 
 from tripwire import APICallError, ConfigurationError
-from tripwire.models import ModelRequest, OpenAICompatible, Timeout
+from tripwire.models import OpenAICompatible, Timeout
 from tripwire.models._retry import parse_retry_after, retry_delay
-
-WIRES = ["openai", "anthropic"]
-
-
-def model_for(server, wire: str, **options):
-    return server.openai(**options) if wire == "openai" else server.anthropic(**options)
-
-
-def request() -> ModelRequest:
-    return ModelRequest(prompt=[{"role": "user", "content": [{"type": "text", "text": "Hi"}]}])
-
-
-async def collect(model) -> list:
-    return [c async for c in model.stream(request())]
-
-
-def text_of(chunks: list) -> str:
-    return "".join(c.payload["text"] for c in chunks if c.type == "text-delta")
-
 
 # ---------------------------------------------------------------- retries
 
@@ -44,10 +26,10 @@ def text_of(chunks: list) -> str:
 @pytest.mark.parametrize("wire", WIRES)
 async def test_server_error_is_retried_then_succeeds(llm_server, wire):
     llm_server.script(ErrorReply(500, "boom"), Reply(text="recovered"))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         chunks = await collect(model)
 
-    assert text_of(chunks) == "recovered"
+    assert texts(chunks) == "recovered"
     assert len(llm_server.requests) == 2
     assert llm_server.requests[0].body == llm_server.requests[1].body
 
@@ -55,7 +37,7 @@ async def test_server_error_is_retried_then_succeeds(llm_server, wire):
 @pytest.mark.parametrize("wire", WIRES)
 async def test_retries_stop_at_max_retries(llm_server, wire):
     llm_server.script(*[ErrorReply(503, "unavailable")] * 3)
-    async with model_for(llm_server, wire, max_retries=2) as model:
+    async with llm_server.model(wire, max_retries=2) as model:
         with pytest.raises(APICallError) as info:
             await collect(model)
 
@@ -68,7 +50,7 @@ async def test_retries_stop_at_max_retries(llm_server, wire):
 async def test_retryable_statuses(llm_server, status):
     llm_server.script(ErrorReply(status), Reply(text="ok"))
     async with llm_server.openai(max_retries=1) as model:
-        assert text_of(await collect(model)) == "ok"
+        assert texts(await collect(model)) == "ok"
     assert len(llm_server.requests) == 2
 
 
@@ -99,7 +81,7 @@ async def test_rate_limit_waits_as_long_as_retry_after_says(llm_server, caplog):
     llm_server.script(ErrorReply(429, "slow down", headers={"Retry-After": "0"}), Reply(text="ok"))
     caplog.set_level(logging.INFO, logger="tripwire.models")
     async with llm_server.anthropic(retry_initial_delay=5.0) as model:
-        assert text_of(await collect(model)) == "ok"
+        assert texts(await collect(model)) == "ok"
 
     (record,) = [r for r in caplog.records if "retry 1 of 2" in r.getMessage()]
     assert "in 0.00 s" in record.getMessage() and "slow down" in record.getMessage()
@@ -156,13 +138,13 @@ async def test_connection_refused_is_retryable_with_no_status():
 @pytest.mark.parametrize("wire", WIRES)
 async def test_connection_dropped_mid_stream_raises_after_the_chunks_already_given(llm_server, wire):
     llm_server.script(Reply(text="abcdefghijklmnop", delta_size=2, drop_after=5))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         seen = []
         with pytest.raises(APICallError) as info:
             async for c in model.stream(request()):
                 seen.append(c)
 
-    assert text_of(seen)  # the chunks before the drop reached the caller ...
+    assert texts(seen)  # the chunks before the drop reached the caller ...
     assert info.value.is_retryable  # ... so the transport does not resend, the agent decides
     assert len(llm_server.requests) == 1
 
@@ -170,15 +152,15 @@ async def test_connection_dropped_mid_stream_raises_after_the_chunks_already_giv
 @pytest.mark.parametrize("wire", WIRES)
 async def test_connection_dropped_before_any_chunk_is_retried(llm_server, wire):
     llm_server.script(Reply(text="lost", drop_after=0), Reply(text="again"))
-    async with model_for(llm_server, wire) as model:
-        assert text_of(await collect(model)) == "again"
+    async with llm_server.model(wire) as model:
+        assert texts(await collect(model)) == "again"
     assert len(llm_server.requests) == 2
 
 
 @pytest.mark.parametrize("wire", WIRES)
 async def test_malformed_sse_data_is_a_clear_error(llm_server, wire):
     llm_server.script(Reply(text="hello world", malformed_after=3))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         with pytest.raises(APICallError, match="malformed stream event") as info:
             await collect(model)
     assert not info.value.is_retryable
@@ -188,7 +170,7 @@ async def test_malformed_sse_data_is_a_clear_error(llm_server, wire):
 @pytest.mark.parametrize("wire", WIRES)
 async def test_stream_that_stops_sending_times_out(llm_server, wire):
     llm_server.script(Reply(text="abcdefgh", delta_size=1, stall_after=4))
-    async with model_for(llm_server, wire, timeout=Timeout(connect=5, read=0.3)) as model:
+    async with llm_server.model(wire, timeout=Timeout(connect=5, read=0.3)) as model:
         seen = []
         with pytest.raises(APICallError, match="stalled") as info:
             async for c in model.stream(request()):
@@ -208,9 +190,9 @@ async def test_sse_split_across_reads_mid_line_and_mid_character(llm_server):
     text = "Grüße, 世界! " * 20
     llm_server.script(Reply(text=text, write_size=7), Reply(text=text, write_size=5))
     async with llm_server.openai() as model:
-        assert text_of(await collect(model)) == text
+        assert texts(await collect(model)) == text
     async with llm_server.anthropic() as model:
-        assert text_of(await collect(model)) == text
+        assert texts(await collect(model)) == text
 
 
 # ---------------------------------------------------------------- cancellation
@@ -219,7 +201,7 @@ async def test_sse_split_across_reads_mid_line_and_mid_character(llm_server):
 @pytest.mark.parametrize("wire", WIRES)
 async def test_closing_the_stream_early_closes_the_http_response(llm_server, wire):
     llm_server.script(Reply(endless=True, event_delay=0.005))
-    async with model_for(llm_server, wire) as model:
+    async with llm_server.model(wire) as model:
         async with aclosing(model.stream(request())) as stream:
             n = 0
             async for _ in stream:
@@ -252,13 +234,14 @@ async def test_cancelling_the_task_closes_the_http_response(llm_server):
 async def test_one_session_per_provider_created_lazily_and_reused(llm_server):
     llm_server.script(Reply(text="a"), Reply(text="b"))
     model = llm_server.openai()
-    assert model._sessions.session is None and model.closed
+    assert model.closed  # no session before the first call
     await collect(model)
-    session = model._sessions.session
     await collect(model)
-    assert model._sessions.session is session and not session.closed
+    assert not model.closed
+    first, second = llm_server.requests
+    assert second.peer == first.peer  # the same kept-alive connection: one session
     await model.aclose()
-    assert session.closed
+    assert model.closed
     await model.aclose()  # idempotent
 
 
@@ -267,7 +250,7 @@ async def test_provider_is_usable_again_after_aclose(llm_server):
     async with llm_server.anthropic() as model:
         await collect(model)
     async with model:
-        assert text_of(await collect(model)) == "two"
+        assert texts(await collect(model)) == "two"
 
 
 def test_provider_survives_one_event_loop_per_call():
@@ -276,7 +259,7 @@ def test_provider_survives_one_event_loop_per_call():
         async with FakeLLMServer() as server:
             server.script(Reply(text="hi"))
             model.base_url = server.openai_base_url
-            return text_of(await collect(model))
+            return texts(await collect(model))
 
     model = OpenAICompatible(base_url="http://127.0.0.1:1/v1", api_key=API_KEY, model="m")
     assert asyncio.run(call(model)) == "hi"
@@ -299,7 +282,7 @@ def test_the_session_is_closed_when_its_event_loop_ends():
         server.script(Reply(text="one"), Reply(text="two"))
         model = server.openai()
         assert asyncio.run(collect(model)) and model.closed
-        assert text_of(asyncio.run(collect(model))) == "two" and model.closed
+        assert texts(asyncio.run(collect(model))) == "two" and model.closed
 
 
 def test_a_session_orphaned_by_a_closed_loop_gets_its_sockets_closed():
@@ -321,7 +304,7 @@ def test_a_session_orphaned_by_a_closed_loop_gets_its_sockets_closed():
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for _ in range(20):
-                assert text_of(call_in_bare_loop(model)) == "hi"
+                assert texts(call_in_bare_loop(model)) == "hi"
             asyncio.run(model.aclose())
             gc.collect()
         assert model.closed
