@@ -13,6 +13,7 @@ from __future__ import annotations
 import configparser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -173,6 +174,45 @@ def test_keyword_guard_wheel_declares_its_processor(wheels):
     }
 
 
+def test_keyword_guard_builds_without_deprecation_warnings(tmp_path):
+    """Its license is an SPDX expression (setuptools >= 77, the versions pip picks):
+    the ``license = {text = ...}`` table and ``License ::`` classifiers are deprecated."""
+    source = tmp_path / "src"
+    shutil.copytree(CONTRIB, source, ignore=IGNORE)
+    done = run(
+        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+        "--no-index", "-v", "--wheel-dir", tmp_path / "dist", source,
+    )
+    log = done.stdout + done.stderr
+    assert "Deprecat" not in log, log
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        name = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = z.read(name).decode()
+    assert "License-Expression: Apache-2.0" in metadata.splitlines()
+    assert "License ::" not in metadata
+
+
+def readme_commands() -> list[str]:
+    """The shell commands in the code blocks of the README's first section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## ", 2)[1]
+    blocks = re.findall(r"```(?:sh|bash|console)\n(.*?)```", section, re.DOTALL)
+    return [line for b in blocks for line in b.splitlines() if line and not line.startswith("#")]
+
+
+def test_ci_runs_exactly_the_readme_commands():
+    commands = readme_commands()
+    assert len(commands) == 2, commands
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert commands[0] in ci
+    assert any(line.startswith(commands[1]) for line in ci), (commands[1], ci)
+    # pip < 23.3 cannot resolve contrib's "tripwire>=0.1" against an editable
+    # '.[extra]' alone: the plain editable '-e .' must come first.
+    for command in commands:
+        assert command.startswith("pip install -e . -e '.["), command
+
+
 # ------------------------------------------------------------------ level 3: a real venv
 
 
@@ -183,7 +223,7 @@ def test_installed_tripwire_plugins_lists_the_contrib_plugin_and_the_built_ins(v
     assert (guard["distribution"], guard["version"], guard["status"]) == (
         "tripwire-keyword-guard", "0.1.0", "ok",
     )
-    assert guard["hooks"] == ["process_input", "process_output_stream"]
+    assert guard["hooks"] == ["process_input", "process_output_stream", "process_tool_result"]
     for name in declared_entry_points(wheels["tripwire-src"]).get("tripwire.processors", {}):
         assert rows[name]["distribution"] == "tripwire"
         assert rows[name]["status"] == "ok", rows[name]["error"]

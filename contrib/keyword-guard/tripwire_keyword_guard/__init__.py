@@ -1,26 +1,32 @@
 """``keyword-guard``: a tripwire processor that blocks or masks configured keywords or
-regular expressions, in the input messages and in the streamed output.
+regular expressions everywhere text reaches the model, the tools or the client.
 
 Put it in ``input_processors`` to guard what users send, in ``output_processors`` to
-guard what the model streams back, or in both::
+guard what the model streams back (text and reasoning), the arguments it calls tools
+with and the results the tools return, or in both::
 
     [agents.support]
     input_processors = [{ use = "keyword-guard", patterns = ["password"] }]
-    output_processors = [{ use = "keyword-guard", patterns = ["ACME-\\\\d+"], regex = true,
-                           strategy = "mask" }]
+    output_processors = [{ use = "keyword-guard", patterns = ['ACME-\\d{1,8}'], regex = true,
+                           strategy = "mask", max_match_length = 13 }]
 
-A keyword can arrive split across stream chunks (``"pass"`` then ``"word"``), so the
-guard holds back the last few characters of the streamed text until it knows they
-do not start a match, and releases them at the end of the step.
+A keyword can arrive split across stream chunks (``"pass"`` then ``"word"``, in one
+text id or two), so the streamed text goes through a ``tripwire.HoldBack`` window: the
+last ``max_match_length - 1`` characters wait until the next chunk shows they do not
+start a match. Reports never repeat what matched: a rule is named by its index in
+``patterns`` (or by ``names``), with a count.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from tripwire import (
     Chunk,
+    HoldBack,
     Message,
     Processor,
     ProcessorViolation,
@@ -28,17 +34,18 @@ from tripwire import (
     hookimpl,
     notify_violation,
 )
+from tripwire.holdback import Match, replace_all
 
 __all__ = ["KeywordGuard"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-
-#: Chunks that may sit between two pieces of one text without ending it.
-_PASS_THROUGH = frozenset({"text-delta", "reasoning-delta"})
+#: Where a stream match was found, by HoldBack channel.
+_WHERE = {"text": "output", "reasoning": "reasoning"}
 
 
 class KeywordGuard(Processor):
-    """Blocks or masks keywords / regex patterns in input and streamed output.
+    """Blocks or masks keywords / regex patterns in input, streamed output (text and
+    reasoning), tool-call arguments and tool results.
 
     Options:
         patterns: the keywords (or regular expressions when ``regex`` is true).
@@ -46,14 +53,18 @@ class KeywordGuard(Processor):
         case_sensitive: match case exactly (default: ignore case).
         strategy: ``"block"`` stops the run with a tripwire; ``"mask"`` replaces each
             match with ``mask`` and lets the run go on (``on_violation`` is told).
-        mask: the replacement text for ``strategy = "mask"``.
-        max_match_length: the longest text a pattern can match, i.e. how many trailing
-            characters of the streamed text are held back; default: the longest
-            keyword, or 100 characters for regular expressions.
+        mask: the replacement text for ``strategy = "mask"``; no pattern may match it.
+        max_match_length: the most characters one match can cover: how much streamed
+            text is held back. Default: the longest keyword; required with ``regex``
+            (give an upper bound, e.g. 13 for ``ACME-\\d{1,8}``).
+        names: a name per pattern, used in reports instead of its index.
     """
 
     id = "keyword-guard"
-    description = "Blocks or masks keywords and regex patterns in input and streamed output"
+    description = (
+        "Blocks or masks keywords and regex patterns in input, streamed text and reasoning, "
+        "tool-call arguments and tool results"
+    )
 
     def __init__(
         self,
@@ -63,104 +74,137 @@ class KeywordGuard(Processor):
         strategy: Literal["block", "mask"] = "block",
         mask: str = "[REDACTED]",
         max_match_length: int | None = None,
+        names: list[str] | None = None,
     ) -> None:
-        if isinstance(patterns, str) or not patterns:
-            raise ValueError("patterns must be a non-empty list of strings")
+        if isinstance(patterns, str) or not isinstance(patterns, list | tuple) or not patterns:
+            raise ValueError(
+                f"patterns must be a non-empty list of strings, got {patterns!r}"
+            )
         if strategy not in ("block", "mask"):
             raise ValueError(f"strategy must be 'block' or 'mask', got {strategy!r}")
-        if max_match_length is not None and max_match_length < 1:
-            raise ValueError(f"max_match_length must be >= 1, got {max_match_length}")
+        if not isinstance(mask, str):
+            raise ValueError(f"mask must be a string, got {mask!r}")
+        if max_match_length is not None and (
+            not isinstance(max_match_length, int) or isinstance(max_match_length, bool)
+            or max_match_length < 1
+        ):
+            raise ValueError(f"max_match_length must be an integer >= 1, got {max_match_length!r}")
+        if regex and max_match_length is None:
+            raise ValueError(
+                "max_match_length is required with regex = true: give the most characters "
+                "one match can cover (e.g. 13 for 'ACME-\\d{1,8}'); the stream holds back "
+                "that many characters minus one"
+            )
+        if names is not None and (
+            not isinstance(names, list | tuple) or len(names) != len(patterns)
+            or not all(isinstance(n, str) and n for n in names)
+        ):
+            raise ValueError(
+                f"names must be a list of {len(patterns)} non-empty strings, one per "
+                f"pattern, got {names!r}"
+            )
         flags = 0 if case_sensitive else re.IGNORECASE
         self.patterns = list(patterns)
         self.regex = regex
         self.case_sensitive = case_sensitive
         self.strategy = strategy
         self.mask = mask
+        self.names = list(names) if names is not None else None
         self._compiled: list[re.Pattern[str]] = []
-        for p in self.patterns:
+        for i, p in enumerate(self.patterns):
             if not isinstance(p, str) or not p:
-                raise ValueError(f"each pattern must be a non-empty string, got {p!r}")
+                raise ValueError(f"each pattern must be a non-empty string, got {p!r} at index {i}")
             try:
                 compiled = re.compile(p if regex else re.escape(p), flags)
             except re.error as e:
-                raise ValueError(f"pattern {p!r} is not a valid regular expression: {e}") from e
+                raise ValueError(
+                    f"pattern {i} ({p!r}) is not a valid regular expression: {e}"
+                ) from e
             if compiled.search("") is not None:
-                raise ValueError(f"pattern {p!r} matches the empty string")
+                raise ValueError(f"pattern {i} ({p!r}) matches the empty string")
             self._compiled.append(compiled)
         if max_match_length is None:
-            max_match_length = 100 if regex else max(len(p) for p in self.patterns)
+            max_match_length = max(len(p) for p in self.patterns)
         self.max_match_length = max_match_length
+        if strategy == "mask" and self._find(mask):
+            raise ValueError(
+                f"mask {mask!r} is matched by the patterns themselves; choose a mask that "
+                f"no pattern matches"
+            )
+        self._replace = mask if strategy == "mask" else None
+
+    def __repr__(self) -> str:
+        return (f"KeywordGuard({len(self.patterns)} pattern(s), strategy={self.strategy!r}, "
+                f"max_match_length={self.max_match_length})")
 
     # ------------------------------------------------------------ matching
 
-    def _spans(self, text: str) -> list[tuple[int, int, str]]:
-        """Match spans (start, end, pattern), overlapping ones merged, in order."""
-        found = sorted(
-            (m.start(), m.end(), p)
-            for p, c in zip(self.patterns, self._compiled, strict=True)
-            for m in c.finditer(text)
-        )
-        merged: list[tuple[int, int, str]] = []
-        for start, end, p in found:
-            if merged and start < merged[-1][1]:
-                s, e, q = merged[-1]
-                merged[-1] = (s, max(e, end), q)
-            else:
-                merged.append((start, end, p))
-        return merged
+    def _rule(self, index: int) -> str | int:
+        return self.names[index] if self.names is not None else index
 
-    def _masked(self, text: str, spans: list[tuple[int, int, str]]) -> str:
-        out, pos = [], 0
-        for start, end, _ in spans:
-            out.append(text[pos:start])
-            out.append(self.mask)
-            pos = end
-        out.append(text[pos:])
-        return "".join(out)
+    def _find(self, text: str) -> list[tuple[int, int, str | int]]:
+        """Every match of every pattern in ``text``: ``(start, end, rule)``."""
+        return [
+            (m.start(), m.end(), self._rule(i))
+            for i, compiled in enumerate(self._compiled)
+            for m in compiled.finditer(text)
+        ]
 
-    async def _report(self, where: str, spans: list[tuple[int, int, str]]) -> None:
-        """Tell ``on_violation`` about masked matches; what it raises is logged."""
-        if self.on_violation is None:
+    def _check(self, value: Any, found: list[Match]) -> Any:
+        """``value`` with matches in its strings replaced (mask) or kept (block),
+        walking dicts (keys and values), lists and tuples; matches go to ``found``.
+        Returns ``value`` itself when nothing matched."""
+        if isinstance(value, str):
+            out, matches = replace_all(value, self._find, self._replace)
+            found.extend(matches)
+            return out if matches else value
+        if isinstance(value, dict):
+            before = len(found)
+            items = [(self._check(k, found), self._check(v, found)) for k, v in value.items()]
+            return dict(items) if len(found) > before else value
+        if isinstance(value, list | tuple):
+            before = len(found)
+            items = [self._check(v, found) for v in value]
+            return type(value)(items) if len(found) > before else value
+        return value
+
+    def _detail(self, where: str, matches: Iterable[Match]) -> dict[str, Any]:
+        """What tripwires and reports say: where, and how often each rule matched -
+        never the matched text or the pattern."""
+        counts = Counter(m.rule for m in matches)
+        order = {self._rule(i): i for i in range(len(self.patterns))}
+        return {
+            "processor_id": self.id,
+            "strategy": self.strategy,
+            "where": where,
+            "matches": [{"rule": rule, "count": counts[rule]}
+                        for rule in sorted(counts, key=order.__getitem__)],
+        }
+
+    async def _found(self, abort: Any, where: str, matches: list[Match]) -> None:
+        """Block (abort) or report masked matches to ``on_violation``."""
+        if not matches:
             return
-        patterns = sorted({p for _, _, p in spans})
+        detail = self._detail(where, matches)
+        if self.strategy == "block":
+            abort(f"Blocked content detected in {where}", metadata=detail)
         await notify_violation(self, ProcessorViolation(
-            self.id,
-            f"masked {len(spans)} match(es) in {where}",
-            {"where": where, "count": len(spans), "patterns": patterns},
-        ))
-
-    def _block(self, abort: Any, where: str, spans: list[tuple[int, int, str]]) -> None:
-        abort(
-            f"Blocked content detected in {where}",
-            metadata={"where": where, "patterns": sorted({p for _, _, p in spans})},
-        )
+            self.id, f"Masked {len(matches)} match(es) in {where}", detail))
 
     # ------------------------------------------------------------ input
 
     @hookimpl
     async def process_input(self, messages: list[Message], abort: Any) -> list[Message]:
-        masked: list[tuple[int, int, str]] = []
+        found: list[Match] = []
         for message in messages:
             for part in message.content.parts:
-                if type(part) is not TextPart:
-                    continue
-                spans = self._spans(part.text)
-                if not spans:
-                    continue
-                if self.strategy == "block":
-                    self._block(abort, "input", spans)
-                part.text = self._masked(part.text, spans)
-                masked += spans
-            content = message.content.content
-            if isinstance(content, str):
-                spans = self._spans(content)
-                if spans and self.strategy == "block":
-                    self._block(abort, "input", spans)
-                if spans:
-                    message.content.content = self._masked(content, spans)
-                    masked += spans
-        if masked:
-            await self._report("input", masked)
+                if type(part) is TextPart:
+                    part.text = self._check(part.text, found)
+            if isinstance(message.content.content, str):
+                message.content.content = self._check(message.content.content, found)
+        # With block the text was left as it was; abort() ends the run before anyone
+        # sees it.
+        await self._found(abort, "input", found)
         return messages
 
     # ------------------------------------------------------------ output
@@ -168,38 +212,34 @@ class KeywordGuard(Processor):
     @hookimpl
     async def process_output_stream(
         self, part: Chunk, state: dict[str, Any], abort: Any
-    ) -> Chunk | list[Chunk] | None:
-        held: dict[str, tuple[Chunk, str]] = state.setdefault("held", {})
-        if part.type == "text-delta":
-            text_id = str(part.payload.get("id"))
-            _, before = held.pop(text_id, (part, ""))
-            text = before + part.payload.get("text", "")
-            cut = max(0, len(text) - (self.max_match_length - 1))
-            released, kept = await self._release(text, cut, abort)
-            if kept:
-                held[text_id] = (part, kept)
-            if not released:
-                return None
-            return part.evolve(payload={**part.payload, "text": released})
-        if part.type in _PASS_THROUGH or not held:
-            return part
-        # Anything else (tool call, step-finish, finish, ...) ends the texts: flush them.
-        out = []
-        for template, kept in held.values():
-            released, _ = await self._release(kept, len(kept), abort)
-            out.append(template.evolve(payload={**template.payload, "text": released}))
-        held.clear()
-        return [*out, part]
+    ) -> list[Chunk]:
+        hold: HoldBack | None = state.get("hold")
+        if hold is None:
+            hold = state["hold"] = HoldBack(self.max_match_length, self._find, self._replace)
+        chunks, matches = hold.push(part)
+        for channel in ("text", "reasoning"):
+            await self._found(abort, _WHERE[channel], [m for m in matches if m.channel == channel])
+        if part.type == "tool-call":
+            # Before the tool runs: it runs with the arguments of the chunk we return.
+            chunks[-1] = await self._check_payload(part, ("args", "raw_args"),
+                                                   "tool call arguments", abort)
+        elif part.type == "tool-error":
+            # process_tool_result does not run for a tool that failed; its error text
+            # still reaches the client.
+            chunks[-1] = await self._check_payload(part, ("error",), "tool error", abort)
+        return chunks
 
-    async def _release(self, text: str, cut: int, abort: Any) -> tuple[str, str]:
-        """Split ``text`` into what can be emitted now (masked) and what is held."""
-        spans = self._spans(text)
-        if spans and self.strategy == "block":
-            self._block(abort, "output", spans)
-        for start, end, _ in spans:
-            if start < cut < end:  # a complete match straddles the cut: release it whole
-                cut = end
-        done = [s for s in spans if s[1] <= cut]
-        if done:
-            await self._report("output", done)
-        return self._masked(text[:cut], done), text[cut:]
+    async def _check_payload(
+        self, part: Chunk, keys: tuple[str, ...], where: str, abort: Any
+    ) -> Chunk:
+        found: list[Match] = []
+        changed = {k: self._check(part.payload[k], found) for k in keys if k in part.payload}
+        await self._found(abort, where, found)
+        return part.evolve(payload={**part.payload, **changed}) if found else part
+
+    @hookimpl
+    async def process_tool_result(self, result: Any, abort: Any) -> dict[str, Any] | None:
+        found: list[Match] = []
+        checked = self._check(result, found)
+        await self._found(abort, "tool result", found)
+        return {"result": checked} if found else None
