@@ -161,10 +161,15 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             f"unknown option(s) {sorted(unknown)}; valid: {', '.join(sorted(OPTIONS))}"
         )
     request_context = RequestContext.coerce(options.get("request_context"))
-    max_steps = options.get("max_steps", agent.max_steps)
-    check_int("max_steps", max_steps, minimum=1)
-    max_retries = options.get("max_processor_retries", agent.max_processor_retries)
-    check_int("max_processor_retries", max_retries, allow_none=True)
+    # The agent's own values were checked when it was built; only a call's are new.
+    max_steps = agent.max_steps
+    if "max_steps" in options:
+        max_steps = options["max_steps"]
+        check_int("max_steps", max_steps, minimum=1)
+    max_retries = agent.max_processor_retries
+    if "max_processor_retries" in options:
+        max_retries = options["max_processor_retries"]
+        check_int("max_processor_retries", max_retries, allow_none=True)
 
     def processors(kind: str) -> list[Unit]:
         key = f"{kind}_processors"

@@ -26,9 +26,6 @@ from tripwire.processor import ProcessorViolation
 
 log = logging.getLogger("tripwire")
 
-#: The arguments every hook may declare besides its own (API.md section 3).
-COMMON_ARGS = ("abort", "retry_count", "request_context", "tracing_context", "state",
-               "writer", "abort_signal")
 
 
 FAILED_OPEN = object()
@@ -83,8 +80,8 @@ class BoundHook:
         self.fn = impl.function
         self.args: list[Any] = [common.get(a) for a in impl.argnames]
         #: (name, position) of the hook's own arguments this implementation declares.
-        self.own = tuple((a, i) for i, a in enumerate(impl.argnames) if a not in common)
-        self.part_index = impl.argnames.index("part") if "part" in impl.argnames else -1
+        self.own = impl.own
+        self.part_index = impl.part_index
         #: the run's audit/trace ``Recorder``, or None (then nothing is timed)
         self.recorder: Any = None
         self._started: dict[int, tuple[int, int]] = {}
@@ -108,7 +105,7 @@ class BoundHook:
             args[i] = values[name](state)
         try:
             result = self.fn(*args)
-            if inspect.isawaitable(result):
+            if result is not None and inspect.isawaitable(result):
                 result = await result
             return result
         except TripWire as tw:

@@ -11,6 +11,7 @@ and model-call spans).
 from __future__ import annotations
 
 import importlib.util
+import sys
 import time
 from typing import Any
 
@@ -32,7 +33,12 @@ def _trace_module() -> Any:
 
 
 def tracer() -> Any:
-    """A tracer when OpenTelemetry is installed and a tracer provider is configured."""
+    """A tracer when OpenTelemetry is installed and a tracer provider is configured.
+
+    Setting a provider up means importing ``opentelemetry.trace``: until a program
+    has, no run looks further (and tripwire imports nothing of OpenTelemetry)."""
+    if "opentelemetry.trace" not in sys.modules:
+        return None
     trace = _trace_module()
     if trace is None:
         return None

@@ -22,6 +22,10 @@ import tripwire.hookspecs as hookspecs
 from tripwire._markers import PROJECT_NAME
 from tripwire.errors import ProcessorValidationError
 
+#: The arguments every hook may declare besides its own (API.md section 3).
+COMMON_ARGS = ("abort", "retry_count", "request_context", "tracing_context", "state",
+               "writer", "abort_signal")
+
 _KIND_HOOKS: dict[str, tuple[str, ...]] = {
     "input": hookspecs.INPUT_HOOKS,
     "output": hookspecs.OUTPUT_HOOKS + hookspecs.TOOL_HOOKS,
@@ -39,6 +43,15 @@ class HookImplInfo:
     argnames: tuple[str, ...]
     #: a new-style wrapper (``@hookimpl(wrapper=True)``): wraps the processors after it
     wrapper: bool = False
+
+    #: (name, position) of the hook's own arguments it declares (not the common ones
+    #: every hook may take), read once
+    own: tuple[tuple[str, int], ...] = attrs.field(init=False, default=attrs.Factory(
+        lambda self: tuple((a, i) for i, a in enumerate(self.argnames)
+                           if a not in COMMON_ARGS), takes_self=True))
+    part_index: int = attrs.field(init=False, default=attrs.Factory(
+        lambda self: self.argnames.index("part") if "part" in self.argnames else -1,
+        takes_self=True))
 
 
 @attrs.define(eq=False)
