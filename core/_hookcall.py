@@ -119,7 +119,8 @@ class BoundHook:
         args = self.args
         for name, i in self.own:
             args[i] = values[name](state)
-        wall, start = wall_ns(), time.perf_counter_ns()
+        wall = wall_ns() if self.recorder.tracer is not None else 0
+        start = time.perf_counter_ns()
         outcome = "passed"
         try:
             result = self.fn(*args)

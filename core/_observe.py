@@ -57,7 +57,9 @@ class Recorder:
     """The audit records (and spans) of one run."""
 
     def __init__(self, run_id: str, agent_id: str, *, keep: bool, tracer: Any) -> None:
-        self.records: list[AuditRecord] = []
+        self._raw: list[tuple[Any, ...]] = []  # made into AuditRecords when read
+        self._records: list[AuditRecord] = []
+        self._run_ended = False
         self.keep = keep
         self.tracer = tracer
         self.step: int | None = None
@@ -71,6 +73,18 @@ class Recorder:
                 "gen_ai.agent.name": agent_id,
                 "tripwire.run_id": run_id,
             })
+
+    @property
+    def records(self) -> list[AuditRecord]:
+        """The audit records so far (the same list, growing, as checks beside the run
+        report later)."""
+        if self._raw:
+            raw, self._raw = self._raw, []
+            self._records.extend(AuditRecord(pid, hook, step, outcome, ns / 1e6, calls,
+                                             dropped, modified, emitted, mode)
+                                 for pid, hook, step, outcome, ns, calls, dropped, modified,
+                                 emitted, mode in raw)
+        return self._records
 
     # -- spans of the run's structure
     @property
@@ -125,6 +139,7 @@ class Recorder:
 
     def end_run(self, *, finish_reason: str, tripwire_by: str | None,
                 error: BaseException | None) -> None:
+        self._run_ended = True
         self.end_step()
         if self._model_span is not None:
             self.end_model_call(None, from_cache=False, error=error)
@@ -144,9 +159,10 @@ class Recorder:
                dropped: int = 0, modified: int = 0, emitted: int = 0) -> None:
         step = self.step if step is ... else step
         if self.keep:
-            self.records.append(AuditRecord(
-                processor_id, hook, step, outcome, duration_ns / 1e6, calls, dropped,
-                modified, emitted, mode))
+            self._raw.append((processor_id, hook, step, outcome, duration_ns, calls, dropped,
+                              modified, emitted, mode))
+            if self._run_ended:  # a check beside the run, reporting after it: the result
+                self.records  # holds the list, so it grows there  # noqa: B018
         if self.tracer is not None:
             attributes: dict[str, Any] = {"tripwire.processor.id": processor_id,
                                           "tripwire.hook": hook, "tripwire.outcome": outcome,

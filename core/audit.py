@@ -39,7 +39,9 @@ class AuditRecord:
     ``step`` is None for the once-per-run hooks (``process_input``,
     ``process_output_result``) and for checks in ``parallel``/``monitor`` mode.
     ``duration_ms`` is the time spent in the processor (a wrapper's includes what it
-    wraps). The chunk counts are for ``process_output_stream``.
+    wraps; for ``process_output_stream`` it is estimated from one call in eight, so
+    the audit stays cheap on the per-chunk path). The chunk counts are for
+    ``process_output_stream``, exact.
     """
 
     processor_id: str
