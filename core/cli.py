@@ -172,8 +172,10 @@ def register_models_command(subparsers: Any) -> None:
         "models",
         help="list installed model providers (the part before '/' in 'openai/gpt-5-mini')",
         description=(
-            "List the model providers in the entry point group tripwire.models. An agent's "
-            "model is a router id PROVIDER/MODEL, e.g. openai/gpt-5-mini."
+            "List the model providers in the entry point group tripwire.models, with the "
+            "distribution that provides each. A provider that fails to load is shown "
+            "with its error. An agent's model is a router id PROVIDER/MODEL, e.g. "
+            "openai/gpt-5-mini. TRIPWIRE_DISABLE_PLUGINS hides providers."
         ),
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -181,19 +183,32 @@ def register_models_command(subparsers: Any) -> None:
 
 
 def _models(args: argparse.Namespace) -> int:
-    from tripwire.models import providers
+    import tripwire.models
 
+    found = tripwire.models.available()
+    hidden = tripwire.models.hidden()
     rows = [
-        [name, getattr(factory, "dist", None) or "(registered at run time)"]
-        for name, factory in sorted(providers().items())
+        [name, p.distribution or "(registered at run time)"] for name, p in found.items()
     ]
     if args.json:
-        doc = [{"name": n, "distribution": d} for n, d in rows]
+        doc = [
+            {"name": name, "distribution": dist}
+            | ({"error": _error_text(p.error)} if p.error is not None else {})
+            for (name, dist), p in zip(rows, found.values(), strict=True)
+        ]
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
-    elif rows:
-        _table(sys.stdout, ["PROVIDER", "DISTRIBUTION"], rows)
+        return 0
+    if rows:
+        notes = {
+            i: f"  broken: {_error_text(p.error)}"
+            for i, p in enumerate(found.values())
+            if p.error is not None
+        }
+        _table(sys.stdout, ["PROVIDER", "DISTRIBUTION"], rows, notes=notes)
     else:
         sys.stdout.write("No model providers installed (entry point group tripwire.models).\n")
+    for name, why in hidden.items():
+        sys.stdout.write(f"hidden: {name} ({why})\n")
     return 0
 
 

@@ -17,8 +17,8 @@ Installed distributions publish plugins as entry points: processors in
 - **environment allow/block lists**, read once per registry:
 
   ``TRIPWIRE_DISABLE_PLUGINS=a,b``
-      hides those names in every group that honours it (processors), through a
-      pluggy ``PluginManager`` block list per group;
+      hides those names in every group that honours it (processors, model
+      providers), through a pluggy ``PluginManager`` block list per group;
   ``TRIPWIRE_LOAD_PLUGINS=a,b``
       makes only those processor names visible (set but empty: none); model
       providers and commands are not narrowed by it, so tripwire's own providers keep
@@ -148,6 +148,7 @@ MODELS = Group(
     "tripwire.models",
     "model provider",
     _callable("model provider", "a factory function(model_id) -> Model"),
+    disable_env=True,
 )
 COMMANDS = Group(
     "tripwire.commands", "command", _callable("command", "a function register(subparsers)")

@@ -309,9 +309,11 @@ class FakePlugins:
     ``importlib.metadata.distributions`` and makes tripwire scan again on next use.
     The pytest fixture ``fake_plugins`` does that after the test.
 
-    ``group`` is ``"tripwire.processors"`` (default) or ``"tripwire.commands"`` (CLI
-    subcommand plugins). Model providers are not scanned through here: register a
-    test provider with ``tripwire.models.register_provider(name, factory)``.
+    ``group`` is any entry point group tripwire reads (``tripwire.registry.GROUPS``):
+    ``"tripwire.processors"`` (default), ``"tripwire.models"`` (model providers:
+    ``{"acme": factory}`` makes ``"acme/some-model"`` resolve through
+    ``factory("some-model")``) or ``"tripwire.commands"`` (CLI subcommand plugins).
+    Providers registered with ``tripwire.models.register_provider`` stay registered.
     """
 
     def __init__(self) -> None:
@@ -331,13 +333,12 @@ class FakePlugins:
         group: str | None = None,
         installed: Iterable[str] = (),
     ) -> FakeDistribution:
-        from tripwire import _discovery
+        from tripwire import registry
 
-        group = group or _discovery.PROCESSORS_GROUP
-        if group not in (_discovery.PROCESSORS_GROUP, _discovery.COMMANDS_GROUP):
+        group = group or registry.PROCESSORS.name
+        if group not in registry.GROUPS:
             raise ValueError(
-                f"group must be {_discovery.PROCESSORS_GROUP!r} or "
-                f"{_discovery.COMMANDS_GROUP!r}, got {group!r}"
+                f"group must be one of {', '.join(map(repr, registry.GROUPS))}, got {group!r}"
             )
         if not isinstance(plugins, Mapping):
             raise TypeError(
@@ -352,24 +353,29 @@ class FakePlugins:
         self._start()
         self.distributions.append(dist)
         self._installed.update(installed)
-        os.environ[_discovery.LOAD_ENV] = ",".join(sorted(self._faked(_discovery.PROCESSORS_GROUP)
-                                                           | self._installed))
-        os.environ.pop(_discovery.DISABLE_ENV, None)
-        _discovery.reset()
+        os.environ[registry.LOAD_ENV] = ",".join(sorted(self._faked() | self._installed))
+        os.environ.pop(registry.DISABLE_ENV, None)
+        registry.reset(keep_registered=True)
         return dist
 
-    def _faked(self, group: str) -> set[str]:
-        return {ep.name for d in self.distributions for ep in d.entry_points if ep.group == group}
+    def _faked(self) -> set[str]:
+        """The faked names of the groups ``TRIPWIRE_LOAD_PLUGINS`` narrows."""
+        from tripwire import registry
+
+        return {
+            ep.name for d in self.distributions for ep in d.entry_points
+            if registry.GROUPS[ep.group].load_env
+        }
 
     def _start(self) -> None:
         if self._saved is not None:
             return
-        from tripwire import _discovery
+        from tripwire import registry
 
         real = importlib.metadata.distributions
         self._saved = {
             "distributions": real,
-            "env": {v: os.environ.get(v) for v in (_discovery.LOAD_ENV, _discovery.DISABLE_ENV)},
+            "env": {v: os.environ.get(v) for v in (registry.LOAD_ENV, registry.DISABLE_ENV)},
         }
 
         def distributions(**kwargs: Any) -> Iterable[Any]:
@@ -388,7 +394,7 @@ class FakePlugins:
         """Restore what was faked; tripwire scans the real distributions on next use."""
         if self._saved is None:
             return
-        from tripwire import _discovery
+        from tripwire import registry
 
         importlib.metadata.distributions = self._saved["distributions"]
         for var, value in self._saved["env"].items():
@@ -399,7 +405,7 @@ class FakePlugins:
         self._saved = None
         self.distributions.clear()
         self._installed.clear()
-        _discovery.reset()
+        registry.reset(keep_registered=True)
 
     def __enter__(self) -> FakePlugins:
         return self

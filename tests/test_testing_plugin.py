@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import tripwire.models
 import tripwire.pytest_plugin
 from tripwire import (
     Agent,
@@ -246,9 +247,18 @@ def test_fake_plugins_registers_cli_command_plugins(fake_plugins, capsys):
     assert capsys.readouterr().out == "audited\n"
 
 
-def test_fake_plugins_accepts_only_the_groups_it_can_fake(fake_plugins):
-    with pytest.raises(ValueError, match="group must be 'tripwire.processors' or"):
-        fake_plugins({"mock": object}, group="tripwire.models")
+def test_fake_plugins_registers_model_providers(fake_plugins):
+    fake_plugins({"acme": lambda model_id: MockModel([f"hello from {model_id}"])},
+                 group="tripwire.models")
+
+    agent = Agent(id="test-agent", model="acme/rocket-1")
+    assert agent.generate_sync("Hi").text == "hello from rocket-1"
+    assert "openai" in tripwire.models.providers()  # the installed ones stay
+
+
+def test_fake_plugins_accepts_only_the_groups_tripwire_reads(fake_plugins):
+    with pytest.raises(ValueError, match="group must be one of 'tripwire.processors', "):
+        fake_plugins({"mock": object}, group="tripwire.cachez")
     with pytest.raises(TypeError, match="plugins must be a mapping"):
         fake_plugins(Shout)
 

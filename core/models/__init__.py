@@ -3,18 +3,20 @@ such as ``"openai/gpt-5-mini"`` into a model.
 
 Providers register under the entry point group ``tripwire.models`` as
 ``name = module:factory``; ``factory(model_id)`` returns a ``Model``. tripwire's own
-providers register the same way in its setup.cfg.
+providers register the same way in its setup.cfg. They are read through the one plugin
+registry (``tripwire.registry``), as processors are: scanned once, de-duplicated, a
+provider that fails to load recorded (``available()``, ``tripwire models``) and
+raised when used, hidden by ``TRIPWIRE_DISABLE_PLUGINS``.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import AsyncIterator, Callable
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
+from tripwire import registry
 from tripwire.errors import ConfigurationError
 from tripwire.models._secrets import mask_headers, mask_url
 
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from tripwire.chunks import Chunk
     from tripwire.tools import Tool
 
-MODELS_GROUP = "tripwire.models"
+MODELS_GROUP = registry.MODELS.name
 
 
 @attrs.define
@@ -57,42 +59,53 @@ class Model(Protocol):
 
 ModelFactory = Callable[[str], Model]
 
-_lock = threading.Lock()
-_factories: dict[str, ModelFactory] = {}
-_loaded = False
-
 
 def register_provider(name: str, factory: ModelFactory) -> None:
-    """Register a provider factory by name at run time (tests, notebooks)."""
-    with _lock:
-        _factories[name] = factory
+    """Register a provider factory by name at run time (tests, notebooks). It wins over
+    an installed provider of the same name; ``tripwire._discovery.reset()`` (a fresh
+    plugin registry) forgets it."""
+    registry.current().register(registry.MODELS, name, factory)
 
 
-def _load_entry_points() -> None:
-    global _loaded
-    with _lock:
-        if _loaded:
-            return
-        for ep in entry_points(group=MODELS_GROUP):
-            _factories.setdefault(ep.name, _LazyFactory(ep))
-        _loaded = True
+class _EntryPointFactory:
+    """An installed provider's factory: its entry point is imported on first use
+    (``tripwire models`` imports them all, to show the broken ones), and a provider
+    that failed to load raises its error, naming its distribution, when called."""
 
-
-class _LazyFactory:
-    """Imports an entry point's factory on first use, not at discovery."""
-
-    def __init__(self, ep: Any) -> None:
-        self.ep = ep
-        self.dist = getattr(getattr(ep, "dist", None), "name", None)
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __call__(self, model_id: str) -> Model:
-        return self.ep.load()(model_id)
+        plugin = registry.current().get(registry.MODELS, self.name)
+        if plugin.error is not None:
+            raise plugin.failure() from plugin.error
+        return plugin.target(model_id)  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"<provider {self.name!r} (entry point, loaded on first use)>"
 
 
 def providers() -> dict[str, ModelFactory]:
-    """Every known provider name and its factory."""
-    _load_entry_points()
-    return dict(_factories)
+    """Every visible provider name and its factory (nothing is imported until a
+    factory is called). ``TRIPWIRE_DISABLE_PLUGINS`` hides installed providers."""
+    reg = registry.current()
+    registered = reg.registered(registry.MODELS)
+    return {
+        name: registered.get(name) or _EntryPointFactory(name)
+        for name in reg.names(registry.MODELS)
+    }
+
+
+def available() -> dict[str, registry.Plugin]:
+    """Every visible provider by name, loaded: ``distribution``, ``version``,
+    ``value`` (the entry point), ``status`` (``"ok"`` or ``"broken"``) and ``error``;
+    a provider registered at run time has no distribution."""
+    return registry.current().plugins(registry.MODELS)
+
+
+def hidden() -> dict[str, str]:
+    """Installed provider names hidden by ``TRIPWIRE_DISABLE_PLUGINS``, with the reason."""
+    return registry.current().hidden(registry.MODELS)
 
 
 def resolve_model(model: str | Model) -> Model:
@@ -112,6 +125,9 @@ def resolve_model(model: str | Model) -> Model:
     factories = providers()
     factory = factories.get(provider)
     if factory is None:
+        why = hidden().get(provider)
+        if why:
+            raise ConfigurationError(f"model provider {provider!r} is {why}")
         known = ", ".join(sorted(factories)) or "none installed"
         raise ConfigurationError(f"unknown model provider {provider!r}; known: {known}")
     return factory(model_id)
@@ -129,6 +145,8 @@ __all__ = [
     "register_provider",
     "resolve_model",
     "providers",
+    "available",
+    "hidden",
     "model_label",
     "mask_headers",
     "mask_url",
