@@ -97,11 +97,11 @@ class KeywordGuard(Processor):
             )
         if names is not None and (
             not isinstance(names, list | tuple) or len(names) != len(patterns)
-            or not all(isinstance(n, str) and n for n in names)
+            or not all(isinstance(n, str) and n for n in names) or len(set(names)) != len(names)
         ):
             raise ValueError(
-                f"names must be a list of {len(patterns)} non-empty strings, one per "
-                f"pattern, got {names!r}"
+                f"names must be a list of {len(patterns)} different non-empty strings, one "
+                f"per pattern, got {names!r}"
             )
         flags = 0 if case_sensitive else re.IGNORECASE
         self.patterns = list(patterns)
