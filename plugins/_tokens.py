@@ -21,12 +21,13 @@ import json
 import threading
 from collections.abc import Mapping
 from importlib.resources import files
-from typing import Any
+from typing import Any, Literal, get_args
 
 from tripwire.errors import ConfigurationError
 
 #: Encodings tripwire can count offline.
-ENCODINGS = ("o200k_base", "cl100k_base")
+EncodingName = Literal["o200k_base", "cl100k_base"]
+ENCODINGS: tuple[str, ...] = get_args(EncodingName)
 
 _O200K_PATTERN = "|".join(
     [

@@ -22,7 +22,7 @@ from typing import Any
 
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.options import check_int
+from tripwire.options import NonNegativeInt, PositiveInt, check
 from tripwire.processor import Processor
 
 
@@ -48,9 +48,11 @@ class BatchParts(Processor):
     # Data chunks come through too, so one written mid-batch cannot overtake the text.
     process_data_parts = True
 
-    def __init__(self, batch_size: int = 5, *, max_wait_ms: int | None = None) -> None:
-        check_int("batch_size", batch_size, minimum=1)
-        check_int("max_wait_ms", max_wait_ms, allow_none=True)
+    def __init__(
+        self, batch_size: PositiveInt = 5, *, max_wait_ms: NonNegativeInt | None = None
+    ) -> None:
+        check("batch_size", batch_size, PositiveInt, owner=self.id)
+        check("max_wait_ms", max_wait_ms, NonNegativeInt | None, owner=self.id)
         self.batch_size = batch_size
         self.max_wait_ms = max_wait_ms
 

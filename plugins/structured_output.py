@@ -45,7 +45,7 @@ from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
 from tripwire._serde import converter
 from tripwire.agent import OutputResult, StepResult
 from tripwire.errors import ConfigurationError
-from tripwire.options import check_bool
+from tripwire.options import check
 from tripwire.tools import json_schema
 
 __all__ = ["StructuredOutput", "extract_json", "NoJSONFound"]
@@ -153,7 +153,7 @@ class StructuredOutput(Processor):
                 f"structured-output: schema_name must be 1-64 letters, digits, '_' or '-', "
                 f"got {schema_name!r}"
             )
-        check_bool("instructions", instructions, owner=self.id)
+        check("instructions", instructions, bool, owner=self.id)
         self.strategy = strategy
         if strategy != "fallback" and fallback is not None:
             raise ConfigurationError(

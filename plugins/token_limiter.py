@@ -40,10 +40,10 @@ from typing import Any, Literal, NoReturn
 
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.options import check_choice, check_int
+from tripwire.options import NonNegativeInt, PositiveInt, check
 from tripwire.plugins._tokens import (
-    ENCODINGS,
     REPLY_PRIMING_TOKENS,
+    EncodingName,
     StreamCounter,
     TokenCounter,
     as_text,
@@ -54,9 +54,9 @@ from tripwire.processor import Processor
 
 log = logging.getLogger("tripwire")
 
-TRIM_STRATEGIES = ("best-fit", "contiguous")
-STRATEGIES = ("truncate", "abort")
-COUNT_MODES = ("cumulative", "part")
+TrimStrategy = Literal["best-fit", "contiguous"]
+Strategy = Literal["truncate", "abort"]
+CountMode = Literal["cumulative", "part"]
 
 
 class TokenLimiter(Processor):
@@ -95,23 +95,23 @@ class TokenLimiter(Processor):
 
     def __init__(
         self,
-        limit: int,
+        limit: PositiveInt,
         *,
-        encoding: Literal["o200k_base", "cl100k_base"] = "o200k_base",
-        trim_strategy: Literal["best-fit", "contiguous"] = "best-fit",
-        strategy: Literal["truncate", "abort"] = "truncate",
-        count_mode: Literal["cumulative", "part"] = "cumulative",
-        max_tool_result_tokens: int | None = None,
-        cache_size: int = 8192,
+        encoding: EncodingName = "o200k_base",
+        trim_strategy: TrimStrategy = "best-fit",
+        strategy: Strategy = "truncate",
+        count_mode: CountMode = "cumulative",
+        max_tool_result_tokens: PositiveInt | None = None,
+        cache_size: NonNegativeInt = 8192,
     ) -> None:
         require("token-limiter")
-        check_int("limit", limit, minimum=1)
-        check_choice("encoding", encoding, ENCODINGS)
-        check_choice("trim_strategy", trim_strategy, TRIM_STRATEGIES)
-        check_choice("strategy", strategy, STRATEGIES)
-        check_choice("count_mode", count_mode, COUNT_MODES)
-        check_int("max_tool_result_tokens", max_tool_result_tokens, minimum=1, allow_none=True)
-        check_int("cache_size", cache_size)
+        check("limit", limit, PositiveInt, owner=self.id)
+        check("encoding", encoding, EncodingName, owner=self.id)
+        check("trim_strategy", trim_strategy, TrimStrategy, owner=self.id)
+        check("strategy", strategy, Strategy, owner=self.id)
+        check("count_mode", count_mode, CountMode, owner=self.id)
+        check("max_tool_result_tokens", max_tool_result_tokens, PositiveInt | None, owner=self.id)
+        check("cache_size", cache_size, NonNegativeInt, owner=self.id)
         self.limit = limit
         self.encoding = encoding
         self.trim_strategy = trim_strategy

@@ -15,7 +15,7 @@ from typing import Any
 from tripwire import Processor, hookimpl
 from tripwire.agent import StepResult
 from tripwire.errors import ConfigurationError
-from tripwire.options import check_bool, check_int
+from tripwire.options import NonNegativeInt, PositiveInt, check
 
 __all__ = ["ToolCallFilter"]
 
@@ -57,9 +57,9 @@ class ToolCallFilter(Processor):
     def __init__(
         self,
         exclude: list[str] | None = None,
-        filter_after_tool_steps: int | None = None,
+        filter_after_tool_steps: NonNegativeInt | None = None,
         preserve_model_output: bool = False,
-        max_output_chars: int = 200,
+        max_output_chars: PositiveInt = 200,
     ) -> None:
         if exclude is not None:
             if isinstance(exclude, str) or not isinstance(exclude, Iterable):
@@ -73,10 +73,10 @@ class ToolCallFilter(Processor):
                 raise ConfigurationError(
                     f"tool-call-filter: exclude must hold non-empty tool names, got {bad!r}"
                 )
-        check_int("filter_after_tool_steps", filter_after_tool_steps, allow_none=True,
-                  owner=self.id)
-        check_bool("preserve_model_output", preserve_model_output, owner=self.id)
-        check_int("max_output_chars", max_output_chars, minimum=1, owner=self.id)
+        check("filter_after_tool_steps", filter_after_tool_steps, NonNegativeInt | None,
+              owner=self.id)
+        check("preserve_model_output", preserve_model_output, bool, owner=self.id)
+        check("max_output_chars", max_output_chars, PositiveInt, owner=self.id)
         self.exclude = None if exclude is None else frozenset(exclude)
         self.filter_after_tool_steps = filter_after_tool_steps
         self.preserve_model_output = preserve_model_output

@@ -22,7 +22,7 @@ from typing import Any
 
 from tripwire import THREAD_ID_KEY, Processor, StepResult, Tool, hookimpl, tool
 from tripwire.errors import ConfigurationError
-from tripwire.options import check_bool, check_int
+from tripwire.options import PositiveInt, check
 
 __all__ = ["ToolSearch", "BM25Index", "INSTRUCTIONS"]
 
@@ -84,14 +84,14 @@ class ToolSearch(Processor):
     def __init__(
         self,
         tools: list[Tool] | None = None,
-        top_k: int = 5,
+        top_k: PositiveInt = 5,
         always_active: list[str] | None = None,
         remember_per_thread: bool = False,
-        max_threads: int = 1000,
+        max_threads: PositiveInt = 1000,
         instructions: bool | str = True,
     ) -> None:
         self.tools = _check_tools(tools)
-        check_int("top_k", top_k, minimum=1, owner=self.id)
+        check("top_k", top_k, PositiveInt, owner=self.id)
         if always_active is None:
             always_active = []
         if isinstance(always_active, str) or not isinstance(always_active, Iterable):
@@ -105,8 +105,8 @@ class ToolSearch(Processor):
                 f"tool-search: always_active must hold tool names other than "
                 f"{' and '.join(META_TOOLS)}, got {bad!r}"
             )
-        check_bool("remember_per_thread", remember_per_thread, owner=self.id)
-        check_int("max_threads", max_threads, minimum=1, owner=self.id)
+        check("remember_per_thread", remember_per_thread, bool, owner=self.id)
+        check("max_threads", max_threads, PositiveInt, owner=self.id)
         if not isinstance(instructions, bool) and not (
             isinstance(instructions, str) and instructions.strip()
         ):

@@ -30,10 +30,10 @@ from typing import Literal
 
 from tripwire._markers import hookimpl
 from tripwire.messages import Message, TextPart
-from tripwire.options import check_bool, check_choice
+from tripwire.options import check
 from tripwire.processor import Processor
 
-FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
 ZWNJ, ZWJ = "\u200c", "\u200d"
 VS15, VS16 = "\ufe0e", "\ufe0f"
@@ -197,14 +197,14 @@ class UnicodeNormalizer(Processor):
     def __init__(
         self,
         *,
-        form: Literal["NFC", "NFD", "NFKC", "NFKD"] = "NFKC",
+        form: Form = "NFKC",
         strip_control_chars: bool = True,
         strip_invisible: bool = True,
         collapse_whitespace: bool = True,
         trim: bool = True,
         preserve_emoji: bool = True,
     ) -> None:
-        check_choice("form", form, FORMS)
+        check("form", form, Form, owner=self.id)
         flags = {
             "strip_control_chars": strip_control_chars,
             "strip_invisible": strip_invisible,
@@ -213,7 +213,7 @@ class UnicodeNormalizer(Processor):
             "preserve_emoji": preserve_emoji,
         }
         for option, value in flags.items():
-            check_bool(option, value)
+            check(option, value, bool, owner=self.id)
         self.form = form
         self.strip_control_chars = strip_control_chars
         self.strip_invisible = strip_invisible
