@@ -1,144 +1,35 @@
-"""Anthropic Messages API against a real local HTTP server."""
+"""Anthropic Messages API against a real local HTTP server: what only this wire
+format has (what both providers do alike is in test_providers.py)."""
 
 from __future__ import annotations
 
 import pytest
 from fake_llm_server import (
-    API_KEY,
     PREFILL_ERROR_MESSAGE,
     ErrorReply,
     FakeToolCall,
     RawReply,
     Reply,
 )
+from helpers import collect, request, texts, user
 
-from tripwire import APICallError, ConfigurationError, Tool, Usage
-from tripwire.models import Anthropic, Model, ModelRequest, resolve_model
-
-
-def user(text: str) -> dict:
-    return {"role": "user", "content": [{"type": "text", "text": text}]}
+from tripwire import APICallError, ConfigurationError, Usage
 
 
 def assistant(text: str) -> dict:
     return {"role": "assistant", "content": [{"type": "text", "text": text}]}
 
 
-def request(*prompt: dict, **options) -> ModelRequest:
-    return ModelRequest(prompt=list(prompt) or [user("Hi")], **options)
-
-
-async def collect(model, req: ModelRequest) -> list:
-    return [c async for c in model.stream(req)]
-
-
-def texts(chunks: list, kind: str = "text-delta") -> str:
-    return "".join(c.payload["text"] for c in chunks if c.type == kind)
-
-
-def lookup_tool() -> Tool:
-    return Tool(
-        name="lookup",
-        description="Look a customer up",
-        parameters={"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
-        execute=lambda id: {"id": id},
-    )
-
-
-async def test_streams_text_and_one_finish_with_usage(llm_server):
-    llm_server.script(Reply(text="Hello from Claude", usage=(25, 15)))
-    async with llm_server.anthropic() as model:
-        chunks = await collect(model, request())
-
-    assert texts(chunks) == "Hello from Claude"
-    assert [c.type for c in chunks].count("finish") == 1 and chunks[-1].type == "finish"
-    finish = chunks[-1].payload
-    assert finish["finish_reason"] == "stop"
-    assert finish["usage"] == Usage(25, 15, 40, cached_input_tokens=0)
-    assert finish["provider_metadata"]["anthropic"]["stop_reason"] == "end_turn"
-    assert finish["raw_response"]["id"] == "msg_01FakeXyz"
-
-
-async def test_request_headers_and_body(llm_server):
-    llm_server.script(Reply(text="ok"))
-    prompt = [{"role": "system", "content": "You are terse."}, user("Hi")]
-    async with llm_server.anthropic(model="claude-sonnet-4-5") as model:
-        chunks = await collect(model, request(*prompt))
-
-    sent = llm_server.requests[0]
-    assert sent.path == "/v1/messages"
-    assert sent.headers["x-api-key"] == API_KEY
-    assert sent.headers["anthropic-version"] == "2023-06-01"
-    assert sent.body == {
-        "model": "claude-sonnet-4-5",
-        "max_tokens": 4096,
-        "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}],
-        "system": [{"type": "text", "text": "You are terse."}],
-        "stream": True,
-    }
-    assert chunks[-1].payload["request"] == sent.body
-
-
-async def test_thinking_streams_as_reasoning_and_keeps_its_signature(llm_server):
+async def test_thinking_keeps_its_signature(llm_server):
+    # (that it streams as reasoning deltas is in test_providers.py, for both formats)
     llm_server.script(Reply(reasoning="Consider the options.", text="B"))
     async with llm_server.anthropic() as model:
         chunks = await collect(model, request())
 
-    assert texts(chunks, "reasoning-delta") == "Consider the options."
-    assert texts(chunks) == "B"
     thinking = chunks[-1].payload["provider_metadata"]["anthropic"]["thinking"]
     assert thinking == [
         {"type": "thinking", "text": "Consider the options.", "signature": "EqQBCkYIARgCKkA-fake-signature"}
     ]
-
-
-async def test_parallel_tool_use_blocks_assembled_from_json_deltas(llm_server):
-    llm_server.script(
-        Reply(
-            text="Looking both up.",
-            tool_calls=[
-                FakeToolCall("toolu_01A", "lookup", {"id": "c-1", "fields": ["name", "plan"]}),
-                FakeToolCall("toolu_01B", "lookup", {"id": "c-2"}),
-            ],
-            delta_size=2,
-        )
-    )
-    async with llm_server.anthropic() as model:
-        chunks = await collect(model, request(tools=[lookup_tool()]))
-
-    calls = [c.payload for c in chunks if c.type == "tool-call"]
-    assert calls == [
-        {"tool_call_id": "toolu_01A", "tool_name": "lookup", "args": {"id": "c-1", "fields": ["name", "plan"]}},
-        {"tool_call_id": "toolu_01B", "tool_name": "lookup", "args": {"id": "c-2"}},
-    ]
-    assert chunks[-1].payload["finish_reason"] == "tool-calls"
-
-
-async def test_tool_use_with_invalid_json_keeps_the_raw_text(llm_server):
-    llm_server.script(Reply(tool_calls=[FakeToolCall("toolu_1", "lookup", '{"id": ')]))
-    async with llm_server.anthropic() as model:
-        chunks = await collect(model, request())
-
-    (call,) = [c.payload for c in chunks if c.type == "tool-call"]
-    assert call["args"] == {} and call["raw_args"] == '{"id": ' and "args_error" in call
-
-
-@pytest.mark.parametrize(
-    ("native", "expected"),
-    [
-        ("end_turn", "stop"),
-        ("stop_sequence", "stop"),
-        ("max_tokens", "length"),
-        ("tool_use", "tool-calls"),
-        ("refusal", "content-filter"),
-        ("something_new", "other"),
-    ],
-)
-async def test_stop_reasons_are_mapped(llm_server, native, expected):
-    llm_server.script(Reply(text="x", finish_reason=native))
-    async with llm_server.anthropic() as model:
-        chunks = await collect(model, request())
-    assert chunks[-1].payload["finish_reason"] == expected
 
 
 async def test_prompt_maps_to_messages_with_hoisted_system_and_merged_turns(llm_server):
@@ -246,31 +137,6 @@ async def test_reasoning_without_signature_is_dropped_with_a_warning(llm_server)
     assert "signature" in warning["message"]
 
 
-@pytest.mark.parametrize(
-    ("choice", "wire"),
-    [
-        ("auto", {"type": "auto"}),
-        ("none", {"type": "none"}),
-        ("required", {"type": "any"}),
-        ({"type": "tool", "tool_name": "lookup"}, {"type": "tool", "name": "lookup"}),
-    ],
-)
-async def test_tool_choice_is_mapped(llm_server, choice, wire):
-    llm_server.script(Reply(text="ok"))
-    async with llm_server.anthropic() as model:
-        await collect(model, request(tools=[lookup_tool()], tool_choice=choice))
-
-    body = llm_server.requests[0].body
-    assert body["tool_choice"] == wire
-    assert body["tools"] == [
-        {
-            "name": "lookup",
-            "description": "Look a customer up",
-            "input_schema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
-        }
-    ]
-
-
 async def test_model_settings_map_and_seed_is_reported_as_unsupported(llm_server):
     llm_server.script(Reply(text="ok"))
     settings = {"temperature": 0.5, "max_tokens": 100, "top_p": 0.8, "stop": ["###"], "seed": 1}
@@ -285,14 +151,6 @@ async def test_model_settings_map_and_seed_is_reported_as_unsupported(llm_server
     assert chunks[-1].payload["warnings"] == [
         {"type": "unsupported-setting", "setting": "seed", "details": "the Anthropic Messages API has no seed"}
     ]
-
-
-async def test_provider_options_are_merged(llm_server):
-    llm_server.script(Reply(text="ok"))
-    thinking = {"type": "enabled", "budget_tokens": 2048}
-    async with llm_server.anthropic() as model:
-        await collect(model, request(provider_options={"anthropic": {"thinking": thinking}}))
-    assert llm_server.requests[0].body["thinking"] == thinking
 
 
 async def test_recorded_stream_from_the_api_reference(llm_server):
@@ -383,55 +241,19 @@ async def test_prefill_rejection_becomes_a_non_retryable_api_call_error(llm_serv
     assert len(llm_server.requests) == 1
 
 
-async def test_generate_returns_the_same_chunk_shapes_without_streaming(llm_server):
+async def test_generate_keeps_the_thinking_signature_as_streaming_does(llm_server):
+    # (the chunk shapes both formats share are in test_providers.py)
     llm_server.script(
         Reply(text="Done.", reasoning="Plan", tool_calls=[FakeToolCall("toolu_9", "lookup", {"id": "9"})])
     )
     async with llm_server.anthropic() as model:
         chunks = await model.generate(request())
 
-    assert "stream" not in llm_server.requests[0].body
     assert [c.type for c in chunks] == [
         "reasoning-delta", "reasoning-delta", "text-delta", "tool-call", "finish"]
     assert chunks[1].payload["provider_metadata"] == {
         "anthropic": {"signature": "EqQBCkYIARgCKkA-fake-signature"}}
-    assert chunks[3].payload == {"tool_call_id": "toolu_9", "tool_name": "lookup", "args": {"id": "9"}}
-    assert chunks[4].payload["finish_reason"] == "tool-calls"
     assert chunks[4].payload["provider_metadata"]["anthropic"]["thinking"][0]["signature"]
-
-
-def test_provider_implements_the_model_protocol():
-    model = Anthropic(model="claude-x", api_key="k")
-    assert isinstance(model, Model)
-    assert (model.provider, model.model_id, model.base_url) == ("anthropic", "claude-x", "https://api.anthropic.com")
-
-
-async def test_router_id_reads_key_and_base_url_from_the_environment(llm_server, monkeypatch):
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-from-env")
-    llm_server.script(Reply(text="env"))
-    async with resolve_model("anthropic/claude-env") as model:
-        chunks = await collect(model, request())
-
-    assert texts(chunks) == "env"
-    assert llm_server.requests[0].headers["x-api-key"] == "sk-ant-from-env"
-
-
-async def test_router_id_without_api_key_fails_at_the_first_call(monkeypatch):
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
-    model = resolve_model("anthropic/claude-sonnet-4-5")
-    with pytest.raises(ConfigurationError, match="ANTHROPIC_API_KEY is not set"):
-        await collect(model, request())
-
-
-async def test_structured_output_becomes_output_config_format(llm_server):
-    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "additionalProperties": False}
-    llm_server.script(Reply(text='{"ok": true}'))
-    async with llm_server.anthropic() as model:
-        await collect(model, request(structured_output={"schema": schema, "name": "Check"}))
-
-    assert llm_server.requests[0].body["output_config"] == {"format": {"type": "json_schema", "schema": schema}}
 
 
 async def test_bad_structured_output_is_a_clear_error(llm_server):
