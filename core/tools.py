@@ -1,8 +1,9 @@
 """Tools: typed Python functions the model may call.
 
 ``@tool`` derives a JSON Schema from the function's signature and docstring; at call
-time the model's arguments are converted to the annotated types with cattrs, so a
-model that sends ``"3"`` for an ``int`` gets a clear error back instead of a crash.
+time the model's arguments are checked and converted against the annotations by
+``tripwire.options.conform`` (the checker options use), so a model that sends ``"3"``
+for an ``int`` gets a clear error back instead of a crash.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
-import cattrs
 
 from tripwire._serde import converter
+from tripwire.options import Mismatch, Range, conform, type_text
 
 #: Parameter names a tool function may declare to receive run services; they are
 #: injected by the agent and never shown to the model.
@@ -69,11 +70,11 @@ class Tool:
                 out[key] = value
                 continue
             try:
-                out[key] = _structure(value, hint)
-            except (cattrs.BaseValidationError, ValueError, TypeError) as e:
+                out[key] = conform(value, hint)
+            except Mismatch as e:
                 raise ToolArgumentError(
                     f"argument {key!r} of tool {self.name!r}: {value!r} is not a valid "
-                    f"{_type_name(hint)} ({e})"
+                    f"{type_text(hint)} ({e.detail})"
                 ) from None
         return out
 
@@ -86,23 +87,6 @@ class Tool:
         if inspect.isawaitable(result):
             result = await result
         return result
-
-
-def _structure(value: Any, hint: Any) -> Any:
-    # cattrs is lenient with str -> int; tools want the model's types to be right.
-    if hint in (int, float) and isinstance(value, bool | str):
-        raise ValueError(f"expected {hint.__name__}")
-    if hint is float and isinstance(value, int):
-        return float(value)
-    if hint is str and not isinstance(value, str):
-        raise ValueError("expected a string")
-    if hint is bool and not isinstance(value, bool):
-        raise ValueError("expected true or false")
-    return converter.structure(value, hint)
-
-
-def _type_name(hint: Any) -> str:
-    return getattr(hint, "__name__", None) or str(hint)
 
 
 def tool(
@@ -161,7 +145,7 @@ def _make_tool(func: Callable[..., Any], *, name: str | None, description: str |
         else:
             required.append(pname)
         properties[pname] = schema
-        arg_types[pname] = _strip_annotated(hint)
+        arg_types[pname] = hint
     parameters: dict[str, Any] = {
         "type": "object",
         "properties": properties,
@@ -192,17 +176,16 @@ def _parse_doc(doc: str) -> tuple[str, dict[str, str]]:
     return " ".join(summary.split()), params
 
 
-def _strip_annotated(hint: Any) -> Any:
-    if get_origin(hint) is typing.Annotated:
-        return get_args(hint)[0]
-    return hint
-
-
 def json_schema(hint: Any) -> dict[str, Any]:
     """A JSON Schema for a Python type hint (the subset models understand)."""
     if get_origin(hint) is typing.Annotated:
         base, *meta = get_args(hint)
         schema = json_schema(base)
+        for bound in (m for m in meta if isinstance(m, Range)):
+            if bound.min is not None:
+                schema["minimum"] = bound.min
+            if bound.max is not None:
+                schema["maximum"] = bound.max
         texts = [m for m in meta if isinstance(m, str)]
         return {**schema, "description": texts[0]} if texts else schema
     if hint is Any or hint is inspect.Parameter.empty:
