@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tripwire import _discovery
+from tripwire import registry
 
 
 class FakeEntryPoint(importlib.metadata.EntryPoint):
@@ -64,7 +64,7 @@ class FakeDistribution:
         name: str,
         target: Any,
         *,
-        group: str = _discovery.PROCESSORS_GROUP,
+        group: str = "tripwire.processors",
         value: str | None = None,
     ) -> FakeDistribution:
         self.entry_points.append(FakeEntryPoint(name, group, target, value, self))
@@ -121,7 +121,7 @@ def only_plugins(fake_plugins: Any) -> Callable[..., None]:
 
 @pytest.fixture
 def fake_distributions(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDistributions]:
-    """Only fake distributions are installed; the discovery scan starts afresh.
+    """Only fake distributions are installed; the plugin registry scans afresh.
 
     ``fake_distributions.add("tripwire-x", "1.2").entry_point("x", XProcessor)``
     registers a processor; ``group="tripwire.commands"`` / ``"tripwire.models"`` for
@@ -130,17 +130,11 @@ def fake_distributions(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDistribu
     """
     fakes = FakeDistributions()
     monkeypatch.setattr(importlib.metadata, "distributions", fakes)
-    monkeypatch.delenv(_discovery.LOAD_ENV, raising=False)
-    monkeypatch.delenv(_discovery.DISABLE_ENV, raising=False)
-    import tripwire.models as models
-
-    # The model provider registry scans the same metadata once per process.
-    if hasattr(models, "_factories") and hasattr(models, "_loaded"):
-        monkeypatch.setattr(models, "_factories", {})
-        monkeypatch.setattr(models, "_loaded", False)
-    _discovery.reset()
+    monkeypatch.delenv("TRIPWIRE_LOAD_PLUGINS", raising=False)
+    monkeypatch.delenv("TRIPWIRE_DISABLE_PLUGINS", raising=False)
+    registry.reset()  # processors, model providers and commands alike
     yield fakes
-    _discovery.reset()
+    registry.reset()
 
 
 @pytest.fixture

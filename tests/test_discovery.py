@@ -11,7 +11,7 @@ from typing import Literal
 import pytest
 
 import tripwire.plugins
-from tripwire import ConfigurationError, Processor, ProcessorValidationError, _discovery, hookimpl
+from tripwire import ConfigurationError, Processor, ProcessorValidationError, hookimpl, registry
 
 
 class Shout(Processor):
@@ -263,7 +263,7 @@ def test_the_scan_is_lazy_and_happens_once(two):
     assert two.calls == 0
     tripwire.plugins.available()
     tripwire.plugins.create("shout")
-    _discovery.commands()
+    registry.current().plugins("tripwire.commands")
     tripwire.plugins.available()
     assert two.calls == 1
 
@@ -289,7 +289,7 @@ def test_reset_forgets_the_scan(two):
     tripwire.plugins.available()
     two.add("tripwire-late").entry_point("late", Shout)
     assert "late" not in tripwire.plugins.available()
-    _discovery.reset()
+    registry.reset()
     assert "late" in tripwire.plugins.available()
     assert two.calls == 2
 
@@ -318,8 +318,11 @@ def test_importing_tripwire_does_not_scan_entry_points():
 def test_disable_plugins_hides_the_names_everywhere(two, monkeypatch):
     monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", "shout")
     assert list(tripwire.plugins.available()) == ["gate"]
-    assert _discovery.is_blocked("shout") and not _discovery.is_blocked("gate")
-    assert _discovery.hidden() == {"shout": "disabled by TRIPWIRE_DISABLE_PLUGINS"}
+    plugins = registry.current()
+    assert plugins.is_blocked("tripwire.processors", "shout")
+    assert not plugins.is_blocked("tripwire.processors", "gate")
+    assert plugins.hidden("tripwire.processors") == {
+        "shout": "disabled by TRIPWIRE_DISABLE_PLUGINS"}
     with pytest.raises(ConfigurationError, match="'shout' is disabled by TRIPWIRE_DISABLE_PLUGINS"):
         tripwire.plugins.create("shout")
 
@@ -327,7 +330,7 @@ def test_disable_plugins_hides_the_names_everywhere(two, monkeypatch):
 def test_disable_plugins_ignores_spaces_and_empty_names(two, monkeypatch):
     monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", " shout , ")
     assert list(tripwire.plugins.available()) == ["gate"]
-    assert _discovery.is_blocked("shout")
+    assert registry.current().is_blocked("tripwire.processors", "shout")
 
 
 def test_load_plugins_makes_only_those_names_visible(two, monkeypatch):
@@ -371,8 +374,8 @@ def test_command_plugins_are_discovered_in_their_own_group(fake_distributions):
     dist = fake_distributions.add("tripwire-hello", "0.1")
     dist.entry_point("hello", register_hello, group="tripwire.commands")
     dist.entry_point("bye", ImportError("gone"), group="tripwire.commands")
-    cmds = _discovery.commands()
-    assert cmds["hello"].register is register_hello and cmds["hello"].status == "ok"
+    cmds = registry.current().plugins("tripwire.commands")
+    assert cmds["hello"].target is register_hello and cmds["hello"].status == "ok"
     assert cmds["bye"].status == "broken" and str(cmds["bye"].error) == "gone"
     assert tripwire.plugins.available() == {}
 

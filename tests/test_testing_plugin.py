@@ -23,6 +23,7 @@ from tripwire import (
     Processor,
     ProcessorValidationError,
     hookimpl,
+    registry,
     tool,
 )
 from tripwire.cli import main
@@ -50,12 +51,9 @@ class Shout(Processor):
 
 @pytest.fixture
 def rescan():
-    """Tests that change the environment by hand scan the plugins afresh after (there
-    is no public way to forget the scan: tripwire.testing uses this one)."""
+    """Tests that change the environment by hand scan the plugins afresh after."""
     yield
-    from tripwire import _discovery
-
-    _discovery.reset()
+    registry.reset()
 
 
 # ------------------------------------------------------------------ registration
