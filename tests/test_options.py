@@ -250,3 +250,37 @@ def test_the_shorthands_word_errors_as_check_does():
         with pytest.raises(ConfigurationError) as full:
             check("n", value, hint)
         assert str(short.value) == str(full.value)
+
+
+# ------------------------------------------------------------------ the docs
+
+
+def test_the_example_in_writing_processors_behaves_as_documented(fake_distributions):
+    import re
+    from pathlib import Path
+
+    import tripwire.plugins
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "writing-processors.md").read_text()
+    section = doc.split("## Checking your options", 1)[1].split("\n## ", 1)[0]
+    namespace: dict[str, Any] = {}
+    exec(re.search(r"```python\n(.*?)```", section, re.S).group(1), namespace)  # noqa: S102
+    budget = namespace["Budget"]
+
+    for call, message in [
+        (lambda: budget(0), "budget: max_tokens must be an integer >= 1, got 0"),
+        (lambda: budget(10, mode="stop"), "budget: mode must be one of abort, warn; got 'stop'"),
+    ]:
+        with pytest.raises(ConfigurationError) as e:
+            call()
+        assert str(e.value) == message and f"`{message}`" in section
+    assert budget(10, words=["a"]).words == ("a",)
+
+    fake_distributions.add("tripwire-budget").entry_point("budget", budget)
+    assert "max_tokens (int >= 1, required)" in [
+        str(o) for o in tripwire.plugins.available()["budget"].options
+    ]
+    with pytest.raises(ConfigurationError) as e:
+        tripwire.plugins.create("budget", max_tokens=0)
+    assert str(e.value).startswith("processor 'budget': option 'max_tokens' expects int >= 1, got 0")
+    assert "`processor 'budget': option 'max_tokens' expects int >= 1, got 0`" in section
