@@ -8,6 +8,7 @@ the fixtures below build on them where they can.
 ``only_plugins``         only these installed processors are discoverable
 ``fake_distributions``   the installed distributions replaced by fakes
 ``llm_server``           a local OpenAI / Anthropic server (tests/fake_llm_server.py)
+``cli``                  tripwire's command line, run in-process
 
 Plain helpers shared by several modules (processors, what the model saw) are in
 ``tests/helpers.py``.
@@ -145,3 +146,17 @@ async def llm_server():
 
     async with FakeLLMServer() as server:
         yield server
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """``code, out, err = cli("run", "support", "Hi")``: ``tripwire.cli.main`` run with
+    those arguments, its exit code and what it wrote to stdout and stderr."""
+    from tripwire.cli import main
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -90,12 +90,6 @@ def installed(fake_distributions):
     return fake_distributions
 
 
-def cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 # ------------------------------------------------------------------ help
 
 
@@ -110,8 +104,8 @@ def test_help_names_every_command_with_examples(fake_distributions, capsys):
         assert text in out
 
 
-def test_no_command_prints_the_help(fake_distributions, capsys):
-    code, out, _ = cli(capsys)
+def test_no_command_prints_the_help(fake_distributions, cli):
+    code, out, _ = cli()
     assert code == 0 and "commands:" in out
 
 
@@ -132,8 +126,8 @@ def test_python_dash_m_tripwire_is_the_same_cli():
 # ------------------------------------------------------------------ plugins
 
 
-def test_plugins_prints_a_table_with_broken_plugins_and_their_errors(installed, capsys):
-    code, out, _ = cli(capsys, "plugins")
+def test_plugins_prints_a_table_with_broken_plugins_and_their_errors(installed, cli):
+    code, out, _ = cli("plugins")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == ["NAME", "DISTRIBUTION", "VERSION", "HOOKS", "(process_*)", "STATUS"]
@@ -145,8 +139,8 @@ def test_plugins_prints_a_table_with_broken_plugins_and_their_errors(installed, 
     assert lines[4].split() == ["shout", "tripwire-demo", "0.2", "output_stream", "ok"]
 
 
-def test_plugins_json(installed, capsys):
-    code, out, _ = cli(capsys, "plugins", "--json")
+def test_plugins_json(installed, cli):
+    code, out, _ = cli("plugins", "--json")
     doc = json.loads(out)
     assert code == 0
     shout = next(p for p in doc["processors"] if p["name"] == "shout")
@@ -161,9 +155,9 @@ def test_plugins_json(installed, capsys):
     assert broken["options"] is None  # unknown: the class could not be imported
 
 
-def test_plugins_shows_each_processors_options_with_types_and_defaults(installed, capsys):
+def test_plugins_shows_each_processors_options_with_types_and_defaults(installed, cli):
     installed.add("tripwire-budget", "1.0").entry_point("budget", Budget)
-    code, out, _ = cli(capsys, "plugins")
+    code, out, _ = cli("plugins")
     assert code == 0
     lines = out.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith("budget "))
@@ -176,9 +170,9 @@ def test_plugins_shows_each_processors_options_with_types_and_defaults(installed
     assert lines[1].startswith("broken ") and not lines[2].startswith("  options:")
 
 
-def test_plugins_json_includes_the_options(installed, capsys):
+def test_plugins_json_includes_the_options(installed, cli):
     installed.add("tripwire-budget", "1.0").entry_point("budget", Budget)
-    _, out, _ = cli(capsys, "plugins", "--json")
+    _, out, _ = cli("plugins", "--json")
     budget = next(p for p in json.loads(out)["processors"] if p["name"] == "budget")
     assert budget["options"] == [
         {"name": "limit", "type": "int", "required": True, "default": None},
@@ -187,17 +181,17 @@ def test_plugins_json_includes_the_options(installed, capsys):
     ]
 
 
-def test_plugins_shows_what_the_environment_hides(installed, capsys, monkeypatch):
+def test_plugins_shows_what_the_environment_hides(installed, cli, monkeypatch):
     monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", "broken")
-    code, out, _ = cli(capsys, "plugins")
+    code, out, _ = cli("plugins")
     assert code == 0
     assert "hidden: broken (disabled by TRIPWIRE_DISABLE_PLUGINS)" in out
     assert not any(line.startswith("broken ") for line in out.splitlines())
 
 
-def test_plugins_reports_a_bad_environment_variable(installed, capsys, monkeypatch):
+def test_plugins_reports_a_bad_environment_variable(installed, cli, monkeypatch):
     monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "shuot")
-    code, _, err = cli(capsys, "plugins")
+    code, _, err = cli("plugins")
     assert code == 1
     assert err == (
         "tripwire: error: TRIPWIRE_LOAD_PLUGINS names unknown processor(s) shuot; "
@@ -205,35 +199,35 @@ def test_plugins_reports_a_bad_environment_variable(installed, capsys, monkeypat
     )
 
 
-def test_plugins_with_nothing_installed(fake_distributions, capsys):
-    code, out, _ = cli(capsys, "plugins")
+def test_plugins_with_nothing_installed(fake_distributions, cli):
+    code, out, _ = cli("plugins")
     assert (code, out) == (0, "No processors installed (entry point group tripwire.processors).\n")
 
 
 # ------------------------------------------------------------------ models
 
 
-def test_models_lists_providers_and_their_distributions(fake_distributions, capsys):
+def test_models_lists_providers_and_their_distributions(fake_distributions, cli):
     fake_distributions.add("tripwire-acme", "1.0").entry_point(
         "acme", lambda model_id: None, group="tripwire.models"
     )
     register_provider("local", lambda model_id: MockModel())
-    code, out, _ = cli(capsys, "models")
+    code, out, _ = cli("models")
     assert code == 0
     assert [line.split(None, 1) for line in out.splitlines()] == [
         ["PROVIDER", "DISTRIBUTION"],
         ["acme", "tripwire-acme"],
         ["local", "(registered at run time)"],
     ]
-    _, out, _ = cli(capsys, "models", "--json")
+    _, out, _ = cli("models", "--json")
     assert json.loads(out)[0] == {"name": "acme", "distribution": "tripwire-acme"}
 
 
 # ------------------------------------------------------------------ agents
 
 
-def test_agents_lists_each_agent_with_its_model_and_processors(config, capsys):
-    code, out, _ = cli(capsys, "agents", "--config", str(config))
+def test_agents_lists_each_agent_with_its_model_and_processors(config, cli):
+    code, out, _ = cli("agents", "--config", str(config))
     assert code == 0
     assert [line.split("  ") for line in out.splitlines()] == [
         line.split("  ") for line in [
@@ -245,8 +239,8 @@ def test_agents_lists_each_agent_with_its_model_and_processors(config, capsys):
     ]
 
 
-def test_agents_json(config, capsys):
-    code, out, _ = cli(capsys, "agents", "-c", str(config), "--json")
+def test_agents_json(config, cli):
+    code, out, _ = cli("agents", "-c", str(config), "--json")
     assert code == 0
     assert json.loads(out)[0] == {
         "name": "support", "model": "models.demo", "description": None,
@@ -255,27 +249,27 @@ def test_agents_json(config, capsys):
     }
 
 
-def test_agents_lists_processors_that_are_not_installed(tmp_path, fake_distributions, capsys):
+def test_agents_lists_processors_that_are_not_installed(tmp_path, fake_distributions, cli):
     path = tmp_path / "t.toml"
     path.write_text(
         '[agents.a]\nmodel = "openai/x"\n'
         'output_processors = [{ use = "pii-detector", strategy = "redact" }]\n'
         'error_processors = ["retry-later"]\n'
     )
-    code, out, _ = cli(capsys, "agents", "-c", str(path))
+    code, out, _ = cli("agents", "-c", str(path))
     assert code == 0
     assert out.splitlines()[1].split() == ["a", "openai/x", "-", "pii-detector", "retry-later"]
 
 
-def test_agents_with_no_agents_says_so(tmp_path, fake_distributions, capsys):
+def test_agents_with_no_agents_says_so(tmp_path, fake_distributions, cli):
     path = tmp_path / "t.toml"
     path.write_text("[models.m]\nuse = 'mock'\n")
-    code, out, _ = cli(capsys, "agents", "-c", str(path))
+    code, out, _ = cli("agents", "-c", str(path))
     assert (code, out) == (0, f"No agents in {path} (add an [agents.NAME] table).\n")
 
 
-def test_agents_reports_a_bad_file_in_one_line(tmp_path, fake_distributions, capsys):
-    code, out, err = cli(capsys, "agents", "-c", str(tmp_path / "missing.toml"))
+def test_agents_reports_a_bad_file_in_one_line(tmp_path, fake_distributions, cli):
+    code, out, err = cli("agents", "-c", str(tmp_path / "missing.toml"))
     assert (code, out) == (1, "")
     assert err == f"tripwire: error: {tmp_path / 'missing.toml'}: no such configuration file\n"
 
@@ -342,8 +336,8 @@ def config(tmp_path, installed):
     return path
 
 
-def test_run_streams_text_tool_calls_and_data_chunks(config, capsys):
-    code, out, err = cli(capsys, "run", "support", "Weather in Paris?", "--config", str(config))
+def test_run_streams_text_tool_calls_and_data_chunks(config, cli):
+    code, out, err = cli("run", "support", "Weather in Paris?", "--config", str(config))
     assert (code, err) == (0, "")
     assert out == (
         '[data-note] {"data": {"seen": 1}}\n'
@@ -354,39 +348,39 @@ def test_run_streams_text_tool_calls_and_data_chunks(config, capsys):
     )
 
 
-def test_run_shows_a_tripwire_on_stderr_and_exits_2(config, capsys):
-    code, out, err = cli(capsys, "run", "support", "darn it", "--config", str(config))
+def test_run_shows_a_tripwire_on_stderr_and_exits_2(config, cli):
+    code, out, err = cli("run", "support", "darn it", "--config", str(config))
     assert code == 2
     assert err == "[tripwire] no-swearing: Please keep it polite\n"
     assert "Let me look" not in out
 
 
-def test_run_applies_the_configured_output_processors(config, capsys):
-    code, out, _ = cli(capsys, "run", "loud", "hi", "-c", str(config), "--model", "models.other")
+def test_run_applies_the_configured_output_processors(config, cli):
+    code, out, _ = cli("run", "loud", "hi", "-c", str(config), "--model", "models.other")
     assert (code, out) == (0, "OTHER MODEL HERE\n")
 
 
-def test_run_model_flag_rejects_an_unknown_reference(config, capsys):
-    code, _, err = cli(capsys, "run", "loud", "hi", "-c", str(config), "--model", "other")
+def test_run_model_flag_rejects_an_unknown_reference(config, cli):
+    code, _, err = cli("run", "loud", "hi", "-c", str(config), "--model", "other")
     assert code == 1
     assert err.startswith("tripwire: error: --model: 'other' is neither a router id")
 
 
-def test_run_reports_an_unknown_agent(config, capsys):
-    code, _, err = cli(capsys, "run", "suport", "hi", "--config", str(config))
+def test_run_reports_an_unknown_agent(config, cli):
+    code, _, err = cli("run", "suport", "hi", "--config", str(config))
     assert code == 1
     assert err == f"tripwire: error: {config}: no agent 'suport'; agents: failing, loud, support\n"
 
 
-def test_run_reports_a_model_error_and_exits_1(config, capsys):
-    code, _, err = cli(capsys, "run", "failing", "hi", "--config", str(config))
+def test_run_reports_a_model_error_and_exits_1(config, cli):
+    code, _, err = cli("run", "failing", "hi", "--config", str(config))
     assert code == 1
     assert err == "[error] APICallError: invalid api key\n"
 
 
-def test_run_reads_tripwire_toml_from_the_current_directory_by_default(config, capsys, monkeypatch):
+def test_run_reads_tripwire_toml_from_the_current_directory_by_default(config, cli, monkeypatch):
     monkeypatch.chdir(config.parent)
-    code, out, _ = cli(capsys, "run", "loud", "hi", "--model", "models.other")
+    code, out, _ = cli("run", "loud", "hi", "--model", "models.other")
     assert (code, out) == (0, "OTHER MODEL HERE\n")
 
 
@@ -485,22 +479,22 @@ def test_docs_cli_md_describes_every_option_of_every_command():
 # ------------------------------------------------------------------ commands from plugins
 
 
-def test_a_plugin_adds_a_subcommand(fake_distributions, capsys):
+def test_a_plugin_adds_a_subcommand(cli, fake_distributions, capsys):
     fake_distributions.add("tripwire-hello", "1.0").entry_point(
         "hello", register_hello, group="tripwire.commands"
     )
-    code, out, _ = cli(capsys, "hello", "--name", "Ada")
+    code, out, _ = cli("hello", "--name", "Ada")
     assert (code, out) == (0, "hello Ada\n")
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "say hello (from a plugin)" in capsys.readouterr().out
 
 
-def test_a_plugin_subcommand_may_be_async_and_return_an_exit_code(fake_distributions, capsys):
+def test_a_plugin_subcommand_may_be_async_and_return_an_exit_code(fake_distributions, cli):
     fake_distributions.add("tripwire-later").entry_point(
         "later", register_async, group="tripwire.commands"
     )
-    code, out, _ = cli(capsys, "later")
+    code, out, _ = cli("later")
     assert (code, out) == (3, "async done\n")
 
 
@@ -511,14 +505,14 @@ def test_a_plugin_subcommand_may_be_async_and_return_an_exit_code(fake_distribut
         ("oops", register_raises, "RuntimeError: register failed"),
     ],
 )
-def test_a_broken_command_plugin_does_not_brick_the_cli(fake_distributions, capsys, name, target, error):
+def test_a_broken_command_plugin_does_not_brick_the_cli(fake_distributions, cli, name, target, error):
     fake_distributions.add("tripwire-bad", "0.1").entry_point(
         name, target, group="tripwire.commands", value=f"tripwire_bad:{name}"
     )
     fake_distributions.add("tripwire-demo").entry_point("shout", Shout)
-    code, out, _ = cli(capsys, "plugins")
+    code, out, _ = cli("plugins")
     assert code == 0 and "shout" in out
-    code, _, err = cli(capsys, name, "--anything")
+    code, _, err = cli(name, "--anything")
     assert code == 1
     assert err == (
         f"tripwire: error: command {name!r} from tripwire-bad 0.1 (tripwire_bad:{name}) "
@@ -526,14 +520,14 @@ def test_a_broken_command_plugin_does_not_brick_the_cli(fake_distributions, caps
     )
 
 
-def test_plugins_lists_command_plugins_and_their_status(fake_distributions, capsys):
+def test_plugins_lists_command_plugins_and_their_status(fake_distributions, cli):
     fake_distributions.add("tripwire-hello", "1.0").entry_point(
         "hello", register_hello, group="tripwire.commands"
     )
     fake_distributions.add("tripwire-bad", "0.1").entry_point(
         "bye", ImportError("gone"), group="tripwire.commands"
     )
-    code, out, _ = cli(capsys, "plugins")
+    code, out, _ = cli("plugins")
     assert code == 0
     tail = out.split("Commands from plugins:\n")[1].splitlines()
     assert [line.split() for line in tail] == [
@@ -543,9 +537,9 @@ def test_plugins_lists_command_plugins_and_their_status(fake_distributions, caps
     ]
 
 
-def test_a_plugin_cannot_replace_a_built_in_command(fake_distributions, capsys):
+def test_a_plugin_cannot_replace_a_built_in_command(fake_distributions, cli):
     fake_distributions.add("tripwire-evil").entry_point(
         "plugins", register_hello, group="tripwire.commands"
     )
-    code, out, _ = cli(capsys, "plugins", "--json")
+    code, out, _ = cli("plugins", "--json")
     assert code == 0 and json.loads(out)["processors"] == []

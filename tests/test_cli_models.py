@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 from fake_llm_server import API_KEY, ErrorReply, FakeLLMServer, Hang, Reply
-
-from tripwire.cli import main
+from helpers import WIRES
 
 KEY_ENV = "TRIPWIRE_TEST_LLM_KEY"
 
@@ -73,15 +72,6 @@ def write_config(tmp_path: Path, server: FakeLLMServer, wire: str, extra: str = 
     return path
 
 
-def cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-WIRES = ["openai", "anthropic"]
-
-
 def sent_headers(request) -> dict[str, str]:
     return {k.lower(): v for k, v in request.headers.items()}
 
@@ -97,11 +87,11 @@ def system_text(body: dict, wire: str) -> list[str]:
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_a_models_table_configures_the_http_model_end_to_end(
-    wire, server, key, tmp_path, fake_distributions, capsys
+    wire, server, key, tmp_path, fake_distributions, cli
 ):
     server.script(Reply(text="Hello from the server"))
     path = write_config(tmp_path, server, wire)
-    code, out, err = cli(capsys, "run", "local", "Hi", "-c", str(path))
+    code, out, err = cli("run", "local", "Hi", "-c", str(path))
     assert (code, out, err) == (0, "Hello from the server\n", "")
     (request,) = server.requests
     assert request.path == ("/v1/chat/completions" if wire == "openai" else "/v1/messages")
@@ -117,10 +107,10 @@ def test_a_models_table_configures_the_http_model_end_to_end(
 
 
 @pytest.mark.parametrize("wire", WIRES)
-def test_options_and_system_reach_the_wire(wire, server, key, tmp_path, fake_distributions, capsys):
+def test_options_and_system_reach_the_wire(wire, server, key, tmp_path, fake_distributions, cli):
     server.script(Reply(text="ok"))
     path = write_config(tmp_path, server, wire)
-    code, _, _ = cli(capsys, "run", "local", "Hi", "-c", str(path),
+    code, _, _ = cli("run", "local", "Hi", "-c", str(path),
                      "-o", "temperature", "0.7", "-o", "stop", '["END"]',
                      "-s", "Answer in French.")
     assert code == 0
@@ -133,12 +123,12 @@ def test_options_and_system_reach_the_wire(wire, server, key, tmp_path, fake_dis
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_max_retries_from_the_table_resends_a_failed_call(
-    wire, server, key, tmp_path, fake_distributions, capsys
+    wire, server, key, tmp_path, fake_distributions, cli
 ):
     server.script(ErrorReply(503, "busy"), Reply(text="second time"))
     path = write_config(tmp_path, server, wire)
     path.write_text(path.read_text().replace("max_retries = 0", "max_retries = 1"))
-    code, out, err = cli(capsys, "run", "local", "Hi", "-c", str(path), "-v")
+    code, out, err = cli("run", "local", "Hi", "-c", str(path), "-v")
     assert (code, out) == (0, "second time\n")
     assert len(server.requests) == 2
     assert "tripwire.models INFO:" in err and "retry 1 of 1" in err  # -v logs the retry
@@ -146,11 +136,11 @@ def test_max_retries_from_the_table_resends_a_failed_call(
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_without_retries_a_server_error_is_shown_and_exits_1(
-    wire, server, key, tmp_path, fake_distributions, capsys
+    wire, server, key, tmp_path, fake_distributions, cli
 ):
     server.script(ErrorReply(503, "busy"))
     path = write_config(tmp_path, server, wire)
-    code, out, err = cli(capsys, "run", "local", "Hi", "-c", str(path))
+    code, out, err = cli("run", "local", "Hi", "-c", str(path))
     assert (code, out) == (1, "")
     assert err.startswith("[error] APICallError: ") and "busy" in err
     assert len(server.requests) == 1
@@ -158,32 +148,32 @@ def test_without_retries_a_server_error_is_shown_and_exits_1(
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_the_tables_timeout_ends_a_stalled_stream(
-    wire, server, key, tmp_path, fake_distributions, capsys
+    wire, server, key, tmp_path, fake_distributions, cli
 ):
     server.script(Reply(text="never finished", stall_after=2))
     path = write_config(tmp_path, server, wire)
     path.write_text(path.read_text().replace("timeout = 10", "timeout = 0.3"))
-    code, _, err = cli(capsys, "run", "local", "Hi", "-c", str(path))
+    code, _, err = cli("run", "local", "Hi", "-c", str(path))
     assert code == 1
     assert err.startswith("[error] APICallError: ")
 
 
 def test_run_timeout_gives_up_on_a_server_that_never_answers(
-    server, key, tmp_path, fake_distributions, capsys
+    server, key, tmp_path, fake_distributions, cli
 ):
     server.script(Hang())
     path = write_config(tmp_path, server, "openai")
-    code, out, err = cli(capsys, "run", "local", "Hi", "-c", str(path), "--timeout", "0.3")
+    code, out, err = cli("run", "local", "Hi", "-c", str(path), "--timeout", "0.3")
     assert (code, out) == (1, "")
     assert err == "tripwire: error: no complete reply within 0.3 s (--timeout)\n"
 
 
 def test_a_missing_key_variable_is_a_one_line_error_before_any_call(
-    server, tmp_path, fake_distributions, capsys, monkeypatch
+    server, tmp_path, fake_distributions, cli, monkeypatch
 ):
     monkeypatch.delenv(KEY_ENV, raising=False)
     path = write_config(tmp_path, server, "openai")
-    code, out, err = cli(capsys, "run", "local", "Hi", "-c", str(path))
+    code, out, err = cli("run", "local", "Hi", "-c", str(path))
     assert (code, out) == (1, "")
     assert err == (
         f"tripwire: error: {path}: [models.local] api_key_env: the environment variable "
@@ -194,11 +184,11 @@ def test_a_missing_key_variable_is_a_one_line_error_before_any_call(
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_json_output_of_an_http_run_serialises_and_never_carries_the_key(
-    wire, server, key, tmp_path, fake_distributions, capsys
+    wire, server, key, tmp_path, fake_distributions, cli
 ):
     server.script(Reply(text="Hello there", reasoning="thinking" if wire == "anthropic" else ""))
     path = write_config(tmp_path, server, wire)
-    code, out, _ = cli(capsys, "run", "local", "Hi", "-c", str(path), "--json")
+    code, out, _ = cli("run", "local", "Hi", "-c", str(path), "--json")
     assert code == 0
     chunks = [json.loads(line) for line in out.splitlines()]
     assert chunks[-1]["type"] == "finish"
@@ -209,7 +199,7 @@ def test_json_output_of_an_http_run_serialises_and_never_carries_the_key(
 
 
 def test_model_flag_switches_to_another_models_table_and_its_settings(
-    server, key, tmp_path, fake_distributions, capsys
+    server, key, tmp_path, fake_distributions, cli
 ):
     server.script(Reply(text="from the other one"))
     path = write_config(tmp_path, server, "openai", extra=f"""
@@ -219,7 +209,7 @@ def test_model_flag_switches_to_another_models_table_and_its_settings(
         model = "other-model"
         settings = {{ seed = 42 }}
     """)
-    code, out, _ = cli(capsys, "run", "local", "Hi", "-c", str(path), "--model", "models.other")
+    code, out, _ = cli("run", "local", "Hi", "-c", str(path), "--model", "models.other")
     assert (code, out) == (0, "from the other one\n")
     body = server.requests[0].body
     assert (body["model"], body["seed"]) == ("other-model", 42)

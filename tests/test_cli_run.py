@@ -73,12 +73,6 @@ def config(tmp_path, fake_distributions):
     return path
 
 
-def cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def echoed(out: str) -> dict:
     return json.loads(out)
 
@@ -90,9 +84,9 @@ def stdin_of(monkeypatch, data: bytes) -> None:
 # ------------------------------------------------------------------ prompt from stdin
 
 
-def test_a_dash_prompt_is_read_from_stdin(config, capsys, monkeypatch):
+def test_a_dash_prompt_is_read_from_stdin(config, cli, monkeypatch):
     stdin_of(monkeypatch, "Summarise this:\nline one\nline two ünïcode\n".encode())
-    code, out, err = cli(capsys, "run", "echo", "-", "-c", str(config))
+    code, out, err = cli("run", "echo", "-", "-c", str(config))
     assert (code, err) == (0, "")
     assert echoed(out)["prompt"][-1] == {
         "role": "user",
@@ -100,15 +94,15 @@ def test_a_dash_prompt_is_read_from_stdin(config, capsys, monkeypatch):
     }
 
 
-def test_an_empty_stdin_is_a_one_line_error(config, capsys, monkeypatch):
+def test_an_empty_stdin_is_a_one_line_error(config, cli, monkeypatch):
     stdin_of(monkeypatch, b"\n")
-    code, out, err = cli(capsys, "run", "echo", "-", "-c", str(config))
+    code, out, err = cli("run", "echo", "-", "-c", str(config))
     assert (code, out, err) == (1, "", "tripwire: error: PROMPT is -, but stdin was empty\n")
 
 
-def test_a_non_utf8_stdin_is_a_one_line_error(config, capsys, monkeypatch):
+def test_a_non_utf8_stdin_is_a_one_line_error(config, cli, monkeypatch):
     stdin_of(monkeypatch, b"caf\xe9\n")
-    code, _, err = cli(capsys, "run", "echo", "-", "-c", str(config))
+    code, _, err = cli("run", "echo", "-", "-c", str(config))
     assert code == 1
     assert err == (
         "tripwire: error: the prompt on stdin is not UTF-8 text (byte 0xe9 at offset 3)\n"
@@ -118,16 +112,16 @@ def test_a_non_utf8_stdin_is_a_one_line_error(config, capsys, monkeypatch):
 # ------------------------------------------------------------------ --system
 
 
-def test_system_adds_instructions_after_the_configured_ones(config, capsys):
-    code, out, _ = cli(capsys, "run", "echo", "hi", "-c", str(config),
+def test_system_adds_instructions_after_the_configured_ones(config, cli):
+    code, out, _ = cli("run", "echo", "hi", "-c", str(config),
                        "-s", "Answer in French.", "--system", "Use one sentence.")
     assert code == 0
     system = [m["content"] for m in echoed(out)["prompt"] if m["role"] == "system"]
     assert system == ["Be brief.", "Answer in French.", "Use one sentence."]
 
 
-def test_system_works_for_an_agent_without_instructions(config, capsys):
-    code, out, _ = cli(capsys, "run", "echo", "hi", "-c", str(config), "-m", "echo/v2",
+def test_system_works_for_an_agent_without_instructions(config, cli):
+    code, out, _ = cli("run", "echo", "hi", "-c", str(config), "-m", "echo/v2",
                        "-s", "Only this.")
     assert code == 0
     assert [m["content"] for m in echoed(out)["prompt"] if m["role"] == "system"] == [
@@ -156,8 +150,8 @@ def test_option_values_are_json_when_they_parse_else_strings(value, parsed):
     assert model_options([["k", value]]) == {"k": parsed}
 
 
-def test_options_reach_the_model_over_the_agents_settings(config, capsys):
-    code, out, _ = cli(capsys, "run", "echo", "hi", "-c", str(config),
+def test_options_reach_the_model_over_the_agents_settings(config, cli):
+    code, out, _ = cli("run", "echo", "hi", "-c", str(config),
                        "-o", "temperature", "0", "--option", "stop", '["END"]',
                        "-o", "max_tokens", "50")
     assert code == 0
@@ -175,8 +169,8 @@ def test_settings_order_model_table_then_agent_then_options(config, capsys, tmp_
 # ------------------------------------------------------------------ --json
 
 
-def test_json_prints_one_object_per_chunk(config, capsys):
-    code, out, err = cli(capsys, "run", "scripted", "hi", "-c", str(config), "--json")
+def test_json_prints_one_object_per_chunk(config, cli):
+    code, out, err = cli("run", "scripted", "hi", "-c", str(config), "--json")
     assert (code, err) == (0, "")
     lines = [json.loads(line) for line in out.splitlines()]
     assert [line["type"] for line in lines] == [
@@ -187,8 +181,8 @@ def test_json_prints_one_object_per_chunk(config, capsys):
     assert set(lines[0]) == {"type", "payload", "run_id", "source", "transient"}
 
 
-def test_json_shows_tool_errors_and_keeps_the_exit_codes(config, capsys):
-    code, out, _ = cli(capsys, "run", "tools", "hi", "-c", str(config), "--json")
+def test_json_shows_tool_errors_and_keeps_the_exit_codes(config, cli):
+    code, out, _ = cli("run", "tools", "hi", "-c", str(config), "--json")
     assert code == 0
     errors = [json.loads(line) for line in out.splitlines() if '"tool-error"' in line]
     assert errors[0]["payload"]["error"] == "RuntimeError: kaput"
@@ -259,19 +253,19 @@ def test_bytes_in_a_payload_serialise_through_the_converter():
 # ------------------------------------------------------------------ -v / --verbose
 
 
-def test_verbose_logs_to_stderr(config, capsys):
-    code, _, err = cli(capsys, "run", "tools", "hi", "-c", str(config), "-v")
+def test_verbose_logs_to_stderr(config, cli):
+    code, _, err = cli("run", "tools", "hi", "-c", str(config), "-v")
     assert code == 0
     assert "tripwire INFO: tool 'boom' raised RuntimeError: kaput\n" in err
 
 
-def test_without_verbose_nothing_is_logged(config, capsys):
-    code, _, err = cli(capsys, "run", "tools", "hi", "-c", str(config))
+def test_without_verbose_nothing_is_logged(config, cli):
+    code, _, err = cli("run", "tools", "hi", "-c", str(config))
     assert (code, err) == (0, "")
 
 
-def test_verbose_before_the_command_works_too(config, capsys):
-    code, _, err = cli(capsys, "-v", "run", "tools", "hi", "-c", str(config))
+def test_verbose_before_the_command_works_too(config, cli):
+    code, _, err = cli("-v", "run", "tools", "hi", "-c", str(config))
     assert code == 0 and "tool 'boom' raised" in err
 
 
@@ -282,15 +276,15 @@ def register_crash(subparsers):
     subparsers.add_parser("crash").set_defaults(func=crash)
 
 
-def test_an_unexpected_error_is_one_line_and_v_shows_the_traceback(fake_distributions, capsys):
+def test_an_unexpected_error_is_one_line_and_v_shows_the_traceback(fake_distributions, cli):
     fake_distributions.add("tripwire-crash").entry_point(
         "crash", register_crash, group="tripwire.commands"
     )
-    code, _, err = cli(capsys, "crash")
+    code, _, err = cli("crash")
     assert (code, err) == (
         1, "tripwire: error: RuntimeError: plugin bug (tripwire -v shows the traceback)\n"
     )
-    code, _, err = cli(capsys, "-v", "crash")
+    code, _, err = cli("-v", "crash")
     assert code == 1
     assert err.startswith("Traceback (most recent call last):")
     assert err.endswith("RuntimeError: plugin bug\ntripwire: error: RuntimeError: plugin bug\n")
@@ -307,8 +301,8 @@ def test_timeout_must_be_a_positive_number(config, capsys, value):
     assert "argument --timeout: expected a number of seconds" in capsys.readouterr().err
 
 
-def test_a_run_that_finishes_in_time_is_not_affected(config, capsys):
-    code, out, _ = cli(capsys, "run", "scripted", "hi", "-c", str(config), "--timeout", "600")
+def test_a_run_that_finishes_in_time_is_not_affected(config, cli):
+    code, out, _ = cli("run", "scripted", "hi", "-c", str(config), "--timeout", "600")
     assert (code, out) == (0, "scripted answer\n")
 
 
