@@ -21,11 +21,11 @@ and what was given: ``budget: max_tokens must be an integer >= 1, got 0``.
 The hints understood: ``bool``, ``int``, ``float`` (an ``int`` is accepted and
 converted), ``str``, ``None``, ``Literal[...]``, unions (``X | None``), ``list[X]`` /
 ``tuple[X, ...]`` / ``set[X]`` (from a list), ``dict[K, V]`` / ``Mapping[K, V]``, attrs
-classes (from a table of their fields), enums, any other class (an instance of it), and
+classes (an instance, or a table of their fields), enums, and
 ``Annotated[X, Range(min=..., max=...)]`` for bounds. Checks are strict: ``"3"`` is not
 an ``int``, ``True`` is not an ``int``, ``"abc"`` is not a ``list[str]``. A hint the
-checker cannot read (a callable, a protocol) lets the value through. Structuring is
-done by a strict copy of tripwire's private cattrs converter.
+checker has no rule for (a callable, a protocol, a plain class) lets the value through.
+Structuring is done by a strict copy of tripwire's private cattrs converter.
 """
 
 from __future__ import annotations
