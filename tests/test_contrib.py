@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tripwire.plugins
@@ -74,11 +74,15 @@ def strings(value: Any) -> list[str]:
     return []
 
 
-def make_agent(model, *, inputs=(), outputs=(), tools=None) -> Agent:
-    return Agent(
-        id="t", model=model, input_processors=list(inputs), output_processors=list(outputs),
-        tools=tools, default_error_processors=False,
-    )
+@pytest.fixture
+def make_agent_with(make_bare_agent):
+    """An agent around ``model`` with these input / output processors (the guard)."""
+
+    def make(model, *, inputs=(), outputs=(), tools=None):
+        return make_bare_agent(model=model, input_processors=list(inputs),
+                               output_processors=list(outputs), tools=tools)
+
+    return make
 
 
 def recording_lookup(calls: list[dict[str, Any]], result: Any):
@@ -137,9 +141,9 @@ def test_bad_options_are_rejected_at_construction(options, message):
 # -------------------------------------------------------- input
 
 
-async def test_block_stops_the_run_before_the_model_sees_the_input():
+async def test_block_stops_the_run_before_the_model_sees_the_input(make_agent_with):
     model = MockModel(["never"])
-    agent = make_agent(model, inputs=[KeywordGuard(patterns=["password", "hunter2"])])
+    agent = make_agent_with(model, inputs=[KeywordGuard(patterns=["password", "hunter2"])])
     result = await agent.generate("my PassWord is hunter2, password!")
     assert result.tripwire.processor_id == "keyword-guard"
     assert result.tripwire.reason == "Blocked content detected in input"
@@ -150,13 +154,13 @@ async def test_block_stops_the_run_before_the_model_sees_the_input():
     assert model.requests == []
 
 
-async def test_mask_rewrites_the_input_the_model_sees_and_reports_counts_not_text():
+async def test_mask_rewrites_the_input_the_model_sees_and_reports_counts_not_text(make_agent_with):
     seen: list[ProcessorViolation] = []
     guard = KeywordGuard(patterns=["password", "hunter\\d"], regex=True, strategy="mask",
                          max_match_length=8, names=["word", "secret"])
     guard.on_violation = seen.append
     model = MockModel(["ok"])
-    result = await make_agent(model, inputs=[guard]).generate("my password is hunter2")
+    result = await make_agent_with(model, inputs=[guard]).generate("my password is hunter2")
     assert result.tripwire is None
     user = [m for m in model.requests[0].prompt if m["role"] == "user"][0]
     assert user["content"] == [{"type": "text", "text": "my [REDACTED] is [REDACTED]"}]
@@ -169,19 +173,19 @@ async def test_mask_rewrites_the_input_the_model_sees_and_reports_counts_not_tex
     ]
 
 
-async def test_input_without_matches_passes_unchanged():
+async def test_input_without_matches_passes_unchanged(make_agent_with):
     model = MockModel(["ok"])
-    await make_agent(model, inputs=[KeywordGuard(patterns=["secret"])]).generate("hello there")
+    await make_agent_with(model, inputs=[KeywordGuard(patterns=["secret"])]).generate("hello there")
     user = [m for m in model.requests[0].prompt if m["role"] == "user"][0]
     assert user["content"] == [{"type": "text", "text": "hello there"}]
 
 
-async def test_case_sensitive_matches_case_exactly():
+async def test_case_sensitive_matches_case_exactly(make_agent_with):
     guard = KeywordGuard(patterns=["Secret"], case_sensitive=True)
     model = MockModel(["ok"])
-    result = await make_agent(model, inputs=[guard]).generate("a SECRET, a secret")
+    result = await make_agent_with(model, inputs=[guard]).generate("a SECRET, a secret")
     assert result.tripwire is None
-    result = await make_agent(MockModel(["ok"]), inputs=[guard]).generate("the Secret")
+    result = await make_agent_with(MockModel(["ok"]), inputs=[guard]).generate("the Secret")
     assert result.tripwire is not None
 
 
@@ -197,44 +201,48 @@ async def test_masking_a_message_content_string():
 # -------------------------------------------------------- streamed text
 
 
-async def test_text_of_two_ids_arrives_whole_and_in_order():
+async def test_text_of_two_ids_arrives_whole_and_in_order(make_agent_with):
     model = MockModel([MockResponse(chunks=[text_chunk("Hello wor", "t1"),
                                             text_chunk("ld. Second block", "t2")])])
-    chunks, result = await run(make_agent(model, outputs=[KeywordGuard(patterns=["password"])]))
+    guard = KeywordGuard(patterns=["password"])
+    chunks, result = await run(make_agent_with(model, outputs=[guard]))
     assert [(c.payload["id"], c.payload["text"]) for c in chunks if c.type == "text-delta"] == [
         ("t1", "Hello wor"), ("t2", "ld. Second block")]
     assert result.text == "Hello world. Second block"
 
 
-async def test_a_keyword_split_across_chunks_is_masked():
+async def test_a_keyword_split_across_chunks_is_masked(make_agent_with):
     model = MockModel([deltas("the sec", "ret is", " out")])
-    agent = make_agent(model, outputs=[KeywordGuard(patterns=["secret"], strategy="mask")])
+    agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["secret"], strategy="mask")])
     chunks, result = await run(agent)
     assert streamed(chunks) == "the [REDACTED] is out"
     assert result.text == "the [REDACTED] is out"
 
 
-async def test_a_keyword_split_across_two_text_ids_is_masked():
+async def test_a_keyword_split_across_two_text_ids_is_masked(make_agent_with):
     model = MockModel([MockResponse(chunks=[text_chunk("my pass", "t1"),
                                             text_chunk("word is out", "t2")])])
-    agent = make_agent(model, outputs=[KeywordGuard(patterns=["password"], strategy="mask")])
+    agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["password"], strategy="mask")])
     chunks, result = await run(agent)
     assert streamed(chunks) == result.text == "my [REDACTED] is out"
 
 
-async def test_a_keyword_across_interleaved_ids_is_blocked_before_any_of_it_streams():
+async def test_a_keyword_across_interleaved_ids_is_blocked_before_any_of_it_streams(
+    make_agent_with,
+):
     model = MockModel([MockResponse(chunks=[
         text_chunk("my pa", "t1"), text_chunk("ss", "t2"), text_chunk("word!", "t1")])])
-    chunks, result = await run(make_agent(model, outputs=[KeywordGuard(patterns=["password"])]))
+    guard = KeywordGuard(patterns=["password"])
+    chunks, result = await run(make_agent_with(model, outputs=[guard]))
     assert "pa" not in streamed(chunks)
     assert chunks[-1].type == "tripwire"
     assert chunks[-1].payload["reason"] == "Blocked content detected in output"
     assert result.tripwire.metadata["matches"] == [{"rule": 0, "count": 1}]
 
 
-async def test_a_keyword_split_across_chunks_is_blocked_before_any_of_it_streams():
+async def test_a_keyword_split_across_chunks_is_blocked_before_any_of_it_streams(make_agent_with):
     model = MockModel([deltas("the sec", "ret is", " out")])
-    agent = make_agent(model, outputs=[KeywordGuard(patterns=["secret"])])
+    agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["secret"])])
     chunks, result = await run(agent)
     assert "sec" not in streamed(chunks)
     assert chunks[-1].type == "tripwire"
@@ -242,53 +250,55 @@ async def test_a_keyword_split_across_chunks_is_blocked_before_any_of_it_streams
     assert result.tripwire.processor_id == "keyword-guard"
 
 
-async def test_held_text_is_released_at_step_finish_in_its_chunks():
+async def test_held_text_is_released_at_step_finish_in_its_chunks(make_agent_with):
     model = MockModel([deltas("abc", "de")])
-    agent = make_agent(model, outputs=[KeywordGuard(patterns=["xyzxyzxyz"])])
+    agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["xyzxyzxyz"])])
     chunks, _ = await run(agent)
     assert [c.payload["text"] for c in chunks if c.type == "text-delta"] == ["abc", "de"]
     kinds = [c.type for c in chunks]
     assert kinds.index("text-delta") < kinds.index("step-finish")
 
 
-async def test_a_regex_match_split_across_chunks_is_masked():
+async def test_a_regex_match_split_across_chunks_is_masked(make_agent_with):
     model = MockModel([deltas("call 555-", "12", "34 now")])
     guard = KeywordGuard(patterns=[r"\d{3}-\d{4}"], regex=True, strategy="mask",
                          max_match_length=8)
-    chunks, _ = await run(make_agent(model, outputs=[guard]))
+    chunks, _ = await run(make_agent_with(model, outputs=[guard]))
     assert streamed(chunks) == "call [REDACTED] now"
 
 
-async def test_overlapping_matches_become_one_mask():
+async def test_overlapping_matches_become_one_mask(make_agent_with):
     model = MockModel([deltas("xabcdx")])
     guard = KeywordGuard(patterns=["abc", "bcd"], strategy="mask", mask="*")
-    chunks, _ = await run(make_agent(model, outputs=[guard]))
+    chunks, _ = await run(make_agent_with(model, outputs=[guard]))
     assert streamed(chunks) == "x*x"
 
 
 # -------------------------------------------------------- reasoning
 
 
-async def test_reasoning_is_masked_across_its_chunks():
+async def test_reasoning_is_masked_across_its_chunks(make_agent_with):
     model = MockModel([MockResponse(chunks=[
         reasoning_chunk("the user's pass"), reasoning_chunk("word is"), text_chunk("ok")])])
-    agent = make_agent(model, outputs=[KeywordGuard(patterns=["password"], strategy="mask")])
+    agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["password"], strategy="mask")])
     chunks, result = await run(agent)
     assert streamed(chunks, "reasoning-delta") == "the user's [REDACTED] is"
     assert result.steps[0].reasoning == "the user's [REDACTED] is"
     assert "password" not in " ".join(strings(result.messages))
 
 
-async def test_reasoning_is_blocked():
+async def test_reasoning_is_blocked(make_agent_with):
     model = MockModel([MockResponse(reasoning="I will reveal the password", text="no")])
-    chunks, result = await run(make_agent(model, outputs=[KeywordGuard(patterns=["password"])]))
+    guard = KeywordGuard(patterns=["password"])
+    chunks, result = await run(make_agent_with(model, outputs=[guard]))
     assert result.tripwire.reason == "Blocked content detected in reasoning"
     assert "password" not in streamed(chunks, "reasoning-delta")
 
 
-async def test_a_match_never_spans_text_and_reasoning():
+async def test_a_match_never_spans_text_and_reasoning(make_agent_with):
     model = MockModel([MockResponse(chunks=[text_chunk("pass"), reasoning_chunk("word")])])
-    chunks, result = await run(make_agent(model, outputs=[KeywordGuard(patterns=["password"])]))
+    guard = KeywordGuard(patterns=["password"])
+    chunks, result = await run(make_agent_with(model, outputs=[guard]))
     assert result.tripwire is None
     assert (streamed(chunks), streamed(chunks, "reasoning-delta")) == ("pass", "word")
 
@@ -296,7 +306,7 @@ async def test_a_match_never_spans_text_and_reasoning():
 # -------------------------------------------------------- tool calls and results
 
 
-async def test_masked_tool_call_arguments_are_what_the_tool_runs_with():
+async def test_masked_tool_call_arguments_are_what_the_tool_runs_with(make_agent_with):
     calls: list[dict[str, Any]] = []
     model = MockModel([
         MockResponse(tool_calls=[{"tool_name": "lookup", "tool_call_id": "c1", "args": {
@@ -305,8 +315,8 @@ async def test_masked_tool_call_arguments_are_what_the_tool_runs_with():
         MockResponse(text="done"),
     ])
     guard = KeywordGuard(patterns=["password"], strategy="mask", mask="***")
-    chunks, result = await run(make_agent(model, outputs=[guard],
-                                          tools=[recording_lookup(calls, "ok")]))
+    chunks, result = await run(make_agent_with(model, outputs=[guard],
+                                               tools=[recording_lookup(calls, "ok")]))
     masked = {"query": "the ***", "tags": ["a", "***"], "filters": {"***": "x", "kind": "*** reset"}}
     assert calls == [masked]                                                    # the tool
     (call,) = [c for c in chunks if c.type == "tool-call"]
@@ -317,19 +327,21 @@ async def test_masked_tool_call_arguments_are_what_the_tool_runs_with():
     assert "password" not in " ".join(strings(result.messages)).lower()
 
 
-async def test_a_blocked_tool_call_never_runs():
+async def test_a_blocked_tool_call_never_runs(make_agent_with):
     calls: list[dict[str, Any]] = []
     model = MockModel([MockResponse(tool_calls=[{"tool_name": "lookup", "tool_call_id": "c1",
                                                  "args": {"query": "q", "tags": [],
                                                           "filters": {"f": "my password"}}}])])
-    chunks, result = await run(make_agent(model, outputs=[KeywordGuard(patterns=["password"])],
-                                          tools=[recording_lookup(calls, "ok")]))
+    chunks, result = await run(make_agent_with(model, outputs=[KeywordGuard(patterns=["password"])],
+                                               tools=[recording_lookup(calls, "ok")]))
     assert calls == []
     assert result.tripwire.reason == "Blocked content detected in tool call arguments"
     assert "tool-call" not in [c.type for c in chunks]
 
 
-async def test_a_masked_tool_result_is_what_the_model_the_client_and_the_history_see():
+async def test_a_masked_tool_result_is_what_the_model_the_client_and_the_history_see(
+    make_agent_with,
+):
     result_value = {"user": "ann", "password": "hunter2", "notes": ["password: hunter2", 3]}
     model = MockModel([
         MockResponse(tool_calls=[{"tool_name": "lookup", "tool_call_id": "c1",
@@ -337,8 +349,8 @@ async def test_a_masked_tool_result_is_what_the_model_the_client_and_the_history
         MockResponse(text="done"),
     ])
     guard = KeywordGuard(patterns=["password", "hunter2"], strategy="mask", mask="#")
-    chunks, result = await run(make_agent(model, outputs=[guard],
-                                          tools=[recording_lookup([], result_value)]))
+    chunks, result = await run(make_agent_with(model, outputs=[guard],
+                                               tools=[recording_lookup([], result_value)]))
     masked = {"user": "ann", "#": "#", "notes": ["#: #", 3]}
     (sent,) = [c for c in chunks if c.type == "tool-result"]
     assert sent.payload["result"] == masked                                     # the client
@@ -348,14 +360,14 @@ async def test_a_masked_tool_result_is_what_the_model_the_client_and_the_history
     assert "hunter2" not in " ".join(strings(result.messages))
 
 
-async def test_a_blocked_tool_result_stops_the_run_before_anyone_sees_it():
+async def test_a_blocked_tool_result_stops_the_run_before_anyone_sees_it(make_agent_with):
     model = MockModel([
         MockResponse(tool_calls=[{"tool_name": "lookup", "tool_call_id": "c1",
                                   "args": {"query": "ann", "tags": [], "filters": {}}}]),
         MockResponse(text="never"),
     ])
-    agent = make_agent(model, outputs=[KeywordGuard(patterns=["hunter2"])],
-                       tools=[recording_lookup([], {"password": "hunter2"})])
+    agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["hunter2"])],
+                            tools=[recording_lookup([], {"password": "hunter2"})])
     chunks, result = await run(agent)
     assert result.tripwire.reason == "Blocked content detected in tool result"
     assert result.tripwire.metadata["matches"] == [{"rule": 0, "count": 1}]
@@ -363,7 +375,7 @@ async def test_a_blocked_tool_result_stops_the_run_before_anyone_sees_it():
     assert len(model.requests) == 1
 
 
-async def test_a_tool_error_is_masked_for_the_client():
+async def test_a_tool_error_is_masked_for_the_client(make_agent_with):
     @tool
     def lookup(query: str) -> str:
         """Look something up."""
@@ -375,26 +387,26 @@ async def test_a_tool_error_is_masked_for_the_client():
         MockResponse(text="sorry"),
     ])
     guard = KeywordGuard(patterns=["password"], strategy="mask")
-    chunks, _ = await run(make_agent(model, outputs=[guard], tools=[lookup]))
+    chunks, _ = await run(make_agent_with(model, outputs=[guard], tools=[lookup]))
     (error,) = [c for c in chunks if c.type == "tool-error"]
     assert error.payload["error"] == "ValueError: wrong [REDACTED] for ann"
 
 
-async def test_held_text_is_released_before_a_tool_call():
+async def test_held_text_is_released_before_a_tool_call(make_agent_with):
     model = MockModel([
         MockResponse(text="let me check", tool_calls=[{"tool_name": "lookup", "args": {
             "query": "a", "tags": [], "filters": {}}}]),
         MockResponse(text="done"),
     ])
     guard = KeywordGuard(patterns=["password"], strategy="mask")
-    chunks, result = await run(make_agent(model, outputs=[guard],
-                                          tools=[recording_lookup([], "found")]))
+    chunks, result = await run(make_agent_with(model, outputs=[guard],
+                                               tools=[recording_lookup([], "found")]))
     kinds = [c.type for c in chunks]
     assert streamed(chunks[: kinds.index("tool-call")]) == "let me check"
     assert result.text == "let me checkdone"
 
 
-async def test_a_keyword_cut_by_a_tool_call_never_reaches_the_client_whole():
+async def test_a_keyword_cut_by_a_tool_call_never_reaches_the_client_whole(make_agent_with):
     model = MockModel([
         MockResponse(chunks=[text_chunk("my pass"),
                              {"type": "tool-call", "tool_call_id": "c1", "tool_name": "lookup",
@@ -403,20 +415,20 @@ async def test_a_keyword_cut_by_a_tool_call_never_reaches_the_client_whole():
         deltas("word is out"),
     ])
     guard = KeywordGuard(patterns=["password"], strategy="mask")
-    chunks, result = await run(make_agent(model, outputs=[guard],
-                                          tools=[recording_lookup([], "x")]))
+    chunks, result = await run(make_agent_with(model, outputs=[guard],
+                                               tools=[recording_lookup([], "x")]))
     assert streamed(chunks) == result.text == "my pass[REDACTED] is out"
 
 
 # -------------------------------------------------------- reports
 
 
-async def test_tripwire_metadata_and_reports_never_hold_the_pattern_or_the_match():
+async def test_tripwire_metadata_and_reports_never_hold_the_pattern_or_the_match(make_agent_with):
     seen: list[ProcessorViolation] = []
     guard = KeywordGuard(patterns=[r"ACME-\d{4}"], regex=True, max_match_length=9)
     guard.on_violation = seen.append
     model = MockModel([deltas("ref ACME-", "7731 ok")])
-    chunks, result = await run(make_agent(model, outputs=[guard]))
+    chunks, result = await run(make_agent_with(model, outputs=[guard]))
     tripped = chunks[-1]
     assert tripped.payload["metadata"] == {
         "processor_id": "keyword-guard", "strategy": "block", "where": "output",
@@ -426,18 +438,18 @@ async def test_tripwire_metadata_and_reports_never_hold_the_pattern_or_the_match
         assert "ACME" not in text and "7731" not in text
 
 
-async def test_a_failing_on_violation_is_swallowed():
+async def test_a_failing_on_violation_is_swallowed(make_agent_with):
     def explode(violation):
         raise RuntimeError("monitoring is down")
 
     guard = KeywordGuard(patterns=["secret"], strategy="mask")
     guard.on_violation = explode
-    chunks, result = await run(make_agent(MockModel([deltas("a secret")]), outputs=[guard]))
+    chunks, result = await run(make_agent_with(MockModel([deltas("a secret")]), outputs=[guard]))
     assert streamed(chunks) == "a [REDACTED]"
     assert result.tripwire is None
 
 
-async def test_async_on_violation_is_awaited():
+async def test_async_on_violation_is_awaited(make_agent_with):
     seen = []
 
     async def record(violation):
@@ -445,7 +457,7 @@ async def test_async_on_violation_is_awaited():
 
     guard = KeywordGuard(patterns=["secret"], strategy="mask")
     guard.on_violation = record
-    await run(make_agent(MockModel([deltas("a secret")]), outputs=[guard]))
+    await run(make_agent_with(MockModel([deltas("a secret")]), outputs=[guard]))
     assert seen == [("output", [{"rule": 0, "count": 1}])]
 
 
@@ -513,25 +525,29 @@ def expected_pattern(keyword: str, original: str) -> re.Pattern[str]:
         map(re.escape, original.split(keyword))))
 
 
-def property_run(keyword: str, responses, strategy: str):
+def property_run(make_agent_with, keyword: str, responses, strategy: str):
     calls: list[dict[str, Any]] = []
     model = MockModel(responses)
-    agent = make_agent(model, outputs=[KeywordGuard(patterns=[keyword], strategy=strategy,
-                                                    mask=MASK)],
-                       tools=[recording_lookup(calls, {"found": f"the {keyword}",
-                                                       "items": [keyword]})])
+    guard = KeywordGuard(patterns=[keyword], strategy=strategy, mask=MASK)
+    agent = make_agent_with(model, outputs=[guard],
+                            tools=[recording_lookup(calls, {"found": f"the {keyword}",
+                                                            "items": [keyword]})])
     chunks, result = asyncio.run(run(agent))
     return chunks, result, calls, model
 
 
-PROPERTY = settings(max_examples=150, deadline=None, database=None)
+# make_agent_with is a stateless factory: sharing it between examples is safe.
+PROPERTY = settings(max_examples=150, deadline=None, database=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 @PROPERTY
 @given(replies())
-def test_property_mask_keyword_never_reaches_the_client_and_the_rest_arrives_intact(case):
+def test_property_mask_keyword_never_reaches_the_client_and_the_rest_arrives_intact(
+    make_agent_with, case,
+):
     keyword, (text, reasoning), responses, with_tool = case
-    chunks, result, calls, model = property_run(keyword, responses, "mask")
+    chunks, result, calls, model = property_run(make_agent_with, keyword, responses, "mask")
     assert result.tripwire is None
     client = streamed(chunks)
     assert expected_pattern(keyword, text).fullmatch(client), (client, text)
@@ -548,9 +564,9 @@ def test_property_mask_keyword_never_reaches_the_client_and_the_rest_arrives_int
 
 @PROPERTY
 @given(replies())
-def test_property_block_trips_before_the_keyword_reaches_the_client(case):
+def test_property_block_trips_before_the_keyword_reaches_the_client(make_agent_with, case):
     keyword, (text, reasoning), responses, _ = case
-    chunks, result, calls, _ = property_run(keyword, responses, "block")
+    chunks, result, calls, _ = property_run(make_agent_with, keyword, responses, "block")
     assert result.tripwire is not None and result.tripwire.processor_id == "keyword-guard"
     assert chunks[-1].type == "tripwire"
     assert not [s for s in strings([c.payload for c in chunks]) if keyword in s]
@@ -564,11 +580,11 @@ def test_property_block_trips_before_the_keyword_reaches_the_client(case):
 
 @PROPERTY
 @given(replies(tool_call=False))
-def test_property_mask_without_flushes_masks_every_keyword_whole(case):
+def test_property_mask_without_flushes_masks_every_keyword_whole(make_agent_with, case):
     """Text deltas only (nothing between them to flush), any split, any ids: each
     keyword becomes one mask."""
     keyword, (text, _), responses, _ = case
     only_text = [MockResponse(chunks=[c for c in r.chunks if c["type"] == "text-delta"])
                  for r in responses]
-    chunks, result, _, _ = property_run(keyword, only_text, "mask")
+    chunks, result, _, _ = property_run(make_agent_with, keyword, only_text, "mask")
     assert streamed(chunks) == result.text == text.replace(keyword, MASK)
