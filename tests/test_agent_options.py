@@ -74,11 +74,17 @@ async def test_structured_output_option_accepts_a_schema_mapping_with_options(ma
     assert model.requests[0].structured_output["name"] == "verdict"
 
 
-def test_default_error_processor_is_added_and_can_be_disabled(make_agent, only_plugins,
-                                                              monkeypatch):
+def test_every_agent_gets_the_default_error_processor(make_agent):
     # make_agent (tripwire's public fixture) keeps the default error processors.
     assert [p.id for p in make_agent().list_processors("error")] == ["prefill-error-handler"]
+
+
+def test_default_error_processors_false_leaves_it_out(make_agent):
     assert make_agent(default_error_processors=False).list_processors("error") == []
+
+
+def test_tripwire_disable_plugins_leaves_the_default_error_processor_out(make_agent, only_plugins,
+                                                                         monkeypatch):
     only_plugins("prefill-error-handler")  # discovery scans afresh, after this:
     monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", "prefill-error-handler")
     assert make_agent().list_processors("error") == []
