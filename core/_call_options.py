@@ -23,7 +23,7 @@ from tripwire._validation import (
 )
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.options import check_int
+from tripwire.options import NonNegativeInt, PositiveInt, check
 from tripwire.tools import Tool
 
 if TYPE_CHECKING:
@@ -165,11 +165,11 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     max_steps = agent.max_steps
     if "max_steps" in options:
         max_steps = options["max_steps"]
-        check_int("max_steps", max_steps, minimum=1)
+        check("max_steps", max_steps, PositiveInt)
     max_retries = agent.max_processor_retries
     if "max_processor_retries" in options:
         max_retries = options["max_processor_retries"]
-        check_int("max_processor_retries", max_retries, allow_none=True)
+        check("max_processor_retries", max_retries, NonNegativeInt | None)
 
     def processors(kind: str) -> list[Unit]:
         key = f"{kind}_processors"

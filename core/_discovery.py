@@ -18,7 +18,7 @@ import attrs
 from tripwire import registry
 from tripwire._validation import compile_processor, hooks_of
 from tripwire.errors import ConfigurationError
-from tripwire.options import OptionInfo, check, check_options, constructor_hints, options_of
+from tripwire.options import OptionInfo, check_options, options_of
 from tripwire.registry import DISABLE_ENV, LOAD_ENV, reset
 
 PROCESSORS_GROUP = registry.PROCESSORS.name
@@ -149,14 +149,6 @@ def commands() -> dict[str, CommandInfo]:
     """Every CLI command plugin (group ``tripwire.commands``) by name, loaded."""
     plugins = registry.current().plugins(registry.COMMANDS)
     return {name: CommandInfo.of(plugin) for name, plugin in plugins.items()}
-
-
-# tripwire.config imports these two from here; they are tripwire.options' now.
-_init_hints = constructor_hints
-
-
-def _check_value(value: Any, hint: Any, *, label: str, key: str, noun: str = "option") -> Any:
-    return check(key, value, hint, owner=label, noun=noun)
 
 
 __all__ = [

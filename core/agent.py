@@ -22,7 +22,7 @@ from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError, TripWire
 from tripwire.models import Model, resolve_model
-from tripwire.options import check_int
+from tripwire.options import NonNegativeInt, PositiveInt, check
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, OutputResult, StepResult
 from tripwire.tools import Tool, coerce_tools
@@ -91,8 +91,8 @@ class Agent:
                 ("error", error_processors),
             )
         }
-        check_int("max_processor_retries", max_processor_retries, allow_none=True)
-        check_int("max_steps", max_steps, minimum=1)
+        check("max_processor_retries", max_processor_retries, NonNegativeInt | None)
+        check("max_steps", max_steps, PositiveInt)
         self.max_processor_retries = max_processor_retries
         self.max_steps = max_steps
         self.default_error_processors = default_error_processors

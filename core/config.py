@@ -43,13 +43,13 @@ import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import attrs
 
-from tripwire._discovery import _check_value, _init_hints, create
+from tripwire._discovery import create
 from tripwire.errors import APICallError, ConfigurationError, TripwireError
-from tripwire.options import check_int
+from tripwire.options import Range, check, constructor_hints
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
@@ -115,7 +115,7 @@ class ModelKind:
 
     def keys(self) -> dict[str, Any]:
         """Every key the table may have, in order, and the type its value must have."""
-        hints = _init_hints(self.cls())
+        hints = constructor_hints(self.cls())
         keys: dict[str, Any] = {"use": str}
         for p in self._params():
             if p.name == "api_key":
@@ -427,9 +427,9 @@ def _check_agent(table: dict[str, Any], where: str) -> None:
             raise ConfigurationError(
                 f"{where}: unknown key {key!r}; valid keys: {', '.join(AGENT_KEYS)}"
             )
-        _check_value(value, AGENT_KEYS[key], label=where, key=key, noun="key")
+        check(key, value, AGENT_KEYS[key], owner=where, noun="key")
         if key in _AGENT_MINIMUMS:
-            check_int(key, value, minimum=_AGENT_MINIMUMS[key], owner=where)
+            check(key, value, Annotated[int, Range(min=_AGENT_MINIMUMS[key])], owner=where)
         if key in PROCESSOR_LISTS:
             _check_specs(value, f"{where} {key}")
 
@@ -500,7 +500,7 @@ def _check_model(table: dict[str, Any], where: str) -> None:
         if key == "timeout":
             _timeout(value, where)
             continue
-        _check_value(value, keys[key], label=where, key=key, noun="key")
+        check(key, value, keys[key], owner=where, noun="key")
         if key == "api_key_env" and not _ENV_NAME.fullmatch(value):
             raise ConfigurationError(
                 f"{where} api_key_env: expects the name of an environment variable such as "

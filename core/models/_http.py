@@ -54,7 +54,7 @@ from tripwire.models._secrets import (
 from tripwire.models._session import LoopSession
 from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
 from tripwire.models._wire import TooLarge, load_json
-from tripwire.options import check_int
+from tripwire.options import NonNegativeInt, PositiveInt, check
 
 logger = logging.getLogger("tripwire.models")
 
@@ -178,8 +178,8 @@ class HTTPModel(CallErrors, abc.ABC):
     ) -> None:
         if not isinstance(model, str) or not model:
             raise ConfigurationError(f"model must be a non-empty string, got {model!r}")
-        check_int("max_retries", max_retries)
-        check_int("max_event_bytes", max_event_bytes, minimum=1)
+        check("max_retries", max_retries, NonNegativeInt)
+        check("max_event_bytes", max_event_bytes, PositiveInt)
         if retry_initial_delay < 0 or retry_max_delay < 0:
             raise ConfigurationError("retry delays must be >= 0 seconds")
         self.model_id = model
