@@ -3,6 +3,8 @@
 Processors
     ``Blocker(hook)``  aborts in one named hook
     ``Shout()``        upper-cases streamed text
+    ``HoldUntilBoundary()``  holds text deltas back, releases them together at the
+                       next non-text chunk
     ``Cache()``        a response cache keyed on the prompt (``process_llm_request``
                        short-circuits the model, ``process_llm_response`` fills it)
 A tool
@@ -78,6 +80,22 @@ class Shout(Processor):
         if part.type == "text-delta":
             return part.evolve(payload={**part.payload, "text": part.payload["text"].upper()})
         return part
+
+
+class HoldUntilBoundary(Processor):
+    """Holds every text delta back and releases them together at the next non-text
+    chunk: the usual shape of a processor guarding matches split across chunks."""
+
+    id = "hold"
+
+    @hookimpl
+    def process_output_stream(self, part, state):
+        held = state.setdefault("held", [])
+        if part.type == "text-delta":
+            held.append(part)
+            return None
+        out, held[:] = [*held, part], []
+        return out
 
 
 class Cache(Processor):

@@ -10,36 +10,11 @@ from __future__ import annotations
 import logging
 
 import pytest
+from helpers import HoldUntilBoundary, texts
 
-from tripwire import Agent, Chunk, Processor, hookimpl
+from tripwire import Chunk, Processor, hookimpl
 from tripwire.errors import APICallError
 from tripwire.testing import MockModel, MockResponse
-
-
-def make_agent(model, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="test", model=model, **kwargs)
-
-
-def texts(chunks):
-    return "".join(c.payload["text"] for c in chunks if c.type == "text-delta")
-
-
-class HoldUntilBoundary(Processor):
-    """Holds every text delta back and releases them together at the next non-text
-    chunk: the usual shape of a processor guarding matches split across chunks."""
-
-    id = "hold"
-
-    @hookimpl
-    def process_output_stream(self, part, state):
-        held = state.setdefault("held", [])
-        if part.type == "text-delta":
-            held.append(part)
-            return None
-        out, held[:] = [*held, part], []
-        return out
-
 
 # ---------------------------------------------------------------- step-finish
 
@@ -57,10 +32,10 @@ def finish_with_raw(**extra):
     })
 
 
-async def test_step_finish_carries_no_raw_request_response_or_headers():
+async def test_step_finish_carries_no_raw_request_response_or_headers(make_bare_agent):
     model = MockModel([MockResponse(chunks=[
         Chunk("text-delta", {"id": "t", "text": "hi"}), finish_with_raw()])])
-    agent = make_agent(model)
+    agent = make_bare_agent(model=model)
     chunks = [c async for c in agent.stream("hello")]
     (step_finish,) = [c for c in chunks if c.type == "step-finish"]
     assert set(step_finish.payload) == {"finish_reason", "usage", "provider_metadata"}
@@ -68,7 +43,9 @@ async def test_step_finish_carries_no_raw_request_response_or_headers():
     assert "078-05-1120" not in repr(chunks)
 
 
-async def test_raw_request_and_response_stay_on_the_step_result_and_process_llm_response():
+async def test_raw_request_and_response_stay_on_the_step_result_and_process_llm_response(
+    make_bare_agent,
+):
     seen = {}
 
     class Recorder(Processor):
@@ -79,7 +56,7 @@ async def test_raw_request_and_response_stay_on_the_step_result_and_process_llm_
             seen.update(request=request, raw_response=raw_response, warnings=warnings)
 
     model = MockModel([MockResponse(chunks=[finish_with_raw()])])
-    result = await make_agent(model, input_processors=[Recorder()]).generate("hello")
+    result = await make_bare_agent(model=model, input_processors=[Recorder()]).generate("hello")
     assert result.steps[0].request == SECRET_REQUEST
     # a third-party provider's credential headers are masked on the step result too
     assert result.steps[0].response == {"status": 200, "headers": {"authorization": "***"}}
@@ -88,7 +65,9 @@ async def test_raw_request_and_response_stay_on_the_step_result_and_process_llm_
     assert seen["warnings"] == [{"type": "unsupported-setting", "setting": "seed"}]
 
 
-async def test_stream_guard_masking_tool_results_is_not_bypassed_by_the_next_step_finish():
+async def test_stream_guard_masking_tool_results_is_not_bypassed_by_the_next_step_finish(
+    make_bare_agent,
+):
     """The request of step 2 holds step 1's tool result: it must not reach the client."""
     from tripwire import tool
 
@@ -109,7 +88,7 @@ async def test_stream_guard_masking_tool_results_is_not_bypassed_by_the_next_ste
         MockResponse(chunks=[Chunk("text-delta", {"id": "t", "text": "done"}), finish_with_raw(
             request={"messages": [{"role": "tool", "content": "ssn 078-05-1120"}]})]),
     ])
-    agent = make_agent(model, tools=[lookup], output_processors=[MaskToolResults()])
+    agent = make_bare_agent(model=model, tools=[lookup], output_processors=[MaskToolResults()])
     chunks = [c async for c in agent.stream("hello")]
     assert "078-05-1120" not in repr(chunks)
 
@@ -148,10 +127,13 @@ class MidStreamFailure:
 
 
 @pytest.mark.parametrize("held_back", [False, True], ids=["plain", "held-back"])
-async def test_a_failed_attempt_retried_by_an_error_processor_is_discarded(held_back):
+async def test_a_failed_attempt_retried_by_an_error_processor_is_discarded(
+    make_bare_agent, held_back,
+):
     model = MidStreamFailure(["partial ", "answer "], ["clean ", "answer"])
     outputs = [HoldUntilBoundary()] if held_back else []
-    agent = make_agent(model, output_processors=outputs, error_processors=[RetryOnce()])
+    agent = make_bare_agent(model=model, output_processors=outputs,
+                            error_processors=[RetryOnce()])
     stream = agent.stream("hello")
     chunks = [c async for c in stream]
     result = await stream.result
@@ -199,9 +181,11 @@ class AbortOnWord(Processor):
         return part
 
 
-async def test_chunks_released_together_before_the_one_that_trips_still_reach_the_client():
+async def test_chunks_released_together_before_the_one_that_trips_still_reach_the_client(
+    make_bare_agent,
+):
     model = MockModel([MockResponse(chunks=[Chunk("text-delta", {"id": "t", "text": "okBAD"})])])
-    agent = make_agent(model, output_processors=[SplitInTwo(), AbortOnWord("BAD")])
+    agent = make_bare_agent(model=model, output_processors=[SplitInTwo(), AbortOnWord("BAD")])
     chunks = [c async for c in agent.stream("hello")]
     kinds = [c.type for c in chunks]
     assert kinds[-1] == "tripwire"
@@ -209,11 +193,11 @@ async def test_chunks_released_together_before_the_one_that_trips_still_reach_th
     assert kinds.index("text-delta") < kinds.index("tripwire")
 
 
-async def test_nested_releases_keep_their_order_before_a_tripwire():
+async def test_nested_releases_keep_their_order_before_a_tripwire(make_bare_agent):
     model = MockModel([MockResponse(chunks=[
         Chunk("text-delta", {"id": "t", "text": "abcdBAD!"})])])
     # "abcdBAD!" -> "abcd" + "BAD!" -> ("ab", "cd") + ("BA", "D!"): trips on "BA"
-    agent = make_agent(model, output_processors=[
+    agent = make_bare_agent(model=model, output_processors=[
         SplitInTwo(), type("Split2", (SplitInTwo,), {"id": "split2"})(), AbortOnWord("BA")])
     chunks = [c async for c in agent.stream("hello")]
     assert texts(chunks) == "abcd"
@@ -223,7 +207,7 @@ async def test_nested_releases_keep_their_order_before_a_tripwire():
 # ---------------------------------------------------------------- error and finish chunks
 
 
-async def test_a_terminal_error_chunk_passes_the_output_processors_once():
+async def test_a_terminal_error_chunk_passes_the_output_processors_once(make_bare_agent):
     seen = []
 
     class Rewrite(Processor):
@@ -237,7 +221,7 @@ async def test_a_terminal_error_chunk_passes_the_output_processors_once():
             return part
 
     model = MockModel([MockResponse(error=APICallError("bad request", 400, False))])
-    stream = make_agent(model, output_processors=[Rewrite()]).stream("hello")
+    stream = make_bare_agent(model=model, output_processors=[Rewrite()]).stream("hello")
     chunks = []
     with pytest.raises(APICallError):
         async for c in stream:
@@ -247,7 +231,7 @@ async def test_a_terminal_error_chunk_passes_the_output_processors_once():
 
 
 @pytest.mark.parametrize("behaviour", ["drop", "abort", "raise"])
-async def test_a_processor_cannot_swallow_the_error_chunk(behaviour):
+async def test_a_processor_cannot_swallow_the_error_chunk(make_bare_agent, behaviour):
     class Swallow(Processor):
         id = "swallow"
 
@@ -262,7 +246,7 @@ async def test_a_processor_cannot_swallow_the_error_chunk(behaviour):
             return None
 
     model = MockModel([MockResponse(error=APICallError("bad request", 400, False))])
-    stream = make_agent(model, output_processors=[Swallow()]).stream("hello")
+    stream = make_bare_agent(model=model, output_processors=[Swallow()]).stream("hello")
     chunks = []
     with pytest.raises(APICallError):
         async for c in stream:
@@ -271,7 +255,9 @@ async def test_a_processor_cannot_swallow_the_error_chunk(behaviour):
     assert isinstance(chunks[-1].payload["error"], APICallError)
 
 
-async def test_state_written_on_the_finish_chunk_is_visible_in_process_output_result():
+async def test_state_written_on_the_finish_chunk_is_visible_in_process_output_result(
+    make_bare_agent,
+):
     class CountOnFinish(Processor):
         id = "count"
 
@@ -287,19 +273,17 @@ async def test_state_written_on_the_finish_chunk_is_visible_in_process_output_re
             if state.get("final") != 2:
                 abort(f"finish not seen first: {state}")
 
-    model = MockModel([MockResponse(text="two words")])
-    stream = make_agent(model, output_processors=[CountOnFinish()]).stream("hello")
+    stream = make_bare_agent(["two words"], output_processors=[CountOnFinish()]).stream("hello")
     chunks = [c async for c in stream]
     assert stream.tripwire is None
     assert chunks[-1].type == "finish"  # still last for the client
 
 
-async def test_finish_reaches_the_client_after_the_object_result():
+async def test_finish_reaches_the_client_after_the_object_result(make_bare_agent):
     from tripwire.plugins.structured_output import StructuredOutput
 
-    model = MockModel([MockResponse(text='{"a": 1}')])
     so = StructuredOutput({"type": "object"})
-    agent = make_agent(model, input_processors=[so], output_processors=[so])
+    agent = make_bare_agent(['{"a": 1}'], input_processors=[so], output_processors=[so])
     kinds = [c.type async for c in agent.stream("hello")]
     assert kinds[-2:] == ["object-result", "finish"]
 
@@ -307,7 +291,7 @@ async def test_finish_reaches_the_client_after_the_object_result():
 # ---------------------------------------------------------------- signals
 
 
-async def test_send_signal_streams_a_transient_data_signal_chunk():
+async def test_send_signal_streams_a_transient_data_signal_chunk(make_bare_agent):
     class Signal(Processor):
         id = "signal"
 
@@ -316,8 +300,7 @@ async def test_send_signal_streams_a_transient_data_signal_chunk():
             if step_number == 0:
                 await send_signal({"contents": "Be concise.", "attributes": {"k": "v"}})
 
-    model = MockModel([MockResponse(text="ok")])
-    stream = make_agent(model, input_processors=[Signal()]).stream("hello")
+    stream = make_bare_agent(["ok"], input_processors=[Signal()]).stream("hello")
     chunks = [c async for c in stream]
     (signal,) = [c for c in chunks if c.type == "data-signal"]
     assert signal.transient
@@ -328,19 +311,22 @@ async def test_send_signal_streams_a_transient_data_signal_chunk():
     assert all(p.type != "data-signal" for m in result.messages for p in m.content.parts)
 
 
-async def test_implicit_api_error_retry_budget_is_warned_about_once_per_agent(caplog):
-    class AlwaysRetry(Processor):
-        id = "always"
+class AlwaysRetry(Processor):
+    id = "always"
 
-        @hookimpl
-        def process_api_error(self):
-            return {"retry": True}
+    @hookimpl
+    def process_api_error(self):
+        return {"retry": True}
 
+
+async def test_implicit_api_error_retry_budget_is_warned_about_once_per_agent(
+    make_bare_agent, caplog,
+):
     model = MockModel([MockResponse(error=APICallError("overloaded", 529, True)),
                        MockResponse(text="ok"),
                        MockResponse(error=APICallError("overloaded", 529, True)),
                        MockResponse(text="ok")])
-    agent = make_agent(model, error_processors=[AlwaysRetry()])
+    agent = make_bare_agent(model=model, error_processors=[AlwaysRetry()])
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         await agent.generate("a")
         await agent.generate("b")
@@ -349,17 +335,11 @@ async def test_implicit_api_error_retry_budget_is_warned_about_once_per_agent(ca
     assert "10" in warned[0].message
 
 
-async def test_no_implicit_budget_warning_with_an_explicit_limit(caplog):
-    class AlwaysRetry(Processor):
-        id = "always"
-
-        @hookimpl
-        def process_api_error(self):
-            return {"retry": True}
-
+async def test_no_implicit_budget_warning_with_an_explicit_limit(make_bare_agent, caplog):
     model = MockModel([MockResponse(error=APICallError("overloaded", 529, True)),
                        MockResponse(text="ok")])
-    agent = make_agent(model, error_processors=[AlwaysRetry()], max_processor_retries=2)
+    agent = make_bare_agent(model=model, error_processors=[AlwaysRetry()],
+                            max_processor_retries=2)
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         await agent.generate("a")
     assert not [r for r in caplog.records if "max_processor_retries" in r.message]
@@ -368,9 +348,8 @@ async def test_no_implicit_budget_warning_with_an_explicit_limit(caplog):
 # ---------------------------------------------------------------- a stream abandoned half-way
 
 
-async def test_text_after_breaking_out_of_the_stream_is_the_text_so_far():
-    model = MockModel([MockResponse(text="one two three four")])
-    stream = make_agent(model).stream("hello")
+async def test_text_after_breaking_out_of_the_stream_is_the_text_so_far(make_bare_agent):
+    stream = make_bare_agent(["one two three four"]).stream("hello")
     received = []
     async for c in stream:
         if c.type == "text-delta":
@@ -381,7 +360,7 @@ async def test_text_after_breaking_out_of_the_stream_is_the_text_so_far():
     assert (await stream.result).text == "".join(received)
 
 
-async def test_text_after_aclose_of_a_multi_step_stream_keeps_the_accepted_steps():
+async def test_text_after_aclose_of_a_multi_step_stream_keeps_the_accepted_steps(make_bare_agent):
     from tripwire import tool
 
     @tool
@@ -393,7 +372,7 @@ async def test_text_after_aclose_of_a_multi_step_stream_keeps_the_accepted_steps
         MockResponse(text="first ", tool_calls=[{"tool_name": "ping", "args": {}}]),
         MockResponse(text="second step text"),
     ])
-    stream = make_agent(model, tools=[ping]).stream("hello")
+    stream = make_bare_agent(model=model, tools=[ping]).stream("hello")
     async for c in stream:
         if c.type == "text-delta" and c.payload["text"].startswith("second"):
             break
@@ -401,9 +380,8 @@ async def test_text_after_aclose_of_a_multi_step_stream_keeps_the_accepted_steps
     assert await stream.text == "first second "
 
 
-async def test_iterating_a_stream_twice_at_once_is_a_clear_error():
-    model = MockModel([MockResponse(text="one two three")])
-    stream = make_agent(model).stream("hello")
+async def test_iterating_a_stream_twice_at_once_is_a_clear_error(make_bare_agent):
+    stream = make_bare_agent(["one two three"]).stream("hello")
     it = stream.__aiter__()
     await it.__anext__()
     with pytest.raises(RuntimeError, match="already being consumed"):
