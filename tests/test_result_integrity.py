@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tripwire import Agent, Processor, ProcessorError, hookimpl, tool
+from tripwire import Processor, ProcessorError, hookimpl, tool
 from tripwire.testing import MockModel, MockResponse
-
-
-def make_agent(model, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="test", model=model, **kwargs)
 
 
 @tool
@@ -27,7 +22,7 @@ def call(name="get_customer", args=None, cid="c1"):
 # ---------------------------------------------------------------- process_output_result tripwire
 
 
-async def test_a_tripwire_in_process_output_result_keeps_none_of_the_response():
+async def test_a_tripwire_in_process_output_result_keeps_none_of_the_response(make_bare_agent):
     class RejectAll(Processor):
         id = "reject"
 
@@ -37,8 +32,8 @@ async def test_a_tripwire_in_process_output_result_keeps_none_of_the_response():
 
     model = MockModel([MockResponse(tool_calls=[call()]),
                        MockResponse(text="The secret is 42")])
-    result = await make_agent(model, tools=[get_customer],
-                              output_processors=[RejectAll()]).generate("hi")
+    result = await make_bare_agent(model=model, tools=[get_customer],
+                                   output_processors=[RejectAll()]).generate("hi")
     assert result.tripwire.reason == "blocked answer"
     assert result.text == ""
     assert result.messages == []
@@ -59,9 +54,9 @@ class RedactSSN(Processor):
         return {"result": {**result, "ssn": "***"}}
 
 
-async def test_process_tool_result_returning_a_result_replaces_it_everywhere():
+async def test_process_tool_result_returning_a_result_replaces_it_everywhere(make_bare_agent):
     model = MockModel([MockResponse(tool_calls=[call()]), MockResponse(text="done")])
-    agent = make_agent(model, tools=[get_customer], output_processors=[RedactSSN()])
+    agent = make_bare_agent(model=model, tools=[get_customer], output_processors=[RedactSSN()])
     stream = agent.stream("hi")
     chunks = [c async for c in stream]
     result = await stream.result
@@ -73,7 +68,7 @@ async def test_process_tool_result_returning_a_result_replaces_it_everywhere():
     assert "078-05-1120" not in repr(chunks)                     # the client
 
 
-async def test_a_later_process_tool_result_sees_the_replaced_result():
+async def test_a_later_process_tool_result_sees_the_replaced_result(make_bare_agent):
     seen = []
 
     class Look(Processor):
@@ -84,7 +79,8 @@ async def test_a_later_process_tool_result_sees_the_replaced_result():
             seen.append(result)
 
     model = MockModel([MockResponse(tool_calls=[call()]), MockResponse(text="done")])
-    agent = make_agent(model, tools=[get_customer], output_processors=[RedactSSN(), Look()])
+    agent = make_bare_agent(model=model, tools=[get_customer],
+                            output_processors=[RedactSSN(), Look()])
     await agent.generate("hi")
     assert seen == [{"name": "Ada", "ssn": "***"}]
 
@@ -92,7 +88,7 @@ async def test_a_later_process_tool_result_sees_the_replaced_result():
 @pytest.mark.parametrize("returned", [
     "redacted", {"value": 1}, {"result": 1, "extra": 2}, [1, 2], 0,
 ])
-async def test_process_tool_result_rejects_any_other_return(returned):
+async def test_process_tool_result_rejects_any_other_return(make_bare_agent, returned):
     class Bad(Processor):
         id = "bad"
 
@@ -101,14 +97,14 @@ async def test_process_tool_result_rejects_any_other_return(returned):
             return returned
 
     model = MockModel([MockResponse(tool_calls=[call()]), MockResponse(text="done")])
-    agent = make_agent(model, tools=[get_customer], output_processors=[Bad()])
+    agent = make_bare_agent(model=model, tools=[get_customer], output_processors=[Bad()])
     with pytest.raises(ProcessorError, match=r"process_tool_result must return None or "
                                              r"\{'result': value\}") as info:
         await agent.generate("hi")
     assert info.value.processor_id == "bad"
 
 
-async def test_process_tool_result_bad_return_with_fail_open_keeps_the_result():
+async def test_process_tool_result_bad_return_with_fail_open_keeps_the_result(make_bare_agent):
     class Bad(Processor):
         id = "bad"
         fail_open = True
@@ -118,15 +114,15 @@ async def test_process_tool_result_bad_return_with_fail_open_keeps_the_result():
             return "nonsense"
 
     model = MockModel([MockResponse(tool_calls=[call()]), MockResponse(text="done")])
-    result = await make_agent(model, tools=[get_customer],
-                              output_processors=[Bad()]).generate("hi")
+    result = await make_bare_agent(model=model, tools=[get_customer],
+                                   output_processors=[Bad()]).generate("hi")
     assert result.steps[0].tool_results[0].result["name"] == "Ada"
 
 
 # ---------------------------------------------------------------- identity, not equality
 
 
-async def test_processors_that_compare_equal_each_run_their_own_settings():
+async def test_processors_that_compare_equal_each_run_their_own_settings(make_bare_agent):
     class Guard(Processor):
         """Equal (and hashed) by id, as many plugin classes define it."""
 
@@ -148,8 +144,8 @@ async def test_processors_that_compare_equal_each_run_their_own_settings():
 
     apple, pear = Guard("apple"), Guard("pear")
     assert apple == pear
-    a = make_agent(MockModel([MockResponse(text="ok")]), input_processors=[apple])
-    b = make_agent(MockModel([MockResponse(text="ok")] * 2), input_processors=[pear])
+    a = make_bare_agent(["ok"], input_processors=[apple])
+    b = make_bare_agent(["ok"] * 2, input_processors=[pear])
     assert (await a.generate("an apple")).tripwire.reason == "blocked apple"
     assert (await b.generate("a pear")).tripwire.reason == "blocked pear"
     assert (await b.generate("an apple")).tripwire is None
@@ -158,7 +154,7 @@ async def test_processors_that_compare_equal_each_run_their_own_settings():
 # ---------------------------------------------------------------- result.text in process_output_result
 
 
-async def test_assigning_result_text_in_process_output_result_is_a_clear_error():
+async def test_assigning_result_text_in_process_output_result_is_a_clear_error(make_bare_agent):
     class Assign(Processor):
         id = "assign"
 
@@ -166,13 +162,12 @@ async def test_assigning_result_text_in_process_output_result_is_a_clear_error()
         def process_output_result(self, result):
             result.text = result.text.replace("4111", "****")
 
-    model = MockModel([MockResponse(text="card 4111")])
     with pytest.raises(ProcessorError, match="result.text is read-only") as info:
-        await make_agent(model, output_processors=[Assign()]).generate("hi")
+        await make_bare_agent(["card 4111"], output_processors=[Assign()]).generate("hi")
     assert info.value.processor_id == "assign"
 
 
-async def test_editing_the_messages_in_process_output_result_changes_result_text():
+async def test_editing_the_messages_in_process_output_result_changes_result_text(make_bare_agent):
     from tripwire import TextPart
 
     class Redact(Processor):
@@ -185,13 +180,12 @@ async def test_editing_the_messages_in_process_output_result_changes_result_text
                                    if isinstance(p, TextPart) else p for p in m.content.parts]
             return messages
 
-    model = MockModel([MockResponse(text="card 4111")])
-    result = await make_agent(model, output_processors=[Redact()]).generate("hi")
+    result = await make_bare_agent(["card 4111"], output_processors=[Redact()]).generate("hi")
     assert result.text == "card ****"
     assert "4111" not in repr(result.messages)
 
 
-async def test_result_object_may_be_set_in_process_output_result():
+async def test_result_object_may_be_set_in_process_output_result(make_bare_agent):
     class Parse(Processor):
         id = "parse"
 
@@ -199,8 +193,7 @@ async def test_result_object_may_be_set_in_process_output_result():
         def process_output_result(self, result):
             result.object = {"parsed": result.text}
 
-    model = MockModel([MockResponse(text="x")])
-    result = await make_agent(model, output_processors=[Parse()]).generate("hi")
+    result = await make_bare_agent(["x"], output_processors=[Parse()]).generate("hi")
     assert result.object == {"parsed": "x"}
 
 
@@ -219,19 +212,20 @@ class ReferenceValidator(Processor):
         return []
 
 
-async def test_return_empty_list_from_process_output_step_keeps_the_accepted_text():
-    model = MockModel([MockResponse(text="nope"), MockResponse(text="a valid answer")])
-    agent = make_agent(model, output_processors=[ReferenceValidator()], max_processor_retries=2)
+async def test_return_empty_list_from_process_output_step_keeps_the_accepted_text(make_bare_agent):
+    agent = make_bare_agent(["nope", "a valid answer"], output_processors=[ReferenceValidator()],
+                            max_processor_retries=2)
     result = await agent.generate("hi")
     assert result.text == "a valid answer"
     assert [m.role for m in result.message_list.all.db() if not m.is_signal] == [
         "user", "assistant"]
 
 
-async def test_return_empty_list_from_process_output_step_keeps_tool_steps_working():
+async def test_return_empty_list_from_process_output_step_keeps_tool_steps_working(make_bare_agent):
     model = MockModel([MockResponse(text="valid ", tool_calls=[call()]),
                        MockResponse(text="valid answer")])
-    agent = make_agent(model, tools=[get_customer], output_processors=[ReferenceValidator()])
+    agent = make_bare_agent(model=model, tools=[get_customer],
+                            output_processors=[ReferenceValidator()])
     result = await agent.generate("hi")
     assert result.text == "valid valid answer"
     assert result.steps[0].tool_results[0].result["name"] == "Ada"
