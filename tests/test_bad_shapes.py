@@ -7,15 +7,11 @@ import asyncio
 import logging
 
 import pytest
+from helpers import HoldUntilBoundary
 
-from tripwire import Agent, Chunk, Processor, ProcessorError, hookimpl
+from tripwire import Chunk, Processor, ProcessorError, hookimpl
 from tripwire.errors import APICallError, ConfigurationError
 from tripwire.testing import MockModel, MockResponse
-
-
-def make_agent(model=None, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="test", model=model or MockModel([MockResponse(text="ok")] * 3), **kwargs)
 
 
 def returning(hook: str, value, *, fail_open: bool = False):
@@ -47,8 +43,8 @@ CACHE_SHAPES = [
 
 
 @pytest.mark.parametrize(("returned", "message"), CACHE_SHAPES)
-async def test_malformed_cache_responses_are_processor_errors(returned, message):
-    agent = make_agent(input_processors=[returning("process_llm_request", returned)])
+async def test_malformed_cache_responses_are_processor_errors(make_bare_agent, returned, message):
+    agent = make_bare_agent(["ok"], input_processors=[returning("process_llm_request", returned)])
     with pytest.raises(ProcessorError, match=message) as info:
         await agent.generate("hi")
     assert info.value.processor_id == "shape"
@@ -56,9 +52,10 @@ async def test_malformed_cache_responses_are_processor_errors(returned, message)
 
 
 @pytest.mark.parametrize(("returned", "message"), CACHE_SHAPES)
-async def test_malformed_cache_responses_fail_open_to_the_model(returned, message):
-    model = MockModel([MockResponse(text="from the model")])
-    agent = make_agent(model, input_processors=[
+async def test_malformed_cache_responses_fail_open_to_the_model(
+    make_bare_agent, returned, message,
+):
+    agent = make_bare_agent(["from the model"], input_processors=[
         returning("process_llm_request", returned, fail_open=True)])
     assert (await agent.generate("hi")).text == "from the model"
 
@@ -71,15 +68,19 @@ async def test_malformed_cache_responses_fail_open_to_the_model(returned, messag
     ("process_input_step", {"active_tools": [1]}, "tool names"),
     ("process_input_step", {"tools": "search"}, "tools must be a list of tools"),
 ])
-async def test_wrong_shapes_from_input_hooks_are_processor_errors(hook, returned, message):
-    agent = make_agent(input_processors=[returning(hook, returned)])
+async def test_wrong_shapes_from_input_hooks_are_processor_errors(
+    make_bare_agent, hook, returned, message,
+):
+    agent = make_bare_agent(["ok"], input_processors=[returning(hook, returned)])
     with pytest.raises(ProcessorError, match=message) as info:
         await agent.generate("hi")
     assert (info.value.processor_id, info.value.hook) == ("shape", hook)
 
 
-async def test_bare_string_system_messages_never_become_one_message_per_character():
-    agent = make_agent(input_processors=[returning(
+async def test_bare_string_system_messages_never_become_one_message_per_character(
+    make_bare_agent,
+):
+    agent = make_bare_agent(["ok"], input_processors=[returning(
         "process_input", {"system_messages": "Be terse."}, fail_open=True)])
     await agent.generate("hi")
     prompt = agent.model.requests[0].prompt
@@ -95,14 +96,14 @@ async def test_bare_string_system_messages_never_become_one_message_per_characte
     (Chunk("finish", {"finish_reason": "stop", "usage": {"bogus": 1}}), "unknown usage keys"),
     (Chunk("finish", {"usage": {}}), r"payload\['finish_reason'\]"),
 ])
-async def test_malformed_model_chunks_are_api_call_errors(chunk, message):
+async def test_malformed_model_chunks_are_api_call_errors(make_bare_agent, chunk, message):
     model = MockModel([MockResponse(chunks=[chunk])])
     with pytest.raises(APICallError, match=message) as info:
-        await make_agent(model).generate("hi")
+        await make_bare_agent(model=model).generate("hi")
     assert "mock/mock-model sent a malformed chunk" in str(info.value)
 
 
-async def test_a_malformed_model_chunk_goes_to_the_error_processors():
+async def test_a_malformed_model_chunk_goes_to_the_error_processors(make_bare_agent):
     class Retry(Processor):
         id = "retry"
 
@@ -113,7 +114,7 @@ async def test_a_malformed_model_chunk_goes_to_the_error_processors():
 
     model = MockModel([MockResponse(chunks=[Chunk("text-delta", {"text": None})]),
                        MockResponse(text="fine")])
-    agent = make_agent(model, error_processors=[Retry()], max_processor_retries=1)
+    agent = make_bare_agent(model=model, error_processors=[Retry()], max_processor_retries=1)
     assert (await agent.generate("hi")).text == "fine"
 
 
@@ -122,7 +123,9 @@ async def test_a_malformed_model_chunk_goes_to_the_error_processors():
     ("text", "must return a Chunk, None or a list of Chunks, got str"),
     ([Chunk("text-delta", {"id": "t", "text": "a"}), "b"], "expected a Chunk, got str"),
 ])
-async def test_malformed_chunks_from_stream_processors_are_processor_errors(returned, message):
+async def test_malformed_chunks_from_stream_processors_are_processor_errors(
+    make_bare_agent, returned, message,
+):
     class Bad(Processor):
         id = "bad"
 
@@ -130,7 +133,7 @@ async def test_malformed_chunks_from_stream_processors_are_processor_errors(retu
         def process_output_stream(self, part):
             return returned if part.type == "text-delta" else part
 
-    stream = make_agent(output_processors=[Bad()]).stream("hi")
+    stream = make_bare_agent(["ok"], output_processors=[Bad()]).stream("hi")
     with pytest.raises(ProcessorError, match=message) as info:
         async for _ in stream:
             pass
@@ -140,32 +143,28 @@ async def test_malformed_chunks_from_stream_processors_are_processor_errors(retu
 # ---------------------------------------------------------------- friendlier errors
 
 
-def test_processor_names_in_python_lists_are_built_from_their_plugins(monkeypatch):
-    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "unicode-normalizer,batch-parts")
-    from tripwire import _discovery
-
-    _discovery.reset()
-    try:
-        agent = make_agent(input_processors=["unicode-normalizer"],
-                           output_processors=["batch-parts"])
-        result = agent.generate_sync("ｈｅｌｌｏ\u200b")
-        assert result.text == "ok"
-        assert agent.model.requests[0].prompt[-1]["content"][0]["text"] == "hello"
-        with pytest.raises(ConfigurationError, match="unicode-normalizer"):
-            make_agent(input_processors=["unicode-normaliser"])
-    finally:
-        _discovery.reset()
+def test_processor_names_in_python_lists_are_built_from_their_plugins(
+    make_bare_agent, only_plugins,
+):
+    only_plugins("unicode-normalizer", "batch-parts")
+    agent = make_bare_agent(["ok"], input_processors=["unicode-normalizer"],
+                            output_processors=["batch-parts"])
+    result = agent.generate_sync("ｈｅｌｌｏ\u200b")
+    assert result.text == "ok"
+    assert agent.model.requests[0].prompt[-1]["content"][0]["text"] == "hello"
+    with pytest.raises(ConfigurationError, match="unicode-normalizer"):
+        make_bare_agent(input_processors=["unicode-normaliser"])
 
 
-async def test_generate_sync_inside_a_running_loop_says_to_await_generate():
-    agent = make_agent()
+async def test_generate_sync_inside_a_running_loop_says_to_await_generate(make_bare_agent):
+    agent = make_bare_agent(["ok"])
     with pytest.raises(RuntimeError, match=r"await agent.generate"):
         agent.generate_sync("hi")
     await asyncio.sleep(0)
 
 
-def test_generate_sync_can_be_called_repeatedly():
-    agent = make_agent(MockModel([MockResponse(text="one"), MockResponse(text="two")]))
+def test_generate_sync_can_be_called_repeatedly(make_bare_agent):
+    agent = make_bare_agent(["one", "two"])
     assert agent.generate_sync("a").text == "one"
     assert agent.generate_sync("b").text == "two"
 
@@ -178,9 +177,11 @@ class ForgotToReturn(Processor):
         part.payload.get("text")  # inspects, but never returns the part
 
 
-async def test_a_stream_processor_dropping_every_text_chunk_is_warned_about_once(caplog):
+async def test_a_stream_processor_dropping_every_text_chunk_is_warned_about_once(
+    make_bare_agent, caplog,
+):
     processor = ForgotToReturn()
-    agent = make_agent(output_processors=[processor])
+    agent = make_bare_agent(["ok", "ok"], output_processors=[processor])
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         assert (await agent.generate("a")).text == ""
         await agent.generate("b")
@@ -189,7 +190,7 @@ async def test_a_stream_processor_dropping_every_text_chunk_is_warned_about_once
     assert "'forgot'" in warned[0].message and "Return the part" in warned[0].message
 
 
-async def test_dropping_some_text_chunks_is_not_warned_about(caplog):
+async def test_dropping_some_text_chunks_is_not_warned_about(make_bare_agent, caplog):
     class DropFirst(Processor):
         id = "drop-first"
 
@@ -200,32 +201,21 @@ async def test_dropping_some_text_chunks_is_not_warned_about(caplog):
                 return None
             return part
 
-    agent = make_agent(MockModel([MockResponse(text="one two")]),
-                       output_processors=[DropFirst()])
+    agent = make_bare_agent(["one two"], output_processors=[DropFirst()])
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         assert (await agent.generate("a")).text == "two"
     assert not [r for r in caplog.records if "dropped every" in r.message]
 
 
-async def test_a_processor_that_holds_text_back_and_releases_it_is_not_warned_about(caplog):
-    class HoldAll(Processor):
-        id = "hold-all"
-
-        @hookimpl
-        def process_output_stream(self, part, state):
-            held = state.setdefault("held", [])
-            if part.type == "text-delta":
-                held.append(part)
-                return None
-            out, held[:] = [*held, part], []
-            return out
-
-    agent = make_agent(MockModel([MockResponse(text="one two")]), output_processors=[HoldAll()])
+async def test_a_processor_that_holds_text_back_and_releases_it_is_not_warned_about(
+    make_bare_agent, caplog,
+):
+    agent = make_bare_agent(["one two"], output_processors=[HoldUntilBoundary()])
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         assert (await agent.generate("a")).text == "one two"
     assert not [r for r in caplog.records if "dropped every" in r.message]
 
 
-def test_a_bare_string_for_tools_is_a_clear_error():
+def test_a_bare_string_for_tools_is_a_clear_error(make_bare_agent):
     with pytest.raises(TypeError, match="tools must be a list of tools"):
-        make_agent(tools="search")
+        make_bare_agent(tools="search")
