@@ -408,7 +408,7 @@ class Hooks:
     async def process_output_result(self, message_list: MessageList, output: OutputResult) -> None:
         chain = self._chain("outputs", "process_output_result")
         if not chain:
-            return
+            return  # output.text is already the response's text
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_messages(s.message_list, cp, "process_output_result", result,

@@ -177,7 +177,7 @@ class Run:
                 raise
             for c in await pipeline.flush():
                 yield c
-            self.text = self._response_text()
+            self.text = output.text  # the response's text after process_output_result
             self.object = output.object
             if output.object is not None:
                 for c in await pipeline.emit(Chunk("object-result", {"object": output.object},

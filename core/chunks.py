@@ -182,7 +182,9 @@ def check_chunk(chunk: Any) -> Chunk:
             raise ValueError(f"a 'tool-call' chunk's payload['args'] must be a dict, got "
                              f"{type(args).__name__}")
     elif kind in ("finish", "step-finish"):
-        Usage.coerce(payload.get("usage"))
+        usage = payload.get("usage")
+        if type(usage) is not Usage:
+            Usage.coerce(usage)
     if kind in _TEXTY and not isinstance(payload.get("id", ""), str):
         raise ValueError(f"a {kind!r} chunk's payload['id'] must be a string, got "
                          f"{type(payload['id']).__name__}")
