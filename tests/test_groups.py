@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from helpers import user_text
 
 from tripwire import (
     Agent,
@@ -17,17 +18,6 @@ from tripwire import (
     parallel,
     sequence,
 )
-from tripwire.testing import MockModel, MockResponse
-
-
-def make_agent(model=None, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="groups", model=model or MockModel([MockResponse(text="ok")] * 4), **kwargs)
-
-
-def user_text(model, i=0):
-    return [p["text"] for m in model.requests[i].prompt if m["role"] == "user"
-            for p in m["content"] if p["type"] == "text"]
 
 
 class Append(Processor):
@@ -83,17 +73,17 @@ class Rendezvous(Processor):
 # ---------------------------------------------------------------- sequence
 
 
-async def test_a_sequence_runs_its_members_in_order_like_listing_them():
+async def test_a_sequence_runs_its_members_in_order_like_listing_them(make_bare_agent):
     log: list = []
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         sequence(Append("a", "-a", log), Append("b", "-b", log), id="chain")])
     await agent.generate("hi")
     assert user_text(agent.model) == ["hi-a-b"]
     assert log == [("start", "a"), ("end", "a"), ("start", "b"), ("end", "b")]
 
 
-async def test_a_tripwire_inside_a_group_keeps_the_members_id():
-    agent = make_agent(input_processors=[
+async def test_a_tripwire_inside_a_group_keeps_the_members_id(make_bare_agent):
+    agent = make_bare_agent(["ok"], input_processors=[
         sequence(Append("a", "!"), Guard("guard", "hi"), id="chain")])
     result = await agent.generate("hi")
     assert result.tripwire.processor_id == "guard"
@@ -102,9 +92,9 @@ async def test_a_tripwire_inside_a_group_keeps_the_members_id():
 # ---------------------------------------------------------------- parallel
 
 
-async def test_parallel_members_run_concurrently():
+async def test_parallel_members_run_concurrently(make_bare_agent):
     a, b = asyncio.Event(), asyncio.Event()
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(Rendezvous("a", a, b), Rendezvous("b", b, a), id="both")])
     # In sequence the first would wait for the second forever; the timeout only turns
     # that deadlock into a failure.
@@ -112,7 +102,7 @@ async def test_parallel_members_run_concurrently():
     assert result.text == "ok"
 
 
-async def test_parallel_changes_are_applied_in_list_order_once_all_have_passed():
+async def test_parallel_changes_are_applied_in_list_order_once_all_have_passed(make_bare_agent):
     class SetSystem(Processor):
         id = "system"
 
@@ -120,15 +110,16 @@ async def test_parallel_changes_are_applied_in_list_order_once_all_have_passed()
         def process_input(self, system_messages):
             return {"system_messages": [*system_messages, "Be brief."]}
 
-    agent = make_agent(input_processors=[parallel(Append("a", "-a"), SetSystem(), id="g")])
+    agent = make_bare_agent(["ok"],
+                            input_processors=[parallel(Append("a", "-a"), SetSystem(), id="g")])
     await agent.generate("hi")
     prompt = agent.model.requests[0].prompt
     assert prompt[0] == {"role": "system", "content": "Be brief."}
     assert user_text(agent.model) == ["hi-a"]
 
 
-async def test_two_members_changing_the_same_message_is_an_error_naming_both():
-    agent = make_agent(input_processors=[
+async def test_two_members_changing_the_same_message_is_an_error_naming_both(make_bare_agent):
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(Append("a", "-a"), Append("b", "-b"), id="g")])
     with pytest.raises(ProcessorError, match=r"members 'a' and 'b' of parallel group 'g' both "
                                              r"changed message") as info:
@@ -136,16 +127,16 @@ async def test_two_members_changing_the_same_message_is_an_error_naming_both():
     assert info.value.processor_id == "g"
 
 
-async def test_select_applies_only_the_chosen_members_changes():
-    agent = make_agent(input_processors=[
+async def test_select_applies_only_the_chosen_members_changes(make_bare_agent):
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(Append("a", "-a"), Append("b", "-b"), id="g", select="b")])
     await agent.generate("hi")
     assert user_text(agent.model) == ["hi-b"]
 
 
-async def test_the_first_member_in_list_order_that_aborted_wins():
+async def test_the_first_member_in_list_order_that_aborted_wins(make_bare_agent):
     # "late" finishes after "early" but comes first in the list; both abort.
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(Guard("late", "hi", delay=0.05), Guard("early", "hi"), id="g")])
     result = await agent.generate("hi")
     assert result.tripwire.processor_id in {"early", "late"}
@@ -153,9 +144,9 @@ async def test_the_first_member_in_list_order_that_aborted_wins():
     assert result.tripwire.processor_id == "early"
 
 
-async def test_an_abort_cancels_the_members_still_running():
+async def test_an_abort_cancels_the_members_still_running(make_bare_agent):
     log: list = []
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(Guard("slow", "nothing", delay=30, log=log), Guard("fast", "hi"), id="g")])
     result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
     assert result.tripwire.processor_id == "fast"
@@ -163,7 +154,7 @@ async def test_an_abort_cancels_the_members_still_running():
     assert agent.model.requests == []
 
 
-async def test_parallel_members_each_see_the_same_input():
+async def test_parallel_members_each_see_the_same_input(make_bare_agent):
     seen = []
 
     class See(Processor):
@@ -175,13 +166,13 @@ async def test_parallel_members_each_see_the_same_input():
             await asyncio.sleep(0)
             seen.append((self.id, messages[-1].text))
 
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(Append("a", "-a"), See("look"), id="g")])
     await agent.generate("hi")
     assert seen == [("look", "hi")]  # not "hi-a": members work on the same input
 
 
-async def test_parallel_output_stream_members_run_in_list_order():
+async def test_parallel_output_stream_members_run_in_list_order(make_bare_agent):
     order = []
 
     class Tag(Processor):
@@ -196,22 +187,23 @@ async def test_parallel_output_stream_members_run_in_list_order():
                                             "text": part.payload["text"] + self.id})
             return part
 
-    agent = make_agent(MockModel([MockResponse(text="x")]),
-                       output_processors=[parallel(Tag("1"), Tag("2"), id="g")])
+    agent = make_bare_agent(["x"], output_processors=[parallel(Tag("1"), Tag("2"), id="g")])
     assert (await agent.generate("hi")).text == "x12"
     assert order == ["1", "2"]
 
 
-async def test_a_sequence_inside_a_parallel_group_is_one_member():
+async def test_a_sequence_inside_a_parallel_group_is_one_member(make_bare_agent):
     log: list = []
-    agent = make_agent(input_processors=[parallel(
+    agent = make_bare_agent(["ok"], input_processors=[parallel(
         sequence(Append("a", "-a", log), Append("b", "-b", log), id="chain"),
         Guard("guard", "nothing"), id="g")])
     await agent.generate("hi")
     assert user_text(agent.model) == ["hi-a-b"]
 
 
-async def test_parallel_process_llm_request_prompt_rewrites_conflict_unless_selected():
+async def test_parallel_process_llm_request_prompt_rewrites_conflict_unless_selected(
+    make_bare_agent,
+):
     class Rewrite(Processor):
         def __init__(self, pid, text):
             self.id = pid
@@ -222,10 +214,11 @@ async def test_parallel_process_llm_request_prompt_rewrites_conflict_unless_sele
             return {"prompt": [*prompt, {"role": "user",
                                          "content": [{"type": "text", "text": self.text}]}]}
 
-    agent = make_agent(input_processors=[parallel(Rewrite("x", "X"), Rewrite("y", "Y"), id="g")])
+    agent = make_bare_agent(["ok"], input_processors=[
+        parallel(Rewrite("x", "X"), Rewrite("y", "Y"), id="g")])
     with pytest.raises(ProcessorError, match="both changed the prompt"):
         await agent.generate("hi")
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(Rewrite("x", "X"), Rewrite("y", "Y"), id="g", select="y")])
     await agent.generate("hi")
     assert user_text(agent.model) == ["hi", "Y"]
@@ -234,8 +227,8 @@ async def test_parallel_process_llm_request_prompt_rewrites_conflict_unless_sele
 # ---------------------------------------------------------------- branch
 
 
-async def test_branch_picks_a_processor_per_call_from_the_request_context():
-    agent = make_agent(input_processors=[branch(
+async def test_branch_picks_a_processor_per_call_from_the_request_context(make_bare_agent):
+    agent = make_bare_agent(["ok"] * 2, input_processors=[branch(
         lambda ctx: ctx.get("tier") == "free", Append("strict", "-strict"),
         Append("lenient", "-lenient"))])
     await agent.generate("hi", request_context={"tier": "free"})
@@ -244,8 +237,9 @@ async def test_branch_picks_a_processor_per_call_from_the_request_context():
     assert user_text(agent.model, 1) == ["hi-lenient"]
 
 
-async def test_branch_without_otherwise_runs_nothing_when_false():
-    agent = make_agent(input_processors=[branch(lambda ctx: False, Append("a", "-a"))])
+async def test_branch_without_otherwise_runs_nothing_when_false(make_bare_agent):
+    agent = make_bare_agent(["ok"],
+                            input_processors=[branch(lambda ctx: False, Append("a", "-a"))])
     await agent.generate("hi")
     assert user_text(agent.model) == ["hi"]
 
@@ -253,21 +247,22 @@ async def test_branch_without_otherwise_runs_nothing_when_false():
 # ---------------------------------------------------------------- anywhere a processor goes
 
 
-async def test_groups_in_per_call_lists():
-    agent = make_agent()
+async def test_groups_in_per_call_lists(make_bare_agent):
+    agent = make_bare_agent(["ok"])
     await agent.generate("hi", input_processors=[
         sequence(Append("a", "-a"), id="chain"), parallel(Guard("g", "nothing"), id="p")])
     assert user_text(agent.model) == ["hi-a"]
 
 
-def test_ids_are_unique_across_groups_and_their_members():
+def test_ids_are_unique_across_groups_and_their_members(make_bare_agent):
     with pytest.raises(ProcessorValidationError, match="have the id 'a'"):
-        make_agent(input_processors=[sequence(Append("a", "!"), id="chain"), Append("a", "?")])
+        make_bare_agent(input_processors=[sequence(Append("a", "!"), id="chain"),
+                                          Append("a", "?")])
     with pytest.raises(ProcessorValidationError, match="have the id 'chain'"):
-        make_agent(input_processors=[sequence(Append("chain", "!"), id="chain")])
+        make_bare_agent(input_processors=[sequence(Append("chain", "!"), id="chain")])
 
 
-def test_group_members_are_validated_like_listed_processors():
+def test_group_members_are_validated_like_listed_processors(make_bare_agent):
     class OutputOnly(Processor):
         id = "out"
 
@@ -276,7 +271,7 @@ def test_group_members_are_validated_like_listed_processors():
             pass
 
     with pytest.raises(ProcessorValidationError, match="'out' is in input_processors > g"):
-        make_agent(input_processors=[parallel(OutputOnly(), id="g")])
+        make_bare_agent(input_processors=[parallel(OutputOnly(), id="g")])
 
 
 @pytest.mark.parametrize(("call", "message"), [
@@ -291,7 +286,7 @@ def test_bad_groups_are_clear_errors(call, message):
         call()
 
 
-def test_a_parallel_group_is_not_allowed_among_error_processors():
+def test_a_parallel_group_is_not_allowed_among_error_processors(make_bare_agent):
     class Retry(Processor):
         id = "retry"
 
@@ -300,14 +295,11 @@ def test_a_parallel_group_is_not_allowed_among_error_processors():
             return None
 
     with pytest.raises(ProcessorValidationError, match="first retry request wins"):
-        make_agent(error_processors=[parallel(Retry(), id="g")])
+        make_bare_agent(error_processors=[parallel(Retry(), id="g")])
 
 
-async def test_groups_from_toml(tmp_path, monkeypatch):
-    from tripwire import _discovery
-
-    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "unicode-normalizer,batch-parts,token-limiter")
-    _discovery.reset()
+async def test_groups_from_toml(tmp_path, only_plugins):
+    only_plugins("unicode-normalizer", "batch-parts", "token-limiter")
     path = tmp_path / "tripwire.toml"
     path.write_text("""
 [models.demo]
@@ -321,13 +313,10 @@ input_processors = [
 ]
 output_processors = [{ sequence = [{ use = "batch-parts", batch_size = 2 }], id = "out" }]
 """)
-    try:
-        agent = Agent.from_config(str(path), "support")
-        result = await agent.generate("ｈｉ")
-        assert result.text == "ok"
-        assert user_text(agent.model) == ["hi"]
-    finally:
-        _discovery.reset()
+    agent = Agent.from_config(str(path), "support")
+    result = await agent.generate("ｈｉ")
+    assert result.text == "ok"
+    assert user_text(agent.model) == ["hi"]
 
 
 def test_toml_group_tables_are_checked(tmp_path):
