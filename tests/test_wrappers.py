@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers import user_text
 
 from tripwire import (
-    Agent,
     Chunk,
     Message,
     Processor,
@@ -15,16 +15,6 @@ from tripwire import (
     parallel,
 )
 from tripwire.testing import MockModel, MockResponse
-
-
-def make_agent(model=None, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="wrappers", model=model or MockModel([MockResponse(text="ok")] * 4), **kwargs)
-
-
-def user_text(model, i=0):
-    return [p["text"] for m in model.requests[i].prompt if m["role"] == "user"
-            for p in m["content"] if p["type"] == "text"]
 
 
 class Record(Processor):
@@ -62,10 +52,10 @@ class Around(Processor):
         return None
 
 
-async def test_a_wrapper_runs_before_and_after_the_processors_after_it():
+async def test_a_wrapper_runs_before_and_after_the_processors_after_it(make_bare_agent):
     log: list = []
     around = Around("around", log)
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         Record("first", log), around, Record("inner", log, suffix="!")])
     await agent.generate("hi")
     assert log == ["first", "around:before", "inner", "around:after"]
@@ -73,27 +63,27 @@ async def test_a_wrapper_runs_before_and_after_the_processors_after_it():
     assert user_text(agent.model) == ["hi!"]
 
 
-async def test_a_wrapper_may_return_a_replacement():
+async def test_a_wrapper_may_return_a_replacement(make_bare_agent):
     log: list = []
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         Around("around", log, replace_with="rewritten"), Record("inner", log, suffix="!")])
     await agent.generate("hi")
     assert user_text(agent.model) == ["rewritten"]
 
 
-async def test_two_wrappers_nest_in_list_order():
+async def test_two_wrappers_nest_in_list_order(make_bare_agent):
     log: list = []
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         Around("outer", log), Around("inner", log), Record("p", log)])
     await agent.generate("hi")
     assert log == ["outer:before", "inner:before", "p", "inner:after", "outer:after"]
 
 
-async def test_a_wrapper_in_a_parallel_group_wraps_only_its_own_member():
+async def test_a_wrapper_in_a_parallel_group_wraps_only_its_own_member(make_bare_agent):
     from tripwire import sequence
 
     log: list = []
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         parallel(sequence(Around("around", log), Record("mine", log), id="wrapped"),
                  Record("other", log), id="g"),
         Record("after", log)])
@@ -103,7 +93,7 @@ async def test_a_wrapper_in_a_parallel_group_wraps_only_its_own_member():
     assert "other" in log
 
 
-async def test_a_wrapper_may_abort_after_seeing_the_result():
+async def test_a_wrapper_may_abort_after_seeing_the_result(make_bare_agent):
     class Judge(Processor):
         id = "judge"
 
@@ -114,13 +104,13 @@ async def test_a_wrapper_may_abort_after_seeing_the_result():
                 abort("no shouting")
 
     log: list = []
-    agent = make_agent(input_processors=[Judge(), Record("inner", log, suffix="!")])
+    agent = make_bare_agent(["ok"], input_processors=[Judge(), Record("inner", log, suffix="!")])
     result = await agent.generate("hi")
     assert result.tripwire.processor_id == "judge"
     assert agent.model.requests == []
 
 
-async def test_a_wrapper_is_closed_when_the_wrapped_chain_trips():
+async def test_a_wrapper_is_closed_when_the_wrapped_chain_trips(make_bare_agent):
     events = []
 
     class Timer(Processor):
@@ -141,12 +131,12 @@ async def test_a_wrapper_is_closed_when_the_wrapped_chain_trips():
         def process_input(self, abort):
             abort("blocked")
 
-    result = await make_agent(input_processors=[Timer(), Block()]).generate("hi")
+    result = await make_bare_agent(["ok"], input_processors=[Timer(), Block()]).generate("hi")
     assert result.tripwire.processor_id == "block"
     assert events == ["closed"]
 
 
-async def test_a_wrapper_of_process_llm_request_may_replace_the_prompt():
+async def test_a_wrapper_of_process_llm_request_may_replace_the_prompt(make_bare_agent):
     class Append(Processor):
         id = "append"
 
@@ -156,12 +146,12 @@ async def test_a_wrapper_of_process_llm_request_may_replace_the_prompt():
             return {"prompt": [*result["prompt"], {"role": "user", "content": [
                 {"type": "text", "text": "appended"}]}]}
 
-    agent = make_agent(input_processors=[Append()])
+    agent = make_bare_agent(["ok"], input_processors=[Append()])
     await agent.generate("hi")
     assert user_text(agent.model) == ["hi", "appended"]
 
 
-def test_an_async_generator_wrapper_is_rejected_with_the_reason():
+def test_an_async_generator_wrapper_is_rejected_with_the_reason(make_bare_agent):
     class AsyncAround(Processor):
         id = "async-around"
 
@@ -170,10 +160,10 @@ def test_an_async_generator_wrapper_is_rejected_with_the_reason():
             yield
 
     with pytest.raises(ProcessorValidationError, match="is an async generator"):
-        make_agent(input_processors=[AsyncAround()])
+        make_bare_agent(input_processors=[AsyncAround()])
 
 
-async def test_a_stream_wrapper_receives_the_chunks_the_rest_emitted():
+async def test_a_stream_wrapper_receives_the_chunks_the_rest_emitted(make_bare_agent):
     seen = []
 
     class Double(Processor):
@@ -198,12 +188,12 @@ async def test_a_stream_wrapper_receives_the_chunks_the_rest_emitted():
 
     model = MockModel([MockResponse(chunks=[Chunk("text-delta", {"id": "t", "text": "a"}),
                                             Chunk("text-delta", {"id": "t", "text": "b"})])])
-    agent = make_agent(model, output_processors=[Count(), Double()])
+    agent = make_bare_agent(model=model, output_processors=[Count(), Double()])
     assert (await agent.generate("hi")).text == "ab"
     assert seen == [2, 2]
 
 
-def test_a_wrapper_that_does_not_yield_is_rejected():
+def test_a_wrapper_that_does_not_yield_is_rejected(make_bare_agent):
     class NotAGenerator(Processor):
         id = "bad"
 
@@ -212,10 +202,10 @@ def test_a_wrapper_that_does_not_yield_is_rejected():
             return None
 
     with pytest.raises(ProcessorValidationError, match="wrapper=True but does not yield"):
-        make_agent(input_processors=[NotAGenerator()])
+        make_bare_agent(input_processors=[NotAGenerator()])
 
 
-def test_old_style_hookwrappers_are_still_rejected():
+def test_old_style_hookwrappers_are_still_rejected(make_bare_agent):
     class Old(Processor):
         id = "old"
 
@@ -224,4 +214,4 @@ def test_old_style_hookwrappers_are_still_rejected():
             yield
 
     with pytest.raises(ProcessorValidationError, match="old-style hookwrapper"):
-        make_agent(input_processors=[Old()])
+        make_bare_agent(input_processors=[Old()])
