@@ -10,7 +10,6 @@ import pytest
 from fake_llm_server import Reply
 
 from tripwire import (
-    Agent,
     Message,
     Processor,
     ProcessorError,
@@ -20,11 +19,6 @@ from tripwire import (
     parallel_with_model,
 )
 from tripwire.testing import MockModel, MockResponse
-
-
-def make_agent(model=None, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="modes", model=model or MockModel([MockResponse(text="ok")] * 4), **kwargs)
 
 
 class Check(Processor):
@@ -67,12 +61,13 @@ class Watch(Processor):
 # ---------------------------------------------------------------- parallel
 
 
-async def test_a_parallel_check_runs_beside_the_model_call_and_holds_its_chunks():
+async def test_a_parallel_check_runs_beside_the_model_call_and_holds_its_chunks(make_bare_agent):
     log: list = []
     release = asyncio.Event()
     model = MockModel([MockResponse(text="hello there")])
-    agent = make_agent(model, input_processors=[Check(release=release, log=log, mode="parallel")],
-                       output_processors=[Watch(log)])
+    agent = make_bare_agent(model=model,
+                            input_processors=[Check(release=release, log=log, mode="parallel")],
+                            output_processors=[Watch(log)])
     run = asyncio.ensure_future(agent.generate("hi"))
     for _ in range(50):  # the model is called while the check is still waiting
         await asyncio.sleep(0)
@@ -85,7 +80,9 @@ async def test_a_parallel_check_runs_beside_the_model_call_and_holds_its_chunks(
     assert log[0] == "check-done" and set(log[1:]) == {"chunk"}
 
 
-async def test_a_parallel_check_that_aborts_cancels_the_http_model_call(llm_server):
+async def test_a_parallel_check_that_aborts_cancels_the_http_model_call(
+    make_bare_agent, llm_server,
+):
     llm_server.script(Reply(endless=True, event_delay=0.01))
 
     class AbortWhenCalled(Check):
@@ -97,7 +94,8 @@ async def test_a_parallel_check_that_aborts_cancels_the_http_model_call(llm_serv
             abort("not allowed")
 
     async with llm_server.openai() as model:
-        agent = make_agent(model, input_processors=[parallel_with_model(AbortWhenCalled())])
+        agent = make_bare_agent(model=model,
+                                input_processors=[parallel_with_model(AbortWhenCalled())])
         stream = agent.stream("hi")
         chunks = await asyncio.wait_for(_collect(stream), timeout=10)
     assert [c.type for c in chunks if c.type == "text-delta"] == []
@@ -111,21 +109,21 @@ async def _collect(stream):
     return [c async for c in stream]
 
 
-async def test_a_parallel_check_that_aborts_before_the_first_chunk_stops_the_model():
+async def test_a_parallel_check_that_aborts_before_the_first_chunk_stops_the_model(make_bare_agent):
     model = MockModel([MockResponse(text="never seen")], chunk_delay=0.05)
-    agent = make_agent(model, input_processors=[Check(word="hi", mode="parallel")])
+    agent = make_bare_agent(model=model, input_processors=[Check(word="hi", mode="parallel")])
     result = await agent.generate("hi")
     assert result.tripwire.processor_id == "check"
     assert result.text == ""
     assert model.closed_early == 1
 
 
-async def test_a_parallel_check_that_passes_changes_nothing():
-    agent = make_agent(input_processors=[Check(mode="parallel")])
+async def test_a_parallel_check_that_passes_changes_nothing(make_bare_agent):
+    agent = make_bare_agent(["ok"], input_processors=[Check(mode="parallel")])
     assert (await agent.generate("hi")).text == "ok"
 
 
-async def test_a_parallel_check_may_not_change_the_input():
+async def test_a_parallel_check_may_not_change_the_input(make_bare_agent):
     class Rewrites(Processor):
         id = "rewrites"
         mode = "parallel"
@@ -134,13 +132,13 @@ async def test_a_parallel_check_may_not_change_the_input():
         def process_input(self, messages):
             return [Message.user("changed")]
 
-    agent = make_agent(input_processors=[Rewrites()])
+    agent = make_bare_agent(["ok"], input_processors=[Rewrites()])
     with pytest.raises(ProcessorError, match="may check the input but not change it") as info:
         await agent.generate("hi")
     assert info.value.processor_id == "rewrites"
 
 
-async def test_a_check_of_a_run_that_trips_before_the_model_call_is_cancelled():
+async def test_a_check_of_a_run_that_trips_before_the_model_call_is_cancelled(make_bare_agent):
     release = asyncio.Event()
     log: list = []
 
@@ -151,7 +149,7 @@ async def test_a_check_of_a_run_that_trips_before_the_model_call_is_cancelled():
         def process_input_step(self, abort):
             abort("stop here")
 
-    agent = make_agent(input_processors=[
+    agent = make_bare_agent(["ok"], input_processors=[
         Check(release=release, log=log, mode="parallel"), BlockStep()])
     result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
     assert result.tripwire.processor_id == "block-step"
@@ -161,10 +159,10 @@ async def test_a_check_of_a_run_that_trips_before_the_model_call_is_cancelled():
 # ---------------------------------------------------------------- monitor
 
 
-async def test_a_monitor_never_delays_or_changes_the_run():
+async def test_a_monitor_never_delays_or_changes_the_run(make_bare_agent):
     release = asyncio.Event()
     check = Check(word="hi", release=release, mode="monitor")
-    agent = make_agent(input_processors=[check])
+    agent = make_bare_agent(["ok"], input_processors=[check])
     result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
     assert result.text == "ok" and result.tripwire is None
     assert check.violations == []
@@ -177,17 +175,17 @@ async def test_a_monitor_never_delays_or_changes_the_run():
     await agent.aclose()
 
 
-def test_generate_sync_lets_its_monitors_report_before_its_loop_ends():
+def test_generate_sync_lets_its_monitors_report_before_its_loop_ends(make_bare_agent):
     check = Check(word="hi")
-    agent = make_agent(input_processors=[monitor(check)])
+    agent = make_bare_agent(["ok"], input_processors=[monitor(check)])
     assert agent.generate_sync("hi").tripwire is None
     assert [v.message for v in check.violations] == ["check: no hi"]
 
 
-async def test_aclose_cancels_monitors_still_running():
+async def test_aclose_cancels_monitors_still_running(make_bare_agent):
     release = asyncio.Event()
     log: list = []
-    agent = make_agent(input_processors=[monitor(Check(release=release, log=log))])
+    agent = make_bare_agent(["ok"], input_processors=[monitor(Check(release=release, log=log))])
     await agent.generate("hi")
     await agent.aclose()
     release.set()
@@ -195,7 +193,7 @@ async def test_aclose_cancels_monitors_still_running():
     assert log == []
 
 
-async def test_a_monitor_that_changes_the_input_is_reported_not_applied(caplog):
+async def test_a_monitor_that_changes_the_input_is_reported_not_applied(make_bare_agent, caplog):
     class Rewrites(Processor):
         id = "rewrites"
 
@@ -203,7 +201,7 @@ async def test_a_monitor_that_changes_the_input_is_reported_not_applied(caplog):
         def process_input(self, messages):
             return [Message.user("changed")]
 
-    agent = make_agent(input_processors=[monitor(Rewrites())])
+    agent = make_bare_agent(["ok"], input_processors=[monitor(Rewrites())])
     with caplog.at_level(logging.WARNING, logger="tripwire"):
         result = await agent.generate("hi")
         for _ in range(10):  # the monitor reports after the run
@@ -217,9 +215,9 @@ async def test_a_monitor_that_changes_the_input_is_reported_not_applied(caplog):
 # ---------------------------------------------------------------- where a mode is set
 
 
-def test_the_processor_object_is_not_changed_by_the_mode_wrappers():
+def test_the_processor_object_is_not_changed_by_the_mode_wrappers(make_bare_agent):
     check = Check()
-    make_agent(input_processors=[parallel_with_model(check)])
+    make_bare_agent(input_processors=[parallel_with_model(check)])
     assert check.mode == "blocking"
 
 
@@ -227,12 +225,12 @@ def test_the_processor_object_is_not_changed_by_the_mode_wrappers():
     ({"input_processors": [Check(mode="sideways")]}, "mode='sideways' is not a mode"),
     ({"output_processors": [monitor(Watch([]))]}, "modes apply to input processors"),
 ])
-def test_bad_modes_are_rejected_at_construction(kwargs, message):
+def test_bad_modes_are_rejected_at_construction(make_bare_agent, kwargs, message):
     with pytest.raises(ProcessorValidationError, match=message):
-        make_agent(**kwargs)
+        make_bare_agent(**kwargs)
 
 
-def test_a_mode_needs_process_input():
+def test_a_mode_needs_process_input(make_bare_agent):
     class StepOnly(Processor):
         id = "step-only"
         mode = "monitor"
@@ -242,15 +240,13 @@ def test_a_mode_needs_process_input():
             pass
 
     with pytest.raises(ProcessorValidationError, match="has mode='monitor' but no process_input"):
-        make_agent(input_processors=[StepOnly()])
+        make_bare_agent(input_processors=[StepOnly()])
 
 
-async def test_mode_from_toml(tmp_path, monkeypatch):
-    from tripwire import _discovery
+async def test_mode_from_toml(tmp_path, only_plugins):
     from tripwire.config import load_config
 
-    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "unicode-normalizer")
-    _discovery.reset()
+    only_plugins("unicode-normalizer")
     path = tmp_path / "tripwire.toml"
     path.write_text("""
 [models.demo]
@@ -261,14 +257,11 @@ responses = ["ok"]
 model = "models.demo"
 input_processors = [{ use = "unicode-normalizer", mode = "monitor" }]
 """)
-    try:
-        agent = load_config(path).agent("a")
-        await agent.generate("ｈｉ")
-        # a monitor cannot change the input: the model saw it as it was
-        assert agent.model.requests[0].prompt[-1]["content"][0]["text"] == "ｈｉ"
-        await agent.aclose()
-        path.write_text(path.read_text().replace('"monitor"', '"loud"'))
-        with pytest.raises(Exception, match="mode = 'loud' is not a mode"):
-            load_config(path).agent("a")
-    finally:
-        _discovery.reset()
+    agent = load_config(path).agent("a")
+    await agent.generate("ｈｉ")
+    # a monitor cannot change the input: the model saw it as it was
+    assert agent.model.requests[0].prompt[-1]["content"][0]["text"] == "ｈｉ"
+    await agent.aclose()
+    path.write_text(path.read_text().replace('"monitor"', '"loud"'))
+    with pytest.raises(Exception, match="mode = 'loud' is not a mode"):
+        load_config(path).agent("a")
