@@ -6,15 +6,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from helpers import Shout
 
-from tripwire import Agent, Chunk, Processor, hookimpl, monitor, parallel, tool
+from tripwire import Chunk, Processor, hookimpl, monitor, parallel, tool
 from tripwire.audit import OUTCOMES, AuditRecord, format_audit
 from tripwire.testing import MockModel, MockResponse
-
-
-def make_agent(model=None, **kwargs):
-    kwargs.setdefault("default_error_processors", False)
-    return Agent(id="audited", model=model or MockModel([MockResponse(text="ok")] * 4), **kwargs)
 
 
 class Pass(Processor):
@@ -27,16 +23,6 @@ class Pass(Processor):
 
     @hookimpl
     def process_output_stream(self, part):
-        return part
-
-
-class Upper(Processor):
-    id = "upper"
-
-    @hookimpl
-    def process_output_stream(self, part):
-        if part.type == "text-delta":
-            return part.evolve(payload={**part.payload, "text": part.payload["text"].upper()})
         return part
 
 
@@ -60,16 +46,16 @@ def by(records, hook, pid=None):
     return [r for r in records if r.hook == hook and (pid is None or r.processor_id == pid)]
 
 
-async def test_the_audit_is_off_by_default():
-    result = await make_agent(input_processors=[Pass()]).generate("hi")
+async def test_the_audit_is_off_by_default(make_bare_agent):
+    result = await make_bare_agent(["ok"], input_processors=[Pass()]).generate("hi")
     assert result.audit == []
 
 
-async def test_one_record_per_processor_per_hook_invocation():
+async def test_one_record_per_processor_per_hook_invocation(make_bare_agent):
     model = MockModel([MockResponse(text="a", tool_calls=[{"tool_name": "ping", "args": {}}]),
                        MockResponse(text="b")])
-    agent = make_agent(model, tools=[ping], input_processors=[Pass("in")],
-                       output_processors=[Pass("out")], audit=True)
+    agent = make_bare_agent(model=model, tools=[ping], input_processors=[Pass("in")],
+                            output_processors=[Pass("out")], audit=True)
     result = await agent.generate("hi")
     records = result.audit
     assert all(isinstance(r, AuditRecord) and r.outcome in OUTCOMES for r in records)
@@ -86,19 +72,19 @@ async def test_one_record_per_processor_per_hook_invocation():
     assert all(r.duration_ms >= 0 for r in records)
 
 
-async def test_per_chunk_counts_say_what_was_dropped_and_modified():
+async def test_per_chunk_counts_say_what_was_dropped_and_modified(make_bare_agent):
     model = MockModel([MockResponse(chunks=[
         Chunk("text-delta", {"id": "t", "text": w}) for w in ("one", " ", "two", " ", "x")])])
-    agent = make_agent(model, output_processors=[DropSpaces(), Upper()], audit=True)
+    agent = make_bare_agent(model=model, output_processors=[DropSpaces(), Shout()], audit=True)
     result = await agent.generate("hi")
     assert result.text == "ONETWOX"
-    upper, _finish = by(result.audit, "process_output_stream", "upper")
-    assert upper.outcome == "modified" and upper.chunks_modified == 3
+    shout, _finish = by(result.audit, "process_output_stream", "shout")
+    assert shout.outcome == "modified" and shout.chunks_modified == 3
     drop, _finish = by(result.audit, "process_output_stream", "drop-spaces")
     assert (drop.chunks_dropped, drop.outcome, drop.calls) == (2, "dropped", 7)
 
 
-async def test_outcomes_of_aborts_retries_errors_and_fail_open():
+async def test_outcomes_of_aborts_retries_errors_and_fail_open(make_bare_agent):
     class Reject(Processor):
         id = "reject"
 
@@ -115,9 +101,8 @@ async def test_outcomes_of_aborts_retries_errors_and_fail_open():
         def process_input(self):
             raise RuntimeError("boom")
 
-    model = MockModel([MockResponse(text="a"), MockResponse(text="b")])
-    agent = make_agent(model, input_processors=[Broken()], output_processors=[Reject()],
-                       max_processor_retries=1, audit=True)
+    agent = make_bare_agent(["a", "b"], input_processors=[Broken()], output_processors=[Reject()],
+                            max_processor_retries=1, audit=True)
     result = await agent.generate("hi")
     assert [r.outcome for r in by(result.audit, "process_output_step")] == [
         "retry-requested", "passed"]
@@ -130,11 +115,11 @@ async def test_outcomes_of_aborts_retries_errors_and_fail_open():
         def process_input(self, abort):
             abort("no")
 
-    result = await make_agent(input_processors=[Block()], audit=True).generate("hi")
+    result = await make_bare_agent(["ok"], input_processors=[Block()], audit=True).generate("hi")
     assert by(result.audit, "process_input", "block")[0].outcome == "aborted"
 
 
-async def test_a_processor_error_is_recorded_before_the_run_fails():
+async def test_a_processor_error_is_recorded_before_the_run_fails(make_bare_agent):
     from tripwire import ProcessorError
 
     class Broken(Processor):
@@ -144,14 +129,14 @@ async def test_a_processor_error_is_recorded_before_the_run_fails():
         def process_input(self):
             raise RuntimeError("boom")
 
-    stream = make_agent(input_processors=[Broken()], audit=True).stream("hi")
+    stream = make_bare_agent(["ok"], input_processors=[Broken()], audit=True).stream("hi")
     with pytest.raises(ProcessorError):
         async for _ in stream:
             pass
     assert [r.outcome for r in await stream.audit] == ["error"]
 
 
-async def test_parallel_members_cancelled_by_an_abort_are_recorded_as_cancelled():
+async def test_parallel_members_cancelled_by_an_abort_are_recorded_as_cancelled(make_bare_agent):
     class Slow(Processor):
         id = "slow"
 
@@ -166,13 +151,14 @@ async def test_parallel_members_cancelled_by_an_abort_are_recorded_as_cancelled(
         def process_input(self, abort):
             abort("no")
 
-    agent = make_agent(input_processors=[parallel(Slow(), Fast(), id="g")], audit=True)
+    agent = make_bare_agent(["ok"], input_processors=[parallel(Slow(), Fast(), id="g")],
+                            audit=True)
     result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
     outcomes = {r.processor_id: r.outcome for r in result.audit}
     assert outcomes == {"slow": "cancelled", "fast": "aborted"}
 
 
-async def test_checks_beside_the_run_are_recorded_with_their_mode():
+async def test_checks_beside_the_run_are_recorded_with_their_mode(make_bare_agent):
     class Check(Processor):
         id = "check"
 
@@ -180,7 +166,7 @@ async def test_checks_beside_the_run_are_recorded_with_their_mode():
         def process_input(self):
             return None
 
-    agent = make_agent(input_processors=[monitor(Check())], audit=True)
+    agent = make_bare_agent(["ok"], input_processors=[monitor(Check())], audit=True)
     result = await agent.generate("hi")
     for _ in range(10):
         await asyncio.sleep(0)
@@ -190,16 +176,16 @@ async def test_checks_beside_the_run_are_recorded_with_their_mode():
         ("skipped-by-mode", "monitor"), ("passed", "monitor")]
 
 
-async def test_the_stream_gives_the_audit_once_done():
-    agent = make_agent(output_processors=[Upper()])
+async def test_the_stream_gives_the_audit_once_done(make_bare_agent):
+    agent = make_bare_agent(["ok"], output_processors=[Shout()])
     stream = agent.stream("hi", audit=True)
     chunks = [c async for c in stream]
     assert chunks[-1].type == "finish"
     records = await stream.audit
-    assert {r.processor_id for r in records} == {"upper"}
+    assert {r.processor_id for r in records} == {"shout"}
 
 
-async def test_records_hold_no_text_or_reasons():
+async def test_records_hold_no_text_or_reasons(make_bare_agent):
     class Block(Processor):
         id = "block"
 
@@ -209,8 +195,8 @@ async def test_records_hold_no_text_or_reasons():
                 abort("found secret-value-123")
             return part
 
-    model = MockModel([MockResponse(text="the secret-value-123")])
-    result = await make_agent(model, output_processors=[Block()], audit=True).generate("hi")
+    agent = make_bare_agent(["the secret-value-123"], output_processors=[Block()], audit=True)
+    result = await agent.generate("hi")
     assert "secret" not in repr(result.audit)
     assert "secret" not in format_audit(result.audit)
 
@@ -231,11 +217,11 @@ def test_format_audit_is_a_table():
 
 
 @pytest.mark.parametrize("value", ["yes", 1])
-def test_audit_must_be_a_bool(value):
+def test_audit_must_be_a_bool(make_bare_agent, value):
     from tripwire import ConfigurationError
 
     with pytest.raises(ConfigurationError, match="audit must be True or False"):
-        make_agent(audit=value)
+        make_bare_agent(audit=value)
 
 
 # ---------------------------------------------------------------- OpenTelemetry
@@ -257,7 +243,7 @@ def spans(monkeypatch):
     provider.shutdown()
 
 
-async def test_spans_per_run_step_model_call_and_processor(spans):
+async def test_spans_per_run_step_model_call_and_processor(make_bare_agent, spans):
     seen_span = []
 
     class Look(Processor):
@@ -270,8 +256,8 @@ async def test_spans_per_run_step_model_call_and_processor(spans):
     model = MockModel([MockResponse(text="a", tool_calls=[{"tool_name": "ping", "args": {}}],
                                     usage={"input_tokens": 5, "output_tokens": 2}),
                        MockResponse(text="b")])
-    agent = make_agent(model, tools=[ping], input_processors=[Look()],
-                       output_processors=[Upper()])
+    agent = make_bare_agent(model=model, id="audited", tools=[ping], input_processors=[Look()],
+                            output_processors=[Shout()])
     result = await agent.generate("hi")
     assert result.audit == []  # spans do not need the audit on
     finished = {s.name: s for s in spans.get_finished_spans()}
@@ -287,13 +273,13 @@ async def test_spans_per_run_step_model_call_and_processor(spans):
     assert chat[0].attributes["gen_ai.response.finish_reasons"] == ("tool-calls",)
     assert chat[0].parent.span_id == step0.context.span_id
     stream_spans = [s for s in spans.get_finished_spans()
-                    if s.name == "process_output_stream upper"]
+                    if s.name == "process_output_stream shout"]
     assert [s.attributes.get("tripwire.step") for s in stream_spans] == [0, 1, None]
     assert stream_spans[0].attributes["tripwire.chunks.modified"] == 1
     assert seen_span[0].get_span_context().span_id == step0.context.span_id
 
 
-async def test_span_attributes_hold_no_text_or_reasons(spans):
+async def test_span_attributes_hold_no_text_or_reasons(make_bare_agent, spans):
     class Block(Processor):
         id = "block"
 
@@ -301,7 +287,7 @@ async def test_span_attributes_hold_no_text_or_reasons(spans):
         def process_input(self, abort):
             abort("the secret-value-123 was found")
 
-    result = await make_agent(input_processors=[Block()]).generate("secret-value-123")
+    result = await make_bare_agent(["ok"], input_processors=[Block()]).generate("secret-value-123")
     assert result.tripwire is not None
     everything = [dict(s.attributes) for s in spans.get_finished_spans()]
     assert "secret" not in repr(everything)
@@ -309,12 +295,12 @@ async def test_span_attributes_hold_no_text_or_reasons(spans):
     assert run.attributes["tripwire.tripwire.processor_id"] == "block"
 
 
-async def test_a_failed_run_marks_its_span_as_an_error(spans):
+async def test_a_failed_run_marks_its_span_as_an_error(make_bare_agent, spans):
     from tripwire.errors import APICallError
 
     model = MockModel([MockResponse(error=APICallError("bad request", 400, False))])
     with pytest.raises(APICallError):
-        await make_agent(model).generate("hi")
+        await make_bare_agent(model=model).generate("hi")
     run = next(s for s in spans.get_finished_spans() if s.name.startswith("invoke_agent"))
     assert run.status.status_code.name == "ERROR"
     assert run.attributes["error.type"] == "APICallError"
@@ -331,7 +317,7 @@ def test_nothing_of_opentelemetry_is_imported_without_a_run():
     assert out.stdout.strip() == "False"
 
 
-async def test_without_opentelemetry_installed_runs_need_no_tracer(monkeypatch):
+async def test_without_opentelemetry_installed_runs_need_no_tracer(make_bare_agent, monkeypatch):
     import importlib.util
 
     from tripwire import _observe
@@ -342,5 +328,5 @@ async def test_without_opentelemetry_installed_runs_need_no_tracer(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "opentelemetry" else real(name, *a))
     assert _observe.tracer() is None
-    result = await make_agent(output_processors=[Upper()], audit=True).generate("hi")
-    assert by(result.audit, "process_output_stream", "upper")
+    result = await make_bare_agent(["ok"], output_processors=[Shout()], audit=True).generate("hi")
+    assert by(result.audit, "process_output_stream", "shout")
