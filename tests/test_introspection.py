@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tripwire import Agent, Processor, branch, hookimpl, parallel, sequence
+from tripwire import Processor, branch, hookimpl, parallel, sequence
 from tripwire.plugins.prefill_error_handler import PrefillErrorHandler
-from tripwire.testing import MockModel
 
 
 class P(Processor):
@@ -23,11 +22,10 @@ class P(Processor):
         pass
 
 
-def test_list_processors_gives_each_list_as_configured():
+def test_list_processors_gives_each_list_as_configured(make_agent):
     a, b, c, d = P("a"), P("b"), P("c"), P("d")
     group = parallel(b, c, id="guards")
-    agent = Agent(id="x", model=MockModel([]), input_processors=[a, group],
-                  output_processors=[d])
+    agent = make_agent(input_processors=[a, group], output_processors=[d])
     assert agent.list_processors("input") == [a, group]  # a group is one item
     assert agent.list_processors("output") == [d]
     (default,) = agent.list_processors("error")
@@ -35,18 +33,18 @@ def test_list_processors_gives_each_list_as_configured():
     assert agent.list_processors() == [a, group, d, default]
 
 
-def test_list_processors_resolves_dynamic_lists_with_the_request_context():
+def test_list_processors_resolves_dynamic_lists_with_the_request_context(make_bare_agent):
     free, pro = P("free"), P("pro")
-    agent = Agent(id="x", model=MockModel([]), default_error_processors=False,
-                  input_processors=lambda ctx: [free] if ctx.get("tier") == "free" else [pro])
+    agent = make_bare_agent(
+        input_processors=lambda ctx: [free] if ctx.get("tier") == "free" else [pro])
     assert agent.list_processors("input", request_context={"tier": "free"}) == [free]
     assert agent.list_processors("input") == [pro]
 
 
-def test_resolve_processor_finds_groups_and_their_members():
+def test_resolve_processor_finds_groups_and_their_members(make_agent):
     a, b, c = P("a"), P("b"), P("c")
     chain = sequence(b, branch(lambda ctx: True, c, id="maybe"), id="chain")
-    agent = Agent(id="x", model=MockModel([]), input_processors=[a, chain])
+    agent = make_agent(input_processors=[a, chain])
     assert agent.resolve_processor("chain") is chain
     assert agent.resolve_processor("c") is c
     assert agent.resolve_processor("maybe").then is c
@@ -55,18 +53,14 @@ def test_resolve_processor_finds_groups_and_their_members():
         agent.resolve_processor("nope")
 
 
-def test_list_processors_rejects_an_unknown_kind():
-    agent = Agent(id="x", model=MockModel([]))
+def test_list_processors_rejects_an_unknown_kind(make_agent):
+    agent = make_agent()
     with pytest.raises(ValueError, match="kind must be one of input, output, error"):
         agent.list_processors("inputs")
 
 
-def test_run_explain_prints_the_audit_table(tmp_path, monkeypatch, capsys):
-    from tripwire import _discovery
-    from tripwire.cli import main
-
-    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "unicode-normalizer,batch-parts")
-    _discovery.reset()
+def test_run_explain_prints_the_audit_table(tmp_path, only_plugins, cli):
+    only_plugins("unicode-normalizer", "batch-parts")
     path = tmp_path / "tripwire.toml"
     path.write_text("""
 [models.demo]
@@ -78,11 +72,8 @@ model = "models.demo"
 input_processors = ["unicode-normalizer"]
 output_processors = [{ use = "batch-parts", batch_size = 2 }]
 """)
-    try:
-        assert main(["run", "demo", "hi", "-c", str(path), "--explain"]) == 0
-    finally:
-        _discovery.reset()
-    out, err = capsys.readouterr()
+    code, out, err = cli("run", "demo", "hi", "-c", str(path), "--explain")
+    assert code == 0
     assert "Hello there, friend" in out
     lines = err.splitlines()
     header = lines.index(next(line for line in lines if line.startswith("step")))
