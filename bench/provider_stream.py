@@ -24,37 +24,15 @@ import time
 from pathlib import Path
 
 import aiohttp
-from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from _serve import serve  # noqa: E402
 from fake_llm_server import Reply, anthropic_events, openai_events  # noqa: E402
 
 from tripwire.models import Anthropic, ModelRequest, OpenAICompatible  # noqa: E402
 
 WRITE_SIZE = 16 * 1024
-
-
-async def serve(blobs: dict[str, bytes]) -> tuple[web.AppRunner, str]:
-    async def handler(request: web.Request) -> web.StreamResponse:
-        await request.read()
-        blob = blobs[request.path]
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
-        await response.prepare(request)
-        for i in range(0, len(blob), WRITE_SIZE):
-            await response.write(blob[i : i + WRITE_SIZE])
-        await response.write_eof()
-        return response
-
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", handler)
-    app.router.add_post("/v1/messages", handler)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    host, port = runner.addresses[0][:2]
-    return runner, f"http://{host}:{port}"
 
 
 async def bare(session: aiohttp.ClientSession, url: str) -> int:
@@ -91,7 +69,7 @@ async def main(n: int, rounds: int) -> None:
         "/v1/chat/completions": b"".join(openai_events(reply, "bench")),
         "/v1/messages": b"".join(anthropic_events(reply, "bench")),
     }
-    runner, url = await serve(blobs)
+    runner, url = await serve(blobs, WRITE_SIZE)
     request = ModelRequest(prompt=[{"role": "user", "content": "go"}])
     print(f"{n} text deltas per answer, best of {rounds} rounds, {sys.version.split()[0]}, aiohttp {aiohttp.__version__}")
     print(

@@ -24,7 +24,7 @@ import sys
 import time
 
 import aiohttp
-from aiohttp import web
+from _serve import serve
 
 from tripwire.models import ModelRequest, OpenAICompatible
 from tripwire.models._sse import iter_sse
@@ -42,26 +42,6 @@ def body(mib: int) -> bytes:
     )
 
 
-async def serve(blob: bytes) -> tuple[web.AppRunner, str]:
-    async def handler(request: web.Request) -> web.StreamResponse:
-        await request.read()
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
-        await response.prepare(request)
-        for i in range(0, len(blob), WRITE_SIZE):
-            await response.write(blob[i : i + WRITE_SIZE])
-        await response.write_eof()
-        return response
-
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", handler)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    host, port = runner.addresses[0][:2]
-    return runner, f"http://{host}:{port}/v1"
-
-
 async def old_reader(content: aiohttp.StreamReader) -> int:
     """The former line splitting: quadratic in the length of a line."""
     count = 0
@@ -75,7 +55,8 @@ async def old_reader(content: aiohttp.StreamReader) -> int:
 
 
 async def main(mib: int, rounds: int, with_old: bool) -> None:
-    runner, url = await serve(body(mib))
+    runner, base = await serve({"/v1/chat/completions": body(mib)}, WRITE_SIZE)
+    url = base + "/v1"
     endpoint = url + "/chat/completions"
     limit = (mib + 1) * 1024 * 1024
     request = ModelRequest(prompt=[{"role": "user", "content": "go"}])
