@@ -18,12 +18,31 @@ from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import ConfigurationError
 from tripwire.messages import Message, MessageList, coerce_system_list
 from tripwire.tools import coerce_tools
-
-#: Keys a ``process_input_step`` mapping may hold.
-STEP_KEYS = (
-    "model", "tool_choice", "active_tools", "tools", "messages", "message_list",
-    "system_messages", "provider_options", "model_settings", "structured_output",
+from tripwire.types import (
+    CachedResponse,
+    InputChanges,
+    PromptChange,
+    StepChanges,
+    ToolResultChange,
 )
+
+
+def keys_of(*mappings: type) -> tuple[str, ...]:
+    """The keys of TypedDicts, in declaration order: what a hook's mapping may hold."""
+    keys: dict[str, None] = {}
+    for td in mappings:
+        keys.update(dict.fromkeys(td.__annotations__))
+    return tuple(keys)
+
+
+#: Keys a ``process_input`` mapping may hold.
+INPUT_KEYS = keys_of(InputChanges)
+#: Keys a ``process_input_step`` mapping may hold.
+STEP_KEYS = keys_of(StepChanges)
+#: Keys a ``process_llm_request`` mapping may hold.
+LLM_REQUEST_KEYS = keys_of(PromptChange, CachedResponse)
+#: Keys a ``process_tool_result`` mapping holds.
+TOOL_RESULT_KEYS = keys_of(ToolResultChange)
 
 
 def apply_messages(
@@ -59,10 +78,10 @@ def apply_input(
     if not isinstance(result, Mapping):
         apply_messages(message_list, cp, hook, result, stage, "input")
         return
-    unknown = set(result) - {"messages", "system_messages"}
+    unknown = set(result) - set(INPUT_KEYS)
     if unknown:
         handle_failure(cp, hook, ValueError(
-            f"unknown key(s) {sorted(unknown)}; valid: messages, system_messages"))
+            f"unknown key(s) {sorted(unknown)}; valid: {', '.join(INPUT_KEYS)}"))
         return
     if "system_messages" in result:
         try:
@@ -127,7 +146,7 @@ def llm_request(
     hook = "process_llm_request"
     if result is None or result is FAILED_OPEN:
         return None, None
-    if not isinstance(result, Mapping) or set(result) - {"prompt", "response"}:
+    if not isinstance(result, Mapping) or set(result) - set(LLM_REQUEST_KEYS):
         handle_failure(cp, hook, ValueError(
             f"process_llm_request must return None, {{'prompt': [...]}} or "
             f"{{'response': [chunks]}}, got {result!r:.200}"))
@@ -169,7 +188,7 @@ def tool_result(cp: CompiledProcessor, returned: Any) -> tuple[bool, Any]:
     ``(False, None)`` for no change."""
     if returned is None or returned is FAILED_OPEN:
         return False, None
-    if not isinstance(returned, Mapping) or set(returned) != {"result"}:
+    if not isinstance(returned, Mapping) or set(returned) != set(TOOL_RESULT_KEYS):
         shown = (f"a mapping with key(s) {sorted(map(str, returned))}"
                  if isinstance(returned, Mapping) else type(returned).__name__)
         handle_failure(cp, "process_tool_result", TypeError(
@@ -199,6 +218,7 @@ def is_unchanged_step(result: Any) -> bool:
 
 
 __all__: Sequence[str] = (
-    "STEP_KEYS", "apply_messages", "apply_input", "apply_step_overrides", "llm_request",
+    "INPUT_KEYS", "STEP_KEYS", "LLM_REQUEST_KEYS", "TOOL_RESULT_KEYS", "keys_of",
+    "apply_messages", "apply_input", "apply_step_overrides", "llm_request",
     "cached_chunks", "tool_result", "name_list", "is_unchanged_step",
 )

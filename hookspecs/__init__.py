@@ -42,6 +42,13 @@ Each docstring below is the reference for its stage. One ``agent.generate()`` or
 An implementation declares only the arguments it needs (pluggy passes those it
 names) and may be ``def`` or ``async def``. Arguments of a hookimpl must not have
 default values: pluggy would never pass them.
+
+**Types.** The specs below are fully annotated. The callables a hook is given
+(``Abort``, ``SendSignal``, ``Writer``) and the mappings it may return (``InputChanges``,
+``StepChanges``, ``PromptChange``, ``CachedResponse``, ``RetryRequest``,
+``ToolResultChange``) are in ``tripwire.types``; annotate an implementation with them
+to have mypy check it. An ``async def`` implementation returns an awaitable of the
+annotated return type.
 """
 
 from __future__ import annotations
@@ -51,10 +58,26 @@ from typing import TYPE_CHECKING, Any
 from tripwire._markers import hookspec
 
 if TYPE_CHECKING:
-    from tripwire.agent import StepResult
+    import asyncio
+
     from tripwire.chunks import Chunk, ToolCall, Usage
+    from tripwire.context import RequestContext, TracingContext
     from tripwire.messages import Message, MessageList
     from tripwire.models import Model
+    from tripwire.results import OutputResult, StepResult
+    from tripwire.tools import Tool
+    from tripwire.types import (
+        Abort,
+        CachedResponse,
+        InputChanges,
+        PromptChange,
+        RetryRequest,
+        SendSignal,
+        StepChanges,
+        SystemMessage,
+        ToolResultChange,
+        Writer,
+    )
 
 #: Hooks that make a processor an input processor.
 INPUT_HOOKS = ("process_input", "process_input_step", "process_llm_request", "process_llm_response")
@@ -81,16 +104,16 @@ COMMON_ARGS = (
 @hookspec
 def process_input(
     messages: list[Message],
-    system_messages: list[dict[str, Any]],
+    system_messages: list[SystemMessage],
     message_list: MessageList,
-    abort,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> Any:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> list[Message] | MessageList | InputChanges | None:
     """Validate or transform the user's input, once, before the agent loop starts.
 
     Runs on input processors in list order, each receiving the previous one's output.
@@ -121,23 +144,23 @@ def process_input_step(
     message_list: MessageList,
     step_number: int,
     steps: list[StepResult],
-    system_messages: list[dict[str, Any]],
+    system_messages: list[SystemMessage],
     model: Model,
     tool_choice: Any,
     active_tools: list[str] | None,
-    tools: dict[str, Any],
+    tools: dict[str, Tool],
     provider_options: dict[str, Any],
     model_settings: dict[str, Any],
     structured_output: Any,
-    send_signal,
-    abort,
+    send_signal: SendSignal,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> Any:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> list[Message] | MessageList | StepChanges | None:
     """Adjust one step before its model call: messages, model, tools, settings.
 
     Runs at every step (0-based ``step_number``), on input processors in list order,
@@ -174,14 +197,14 @@ def process_llm_request(
     model: Model,
     step_number: int,
     steps: list[StepResult],
-    abort,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> Any:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> PromptChange | CachedResponse | None:
     """Rewrite the provider-facing prompt of this one model call, or answer it.
 
     Runs after the ``MessageList`` was converted to the provider-facing prompt and
@@ -216,13 +239,13 @@ def process_llm_response(
     warnings: list[Any],
     request: Any,
     raw_response: Any,
-    abort,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
+    writer: Writer,
+    abort_signal: asyncio.Event,
 ) -> None:
     """See the complete response of one step, after its stream was processed.
 
@@ -254,14 +277,14 @@ def process_api_error(
     message_list: MessageList,
     step_number: int,
     steps: list[StepResult],
-    abort,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> Any:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> RetryRequest | None:
     """Recover from a failed model call by changing the request and retrying.
 
     Runs when the model call raises (typically ``tripwire.APICallError`` for a 400 or
@@ -291,14 +314,14 @@ def process_output_stream(
     part: Chunk,
     stream_parts: list[Chunk],
     message_list: MessageList,
-    abort,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> Any:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> Chunk | list[Chunk] | None:
     """Filter, rewrite or hold back each streamed chunk before the client sees it.
 
     Runs on output processors in list order for every chunk of every step, live or
@@ -343,16 +366,16 @@ def process_output_step(
     tool_calls: list[ToolCall],
     text: str,
     usage: Usage,
-    system_messages: list[dict[str, Any]],
+    system_messages: list[SystemMessage],
     steps: list[StepResult],
-    abort,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> Any:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> list[Message] | MessageList | None:
     """Check each model step before its tools run; the place for retrying guardrails.
 
     Runs after every model step on output processors in list order.
@@ -390,16 +413,16 @@ def process_tool_result(
     args: dict[str, Any],
     result: Any,
     provider_executed: bool,
-    system_messages: list[dict[str, Any]],
+    system_messages: list[SystemMessage],
     steps: list[StepResult],
-    abort,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> None:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> ToolResultChange | None:
     """Inspect or redact a tool's result before the model and the client see it.
 
     Runs on output processors in list order after each tool call that succeeded
@@ -428,15 +451,15 @@ def process_tool_result(
 def process_output_result(
     messages: list[Message],
     message_list: MessageList,
-    result: Any,
-    abort,
+    result: OutputResult,
+    abort: Abort,
     retry_count: int,
-    request_context,
-    tracing_context,
+    request_context: RequestContext,
+    tracing_context: TracingContext,
     state: dict[str, Any],
-    writer,
-    abort_signal,
-) -> Any:
+    writer: Writer,
+    abort_signal: asyncio.Event,
+) -> list[Message] | MessageList | None:
     """Post-process the finished response, once, after the last step.
 
     Runs on output processors in list order, before the final ``finish`` chunk.
