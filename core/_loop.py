@@ -503,6 +503,7 @@ class Run:
             object=self.object,
             run_id=self.run_id,
             audit=self.recorder.records if self.recorder is not None else [],
+            verdicts=self.pipeline.verdicts,
         )
 
 

@@ -68,6 +68,17 @@ class Writer:
             raise ValueError(f"writer.custom() only emits data-* chunks, got {out.type!r}")
         self._pipeline.pending.append((out, self._emitter))
 
+    def report(self, verdict: Any) -> None:
+        """Record a guard's ``tripwire.guardrails.Verdict`` on the run's result
+        (``result.verdicts``): how a guard that warns, redacts or rewrites says what it
+        did (one that blocks puts ``verdict.to_metadata()`` on its tripwire instead)."""
+        from tripwire.guardrails import Verdict
+
+        if not isinstance(verdict, Verdict):
+            raise TypeError(f"writer.report() takes a tripwire.guardrails.Verdict, got "
+                            f"{type(verdict).__name__}")
+        self._pipeline.verdicts.append(verdict)
+
 
 class _StepStats:
     """What one stage did with the chunks of one step (for the audit)."""
@@ -150,6 +161,8 @@ class OutputPipeline:
         self.message_list: MessageList | None = None
         #: data chunks hooks wrote and not yet processed, with the id of their writer
         self.pending: list[tuple[Chunk, str | None]] = []
+        #: guard verdicts reported with ``writer.report`` (``result.verdicts``)
+        self.verdicts: list[Any] = []
         #: non-transient data parts of the current step, until it has a message
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None

@@ -428,6 +428,11 @@ class AgentStream:
         return self._awaitable("object")
 
     @property
+    def verdicts(self) -> Awaitable[list[Any]]:
+        """What guards reported (``tripwire.guardrails.Verdict``), once the run is done."""
+        return self._awaitable("verdicts")
+
+    @property
     def audit(self) -> Awaitable[list[Any]]:
         """The audit trail, once the run is done (empty when the audit is off)."""
         return self._awaitable("audit")

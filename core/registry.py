@@ -2,7 +2,8 @@
 
 Installed distributions publish plugins as entry points: processors in
 ``tripwire.processors``, model providers in ``tripwire.models``, CLI commands in
-``tripwire.commands`` (``GROUPS`` lists them with what each entry point must name). One
+``tripwire.commands``, detectors for guardrails in ``tripwire.detectors`` (``GROUPS``
+lists them with what each entry point must name). One
 ``Registry`` serves them all, the same way:
 
 - **one lazy scan**: distributions are read once per registry, on the first question,
@@ -154,8 +155,14 @@ COMMANDS = Group(
     "tripwire.commands", "command", _callable("command", "a function register(subparsers)")
 )
 
+DETECTORS = Group(
+    "tripwire.detectors",
+    "detector",
+    _callable("detector", "a detector class or factory (see tripwire.guardrails.Detector)"),
+)
+
 #: Every group tripwire reads, by entry point group name.
-GROUPS: dict[str, Group] = {g.name: g for g in (PROCESSORS, MODELS, COMMANDS)}
+GROUPS: dict[str, Group] = {g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS)}
 
 
 @attrs.define

@@ -102,6 +102,8 @@ class GenerateResult:
     run_id: str = ""
     #: the audit trail (``AuditRecord`` list) when the run's audit is on, else empty
     audit: list[Any] = attrs.field(factory=list)
+    #: what guards reported (``tripwire.guardrails.Verdict``: warnings, redactions, ...)
+    verdicts: list[Any] = attrs.field(factory=list)
 
     @property
     def tool_calls(self) -> list[ToolCall]:

@@ -1,0 +1,152 @@
+"""Building blocks for guardrail processors, the same ones the built-ins use.
+
+- ``Detection``: one thing a detector found in a text (its type, where, how sure);
+- ``Detector``: what finds them (a class with ``detect(text)``), pluggable through the
+  entry point group ``tripwire.detectors``;
+- ``Verdict``: what a guard decided about one channel (the input, the stream, a tool
+  result, ...), in one shape for every guardrail: on the tripwire's metadata when it
+  blocks (``verdict.to_metadata()``), in ``result.verdicts`` when it only warns or
+  changes something (``writer.report(verdict)``).
+
+Detections and verdicts never carry the detected value unless asked for
+(``include_values``): a caller can log them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import attrs
+
+__all__ = [
+    "ACTIONS",
+    "CHANNELS",
+    "Detection",
+    "Detector",
+    "Verdict",
+    "available_detectors",
+    "load_detector",
+]
+
+#: Where a guard looked: what a verdict's ``channel`` may be.
+CHANNELS = (
+    "input",         # the input messages (process_input)
+    "output",        # the streamed text (process_output_stream)
+    "reasoning",     # streamed reasoning
+    "tool-call",     # a tool call's arguments, before the tool runs
+    "tool-result",   # a tool's result, before the model and the client see it
+    "step",          # a step's messages (process_output_step)
+    "result",        # the final response (process_output_result)
+    "document",      # a document the agent was given
+)
+
+#: What a guard did about what it found.
+ACTIONS = ("blocked", "warned", "filtered", "redacted", "tokenized", "rewritten", "restored")
+
+
+@attrs.frozen
+class Detection:
+    """One finding: ``type`` (``"email"``, ``"credit-card"``, ``"injection"``, ...) at
+    ``text[start:end]`` of the checked text, with a ``score`` in [0, 1] and the name of
+    the ``detector`` (or rule) that found it. ``value`` is the matched text, kept only
+    for the guard's own use (redaction) and never shown unless asked for."""
+
+    type: str
+    start: int
+    end: int
+    score: float = 1.0
+    detector: str | None = None
+    value: str | None = attrs.field(default=None, repr=False)
+
+    def to_dict(self, *, include_value: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "start": self.start, "end": self.end,
+                               "score": round(self.score, 4)}
+        if self.detector is not None:
+            out["detector"] = self.detector
+        if include_value and self.value is not None:
+            out["value"] = self.value
+        return out
+
+
+@runtime_checkable
+class Detector(Protocol):
+    """Finds one or more types of thing in a text.
+
+    ``name``: how options and reports refer to it; ``types``: the detection types it
+    reports; ``max_length``: an upper bound of one match's length in characters (what
+    a stream guard holds back, see ``tripwire.HoldBack``). ``detect`` returns the
+    detections in ``text`` (any order; overlapping ones are resolved by the guard).
+    """
+
+    name: str
+    types: tuple[str, ...]
+    max_length: int
+
+    def detect(self, text: str) -> Iterable[Detection]: ...
+
+
+@attrs.frozen
+class Verdict:
+    """What one guard decided about one channel of a run."""
+
+    processor_id: str
+    channel: str
+    strategy: str
+    action: str
+    detections: tuple[Detection, ...] = ()
+
+    @property
+    def types(self) -> list[str]:
+        """The detection types, each once, in the order first found."""
+        return list(dict.fromkeys(d.type for d in self.detections))
+
+    def to_metadata(self, *, include_values: bool = False) -> dict[str, Any]:
+        """The verdict as plain data (a tripwire's metadata, a log line)."""
+        return {
+            "processor_id": self.processor_id,
+            "channel": self.channel,
+            "strategy": self.strategy,
+            "action": self.action,
+            "types": self.types,
+            "detections": [d.to_dict(include_value=include_values) for d in self.detections],
+        }
+
+
+def available_detectors() -> dict[str, Any]:
+    """Detectors installed through the entry point group ``tripwire.detectors``, by
+    name (broken ones included: ``.error`` says why)."""
+    from tripwire import registry
+
+    return dict(registry.current().plugins(registry.DETECTORS))
+
+
+def load_detector(spec: Any) -> Detector:
+    """A detector from an option value: a ``Detector``, a class or factory returning
+    one, or the name of one installed in ``tripwire.detectors``."""
+    from tripwire import registry
+    from tripwire.errors import ConfigurationError
+
+    if isinstance(spec, str):
+        plugin = registry.current().get(registry.DETECTORS, spec)
+        if plugin.error is not None:
+            raise plugin.failure()
+        spec = plugin.target
+    if isinstance(spec, type) or (callable(spec) and not isinstance(spec, Detector)):
+        spec = spec()
+    if not isinstance(spec, Detector):
+        raise ConfigurationError(
+            f"a detector needs name, types, max_length and detect(text); got "
+            f"{type(spec).__name__}")
+    return spec
+
+
+def merge(detections: Sequence[Detection]) -> list[Detection]:
+    """Non-overlapping detections, in text order: where two overlap, the longer wins
+    (then the higher score, then the earlier)."""
+    ranked = sorted(detections, key=lambda d: (-(d.end - d.start), -d.score, d.start))
+    taken: list[Detection] = []
+    for d in ranked:
+        if all(d.end <= t.start or d.start >= t.end for t in taken):
+            taken.append(d)
+    return sorted(taken, key=lambda d: d.start)

@@ -1,0 +1,93 @@
+"""The building blocks guardrails share: detections, verdicts, detectors, reporting."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tripwire import ConfigurationError, Processor, ProcessorError, hookimpl
+from tripwire.guardrails import (
+    Detection,
+    Detector,
+    Verdict,
+    available_detectors,
+    load_detector,
+    merge,
+)
+
+
+class Digits:
+    """A tiny detector: runs of 4+ digits."""
+
+    name = "digits"
+    types = ("number",)
+    max_length = 32
+
+    def detect(self, text):
+        for m in re.finditer(r"\d{4,}", text):
+            yield Detection("number", m.start(), m.end(), 0.9, self.name, m.group())
+
+
+def test_detections_and_verdicts_never_show_values_unless_asked():
+    d = Detection("email", 4, 20, 0.99, "email", "ada@example.com")
+    assert "ada@" not in repr(d)
+    assert d.to_dict() == {"type": "email", "start": 4, "end": 20, "score": 0.99,
+                           "detector": "email"}
+    assert d.to_dict(include_value=True)["value"] == "ada@example.com"
+    v = Verdict("pii", "input", "block", "blocked", (d, Detection("phone", 30, 40)))
+    meta = v.to_metadata()
+    assert meta["types"] == ["email", "phone"]
+    assert "ada@" not in repr(meta)
+    assert v.to_metadata(include_values=True)["detections"][0]["value"] == "ada@example.com"
+
+
+def test_merge_keeps_the_longest_of_overlapping_detections_in_text_order():
+    found = [Detection("a", 0, 5), Detection("b", 3, 12), Detection("c", 20, 22),
+             Detection("d", 12, 14, 0.5), Detection("e", 12, 14, 0.9)]
+    assert [(d.type, d.start) for d in merge(found)] == [("b", 3), ("e", 12), ("c", 20)]
+
+
+def test_load_detector_takes_instances_classes_and_installed_names(fake_plugins):
+    assert isinstance(load_detector(Digits()), Detector)
+    assert load_detector(Digits).name == "digits"
+    fake_plugins({"digits": Digits}, group="tripwire.detectors")
+    assert "digits" in available_detectors()
+    detector = load_detector("digits")
+    assert [d.value for d in detector.detect("call 5551234 now")] == ["5551234"]
+    with pytest.raises(ConfigurationError):
+        load_detector("no-such-detector")
+    with pytest.raises(ConfigurationError, match="needs name, types, max_length and detect"):
+        load_detector(object())
+
+
+async def test_writer_report_puts_verdicts_on_the_result(make_bare_agent):
+    class Warns(Processor):
+        id = "warns"
+
+        @hookimpl
+        def process_input(self, messages, writer):
+            found = tuple(d for m in messages for d in Digits().detect(m.text))
+            if found:
+                writer.report(Verdict(self.id, "input", "warn", "warned", found))
+
+    agent = make_bare_agent(["ok"], input_processors=[Warns()])
+    result = await agent.generate("my pin is 123456")
+    (verdict,) = result.verdicts
+    assert verdict.channel == "input" and verdict.types == ["number"]
+    stream = make_bare_agent(["ok"], input_processors=[Warns()]).stream("pin 123456")
+    async for _ in stream:
+        pass
+    assert len(await stream.verdicts) == 1
+
+
+async def test_writer_report_takes_only_verdicts(make_bare_agent):
+    class Bad(Processor):
+        id = "bad"
+
+        @hookimpl
+        def process_input(self, writer):
+            writer.report({"type": "email"})
+
+    with pytest.raises(ProcessorError, match="writer.report\\(\\) takes a tripwire.guardrails"):
+        await make_bare_agent(["ok"], input_processors=[Bad()]).generate("hi")
