@@ -20,14 +20,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from tripwire import _observe
 from tripwire._call_options import resolve_call
 from tripwire._hooks import Hooks
+from tripwire._modes import next_after_checks
 from tripwire._pipeline import OutputPipeline
+from tripwire._signals import make_send_signal
 from tripwire._tool_exec import ToolRunner
 from tripwire.chunks import Chunk, Usage, check_chunk
 from tripwire.context import TracingContext
@@ -107,7 +109,7 @@ class Run:
         self.monitors: list[asyncio.Task[Any]] = []
 
     # -- the loop
-    async def events(self) -> AsyncIterator[Chunk]:
+    async def events(self) -> AsyncGenerator[Chunk, None]:
         pipeline = self.pipeline
         try:
             await self.hooks.process_input(self.message_list)
@@ -220,7 +222,7 @@ class Run:
                     tripwire_by=self.tripwire.processor_id if self.tripwire else None,
                     error=sys.exc_info()[1] if self.finish_reason == "error" else None)
 
-    async def _step(self, step_number: int) -> AsyncIterator[Chunk]:
+    async def _step(self, step_number: int) -> AsyncGenerator[Chunk, None]:
         pipeline = self.pipeline
         config = self.call.config.for_step(self.message_list.system_messages)
         transient: list[Message] = []
@@ -228,7 +230,8 @@ class Run:
         self._start_step(step_number)
         await self.hooks.process_input_step(
             self.message_list, step_number, self.steps, config,
-            self._send_signal(transient), self.agent._resolve)
+            make_send_signal(self.message_list, self.pipeline, transient,
+                             lambda: bool(self.steps)), self.agent._resolve)
         if all(m is not config.model for m in self.models_used):
             self.models_used.append(config.model)
         for c in await pipeline.flush():
@@ -261,8 +264,11 @@ class Run:
             try:
                 while True:
                     try:
-                        raw = await (self._guarded_next(iterator) if self.guards
-                                     else iterator.__anext__())
+                        if self.guards:
+                            raw = await next_after_checks(iterator, self.guards)
+                            self.guards = []  # they passed
+                        else:
+                            raw = await iterator.__anext__()
                         if cached is None:  # cache entries were checked when returned
                             check_chunk(raw)
                     except StopAsyncIteration:
@@ -376,36 +382,6 @@ class Run:
             self.agent._warn_implicit_retry_budget()
         return cp.id
 
-    async def _guarded_next(self, iterator: Any) -> Chunk:
-        """The model's next chunk, once every check in ``parallel`` mode has passed.
-
-        The model call runs meanwhile; a check that aborts first cancels it (the caller
-        closes the stream, and with it the HTTP response) and no chunk is seen."""
-        nxt = asyncio.ensure_future(iterator.__anext__())
-        try:
-            pending = [g for g in self.guards if not g.done()]
-            while pending and not nxt.done():
-                await asyncio.wait([nxt, *pending], return_when=asyncio.FIRST_COMPLETED)
-                self._raise_if_check_failed(model_call_cancelled=not nxt.done())
-                pending = [g for g in self.guards if not g.done()]
-            if pending:
-                await asyncio.wait(pending)
-            self._raise_if_check_failed(model_call_cancelled=True)
-            self.guards = []
-            return await nxt
-        finally:
-            if not nxt.done():
-                nxt.cancel()
-                await asyncio.gather(nxt, return_exceptions=True)
-
-    def _raise_if_check_failed(self, *, model_call_cancelled: bool) -> None:
-        for guard in self.guards:  # in list order
-            if guard.done() and not guard.cancelled() and guard.exception() is not None:
-                error = guard.exception()
-                if isinstance(error, TripWire):
-                    error.model_call_cancelled = model_call_cancelled  # type: ignore[attr-defined]
-                raise error  # type: ignore[misc]
-
     # -- what clients are told
     async def _error_chunks(self, error: Exception) -> list[Chunk]:
         """The ``error`` chunk, after the output processors (once). A processor may
@@ -436,41 +412,6 @@ class Run:
             run_id=self.run_id,
         ))
         return [c for c in out if c.type not in _STEP_CONTENT]
-
-    def _send_signal(self, transient: list[Message]):
-        """The ``send_signal`` function handed to ``process_input_step``."""
-
-        async def send_signal(signal: Mapping[str, Any]) -> Message:
-            if not isinstance(signal, Mapping) or not isinstance(signal.get("contents"), str):
-                raise ValueError("send_signal needs a mapping with a string 'contents'")
-            unknown = set(signal) - {"type", "contents", "attributes", "transient", "tag_name"}
-            if unknown:
-                raise ValueError(
-                    f"send_signal: unknown key(s) {sorted(unknown)}; valid: type, contents, "
-                    f"attributes, transient, tag_name")
-            message = signal_message(
-                signal["contents"],
-                attributes=signal.get("attributes"),
-                tag_name=signal.get("tag_name", "system-reminder"),
-                signal_type=signal.get("type", "reactive"),
-            )
-            if signal.get("transient"):
-                message.content.metadata["signal"]["transient"] = True
-                transient.append(message)
-            else:
-                self.message_list.add(message, "response" if self.steps else "input")
-            # Clients see the signal too, as a transient data chunk (never stored).
-            await self.pipeline.writer().custom({
-                "type": "data-signal", "transient": True, "data": {
-                    "type": signal.get("type", "reactive"),
-                    "contents": signal["contents"],
-                    "attributes": dict(signal.get("attributes") or {}),
-                    "tag_name": signal.get("tag_name", "system-reminder"),
-                    "transient": bool(signal.get("transient", False)),
-                }})
-            return message
-
-        return send_signal
 
     # -- text and result
     def _prompt(self, config: StepConfig, transient: list[Message]) -> list[dict[str, Any]]:
