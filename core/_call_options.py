@@ -188,7 +188,8 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
         if all(cp.id != so.id for cp in flat(outputs)):
             outputs.append(so)
     errors = processors("error")
-    errors += [d for d in agent._defaults if all(d.id != e.id for e in flat(errors))]
+    errors += resolve_units([d for d in agent._defaults if all(d.id != e.id for e in flat(errors))],
+                            request_context)
     for index, cp in enumerate(flat(inputs) + flat(outputs) + flat(errors)):
         try:
             cp.processor.processor_index = index

@@ -241,7 +241,7 @@ class Hooks:
             return
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
-            _returns.apply_input(s.message_list, cp, result, s.message_list.all.db())
+            _returns.apply_input(s.ml, cp, result, s.ml.all.db())
 
         await self._run(chain, _Adapter("process_input", _INPUT_VALUES, apply, _stage_view),
                         HookState(message_list))
@@ -259,9 +259,8 @@ class Hooks:
                   "send_signal": lambda s: send_signal}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
-            assert s.config is not None
-            _returns.apply_step_overrides(s.message_list, cp, result, s.config,
-                                          s.message_list.all.db(), resolve_model)
+            _returns.apply_step_overrides(s.ml, cp, result, s.cfg,
+                                          s.ml.all.db(), resolve_model)
 
         await self._run(chain, _Adapter("process_input_step", values, apply, _stage_view),
                         HookState(message_list, config=config))
@@ -361,8 +360,8 @@ class Hooks:
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             if not _returns.is_unchanged_step(result):
-                _returns.apply_messages(s.message_list, cp, "process_output_step", result,
-                                        s.message_list.all.db(), "response")
+                _returns.apply_messages(s.ml, cp, "process_output_step", result,
+                                        s.ml.all.db(), "response")
 
         await self._run(chain, _Adapter("process_output_step", values, apply, _stage_view),
                         HookState(message_list))
@@ -378,7 +377,7 @@ class Hooks:
             return value
 
         def current(s: HookState) -> Any:
-            found = s.message_list.find_tool_invocation(call.tool_call_id)
+            found = s.ml.find_tool_invocation(call.tool_call_id)
             return found.result if found is not None else value
 
         values = {
@@ -393,10 +392,10 @@ class Hooks:
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             replaced, new_value = _returns.tool_result(cp, result)
             if replaced:
-                found = s.message_list.find_tool_invocation(call.tool_call_id)
+                found = s.ml.find_tool_invocation(call.tool_call_id)
                 base = found or ToolInvocation("result", call.tool_call_id, call.tool_name,
                                                call.args)
-                s.message_list.update_tool_invocation(ToolInvocationPart(
+                s.ml.update_tool_invocation(ToolInvocationPart(
                     attrs.evolve(base, state="result", result=new_value)))
 
         await self._run(chain, _Adapter("process_tool_result", values, apply,
@@ -411,17 +410,17 @@ class Hooks:
             return  # output.text is already the response's text
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
-            _returns.apply_messages(s.message_list, cp, "process_output_result", result,
-                                    s.message_list.response.db(), "response")
+            _returns.apply_messages(s.ml, cp, "process_output_result", result,
+                                    s.ml.response.db(), "response")
 
         await self._run(chain, _Adapter("process_output_result", _RESULT_VALUES, apply,
-                                        lambda s: s.message_list.response.db()),
+                                        lambda s: s.ml.response.db()),
                         HookState(message_list, output=output))
         output._set_text(response_text(message_list))
 
 
 def _all_messages(state: HookState) -> list[Any]:
-    return state.message_list.all.db()
+    return state.ml.all.db()
 
 
 def _message_list(state: HookState) -> MessageList | None:
@@ -431,27 +430,27 @@ def _message_list(state: HookState) -> MessageList | None:
 def _result(state: HookState) -> Any:
     # processors see result.text as the messages stand (an earlier one may have
     # edited them in place)
-    state.output._set_text(response_text(state.message_list))
-    return state.output
+    state.out._set_text(response_text(state.ml))
+    return state.out
 
 
 _INPUT_VALUES: dict[str, Callable[[HookState], Any]] = {
     "messages": _all_messages,
-    "system_messages": lambda s: list(s.message_list.system_messages),
+    "system_messages": lambda s: list(s.ml.system_messages),
     "message_list": _message_list,
 }
 _STEP_CONFIG_VALUES: dict[str, Callable[[HookState], Any]] = {
-    "system_messages": lambda s: list(s.config.system_messages),
-    "model": lambda s: s.config.model,
-    "tool_choice": lambda s: s.config.tool_choice,
-    "active_tools": lambda s: s.config.active_tools,
-    "tools": lambda s: dict(s.config.tools),
-    "provider_options": lambda s: s.config.provider_options,
-    "model_settings": lambda s: s.config.model_settings,
-    "structured_output": lambda s: s.config.structured_output,
+    "system_messages": lambda s: list(s.cfg.system_messages),
+    "model": lambda s: s.cfg.model,
+    "tool_choice": lambda s: s.cfg.tool_choice,
+    "active_tools": lambda s: s.cfg.active_tools,
+    "tools": lambda s: dict(s.cfg.tools),
+    "provider_options": lambda s: s.cfg.provider_options,
+    "model_settings": lambda s: s.cfg.model_settings,
+    "structured_output": lambda s: s.cfg.structured_output,
 }
 _RESULT_VALUES: dict[str, Callable[[HookState], Any]] = {
-    "messages": lambda s: s.message_list.response.db(),
+    "messages": lambda s: s.ml.response.db(),
     "message_list": _message_list,
     "result": _result,
 }
@@ -460,7 +459,7 @@ _RESULT_VALUES: dict[str, Callable[[HookState], Any]] = {
 def _stage_view(state: HookState) -> list[Any]:
     """What a wrapper of a message hook receives: the messages after the rest of the
     chain (return a list to replace them, as a plain processor would)."""
-    return state.message_list.all.db()
+    return state.ml.all.db()
 
 
 def _ignore(cp: CompiledProcessor, result: Any, state: HookState) -> None:

@@ -37,6 +37,27 @@ class HookState:
     output: OutputResult | None = None
     retry_by: CompiledProcessor | None = None
 
+    # The parts a hook has, typed as present: the facade reads them only for the hooks
+    # that have them (no message list around the model call, a config only for
+    # process_input_step, an output only for process_output_result).
+    @property
+    def ml(self) -> MessageList:
+        if self.message_list is None:
+            raise RuntimeError("this hook has no message list")
+        return self.message_list
+
+    @property
+    def cfg(self) -> StepConfig:
+        if self.config is None:
+            raise RuntimeError("this hook has no step configuration")
+        return self.config
+
+    @property
+    def out(self) -> OutputResult:
+        if self.output is None:
+            raise RuntimeError("this hook has no output result")
+        return self.output
+
     @property
     def stopped(self) -> bool:
         """True once the chain must not go on: a cache answered the model call, or a

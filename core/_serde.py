@@ -3,7 +3,8 @@ plain JSON-ready dicts. Classes stay ignorant of their wire format."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import attrs
 import cattrs
@@ -82,7 +83,7 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
     }
 
 
-def chunk_from_dict(value: dict[str, Any]) -> Chunk:
+def chunk_from_dict(value: Mapping[str, Any]) -> Chunk:
     """Inverse of ``chunk_to_dict``: usage mappings become ``Usage`` again."""
     payload = dict(value.get("payload") or {})
     if isinstance(payload.get("usage"), dict):
@@ -97,7 +98,7 @@ def chunk_from_dict(value: dict[str, Any]) -> Chunk:
 
 
 def message_to_dict(message: Message) -> dict[str, Any]:
-    return converter.unstructure(message)
+    return cast("dict[str, Any]", converter.unstructure(message))
 
 
 def message_from_dict(value: dict[str, Any]) -> Message:

@@ -41,7 +41,8 @@ def make_send_signal(
             signal_type=signal.get("type", "reactive"),
         )
         if signal.get("transient"):
-            message.content.metadata["signal"]["transient"] = True
+            # signal_message() always sets metadata (typed Optional on MessageContent)
+            message.content.metadata["signal"]["transient"] = True  # type: ignore[index]
             transient.append(message)
         else:
             message_list.add(message, "response" if after_first_step() else "input")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
 from tripwire.chunks import Chunk, ToolCall, ToolResult
@@ -42,7 +42,7 @@ class ToolRunner:
     async def run(
         self, step: StepResult, config: StepConfig, steps: list[StepResult],
         bad_args: dict[str, str], retryable: Callable[[TripWire], None],
-    ) -> AsyncIterator[Chunk]:
+    ) -> AsyncGenerator[Chunk, None]:
         """Run ``step``'s tool calls; yield their result chunks after the output
         processors. ``retryable`` turns a ``retry=True`` abort of
         ``process_tool_result`` into a step retry when the limit allows."""

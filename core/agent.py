@@ -12,7 +12,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from typing import Any
 
 from tripwire._call_options import DEFAULT_API_ERROR_RETRIES
@@ -347,8 +355,10 @@ class AgentStream:
 
     def __init__(self, run: Run) -> None:
         self._run = run
-        self._events: AsyncIterator[Chunk] | None = None
-        self._live: Any = None  # the async generator a consumer is iterating
+        self._events: AsyncGenerator[Chunk, None] | None = None
+        #: the async generator a consumer is iterating (``ag_running`` is read: the
+        #: generator type, not the ``AsyncGenerator`` protocol)
+        self._live: Any = None
         self._done = False
         self.chunks: list[Chunk] = []
 
@@ -365,10 +375,10 @@ class AgentStream:
             raise RuntimeError(
                 "this stream is already being consumed; iterate it once (a finished "
                 "stream replays its chunks), or await stream.text / stream.result")
-        self._live = self._iterate()
-        return self._live
+        self._live = live = self._iterate()
+        return live
 
-    async def _iterate(self) -> AsyncIterator[Chunk]:
+    async def _iterate(self) -> AsyncGenerator[Chunk, None]:
         if self._events is not None:
             for chunk in list(self.chunks):
                 yield chunk
@@ -448,7 +458,7 @@ class AgentStream:
             self._done = True
         if self._live is not None:
             await self._live.aclose()
-        await self._events.aclose()  # type: ignore[attr-defined]
+        await self._events.aclose()
         self._done = True
 
     async def __aenter__(self) -> AgentStream:

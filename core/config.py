@@ -523,16 +523,16 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
         )
     from tripwire.groups import parallel, sequence
 
-    out = []
+    out: list[Any] = []
     for i, spec in enumerate(spec_list):
-        kind = _group_kind(spec) if isinstance(spec, Mapping) else None
-        if kind is not None:
+        if isinstance(spec, Mapping) and (kind := _group_kind(spec)) is not None:
+            group_id: Any = spec.get("id")  # parallel() and sequence() check it
             try:
                 members = build_processors(spec[kind])
                 if kind == "parallel":
-                    out.append(parallel(*members, id=spec.get("id"), select=spec.get("select")))
+                    out.append(parallel(*members, id=group_id, select=spec.get("select")))
                 else:
-                    out.append(sequence(*members, id=spec.get("id")))
+                    out.append(sequence(*members, id=group_id))
             except (ConfigurationError, TypeError, ValueError) as e:
                 raise ConfigurationError(f"[{i}] ({kind} group): {e}") from e
             continue
@@ -567,8 +567,7 @@ def processor_ids(spec_list: Sequence[str | Mapping[str, Any]]) -> list[str]:
     group shows as ``id(kind: member, ...)``)."""
     out = []
     for spec in spec_list:
-        kind = _group_kind(spec) if isinstance(spec, Mapping) else None
-        if kind is not None:
+        if isinstance(spec, Mapping) and (kind := _group_kind(spec)) is not None:
             out.append(f"{spec['id']}({kind}: {', '.join(processor_ids(spec[kind]))})")
         else:
             out.append(spec if isinstance(spec, str) else str(spec["use"]))

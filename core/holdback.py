@@ -219,7 +219,7 @@ class HoldBack:
             self.discard()
             raise
         # Where held chunks end, in ``text``; whole chunks are released or held.
-        ends = []
+        ends: list[int] = []
         for piece in self._held:
             ends.append((ends[-1] if ends else base) + len(piece[1]))
         if final:

@@ -12,7 +12,7 @@ import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, overload
 
 import attrs
 
@@ -244,18 +244,17 @@ def message_to_core(message: Message) -> list[dict[str, Any]]:
     content: list[dict[str, Any]] = []
     results: list[dict[str, Any]] = []
     for part in message.content.parts:
-        kind = type(part)
-        if kind is TextPart:
+        if type(part) is TextPart:
             if part.text:
                 content.append({"type": "text", "text": part.text})
-        elif kind is FilePart:
+        elif type(part) is FilePart:
             content.append({"type": "file", "data": part.data, "media_type": part.media_type})
-        elif kind is ReasoningPart:
+        elif type(part) is ReasoningPart:
             reasoning: dict[str, Any] = {"type": "reasoning", "text": part.text}
             if part.provider_metadata:
                 reasoning["provider_metadata"] = part.provider_metadata
             content.append(reasoning)
-        elif kind is ToolInvocationPart:
+        elif type(part) is ToolInvocationPart:
             inv = part.tool_invocation
             if inv.state != "result":
                 # A call that never ran has no result; providers reject it alone.
@@ -331,7 +330,11 @@ class MessageView(Sequence[Message]):
         """Dicts for user interfaces; signal (``<system-reminder>``) messages are hidden."""
         return [message_to_ui(m) for m in self._items() if not m.is_signal]
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
         return self._items()[index]
 
     def __len__(self) -> int:
@@ -445,7 +448,10 @@ class MessageList:
         if isinstance(part, dict):
             from tripwire._serde import converter
 
-            part = converter.structure({"type": "tool-invocation", **part}, Part)
+            # cattrs annotates the target as type[T]; a union of part classes is a
+            # valid target at runtime (tagged by "type").
+            part = converter.structure({"type": "tool-invocation", **part},
+                                       Part)  # type: ignore[arg-type]
         if not isinstance(part, ToolInvocationPart):
             raise TypeError(f"expected a ToolInvocationPart, got {type(part).__name__}")
         call_id = part.tool_invocation.tool_call_id

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, cast
 
 import attrs
 
@@ -52,7 +52,7 @@ class Processor:
             goes to ``on_violation`` and the audit).
     """
 
-    id: ClassVar[str] | str
+    id: str
     description: str | None = None
     process_data_parts: bool = False
     on_violation: Callable[[ProcessorViolation], Any] | None = None
@@ -62,7 +62,7 @@ class Processor:
 
     @property
     def name(self) -> str:
-        return self.__dict__.get("_name") or getattr(self, "id", type(self).__name__)
+        return cast(str, self.__dict__.get("_name") or getattr(self, "id", type(self).__name__))
 
     @name.setter
     def name(self, value: str) -> None:

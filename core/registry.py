@@ -42,7 +42,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import pluggy
@@ -337,7 +337,7 @@ def _dist_name(dist: Any) -> str | None:
 
 def _dist_version(dist: Any) -> str | None:
     try:
-        return dist.version
+        return cast("str | None", dist.version)
     except Exception:  # a malformed METADATA file must not stop discovery
         return None
 

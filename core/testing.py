@@ -245,6 +245,8 @@ class _EntryPoint(importlib.metadata.EntryPoint):
     """An entry point of a ``FakeDistribution``: ``load()`` returns ``target`` when one
     was given, else imports ``value`` like a real entry point."""
 
+    target: Any
+
     def __init__(self, name: str, value: str, group: str, target: Any, dist: Any) -> None:
         super().__init__(name=name, value=value, group=group)
         vars(self).update(target=target, dist=dist)
@@ -384,8 +386,10 @@ class FakePlugins:
             for dist in real(**kwargs):
                 eps = dist.entry_points
                 if any((ep.group, ep.name) in shadowed for ep in eps):
-                    dist = _Shadowed(dist, [ep for ep in eps if (ep.group, ep.name) not in shadowed])
-                found.append(dist)
+                    found.append(_Shadowed(
+                        dist, [ep for ep in eps if (ep.group, ep.name) not in shadowed]))
+                else:
+                    found.append(dist)
             return found
 
         importlib.metadata.distributions = distributions

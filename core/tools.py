@@ -222,10 +222,10 @@ def json_schema(hint: Any) -> dict[str, Any]:
         item = json_schema(args[0]) if args else {}
         return {"type": "array", "items": item}
     if origin is dict or hint is dict:
-        schema: dict[str, Any] = {"type": "object"}
+        mapping: dict[str, Any] = {"type": "object"}
         if len(args) == 2:
-            schema["additionalProperties"] = json_schema(args[1])
-        return schema
+            mapping["additionalProperties"] = json_schema(args[1])
+        return mapping
     raise TypeError(f"cannot describe type {hint!r} as JSON Schema for a tool parameter")
 
 

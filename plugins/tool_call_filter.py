@@ -100,7 +100,9 @@ class ToolCallFilter(Processor):
 
     # -- which calls to hide
 
-    def _hidden_ids(self, prompt: list[dict[str, Any]], steps: list[StepResult]) -> set[str]:
+    def _hidden_ids(
+        self, prompt: list[dict[str, Any]], steps: list[StepResult]
+    ) -> set[str | None]:
         """The ``tool_call_id``s to remove from this prompt."""
         accepted = [s for s in steps if s.tripwire is None and s.tool_calls]
         this_call = {c.tool_call_id for s in accepted for c in s.tool_calls}
@@ -108,7 +110,7 @@ class ToolCallFilter(Processor):
         if self.filter_after_tool_steps is not None:
             recent = accepted[-self.filter_after_tool_steps:] if self.filter_after_tool_steps else []
             keep = {c.tool_call_id for s in recent for c in s.tool_calls}
-        hidden: set[str] = set()
+        hidden: set[str | None] = set()  # None: a tool part without an id
         for part in _tool_parts(prompt):
             call_id = part.get("tool_call_id")
             if call_id in keep:
@@ -119,7 +121,9 @@ class ToolCallFilter(Processor):
 
     # -- rewriting the prompt
 
-    def _rewrite(self, prompt: list[dict[str, Any]], hidden: set[str]) -> list[dict[str, Any]]:
+    def _rewrite(
+        self, prompt: list[dict[str, Any]], hidden: set[str | None]
+    ) -> list[dict[str, Any]]:
         results = {
             p["tool_call_id"]: p
             for p in _tool_parts(prompt)

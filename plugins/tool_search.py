@@ -275,8 +275,9 @@ class ToolSearch(Processor):
 def _loads(steps: list[StepResult], library: dict[str, Tool]) -> list[str]:
     """Names loaded by successful ``load_tool`` calls of the accepted steps, in order."""
     return [
-        r.args.get("name") for s in steps if s.tripwire is None for r in s.tool_results
-        if r.tool_name == LOAD_TOOL and not r.is_error and r.args.get("name") in library
+        name for s in steps if s.tripwire is None for r in s.tool_results
+        if r.tool_name == LOAD_TOOL and not r.is_error
+        and isinstance(name := r.args.get("name"), str) and name in library
     ]
 
 

@@ -30,7 +30,7 @@ import abc
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import Any
 
@@ -244,7 +244,7 @@ class HTTPModel(CallErrors, abc.ABC):
     @abc.abstractmethod
     def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
-    ) -> AsyncIterator[Chunk]:
+    ) -> AsyncGenerator[Chunk, None]:
         """tripwire chunks from the wire format's server-sent events. Data of the
         wrong shape raises ``WireError`` (or any of ``_SHAPE_ERRORS``), which the
         transport reports as a malformed event."""
@@ -284,7 +284,7 @@ class HTTPModel(CallErrors, abc.ABC):
 
     # -- the two ways to call the model
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[Chunk]:
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[Chunk, None]:
         """Stream one model call: ``text-delta``, ``reasoning-delta``, ``tool-call``
         chunks and one final ``finish``. Raises ``APICallError`` when it fails."""
         call = self._prepare(request, stream=True)
@@ -419,8 +419,8 @@ class HTTPModel(CallErrors, abc.ABC):
         return PostResponse(self, call)
 
     async def _guard(
-        self, events: AsyncIterator[tuple[str, str]], call: Call
-    ) -> AsyncIterator[tuple[str, str]]:
+        self, events: AsyncGenerator[tuple[str, str], None], call: Call
+    ) -> AsyncGenerator[tuple[str, str], None]:
         """The SSE events, with network failures and bad UTF-8 mapped to
         ``APICallError``; remembers each event's data in ``call.event``."""
         async with aclosing(events):

@@ -35,8 +35,6 @@ def parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> f
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    if when is None:
-        return None
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
@@ -56,7 +54,7 @@ def retry_delay(
     asked = parse_retry_after(headers) if headers else None
     if asked is not None and asked <= MAX_RETRY_AFTER:
         return asked
-    backoff = min(max_delay, initial_delay * 2 ** (retry_number - 1))
+    backoff: float = min(max_delay, initial_delay * 2 ** (retry_number - 1))
     return backoff * random.uniform(0.5, 1.0)
 
 

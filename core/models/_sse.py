@@ -9,7 +9,7 @@ never ends a line cannot make the client buffer without bound.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Protocol
 
 from tripwire.models._wire import TooLarge
@@ -24,7 +24,7 @@ class _Blocks(Protocol):
 
 async def iter_sse(
     content: _Blocks, *, max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES
-) -> AsyncIterator[tuple[str, str]]:
+) -> AsyncGenerator[tuple[str, str], None]:
     """``(event, data)`` pairs from ``content`` (an ``aiohttp.StreamReader``).
 
     Follows the WHATWG rules that matter for model APIs: ``data:`` lines of one

@@ -76,7 +76,10 @@ def kind_of(value: Any) -> str:
         return "a boolean"
     if isinstance(value, int | float):
         return "a number"
-    return {dict: "an object", list: "an array", str: "a string"}.get(type(value), type(value).__name__)
+    return _KINDS.get(type(value), type(value).__name__)
+
+
+_KINDS: dict[type, str] = {dict: "an object", list: "an array", str: "a string"}
 
 
 # ``where`` names the field in the error, e.g. "choices[%d].delta"; it is formatted

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 
 from tripwire.chunks import Chunk, Usage
@@ -185,7 +185,7 @@ class Anthropic(HTTPModel):
 
     async def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
-    ) -> AsyncIterator[Chunk]:
+    ) -> AsyncGenerator[Chunk, None]:
         message_id = "msg"
         model: str | None = None
         usage: dict[str, Any] = {}

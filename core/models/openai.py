@@ -10,7 +10,7 @@ model=...)`` away. Streaming uses server-sent events with
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 
 from tripwire.chunks import Chunk, Usage
@@ -174,7 +174,7 @@ class OpenAICompatible(HTTPModel):
 
     async def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
-    ) -> AsyncIterator[Chunk]:
+    ) -> AsyncGenerator[Chunk, None]:
         response_id: str | None = None
         model: str | None = None
         fingerprint: str | None = None
@@ -397,7 +397,7 @@ def to_openai_messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _user_content(i: int, message: Any, parts: list[Any]) -> str | list[dict[str, Any]]:
     if all(isinstance(p, Mapping) and p.get("type") == "text" for p in parts):
-        texts = [p["text"] for p in parts]
+        texts: list[str] = [p["text"] for p in parts]
         if len(texts) == 1:
             return texts[0]
     content: list[dict[str, Any]] = []
