@@ -160,6 +160,13 @@ def test_tripwire_wheel_holds_the_three_packages(wheels):
             assert f"{package}/{path.name}" in names
 
 
+def test_tripwire_wheel_is_marked_typed(wheels):
+    # PEP 561: type checkers read the annotations of an installed tripwire only when
+    # the package holds py.typed (setup.cfg's package_data).
+    with zipfile.ZipFile(wheels["tripwire"]) as z:
+        assert "tripwire/py.typed" in z.namelist()
+
+
 def test_tripwire_wheel_declares_the_entry_points_of_setup_cfg(wheels):
     declared = declared_entry_points(wheels["tripwire-src"])
     found = wheel_entry_points(wheels["tripwire"])
