@@ -32,7 +32,9 @@ from tripwire.results import response_text
 
 if TYPE_CHECKING:
     from tripwire._pipeline import OutputPipeline
+    from tripwire.models import Model
     from tripwire.results import OutputResult, StepResult
+    from tripwire.types import SendSignal
 
 #: Changes two parallel members may both make: the first in list order counts.
 _MERGEABLE = frozenset({("retry",)})
@@ -248,8 +250,8 @@ class Hooks:
 
     async def process_input_step(
         self, message_list: MessageList, step_number: int, steps: list[StepResult],
-        config: StepConfig, send_signal: Callable[..., Any],
-        resolve_model: Callable[[Any], Any],
+        config: StepConfig, send_signal: SendSignal,
+        resolve_model: Callable[[Model | str], Model],
     ) -> None:
         chain = self._chain("inputs", "process_input_step")
         if not chain:
@@ -292,7 +294,7 @@ class Hooks:
         return state.prompt or [], state.cached
 
     async def process_llm_response(
-        self, chunks: list[Chunk], model: Any, step_number: int, steps: list[StepResult],
+        self, chunks: list[Chunk], model: Model, step_number: int, steps: list[StepResult],
         from_cache: bool, finish: Mapping[str, Any],
     ) -> None:
         chain = self._chain("inputs", "process_llm_response")

@@ -8,7 +8,7 @@ processor's failure (``ProcessorError``, or nothing for a fail-open processor).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tripwire._call_options import StepConfig
 from tripwire._hookcall import FAILED_OPEN, handle_failure
@@ -25,6 +25,9 @@ from tripwire.types import (
     StepChanges,
     ToolResultChange,
 )
+
+if TYPE_CHECKING:
+    from tripwire.models import Model
 
 
 def keys_of(*mappings: type) -> tuple[str, ...]:
@@ -95,7 +98,7 @@ def apply_input(
 
 def apply_step_overrides(
     message_list: MessageList, cp: CompiledProcessor, result: Any, config: StepConfig,
-    stage: list[Message], resolve_model: Callable[[Any], Any],
+    stage: list[Message], resolve_model: Callable[[Any], Model],
 ) -> None:
     """``process_input_step``: a mapping of step overrides (merged into ``config`` for
     the following processors and the model call), or messages."""
