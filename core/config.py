@@ -110,12 +110,27 @@ class ModelKind:
         return getattr(importlib.import_module(self.module), self.attr)  # type: ignore[no-any-return]
 
     def _params(self) -> list[inspect.Parameter]:
+        """The constructor's options; for an HTTP provider, its ``transport`` object's
+        fields stand in for the object itself (a table gives them as keys)."""
         kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-        return [p for p in inspect.signature(self.cls()).parameters.values() if p.kind in kinds]
+        signature = inspect.signature(self.cls()).parameters
+        params = [p for p in signature.values() if p.kind in kinds and p.name != "transport"]
+        if "transport" in signature:
+            from tripwire.models._http import Transport
+
+            params += [inspect.Parameter(a.name, inspect.Parameter.KEYWORD_ONLY, default=None)
+                       for a in attrs.fields(Transport)]
+        return params
 
     def keys(self) -> dict[str, Any]:
         """Every key the table may have, in order, and the type its value must have."""
-        hints = constructor_hints(self.cls())
+        hints = dict(constructor_hints(self.cls()))
+        if "transport" in inspect.signature(self.cls()).parameters:
+            import typing
+
+            from tripwire.models._http import TransportOptions
+
+            hints.update(typing.get_type_hints(TransportOptions))
         keys: dict[str, Any] = {"use": str}
         for p in self._params():
             if p.name == "api_key":

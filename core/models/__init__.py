@@ -159,6 +159,7 @@ _LAZY_PROVIDERS = {
     "OpenAICompatible": "tripwire.models.openai",
     "Anthropic": "tripwire.models.anthropic",
     "Timeout": "tripwire.models._http",
+    "Transport": "tripwire.models._http",
 }
 
 
@@ -171,4 +172,4 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ += ["OpenAICompatible", "Anthropic", "Timeout"]  # noqa: PLE0605
+__all__ += ["OpenAICompatible", "Anthropic", "Timeout", "Transport"]  # noqa: PLE0605

@@ -5,6 +5,7 @@ shown carries a credential of the provider (``Secrets``)."""
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import json
 import re
@@ -32,9 +33,19 @@ class CallErrors:
 
     provider: str
     base_url: str
-    timeout: Timeout
-    max_event_bytes: int
     _secrets: Secrets
+
+    # Read from the provider's ``Transport`` (``HTTPModel`` defines them).
+    @property
+    @abc.abstractmethod
+    def timeout(self) -> Timeout:
+        """The provider's network time limits."""
+
+    @property
+    @abc.abstractmethod
+    def max_event_bytes(self) -> int:
+        """The largest event or body the provider reads."""
+
     #: (message, error type) from a provider's JSON error body (the wire format's).
     _error_details: Callable[[Any], tuple[str | None, str | None]]
 

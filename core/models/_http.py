@@ -32,7 +32,7 @@ import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import aiohttp
 import attrs
@@ -99,6 +99,72 @@ class Timeout:
         return aiohttp.ClientTimeout(
             total=self.total, connect=None, sock_connect=self.connect, sock_read=self.read
         )
+
+
+class TransportOptions(TypedDict, total=False):
+    """The keyword options every HTTP provider takes (``Transport``'s fields)."""
+
+    max_retries: int
+    timeout: Timeout | float | None
+    headers: Mapping[str, str] | None
+    retry_initial_delay: float
+    retry_max_delay: float
+    max_event_bytes: int
+
+
+def _timeout(value: Timeout | float | None) -> Timeout:
+    return Timeout.coerce(value)
+
+
+def _headers(value: Mapping[str, str] | None) -> dict[str, str]:
+    return dict(value or {})
+
+
+def _non_negative_seconds(name: str) -> Any:
+    def check_seconds(instance: Any, attribute: Any, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ConfigurationError(f"{name} must be >= 0 seconds, got {value!r}")
+
+    return check_seconds
+
+
+@attrs.frozen(kw_only=True)
+class Transport:
+    """How a provider talks HTTP, the same for every provider: one settings object.
+
+    ``max_retries``: transport retries of 408, 409, 429, 5xx and network failures
+    (before the first chunk of a stream), exponential backoff with jitter from
+    ``retry_initial_delay`` up to ``retry_max_delay`` seconds, honouring
+    ``Retry-After``; ``timeout``: a ``Timeout`` (a number sets connect and read);
+    ``headers``: extra HTTP headers (credential-like ones are masked wherever shown);
+    ``max_event_bytes``: the largest server-sent event, non-streaming body or tool
+    call's arguments. Providers take these as keyword options (``TransportOptions``).
+    """
+
+    max_retries: int = attrs.field(default=2)
+    timeout: Timeout = attrs.field(default=None, converter=_timeout)
+    headers: dict[str, str] = attrs.field(factory=dict, converter=_headers)
+    retry_initial_delay: float = attrs.field(
+        default=0.5, validator=_non_negative_seconds("retry_initial_delay"))
+    retry_max_delay: float = attrs.field(
+        default=8.0, validator=_non_negative_seconds("retry_max_delay"))
+    max_event_bytes: int = attrs.field(default=DEFAULT_MAX_EVENT_BYTES)
+
+    def __attrs_post_init__(self) -> None:
+        check("max_retries", self.max_retries, NonNegativeInt)
+        check("max_event_bytes", self.max_event_bytes, PositiveInt)
+
+    @classmethod
+    def of(cls, transport: Transport | None, options: Mapping[str, Any]) -> Transport:
+        """``transport`` (or the defaults) with ``options`` applied; an unknown option is
+        a ``ConfigurationError`` listing the valid ones."""
+        valid = [a.name for a in attrs.fields(cls)]
+        unknown = sorted(set(options) - set(valid))
+        if unknown:
+            raise ConfigurationError(
+                f"unknown provider option(s) {unknown}; valid: {', '.join(valid)}")
+        base = transport if transport is not None else cls()
+        return attrs.evolve(base, **options) if options else base
 
 
 @attrs.define
@@ -169,27 +235,15 @@ class HTTPModel(CallErrors, abc.ABC):
         base_url: str,
         api_key: str | None,
         model: str,
-        max_retries: int = 2,
-        timeout: Timeout | float | None = None,
-        headers: Mapping[str, str] | None = None,
-        retry_initial_delay: float = 0.5,
-        retry_max_delay: float = 8.0,
-        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
+        transport: Transport | None = None,
+        **options: Unpack[TransportOptions],
     ) -> None:
         if not isinstance(model, str) or not model:
             raise ConfigurationError(f"model must be a non-empty string, got {model!r}")
-        check("max_retries", max_retries, NonNegativeInt)
-        check("max_event_bytes", max_event_bytes, PositiveInt)
-        if retry_initial_delay < 0 or retry_max_delay < 0:
-            raise ConfigurationError("retry delays must be >= 0 seconds")
+        self.transport = Transport.of(transport, options)
         self.model_id = model
-        self.max_retries = max_retries
-        self.timeout = Timeout.coerce(timeout)
-        self.retry_initial_delay = float(retry_initial_delay)
-        self.retry_max_delay = float(retry_max_delay)
-        self.max_event_bytes = max_event_bytes
         self._api_key = api_key or None
-        self._extra_headers = dict(headers or {})
+        self._extra_headers = self.transport.headers
         self._secrets = Secrets()
         self._secrets.add(self._api_key)
         self._secrets.add(*(v for k, v in self._extra_headers.items() if is_credential_header(k)))
@@ -198,6 +252,27 @@ class HTTPModel(CallErrors, abc.ABC):
         #: Set by router factories: the environment variable the key came from,
         #: named in the error when it is missing.
         self._key_env: str | None = None
+
+    # The transport settings, as attributes (read by the call machinery).
+    @property
+    def max_retries(self) -> int:
+        return self.transport.max_retries
+
+    @property
+    def timeout(self) -> Timeout:
+        return self.transport.timeout
+
+    @property
+    def retry_initial_delay(self) -> float:
+        return float(self.transport.retry_initial_delay)
+
+    @property
+    def retry_max_delay(self) -> float:
+        return float(self.transport.retry_max_delay)
+
+    @property
+    def max_event_bytes(self) -> int:
+        return self.transport.max_event_bytes
 
     @property
     def base_url(self) -> str:

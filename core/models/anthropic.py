@@ -12,13 +12,12 @@ from __future__ import annotations
 import base64
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from typing import Any
+from typing import Any, Unpack
 
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import ConfigurationError
 from tripwire.models import ModelRequest
-from tripwire.models._http import Call, HTTPModel, Timeout
-from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES
+from tripwire.models._http import Call, HTTPModel, Transport, TransportOptions
 from tripwire.models._wire import (
     WireError,
     args_text,
@@ -76,13 +75,11 @@ class Anthropic(HTTPModel):
     :param model: e.g. ``"claude-sonnet-4-5"``.
     :param api_key: sent as ``x-api-key``.
     :param base_url: the API root without ``/v1`` (default ``https://api.anthropic.com``).
-    :param max_retries: transport retries for 408/409/429/5xx/529 and network failures.
-    :param timeout: seconds, or ``Timeout(connect=10, read=600, total=None)``.
-    :param headers: extra HTTP headers (e.g. ``{"anthropic-beta": "..."}``).
+    :param transport: a ``tripwire.models.Transport`` (retries of 408/409/429/5xx/529 and
+        network failures, timeouts, extra headers such as ``{"anthropic-beta": "..."}``,
+        limits); its fields may also be given as keyword options, which override it.
     :param max_tokens: sent when ``model_settings`` has no ``max_tokens``; the API
         requires the field.
-    :param max_event_bytes: the largest stream event (or non-streaming body) read
-        before the call fails with ``APICallError`` (default 16 MiB).
     """
 
     provider = "anthropic"
@@ -94,24 +91,16 @@ class Anthropic(HTTPModel):
         model: str,
         api_key: str | None = None,
         base_url: str = DEFAULT_BASE_URL,
-        max_retries: int = 2,
-        timeout: Timeout | float | None = None,
-        headers: Mapping[str, str] | None = None,
         max_tokens: int = 4096,
-        retry_initial_delay: float = 0.5,
-        retry_max_delay: float = 8.0,
-        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
+        transport: Transport | None = None,
+        **options: Unpack[TransportOptions],
     ) -> None:
         super().__init__(
             base_url=base_url,
             api_key=api_key,
             model=model,
-            max_retries=max_retries,
-            timeout=timeout,
-            headers=headers,
-            retry_initial_delay=retry_initial_delay,
-            retry_max_delay=retry_max_delay,
-            max_event_bytes=max_event_bytes,
+            transport=transport,
+            **options,
         )
         if not isinstance(max_tokens, int) or max_tokens < 1:
             raise ConfigurationError(f"max_tokens must be a positive integer, got {max_tokens!r}")

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from typing import Any
+from typing import Any, Unpack
 
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import ConfigurationError
 from tripwire.models import ModelRequest
-from tripwire.models._http import Call, HTTPModel, Timeout
-from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES
+from tripwire.models._http import Call, HTTPModel, Transport, TransportOptions
 from tripwire.models._wire import (
     WireError,
     args_text,
@@ -61,15 +60,15 @@ class OpenAICompatible(HTTPModel):
         ``"https://api.openai.com/v1"`` or ``"http://localhost:11434/v1"``.
     :param api_key: sent as ``Authorization: Bearer``; ``None`` for servers without auth.
     :param model: the model name the server knows.
-    :param max_retries: transport retries for 408/409/429/5xx and network failures.
-    :param timeout: seconds, or ``Timeout(connect=10, read=600, total=None)``.
-    :param headers: extra HTTP headers sent with every request.
+    :param transport: a ``tripwire.models.Transport`` (retries, timeouts, headers,
+        limits); its fields may also be given as keyword options (``max_retries``,
+        ``timeout`` (seconds, or ``Timeout(connect=10, read=600, total=None)``),
+        ``headers``, ``retry_initial_delay``, ``retry_max_delay``, ``max_event_bytes``),
+        which override the object's.
     :param provider: the name used in ``provider_options`` and labels (default ``"openai"``).
     :param max_tokens_param: the body field ``model_settings["max_tokens"]`` is sent as:
         ``"max_tokens"`` (compatible servers) or ``"max_completion_tokens"`` (what
         OpenAI's own API wants; ``"openai/..."`` router ids use it).
-    :param max_event_bytes: the largest stream event (or non-streaming body) read
-        before the call fails with ``APICallError`` (default 16 MiB).
 
     A ``base_url`` with credentials (``https://user:password@host/v1``) sends them as
     basic auth; they are shown masked (``user:***@``) everywhere.
@@ -83,25 +82,17 @@ class OpenAICompatible(HTTPModel):
         api_key: str | None,
         model: str,
         *,
-        max_retries: int = 2,
-        timeout: Timeout | float | None = None,
-        headers: Mapping[str, str] | None = None,
         provider: str = "openai",
         max_tokens_param: str = "max_tokens",
-        retry_initial_delay: float = 0.5,
-        retry_max_delay: float = 8.0,
-        max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES,
+        transport: Transport | None = None,
+        **options: Unpack[TransportOptions],
     ) -> None:
         super().__init__(
             base_url=base_url,
             api_key=api_key,
             model=model,
-            max_retries=max_retries,
-            timeout=timeout,
-            headers=headers,
-            retry_initial_delay=retry_initial_delay,
-            retry_max_delay=retry_max_delay,
-            max_event_bytes=max_event_bytes,
+            transport=transport,
+            **options,
         )
         if max_tokens_param not in ("max_tokens", "max_completion_tokens"):
             raise ConfigurationError(
