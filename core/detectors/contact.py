@@ -1,0 +1,378 @@
+"""Contact details: email addresses, phone numbers and URLs.
+
+- ``EmailDetector`` (``email``): a practical RFC 5322 address (dot-atom local part,
+  host names with a letter TLD), not the user part of a URL (``https://user@host``)
+  and not a file name such as ``icon@2x.png``;
+- ``PhoneDetector`` (``phone``): numbers that ``phonenumbers`` says are valid, in the
+  ``regions`` given for numbers written without ``+`` and a country code (default US);
+  dates, IP addresses, ISBNs, version strings and numbers after "order", "invoice",
+  "#", ... are not phone numbers. Needs ``pip install 'tripwire[guardrails]'``;
+- ``UrlDetector`` (``url``): ``http``, ``https`` and ``ftp`` URLs and bare ``www.``
+  ones, without the punctuation that ends a sentence or a bracket around them.
+
+Each scans the text with one compiled pattern whose first character is a literal or a
+small class (so the regex engine skips ahead in C) and validates only what it finds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tripwire.detectors.financial import card_issuer, luhn_is_valid
+from tripwire.errors import ConfigurationError
+from tripwire.guardrails import Detection
+
+__all__ = ["EmailDetector", "MissingDependency", "PhoneDetector", "UrlDetector"]
+
+
+class MissingDependency(ConfigurationError, ImportError):
+    """A detector needs a library that is not installed. Raised when the detector is
+    built (never when tripwire is imported); the message says what to install."""
+
+
+# ---------------------------------------------------------------------------- email
+
+# The local part: letters, digits and ``. _ % + -`` (what addresses use in practice;
+# RFC 5322 also allows ``! # $ & ' * / = ? ^ ` { | } ~``, which in chat text are far
+# more often punctuation around an address than part of it).
+_LOCAL = re.compile(r"[\w.%+\-]{1,64}\Z")
+_LOCAL_CHAR = re.compile(r"[\w.%+\-]")
+# The domain: labels of letters, digits and inner hyphens, then a TLD of letters (or an
+# IDN's ``xn--`` form); nothing word-like right after it.
+_DOMAIN = re.compile(
+    r"(?:[^\W_](?:(?:[^\W_]|-){0,61}[^\W_])?\.){1,10}"
+    r"([^\W\d_]{2,63}|[Xx][Nn]--[A-Za-z0-9\-]{1,59})(?![\w\-]|\.[^\W_])")
+# File extensions that are not TLDs: ``icon@2x.png``, ``logo@3x.webp``, ``pkg@1.2.tgz``.
+_NOT_TLDS = frozenset("""
+    png jpg jpeg gif svg webp bmp ico tif tiff heic avif psd css scss less js mjs cjs jsx
+    ts tsx json yaml yml toml xml html htm txt csv tsv pdf doc docx xls xlsx ppt pptx odt
+    exe dll dylib lock wav ogg flac webm mkv avi woff woff2 ttf otf eot tar gz tgz bz2 xz
+    rar whl egg pyc pyo java class jar kt kts rb php swift scala sql log ini cfg conf env
+    bak tmp swp orig patch diff proto wasm vue svelte ipynb
+""".split())
+
+
+class EmailDetector:
+    """Email addresses (type ``email``)."""
+
+    name = "email"
+    types = ("email",)
+    max_length = 254  # RFC 5321: the longest address a mail path can carry
+
+    def detect(self, text: str) -> Iterable[Detection]:
+        found: list[Detection] = []
+        at = text.find("@")
+        while at != -1:
+            hit = self._at(text, at)
+            if hit is not None:
+                start, end = hit
+                found.append(Detection("email", start, end, 1.0, self.name, text[start:end]))
+                at = text.find("@", end)
+            else:
+                at = text.find("@", at + 1)
+        return found
+
+    def _at(self, text: str, at: int) -> tuple[int, int] | None:
+        """The address around the ``@`` at ``at``, if there is one."""
+        lo = max(0, at - 64)
+        local = _LOCAL.search(text, lo, at)
+        if local is None:
+            return None
+        start = local.start()
+        if start == lo and lo > 0 and _LOCAL_CHAR.match(text, lo - 1):
+            return None  # a local part longer than 64 characters
+        while start < at and text[start] == ".":
+            start += 1
+        part = text[start:at]
+        if not part or part.endswith(".") or ".." in part or not any(c.isalnum() for c in part):
+            return None
+        if (start and text[start - 1] == "@") or self._in_url_userinfo(text, start):
+            return None
+        domain = _DOMAIN.match(text, at + 1)
+        if domain is None or domain.group(1).lower() in _NOT_TLDS:
+            return None
+        end = domain.end()
+        if end - start > self.max_length or text.startswith("@", end):
+            return None
+        return start, end
+
+    @staticmethod
+    def _in_url_userinfo(text: str, start: int) -> bool:
+        """``https://user:secret@host``: the ``user:secret@host`` is a URL's
+        credentials and host, not an address (the URL and secret detectors see it)."""
+        if start < 3 or text[start - 1] not in ":/":
+            return False
+        before = text[max(0, start - 256):start]
+        token = before.split()[-1] if before.strip() else ""
+        scheme = token.rfind("://")
+        return scheme != -1 and "/" not in token[scheme + 3:]
+
+
+# ---------------------------------------------------------------------------- phone
+
+# Candidates: a run of digits and the characters that group them, found in the text's
+# ASCII bytes with every digit turned into "0" (so the pattern starts with a literal,
+# which the regex engine finds far faster than a class); a "+" or "(" before it is
+# taken in. Validation decides; the pattern only finds.
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_PHONE_RUN = re.compile(rb"0[0 ().\-/]{5,40}")
+_TOKEN = re.compile(r"\S+")
+_GROUPS = re.compile(r"[0-9]+")
+_DATE = re.compile(
+    r"\(?(?:[0-9]{4}[\-/.][0-9]{1,2}[\-/.][0-9]{1,2}|[0-9]{1,2}[\-/.][0-9]{1,2}[\-/.](?:[0-9]{4}|[0-9]{2}))\)?\Z")
+# What comes right before bare digits that are an identifier, not a phone number.
+_ID_CONTEXT = re.compile(
+    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|tracking|track|isbn(?:-1[03])?|issn|id|"
+    r"account|acct|transaction|txn|ticket|case|serial|sku|po|confirmation|booking|"
+    r"customer|member|policy|claim|receipt|item|part|model|version|ver|build|release|"
+    r"patch|pr|issue|bug)\b\.?\s*(?:no\.?|nr\.?|num(?:ber)?\.?|id)?\s*[:#=]?\s*|#\s*)\Z")
+_BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
+_BAD_AFTER = frozenset("%€$£¥@_")
+_MAX_PHONE_TRIES = 16
+
+
+class PhoneDetector:
+    """Phone numbers (type ``phone``), validated with ``phonenumbers``.
+
+    ``regions``: the regions (ISO 3166 codes such as ``"US"``, ``"GB"``, ``"DE"``) a
+    number written without ``+`` and a country code may belong to; it is reported if
+    it is valid in any of them. Numbers with ``+`` (or ``00``) and a country code are
+    validated as they are. Default ``["US"]``.
+    """
+
+    name = "phone"
+    types = ("phone",)
+    max_length = 48  # the longest candidate run the pattern takes, and then some
+    OPTIONS = ("regions",)
+
+    def __init__(self, regions: Sequence[str] | str = ("US",)) -> None:
+        try:
+            import phonenumbers
+        except ImportError as e:
+            raise MissingDependency(
+                "the phone detector needs the phonenumbers library: "
+                "pip install 'tripwire[guardrails]'") from e
+        self._pn: Any = phonenumbers
+        if isinstance(regions, str):
+            regions = [regions]
+        if not isinstance(regions, Sequence) or not regions:
+            raise ConfigurationError(
+                f"phone detector: regions must be a non-empty list of region codes such "
+                f"as ['US', 'GB']; got {regions!r}")
+        supported = phonenumbers.SUPPORTED_REGIONS
+        wrong = [r for r in regions if not isinstance(r, str) or r.upper() not in supported]
+        if wrong:
+            raise ConfigurationError(
+                f"phone detector: unknown region(s) {wrong}; valid: two-letter region "
+                f"codes phonenumbers knows, e.g. US, GB, DE, FR, IN "
+                f"({len(supported)} in all)")
+        self.regions: tuple[str, ...] = tuple(dict.fromkeys(r.upper() for r in regions))
+        # the fewest digits a number written without "+" can have in these regions (a
+        # 7-digit number is never a whole US one): shorter ones are not parsed at all
+        self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
+
+    def detect(self, text: str) -> Iterable[Detection]:
+        found: list[Detection] = []
+        view = text.encode("ascii", "replace").translate(_DIGITS_AS_ZERO)
+        for run in _PHONE_RUN.finditer(view):
+            start, end = run.span()
+            if start and text[start - 1] in "+(":
+                start -= 1
+            end = start + len(text[start:end].rstrip(" ().-/"))
+            if text[start] == "(" and ")" not in text[start:end]:
+                start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
+            if end - start < 7:
+                continue
+            if _is_card(text[start:end]):
+                continue
+            tokens = [t.span() for t in _TOKEN.finditer(text, start, end)]
+            found.extend(self._spans(text, tokens))
+        return found
+
+    def _spans(self, text: str, tokens: list[tuple[int, int]]) -> Iterable[Detection]:
+        """The phone numbers among a run's space-separated tokens: the whole run if it
+        is one, else the longest valid spans of whole tokens, left to right."""
+        tries = 0
+        i, k = 0, len(tokens)
+        while i < k and tries < _MAX_PHONE_TRIES:
+            if i and text[tokens[i - 1][0]] == "+":
+                i += 1  # "+1 555 ...": the number is not what follows the country code
+                continue
+            for j in range(k, i, -1):
+                start, end = tokens[i][0], tokens[j - 1][1]
+                value = text[start:end]
+                if not self._plausible(text, start, end, value):
+                    continue
+                tries += 1
+                if self._valid(value):
+                    score = 0.85 if value.isdigit() else 0.95
+                    yield Detection("phone", start, end, score, self.name, value)
+                    i = j
+                    break
+                if tries >= _MAX_PHONE_TRIES:
+                    return
+            else:
+                i += 1
+
+    def _plausible(self, text: str, start: int, end: int, value: str) -> bool:
+        """Cheap checks before asking phonenumbers: shape and context."""
+        if not value[-1].isdigit() or value[0] not in "+(0123456789":
+            return False
+        groups = _GROUPS.findall(value)
+        digits = sum(len(g) for g in groups)
+        if not (7 if value.startswith(("+", "00", "(00")) else self._min_digits) <= digits <= 15:
+            return False
+        if len(groups) > 1 and len(groups[-1]) == 1:
+            return False  # "0-306-40615-2": an ISBN's check digit, not a subscriber number
+        if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
+            return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
+        if "." in value and (any(len(g) < 2 for g in groups) or (
+                len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
+            return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
+        if value.count("(") != value.count(")"):
+            return False
+        if any(_DATE.match(tok) for tok in value.split()):
+            return False
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
+            return False
+        if after in ".-/" and text[end + 1:end + 2].isdigit():
+            return False
+        if not value.startswith("+") and _is_isbn13(groups):
+            return False
+        # bare digits right after "order", "invoice", "ref", ... are that identifier
+        return not value.isdigit() or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
+
+    def _valid(self, value: str) -> bool:
+        pn = self._pn
+        candidates: list[tuple[str, str | None]] = []
+        if value.startswith("+"):
+            candidates.append((value, None))
+        else:
+            candidates.extend((value, region) for region in self.regions)
+            compact = value.lstrip("(")
+            for idd in ("00", "011"):
+                if compact.startswith(idd):
+                    candidates.append(("+" + compact[len(idd):], None))
+        for number, region in candidates:
+            try:
+                parsed = pn.parse(number, region)
+            except pn.NumberParseException:
+                continue
+            if pn.is_valid_number(parsed):
+                return True
+        return False
+
+
+def _shortest(pn: Any, region: str) -> int:
+    """The fewest digits of a whole national number in ``region`` (0 if unknown)."""
+    meta = pn.PhoneMetadata.metadata_for_region(region)
+    lengths = meta.general_desc.possible_length if meta and meta.general_desc else None
+    return min(lengths) if lengths else 0
+
+
+def _is_card(run: str) -> bool:
+    """A run that is (or is written like) a payment card number is no phone number, nor
+    are parts of it: ``4111 1111 1111 1111``, ``4835 0049 8709 9150``."""
+    groups = _GROUPS.findall(run)
+    digits = "".join(groups)
+    if not 13 <= len(digits) <= 19:
+        return False
+    if len(groups) >= 4 and all(len(g) == 4 for g in groups[:-1]):
+        return True
+    return luhn_is_valid(digits) and card_issuer(digits) is not None
+
+
+def _is_isbn13(groups: list[str]) -> bool:
+    digits = "".join(groups)
+    if len(digits) != 13 or digits[:3] not in ("978", "979"):
+        return False
+    total = sum(int(d) * (1 if i % 2 == 0 else 3) for i, d in enumerate(digits))
+    return total % 10 == 0
+
+
+# ------------------------------------------------------------------------------ url
+
+_SCHEME = re.compile(r"(?i)(?:https?|ftp)\Z")
+# Everything up to white space or a character that cannot be in a URL as written in text.
+_URL_BODY = re.compile(r"[^\s<>\"`{}|\\^]{1,2040}")
+_URL_HOST = re.compile(
+    r"(?:[^\s/?#@]*@)?"                                   # user info
+    r"(?:\[[0-9A-Fa-f:.]+\]"                              # [IPv6]
+    r"|(?:[^\W_](?:(?:[^\W_]|-){0,61}[^\W_])?\.)+[^\W\d_]{2,63}"  # host name with a TLD
+    r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}"                     # IPv4
+    r"|localhost)"
+    r"(?::[0-9]{1,5})?(?=[/?#]|\Z)")
+_TRAILING = ".,;:!?*'\"~_"
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+
+
+class UrlDetector:
+    """URLs (type ``url``): ``http://``, ``https://``, ``ftp://`` and ``www.``."""
+
+    name = "url"
+    types = ("url",)
+    max_length = 2048
+
+    def detect(self, text: str) -> Iterable[Detection]:
+        found: list[Detection] = []
+        covered = 0
+        for at in _anchors(text):
+            if at < covered:
+                continue
+            if text.startswith("://", at):
+                scheme = _SCHEME.search(text, max(0, at - 5), at)
+                if scheme is None:
+                    continue
+                start, host_at, score = scheme.start(), at + 3, 1.0
+            else:
+                start = host_at = at
+                score = 0.9
+            if start and (text[start - 1].isalnum() or text[start - 1] in "./@_-"):
+                continue
+            end = self._end(text, start, host_at)
+            if end is None:
+                continue
+            found.append(Detection("url", start, end, score, self.name, text[start:end]))
+            covered = end
+        return found
+
+    def _end(self, text: str, start: int, host_at: int) -> int | None:
+        body = _URL_BODY.match(text, host_at, start + self.max_length)
+        if body is None:
+            return None
+        url = body.group()
+        url = _trim(url)
+        if not url or _URL_HOST.match(url) is None:
+            return None
+        return host_at + len(url)
+
+
+def _anchors(text: str) -> list[int]:
+    """Where a URL may be: each ``://`` and each ``www.`` (``str.find``, the fastest
+    scan there is), in text order."""
+    out: list[int] = []
+    for needle in ("://", "www.", "WWW."):
+        i = text.find(needle)
+        while i != -1:
+            out.append(i)
+            i = text.find(needle, i + 3)
+    return sorted(out)
+
+
+def _trim(url: str) -> str:
+    """Drop what ends a sentence or closes a bracket around the URL: ``(see
+    https://x.org/a).`` keeps ``https://x.org/a``; ``https://x.org/Foo_(bar)`` keeps
+    its own balanced brackets."""
+    while url:
+        last = url[-1]
+        if last in _TRAILING:
+            url = url[:-1]
+        elif last in _CLOSERS and url.count(last) > url.count(_CLOSERS[last]):
+            url = url[:-1]
+        else:
+            break
+    return url

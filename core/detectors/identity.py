@@ -1,0 +1,213 @@
+"""Personal identifiers: US Social Security numbers and dates of birth.
+
+- ``SSNDetector`` (``ssn``): ``AAA-GG-SSSS`` or ``AAA GG SSSS``, and nine bare digits
+  only near an SSN keyword ("SSN", "social security", ...), that follow the SSA's rules:
+  the area is not 000, 666 or 900-999, the group not 00, the serial not 0000, and the
+  number is not one of those published in advertising or examples (078-05-1120,
+  219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit;
+- ``DateOfBirthDetector`` (``date-of-birth``): a date (numeric in the common orders,
+  or with an English or German month name) within 30 characters of a birth keyword
+  ("born", "DOB", "date of birth", "birthday", "geboren", "Geburtsdatum", "né le",
+  "nacimiento", ...), that is a real day, after 1900 and in the past. Only the date is
+  reported.
+
+Both look at context beyond what they report, so their ``max_length`` covers the
+keyword and the distance too: a stream guard then holds back enough text to see the
+keyword that makes a number or a date personal data.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterable
+
+from tripwire.guardrails import Detection
+
+__all__ = ["DateOfBirthDetector", "SSNDetector", "ssn_is_valid"]
+
+#: Numbers the SSA never issued to anyone but that circulate: the Woolworth wallet card
+#: (078-05-1120), the SSA's own advertising number (219-09-9999), a published CEO's
+#: (457-55-5462) and the form example (123-45-6789).
+KNOWN_INVALID_SSNS = frozenset({"078051120", "219099999", "457555462", "123456789"})
+
+
+def ssn_is_valid(digits: str) -> bool:
+    """Whether nine digits can be a Social Security number under the SSA's rules."""
+    if len(digits) != 9 or not digits.isdigit() or not digits.isascii():
+        return False
+    area, group, serial = int(digits[:3]), digits[3:5], digits[5:]
+    if area == 0 or area == 666 or area >= 900 or group == "00" or serial == "0000":
+        return False
+    return digits not in KNOWN_INVALID_SSNS and len(set(digits)) > 1
+
+
+# Found in the text's ASCII bytes with every digit turned into "0", so the pattern
+# starts with a literal (far faster for the regex engine than a class).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_SSN_RUN = re.compile(rb"000(?:-00-| 00 |00)0000")
+_SSN_KEYWORD = re.compile(
+    r"(?i)\b(?:ssn|ss\s?#|ss\s?no|social\s+security|soc\.?\s?sec|ssa\s+number)(?![a-z])")
+_CONTEXT = 30  # how far from a number or a date its keyword may be
+
+
+class SSNDetector:
+    """US Social Security numbers (type ``ssn``), checked against the SSA's rules."""
+
+    name = "ssn"
+    types = ("ssn",)
+    # 11 characters of number, up to 30 of distance and up to 31 of keyword
+    max_length = 72
+
+    def detect(self, text: str) -> Iterable[Detection]:
+        found: list[Detection] = []
+        view = text.encode("ascii", "replace").translate(_DIGITS_AS_ZERO)
+        for m in _SSN_RUN.finditer(view):
+            start, end = m.span()
+            value = text[start:end]
+            before = text[start - 1] if start else " "
+            after = text[end] if end < len(text) else " "
+            if before.isalnum() or before in "_+$.,/-" or after.isalnum() or after == "_":
+                continue
+            if (before == " " and text[start - 2:start - 1].isdigit()) or (
+                    after in " -./," and text[end + 1:end + 2].isdigit()):
+                continue  # a group of a longer number: 415 123 45 6789, 123-45-6789-0
+            digits = value.replace("-", "").replace(" ", "")
+            if not ssn_is_valid(digits):
+                continue
+            keyword = _SSN_KEYWORD.search(
+                text, max(0, start - _CONTEXT - 24), min(len(text), end + _CONTEXT + 24))
+            near = keyword is not None and (
+                0 <= start - keyword.end() <= _CONTEXT or 0 <= keyword.start() - end <= _CONTEXT)
+            if len(value) == 9:
+                if not near:
+                    continue  # nine bare digits are an SSN only when called one
+                score = 0.9
+            elif near:
+                score = 1.0
+            else:
+                score = 0.95 if "-" in value else 0.8
+            found.append(Detection("ssn", start, end, score, self.name, value))
+        return found
+
+
+# -------------------------------------------------------------------- date of birth
+
+# Birth keywords, found in the lower-cased text by four patterns that each start with a
+# literal (the regex engine finds those far faster than an alternation or a
+# case-insensitive pattern): born, birth..., bday, b-day, dob, d.o.b, geb., geboren,
+# geburt..., naissance, nacido, nacida, nacimiento, and "né le" / "née le" in
+# non-ASCII text.
+_KEYWORD_SCANS = tuple(re.compile(p) for p in (
+    r"b(?:orn|irth[a-z]*|-?day)", r"d(?:ob|\.o\.b)", r"geb(?:oren|\.|urt[a-zäöüß]*)",
+    r"na(?:issance|cid[oa]|cimiento)"))
+_KEYWORD_NON_ASCII = re.compile(r"née? le")
+_BIRTH_KEYWORD = re.compile(
+    r"(?i)\b(?:born|birth[a-z]*|dob|d\.o\.b|bday|b-day|geboren|geb\.|geburt[a-zäöüß]*|"
+    r"née? le|naissance|nacid[oa]|nacimiento)(?![a-z])")
+
+_MONTHS: dict[str, int] = {}
+for _number, _names in enumerate((
+        "january jan januar jänner jän", "february feb februar", "march mar märz maerz mär",
+        "april apr", "may mai", "june jun juni", "july jul juli", "august aug",
+        "september sep sept", "october oct oktober okt", "november nov",
+        "december dec dezember dez"), start=1):
+    for _name in _names.split():
+        _MONTHS[_name] = _number
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
+
+_DATE = re.compile(
+    rf"""(?ix)
+    (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
+    | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
+    | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:\s+of)?[\s\-]+(?P<dm>{_MONTH})\.?,?[\s\-]+(?P<dy>[0-9]{{4}})
+    | (?P<mm>{_MONTH})\.?\s+(?:the\s+)?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>[0-9]{{4}})
+    """)
+
+
+def _two_digit_year(yy: int, today: datetime.date) -> int:
+    return 2000 + yy if 2000 + yy <= today.year else 1900 + yy
+
+
+def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
+    """The date a match names, if it is a real day after 1900 and before today."""
+    candidates: list[tuple[int, int, int]] = []
+    if m.group("iy"):
+        candidates.append((int(m.group("iy")), int(m.group("im")), int(m.group("id"))))
+    elif m.group("a"):
+        a, b, y = int(m.group("a")), int(m.group("b")), int(m.group("y"))
+        if len(m.group("y")) == 2:
+            y = _two_digit_year(y, today)
+        if m.group("sep") == ".":
+            candidates.append((y, b, a))          # 31.12.1985: day first
+        else:
+            candidates += [(y, a, b), (y, b, a)]  # 12/31/1985 or 31/12/1985
+    elif m.group("dd"):
+        candidates.append((int(m.group("dy")), _MONTHS[m.group("dm").lower()],
+                           int(m.group("dd"))))
+    else:
+        candidates.append((int(m.group("my")), _MONTHS[m.group("mm").lower()],
+                           int(m.group("md"))))
+    for y, mo, d in candidates:
+        try:
+            date = datetime.date(y, mo, d)
+        except ValueError:
+            continue
+        if datetime.date(1900, 1, 1) <= date < today:
+            return date
+    return None
+
+
+class DateOfBirthDetector:
+    """Dates of birth (type ``date-of-birth``): a past date near a birth keyword."""
+
+    name = "date-of-birth"
+    types = ("date-of-birth",)
+    # a date of up to 32 characters, 30 of distance, a keyword of up to 16
+    max_length = 80
+
+    def detect(self, text: str) -> Iterable[Detection]:
+        keywords = self._keywords(text)
+        if not keywords:
+            return []
+        today = datetime.date.today()
+        found: dict[tuple[int, int], Detection] = {}
+        for ks, ke in keywords:
+            lo, hi = max(0, ks - _CONTEXT - 34), min(len(text), ke + _CONTEXT + 34)
+            for m in _DATE.finditer(text, lo, hi):
+                start, end = m.span()
+                if (start, end) in found or start < ke and end > ks:
+                    continue
+                gap = start - ke if start >= ke else ks - end
+                if gap > _CONTEXT:
+                    continue
+                before = text[start - 1] if start else " "
+                after = text[end] if end < len(text) else " "
+                if before.isalnum() or before in "_./-" or after.isalnum() or after == "_":
+                    continue
+                if after in "./-:" and text[end + 1:end + 2].isdigit():
+                    continue  # 12.03.1985.4, 1985-03-12-7, a time 12/03/85:10
+                if _birth_date(m, today) is None:
+                    continue
+                found[(start, end)] = Detection(
+                    "date-of-birth", start, end, 0.95, self.name, m.group())
+        return sorted(found.values(), key=lambda d: d.start)
+
+    @staticmethod
+    def _keywords(text: str) -> list[tuple[int, int]]:
+        """Where birth keywords are, as whole words (a case-insensitive pattern only
+        when lower-casing changes the text's length, as ``İ`` does)."""
+        low = text.lower()
+        if len(low) != len(text):
+            return [m.span() for m in _BIRTH_KEYWORD.finditer(text)]
+        scans = _KEYWORD_SCANS if text.isascii() else (*_KEYWORD_SCANS, _KEYWORD_NON_ASCII)
+        spans: list[tuple[int, int]] = []
+        for scan in scans:
+            for m in scan.finditer(low):
+                start, end = m.span()
+                if (start and low[start - 1].isalpha()) or (
+                        end < len(low) and low[end].isalpha() and not low[end - 1] == "."):
+                    continue
+                spans.append((start, end))
+        return sorted(spans)

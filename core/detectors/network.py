@@ -1,0 +1,139 @@
+"""Network identifiers: IP addresses and UUIDs.
+
+- ``IPAddressDetector`` (``ip-address``): IPv4 and IPv6 addresses that ``ipaddress``
+  accepts, standing alone: not a part of ``1.2.3.4.5``, ``v2.1.0.3``, ``1.2.3.4-beta``
+  or ``std::vector``, and not a dotted number right after "version", "build",
+  "release", ... (that is a version);
+- ``UUIDDetector`` (``uuid``): ``8-4-4-4-12`` hex UUIDs of any version.
+
+Both anchor on punctuation (``.``, ``:``, ``-``) that the regex engine finds in C, then
+look around each hit.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable
+
+from tripwire.guardrails import Detection
+
+__all__ = ["IPAddressDetector", "UUIDDetector"]
+
+# An IPv4 address has ".N.N." inside it: find that, then back up to the first octet.
+_V4_ANCHOR = re.compile(r"\.[0-9]{1,3}\.[0-9]{1,3}\.")
+_V4 = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}")
+# An IPv6 address has ":h:" or "::" inside it.
+_V6_ANCHOR = re.compile(r":[0-9A-Fa-f]{0,4}:")
+_V6 = re.compile(r"[0-9A-Fa-f:]{2,29}?(?<=:)[0-9]{1,3}(?:\.[0-9]{1,3}){3}"  # ::ffff:192.0.2.1
+                 r"|[0-9A-Fa-f:]{2,39}")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_HEX_GROUP = re.compile(r"[0-9A-Fa-f]{1,4}")
+# Words after which a dotted number is a version, not an address.
+_VERSION_CONTEXT = re.compile(
+    r"(?i)\b(?:version|ver|vers|release|rel|build|firmware|fw|rev|revision|patch|update|"
+    r"upgrade|downgrade|python|node|nodejs|java|jdk|chrome|firefox|safari|edge|windows|"
+    r"android|ios|macos|kernel|linux|sdk|api|library|lib|package|pkg|plugin|driver|"
+    r"bios|app|v)\.?\s*[:=]?\s*\Z")
+
+
+class IPAddressDetector:
+    """IPv4 and IPv6 addresses (type ``ip-address``)."""
+
+    name = "ip-address"
+    types = ("ip-address",)
+    max_length = 45  # the longest IPv6 text form (with an embedded IPv4 address)
+
+    def detect(self, text: str) -> Iterable[Detection]:
+        found = list(self._v6(text)) if ":" in text else []
+        taken = [(d.start, d.end) for d in found]  # ::ffff:192.0.2.1 is one address
+        found.extend(d for d in self._v4(text)
+                     if all(d.end <= s or d.start >= e for s, e in taken))
+        return found
+
+    def _v4(self, text: str) -> Iterable[Detection]:
+        covered = 0
+        for anchor in _V4_ANCHOR.finditer(text):
+            dot = anchor.start()
+            start = dot
+            while start > max(0, dot - 3) and text[start - 1].isdigit():
+                start -= 1
+            if start == dot or start < covered:
+                continue
+            m = _V4.match(text, start)
+            if m is None:
+                continue
+            end = m.end()
+            before = text[start - 1] if start else " "
+            after = text[end] if end < len(text) else " "
+            nxt = text[end + 1:end + 2]
+            if (before.isalnum() or before in "._" or after.isalnum() or after == "_"
+                    or (after == "." and nxt.isdigit()) or (after in "-+" and nxt.isalpha())):
+                continue  # part of something longer: 1.2.3.4.5, v1.2.3.4, 1.2.3.4-rc1 (not :port)
+            try:
+                ipaddress.IPv4Address(m.group())
+            except ValueError:
+                continue
+            if _VERSION_CONTEXT.search(text, max(0, start - 24), start):
+                continue
+            covered = end
+            yield Detection("ip-address", start, end, 1.0, self.name, m.group())
+
+    def _v6(self, text: str) -> Iterable[Detection]:
+        covered = 0
+        for anchor in _V6_ANCHOR.finditer(text):
+            start = anchor.start()
+            while start > max(0, anchor.start() - 4) and text[start - 1] in _HEX:
+                start -= 1
+            if start < covered:
+                continue
+            before = text[start - 1] if start else " "
+            if before.isalnum() or before in "_:.":
+                continue
+            m = _V6.match(text, start)
+            if m is None:
+                continue
+            value = m.group()
+            if value.endswith(":") and not value.endswith("::"):
+                value = value[:-1]  # "fe80::1: it" ends a clause
+            end = start + len(value)
+            after = text[end] if end < len(text) else " "
+            if after.isalnum() or after == "_" or (after in ".:" and text[end + 1:end + 2].isalnum()):
+                continue  # Foo::Bar, 12:30:45:67abc, ...
+            if len(_HEX_GROUP.findall(value.split(".")[0])) < 2:
+                continue  # "::", "::1", "a::": too little to be anyone's address
+            try:
+                ipaddress.IPv6Address(value)
+            except ValueError:
+                continue
+            covered = end
+            yield Detection("ip-address", start, end, 1.0, self.name, value)
+
+
+_UUID_ANCHOR = re.compile(r"-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-")
+_UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+
+
+class UUIDDetector:
+    """UUIDs (type ``uuid``): ``8-4-4-4-12`` hex digits, any version or variant."""
+
+    name = "uuid"
+    types = ("uuid",)
+    max_length = 36
+
+    def detect(self, text: str) -> Iterable[Detection]:
+        found: list[Detection] = []
+        for anchor in _UUID_ANCHOR.finditer(text):
+            start = anchor.start() - 8
+            if start < 0:
+                continue
+            m = _UUID.match(text, start)
+            if m is None:
+                continue
+            end = m.end()
+            before = text[start - 1] if start else " "
+            after = text[end] if end < len(text) else " "
+            if before.isalnum() or before in "_-" or after.isalnum() or after in "_-":
+                continue
+            found.append(Detection("uuid", start, end, 1.0, self.name, m.group()))
+        return found
