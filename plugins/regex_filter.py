@@ -1,0 +1,754 @@
+"""``regex-filter``: block, redact or report what named regular expressions match, in
+everything that reaches the model, the tools or the client.
+
+Each rule is a name, a pattern and a replacement; presets add ready-made rules for
+personal data (``pii``), credentials (``secrets``) and links (``urls``). They are
+plain patterns, fast and predictable, with no validation: an order number shaped like
+a phone number is a phone number here. ``pii-detector`` is the validated tier (Luhn,
+issuer ranges, checksums).
+
+Where it looks, by ``phase`` (the lists the processor is put in decide which hooks run;
+the same instance can go in both)::
+
+    input    process_input          the input messages (text, reasoning, tool calls
+                                    and results they carry)
+    output   process_output_stream  streamed text and reasoning (through a
+                                    ``tripwire.HoldBack`` window, so a value split
+                                    across chunks or text ids is still found), a tool
+                                    call's arguments before the tool runs, a tool
+                                    error's text
+             process_tool_result    a tool's result, before the model, the client and
+                                    the stored history see it
+             process_output_result  the final response messages (what other processors
+                                    put there after the stream)
+
+What it does on a match, by ``strategy``: ``block`` stops the run
+(``Regex filter: blocked content matching patterns: a, b``); ``redact`` replaces each
+match with its rule's replacement and reports a ``tripwire.guardrails.Verdict``
+(``result.verdicts``); ``warn`` leaves the content as it is, tells ``on_violation`` and
+reports a verdict. Tripwire metadata, violations and verdicts name the rules, count the
+matches and give their offsets: never the matched text.
+
+Speed: the patterns are compiled once per processor, into as few scans as possible:
+rules that start with ``(?<!\\w)`` (only where a word starts: every preset) share one
+scan that stops only where a word starts; other rules without capturing groups share
+one alternation; a rule with capturing groups (a backreference would break in an
+alternation) or global inline flags is scanned on its own.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+import attrs
+
+from tripwire._hookcall import notify_violation
+from tripwire._markers import hookimpl
+from tripwire.chunks import Chunk
+from tripwire.errors import ConfigurationError
+from tripwire.guardrails import Detection, Verdict
+from tripwire.holdback import CHANNELS as HOLD_CHANNELS
+from tripwire.holdback import HoldBack, Match, replace_all
+from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
+from tripwire.options import PositiveInt, check
+from tripwire.processor import Processor, ProcessorViolation
+from tripwire.types import Abort, ToolResultChange, Writer
+
+__all__ = ["PRESETS", "Phase", "Preset", "RegexFilter", "Rule", "Strategy"]
+
+Strategy = Literal["block", "redact", "warn"]
+Phase = Literal["input", "output", "all"]
+Preset = Literal["pii", "secrets", "urls"]
+
+
+@attrs.frozen
+class Rule:
+    """One named pattern: ``name`` (what reports call it), ``pattern`` (a Python regular
+    expression; use inline flags such as ``(?i:...)`` for case), ``replacement`` (what
+    ``strategy = "redact"`` puts in place of each match) and ``max_length``: the most
+    characters one match can cover, which is how much streamed text is held back.
+    ``max_length`` is computed when the pattern is bounded (``\\d{3}-\\d{4}``: 8); give
+    it for a pattern that can match without bound (``\\d+``), as the bound you accept:
+    a longer match is not guarded whole in a stream."""
+
+    name: str = attrs.field(validator=attrs.validators.instance_of(str))
+    pattern: str = attrs.field(validator=attrs.validators.instance_of(str))
+    replacement: str = attrs.field(default="[REDACTED]",
+                                   validator=attrs.validators.instance_of(str))
+    max_length: int | None = None
+
+
+#: Only where a word starts (after a character that is not a letter, digit or ``_``, or
+#: at the start of the text). Rules that begin with it share the fastest scan.
+WORD_START = r"(?<!\w)"
+_W = WORD_START
+
+#: The preset rules, by preset name. Plain patterns, each with its bound.
+PRESETS: dict[str, tuple[Rule, ...]] = {
+    "pii": (
+        Rule("email", _W + r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,24}"
+             r"(?![\w-])", "[EMAIL]", 345),
+        Rule("phone", "|".join(_W + p + r"(?!\d)" for p in (
+            r"\+\d{1,3}[ .-]?(?:\(\d{1,4}\)|\d{1,4})(?:[ .-]?\d{2,4}){2,5}",  # +44 20 7946 0958
+            r"\(\d{3}\)[ .-]?\d{3}[ .-]?\d{4}",                                 # (555) 123-4567
+            r"\d{3}[ .-]?\d{3}[ .-]?\d{4}",                                     # 555-123-4567
+        )), "[PHONE]", 36),
+        Rule("ssn", _W + r"\d{3}-\d{2}-\d{4}(?![\w-])", "[SSN]", 11),
+        Rule("credit-card", "|".join(_W + p + r"(?!\d)" for p in (
+            r"3[47]\d{2}[ -]?\d{6}[ -]?\d{5}",                # American Express
+            r"\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}",          # 16 digits
+        )), "[CREDIT_CARD]", 19),
+    ),
+    "secrets": (
+        Rule("api-key", "|".join((
+            *(_W + p for p in (
+                r"sk-[A-Za-z0-9_-]{20,200}",                 # OpenAI, Anthropic
+                r"gh[pousr]_[A-Za-z0-9]{36,255}",            # GitHub
+                r"github_pat_[A-Za-z0-9_]{22,255}",
+                r"xox[abprs]-[A-Za-z0-9-]{10,200}",          # Slack
+                r"AIza[0-9A-Za-z_-]{35}",                    # Google
+                r"[rs]k_(?:live|test)_[0-9A-Za-z]{16,247}",  # Stripe
+            )),
+            # api_key = "...", OPENAI_API_KEY=..., "secret-key": "...": from the key name
+            # on. (Its first letter comes first, the check of what precedes it second:
+            # that lets the scan skip to the letters a and s.)
+            r"[AaSs](?<![A-Za-z0-9].)(?i:(?<=a)pi|(?<=s)ecret|(?<=a)ccess)[_-]?(?i:key)"
+            r"[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?[A-Za-z0-9_./+=-]{8,200}",
+        )), "[API_KEY]", 266),
+        Rule("bearer-token", _W + r"(?i:bearer)[ \t]{1,4}[A-Za-z0-9._~+/-]{8,500}={0,2}",
+             "[BEARER_TOKEN]", 512),
+        Rule("aws-key", _W + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])", "[AWS_KEY]", 20),
+    ),
+    "urls": (
+        Rule("url", _W + r"(?i:https?://|ftp://|www\.)[^\s<>\"'`]{0,499}[^\s<>\"'`.,;:!?)\]}]",
+             "[URL]", 508),
+    ),
+}
+
+#: Verdict channel of each stream channel of ``HoldBack``.
+_STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
+
+# The stdlib's regular expression parser gives a pattern's shortest and longest match
+# (``getwidth``). It is private (``re._parser``, ``sre_parse`` before 3.11), so it is
+# looked up, not imported: without it only literal patterns get a computed bound.
+try:
+    _PARSER: Any = importlib.import_module("re._parser")
+except ImportError:  # a Python whose re no longer has it
+    _PARSER = None
+
+_LITERAL = re.compile(r"(?:[^\\.^$*+?{}\[\]|()]|\\[^A-Za-z0-9])+")
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+def _width(pattern: str) -> tuple[int | None, int | None]:
+    """The fewest and the most characters a match of ``pattern`` covers (``None``:
+    unknown, or no bound)."""
+    if _PARSER is not None:
+        low, high = _PARSER.parse(pattern).getwidth()
+        return low, (None if high >= _PARSER.MAXREPEAT else high)
+    if _LITERAL.fullmatch(pattern):
+        n = len(_UNESCAPE.sub(r"\1", pattern))
+        return n, n
+    return None, None
+
+
+def _word_start_body(pattern: str) -> str | None:
+    """The rest of ``pattern`` when it is ``(?<!\\w)`` followed by something with no
+    top-level ``|`` (so only-at-a-word-start applies to all of it), else ``None``."""
+    if _PARSER is None or not pattern.startswith(WORD_START):
+        return None
+    body = pattern[len(WORD_START):]
+    try:
+        wrapped = _PARSER.parse(f"{WORD_START}(?:{body})")
+    except re.error:
+        return None
+    return body if str(wrapped.data) == str(_PARSER.parse(pattern).data) else None
+
+
+class _Matcher:
+    r"""The compiled rules: ``find(text)`` gives every match as ``(start, end, rule
+    index)``.
+
+    Each rule's top-level alternatives (``a|b``) are placed on their own. Word-start
+    ones (``(?<!\w)X``) share one scan ``\W(?:X0()|X1()|...)`` over the text with a
+    space in front: it stops only where a word starts, and the empty group that closes
+    each alternative says which matched (``lastindex``). Other alternatives without
+    groups share ``(?:P0)()|(?:P1)()|...``; the rest are scanned alone.
+    """
+
+    __slots__ = ("word", "word_rules", "combined", "combined_rules", "alone")
+
+    word_rules: dict[int | None, int]
+    combined_rules: dict[int | None, int]
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        word: list[tuple[int, str]] = []
+        general: list[tuple[int, str]] = []
+        self.alone: list[tuple[int, re.Pattern[str]]] = []
+        for index, pattern in enumerate(patterns):
+            for alternative in _alternatives(pattern):
+                compiled = re.compile(alternative)
+                body = _word_start_body(alternative) if compiled.groups == 0 else None
+                if body is not None:
+                    word.append((index, body))
+                elif compiled.groups == 0 and _combinable(alternative):
+                    general.append((index, alternative))
+                else:
+                    self.alone.append((index, compiled))
+        self.word = (re.compile(r"\W(?:" + "|".join(f"(?:{b})()" for _, b in word) + ")")
+                     if word else None)
+        # group number of each alternative's closing group -> rule index
+        self.word_rules = {group: index for group, (index, _) in enumerate(word, 1)}
+        self.combined = (re.compile("|".join(f"(?:{p})()" for _, p in general))
+                         if general else None)
+        self.combined_rules = {group: index for group, (index, _) in enumerate(general, 1)}
+
+    def find(self, text: str, *, at_start: bool = True) -> list[tuple[int, int, int]]:
+        """Every match in ``text``. ``at_start``: ``text`` begins the whole text (a
+        word-start rule may match at 0); false for a stream window, whose first
+        character is context only."""
+        found: list[tuple[int, int, int]] = []
+        if self.word is not None:
+            # In ``padded`` a rule's match is preceded by the non-word character the
+            # scan consumed; a match ending in a non-word character lends it to the
+            # next one, as ``(?<!\w)`` would.
+            padded = " " + text if at_start else text
+            shift = 1 if at_start else 0
+            search = self.word.search
+            rules = self.word_rules
+            m = search(padded)
+            while m is not None:
+                end = m.end()
+                found.append((m.start() + 1 - shift, end - shift, rules[m.lastindex]))
+                m = search(padded, end - 1)
+        if self.combined is not None:
+            rules = self.combined_rules
+            found.extend((m.start(), m.end(), rules[m.lastindex])
+                         for m in self.combined.finditer(text) if m.end() > m.start())
+        for index, compiled in self.alone:
+            found.extend((m.start(), m.end(), index)
+                         for m in compiled.finditer(text) if m.end() > m.start())
+        return found
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """``pattern``'s top-level alternatives (``a|b``: ``a`` and ``b``), or ``[pattern]``
+    when it has none or the parser does not confirm the split."""
+    pieces: list[str] = []
+    depth = start = i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 1
+        elif c == "[":  # a class: "]" right after "[" or "[^" is a member
+            i += 2 if pattern.startswith("[^", i) else 1
+            i += 1 if pattern.startswith("]", i) else 0
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            pieces.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    pieces.append(pattern[start:])
+    if len(pieces) == 1 or _PARSER is None:
+        return [pattern]
+    try:
+        for piece in pieces:  # each must stand alone (no reference to another's group)
+            re.compile(piece)
+        joined = _PARSER.parse("|".join(f"(?:{p})" for p in pieces))
+    except re.error:
+        return [pattern]
+    return pieces if str(joined.data) == str(_PARSER.parse(pattern).data) else [pattern]
+
+
+def _combinable(pattern: str) -> bool:
+    """``pattern`` keeps its meaning inside ``(?:...)`` in an alternation (global inline
+    flags such as ``(?i)`` must start a whole pattern)."""
+    try:
+        re.compile(f"(?:{pattern})()")
+    except re.error:
+        return False
+    return True
+
+
+class RegexFilter(Processor):
+    """Blocks, redacts or reports what named regular expressions match in the input, the
+    streamed output (text and reasoning), tool-call arguments, tool results and the
+    final response.
+
+    Options:
+
+    ``rules`` = ``None``
+        ``Rule`` objects or tables ``{name, pattern, replacement = "[REDACTED]",
+        max_length}``; names are unique (presets' too).
+    ``presets`` = ``None``
+        Any of ``"pii"`` (email, phone, ssn, credit-card), ``"secrets"`` (api-key,
+        bearer-token, aws-key), ``"urls"`` (url); their rules come after ``rules``.
+        At least one rule or preset is required.
+    ``strategy`` = ``"block"``
+        ``"block"`` stops the run; ``"redact"`` replaces each match with its rule's
+        replacement; ``"warn"`` reports and changes nothing.
+    ``phase`` = ``"all"``
+        ``"input"``, ``"output"`` or ``"all"``: which hooks act (see the module).
+    """
+
+    id = "regex-filter"
+    name = "Regex Filter"
+    description = (
+        "Blocks, redacts or reports named regex matches (rules and pii / secrets / urls "
+        "presets) in input, streamed text and reasoning, tool calls, tool results and "
+        "the final response"
+    )
+
+    def __init__(
+        self,
+        rules: list[Rule | dict[str, Any]] | None = None,
+        *,
+        presets: list[Preset] | None = None,
+        strategy: Strategy = "block",
+        phase: Phase = "all",
+    ) -> None:
+        check("strategy", strategy, Strategy, owner=self.id)
+        check("phase", phase, Phase, owner=self.id)
+        presets = check("presets", presets, list[Preset] | None, owner=self.id)
+        structured = _structure_rules(rules, self.id)
+        presets = list(dict.fromkeys(presets or ()))
+        if not structured and not presets:
+            raise ConfigurationError(
+                f"{self.id}: give at least one rule or preset, e.g. rules=[{{name = "
+                f"\"order-id\", pattern = 'ORD-\\d{{6}}'}}] or presets=[\"pii\"] (presets: "
+                f"pii, secrets, urls)"
+            )
+        #: The ``rules`` option, as ``Rule`` objects.
+        self.rules = structured
+        self.presets = presets
+        self.strategy = strategy
+        self.phase = phase
+        every: list[Rule] = []
+        where: dict[str, str] = {}
+        for index, rule in enumerate(structured):
+            every.append(_checked(rule, f"rule {index} ({rule.name!r})", self.id))
+            _claim(where, rule.name, f"rule {index}", self.id)
+        for preset in presets:
+            for rule in PRESETS[preset]:
+                every.append(_checked(rule, f"preset {preset!r} rule {rule.name!r}", self.id))
+                _claim(where, rule.name, f"preset {preset!r}", self.id)
+        #: Every rule in force, in order: ``rules``, then each preset's.
+        self.active_rules: tuple[Rule, ...] = tuple(every)
+        self._matcher = _Matcher([r.pattern for r in every])
+        self._names = [r.name for r in every]
+        #: How much streamed text is held back: the longest match, plus one character
+        #: so a word-start rule sees what precedes a match.
+        self.max_length = max(r.max_length or 1 for r in every)
+        self._replace: Callable[[Match], str] | None = None
+        if strategy == "redact":
+            for rule in every:
+                clash = sorted({self._names[i] for _, _, i in self._matcher.find(rule.replacement)})
+                if clash:
+                    raise ConfigurationError(
+                        f"{self.id}: the replacement {rule.replacement!r} of rule "
+                        f"{rule.name!r} is matched by rule {', '.join(map(repr, clash))}; "
+                        f"choose a replacement no rule matches"
+                    )
+            self._replace = self._replacement
+
+    def __repr__(self) -> str:
+        return (f"<RegexFilter {len(self.active_rules)} rule(s) strategy={self.strategy!r} "
+                f"phase={self.phase!r}>")
+
+    # ------------------------------------------------------------ matching
+
+    def _replacement(self, match: Match) -> str:
+        index: int = match.rule[0]
+        return self.active_rules[index].replacement
+
+    def _finder(self, offset: int) -> Callable[[str], list[tuple[int, int, tuple[int, int, int]]]]:
+        """``find`` for ``HoldBack`` / ``replace_all`` on a complete text that starts at
+        ``offset`` of its channel: each match labelled ``(rule index, start, end)`` with
+        the offsets in the channel."""
+
+        def find(text: str) -> list[tuple[int, int, tuple[int, int, int]]]:
+            return [(s, e, (i, offset + s, offset + e)) for s, e, i in self._matcher.find(text)]
+
+        return find
+
+    def _detections(self, matches: Iterable[Match]) -> list[Detection]:
+        """One detection per match, in text order; overlapping matches of one rule (two
+        alternatives of it finding the same value) are one."""
+        out: list[Detection] = []
+        for index, start, end in sorted(m.rule for m in matches):
+            name = self._names[index]
+            same = next((i for i in range(len(out) - 1, -1, -1) if out[i].type == name), None)
+            if same is not None and start < out[same].end:
+                out[same] = attrs.evolve(out[same], end=max(end, out[same].end))
+            else:
+                out.append(Detection(name, start, end))
+        return sorted(out, key=lambda d: (d.start, d.end))
+
+    def _metadata(self, verdict: Verdict) -> dict[str, Any]:
+        """What tripwires, violations and reports say: the verdict (types, offsets) and
+        a count per rule - never the matched text."""
+        counts = Counter(d.type for d in verdict.detections)
+        order = {name: i for i, name in enumerate(self._names)}
+        return {
+            **verdict.to_metadata(),
+            "matches": [{"rule": name, "count": counts[name], "channel": verdict.channel}
+                        for name in sorted(counts, key=order.__getitem__)],
+        }
+
+    async def _act(self, channel: str, matches: list[Match], abort: Abort, writer: Writer,
+                   state: dict[str, Any] | None = None) -> None:
+        """Block (abort), or report what was redacted or found (warn). With ``state``,
+        warned matches are remembered for ``process_output_result``."""
+        if not matches:
+            return
+        action = {"block": "blocked", "redact": "redacted", "warn": "warned"}[self.strategy]
+        verdict = Verdict(self.id, channel, self.strategy, action, tuple(self._detections(matches)))
+        metadata = self._metadata(verdict)
+        names = ", ".join(m["rule"] for m in metadata["matches"])
+        if self.strategy == "block":
+            abort(f"Regex filter: blocked content matching patterns: {names}", metadata=metadata)
+        if self.strategy == "warn":
+            if state is not None:
+                _seen(state, matches)
+            await notify_violation(self, ProcessorViolation(
+                self.id, f"Regex filter: found content matching patterns: {names}", metadata))
+        writer.report(verdict)
+
+    # ------------------------------------------------------------ input
+
+    @hookimpl
+    async def process_input(self, messages: list[Message], abort: Abort,
+                            writer: Writer) -> list[Message] | None:
+        if self.phase == "output":
+            return None
+        scan = _Scan(self, "input")
+        for message in messages:
+            scan.message(message)
+        await self._act("input", scan.found, abort, writer)
+        return messages if scan.changed else None
+
+    # ------------------------------------------------------------ output
+
+    @hookimpl
+    async def process_output_stream(self, part: Chunk, state: dict[str, Any], abort: Abort,
+                                    writer: Writer) -> Chunk | list[Chunk]:
+        if self.phase == "input":
+            return part
+        stream: _Stream | None = state.get("stream")
+        if stream is None:
+            stream = state["stream"] = _Stream(self)
+        if part.type == "tripwire":
+            stream.discard()
+            return part
+        out: list[Chunk] = []
+        channel = HOLD_CHANNELS.get(part.type)
+        if stream.held is not None and stream.held != channel:
+            # What is held of another channel is complete: release it first (so the
+            # finder knows which channel it scans).
+            out.extend(self._released(stream, stream.flush(), abort))
+        if channel is not None:
+            out.extend(self._released(stream, stream.push(channel, part), abort))
+            return out
+        # The end of a stretch of text (a tool call, the end of a step): one verdict per
+        # channel for what was redacted or found in it.
+        for verdict_channel, matches in stream.pending.items():
+            await self._act(verdict_channel, matches, abort, writer, state)
+        stream.pending.clear()
+        if part.type == "tool-call":
+            # Before the tool runs: it runs with the arguments of the chunk we return.
+            part = await self._check_payload(part, ("args", "raw_args"), "tool-call",
+                                             abort, writer, state)
+        elif part.type == "tool-error":
+            # process_tool_result does not run for a tool that failed; its error text
+            # still reaches the client.
+            part = await self._check_payload(part, ("error",), "tool-result", abort, writer,
+                                             state)
+        if not out:
+            return part
+        out.append(part)
+        return out
+
+    def _released(self, stream: _Stream, released: tuple[list[Chunk], list[Match]],
+                  abort: Abort) -> list[Chunk]:
+        """The released chunks; a match in them blocks now (before any of it is
+        emitted) or waits in ``stream.pending`` to be reported."""
+        chunks, matches = released
+        for match in matches:
+            stream.pending.setdefault(_STREAM_CHANNEL[match.channel], []).append(match)
+        if matches and self.strategy == "block":
+            for channel, found in stream.pending.items():
+                verdict = Verdict(self.id, channel, "block", "blocked",
+                                  tuple(self._detections(found)))
+                metadata = self._metadata(verdict)
+                names = ", ".join(m["rule"] for m in metadata["matches"])
+                abort(f"Regex filter: blocked content matching patterns: {names}",
+                      metadata=metadata)
+        return chunks
+
+    async def _check_payload(self, part: Chunk, keys: tuple[str, ...], channel: str,
+                             abort: Abort, writer: Writer, state: dict[str, Any]) -> Chunk:
+        scan = _Scan(self, channel)
+        changed = {k: scan.value(part.payload[k]) for k in keys if k in part.payload}
+        await self._act(channel, scan.found, abort, writer, state)
+        return part.evolve(payload={**part.payload, **changed}) if scan.changed else part
+
+    @hookimpl
+    async def process_tool_result(self, result: Any, state: dict[str, Any], abort: Abort,
+                                  writer: Writer) -> ToolResultChange | None:
+        if self.phase == "input":
+            return None
+        scan = _Scan(self, "tool-result")
+        checked = scan.value(result)
+        await self._act("tool-result", scan.found, abort, writer, state)
+        return {"result": checked} if scan.changed else None
+
+    @hookimpl
+    async def process_output_result(self, messages: list[Message], state: dict[str, Any],
+                                    abort: Abort, writer: Writer) -> list[Message] | None:
+        if self.phase == "input":
+            return None
+        scan = _Scan(self, "result")
+        for message in messages:
+            scan.message(message)
+        found = scan.found
+        if self.strategy == "warn":
+            # Warn changes nothing, so what the stream and the tool results already
+            # reported is still here: report only what is new.
+            found = _unseen(state, found)
+        await self._act("result", found, abort, writer)
+        return messages if scan.changed else None
+
+
+class _Scan:
+    """One check of complete values on one channel: strings are scanned in the order
+    walked, offsets count through all of them; ``found`` collects the matches and
+    ``changed`` says whether a replacement changed anything."""
+
+    __slots__ = ("guard", "channel", "offset", "found", "changed")
+
+    def __init__(self, guard: RegexFilter, channel: str) -> None:
+        self.guard = guard
+        self.channel = channel
+        self.offset = 0
+        self.found: list[Match] = []
+        self.changed = False
+
+    def text(self, text: str) -> str:
+        out, matches = replace_all(text, self.guard._finder(self.offset), self.guard._replace)
+        self.offset += len(text)
+        if matches:
+            self.found.extend(matches)
+            self.changed = self.changed or out != text
+        return out
+
+    def value(self, value: Any) -> Any:
+        """``value`` with its strings checked: dict keys and values, lists and tuples
+        walked; an integer is checked as its digits (a card number sent as a number)
+        and becomes the replaced string when redacted. Returns ``value`` itself when
+        nothing changed."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            digits = str(value)
+            out = self.text(digits)
+            return value if out == digits else out
+        if isinstance(value, Mapping):
+            before = self.changed
+            self.changed = False
+            items = [(self.value(k), self.value(v)) for k, v in value.items()]
+            changed, self.changed = self.changed, before or self.changed
+            return dict(items) if changed else value
+        if isinstance(value, list | tuple):
+            before = self.changed
+            self.changed = False
+            items = [self.value(v) for v in value]
+            changed, self.changed = self.changed, before or self.changed
+            return type(value)(items) if changed else value
+        return value
+
+    def message(self, message: Message) -> None:
+        """Check ``message`` in place: text and reasoning parts, tool calls' arguments
+        and results, and ``content.content``."""
+        for part in message.content.parts:
+            if type(part) is TextPart or type(part) is ReasoningPart:
+                part.text = self.text(part.text)
+            elif type(part) is ToolInvocationPart:
+                invocation = part.tool_invocation
+                invocation.args = self.value(invocation.args)
+                invocation.result = self.value(invocation.result)
+        if isinstance(message.content.content, str):
+            message.content.content = self.text(message.content.content)
+
+
+class _Stream:
+    """One call's stream state: the ``HoldBack`` window and where in each channel's
+    text it is, so a match gets offsets into the channel's whole streamed text.
+
+    Only one channel is held at a time; ``held`` names it. The processor flushes it
+    before anything else passes, so the finder always knows which channel it scans.
+    """
+
+    __slots__ = ("guard", "hold", "held", "pushed", "emitted", "scanning", "pending")
+
+    def __init__(self, guard: RegexFilter) -> None:
+        self.guard = guard
+        # One character more than the longest match: a word-start rule needs the
+        # character before its match.
+        self.hold = HoldBack(guard.max_length + 1, self.find, guard._replace)
+        self.held: str | None = None
+        self.pushed = {"text": 0, "reasoning": 0}   # characters pushed, per channel
+        self.emitted = {"text": 0, "reasoning": 0}  # characters released, per channel
+        self.scanning = "text"
+        #: Matches released and not reported yet, by verdict channel.
+        self.pending: dict[str, list[Match]] = {}
+
+    def push(self, channel: str, part: Chunk) -> tuple[list[Chunk], list[Match]]:
+        self.held = self.scanning = channel
+        self.pushed[channel] += len(part.payload.get("text", ""))
+        return self._count(channel, self.hold.push(part))
+
+    def flush(self) -> tuple[list[Chunk], list[Match]]:
+        channel = self.held
+        assert channel is not None
+        self.scanning = channel
+        self.held = None
+        return self._count(channel, self.hold.flush())
+
+    def discard(self) -> None:
+        """Drop what is held (a tripwire ended the run)."""
+        self.hold.discard()
+        self.held = None
+        self.emitted = {"text": 0, "reasoning": 0}
+
+    def _count(self, channel: str, released: tuple[list[Chunk], list[Match]]
+               ) -> tuple[list[Chunk], list[Match]]:
+        chunks, matches = released
+        self.emitted[channel] += sum(len(c.payload.get("text", "")) for c in chunks
+                                     if HOLD_CHANNELS.get(c.type) == channel)
+        if not self.hold.held:
+            self.held = None
+        return chunks, matches
+
+    def find(self, text: str) -> list[tuple[int, int, tuple[int, int, int]]]:
+        """The finder ``HoldBack`` calls with the released context (the last characters
+        emitted) followed by the held text of the channel being scanned."""
+        channel = self.scanning
+        held = len(self.hold.held)
+        base = len(text) - held             # where the held text starts in ``text``
+        origin = self.pushed[channel] - held  # ... and in the channel's whole text
+        # The context is all that was emitted, or only its end: then its first
+        # character is there only to show what precedes the next one.
+        at_start = base == self.emitted[channel]
+        return [(s, e, (i, max(0, origin + s - base), origin + e - base))
+                for s, e, i in self.guard._matcher.find(text, at_start=at_start)]
+
+
+
+def _seen(state: dict[str, Any], matches: Iterable[Match]) -> None:
+    warned: Counter[tuple[Any, int]] = state.setdefault("warned", Counter())
+    warned.update((m.rule[0], hash(m.text)) for m in matches)
+
+
+def _unseen(state: dict[str, Any], matches: list[Match]) -> list[Match]:
+    warned: Counter[tuple[Any, int]] = state.get("warned", Counter())
+    out = []
+    for m in matches:
+        key = (m.rule[0], hash(m.text))
+        if warned[key] > 0:
+            warned[key] -= 1
+        else:
+            out.append(m)
+    return out
+
+
+# ------------------------------------------------------------ options
+
+
+_RULE_KEYS = tuple(a.name for a in attrs.fields(Rule))
+
+
+def _structure_rules(rules: Any, owner: str) -> list[Rule]:
+    """``rules`` as ``Rule`` objects (tables converted), with a clear error for anything
+    else, an unknown or a missing key."""
+    if rules is None:
+        return []
+    if not isinstance(rules, list | tuple):
+        raise ConfigurationError(
+            f"{owner}: rules must be a list of rules ({{name, pattern, replacement, "
+            f"max_length}} tables or Rule objects), got {rules!r}"
+        )
+    out: list[Rule] = []
+    for index, rule in enumerate(rules):
+        if isinstance(rule, Rule):
+            out.append(rule)
+            continue
+        if not isinstance(rule, Mapping):
+            raise ConfigurationError(
+                f"{owner}: rule {index} must be a table {{name, pattern, replacement, "
+                f"max_length}} or a Rule, got {rule!r}"
+            )
+        unknown = [k for k in rule if k not in _RULE_KEYS]
+        missing = [k for k in ("name", "pattern") if k not in rule]
+        if unknown or missing:
+            problem = (f"has no key {', '.join(map(repr, unknown))}" if unknown
+                       else f"needs {' and '.join(map(repr, missing))}")
+            raise ConfigurationError(
+                f"{owner}: rule {index} {problem}; a rule has name, pattern, replacement "
+                f"(default '[REDACTED]') and max_length"
+            )
+        out.append(check(f"rule {index}", dict(rule), Rule, owner=owner))
+    return out
+
+
+def _checked(rule: Rule, where: str, owner: str) -> Rule:
+    """``rule`` with its ``max_length`` computed when it was not given; every problem
+    a ``ConfigurationError`` naming the rule."""
+    if not rule.name:
+        raise ConfigurationError(f"{owner}: {where}: name must be a non-empty string")
+    try:
+        re.compile(rule.pattern)
+    except re.error as e:
+        raise ConfigurationError(
+            f"{owner}: {where}: pattern {rule.pattern!r} is not a valid regular expression: {e}"
+        ) from e
+    low, high = _width(rule.pattern)
+    if low == 0 or (low is None and re.compile(rule.pattern).search("") is not None):
+        raise ConfigurationError(
+            f"{owner}: {where}: pattern {rule.pattern!r} can match the empty string; a "
+            f"rule must match at least one character"
+        )
+    given = rule.max_length
+    if given is not None:
+        check("max_length", given, PositiveInt, owner=f"{owner}: {where}")
+        if high is not None and given < high:
+            raise ConfigurationError(
+                f"{owner}: {where}: max_length {given} is less than the longest match of "
+                f"{rule.pattern!r} ({high} characters); leave it out to have it computed"
+            )
+        return rule
+    if high is None:
+        raise ConfigurationError(
+            f"{owner}: {where}: pattern {rule.pattern!r} can match without bound; give "
+            f"max_length, the most characters one match may cover (streamed text is held "
+            f"back that far), e.g. by bounding repeats: '\\d{{1,12}}' instead of '\\d+'"
+        )
+    return attrs.evolve(rule, max_length=high)
+
+
+def _claim(where: dict[str, str], name: str, owner_of: str, owner: str) -> None:
+    if name in where:
+        raise ConfigurationError(
+            f"{owner}: rule name {name!r} is used twice ({where[name]} and {owner_of}); "
+            f"rule names must be unique"
+        )
+    where[name] = owner_of
