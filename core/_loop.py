@@ -179,7 +179,9 @@ class Run:
                 raise
             for c in await pipeline.flush():
                 yield c
-            self.text = output.text  # the response's text after process_output_result
+            # the response's text after process_output_result (or what a processor set
+            # for the caller when the stored messages hold something else)
+            self.text = output.text if output.caller_text is None else output.caller_text
             self.object = output.object
             if output.object is not None:
                 for c in await pipeline.emit(Chunk("object-result", {"object": output.object},

@@ -57,6 +57,11 @@ class OutputResult:
     the response ``messages`` (``result.text`` then follows them). A processor may set
     ``object`` (a parsed structured output); it becomes ``result.object`` and an
     ``object-result`` chunk.
+
+    ``caller_text``, when a processor sets it, is what the caller gets as
+    ``result.text`` instead of the stored messages' text: for a processor that keeps
+    something else in the history than it shows the caller (``pii-detector``'s
+    ``tokenize`` keeps placeholders in the history and gives the caller the values).
     """
 
     text: str
@@ -64,9 +69,11 @@ class OutputResult:
     finish_reason: str
     steps: list[StepResult]
     object: Any = None
+    caller_text: str | None = None
 
     def _copy(self) -> OutputResult:
-        return OutputResult(self.text, self.usage, self.finish_reason, self.steps, self.object)
+        return OutputResult(self.text, self.usage, self.finish_reason, self.steps, self.object,
+                            self.caller_text)
 
     def _set_text(self, text: str) -> None:
         """The runner's way to update ``text`` after each processor."""
