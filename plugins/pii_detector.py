@@ -1,0 +1,447 @@
+"""``pii-detector``: find personal data and secrets wherever a value can travel, and
+block, warn, filter, redact or tokenize it.
+
+Detection is deterministic and offline: the built-in detectors of
+``tripwire.detectors`` (validated: Luhn for cards, mod-97 for IBANs, ``phonenumbers``
+for phones, ...) for ``detection_types``, plus any detector given in ``detectors``
+(an object, a class, or a name installed in the ``tripwire.detectors`` entry point
+group). Detections scoring under ``threshold`` are ignored.
+
+Put the same instance in both lists: ``input_processors=[pii],
+output_processors=[pii]``. Each phase named in ``phases`` is checked:
+
+``input``         the input messages (``process_input``): text and reasoning parts,
+                  ``content.content``, tool calls and results in the history;
+``output``        the stream (``process_output_stream``): text and reasoning deltas through
+                  a ``tripwire.HoldBack`` window (a value split across chunks, text ids or
+                  a cache replay is still found), and tool-call arguments before the tool
+                  runs (it runs with what this returns);
+``step``          each step's stored messages (``process_output_step``);
+``tool-results``  each tool result, walking nested values (``process_tool_result``), and
+                  a failed tool's error;
+``result``        the final response messages and ``result.object``
+                  (``process_output_result``).
+
+Strategies: ``block`` aborts (``PII detected. Types: email, phone``, the verdict as
+metadata); ``warn`` reports (``on_violation`` and ``result.verdicts``) and changes
+nothing; ``filter`` drops the message (the chunk, in the stream); ``redact`` (the
+default) replaces each value (``redaction_method``); ``tokenize`` replaces values with
+placeholders (``<EMAIL_1>``) before the model sees them and restores them in what the
+client receives (``tripwire.plugins._pii.Tokenizer``). See
+``docs/processors/pii-detector.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any, Literal
+
+import attrs
+
+from tripwire._hookcall import notify_violation
+from tripwire._markers import hookimpl
+from tripwire.chunks import Chunk
+from tripwire.detectors import DEFAULT_TYPES, detect_all
+from tripwire.errors import ConfigurationError
+from tripwire.guardrails import Detection, Verdict
+from tripwire.holdback import Match
+from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
+from tripwire.options import Range, check
+from tripwire.plugins._pii import (
+    Hit,
+    StreamWindow,
+    Tokenizer,
+    edit_message,
+    load_detectors,
+    redact,
+    splice,
+    walk,
+)
+from tripwire.processor import Processor, ProcessorViolation
+
+__all__ = ["PHASES", "PIIDetector"]
+
+Phase = Literal["input", "output", "step", "tool-results", "result"]
+Strategy = Literal["block", "warn", "filter", "redact", "tokenize"]
+RedactionMethod = Literal["mask", "hash", "remove", "placeholder"]
+Store = Literal["placeholders", "values"]
+Threshold = Annotated[float, Range(min=0, max=1)]
+
+#: Every phase, the default of ``phases``.
+PHASES: tuple[Phase, ...] = ("input", "output", "step", "tool-results", "result")
+
+_ACTION = {"warn": "warned", "filter": "filtered", "redact": "redacted",
+           "tokenize": "tokenized"}
+#: The stream's HoldBack channels, as verdicts name them.
+_STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
+
+
+class PIIDetector(Processor):
+    """Detects personal data and secrets and blocks, warns, filters, redacts or
+    tokenizes them in every phase of a run.
+
+    Options (all keyword-only):
+
+    ``detection_types`` = every deterministic type (``tripwire.detectors.DEFAULT_TYPES``)
+        email, phone, credit-card, ssn, api-key, ip-address, url, uuid, crypto-wallet,
+        iban, date-of-birth (and the types of the ``detectors`` given). ``name`` and
+        ``address`` need the judge tier (a model), not available yet.
+    ``strategy`` = ``"redact"``
+        ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``.
+    ``redaction_method`` = ``"mask"``
+        For ``redact``: ``"mask"``, ``"hash"``, ``"remove"`` or ``"placeholder"``.
+    ``include_detections`` = ``False``
+        Put the detected values in verdicts and tripwire metadata (and the count in
+        the block message). Off: types, offsets and scores only.
+    ``preserve_format`` = ``True``
+        ``mask`` keeps each type's shape; off, every value becomes ``*`` (at most 8).
+    ``threshold`` = ``0.6``
+        Detections scoring lower are ignored.
+    ``regions`` = ``None``
+        Regions for phone numbers written without a country code (``["US", "GB"]``);
+        ``None``: the phone detector's default (US).
+    ``detectors`` = ``()``
+        More detectors: objects, classes, or names in ``tripwire.detectors``.
+    ``phases`` = all of ``input``, ``output``, ``step``, ``tool-results``, ``result``
+        Where to look.
+    ``store`` = ``"placeholders"``
+        For ``tokenize``: what the stored history keeps, ``"placeholders"`` or
+        ``"values"`` (the model sees placeholders either way).
+    """
+
+    id = "pii-detector"
+    name = "PII Detector"
+    description = (
+        "Finds personal data and secrets (validated, offline) in input, streamed output, "
+        "tool calls and results; blocks, warns, filters, redacts or tokenizes them"
+    )
+
+    def __init__(
+        self,
+        *,
+        detection_types: tuple[str, ...] = DEFAULT_TYPES,
+        strategy: Strategy = "redact",
+        redaction_method: RedactionMethod = "mask",
+        include_detections: bool = False,
+        preserve_format: bool = True,
+        threshold: Threshold = 0.6,
+        regions: tuple[str, ...] | None = None,
+        detectors: tuple[Any, ...] = (),
+        phases: tuple[Phase, ...] = PHASES,
+        store: Store = "placeholders",
+    ) -> None:
+        owner = self.id
+        detection_types = check("detection_types", detection_types, tuple[str, ...], owner=owner)
+        check("strategy", strategy, Strategy, owner=owner)
+        check("redaction_method", redaction_method, RedactionMethod, owner=owner)
+        check("include_detections", include_detections, bool, owner=owner)
+        check("preserve_format", preserve_format, bool, owner=owner)
+        threshold = check("threshold", threshold, Threshold, owner=owner)
+        regions = check("regions", regions, tuple[str, ...] | None, owner=owner)
+        detectors = check("detectors", detectors, tuple[Any, ...], owner=owner)
+        phases = check("phases", phases, tuple[Phase, ...], owner=owner)
+        check("store", store, Store, owner=owner)
+        if not phases:
+            raise ConfigurationError(f"{owner}: phases must name at least one of "
+                                     f"{', '.join(PHASES)}, got an empty list")
+        self._detectors, self._wanted = load_detectors(owner, detection_types, regions,
+                                                       detectors)
+        self.detection_types = tuple(dict.fromkeys(
+            [*(t for t in detection_types if t in self._wanted), *sorted(self._wanted)]))
+        self.strategy = strategy
+        self.redaction_method = redaction_method
+        self.include_detections = include_detections
+        self.preserve_format = preserve_format
+        self.threshold = threshold
+        self.regions = regions
+        self.detectors = tuple(self._detectors[len(self._detectors) - len(detectors):])
+        self.phases = frozenset(phases)
+        self.store = store
+        #: The most characters one value can cover: what the stream holds back.
+        self.max_length = max(d.max_length for d in self._detectors)
+        self._tokenizer = (Tokenizer(owner, self._find, self.phases, store, self._wanted)
+                           if strategy == "tokenize" else None)
+
+    def __repr__(self) -> str:
+        return (f"<PIIDetector strategy={self.strategy!r} types={list(self.detection_types)} "
+                f"phases={sorted(self.phases)}>")
+
+    # ------------------------------------------------------------ finding
+
+    def _find(self, text: str) -> list[Detection]:
+        """The detections in ``text`` (merged, in text order), each with its value."""
+        if not text:
+            return []
+        out = []
+        for d in detect_all(text, self._detectors, self._wanted, self.threshold):
+            if not (isinstance(d.start, int) and isinstance(d.end, int)
+                    and 0 <= d.start < d.end <= len(text)):
+                raise ValueError(f"detector {d.detector!r} returned the span ({d.start!r}, "
+                                 f"{d.end!r}) for a text of {len(text)} characters")
+            out.append(d if d.value is not None else attrs.evolve(d, value=text[d.start:d.end]))
+        return out
+
+    def _check(self, text: str, found: list[Detection], state: dict[str, Any]) -> str:
+        """``text`` with its detections redacted (``redact``) or as it is (the other
+        strategies); the detections are added to ``found``. Texts found clean are
+        remembered for the call, so the history is not searched again at every phase."""
+        clean: set[str] = state.setdefault("clean", set())
+        if text in clean:
+            return text
+        detections = self._find(text)
+        if not detections:
+            clean.add(text)
+            return text
+        found.extend(detections)
+        if self.strategy != "redact":
+            return text
+        return splice(text, detections, lambda d, value: self._redacted(d.type, value))
+
+    def _redacted(self, kind: str, value: str) -> str:
+        return redact(kind, value, self.redaction_method, self.preserve_format)
+
+    # ------------------------------------------------------------ acting
+
+    def _message(self, detections: list[Detection]) -> str:
+        types = ", ".join(dict.fromkeys(d.type for d in detections))
+        message = f"PII detected. Types: {types}"
+        if self.include_detections:
+            message += f". Detections: {len(detections)} items"
+        return message
+
+    def _verdict(self, channel: str, action: str, detections: Iterable[Detection]) -> Verdict:
+        if not self.include_detections:
+            detections = [attrs.evolve(d, value=None) for d in detections]
+        return Verdict(self.id, channel, self.strategy, action, tuple(detections))
+
+    async def _act(self, channel: str, detections: list[Detection], abort: Any, writer: Any,
+                   state: dict[str, Any]) -> None:
+        """Block (abort), or report what was done with ``detections`` in ``channel``."""
+        if not detections:
+            return
+        if self.strategy == "block":
+            abort(self._message(detections), metadata=self._verdict(
+                channel, "blocked", detections).to_metadata(include_values=self.include_detections))
+        if self.strategy == "warn":
+            # A value warned about once in the response is not warned about again when
+            # the step's or the result's messages hold it (the stream already said so).
+            group = channel if channel in ("input", "tool-result") else "response"
+            warned: set[tuple[str, str, str | None]] = state.setdefault("warned", set())
+            detections = [d for d in detections if (group, d.type, d.value) not in warned]
+            warned.update((group, d.type, d.value) for d in detections)
+            if not detections:
+                return
+            verdict = self._verdict(channel, "warned", detections)
+            await notify_violation(self, ProcessorViolation(
+                self.id, self._message(detections),
+                verdict.to_metadata(include_values=self.include_detections)))
+            writer.report(verdict)
+            return
+        writer.report(self._verdict(channel, _ACTION[self.strategy], detections))
+
+    def _withheld(self, detections: list[Detection]) -> str:
+        types = ", ".join(dict.fromkeys(d.type for d in detections))
+        return f"[withheld by {self.id}: PII detected ({types})]"
+
+    # ------------------------------------------------------------ messages
+
+    async def _check_messages(
+        self, messages: list[Message], channel: str, state: dict[str, Any], abort: Any,
+        writer: Any, *, keep_tool_calls: bool = False,
+    ) -> set[str]:
+        """Check (and redact, in place) ``messages``; the ids of those ``filter`` drops.
+        With ``keep_tool_calls`` a message holding tool calls is not dropped (its calls
+        would lose their record): its text and reasoning parts holding PII are."""
+        found_all: list[Detection] = []
+        dropped: set[str] = set()
+        for message in messages:
+            found: list[Detection] = []
+
+            def check(text: str, found: list[Detection] = found) -> str:
+                return self._check(text, found, state)
+
+            edit_message(message, check)
+            if found and self.strategy == "filter":
+                if keep_tool_calls and message.tool_invocations:
+                    message.content.parts = [
+                        p for p in message.content.parts
+                        if not isinstance(p, TextPart | ReasoningPart) or not self._find(p.text)]
+                else:
+                    dropped.add(message.id)
+            found_all.extend(found)
+        await self._act(channel, found_all, abort, writer, state)
+        return dropped
+
+    @hookimpl
+    async def process_input(
+        self, messages: list[Message], state: dict[str, Any], abort: Any, writer: Any
+    ) -> list[Message] | None:
+        if self._tokenizer is not None:
+            await self._act("input", self._tokenizer.input(messages, state), abort, writer, state)
+            return None
+        if "input" not in self.phases:
+            return None
+        dropped = await self._check_messages(messages, "input", state, abort, writer)
+        return [m for m in messages if m.id not in dropped] if dropped else None
+
+    @hookimpl
+    def process_llm_request(self, prompt: list[dict[str, Any]], state: dict[str, Any]
+                            ) -> dict[str, Any] | None:
+        """``tokenize``: every prompt with values replaced by placeholders."""
+        if self._tokenizer is None:
+            return None
+        tokenized = self._tokenizer.prompt(prompt, state)
+        return None if tokenized is None else {"prompt": tokenized}
+
+    @hookimpl
+    async def process_output_step(
+        self, message_list: MessageList, state: dict[str, Any], abort: Any, writer: Any
+    ) -> list[Message] | None:
+        if "step" not in self.phases:
+            return None
+        if self._tokenizer is not None:
+            if self.store == "placeholders":
+                self._tokenizer.sweep(message_list.response.db(), state)
+            return None
+        dropped = await self._check_messages(message_list.response.db(), "step", state, abort,
+                                             writer, keep_tool_calls=True)
+        return [m for m in message_list.all.db() if m.id not in dropped] if dropped else None
+
+    @hookimpl
+    async def process_output_result(
+        self, messages: list[Message], message_list: MessageList, result: Any,
+        state: dict[str, Any], abort: Any, writer: Any,
+    ) -> list[Message] | None:
+        if self._tokenizer is not None:
+            self._tokenizer.finish(messages, message_list, result, state)
+            return None
+        if "result" not in self.phases:
+            return None
+        dropped = await self._check_messages(messages, "result", state, abort, writer)
+        if result.object is not None:
+            found: list[Detection] = []
+            checked = walk(result.object, lambda s: self._check(s, found, state))
+            await self._act("result", found, abort, writer, state)
+            if found and self.strategy in ("redact", "filter"):
+                result.object = checked if self.strategy == "redact" else None
+        return [m for m in messages if m.id not in dropped] if dropped else None
+
+    @hookimpl
+    async def process_tool_result(
+        self, result: Any, tool_call_id: str, message_list: MessageList,
+        state: dict[str, Any], abort: Any, writer: Any,
+    ) -> dict[str, Any] | None:
+        if "tool-results" not in self.phases:
+            return None
+        found: list[Detection] = []
+        if self._tokenizer is not None:
+            checked, found = self._tokenizer.tool_result(result, tool_call_id, message_list,
+                                                         state)
+        else:
+            checked = walk(result, lambda s: self._check(s, found, state))
+        await self._act("tool-result", found, abort, writer, state)
+        if found and self.strategy == "filter":
+            return {"result": self._withheld(found)}
+        return None if checked is result else {"result": checked}
+
+    # ------------------------------------------------------------ the stream
+
+    @hookimpl
+    async def process_output_stream(
+        self, part: Chunk, state: dict[str, Any], abort: Any, writer: Any,
+        message_list: MessageList,
+    ) -> Chunk | list[Chunk] | None:
+        if self._tokenizer is not None:
+            return self._tokenizer.stream(part, state)
+        kind = part.type
+        chunks = await self._hold(part, state, abort, writer) if "output" in self.phases else [part]
+        if not chunks or chunks[-1] is not part:
+            return chunks
+        if kind == "tool-call" and "output" in self.phases:
+            last = await self._tool_call(part, state, abort, writer)
+        elif kind == "tool-error" and "tool-results" in self.phases:
+            last = await self._tool_error(part, message_list, state, abort, writer)
+        elif kind == "object-result" and "result" in self.phases:
+            last = await self._payload(part, "object", "result", state, abort, writer)
+        else:
+            return chunks if len(chunks) > 1 else part
+        return [*chunks[:-1], last] if last is not None else chunks[:-1]
+
+    async def _hold(self, part: Chunk, state: dict[str, Any], abort: Any, writer: Any
+                    ) -> list[Chunk]:
+        """``part`` through the hold-back window: the chunks to emit now, values in the
+        released text redacted (``redact``), dropped with their chunks (``filter``), or
+        blocked / reported."""
+        window: StreamWindow | None = state.get("stream")
+        if window is None:
+            replace = self._stream_replacement if self.strategy == "redact" else None
+            window = state["stream"] = StreamWindow(self.max_length, self._find, replace)
+        chunks, matches = window.push(part)
+        located: dict[str, list[Detection]] = {"text": [], "reasoning": []}
+        for m in matches:
+            located[m.channel].append(window.locate(m))
+        for channel, detections in located.items():
+            await self._act(_STREAM_CHANNEL[channel], detections, abort, writer, state)
+        return window.drop_matched(chunks, located) if self.strategy == "filter" else chunks
+
+    def _stream_replacement(self, match: Match) -> str:
+        hit: Hit = match.rule
+        if hit.released and self.redaction_method == "mask":
+            # A flush cut this value and its start is already out: mask the rest
+            # whole, so what was sent and the mask together reveal nothing more.
+            rest = len(match.text) - hit.released
+            return "*" * (rest if self.preserve_format else min(rest, 8))
+        return self._redacted(hit.detection.type, match.text)
+
+    async def _tool_call(self, part: Chunk, state: dict[str, Any], abort: Any, writer: Any
+                         ) -> Chunk | None:
+        """A tool call's arguments, before the tool runs: it runs with what this returns
+        (``filter``: the call is dropped and the tool does not run)."""
+        found: list[Detection] = []
+        args = walk(part.payload.get("args"), lambda s: self._check(s, found, state))
+        raw_found: list[Detection] = []
+        raw = walk(part.payload.get("raw_args"), lambda s: self._check(s, raw_found, state))
+        found = found or raw_found
+        if not found:
+            return part
+        await self._act("tool-call", found, abort, writer, state)
+        if self.strategy == "filter":
+            return None
+        if self.strategy != "redact":
+            return part
+        payload = {**part.payload, "args": args}
+        if "raw_args" in part.payload:
+            payload["raw_args"] = raw
+        return part.evolve(payload=payload)
+
+    async def _tool_error(self, part: Chunk, message_list: MessageList, state: dict[str, Any],
+                          abort: Any, writer: Any) -> Chunk | None:
+        """A failed tool's error (``process_tool_result`` does not run for it): the
+        client's chunk and the stored result the model sees next."""
+        new = await self._payload(part, "error", "tool-result", state, abort, writer,
+                                  filtered=self._withheld)
+        if new is not part and new is not None:
+            inv = message_list.find_tool_invocation(part.payload.get("tool_call_id", ""))
+            if inv is not None:
+                message_list.update_tool_invocation(ToolInvocationPart(
+                    attrs.evolve(inv, result=new.payload["error"])))
+        return new
+
+    async def _payload(
+        self, part: Chunk, key: str, channel: str, state: dict[str, Any], abort: Any,
+        writer: Any, filtered: Callable[[list[Detection]], Any] | None = None,
+    ) -> Chunk | None:
+        """``part`` with ``payload[key]`` checked: redacted, or (``filter``) dropped or
+        replaced by ``filtered(detections)``."""
+        found: list[Detection] = []
+        value = walk(part.payload.get(key), lambda s: self._check(s, found, state))
+        if not found:
+            return part
+        await self._act(channel, found, abort, writer, state)
+        if self.strategy == "filter":
+            if filtered is None:
+                return None
+            value = filtered(found)
+        elif self.strategy != "redact":
+            return part
+        return part.evolve(payload={**part.payload, key: value})
