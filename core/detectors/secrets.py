@@ -1,0 +1,475 @@
+"""Secrets: API keys, tokens, private keys and passwords (type ``api-key``).
+
+Known formats, each a rule whose name is in ``Detection.detector`` (``"secrets:github"``)
+and whose score says how sure it is:
+
+================  =====================================================  ==========
+rule              what is checked                                        score
+================  =====================================================  ==========
+openai            ``sk-proj-`` / ``sk-svcacct-`` / ``sk-admin-`` + 20 or  0.99
+                  more; a legacy ``sk-`` key with OpenAI's ``T3BlbkFJ``
+                  marker; any other ``sk-`` + 32 or more random-looking  0.9
+                  letters and digits (OpenAI-compatible providers)
+anthropic         ``sk-ant-<kind><2 digits>-`` + 32 or more              0.99
+aws-access-key    ``AKIA`` / ``ASIA`` / ``ABIA`` / ``ACCA`` + 16          0.95 (0.8 if
+                  uppercase letters and digits                           not base32)
+aws-secret-key    40 base64 characters right after an AWS word           0.95
+                  (``aws_secret_access_key``, ``SecretAccessKey``, ...)
+github            ``ghp_`` / ``gho_`` / ``ghu_`` / ``ghs_`` / ``ghr_`` +   0.98
+                  36 or more letters and digits; ``github_pat_`` + 22+   0.99
+slack             ``xox[abeoprs]-<digits>-...`` and ``xapp-`` tokens;     0.98
+                  ``https://hooks.slack.com/services|workflows|...`` URLs
+google            ``AIza`` + exactly 35 of ``[0-9A-Za-z_-]``               0.97
+stripe            ``sk_live_`` / ``rk_live_``; ``pk_live_`` (publishable) 0.99; 0.8
+                  test keys ``sk_test_`` / ``rk_test_``; ``pk_test_``    0.7; 0.5
+jwt               three base64url segments whose header decodes to a     0.98 (0.9 if
+                  JSON object with ``alg``                               the payload
+                                                                         is not JSON)
+private-key       ``-----BEGIN ... PRIVATE KEY-----``, base64 body,       0.99 when the
+                  ``-----END ... PRIVATE KEY-----`` (PKCS#1, PKCS#8,      body decodes
+                  encrypted, EC, DSA, OpenSSH, PGP ``KEY BLOCK``; lines  to a key
+                  broken by newlines or by ``\\n`` escapes in JSON)       structure,
+                                                                         0.95 if not
+basic-auth        the password of ``scheme://user:password@host``         0.95
+                  (placeholders such as ``password`` or ``${PASS}`` skip)
+generic           a token of 20+ characters with letters and digits,     0.6 to 0.9,
+                  whose Shannon entropy is near that of a random string  from the
+                  of its length and alphabet, right after a key-like     entropy
+                  word (``api_key``, ``secret``, ``token``, ``password``,
+                  ``bearer``, ``authorization``, ``credentials``, ...)
+================  =====================================================  ==========
+
+Options: ``generic`` (default True) turns the generic rule off; ``min_entropy`` (default
+0.85) is the least entropy a generic token needs, as a fraction of the entropy expected
+of a random string of the same length over the same alphabet (hex, letters and digits,
+base64, ...), so one number serves every alphabet and length.
+
+Private-key blocks are the long ones: ``max_length`` is 4096 characters, which holds
+every RSA key up to 4096 bits in each encoding (3.5k characters at most, encrypted and
+with CRLF line ends), and all EC, Ed25519, DSA and OpenSSH keys. A longer block (RSA
+8192, a large PGP key) is reported in consecutive pieces of at most 4096 characters, so
+complete text is covered whole; a stream guard, which holds back ``max_length``
+characters, is only sure to catch such a block's first and last 4096 characters. A
+block cut off (streamed so far, or truncated) is reported up to where its body stops.
+JWTs are matched up to 4096 characters too.
+
+Speed: text without candidates costs one literal search per rule family (``sk-``, ``gh``,
+``A``, ``x``, ``k_``, ``eyJ``, ``-----``, ``://``) and, for the generic rule, one pass
+per key-like word over the lowercased text; only candidates are validated.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+
+from tripwire.guardrails import Detection
+
+__all__ = ["SecretDetector", "entropy_ratio", "shannon_entropy"]
+
+TYPE = "api-key"
+#: A rule's verdict on a match: ``(rule name, score)``, or None to drop it.
+_Judge = Callable[[re.Match[str]], "tuple[str, float] | None"]
+#: The longest match: a private-key block (see the module's documentation).
+MAX_LENGTH = 4096
+
+# Characters that continue a token: a match must not have one right before or after it.
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _alone(text: str, start: int, end: int) -> bool:
+    return ((start == 0 or text[start - 1] not in _TOKEN_CHARS)
+            and (end == len(text) or text[end] not in _TOKEN_CHARS))
+
+
+# --------------------------------------------------------------------------- entropy
+
+
+def shannon_entropy(token: str) -> float:
+    """Bits per character of ``token``'s character distribution."""
+    n = len(token)
+    return -sum(c / n * math.log2(c / n) for c in Counter(token).values())
+
+
+@lru_cache(maxsize=4096)
+def _expected_entropy(n: int, k: int) -> float:
+    """The mean Shannon entropy of ``n`` characters drawn uniformly from ``k``: each of
+    the ``k`` symbols occurs ``x`` times with a binomial(n, 1/k) probability."""
+    p = 1 / k
+    total = 0.0
+    for x in range(1, n + 1):
+        prob = math.comb(n, x) * p ** x * (1 - p) ** (n - x)
+        total -= prob * (x / n) * math.log2(x / n)
+    return k * total
+
+
+def _alphabet_size(token: str) -> int:
+    if all(c in "0123456789abcdef" for c in token) or all(c in "0123456789ABCDEF" for c in token):
+        return 16
+    size = 0
+    size += 26 if any(c.islower() for c in token) else 0
+    size += 26 if any(c.isupper() for c in token) else 0
+    size += 10 if any(c.isdigit() for c in token) else 0
+    size += len({c for c in token if not c.isalnum()})
+    return max(size, 2)
+
+
+def entropy_ratio(token: str) -> float:
+    """``token``'s Shannon entropy as a fraction of the entropy expected of a random
+    string of the same length over its alphabet (hex; or the letter cases, digits and
+    symbols it uses): about 1 for random keys, lower for words and patterns."""
+    if len(token) < 2:
+        return 0.0
+    expected = _expected_entropy(len(token), _alphabet_size(token))
+    return shannon_entropy(token) / expected if expected else 0.0
+
+
+# --------------------------------------------------------------------------- known formats
+
+# Each family starts with a literal, so ``re`` finds it with a fast substring search
+# (an alternation of all of them would try a match at every 's', 'e', 'g', ...).
+_SK = re.compile(
+    r"sk-(?:"
+    r"(?P<anthropic>ant-[a-z]{2,8}\d\d-[A-Za-z0-9_-]{32,250})"
+    r"|(?P<project>(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,250})"
+    r"|(?P<legacy>[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})"
+    r"|(?P<plain>[A-Za-z0-9]{32,250})"
+    r")"
+)
+_GITHUB = re.compile(r"gh[pousr]_[A-Za-z0-9]{36,251}")
+_GITHUB_PAT = re.compile(r"github_pat_[A-Za-z0-9_]{22,244}")
+_UPPER_A = re.compile(r"A(?P<aws>(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})|AIza[0-9A-Za-z_-]{35}")
+_SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
+_STRIPE = re.compile(r"k_(?P<mode>live|test)_[0-9A-Za-z]{10,247}")
+_JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
+                  r"\.(?P<signature>[A-Za-z0-9_-]{0,580})")
+_SCHEME_SEP = re.compile(r"://")
+_SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,15}\Z")
+_URL_PASSWORD = re.compile(r"[^\s:/?#@\[\]\"'<>`\\]{0,128}:(?P<pw>[^\s/?#@\"'<>`\\]{1,256})@[A-Za-z0-9\[]")
+_SLACK_HOOK = re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,200}")
+
+_BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+_STRIPE_SCORES = {("s", "live"): 0.99, ("r", "live"): 0.99, ("p", "live"): 0.8,
+                  ("s", "test"): 0.7, ("r", "test"): 0.7, ("p", "test"): 0.5}
+_PLACEHOLDER_PASSWORDS = frozenset(
+    {"password", "passwd", "pass", "pwd", "secret", "changeme", "pw", "xxx", "yourpassword",
+     "your_password", "mypassword", "my_password", "example", "placeholder", "redacted"})
+
+# --------------------------------------------------------------------------- private keys
+
+_NL = r"(?:\r?\n|\\r\\n|\\n)"
+_PEM_BEGIN = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
+_PEM_END = re.compile(r"-----END ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
+# After the BEGIN line: RFC 1421 / OpenPGP armor headers, then base64 lines (blank ones
+# too), the last one possibly cut off by the end of the text.
+_PEM_BODY = re.compile(
+    rf"(?P<headers>(?:{_NL}[ \t]*[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*)*)"
+    rf"(?P<lines>(?:{_NL}[ \t]*[A-Za-z0-9+/=]*)*)"
+    r"[ \t]*"
+)
+_PEM_LINE_BREAK = re.compile(r"\r?\n|\\r\\n|\\n")
+_NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=]")
+_PEM_MIN_BODY = 48   # base64 characters: the smallest key (Ed25519, PKCS#8) has 64
+
+# --------------------------------------------------------------------------- key-like words
+
+# Key-like words. Each is found with its own literal search in an ASCII-lowercased copy
+# of the text (bytes: one per character, so offsets are the text's). "key" counts only
+# as the end of a name (api_key, apiKey, x-api-key, "secret key"), never in "public
+# key", "primary key" or "monkey".
+_KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential")
+_KEYWORD_SCANS = tuple(re.compile(re.escape(w)) for w in _KEYWORDS)
+_KEY_NAME = re.compile(
+    rb"(?:api|secret|private|access|signing|encryption|master|license|licence|client|app"
+    rb"|auth|service|account|admin|[a-z0-9][_.-]|x-)[ _.-]?\Z"
+)
+_PUBLIC = re.compile(rb"pub(?:lic)?[ _.-]?\Z")
+_AWS_WORD = re.compile(rb"aws|secret[ _-]?access[ _-]?key")
+# What may sit between a key-like word and its value: the rest of the name, a closing
+# quote, an assignment or a verb, an opening quote, an auth scheme.
+_VALUE = re.compile(
+    r"[A-Za-z0-9_.-]{0,32}?"
+    r"[\"'`\]]?"
+    r"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?i:is|was|of)[ \t]+)?)"
+    r"[\"'`(]?"
+    r"(?:(?i:bearer|basic|token)[ \t]+)?"
+    r"(?P<token>[A-Za-z0-9+/=_~-]{20,512})"
+)
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
+_PLACEHOLDER_WORDS = ("your", "here", "example", "xxxx", "placeholder", "dummy", "changeme",
+                      "redacted", "insert", "replace")
+
+
+class SecretDetector:
+    """Known secret formats, private keys, URL passwords and (``generic``) high-entropy
+    tokens near key-like words. See the module's documentation for every rule."""
+
+    name = "secrets"
+    types = (TYPE,)
+    max_length = MAX_LENGTH
+    OPTIONS = ("generic", "min_entropy")
+
+    def __init__(self, generic: bool = True, min_entropy: float = 0.85) -> None:
+        if not isinstance(generic, bool):
+            raise TypeError(f"SecretDetector: generic must be a bool, got {generic!r}")
+        if (isinstance(min_entropy, bool) or not isinstance(min_entropy, int | float)
+                or not 0 < min_entropy <= 1):
+            raise ValueError(
+                f"SecretDetector: min_entropy must be a number in (0, 1], got {min_entropy!r}")
+        self.generic = generic
+        self.min_entropy = float(min_entropy)
+
+    def __repr__(self) -> str:
+        return f"SecretDetector(generic={self.generic}, min_entropy={self.min_entropy})"
+
+    def detect(self, text: str) -> list[Detection]:
+        found = [*_sk_keys(text), *_prefixed(text, _GITHUB, lambda m: ("github", 0.98)),
+                 *_prefixed(text, _GITHUB_PAT, lambda m: ("github", 0.99)),
+                 *_prefixed(text, _UPPER_A, self._upper_a),
+                 *_prefixed(text, _SLACK, lambda m: ("slack", 0.98)),
+                 *_stripe(text), *_jwts(text), *_private_keys(text), *_url_secrets(text)]
+        # A token after a key-like word that a known format already covers is not
+        # reported twice.
+        known = [(d.start, d.end) for d in found]
+        found.extend(d for d in self._near_keywords(text)
+                     if not any(s < d.end and d.start < e for s, e in known))
+        return found
+
+    @staticmethod
+    def _upper_a(m: re.Match[str]) -> tuple[str, float]:
+        aws = m.group("aws")
+        if aws is None:
+            return "google", 0.97
+        return "aws-access-key", 0.95 if set(aws[3:]) <= _BASE32 else 0.8
+
+    def _near_keywords(self, text: str) -> Iterator[Detection]:
+        """AWS secret keys and (``generic``) high-entropy tokens after a key-like word."""
+        # One byte per character (others become "?"), so offsets carry over.
+        low = text.encode("ascii", "replace").lower()
+        seen: set[int] = set()
+        for word, scan in zip(_KEYWORDS, _KEYWORD_SCANS, strict=True):
+            if word not in low or (not self.generic and word != b"secret"):
+                continue
+            for m in scan.finditer(low):
+                start, end = m.span()
+                if word == b"key":
+                    before = low[max(0, start - 16):start]
+                    if _PUBLIC.search(before) or not _KEY_NAME.search(before):
+                        continue
+                value = _VALUE.match(text, end)
+                if value is None:
+                    continue
+                t_start, t_end = value.span("token")
+                if t_start in seen or not _alone(text, t_start, t_end):
+                    continue
+                token = value.group("token")
+                found = self._judge(token, low[max(0, start - 24):value.start("token")])
+                if found is not None:
+                    seen.add(t_start)
+                    rule, score = found
+                    yield Detection(TYPE, t_start, t_end, score, f"secrets:{rule}", token)
+
+    def _judge(self, token: str, context: bytes) -> tuple[str, float] | None:
+        """The rule and score for ``token`` found after the key-like words in
+        ``context`` (lowercased), or None if it does not look like a secret."""
+        if (len(token) == 40 and _AWS_WORD.search(context)
+                and not set(token) - _BASE64_CHARS and entropy_ratio(token) >= 0.8):
+            return "aws-secret-key", 0.95
+        if not self.generic:
+            return None
+        if (not any(c.isdigit() for c in token) or not any(c.isalpha() for c in token)
+                or _UUID.match(token) or token.count("/") * 8 > len(token)):  # a path
+            return None
+        folded = token.lower()
+        if any(w in folded for w in _PLACEHOLDER_WORDS):
+            return None
+        ratio = entropy_ratio(token)
+        if ratio < self.min_entropy:
+            return None
+        return "generic", round(0.6 + 0.3 * min(1.0, (ratio - self.min_entropy)
+                                                / max(1e-9, 1.0 - self.min_entropy)), 4)
+
+
+_BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
+def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge) -> Iterator[Detection]:
+    for m in pattern.finditer(text):
+        start, end = m.span()
+        if _alone(text, start, end):
+            found = judge(m)
+            if found is not None:
+                rule, score = found
+                yield Detection(TYPE, start, end, score, f"secrets:{rule}", m.group())
+
+
+def _sk_keys(text: str) -> Iterator[Detection]:
+    def judge(m: re.Match[str]) -> tuple[str, float] | None:
+        if m.group("anthropic"):
+            return "anthropic", 0.99
+        if m.group("project") or m.group("legacy"):
+            return "openai", 0.99
+        body = m.group("plain")
+        if (any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+                and entropy_ratio(body) >= 0.8):
+            return "openai", 0.9
+        return None
+
+    return _prefixed(text, _SK, judge)
+
+
+def _stripe(text: str) -> Iterator[Detection]:
+    for m in _STRIPE.finditer(text):
+        start, end = m.start() - 1, m.end()
+        if start < 0 or text[start] not in "srp" or not _alone(text, start, end):
+            continue
+        score = _STRIPE_SCORES[text[start], m.group("mode")]
+        yield Detection(TYPE, start, end, score, "secrets:stripe", text[start:end])
+
+
+def _b64url_json(segment: str) -> object:
+    """The JSON value a base64url segment encodes; ValueError if it does not."""
+    raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+    return json.loads(raw.decode("utf-8"))
+
+
+def _jwts(text: str) -> Iterator[Detection]:
+    for m in _JWT.finditer(text):
+        start, end = m.span()
+        if not _alone(text, start, end):
+            continue
+        header, _, _ = m.group().partition(".")
+        try:
+            claims = _b64url_json(header)
+        except (ValueError, binascii.Error):
+            continue
+        if not isinstance(claims, dict) or not isinstance(claims.get("alg"), str):
+            continue
+        try:
+            payload_is_json = isinstance(_b64url_json(m.group("payload")), dict)
+        except (ValueError, binascii.Error):
+            payload_is_json = False
+        yield Detection(TYPE, start, end, 0.98 if payload_is_json else 0.9, "secrets:jwt",
+                        m.group())
+
+
+def _url_secrets(text: str) -> Iterator[Detection]:
+    """Passwords in ``scheme://user:password@host``, and Slack webhook URLs."""
+    for m in _SCHEME_SEP.finditer(text):
+        scheme = _SCHEME.search(text, max(0, m.start() - 16), m.start())
+        if scheme is None:
+            continue
+        hook = _SLACK_HOOK.match(text, m.end())
+        if hook is not None:
+            start, end = scheme.start(), hook.end()
+            if _alone(text, start, end):
+                yield Detection(TYPE, start, end, 0.98, "secrets:slack", text[start:end])
+            continue
+        userinfo = _URL_PASSWORD.match(text, m.end())
+        if userinfo is not None and not _placeholder_password(userinfo.group("pw")):
+            yield Detection(TYPE, userinfo.start("pw"), userinfo.end("pw"), 0.95,
+                            "secrets:basic-auth", userinfo.group("pw"))
+
+
+def _placeholder_password(pw: str) -> bool:
+    """``password``, ``***``, ``xxxx``, ``<password>``, ``${DB_PASSWORD}``, ``{pw}``,
+    ``%s``: a template, not a secret."""
+    return (pw.lower() in _PLACEHOLDER_PASSWORDS or len(set(pw)) == 1
+            or pw[0] in "$<[{" or pw.startswith(("%s", "%(")))
+
+
+def _private_keys(text: str) -> Iterator[Detection]:
+    blocks: list[tuple[int, int]] = []
+    for m in _PEM_BEGIN.finditer(text):
+        start = m.start()
+        if blocks and start < blocks[-1][1]:
+            continue
+        body = _PEM_BODY.match(text, m.end())
+        assert body is not None   # every part of the pattern may be empty
+        b64 = _NOT_BASE64.sub("", _PEM_LINE_BREAK.sub("", body.group("lines")))
+        footer = _PEM_END.match(text, body.end())
+        if footer is not None and len(b64) >= _PEM_MIN_BODY:
+            end = footer.end()
+            score = _key_structure_score(m.group(1), b64, bool(body.group("headers")))
+        elif body.end() == len(text) or _footer(m).startswith(text[body.end():]):
+            # Cut off by the end of the text (maybe in its END line): a key still
+            # streaming in, or truncated.
+            # The span runs to the end, so that a stream guard holds what follows; a
+            # header with no body yet (or a mention of one) scores low.
+            end, score = len(text), 0.9 if b64 else 0.5
+        elif len(b64) >= _PEM_MIN_BODY:
+            end, score = body.end(), 0.9
+            while text[end - 1] in " \t\r\n":
+                end -= 1
+        else:
+            continue
+        blocks.append((start, end))
+        yield from _pieces(text, start, end, score)
+    # An END line whose BEGIN is not in the text (cut off, or released earlier in a
+    # stream): the base64 lines before it.
+    for m in _PEM_END.finditer(text):
+        if any(s <= m.start() < e for s, e in blocks):
+            continue
+        start = _body_start(text, m.start())
+        if m.start() - start >= _PEM_MIN_BODY:
+            yield from _pieces(text, start, m.end(), 0.9)
+
+
+def _footer(begin: re.Match[str]) -> str:
+    """The END line that closes the block ``begin`` opens."""
+    return f"-----END {begin.group(1)}PRIVATE KEY{begin.group(2) or ''}-----"
+
+
+def _body_start(text: str, footer: int) -> int:
+    """Where the base64 lines that end at ``footer`` begin, at most ``MAX_LENGTH``
+    characters back (the first of them may be cut there)."""
+    lo = max(0, footer - MAX_LENGTH)
+    breaks = list(_PEM_LINE_BREAK.finditer(text, lo, footer))
+    line_starts = [lo] + [b.end() for b in breaks]
+    line_ends = [b.start() for b in breaks] + [footer]
+    start = footer
+    for ls, le in zip(reversed(line_starts), reversed(line_ends), strict=True):
+        line = text[ls:le]
+        stripped = line.lstrip(" \t")
+        if _NOT_BASE64.search(stripped.rstrip(" \t")):
+            break
+        if stripped:
+            start = le - len(stripped)
+    return start
+
+
+def _pieces(text: str, start: int, end: int, score: float) -> Iterator[Detection]:
+    """The block ``text[start:end]`` as detections of at most ``MAX_LENGTH`` characters,
+    cut after a line break where possible."""
+    while start < end:
+        stop = end
+        if end - start > MAX_LENGTH:
+            stop = text.rfind("\n", start + 1, start + MAX_LENGTH) + 1 or start + MAX_LENGTH
+        yield Detection(TYPE, start, stop, score, "secrets:private-key", text[start:stop])
+        start = stop
+
+
+def _key_structure_score(label: str, b64: str, encrypted_headers: bool) -> float:
+    """0.99 if the body decodes to what the label promises (an ASN.1 SEQUENCE, an
+    OpenSSH key, an OpenPGP packet), 0.95 if it cannot be checked or does not."""
+    if encrypted_headers:
+        return 0.95   # RFC 1421 encryption: the body is ciphertext
+    try:
+        raw = base64.b64decode(b64 + "=" * (-len(b64) % 4))
+    except (ValueError, binascii.Error):
+        return 0.95
+    if label == "OPENSSH ":
+        ok = raw.startswith(b"openssh-key-v1\0")
+    elif label == "PGP ":
+        ok = bool(raw) and raw[0] & 0x80 == 0x80
+    else:
+        ok = raw[:1] == b"\x30"
+    return 0.99 if ok else 0.95
+
+
