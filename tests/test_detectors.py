@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tripwire.detectors import BUILTIN_TYPES, build, detect_all
 from tripwire.detectors.contact import (
     EmailDetector,
-    MissingDependency,
+    MissingDependencyError,
     PhoneDetector,
     UrlDetector,
 )
@@ -176,6 +176,8 @@ def test_phone_national_numbers_of_another_region_are_not_found_by_default():
     "4155552671%",
     "1 2 3 4 5 6 7 8 9 10",
     "SSN 536-90-4399",
+    "IBAN DE18 1917 0482 3184 3129 95",    # the groups of an (invalid) IBAN
+    "NL23 RIDT 2696 9215 56",
 ])
 def test_phone_rejects_what_only_looks_like_a_phone_number(text):
     assert values(PHONE, text) == []
@@ -195,7 +197,7 @@ def test_phone_regions_must_be_known_region_codes(regions):
 
 def test_phone_without_phonenumbers_fails_when_built_and_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "phonenumbers", None)
-    with pytest.raises(MissingDependency, match=r"pip install 'tripwire\[guardrails\]'") as e:
+    with pytest.raises(MissingDependencyError, match=r"pip install 'tripwire\[guardrails\]'") as e:
         build(["phone"])
     assert isinstance(e.value, ImportError) and isinstance(e.value, ConfigurationError)
     assert [d.name for d in build(["email", "url"])] == ["email", "url"]
@@ -380,6 +382,8 @@ def test_card_finds_grouped_numbers_with_exact_offsets(text, value):
     "+4111111111111",
     "ISBN 978-0-306-40615-7", "timestamp 1712345678123", "2024-01-15 10:30:00",
     "sha1 da39a3ee5e6b4b0d3255bfef95601890afd80709",
+    "IBAN DE75 4111 1111 1111 1111 73",      # the groups of an (invalid) IBAN
+    "3500 0949 4809 1410",                   # 35xx outside JCB's 3528-3589
 ])
 def test_card_rejects_numbers_failing_luhn_issuer_or_grouping(text):
     assert values(CARD, text) == []

@@ -16,18 +16,19 @@ small class (so the regex engine skips ahead in C) and validates only what it fi
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from tripwire.detectors.financial import card_issuer, luhn_is_valid
+from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection
 
-__all__ = ["EmailDetector", "MissingDependency", "PhoneDetector", "UrlDetector"]
+__all__ = ["EmailDetector", "MissingDependencyError", "PhoneDetector", "UrlDetector"]
 
 
-class MissingDependency(ConfigurationError, ImportError):
+class MissingDependencyError(ConfigurationError, ImportError):
     """A detector needs a library that is not installed. Raised when the detector is
     built (never when tripwire is imported); the message says what to install."""
 
@@ -37,8 +38,12 @@ class MissingDependency(ConfigurationError, ImportError):
 # The local part: letters, digits and ``. _ % + -`` (what addresses use in practice;
 # RFC 5322 also allows ``! # $ & ' * / = ? ^ ` { | } ~``, which in chat text are far
 # more often punctuation around an address than part of it).
-_LOCAL = re.compile(r"[\w.%+\-]{1,64}\Z")
 _LOCAL_CHAR = re.compile(r"[\w.%+\-]")
+# Where the local part before an "@" starts: after the last character that cannot be in
+# it (one greedy pass, whatever the text before the "@" looks like).
+_LOCAL_STOP = re.compile(r"(?s).*[^\w.%+\-]")
+# An "@" with something that can start a domain after it.
+_AT = re.compile(r"@(?=[^\W_])")
 # The domain: labels of letters, digits and inner hyphens, then a TLD of letters (or an
 # IDN's ``xn--`` form); nothing word-like right after it.
 _DOMAIN = re.compile(
@@ -63,24 +68,23 @@ class EmailDetector:
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        at = text.find("@")
-        while at != -1:
+        covered = 0
+        for m in _AT.finditer(text):
+            at = m.start()
+            if at < covered or not at or _LOCAL_CHAR.match(text, at - 1) is None:
+                continue
             hit = self._at(text, at)
             if hit is not None:
-                start, end = hit
-                found.append(Detection("email", start, end, 1.0, self.name, text[start:end]))
-                at = text.find("@", end)
-            else:
-                at = text.find("@", at + 1)
+                start, covered = hit
+                found.append(Detection("email", start, covered, 1.0, self.name,
+                                       text[start:covered]))
         return found
 
     def _at(self, text: str, at: int) -> tuple[int, int] | None:
         """The address around the ``@`` at ``at``, if there is one."""
         lo = max(0, at - 64)
-        local = _LOCAL.search(text, lo, at)
-        if local is None:
-            return None
-        start = local.start()
+        stop = _LOCAL_STOP.match(text, lo, at)
+        start = stop.end() if stop else lo
         if start == lo and lo > 0 and _LOCAL_CHAR.match(text, lo - 1):
             return None  # a local part longer than 64 characters
         while start < at and text[start] == ".":
@@ -131,6 +135,8 @@ _ID_CONTEXT = re.compile(
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
+#: Where a number written without "+" and a country code may be from, by default.
+DEFAULT_REGIONS = ("US",)
 
 
 class PhoneDetector:
@@ -139,7 +145,7 @@ class PhoneDetector:
     ``regions``: the regions (ISO 3166 codes such as ``"US"``, ``"GB"``, ``"DE"``) a
     number written without ``+`` and a country code may belong to; it is reported if
     it is valid in any of them. Numbers with ``+`` (or ``00``) and a country code are
-    validated as they are. Default ``["US"]``.
+    validated as they are. Default (``None``) ``["US"]``.
     """
 
     name = "phone"
@@ -147,14 +153,16 @@ class PhoneDetector:
     max_length = 48  # the longest candidate run the pattern takes, and then some
     OPTIONS = ("regions",)
 
-    def __init__(self, regions: Sequence[str] | str = ("US",)) -> None:
+    def __init__(self, regions: Sequence[str] | str | None = None) -> None:
         try:
             import phonenumbers
         except ImportError as e:
-            raise MissingDependency(
+            raise MissingDependencyError(
                 "the phone detector needs the phonenumbers library: "
                 "pip install 'tripwire[guardrails]'") from e
         self._pn: Any = phonenumbers
+        if regions is None:
+            regions = DEFAULT_REGIONS
         if isinstance(regions, str):
             regions = [regions]
         if not isinstance(regions, Sequence) or not regions:
@@ -172,6 +180,8 @@ class PhoneDetector:
         # the fewest digits a number written without "+" can have in these regions (a
         # 7-digit number is never a whole US one): shorter ones are not parsed at all
         self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
+        # a stream guard looks at the same text more than once while it holds it back
+        self._valid: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._check)
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
@@ -193,14 +203,36 @@ class PhoneDetector:
 
     def _spans(self, text: str, tokens: list[tuple[int, int]]) -> Iterable[Detection]:
         """The phone numbers among a run's space-separated tokens: the whole run if it
-        is one, else the longest valid spans of whole tokens, left to right."""
+        is one, else the longest valid spans of whole tokens, left to right. Spans are
+        first sized up by arithmetic (digits, groups), so a run such as ``1 2 3 4 ...``
+        costs next to nothing."""
+        # per token: digits, one-digit groups, groups
+        counts: list[tuple[int, int, int]] = []
+        for s, e in tokens:
+            tok = text[s:e]
+            if tok.isdigit():
+                counts.append((e - s, int(e - s == 1), 1))
+            else:
+                found = _GROUPS.findall(tok)
+                counts.append((sum(map(len, found)), sum(len(g) == 1 for g in found),
+                               len(found)))
         tries = 0
         i, k = 0, len(tokens)
         while i < k and tries < _MAX_PHONE_TRIES:
             if i and text[tokens[i - 1][0]] == "+":
                 i += 1  # "+1 555 ...": the number is not what follows the country code
                 continue
-            for j in range(k, i, -1):
+            ends: list[int] = []
+            digits = singles = groups = 0
+            for j in range(i, k):
+                digits += counts[j][0]
+                singles += counts[j][1]
+                groups += counts[j][2]
+                if digits > 15 or singles > 1 or groups > 7:
+                    break
+                if digits >= 7:
+                    ends.append(j + 1)
+            for j in reversed(ends):
                 start, end = tokens[i][0], tokens[j - 1][1]
                 value = text[start:end]
                 if not self._plausible(text, start, end, value):
@@ -243,10 +275,14 @@ class PhoneDetector:
             return False
         if not value.startswith("+") and _is_isbn13(groups):
             return False
+        if in_grouped_iban(text, start):
+            return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
         # bare digits right after "order", "invoice", "ref", ... are that identifier
         return not value.isdigit() or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
 
-    def _valid(self, value: str) -> bool:
+    def _check(self, value: str) -> bool:
+        """Whether phonenumbers says ``value`` is a valid number in one of the regions
+        (or, with ``+`` or an international prefix, in its own)."""
         pn = self._pn
         candidates: list[tuple[str, str | None]] = []
         if value.startswith("+"):

@@ -18,7 +18,8 @@ from collections.abc import Iterable
 
 from tripwire.guardrails import Detection
 
-__all__ = ["CreditCardDetector", "IBANDetector", "card_issuer", "iban_is_valid", "luhn_is_valid"]
+__all__ = ["CreditCardDetector", "IBANDetector", "card_issuer", "iban_is_valid",
+           "in_grouped_iban", "luhn_is_valid"]
 
 
 def luhn_is_valid(digits: str) -> bool:
@@ -96,6 +97,17 @@ _ID_CONTEXT = re.compile(
     r"\s*[:#=]?\s*|#\s*)\Z")
 
 
+# The start of an IBAN written in groups ("DE75 ", "NL23 RIDT 2696 "), right before.
+_IBAN_HEAD = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4}){0,7} \Z")
+
+
+def in_grouped_iban(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` continues an IBAN written in groups of four (valid or
+    not): its groups are neither a card number nor a phone number."""
+    return (start > 5 and text[start - 1] == " "
+            and _IBAN_HEAD.search(text, max(0, start - 45), start) is not None)
+
+
 class CreditCardDetector:
     """Payment card numbers (type ``credit-card``), Luhn- and issuer-validated."""
 
@@ -115,7 +127,11 @@ class CreditCardDetector:
         whole groups, left to right, with one and the same separator between them."""
         i, k = 0, len(groups)
         while i < k:
-            for j in range(min(k, i + 5), i, -1):
+            first = groups[i][1] - groups[i][0]
+            if first != 4 and not 13 <= first <= 19:
+                i += 1  # a card starts with a group of four, or is one group
+                continue
+            for j in range(min(k, i + 5) if first == 4 else i + 1, i, -1):
                 start, end = groups[i][0], groups[j - 1][1]
                 if self._is_card(text, groups[i:j]):
                     value = text[start:end]
@@ -147,7 +163,8 @@ class CreditCardDetector:
         if after in ".,/" and text[end + 1:end + 2].isdigit():
             return False  # part of a longer number: 4111111111111111.25
         digits = "".join(text[s:e] for s, e in groups)
-        return luhn_is_valid(digits) and card_issuer(digits) is not None
+        return (luhn_is_valid(digits) and card_issuer(digits) is not None
+                and not in_grouped_iban(text, start))
 
 
 # ------------------------------------------------------------------------------ IBAN

@@ -18,8 +18,10 @@ keyword that makes a number or a date personal data.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import re
+import string
 from collections.abc import Iterable
 
 from tripwire.guardrails import Detection
@@ -93,18 +95,15 @@ class SSNDetector:
 
 # -------------------------------------------------------------------- date of birth
 
-# Birth keywords, found in the lower-cased text by four patterns that each start with a
-# literal (the regex engine finds those far faster than an alternation or a
-# case-insensitive pattern): born, birth..., bday, b-day, dob, d.o.b, geb., geboren,
-# geburt..., naissance, nacido, nacida, nacimiento, and "né le" / "née le" in
-# non-ASCII text.
+# Birth keywords, found in the text's ASCII bytes in lower case (one byte a character,
+# "?" for the others, so offsets stay) by patterns that each start with a literal (the
+# regex engine finds those far faster than an alternation or a case-insensitive
+# pattern): born, birth..., bday, b-day, dob, d.o.b, geb., geboren, geburt...,
+# naissance, nacido, nacida, nacimiento, and "né le" / "née le".
+_LOWER_ASCII = bytes.maketrans(string.ascii_uppercase.encode(), string.ascii_lowercase.encode())
 _KEYWORD_SCANS = tuple(re.compile(p) for p in (
-    r"b(?:orn|irth[a-z]*|-?day)", r"d(?:ob|\.o\.b)", r"geb(?:oren|\.|urt[a-zäöüß]*)",
-    r"na(?:issance|cid[oa]|cimiento)"))
-_KEYWORD_NON_ASCII = re.compile(r"née? le")
-_BIRTH_KEYWORD = re.compile(
-    r"(?i)\b(?:born|birth[a-z]*|dob|d\.o\.b|bday|b-day|geboren|geb\.|geburt[a-zäöüß]*|"
-    r"née? le|naissance|nacid[oa]|nacimiento)(?![a-z])")
+    rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b)", rb"geb(?:oren|\.|urt[a-z?]*)",
+    rb"n(?:a(?:issance|cid[oa]|cimiento)|\?e? le)"))  # n?e le: né le, checked on the text
 
 _MONTHS: dict[str, int] = {}
 for _number, _names in enumerate((
@@ -122,8 +121,26 @@ _DATE = re.compile(
     (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:\s+of)?[\s\-]+(?P<dm>{_MONTH})\.?,?[\s\-]+(?P<dy>[0-9]{{4}})
-    | (?P<mm>{_MONTH})\.?\s+(?:the\s+)?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>[0-9]{{4}})
+    | \b(?P<mm>{_MONTH})\.?\s+(?:the\s+)?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>[0-9]{{4}})
     """)
+
+
+_A_DIGIT = re.compile(r"[0-9]")
+_LONGEST_DATE = 34     # "12th of September, 1985" and then some
+_LONGEST_KEYWORD = 32  # "geburtsdatumsangabe" and then some
+
+
+def _windows(keywords: list[tuple[int, int]], reach: int, size: int) -> list[tuple[int, int]]:
+    """The stretches of text within ``reach`` of a keyword, overlapping ones merged (so
+    each character is scanned once however many keywords there are)."""
+    out: list[tuple[int, int]] = []
+    for ks, ke in keywords:
+        lo, hi = max(0, ks - reach), min(size, ke + reach)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
 
 
 def _two_digit_year(yy: int, today: datetime.date) -> int:
@@ -164,23 +181,25 @@ class DateOfBirthDetector:
 
     name = "date-of-birth"
     types = ("date-of-birth",)
-    # a date of up to 32 characters, 30 of distance, a keyword of up to 16
-    max_length = 80
+    # a date of up to 34 characters, 30 of distance, a keyword of up to 32
+    max_length = 96
 
     def detect(self, text: str) -> Iterable[Detection]:
         keywords = self._keywords(text)
         if not keywords:
             return []
         today = datetime.date.today()
-        found: dict[tuple[int, int], Detection] = {}
-        for ks, ke in keywords:
-            lo, hi = max(0, ks - _CONTEXT - 34), min(len(text), ke + _CONTEXT + 34)
+        starts = [ks for ks, _ in keywords]
+        found: list[Detection] = []
+        for lo, hi in _windows(keywords, _CONTEXT + _LONGEST_DATE, len(text)):
+            if _A_DIGIT.search(text, lo, hi) is None:
+                continue  # every date has a digit
             for m in _DATE.finditer(text, lo, hi):
                 start, end = m.span()
-                if (start, end) in found or start < ke and end > ks:
-                    continue
-                gap = start - ke if start >= ke else ks - end
-                if gap > _CONTEXT:
+                first = bisect.bisect_left(starts, start - _CONTEXT - _LONGEST_KEYWORD)
+                last = bisect.bisect_right(starts, end + _CONTEXT)
+                if not any(0 <= start - ke <= _CONTEXT or 0 <= ks - end <= _CONTEXT
+                           for ks, ke in keywords[first:last]):
                     continue
                 before = text[start - 1] if start else " "
                 after = text[end] if end < len(text) else " "
@@ -190,24 +209,21 @@ class DateOfBirthDetector:
                     continue  # 12.03.1985.4, 1985-03-12-7, a time 12/03/85:10
                 if _birth_date(m, today) is None:
                     continue
-                found[(start, end)] = Detection(
-                    "date-of-birth", start, end, 0.95, self.name, m.group())
-        return sorted(found.values(), key=lambda d: d.start)
+                found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
+        return found
 
     @staticmethod
     def _keywords(text: str) -> list[tuple[int, int]]:
-        """Where birth keywords are, as whole words (a case-insensitive pattern only
-        when lower-casing changes the text's length, as ``İ`` does)."""
-        low = text.lower()
-        if len(low) != len(text):
-            return [m.span() for m in _BIRTH_KEYWORD.finditer(text)]
-        scans = _KEYWORD_SCANS if text.isascii() else (*_KEYWORD_SCANS, _KEYWORD_NON_ASCII)
-        spans: list[tuple[int, int]] = []
-        for scan in scans:
-            for m in scan.finditer(low):
+        """Where birth keywords are, as whole words."""
+        view = text.encode("ascii", "replace").translate(_LOWER_ASCII)
+        words = []
+        for scan in _KEYWORD_SCANS:
+            for m in scan.finditer(view):
                 start, end = m.span()
-                if (start and low[start - 1].isalpha()) or (
-                        end < len(low) and low[end].isalpha() and not low[end - 1] == "."):
-                    continue
-                spans.append((start, end))
-        return sorted(spans)
+                if (start and text[start - 1].isalpha()) or (
+                        end < len(text) and text[end].isalpha() and text[end - 1] != "."):
+                    continue  # reborn, stubborn, dobby
+                if view[start + 1:start + 2] == b"?" and text[start + 1] not in "éÉ":
+                    continue  # n?e le must be né le
+                words.append((start, end))
+        return sorted(words)
