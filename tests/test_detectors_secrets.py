@@ -464,6 +464,8 @@ def _hard_negatives(f: Fakes) -> list[str]:
         "credentials_path = /home/ada/.config/gcloud/application_default_credentials.json",
         "the primary key is order_id_2023_10_04_final_v2 and the cache key is users_v3",
         "refresh_token_handler = getAccessTokenFromRefreshToken",
+        'API_KEY = "sk-test-0123456789abcdef-SECRET"',
+        "secret: abcdefghijklmnop12345678",
         "Version 10.4.22 was released on 2024-05-01; ISBN 978-3-16-148410-0.",
         "Order #482910394 shipped; tracking 1Z999AA10123456784.",
         "eyJzdWIiOiIxMjM0NTY3ODkwIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc (no alg)",

@@ -1,61 +1,63 @@
 """Secrets: API keys, tokens, private keys and passwords (type ``api-key``).
 
-Known formats, each a rule whose name is in ``Detection.detector`` (``"secrets:github"``)
-and whose score says how sure it is:
+Each rule names itself in ``Detection.detector`` (``"secrets:github"``); its score says
+how sure it is. A match must stand alone: a letter, digit, ``_`` or ``-`` right before
+or after it rules it out (``sk-8 risk``, a longer token).
 
-================  =====================================================  ==========
-rule              what is checked                                        score
-================  =====================================================  ==========
-openai            ``sk-proj-`` / ``sk-svcacct-`` / ``sk-admin-`` + 20 or  0.99
-                  more; a legacy ``sk-`` key with OpenAI's ``T3BlbkFJ``
-                  marker; any other ``sk-`` + 32 or more random-looking  0.9
-                  letters and digits (OpenAI-compatible providers)
-anthropic         ``sk-ant-<kind><2 digits>-`` + 32 or more              0.99
-aws-access-key    ``AKIA`` / ``ASIA`` / ``ABIA`` / ``ACCA`` + 16          0.95 (0.8 if
-                  uppercase letters and digits                           not base32)
-aws-secret-key    40 base64 characters right after an AWS word           0.95
-                  (``aws_secret_access_key``, ``SecretAccessKey``, ...)
-github            ``ghp_`` / ``gho_`` / ``ghu_`` / ``ghs_`` / ``ghr_`` +   0.98
-                  36 or more letters and digits; ``github_pat_`` + 22+   0.99
-slack             ``xox[abeoprs]-<digits>-...`` and ``xapp-`` tokens;     0.98
-                  ``https://hooks.slack.com/services|workflows|...`` URLs
-google            ``AIza`` + exactly 35 of ``[0-9A-Za-z_-]``               0.97
-stripe            ``sk_live_`` / ``rk_live_``; ``pk_live_`` (publishable) 0.99; 0.8
-                  test keys ``sk_test_`` / ``rk_test_``; ``pk_test_``    0.7; 0.5
-jwt               three base64url segments whose header decodes to a     0.98 (0.9 if
-                  JSON object with ``alg``                               the payload
-                                                                         is not JSON)
-private-key       ``-----BEGIN ... PRIVATE KEY-----``, base64 body,       0.99 when the
-                  ``-----END ... PRIVATE KEY-----`` (PKCS#1, PKCS#8,      body decodes
-                  encrypted, EC, DSA, OpenSSH, PGP ``KEY BLOCK``; lines  to a key
-                  broken by newlines or by ``\\n`` escapes in JSON)       structure,
-                                                                         0.95 if not
-basic-auth        the password of ``scheme://user:password@host``         0.95
-                  (placeholders such as ``password`` or ``${PASS}`` skip)
-generic           a token of 20+ characters with letters and digits,     0.6 to 0.9,
-                  whose Shannon entropy is near that of a random string  from the
-                  of its length and alphabet, right after a key-like     entropy
-                  word (``api_key``, ``secret``, ``token``, ``password``,
-                  ``bearer``, ``authorization``, ``credentials``, ...)
-================  =====================================================  ==========
+- ``openai`` (0.99): ``sk-proj-``, ``sk-svcacct-`` or ``sk-admin-`` and 20+ characters;
+  a legacy ``sk-`` key with OpenAI's ``T3BlbkFJ`` marker. (0.9): any other ``sk-`` and
+  32+ letters and digits with both kinds and a random-looking spread (OpenAI-compatible
+  providers).
+- ``anthropic`` (0.99): ``sk-ant-<kind><2 digits>-`` and 32+ characters.
+- ``aws-access-key`` (0.95): ``AKIA``, ``ASIA``, ``ABIA`` or ``ACCA`` and 16 base32
+  characters (0.8 with other digits).
+- ``aws-secret-key`` (0.95): 40 base64 characters after an AWS word
+  (``aws_secret_access_key``, ``SecretAccessKey``, ``AWS secret``).
+- ``github``: ``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_`` and 36+ letters and
+  digits (0.98); ``github_pat_`` and 22+ (0.99).
+- ``slack`` (0.98): ``xox[abeoprs]-<digits>-...`` and ``xapp-`` tokens; webhook URLs
+  ``https://hooks.slack.com/services|workflows|triggers/...``.
+- ``google`` (0.97): ``AIza`` and exactly 35 of ``[0-9A-Za-z_-]``.
+- ``stripe``: ``sk_live_``, ``rk_live_`` (0.99), ``pk_live_`` (publishable, 0.8); test
+  keys ``sk_test_``, ``rk_test_`` (0.7), ``pk_test_`` (0.5).
+- ``jwt`` (0.98): three base64url segments whose header decodes to a JSON object with
+  an ``alg`` (0.9 when the payload is not a JSON object).
+- ``private-key``: ``-----BEGIN ... PRIVATE KEY-----``, a base64 body (RFC 1421 and
+  OpenPGP headers allowed; lines broken by LF, CRLF or ``\\n`` escapes in JSON; indented),
+  ``-----END ... PRIVATE KEY-----``: PKCS#1, PKCS#8, encrypted, EC, DSA, OpenSSH, PGP
+  ``KEY BLOCK``. 0.99 when the body decodes to what the label promises (an ASN.1
+  SEQUENCE, ``openssh-key-v1``, an OpenPGP packet), else 0.95. A block cut off by the
+  end of the text (still streaming in) runs to the end (0.9; 0.5 while only its header
+  is there); a truncated one runs to its last base64 line (0.9); an END line whose BEGIN
+  is not in the text takes the base64 lines before it (0.9).
+- ``basic-auth`` (0.95): the password of ``scheme://user:password@host`` (not the rest
+  of the URL); template values (``password``, ``***``, ``<password>``, ``${PASS}``) are
+  skipped.
+- ``generic`` (0.6 to 0.9, from the entropy): a token of 20+ characters with letters
+  and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
+  ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
+  ``credentials``, ``*_KEY``; not ``public key``) and an assignment, a colon, ``is`` or
+  a space, whose Shannon entropy is close to that of a random string of its length and
+  alphabet. UUIDs, paths, placeholders (``your_api_key_here``) and made-up values
+  (``abc0123456789``: six characters in a row) are skipped.
 
-Options: ``generic`` (default True) turns the generic rule off; ``min_entropy`` (default
-0.85) is the least entropy a generic token needs, as a fraction of the entropy expected
-of a random string of the same length over the same alphabet (hex, letters and digits,
-base64, ...), so one number serves every alphabet and length.
+Options: ``generic`` (default True) turns the generic rule off (the AWS secret key rule
+stays); ``min_entropy`` (default 0.85) is the least entropy a generic token needs, as a
+fraction of the mean entropy of random strings of its length over its alphabet (hex;
+or the letter cases, digits and symbols it uses), so one number serves every alphabet
+and length: random tokens score about 1, 99% of them above 0.87 from 20 characters.
 
-Private-key blocks are the long ones: ``max_length`` is 4096 characters, which holds
-every RSA key up to 4096 bits in each encoding (3.5k characters at most, encrypted and
-with CRLF line ends), and all EC, Ed25519, DSA and OpenSSH keys. A longer block (RSA
-8192, a large PGP key) is reported in consecutive pieces of at most 4096 characters, so
-complete text is covered whole; a stream guard, which holds back ``max_length``
-characters, is only sure to catch such a block's first and last 4096 characters. A
-block cut off (streamed so far, or truncated) is reported up to where its body stops.
-JWTs are matched up to 4096 characters too.
+``max_length`` is 4096: the longest private-key block. That holds every RSA key up to
+4096 bits in each encoding (3.5k characters at most: encrypted PKCS#8 with CRLF line
+ends) and every EC, Ed25519, DSA and OpenSSH key; JWTs are matched up to 4096
+characters too. A longer block (RSA 8192, a large PGP key) is reported as consecutive
+pieces of at most 4096 characters, cut at line ends: complete text is covered whole,
+but a stream guard, which holds back ``max_length`` characters, is only sure to catch
+the first and the last 4096 characters of such a block.
 
-Speed: text without candidates costs one literal search per rule family (``sk-``, ``gh``,
-``A``, ``x``, ``k_``, ``eyJ``, ``-----``, ``://``) and, for the generic rule, one pass
-per key-like word over the lowercased text; only candidates are validated.
+Speed: text without candidates costs one literal search per family (``sk-``, ``gh``,
+``github_pat_``, ``A``, ``x``, ``k_``, ``eyJ``, ``-----``, ``://``) and one per key-like
+word over an ASCII-lowercased copy; only candidates are validated.
 """
 
 from __future__ import annotations
@@ -118,6 +120,17 @@ def _alphabet_size(token: str) -> int:
     size += 10 if any(c.isdigit() for c in token) else 0
     size += len({c for c in token if not c.isalnum()})
     return max(size, 2)
+
+
+def _has_run(token: str, size: int = 6) -> bool:
+    """Whether ``token`` holds ``size`` consecutive characters in a row (``012345``,
+    ``abcdef``): a made-up value, as a random one has that once in millions."""
+    run = 1
+    for a, b in zip(token, token[1:], strict=False):
+        run = run + 1 if ord(b) - ord(a) == 1 else 1
+        if run >= size:
+            return True
+    return False
 
 
 def entropy_ratio(token: str) -> float:
@@ -196,7 +209,7 @@ _AWS_WORD = re.compile(rb"aws|secret[ _-]?access[ _-]?key")
 _VALUE = re.compile(
     r"[A-Za-z0-9_.-]{0,32}?"
     r"[\"'`\]]?"
-    r"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?i:is|was|of)[ \t]+)?)"
+    r"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?i:is|was)[ \t]+)?)"
     r"[\"'`(]?"
     r"(?:(?i:bearer|basic|token)[ \t]+)?"
     r"(?P<token>[A-Za-z0-9+/=_~-]{20,512})"
@@ -287,7 +300,7 @@ class SecretDetector:
                 or _UUID.match(token) or token.count("/") * 8 > len(token)):  # a path
             return None
         folded = token.lower()
-        if any(w in folded for w in _PLACEHOLDER_WORDS):
+        if any(w in folded for w in _PLACEHOLDER_WORDS) or _has_run(token):
             return None
         ratio = entropy_ratio(token)
         if ratio < self.min_entropy:
@@ -317,7 +330,7 @@ def _sk_keys(text: str) -> Iterator[Detection]:
             return "openai", 0.99
         body = m.group("plain")
         if (any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
-                and entropy_ratio(body) >= 0.8):
+                and entropy_ratio(body) >= 0.8 and not _has_run(body)):
             return "openai", 0.9
         return None
 
