@@ -463,6 +463,11 @@ def _hard_negatives(f: Fakes) -> list[str]:
         "tokenizer = AutoTokenizer.from_pretrained('bert-base-uncased')",
         "credentials_path = /home/ada/.config/gcloud/application_default_credentials.json",
         "the primary key is order_id_2023_10_04_final_v2 and the cache key is users_v3",
+        f"cache_key = '{sha1}'",
+        f"idempotency_key: {uuid.UUID(int=f.rng.getrandbits(128))}",
+        f'<script integrity="sha384-{base64.b64encode(f.bytes(48)).decode()}"></script>',
+        f"image: python:3.11-slim@sha256:{sha256}",
+        "model: gpt-4o-mini-2024-07-18, tokens used: 1536, password_min_length = 12",
         "refresh_token_handler = getAccessTokenFromRefreshToken",
         'API_KEY = "sk-test-0123456789abcdef-SECRET"',
         "secret: abcdefghijklmnop12345678",
@@ -769,6 +774,10 @@ def test_no_piece_of_a_wallet_escapes_a_stream_guard_using_max_length(wallets, c
 # ----------------------------------------------------------------- precision and recall
 
 
+def _changed_last(value: str) -> str:
+    return value[:-1] + ("2" if value[-1] != "2" else "3")
+
+
 def labelled_set(seed: int = 1) -> list[tuple[str, set[tuple[int, int]]]]:
     """Texts with the spans that are secrets or wallets: each format in a few chat-like
     settings, and the hard negatives (fixed seed)."""
@@ -807,7 +816,8 @@ def labelled_set(seed: int = 1) -> list[tuple[str, set[tuple[int, int]]]]:
         add("postgres://app:{}@db.internal:5432/prod", f.password())
     negatives = _hard_negatives(f)
     negatives += [
-        f"wallet {f.base58_address(0)[:-1]}x", f"to {f.ethereum()[:-1]}0 please",
+        f"wallet {_changed_last(f.base58_address(0))}",
+        f"to {_changed_last(f.ethereum())} please",
         f"commit {hashlib.sha1(f.bytes(4)).hexdigest()} fixes the token refresh",
     ]
     for _ in range(20):

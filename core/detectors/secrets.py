@@ -36,8 +36,8 @@ or after it rules it out (``sk-8 risk``, a longer token).
 - ``generic`` (0.6 to 0.9, from the entropy): a token of 20+ characters with letters
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
-  ``credentials``, ``*_KEY``; not ``public key``) and an assignment, a colon, ``is`` or
-  a space, whose Shannon entropy is close to that of a random string of its length and
+  ``credentials``, ``*_KEY``; not ``public key``, ``cache_key``, ``primary key``) and an
+  assignment, a colon, ``is`` or a space, whose Shannon entropy is close to that of a random string of its length and
   alphabet. UUIDs, paths, placeholders (``your_api_key_here``) and made-up values
   (``abc0123456789``: six characters in a row) are skipped.
 
@@ -202,7 +202,11 @@ _KEY_NAME = re.compile(
     rb"(?:api|secret|private|access|signing|encryption|master|license|licence|client|app"
     rb"|auth|service|account|admin|[a-z0-9][_.-]|x-)[ _.-]?\Z"
 )
-_PUBLIC = re.compile(rb"pub(?:lic)?[ _.-]?\Z")
+# Names of keys that are not secrets: public keys, database and cache keys.
+_NOT_A_SECRET_KEY = re.compile(
+    rb"(?:pub|public|cache|sort|primary|foreign|partition|row|object|idempotency|dedup"
+    rb"|routing|lookup|hash|index|unique|composite|shard|bucket|map|dict|hot|short)[ _.-]?\Z"
+)
 _AWS_WORD = re.compile(rb"aws|secret[ _-]?access[ _-]?key")
 # What may sit between a key-like word and its value: the rest of the name, a closing
 # quote, an assignment or a verb, an opening quote, an auth scheme.
@@ -273,7 +277,7 @@ class SecretDetector:
                 start, end = m.span()
                 if word == b"key":
                     before = low[max(0, start - 16):start]
-                    if _PUBLIC.search(before) or not _KEY_NAME.search(before):
+                    if _NOT_A_SECRET_KEY.search(before) or not _KEY_NAME.search(before):
                         continue
                 value = _VALUE.match(text, end)
                 if value is None:
