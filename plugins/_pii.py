@@ -444,6 +444,10 @@ class Tokenizer:
         # The longest placeholder (``<CREDIT_CARD_123456789>``): what the stream holds
         # back while it restores placeholders.
         self.placeholder_length = max(len(label(t)) for t in types) + 12
+        # Keys in the call's state for what depends on this instance's options (the
+        # vault is shared by every instance of the processor id).
+        self._cache_key = f"tokenized:{id(self)}"
+        self._stream_key = f"stream:{id(self)}"
 
     def vault(self, state: dict[str, Any], history: Iterable[str] = ()) -> Vault:
         """The call's vault (made on the input side, numbers in ``history`` reserved)."""
@@ -469,7 +473,8 @@ class Tokenizer:
         ``detect``) and any already in the vault. Each replaced value goes to ``found``
         (``None``: not reported; the result is then cached for the call)."""
         vault: Vault = state["vault"]
-        cache: dict[tuple[str, bool], tuple[int, str]] = state.setdefault("tokenized", {})
+        cache: dict[tuple[str, bool], tuple[int, str]] = state.setdefault(
+            self._cache_key, {})
         cached = cache.get((text, detect))
         if found is None and cached is not None and cached[0] == vault.version:
             return text if cached[1] == text else cached[1]
@@ -571,7 +576,7 @@ class Tokenizer:
         vault = self.need(state)
         if "output" not in self.phases:
             return part
-        window: StreamWindow | None = state.get("stream")
+        window: StreamWindow | None = state.get(self._stream_key)
         if window is None:
             def replace(match: Match) -> str:
                 hit: Hit = match.rule
@@ -579,8 +584,8 @@ class Tokenizer:
                     return match.text[hit.released:]
                 return vault.value(match.text) or match.text
 
-            window = state["stream"] = StreamWindow(self.placeholder_length,
-                                                    vault.find_placeholders, replace)
+            window = StreamWindow(self.placeholder_length, vault.find_placeholders, replace)
+            state[self._stream_key] = window
         chunks, _ = window.push(part)
         keys = _RESTORED_KEYS.get(part.type)
         if keys is None or chunks[-1] is not part:

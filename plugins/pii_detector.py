@@ -159,6 +159,10 @@ class PIIDetector(Processor):
         self.store = store
         #: The most characters one value can cover: what the stream holds back.
         self.max_length = max(d.max_length for d in self._detectors)
+        # The call's state is shared by the instances of this id (from TOML each list
+        # builds its own): what depends on this instance's options is keyed by it.
+        self._clean_key = f"clean:{id(self)}"
+        self._stream_key = f"stream:{id(self)}"
         self._tokenizer = (Tokenizer(owner, self._find, self.phases, store, self._wanted)
                            if strategy == "tokenize" else None)
 
@@ -185,7 +189,7 @@ class PIIDetector(Processor):
         """``text`` with its detections redacted (``redact``) or as it is (the other
         strategies); the detections are added to ``found``. Texts found clean are
         remembered for the call, so the history is not searched again at every phase."""
-        clean: set[str] = state.setdefault("clean", set())
+        clean: set[str] = state.setdefault(self._clean_key, set())
         if text in clean:
             return text
         detections = self._find(text)
@@ -223,9 +227,10 @@ class PIIDetector(Processor):
             abort(self._message(detections), metadata=self._verdict(
                 channel, "blocked", detections).to_metadata(include_values=self.include_detections))
         if self.strategy == "warn":
-            # A value warned about once in the response is not warned about again when
-            # the step's or the result's messages hold it (the stream already said so).
-            group = channel if channel in ("input", "tool-result") else "response"
+            # A value is warned about once on each side of the call: not again when the
+            # step's or the result's messages hold what the stream or a tool result
+            # already reported.
+            group = "input" if channel == "input" else "output"
             warned: set[tuple[str, str, str | None]] = state.setdefault("warned", set())
             detections = [d for d in detections if (group, d.type, d.value) not in warned]
             warned.update((group, d.type, d.value) for d in detections)
@@ -372,10 +377,11 @@ class PIIDetector(Processor):
         """``part`` through the hold-back window: the chunks to emit now, values in the
         released text redacted (``redact``), dropped with their chunks (``filter``), or
         blocked / reported."""
-        window: StreamWindow | None = state.get("stream")
+        window: StreamWindow | None = state.get(self._stream_key)
         if window is None:
             replace = self._stream_replacement if self.strategy == "redact" else None
-            window = state["stream"] = StreamWindow(self.max_length, self._find, replace)
+            window = StreamWindow(self.max_length, self._find, replace)
+            state[self._stream_key] = window
         chunks, matches = window.push(part)
         located: dict[str, list[Detection]] = {"text": [], "reasoning": []}
         for m in matches:
