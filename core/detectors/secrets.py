@@ -55,9 +55,9 @@ pieces of at most 4096 characters, cut at line ends: complete text is covered wh
 but a stream guard, which holds back ``max_length`` characters, is only sure to catch
 the first and the last 4096 characters of such a block.
 
-Speed: text without candidates costs one literal search per family (``sk-``, ``gh``,
-``github_pat_``, ``A``, ``x``, ``k_``, ``eyJ``, ``-----``, ``://``) and one per key-like
-word over an ASCII-lowercased copy; only candidates are validated.
+Speed: text without candidates costs one literal search per family (``sk-``, ``g``,
+``A``, ``x``, ``k_``, ``eyJ``, ``-----``, ``://``) and one per key-like word (with its
+value) over an ASCII-lowercased copy; only candidates are validated.
 """
 
 from __future__ import annotations
@@ -155,8 +155,7 @@ _SK = re.compile(
     r"|(?P<plain>[A-Za-z0-9]{32,250})"
     r")"
 )
-_GITHUB = re.compile(r"gh[pousr]_[A-Za-z0-9]{36,251}")
-_GITHUB_PAT = re.compile(r"github_pat_[A-Za-z0-9_]{22,244}")
+_GITHUB = re.compile(r"g(?:h[pousr]_[A-Za-z0-9]{36,251}|ithub_pat_[A-Za-z0-9_]{22,244})")
 _UPPER_A = re.compile(r"A(?P<aws>(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})|AIza[0-9A-Za-z_-]{35}")
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
 _STRIPE = re.compile(r"k_(?P<mode>live|test)_[0-9A-Za-z]{10,247}")
@@ -177,8 +176,7 @@ _PLACEHOLDER_PASSWORDS = frozenset(
 # --------------------------------------------------------------------------- private keys
 
 _NL = r"(?:\r?\n|\\r\\n|\\n)"
-_PEM_BEGIN = re.compile(r"-----BEGIN ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
-_PEM_END = re.compile(r"-----END ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
+_PEM_MARK = re.compile(r"-----(BEGIN|END) ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
 # After the BEGIN line: RFC 1421 / OpenPGP armor headers, then base64 lines (blank ones
 # too), the last one possibly cut off by the end of the text.
 _PEM_BODY = re.compile(
@@ -192,12 +190,22 @@ _PEM_MIN_BODY = 48   # base64 characters: the smallest key (Ed25519, PKCS#8) has
 
 # --------------------------------------------------------------------------- key-like words
 
-# Key-like words. Each is found with its own literal search in an ASCII-lowercased copy
-# of the text (bytes: one per character, so offsets are the text's). "key" counts only
-# as the end of a name (api_key, apiKey, x-api-key, "secret key"), never in "public
-# key", "primary key" or "monkey".
+# Key-like words, each followed by its value: one pattern per word, starting with the
+# word (a fast literal search), over an ASCII-lowercased copy of the text (bytes: one per
+# character, so offsets are the text's). Between the word and the value: the rest of the
+# name, a closing quote, an assignment (or "is", or a space), an opening quote, an auth
+# scheme. "key" counts only as the end of a name (api_key, apiKey, x-api-key, "secret
+# key"), never in "public key", "primary key" or "monkey".
 _KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential")
-_KEYWORD_SCANS = tuple(re.compile(re.escape(w)) for w in _KEYWORDS)
+_VALUE = (
+    rb"[a-z0-9_.-]{0,32}?"
+    rb"[\"'`\]]?"
+    rb"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?:is|was)[ \t]+)?)"
+    rb"[\"'`(]?"
+    rb"(?:(?:bearer|basic|token)[ \t]+)?"
+    rb"(?P<token>[a-z0-9+/=_~-]{20,512})"
+)
+_KEYWORD_VALUES = tuple(re.compile(re.escape(w) + _VALUE) for w in _KEYWORDS)
 _KEY_NAME = re.compile(
     rb"(?:api|secret|private|access|signing|encryption|master|license|licence|client|app"
     rb"|auth|service|account|admin|[a-z0-9][_.-]|x-)[ _.-]?\Z"
@@ -208,16 +216,6 @@ _NOT_A_SECRET_KEY = re.compile(
     rb"|routing|lookup|hash|index|unique|composite|shard|bucket|map|dict|hot|short)[ _.-]?\Z"
 )
 _AWS_WORD = re.compile(rb"aws|secret[ _-]?access[ _-]?key")
-# What may sit between a key-like word and its value: the rest of the name, a closing
-# quote, an assignment or a verb, an opening quote, an auth scheme.
-_VALUE = re.compile(
-    r"[A-Za-z0-9_.-]{0,32}?"
-    r"[\"'`\]]?"
-    r"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?i:is|was)[ \t]+)?)"
-    r"[\"'`(]?"
-    r"(?:(?i:bearer|basic|token)[ \t]+)?"
-    r"(?P<token>[A-Za-z0-9+/=_~-]{20,512})"
-)
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
 _PLACEHOLDER_WORDS = ("your", "here", "example", "xxxx", "placeholder", "dummy", "changeme",
                       "redacted", "insert", "replace")
@@ -246,8 +244,7 @@ class SecretDetector:
         return f"SecretDetector(generic={self.generic}, min_entropy={self.min_entropy})"
 
     def detect(self, text: str) -> list[Detection]:
-        found = [*_sk_keys(text), *_prefixed(text, _GITHUB, lambda m: ("github", 0.98)),
-                 *_prefixed(text, _GITHUB_PAT, lambda m: ("github", 0.99)),
+        found = [*_sk_keys(text), *_prefixed(text, _GITHUB, self._github),
                  *_prefixed(text, _UPPER_A, self._upper_a),
                  *_prefixed(text, _SLACK, lambda m: ("slack", 0.98)),
                  *_stripe(text), *_jwts(text), *_private_keys(text), *_url_secrets(text)]
@@ -257,6 +254,10 @@ class SecretDetector:
         found.extend(d for d in self._near_keywords(text)
                      if not any(s < d.end and d.start < e for s, e in known))
         return found
+
+    @staticmethod
+    def _github(m: re.Match[str]) -> tuple[str, float]:
+        return "github", 0.99 if m.group().startswith("github_pat_") else 0.98
 
     @staticmethod
     def _upper_a(m: re.Match[str]) -> tuple[str, float]:
@@ -270,23 +271,20 @@ class SecretDetector:
         # One byte per character (others become "?"), so offsets carry over.
         low = text.encode("ascii", "replace").lower()
         seen: set[int] = set()
-        for word, scan in zip(_KEYWORDS, _KEYWORD_SCANS, strict=True):
-            if word not in low or (not self.generic and word != b"secret"):
+        for word, scan in zip(_KEYWORDS, _KEYWORD_VALUES, strict=True):
+            if not self.generic and word != b"secret":
                 continue
             for m in scan.finditer(low):
-                start, end = m.span()
+                start = m.start()
                 if word == b"key":
                     before = low[max(0, start - 16):start]
                     if _NOT_A_SECRET_KEY.search(before) or not _KEY_NAME.search(before):
                         continue
-                value = _VALUE.match(text, end)
-                if value is None:
-                    continue
-                t_start, t_end = value.span("token")
+                t_start, t_end = m.span("token")
                 if t_start in seen or not _alone(text, t_start, t_end):
                     continue
-                token = value.group("token")
-                found = self._judge(token, low[max(0, start - 24):value.start("token")])
+                token = text[t_start:t_end]
+                found = self._judge(token, low[max(0, start - 24):t_start])
                 if found is not None:
                     seen.add(t_start)
                     rule, score = found
@@ -402,23 +400,29 @@ def _placeholder_password(pw: str) -> bool:
 
 
 def _private_keys(text: str) -> Iterator[Detection]:
-    blocks: list[tuple[int, int]] = []
-    for m in _PEM_BEGIN.finditer(text):
-        start = m.start()
-        if blocks and start < blocks[-1][1]:
+    covered = 0   # where the last block found ends
+    for m in _PEM_MARK.finditer(text):
+        if m.start() < covered:
+            continue   # the END line of a block found from its BEGIN line
+        if m.group(1) == "END":
+            # An END line whose BEGIN is not in the text (cut off, or released earlier
+            # in a stream): the base64 lines before it.
+            start = _body_start(text, m.start())
+            if m.start() - start >= _PEM_MIN_BODY:
+                yield from _pieces(text, start, m.end(), 0.9)
             continue
         body = _PEM_BODY.match(text, m.end())
         assert body is not None   # every part of the pattern may be empty
         b64 = _NOT_BASE64.sub("", _PEM_LINE_BREAK.sub("", body.group("lines")))
-        footer = _PEM_END.match(text, body.end())
-        if footer is not None and len(b64) >= _PEM_MIN_BODY:
-            end = footer.end()
-            score = _key_structure_score(m.group(1), b64, bool(body.group("headers")))
-        elif body.end() == len(text) or _footer(m).startswith(text[body.end():]):
-            # Cut off by the end of the text (maybe in its END line): a key still
-            # streaming in, or truncated.
-            # The span runs to the end, so that a stream guard holds what follows; a
-            # header with no body yet (or a mention of one) scores low.
+        footer = _footer(m)
+        rest = len(text) - body.end()
+        if text.startswith(footer, body.end()) and len(b64) >= _PEM_MIN_BODY:
+            end = body.end() + len(footer)
+            score = _key_structure_score(m.group(2), b64, bool(body.group("headers")))
+        elif rest < len(footer) and footer.startswith(text[body.end():]):
+            # Cut off by the end of the text (maybe in its END line): a key streaming
+            # in, or truncated. The span runs to the end, so that a stream guard holds
+            # what follows; a header with no body yet (or a mention of one) scores low.
             end, score = len(text), 0.9 if b64 else 0.5
         elif len(b64) >= _PEM_MIN_BODY:
             end, score = body.end(), 0.9
@@ -426,21 +430,13 @@ def _private_keys(text: str) -> Iterator[Detection]:
                 end -= 1
         else:
             continue
-        blocks.append((start, end))
-        yield from _pieces(text, start, end, score)
-    # An END line whose BEGIN is not in the text (cut off, or released earlier in a
-    # stream): the base64 lines before it.
-    for m in _PEM_END.finditer(text):
-        if any(s <= m.start() < e for s, e in blocks):
-            continue
-        start = _body_start(text, m.start())
-        if m.start() - start >= _PEM_MIN_BODY:
-            yield from _pieces(text, start, m.end(), 0.9)
+        covered = end
+        yield from _pieces(text, m.start(), end, score)
 
 
 def _footer(begin: re.Match[str]) -> str:
     """The END line that closes the block ``begin`` opens."""
-    return f"-----END {begin.group(1)}PRIVATE KEY{begin.group(2) or ''}-----"
+    return f"-----END {begin.group(2)}PRIVATE KEY{begin.group(3) or ''}-----"
 
 
 def _body_start(text: str, footer: int) -> int:
