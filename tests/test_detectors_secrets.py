@@ -181,11 +181,12 @@ def test_both_detectors_are_built_by_type_and_satisfy_the_protocol():
     assert isinstance(secrets, SecretDetector) and isinstance(wallets, CryptoWalletDetector)
     for detector in (secrets, wallets):
         assert isinstance(detector, Detector)
-    assert secrets.types == ("api-key",) and wallets.types == ("crypto-wallet",)
+    assert (secrets.name, secrets.types) == ("api-key", ("api-key",))
+    assert (wallets.name, wallets.types) == ("crypto-wallet", ("crypto-wallet",))
     assert (secrets.max_length, wallets.max_length) == (4096, 90)
 
 
-def test_build_passes_the_secret_options(fakes):
+def test_build_passes_the_secret_options():
     (lenient,) = build(["api-key"], generic=False, regions=["US"])
     assert not lenient.generic
     (strict,) = build(["api-key"], min_entropy=0.99)
@@ -710,15 +711,15 @@ def test_detections_are_well_formed_wherever_a_secret_sits(secrets, wallets, noi
     cut = data.draw(st.integers(0, len(noise)))
     before, after = noise[:cut] + " ", " " + noise[cut:]
     text = before + value + after
-    found = [*secrets.detect(text), *wallets.detect(text)]
-    for d, detector in [(d, secrets) for d in secrets.detect(text)] + [
-            (d, wallets) for d in wallets.detect(text)]:
+    found = [(d, secrets) for d in secrets.detect(text)] + [
+        (d, wallets) for d in wallets.detect(text)]
+    for d, detector in found:
         assert 0 <= d.start < d.end <= len(text)
         assert d.value == text[d.start:d.end]
         assert d.end - d.start <= detector.max_length
         assert 0 <= d.score <= 1
         assert d.detector is not None and d.detector.startswith(("secrets:", "crypto:"))
-    assert (len(before), len(before) + len(value)) in {(d.start, d.end) for d in found}
+    assert (len(before), len(before) + len(value)) in {(d.start, d.end) for d, _ in found}
 
 
 # ----------------------------------------------------------------- streams

@@ -20,7 +20,8 @@ A candidate must stand alone: a letter or digit right before or after it (a long
 token, a hash, base64 data) rules it out. Scores: 0.99 for a checksummed mainnet
 Bitcoin or Ethereum address, 0.95 for Litecoin and Dogecoin, 0.8 for an Ethereum
 address without a checksum, 0.7 for testnets. ``Detection.detector`` names the chain
-(``"crypto:bitcoin"``, ``"crypto:ethereum"``, ...).
+(``"crypto:bitcoin"``, ``"crypto:bitcoin-testnet"``, ``"crypto:litecoin"``,
+``"crypto:dogecoin"``, ``"crypto:ethereum"``).
 
 The codecs (``base58check_decode``, ``segwit_decode``, ``keccak256``, ...) are public
 for tests and for other detectors.

@@ -1,7 +1,7 @@
 """Secrets: API keys, tokens, private keys and passwords (type ``api-key``).
 
-Each rule names itself in ``Detection.detector`` (``"secrets:github"``); its score says
-how sure it is. A match must stand alone: a letter, digit, ``_`` or ``-`` right before
+Each rule names itself in ``Detection.detector`` (``"secrets:github"``, while the
+detector's ``name`` is its type, ``api-key``); its score says how sure it is. A match must stand alone: a letter, digit, ``_`` or ``-`` right before
 or after it rules it out (``sk-8 risk``, a longer token).
 
 - ``openai`` (0.99): ``sk-proj-``, ``sk-svcacct-`` or ``sk-admin-`` and 20+ characters;
@@ -225,7 +225,7 @@ class SecretDetector:
     """Known secret formats, private keys, URL passwords and (``generic``) high-entropy
     tokens near key-like words. See the module's documentation for every rule."""
 
-    name = "secrets"
+    name = TYPE
     types = (TYPE,)
     max_length = MAX_LENGTH
     OPTIONS = ("generic", "min_entropy")
