@@ -256,7 +256,8 @@ def _keccak_f(a: list[int]) -> list[int]:
 
 def keccak256(data: bytes, *, _pad: int = 0x01) -> bytes:
     """Keccak-256 of ``data``, as Ethereum uses it (the original Keccak padding;
-    ``hashlib.sha3_256`` is the same sponge with the FIPS-202 padding ``0x06``)."""
+    ``hashlib.sha3_256`` is the same sponge with the FIPS-202 padding ``0x06``, which
+    ``_pad=0x06`` selects: the tests check this function against hashlib that way)."""
     rate = 136
     padded = bytearray(data)
     padded.append(_pad)
