@@ -77,10 +77,10 @@ class SSNDetector:
             digits = value.replace("-", "").replace(" ", "")
             if not ssn_is_valid(digits):
                 continue
-            keyword = _SSN_KEYWORD.search(
-                text, max(0, start - _CONTEXT - 24), min(len(text), end + _CONTEXT + 24))
-            near = keyword is not None and (
-                0 <= start - keyword.end() <= _CONTEXT or 0 <= keyword.start() - end <= _CONTEXT)
+            near = any(
+                0 <= start - k.end() <= _CONTEXT or 0 <= k.start() - end <= _CONTEXT
+                for k in _SSN_KEYWORD.finditer(
+                    text, max(0, start - _CONTEXT - 24), min(len(text), end + _CONTEXT + 24)))
             if len(value) == 9:
                 if not near:
                     continue  # nine bare digits are an SSN only when called one
@@ -116,17 +116,19 @@ for _number, _names in enumerate((
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
 
+_SPACE = r"[\ \t]{1,3}"          # between the parts of a date (bounded: see max_length)
+_SEP = r"[\ \t\-]{1,3}"
 _DATE = re.compile(
     rf"""(?ix)
     (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
-    | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:\s+of)?[\s\-]+(?P<dm>{_MONTH})\.?,?[\s\-]+(?P<dy>[0-9]{{4}})
-    | \b(?P<mm>{_MONTH})\.?\s+(?:the\s+)?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>[0-9]{{4}})
+    | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}of)?{_SEP}(?P<dm>{_MONTH})\.?,?{_SEP}(?P<dy>[0-9]{{4}})
+    | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}(?P<my>[0-9]{{4}})
     """)
 
 
 _A_DIGIT = re.compile(r"[0-9]")
-_LONGEST_DATE = 34     # "12th of September, 1985" and then some
+_LONGEST_DATE = 34     # "12th of September, 1985" (29 at most with the widest spacing)
 _LONGEST_KEYWORD = 32  # "geburtsdatumsangabe" and then some
 
 

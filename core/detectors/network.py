@@ -33,7 +33,7 @@ _HEX_GROUP = re.compile(r"[0-9A-Fa-f]{1,4}")
 _VERSION_CONTEXT = re.compile(
     r"(?i)\b(?:version|ver|vers|release|rel|build|firmware|fw|rev|revision|patch|update|"
     r"upgrade|downgrade|python|node|nodejs|java|jdk|chrome|firefox|safari|edge|windows|"
-    r"android|ios|macos|kernel|linux|sdk|api|library|lib|package|pkg|plugin|driver|"
+    r"android|ios|macos|kernel|linux|sdk|library|lib|package|pkg|plugin|driver|"
     r"bios|app|v)\.?\s*[:=]?\s*\Z")
 
 
