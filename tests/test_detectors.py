@@ -142,9 +142,16 @@ def test_phone_finds_valid_numbers_in_many_formats(text, value):
     (["GB"], "from abroad: 0044 20 7946 0958", "0044 20 7946 0958"),
     (["US"], "from abroad: 011 44 20 7946 0958", "011 44 20 7946 0958"),
     (["GB"], "or +1 415 555 2671", "+1 415 555 2671"),   # + numbers need no region
+    (["DE"], "Tel: +49 (0)30 12345678", "+49 (0)30 12345678"),
+    (["DE"], "Tel.: 030 / 123 456 78", "030 / 123 456 78"),
+    (["US"], "dial +1.415.555.2671", "+1.415.555.2671"),
 ])
 def test_phone_regions_decide_numbers_without_a_country_code(regions, text, value):
     assert_finds(PhoneDetector(regions=regions), text, value)
+
+
+def test_phone_year_ranges_are_not_numbers_even_where_they_would_be_valid():
+    assert values(PhoneDetector(regions=["DE"]), "between 2015-2020 and 1999 - 2004") == []
 
 
 def test_phone_national_numbers_of_another_region_are_not_found_by_default():
@@ -239,6 +246,8 @@ URL = UrlDetector()
     ('"https://example.com/q"', "https://example.com/q"),
     ("**https://example.com/bold**", "https://example.com/bold"),
     ("https://user:pw@example.com/x", "https://user:pw@example.com/x"),
+    ("Visit https://example.com;then", "https://example.com"),
+    ("https://例え.jp/パス", "https://例え.jp/パス"),
 ])
 def test_url_finds_urls_without_the_punctuation_around_them(text, value):
     assert_finds(URL, text, value)
@@ -247,7 +256,7 @@ def test_url_finds_urls_without_the_punctuation_around_them(text, value):
 @pytest.mark.parametrize("text", [
     "gopher://example.com", "javascript://x", "file:///etc/passwd", "https://", "http:// x",
     "https://nodot", "awww.example.com", "foo.www.example.com", "mailto:ada@example.com",
-    "www.", "https://_bad.example.com", "git://github.com/x",
+    "www.", "https://_bad.example.com", "git://github.com/x", "https://example.com-x",
 ])
 def test_url_rejects_other_schemes_and_broken_urls(text):
     assert values(URL, text) == []

@@ -126,6 +126,7 @@ _TOKEN = re.compile(r"\S+")
 _GROUPS = re.compile(r"[0-9]+")
 _DATE = re.compile(
     r"\(?(?:[0-9]{4}[\-/.][0-9]{1,2}[\-/.][0-9]{1,2}|[0-9]{1,2}[\-/.][0-9]{1,2}[\-/.](?:[0-9]{4}|[0-9]{2}))\)?\Z")
+_YEAR_RANGE = re.compile(r"(?:1[89]|20)[0-9]{2} ?[\-/] ?(?:1[89]|20)[0-9]{2}\Z")
 # What comes right before bare digits that are an identifier, not a phone number.
 _ID_CONTEXT = re.compile(
     r"(?i)(?:\b(?:order|invoice|inv|ref|reference|tracking|track|isbn(?:-1[03])?|issn|id|"
@@ -260,9 +261,12 @@ class PhoneDetector:
             return False  # "0-306-40615-2": an ISBN's check digit, not a subscriber number
         if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
             return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
-        if "." in value and (any(len(g) < 2 for g in groups) or (
+        national = groups[1:] if value.startswith("+") else groups
+        if "." in value and (any(len(g) < 2 for g in national) or (
                 len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
             return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
+        if _YEAR_RANGE.match(value):
+            return False  # "2015-2020" (a valid number in some regions)
         if value.count("(") != value.count(")"):
             return False
         if any(_DATE.match(tok) for tok in value.split()):
@@ -336,12 +340,12 @@ _SCHEME = re.compile(r"(?i)(?:https?|ftp)\Z")
 # Everything up to white space or a character that cannot be in a URL as written in text.
 _URL_BODY = re.compile(r"[^\s<>\"`{}|\\^]{1,2040}")
 _URL_HOST = re.compile(
-    r"(?:[^\s/?#@]*@)?"                                   # user info
-    r"(?:\[[0-9A-Fa-f:.]+\]"                              # [IPv6]
-    r"|(?:[^\W_](?:(?:[^\W_]|-){0,61}[^\W_])?\.)+[^\W\d_]{2,63}"  # host name with a TLD
+    r"(?:[^\s/?#@<>\"`]{0,256}@)?"                        # user info
+    r"(?:\[[0-9A-Fa-f:.]{2,45}\]"                         # [IPv6]
+    r"|(?:[^\W_](?:(?:[^\W_]|-){0,61}[^\W_])?\.){1,20}[^\W\d_]{2,63}"  # a name with a TLD
     r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3}"                     # IPv4
     r"|localhost)"
-    r"(?::[0-9]{1,5})?(?=[/?#]|\Z)")
+    r"(?::[0-9]{1,5})?")
 _TRAILING = ".,;:!?*'\"~_"
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 
@@ -377,14 +381,20 @@ class UrlDetector:
         return found
 
     def _end(self, text: str, start: int, host_at: int) -> int | None:
-        body = _URL_BODY.match(text, host_at, start + self.max_length)
-        if body is None:
+        """Where the URL whose host starts at ``host_at`` ends: the host (and port),
+        then a path, query or fragment up to white space, trimmed."""
+        limit = min(len(text), start + self.max_length)
+        host = _URL_HOST.match(text, host_at, limit)
+        if host is None:
             return None
-        url = body.group()
-        url = _trim(url)
-        if not url or _URL_HOST.match(url) is None:
-            return None
-        return host_at + len(url)
+        end = host.end()
+        if end < len(text) and (text[end].isalnum() or text[end] in "_-@"):
+            return None  # "https://example.com-x", "http://a.b_c": not a host
+        if end < limit and text[end] in "/?#":
+            rest = _URL_BODY.match(text, end, limit)
+            if rest is not None:
+                end = host_at + len(_trim(text[host_at:rest.end()]))
+        return max(end, host.end())
 
 
 def _anchors(text: str) -> list[int]:
