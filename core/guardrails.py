@@ -14,6 +14,7 @@ Detections and verdicts never carry the detected value unless asked for
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -145,8 +146,14 @@ def merge(detections: Sequence[Detection]) -> list[Detection]:
     """Non-overlapping detections, in text order: where two overlap, the longer wins
     (then the higher score, then the earlier)."""
     ranked = sorted(detections, key=lambda d: (-(d.end - d.start), -d.score, d.start))
+    starts: list[int] = []  # the taken spans, sorted by start (they never overlap)
+    ends: list[int] = []
     taken: list[Detection] = []
     for d in ranked:
-        if all(d.end <= t.start or d.start >= t.end for t in taken):
-            taken.append(d)
+        i = bisect.bisect_left(starts, d.end)  # taken spans starting before d ends
+        if i and ends[i - 1] > d.start:  # the last of them reaches into d
+            continue
+        starts.insert(i, d.start)
+        ends.insert(i, d.end)
+        taken.append(d)
     return sorted(taken, key=lambda d: d.start)

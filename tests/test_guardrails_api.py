@@ -91,3 +91,26 @@ async def test_writer_report_takes_only_verdicts(make_bare_agent):
 
     with pytest.raises(ProcessorError, match="writer.report\\(\\) takes a tripwire.guardrails"):
         await make_bare_agent(["ok"], input_processors=[Bad()]).generate("hi")
+
+
+def test_merge_keeps_a_non_overlapping_set_where_every_dropped_one_lost_to_a_longer():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    spans = st.lists(st.tuples(st.integers(0, 200), st.integers(1, 30),
+                               st.floats(0, 1)), max_size=40)
+
+    @given(spans)
+    def check(raw):
+        found = [Detection("x", s, s + n, score) for s, n, score in raw]
+        kept = merge(found)
+        assert all(a.end <= b.start for a, b in zip(kept, kept[1:], strict=False))
+        for d in found:
+            if d in kept:
+                continue
+            rivals = [k for k in kept if k.start < d.end and d.start < k.end]
+            assert rivals and all(
+                (k.end - k.start, k.score) >= (d.end - d.start, d.score) for k in rivals
+                if (k.end - k.start) == max(r.end - r.start for r in rivals))
+
+    check()
