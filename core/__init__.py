@@ -12,6 +12,7 @@ from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, Tra
 from tripwire.errors import (
     APICallError,
     ConfigurationError,
+    MissingDependencyError,
     ProcessorError,
     ProcessorValidationError,
     TripWire,
@@ -47,6 +48,7 @@ __all__ = [
     "DataPart",
     "FilePart",
     "Message",
+    "MissingDependencyError",
     "MessageContent",
     "MessageList",
     "Processor",

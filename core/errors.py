@@ -91,3 +91,9 @@ class APICallError(TripwireError):
             f"APICallError({self.message!r}, status_code={self.status_code!r}, "
             f"is_retryable={self.is_retryable!r}, url={self.url!r})"
         )
+
+
+class MissingDependencyError(ConfigurationError, ImportError):
+    """A feature needs a library that is not installed (an extra such as
+    ``tripwire[guardrails]``). Raised when the feature is built, never when tripwire
+    is imported; the message says what to install."""

@@ -19,12 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tripwire.detectors import BUILTIN_TYPES, build, detect_all
-from tripwire.detectors.contact import (
-    EmailDetector,
-    MissingDependencyError,
-    PhoneDetector,
-    UrlDetector,
-)
+from tripwire.detectors.contact import EmailDetector, PhoneDetector, UrlDetector
 from tripwire.detectors.financial import (
     IBAN_LENGTHS,
     CreditCardDetector,
@@ -35,7 +30,7 @@ from tripwire.detectors.financial import (
 )
 from tripwire.detectors.identity import DateOfBirthDetector, SSNDetector, ssn_is_valid
 from tripwire.detectors.network import IPAddressDetector, UUIDDetector
-from tripwire.errors import ConfigurationError
+from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guardrails import Detection, Detector
 
 #: Types whose detectors other modules provide (secrets.py, crypto.py).

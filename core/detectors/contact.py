@@ -22,15 +22,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
-from tripwire.errors import ConfigurationError
+from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guardrails import Detection
 
-__all__ = ["EmailDetector", "MissingDependencyError", "PhoneDetector", "UrlDetector"]
-
-
-class MissingDependencyError(ConfigurationError, ImportError):
-    """A detector needs a library that is not installed. Raised when the detector is
-    built (never when tripwire is imported); the message says what to install."""
+__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector"]
 
 
 # ---------------------------------------------------------------------------- email
