@@ -208,31 +208,39 @@ class _Matcher:
         self.combined_rules = {group: index for group, (index, _) in enumerate(general, 1)}
 
     def find(self, text: str, *, at_start: bool = True) -> list[tuple[int, int, int]]:
-        """Every match in ``text``. ``at_start``: ``text`` begins the whole text (a
+        """Every match in ``text``, overlapping ones too: each scan goes on from the
+        character after a match's start, not from its end, so a match that took the
+        start of another (``123456 4111`` as a phone number in ``ORD-123456 4111 1111
+        1111 1111``) does not hide it. ``at_start``: ``text`` begins the whole text (a
         word-start rule may match at 0); false for a stream window, whose first
         character is context only."""
         found: list[tuple[int, int, int]] = []
         if self.word is not None:
-            # In ``padded`` a rule's match is preceded by the non-word character the
-            # scan consumed; a match ending in a non-word character lends it to the
-            # next one, as ``(?<!\w)`` would.
+            # In ``padded`` each match is preceded by the non-word character the scan
+            # consumed.
             padded = " " + text if at_start else text
             shift = 1 if at_start else 0
-            search = self.word.search
-            rules = self.word_rules
-            m = search(padded)
-            while m is not None:
-                end = m.end()
-                found.append((m.start() + 1 - shift, end - shift, rules[m.lastindex]))
-                m = search(padded, end - 1)
+            _scan(self.word, padded, self.word_rules, found, 1 - shift, -shift)
         if self.combined is not None:
-            rules = self.combined_rules
-            found.extend((m.start(), m.end(), rules[m.lastindex])
-                         for m in self.combined.finditer(text) if m.end() > m.start())
+            _scan(self.combined, text, self.combined_rules, found, 0, 0)
         for index, compiled in self.alone:
-            found.extend((m.start(), m.end(), index)
-                         for m in compiled.finditer(text) if m.end() > m.start())
+            _scan(compiled, text, {None: index}, found, 0, 0)
         return found
+
+
+def _scan(pattern: re.Pattern[str], text: str, rules: dict[int | None, int],
+          found: list[tuple[int, int, int]], start_shift: int, end_shift: int) -> None:
+    """Add ``pattern``'s matches in ``text`` to ``found``: ``(start, end, rule)`` with
+    the rule taken from the group that closed last (``rules[None]`` for a pattern on
+    its own), the offsets shifted."""
+    search = pattern.search
+    m = search(text)
+    while m is not None:
+        start, end = m.start(), m.end()
+        if end > start:
+            found.append((start + start_shift, end + end_shift,
+                          rules[m.lastindex if None not in rules else None]))
+        m = search(text, start + 1)
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -319,7 +327,14 @@ class RegexFilter(Processor):
     ) -> None:
         check("strategy", strategy, Strategy, owner=self.id)
         check("phase", phase, Phase, owner=self.id)
-        presets = check("presets", presets, list[Preset] | None, owner=self.id)
+        if presets is not None and (
+            not isinstance(presets, list | tuple)
+            or any(p not in PRESETS for p in presets)
+        ):
+            raise ConfigurationError(
+                f"{self.id}: presets must be a list of {', '.join(map(repr, PRESETS))}; "
+                f"got {presets!r}"
+            )
         structured = _structure_rules(rules, self.id)
         presets = list(dict.fromkeys(presets or ()))
         if not structured and not presets:
@@ -380,6 +395,16 @@ class RegexFilter(Processor):
             return [(s, e, (i, offset + s, offset + e)) for s, e, i in self._matcher.find(text)]
 
         return find
+
+    def _replacement_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where the rules' replacements stand in ``text``."""
+        spans = []
+        for replacement in {r.replacement for r in self.active_rules}:
+            at = text.find(replacement)
+            while at >= 0 and replacement:
+                spans.append((at, at + len(replacement)))
+                at = text.find(replacement, at + 1)
+        return spans
 
     def _detections(self, matches: Iterable[Match]) -> list[Detection]:
         """One detection per match, in text order; overlapping matches of one rule (two
@@ -517,7 +542,7 @@ class RegexFilter(Processor):
                                     abort: Abort, writer: Writer) -> list[Message] | None:
         if self.phase == "input":
             return None
-        scan = _Scan(self, "result")
+        scan = _Scan(self, "result", after_stream="stream" in state)
         for message in messages:
             scan.message(message)
         found = scan.found
@@ -534,17 +559,25 @@ class _Scan:
     walked, offsets count through all of them; ``found`` collects the matches and
     ``changed`` says whether a replacement changed anything."""
 
-    __slots__ = ("guard", "channel", "offset", "found", "changed")
+    __slots__ = ("guard", "channel", "offset", "found", "changed", "after_stream")
 
-    def __init__(self, guard: RegexFilter, channel: str) -> None:
+    def __init__(self, guard: RegexFilter, channel: str, *, after_stream: bool = False) -> None:
         self.guard = guard
         self.channel = channel
         self.offset = 0
         self.found: list[Match] = []
         self.changed = False
+        #: The text already went through this guard's stream (redacted): a match that
+        #: takes in a replacement is not content but the guard's own doing (the start of
+        #: a value released before a tool call cut it, then its replacement:
+        #: ``https://`` + ``[URL]``), and is left alone.
+        self.after_stream = after_stream
 
     def text(self, text: str) -> str:
-        out, matches = replace_all(text, self.guard._finder(self.offset), self.guard._replace)
+        find = self.guard._finder(self.offset)
+        if self.after_stream and self.guard._replace is not None:
+            find = _outside(find, self.guard._replacement_spans(text))
+        out, matches = replace_all(text, find, self.guard._replace)
         self.offset += len(text)
         if matches:
             self.found.extend(matches)
@@ -654,6 +687,18 @@ class _Stream:
 
 
 
+def _outside(find: Callable[[str], list[Any]], spans: list[tuple[int, int]]
+             ) -> Callable[[str], list[Any]]:
+    """``find`` without the matches that overlap one of ``spans``."""
+    if not spans:
+        return find
+
+    def outside(text: str) -> list[Any]:
+        return [m for m in find(text) if all(m[1] <= a or m[0] >= b for a, b in spans)]
+
+    return outside
+
+
 def _seen(state: dict[str, Any], matches: Iterable[Match]) -> None:
     warned: Counter[tuple[Any, int]] = state.setdefault("warned", Counter())
     warned.update((m.rule[0], hash(m.text)) for m in matches)
@@ -736,6 +781,12 @@ def _checked(rule: Rule, where: str, owner: str) -> Rule:
                 f"{rule.pattern!r} ({high} characters); leave it out to have it computed"
             )
         return rule
+    if high is None and low is None:
+        raise ConfigurationError(
+            f"{owner}: {where}: the longest match of {rule.pattern!r} cannot be computed "
+            f"(this Python's re has no parser tripwire can read); give max_length, the "
+            f"most characters one match may cover"
+        )
     if high is None:
         raise ConfigurationError(
             f"{owner}: {where}: pattern {rule.pattern!r} can match without bound; give "
