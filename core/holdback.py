@@ -63,6 +63,7 @@ match are then never emitted.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -115,7 +116,7 @@ class HoldBack:
     """
 
     __slots__ = ("max_match_length", "find", "replace", "types", "_keep", "_channel",
-                 "_held", "_context")
+                 "_held", "_held_text", "_ends", "_context")
 
     def __init__(
         self,
@@ -152,6 +153,9 @@ class HoldBack:
         self._channel: str | None = None
         # The held chunks with their text, in arrival order, all of one channel.
         self._held: list[tuple[Chunk, str]] = []
+        # The held text, and where each held chunk ends in it (kept as chunks come).
+        self._held_text = ""
+        self._ends: list[int] = []
         self._context: dict[str, str] = {}
 
     def __repr__(self) -> str:
@@ -161,7 +165,7 @@ class HoldBack:
     @property
     def held(self) -> str:
         """The text held back now."""
-        return "".join(piece[1] for piece in self._held)
+        return self._held_text
 
     def push(self, part: Chunk) -> Released:
         """Take the next chunk; return the chunks to emit now and the matches in them.
@@ -184,9 +188,13 @@ class HoldBack:
                 f"got {type(text).__name__}"
             )
         channel = CHANNELS[part.type]
-        out = self.flush() if self._channel not in (None, channel) else Released([], [])
+        if self._channel in (None, channel):  # the common case: one channel
+            self._channel = channel
+            self._hold(part, text)
+            return self._release(final=False)
+        out = self.flush()
         self._channel = channel
-        self._held.append((part, text))
+        self._hold(part, text)
         more = self._release(final=False)
         out.chunks.extend(more.chunks)
         out.matches.extend(more.matches)
@@ -201,10 +209,30 @@ class HoldBack:
     def discard(self) -> None:
         """Drop what is held, and the context (after a tripwire)."""
         self._held.clear()
+        self._held_text = ""
+        self._ends.clear()
         self._context.clear()
         self._channel = None
 
     # ------------------------------------------------------------------ internals
+
+    def _hold(self, part: Chunk, text: str) -> None:
+        self._held.append((part, text))
+        self._held_text += text
+        self._ends.append(len(self._held_text))
+
+    def _drop(self, released: int) -> None:
+        """Forget the first ``released`` held chunks (they were released)."""
+        if released == len(self._held):
+            self._held.clear()
+            self._held_text = ""
+            self._ends.clear()
+            self._channel = None
+            return
+        shift = self._ends[released - 1] if released else 0
+        del self._held[:released]
+        self._held_text = self._held_text[shift:]
+        self._ends = [e - shift for e in self._ends[released:]]
 
     def _release(self, final: bool) -> Released:
         channel = self._channel
@@ -218,22 +246,29 @@ class HoldBack:
         except BaseException:
             self.discard()
             raise
-        # Where held chunks end, in ``text``; whole chunks are released or held.
-        ends: list[int] = []
-        for piece in self._held:
-            ends.append((ends[-1] if ends else base) + len(piece[1]))
+        # Where held chunks end (``self._ends``, in ``held``; + ``base`` in ``text``):
+        # whole chunks are released or held.
+        own_ends = self._ends
         if final:
             cut = len(text)
         else:
             # No unfinished match can start before ``limit``; release the chunks that
             # end there or earlier, unless a match crosses their end.
-            limit = len(text) - self._keep
-            cut = max((e for e in ends if e <= limit), default=base)
+            i = bisect.bisect_right(own_ends, len(held) - self._keep)
+            cut = own_ends[i - 1] + base if i else base
             for start, end, _ in reversed(groups):
                 if start < cut < end:
-                    cut = max((e for e in ends if e <= start), default=base)
+                    i = bisect.bisect_right(own_ends, start - base)
+                    cut = own_ends[i - 1] + base if i else base
             if cut <= base:
                 return Released([], [])
+        if not groups:  # nothing found: release the whole chunks before ``cut`` as they are
+            released = bisect.bisect_right(own_ends, cut - base)
+            chunks = [piece[0] for piece in self._held[:released]]
+            self._drop(released)
+            if self._keep:
+                self._context[channel] = text[:cut][-self._keep:]
+            return Released(chunks, [])
         edits: list[tuple[int, int, str | None]] = []
         matches: list[Match] = []
         for start, end, members in groups:
@@ -249,6 +284,7 @@ class HoldBack:
         emitted: list[str] = []
         offset = 0
         released = 0
+        ends = [e + base for e in own_ends]
         for (chunk, piece_text), end in zip(self._held, ends, strict=True):
             if end > cut:
                 break
@@ -260,9 +296,7 @@ class HoldBack:
                 chunks.append(chunk.evolve(payload={**chunk.payload, "text": out}))
             offset = end - base
             released += 1
-        del self._held[:released]
-        if not self._held:
-            self._channel = None
+        self._drop(released)
         if self._keep:
             self._context[channel] = (context + "".join(emitted))[-self._keep:]
         return Released(chunks, matches)
