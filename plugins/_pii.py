@@ -1,7 +1,7 @@
 """The machinery behind ``pii-detector`` (``tripwire.plugins.pii_detector``): the
-detectors an option list names, the reference's redaction formats, walks over
-messages, prompts and nested tool values, the stream's hold-back window, and the
-``tokenize`` strategy (``Vault``, ``Tokenizer``).
+reference's redaction formats, walks over messages, prompts and nested tool values,
+the stream's hold-back window, and the ``tokenize`` strategy (``Vault``,
+``Tokenizer``).
 
 Private; the behaviour is documented in ``docs/processors/pii-detector.md``.
 """
@@ -10,65 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import attrs
 
 from tripwire.chunks import Chunk
-from tripwire.detectors import BUILTIN_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Detector, load_detector, merge
+from tripwire.guardrails import Detection, Detector, merge
 from tripwire.holdback import HoldBack, Match
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.results import response_text
 
 Find = Callable[[str], list[Detection]]
-
-# ------------------------------------------------------------------ detectors
-
-
-def load_detectors(
-    owner: str, detection_types: Sequence[str], regions: Sequence[str] | None,
-    specs: Sequence[Any],
-) -> tuple[list[Detector], frozenset[str]]:
-    """The detectors for ``detection_types`` (built-in) plus those ``specs`` name, and
-    every type they report. Judge-tier types (``name``, ``address``) are an error
-    unless a detector given provides them; so is an unknown type."""
-    custom: list[Detector] = []
-    for i, spec in enumerate(specs):
-        try:
-            custom.append(load_detector(spec))
-        except ConfigurationError as e:
-            raise ConfigurationError(f"{owner}: detectors[{i}]: {e}") from e
-    custom_types = {t for d in custom for t in d.types}
-    judge = [t for t in detection_types if t in JUDGE_TYPES and t not in custom_types]
-    if judge:
-        raise ConfigurationError(
-            f"{owner}: detection type(s) {', '.join(judge)} need the judge tier (a model= "
-            f"option, which comes with the LLM-judge tier); the deterministic types are "
-            f"{', '.join(BUILTIN_TYPES)}")
-    unknown = [t for t in detection_types if t not in BUILTIN_TYPES and t not in custom_types]
-    if unknown:
-        raise ConfigurationError(
-            f"{owner}: unknown detection type(s) {', '.join(unknown)}; valid: "
-            f"{', '.join(BUILTIN_TYPES)} (and the types of the detectors given)")
-    builtin = [t for t in dict.fromkeys(detection_types) if t in BUILTIN_TYPES]
-    try:
-        detectors = [*build(builtin, **({} if regions is None else {"regions": list(regions)})),
-                     *custom]
-    except ValueError as e:
-        raise ConfigurationError(f"{owner}: {e}") from e
-    if not detectors:
-        raise ConfigurationError(f"{owner}: nothing to detect: detection_types is empty and "
-                                 f"no detectors are given")
-    for d in detectors:
-        n = d.max_length
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ConfigurationError(f"{owner}: detector {d.name!r} has max_length {n!r}; it "
-                                     f"must be an integer >= 1")
-    return detectors, frozenset(builtin) | custom_types
-
 
 # ------------------------------------------------------------------ formats
 
@@ -275,23 +229,44 @@ class Hit(NamedTuple):
 
 
 class StreamWindow:
-    """One call's hold-back window and where each channel of the stream is."""
+    """One call's hold-back window and where each channel of the stream is.
 
-    __slots__ = ("hold", "pushed", "sent", "_marks")
+    Searching the whole window again for every chunk costs the window's length each
+    time (4k characters with ``api-key``). With ``local`` detectors (the built-in ones:
+    a detection depends on at most ``max_length`` characters around it) a chunk costs
+    about ``3 * max_length`` per detector instead: a detection with ``max_length``
+    characters after it cannot change any more, so it is kept (in the channel's
+    offsets) and only the end of the window is searched again. A flush (a tool call,
+    a reasoning delta while text is held) ends that: its released text may hold the
+    start of a value, so the channel is searched whole for twice the window.
+    ``raw(text, detectors)`` finds and filters, ``finish(text, found)`` merges.
+    """
 
-    def __init__(self, max_length: int, find: Find,
-                 replace: Callable[[Match], str] | None) -> None:
-        self.hold = HoldBack(max_length, lambda text: self._hits(text, find), replace)
+    __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_local", "_others", "_raw",
+                 "_finish", "_known", "_whole_until", "_plan", "_last")
+
+    def __init__(
+        self, max_length: int, find: Find, replace: Callable[[Match], str] | None, *,
+        local: Iterable[Detector] = (), others: Iterable[Detector] = (),
+        raw: Callable[[str, list[Detector]], list[Detection]] | None = None,
+        finish: Callable[[str, list[Detection]], list[Detection]] | None = None,
+    ) -> None:
+        self.hold = HoldBack(max_length, self._hits, replace)
         #: characters the model sent on each channel (detection offsets count these)
         self.pushed = {"text": 0, "reasoning": 0}
         #: characters released on each channel (``filter``: which chunks a match spans)
         self.sent = {"text": 0, "reasoning": 0}
         self._marks = (dict(self.pushed), dict(self.sent))
-
-    def _hits(self, text: str, find: Find) -> list[tuple[int, int, Hit]]:
-        base = len(text) - len(self.hold.held)  # the held text ends ``text``
-        return [(d.start, d.end, Hit(d, len(text) - d.start, max(0, base - d.start)))
-                for d in find(text)]
+        self._find = find
+        self._local, self._others = list(local), list(others)
+        self._raw, self._finish = raw, finish
+        # Per channel and local detector: up to where (a channel offset) its detections
+        # are known, and those of them still held, as (start, end, detection).
+        self._known: dict[str, dict[int, tuple[int, list[tuple[int, int, Detection]]]]] = {
+            "text": {}, "reasoning": {}}
+        self._whole_until = {"text": 0, "reasoning": 0}
+        self._plan: list[tuple[str, bool]] = []  # the searches the next push makes
+        self._last: str | None = None  # the channel of the held text
 
     def push(self, part: Chunk) -> tuple[list[Chunk], list[Match]]:
         channel = DELTA_CHANNEL.get(part.type)
@@ -304,8 +279,51 @@ class StreamWindow:
             # is held of it and count from the step's start again.
             self.hold.discard()
             self.pushed, self.sent = dict(self._marks[0]), dict(self._marks[1])
-        chunks, matches = self.hold.push(part)
-        return chunks, matches
+            self._known = {"text": {}, "reasoning": {}}
+        self._plan = []
+        if self._last is not None and channel != self._last and self.hold.held:
+            self._plan.append((self._last, False))  # a flush: the held text is complete
+            self._known[self._last] = {}
+            self._whole_until[self._last] = (self.pushed[self._last]
+                                             + 2 * self.hold.max_match_length)
+        if channel is not None:
+            self._plan.append((channel, True))
+            self._last = channel
+        return self.hold.push(part)
+
+    def _hits(self, text: str) -> list[tuple[int, int, Hit]]:
+        base = len(text) - len(self.hold.held)  # the held text ends ``text``
+        channel, partly = self._plan.pop(0) if self._plan else ("text", False)
+        if partly and self._local and self.pushed[channel] >= self._whole_until[channel]:
+            found = self._search_end(text, base, channel)
+        else:
+            found = self._find(text)
+        return [(d.start, d.end, Hit(d, len(text) - d.start, max(0, base - d.start)))
+                for d in found]
+
+    def _search_end(self, text: str, base: int, channel: str) -> list[Detection]:
+        assert self._raw is not None and self._finish is not None
+        end = self.pushed[channel]
+        held_at = end - (len(text) - base)  # the channel offset of ``text[base]``
+        known = self._known[channel]
+        found = self._raw(text, self._others)
+        for i, detector in enumerate(self._local):
+            upto, kept = known.get(i, (held_at, []))
+            kept = [k for k in kept if k[0] >= held_at]  # the released ones are done
+            found.extend(attrs.evolve(d, start=s - held_at + base, end=e - held_at + base)
+                         for s, e, d in kept)
+            # New detections end after ``upto``: search from where one could start,
+            # with as much before it again as the detector may look at.
+            t0 = max(0, base + upto - 2 * detector.max_length - held_at)
+            done = max(upto, end - detector.max_length)
+            for d in self._raw(text[t0:], [detector]):
+                s, e = d.start + t0, d.end + t0
+                if held_at + e - base > upto:
+                    found.append(attrs.evolve(d, start=s, end=e))
+                    if held_at + e - base <= done and s >= base:
+                        kept.append((held_at + s - base, held_at + e - base, d))
+            known[i] = (done, kept)
+        return self._finish(text, found)
 
     def locate(self, match: Match) -> Detection:
         """A released match as a detection with its offsets in the channel's text."""

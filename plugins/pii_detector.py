@@ -33,7 +33,7 @@ client receives (``tripwire.plugins._pii.Tokenizer``). See
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, Any, Literal
 
 import attrs
@@ -41,9 +41,9 @@ import attrs
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.detectors import DEFAULT_TYPES, detect_all
+from tripwire.detectors import BUILTIN_TYPES, DEFAULT_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Detection, Detector, Verdict, load_detector, merge
 from tripwire.holdback import Match
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.options import Range, check
@@ -52,7 +52,6 @@ from tripwire.plugins._pii import (
     StreamWindow,
     Tokenizer,
     edit_message,
-    load_detectors,
     redact,
     splice,
     walk,
@@ -72,6 +71,8 @@ PHASES: tuple[Phase, ...] = ("input", "output", "step", "tool-results", "result"
 
 _ACTION = {"warn": "warned", "filter": "filtered", "redact": "redacted",
            "tokenize": "tokenized"}
+#: Where the built-in detectors live.
+_BUILT_IN = "tripwire.detectors."
 #: The stream's HoldBack channels, as verdicts name them.
 _STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
 
@@ -174,16 +175,23 @@ class PIIDetector(Processor):
 
     def _find(self, text: str) -> list[Detection]:
         """The detections in ``text`` (merged, in text order), each with its value."""
-        if not text:
-            return []
-        out = []
-        for d in detect_all(text, self._detectors, self._wanted, self.threshold):
+        return self._finish(text, self._raw(text, self._detectors)) if text else []
+
+    def _raw(self, text: str, detectors: list[Detector]) -> list[Detection]:
+        """What ``detectors`` find in ``text``, of the types wanted and scoring enough."""
+        return [d for detector in detectors for d in detector.detect(text)
+                if d.score >= self.threshold and d.type in self._wanted]
+
+    def _finish(self, text: str, found: list[Detection]) -> list[Detection]:
+        """``found`` checked, merged (the longest of overlapping ones wins) and given
+        their values."""
+        for d in found:
             if not (isinstance(d.start, int) and isinstance(d.end, int)
                     and 0 <= d.start < d.end <= len(text)):
                 raise ValueError(f"detector {d.detector!r} returned the span ({d.start!r}, "
                                  f"{d.end!r}) for a text of {len(text)} characters")
-            out.append(d if d.value is not None else attrs.evolve(d, value=text[d.start:d.end]))
-        return out
+        return [d if d.value is not None else attrs.evolve(d, value=text[d.start:d.end])
+                for d in merge(found)]
 
     def _check(self, text: str, found: list[Detection], state: dict[str, Any]) -> str:
         """``text`` with its detections redacted (``redact``) or as it is (the other
@@ -380,7 +388,12 @@ class PIIDetector(Processor):
         window: StreamWindow | None = state.get(self._stream_key)
         if window is None:
             replace = self._stream_replacement if self.strategy == "redact" else None
-            window = StreamWindow(self.max_length, self._find, replace)
+            # Built-in detectors only look near what they report: the window need not
+            # search all it holds again for each chunk.
+            local = [d for d in self._detectors if type(d).__module__.startswith(_BUILT_IN)]
+            window = StreamWindow(self.max_length, self._find, replace, local=local,
+                                  others=[d for d in self._detectors if d not in local],
+                                  raw=self._raw, finish=self._finish)
             state[self._stream_key] = window
         chunks, matches = window.push(part)
         located: dict[str, list[Detection]] = {"text": [], "reasoning": []}
@@ -451,3 +464,45 @@ class PIIDetector(Processor):
         elif self.strategy != "redact":
             return part
         return part.evolve(payload={**part.payload, key: value})
+
+
+def load_detectors(
+    owner: str, detection_types: Sequence[str], regions: Sequence[str] | None,
+    specs: Sequence[Any],
+) -> tuple[list[Detector], frozenset[str]]:
+    """The detectors for ``detection_types`` (built-in) plus those ``specs`` name, and
+    every type they report. Judge-tier types (``name``, ``address``) are an error
+    unless a detector given provides them; so is an unknown type."""
+    custom: list[Detector] = []
+    for i, spec in enumerate(specs):
+        try:
+            custom.append(load_detector(spec))
+        except ConfigurationError as e:
+            raise ConfigurationError(f"{owner}: detectors[{i}]: {e}") from e
+    custom_types = {t for d in custom for t in d.types}
+    judge = [t for t in detection_types if t in JUDGE_TYPES and t not in custom_types]
+    if judge:
+        raise ConfigurationError(
+            f"{owner}: detection type(s) {', '.join(judge)} need the judge tier (a model= "
+            f"option, which comes with the LLM-judge tier); the deterministic types are "
+            f"{', '.join(BUILTIN_TYPES)}")
+    unknown = [t for t in detection_types if t not in BUILTIN_TYPES and t not in custom_types]
+    if unknown:
+        raise ConfigurationError(
+            f"{owner}: unknown detection type(s) {', '.join(unknown)}; valid: "
+            f"{', '.join(BUILTIN_TYPES)} (and the types of the detectors given)")
+    builtin = [t for t in dict.fromkeys(detection_types) if t in BUILTIN_TYPES]
+    try:
+        detectors = [*build(builtin, **({} if regions is None else {"regions": list(regions)})),
+                     *custom]
+    except ValueError as e:
+        raise ConfigurationError(f"{owner}: {e}") from e
+    if not detectors:
+        raise ConfigurationError(f"{owner}: nothing to detect: detection_types is empty and "
+                                 f"no detectors are given")
+    for d in detectors:
+        n = d.max_length
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ConfigurationError(f"{owner}: detector {d.name!r} has max_length {n!r}; it "
+                                     f"must be an integer >= 1")
+    return detectors, frozenset(builtin) | custom_types

@@ -30,6 +30,7 @@ from tripwire import (
 )
 from tripwire.detectors import DEFAULT_TYPES
 from tripwire.guardrails import Detection
+from tripwire.plugins import pii_detector
 from tripwire.plugins._pii import Vault, mask, redact
 from tripwire.plugins.pii_detector import PHASES, PIIDetector
 from tripwire.testing import MockModel, MockResponse
@@ -1055,6 +1056,41 @@ def test_property_tokenize_round_trip_at_any_split(guarded, case):
     assert streamed(chunks) == result.text == reply.replace(placeholder, value)
     assert result.messages[0].text == reply
     assert not holds(result.messages, value)
+
+
+@st.composite
+def mixed_streams(draw):
+    """Text with values of every type among filler words, cut anywhere into deltas."""
+    words = draw(st.lists(st.one_of(st.sampled_from(sorted(SAMPLES)),
+                                    st.text("abc 12.-:", min_size=1, max_size=40)),
+                          min_size=10, max_size=40))
+    said = " ".join(SAMPLES[w][0] if w in SAMPLES else w for w in words)
+    points = sorted(draw(st.lists(st.integers(0, len(said)), min_size=20, max_size=120)))
+    bounds = [0, *points, len(said)]
+    return said, [text(said[a:b], id=draw(st.sampled_from(["t1", "t2"])))
+                  for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+@PROPERTY
+@given(mixed_streams())
+def test_property_searching_only_the_end_of_the_window_finds_what_a_full_search_does(
+        guarded, case):
+    _, chunks_in = case
+
+    def client(detector: PIIDetector) -> list[Any]:
+        model = MockModel([MockResponse(chunks=chunks_in)])
+        result, chunks = run_sync(guarded(detector, model))
+        return [c.payload for c in chunks if c.type == "text-delta"] + [
+            v.to_metadata() for v in result.verdicts]
+
+    # Without url and api-key the window is 254 characters: the text is longer, so
+    # chunks are released along the way, each decided by a partial search.
+    types = [t for t in DEFAULT_TYPES if t not in ("url", "api-key")]
+    incremental = client(PIIDetector(detection_types=types, phases=["output"]))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pii_detector, "_BUILT_IN", "nowhere.")  # every search is a full one
+        full = client(PIIDetector(detection_types=types, phases=["output"]))
+    assert incremental == full
 
 
 @pytest.mark.parametrize("name", sorted(VALUES))
