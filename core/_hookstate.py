@@ -90,6 +90,9 @@ class HookState:
         if self.output is not None and base.output is not None \
                 and self.output.object is not base.output.object:
             changes[("object",)] = self.output.object
+        if self.output is not None and base.output is not None \
+                and self.output.caller_text != base.output.caller_text:
+            changes[("caller_text",)] = self.output.caller_text
         if self.retry_by is not None and base.retry_by is None:
             changes[("retry",)] = self.retry_by
         return changes
@@ -107,6 +110,8 @@ class HookState:
                 self.cached = value
             elif key == ("object",) and self.output is not None:
                 self.output.object = value
+            elif key == ("caller_text",) and self.output is not None:
+                self.output.caller_text = value
             elif key == ("retry",) and self.retry_by is None:
                 self.retry_by = value
 
@@ -119,4 +124,5 @@ def describe(key: tuple[str, ...]) -> str:
     if kind == "setting":
         return f"the step's {key[1]}"
     return {"system": "the system messages", "prompt": "the prompt",
-            "response": "the cached response", "object": "result.object"}.get(kind, kind)
+            "response": "the cached response", "object": "result.object",
+            "caller_text": "result.caller_text"}.get(kind, kind)

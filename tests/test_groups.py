@@ -332,3 +332,25 @@ def test_toml_group_tables_are_checked(tmp_path):
                     'input_processors = [{ sequence = [], id = "s", mode = "x" }]\n')
     with pytest.raises(ConfigurationError, match=r"unknown key\(s\) \['mode'\] in a sequence"):
         load_config(path)
+
+
+async def test_parallel_members_may_set_the_callers_text(make_bare_agent):
+    class Caller(Processor):
+        id = "caller"
+
+        @hookimpl
+        def process_output_result(self, result):
+            result.caller_text = "shown to the caller"
+
+    class Looks(Processor):
+        id = "looks"
+
+        @hookimpl
+        def process_output_result(self, result):
+            assert result.text == "stored"
+
+    agent = make_bare_agent(["stored"], output_processors=[
+        parallel(Caller(), Looks(), id="g")])
+    result = await agent.generate("hi")
+    assert result.text == "shown to the caller"
+    assert result.messages[-1].text == "stored"
