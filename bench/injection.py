@@ -1,0 +1,158 @@
+"""How well, and how fast, ``prompt-injection-detector``'s heuristic tier works.
+
+Run by hand: ``python bench/injection.py [--misses]``. On the labelled set of
+``bench/injection_data.py`` (fixed seed) it prints
+
+* precision and recall per detection type (a sample may be an attack of several
+  types; a type flagged on a sample not labelled with it is a false positive);
+* overall precision and recall of "this is an attack" (any type flagged), and recall
+  per kind (direct, indirect) and per evasion technique;
+* on the benign texts: the share let through (the target is >= 0.95), and which
+  benign families were flagged;
+* the same on the held-out set (``injection_data.held_out()``: written after the
+  rules were tuned and never used to tune them), which says more about text the
+  rules were not written from than the tuning set does;
+* throughput in MB/s of text scanned: over the labelled set, and over 1 MB of
+  ordinary chat text;
+
+with the default options (``threshold = 0.7``, every type). ``--misses`` lists the
+attacks missed and the benign texts flagged. Nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from injection_data import Sample, held_out, samples  # noqa: E402
+
+from tripwire.plugins._injection import TYPES  # noqa: E402
+from tripwire.plugins.prompt_injection_detector import (  # noqa: E402
+    PromptInjectionDetector,
+    as_text,
+)
+
+CHAT = (
+    "Hi! Could you help me plan a week of dinners for two, vegetarian, nothing too "
+    "spicy? We have a slow cooker and about 40 minutes on weeknights. Also, what's the "
+    "difference between baking soda and baking powder? My order #48213 still hasn't "
+    "arrived, the tracking page says it left the depot on Monday. Please summarise the "
+    "attached meeting notes in five bullet points and list the action items with owners. "
+    "Thanks, and sorry for the long message - the system at work was down all morning. "
+)
+
+
+def _ratio(a: int, b: int) -> float:
+    return a / b if b else float("nan")
+
+
+def evaluate(guard: PromptInjectionDetector, data: list[Sample], show_misses: bool) -> None:
+    per_type = {t: Counter() for t in TYPES}
+    overall = Counter()
+    by_kind: dict[str, Counter[str]] = defaultdict(Counter)
+    by_technique: dict[str, Counter[str]] = defaultdict(Counter)
+    benign_flags: Counter[str] = Counter()
+    misses: list[str] = []
+    false_alarms: list[str] = []
+    for s in data:
+        flagged = set(guard.flagged(guard.analyze(s.text, s.channel)))
+        for t in TYPES:
+            gold, got = t in s.types, t in flagged
+            per_type[t]["tp" if gold and got else "fp" if got else "fn" if gold else "tn"] += 1
+        attack, caught = bool(s.types), bool(flagged)
+        overall["tp" if attack and caught else "fp" if caught else "fn" if attack else "tn"] += 1
+        if attack:
+            by_kind[s.kind]["caught" if caught else "missed"] += 1
+            if s.kind == "direct":
+                by_technique[s.technique]["caught" if caught else "missed"] += 1
+            else:
+                by_technique[f"indirect/{s.technique}"]["caught" if caught else "missed"] += 1
+            if not caught:
+                misses.append(f"  [{s.kind}/{s.technique}] {sorted(s.types)}: "
+                              f"{as_text(s.text)[:150]!r}")
+        elif caught:
+            benign_flags[s.technique] += 1
+            false_alarms.append(f"  [{s.technique}] {sorted(flagged)}: {as_text(s.text)[:150]!r}")
+
+    attacks = sum(1 for s in data if s.types)
+    print(f"labelled set: {len(data)} samples, {attacks} attacks, {len(data) - attacks} benign")
+    print("\nper type                 precision  recall   (tp / fp / fn)")
+    for t in TYPES:
+        c = per_type[t]
+        print(f"  {t:22} {_ratio(c['tp'], c['tp'] + c['fp']):9.3f} "
+              f"{_ratio(c['tp'], c['tp'] + c['fn']):7.3f}   ({c['tp']} / {c['fp']} / {c['fn']})")
+    c = overall
+    print(f"\nattack or not: precision {_ratio(c['tp'], c['tp'] + c['fp']):.3f}, "
+          f"recall {_ratio(c['tp'], c['tp'] + c['fn']):.3f}")
+    benign = c["tn"] + c["fp"]
+    print(f"benign texts let through: {c['tn']}/{benign} = {_ratio(c['tn'], benign):.3f} "
+          f"(target >= 0.95)")
+    if benign_flags:
+        print("  flagged benign families: " + ", ".join(
+            f"{k} {v}" for k, v in benign_flags.most_common()))
+    print("\nrecall by kind: " + ", ".join(
+        f"{k} {_ratio(v['caught'], v['caught'] + v['missed']):.3f} "
+        f"({v['caught']}/{v['caught'] + v['missed']})" for k, v in sorted(by_kind.items())))
+    if len(by_technique) > 1:
+        print("recall by technique:")
+    for k, v in sorted(by_technique.items()) if len(by_technique) > 1 else ():
+        total = v["caught"] + v["missed"]
+        print(f"  {k:34} {_ratio(v['caught'], total):.3f} ({v['caught']}/{total})")
+    if show_misses:
+        print("\nmissed attacks:")
+        print("\n".join(misses) or "  none")
+        print("\nflagged benign texts:")
+        print("\n".join(false_alarms) or "  none")
+
+
+def throughput(guard: PromptInjectionDetector, texts: list[tuple[str, str]],
+               label: str) -> None:
+    size = sum(len(t.encode()) for t, _ in texts)
+    best = float("inf")
+    for _ in range(3):
+        began = time.process_time()
+        for text, channel in texts:
+            guard.analyze(text, channel)
+        best = min(best, time.process_time() - began)
+    print(f"  {label:44} {size / 1e6:6.2f} MB in {best:6.3f} s = {size / 1e6 / best:6.2f} MB/s")
+
+
+def chat_megabyte(seed: int = 7) -> list[tuple[str, str]]:
+    """About 1 MB of ordinary chat messages of 100-2000 characters."""
+    rng = random.Random(seed)
+    out: list[tuple[str, str]] = []
+    total = 0
+    while total < 1_000_000:
+        n = rng.randint(100, 2000)
+        start = rng.randrange(len(CHAT))
+        text = (CHAT * (n // len(CHAT) + 2))[start:start + n]
+        out.append((text, "input"))
+        total += len(text)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
+    args = parser.parse_args(argv)
+    guard = PromptInjectionDetector()
+    data = samples()
+    print("== tuning set (the rules were written and tuned on it)")
+    evaluate(guard, data, args.misses)
+    print("\n== held-out set (written after tuning, never used for it)")
+    evaluate(guard, list(held_out()), args.misses)
+    print("\nthroughput (CPU time of this process, one core, best of 3):")
+    throughput(guard, [(as_text(s.text), s.channel) for s in data], "the labelled set")
+    throughput(guard, [(as_text(s.text), s.channel) for s in data if not s.types],
+               "its benign texts")
+    throughput(guard, chat_megabyte(), "1 MB of ordinary chat, 100-2000 char messages")
+
+
+if __name__ == "__main__":
+    main()
