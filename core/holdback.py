@@ -264,11 +264,11 @@ class HoldBack:
                 return Released([], [])
         if not groups:  # nothing found: release the whole chunks before ``cut`` as they are
             released = bisect.bisect_right(own_ends, cut - base)
-            chunks = [piece[0] for piece in self._held[:released]]
+            as_they_are = [piece[0] for piece in self._held[:released]]
             self._drop(released)
             if self._keep:
                 self._context[channel] = text[:cut][-self._keep:]
-            return Released(chunks, [])
+            return Released(as_they_are, [])
         edits: list[tuple[int, int, str | None]] = []
         matches: list[Match] = []
         for start, end, members in groups:
