@@ -207,8 +207,10 @@ class _Matcher:
                          if general else None)
         self.combined_rules = {group: index for group, (index, _) in enumerate(general, 1)}
 
-    def find(self, text: str, *, at_start: bool = True) -> list[tuple[int, int, int]]:
-        """Every match in ``text``, overlapping ones too: each scan goes on from the
+    def find(self, text: str, *, at_start: bool = True, pos: int = 0
+             ) -> list[tuple[int, int, int]]:
+        """Every match in ``text`` that starts at ``pos`` or later (what precedes ``pos``
+        is still seen by look-behinds), overlapping ones too: each scan goes on from the
         character after a match's start, not from its end, so a match that took the
         start of another (``123456 4111`` as a phone number in ``ORD-123456 4111 1111
         1111 1111``) does not hide it. ``at_start``: ``text`` begins the whole text (a
@@ -218,28 +220,30 @@ class _Matcher:
         if self.word is not None:
             # In ``padded`` each match is preceded by the non-word character the scan
             # consumed.
-            padded = " " + text if at_start else text
-            shift = 1 if at_start else 0
-            _scan(self.word, padded, self.word_rules, found, 1 - shift, -shift)
+            if at_start:
+                _scan(self.word, " " + text, pos, self.word_rules, found, 0, -1)
+            else:
+                _scan(self.word, text, max(pos - 1, 0), self.word_rules, found, 1, 0)
         if self.combined is not None:
-            _scan(self.combined, text, self.combined_rules, found, 0, 0)
+            _scan(self.combined, text, pos, self.combined_rules, found, 0, 0)
         for index, compiled in self.alone:
-            _scan(compiled, text, {None: index}, found, 0, 0)
+            _scan(compiled, text, pos, {None: index}, found, 0, 0)
         return found
 
 
-def _scan(pattern: re.Pattern[str], text: str, rules: dict[int | None, int],
+def _scan(pattern: re.Pattern[str], text: str, pos: int, rules: dict[int | None, int],
           found: list[tuple[int, int, int]], start_shift: int, end_shift: int) -> None:
-    """Add ``pattern``'s matches in ``text`` to ``found``: ``(start, end, rule)`` with
-    the rule taken from the group that closed last (``rules[None]`` for a pattern on
-    its own), the offsets shifted."""
+    """Add ``pattern``'s matches in ``text`` from ``pos`` on to ``found``: ``(start,
+    end, rule)`` with the rule taken from the group that closed last (``rules[None]``
+    for a pattern on its own), the offsets shifted."""
     search = pattern.search
-    m = search(text)
+    alone = None in rules
+    m = search(text, pos)
     while m is not None:
         start, end = m.start(), m.end()
         if end > start:
             found.append((start + start_shift, end + end_shift,
-                          rules[m.lastindex if None not in rules else None]))
+                          rules[None if alone else m.lastindex]))
         m = search(text, start + 1)
 
 
@@ -361,8 +365,8 @@ class RegexFilter(Processor):
         self.active_rules: tuple[Rule, ...] = tuple(every)
         self._matcher = _Matcher([r.pattern for r in every])
         self._names = [r.name for r in every]
-        #: How much streamed text is held back: the longest match, plus one character
-        #: so a word-start rule sees what precedes a match.
+        #: The longest match of any rule: how much streamed text is held back (one
+        #: character more, so that a word-start rule sees what precedes a match).
         self.max_length = max(r.max_length or 1 for r in every)
         self._replace: Callable[[Match], str] | None = None
         if strategy == "redact":
@@ -386,16 +390,6 @@ class RegexFilter(Processor):
         index: int = match.rule[0]
         return self.active_rules[index].replacement
 
-    def _finder(self, offset: int) -> Callable[[str], list[tuple[int, int, tuple[int, int, int]]]]:
-        """``find`` for ``HoldBack`` / ``replace_all`` on a complete text that starts at
-        ``offset`` of its channel: each match labelled ``(rule index, start, end)`` with
-        the offsets in the channel."""
-
-        def find(text: str) -> list[tuple[int, int, tuple[int, int, int]]]:
-            return [(s, e, (i, offset + s, offset + e)) for s, e, i in self._matcher.find(text)]
-
-        return find
-
     def _replacement_spans(self, text: str) -> list[tuple[int, int]]:
         """Where the rules' replacements stand in ``text``."""
         spans = []
@@ -410,11 +404,10 @@ class RegexFilter(Processor):
         """One detection per match, in text order; overlapping matches of one rule (two
         alternatives of it finding the same value) are one."""
         out: list[Detection] = []
-        for index, start, end in sorted(m.rule for m in matches):
+        for index, start, end in sorted(m.rule for m in matches):  # by rule, then start
             name = self._names[index]
-            same = next((i for i in range(len(out) - 1, -1, -1) if out[i].type == name), None)
-            if same is not None and start < out[same].end:
-                out[same] = attrs.evolve(out[same], end=max(end, out[same].end))
+            if out and out[-1].type == name and start < out[-1].end:
+                out[-1] = attrs.evolve(out[-1], end=max(end, out[-1].end))
             else:
                 out.append(Detection(name, start, end))
         return sorted(out, key=lambda d: (d.start, d.end))
@@ -574,14 +567,18 @@ class _Scan:
         self.after_stream = after_stream
 
     def text(self, text: str) -> str:
-        find = self.guard._finder(self.offset)
-        if self.after_stream and self.guard._replace is not None:
-            find = _outside(find, self.guard._replacement_spans(text))
-        out, matches = replace_all(text, find, self.guard._replace)
+        offset = self.offset
         self.offset += len(text)
-        if matches:
-            self.found.extend(matches)
-            self.changed = self.changed or out != text
+        found = self.guard._matcher.find(text)
+        if self.after_stream and self.guard._replace is not None and found:
+            spans = self.guard._replacement_spans(text)
+            found = [m for m in found if all(m[1] <= a or m[0] >= b for a, b in spans)]
+        if not found:
+            return text
+        labelled = [(s, e, (i, offset + s, offset + e)) for s, e, i in found]
+        out, matches = replace_all(text, lambda _: labelled, self.guard._replace)
+        self.found.extend(matches)
+        self.changed = self.changed or out != text
         return out
 
     def value(self, value: Any) -> Any:
@@ -631,16 +628,21 @@ class _Stream:
     before anything else passes, so the finder always knows which channel it scans.
     """
 
-    __slots__ = ("guard", "hold", "held", "pushed", "emitted", "scanning", "pending")
+    __slots__ = ("guard", "hold", "keep", "held", "pushed", "emitted", "flushed", "scanning",
+                 "pending")
 
     def __init__(self, guard: RegexFilter) -> None:
         self.guard = guard
         # One character more than the longest match: a word-start rule needs the
         # character before its match.
         self.hold = HoldBack(guard.max_length + 1, self.find, guard._replace)
+        self.keep = guard.max_length  # what HoldBack keeps: the context's length, at most
         self.held: str | None = None
-        self.pushed = {"text": 0, "reasoning": 0}   # characters pushed, per channel
-        self.emitted = {"text": 0, "reasoning": 0}  # characters released, per channel
+        # Per channel: characters pushed, characters released, and how many had been
+        # released at the last flush.
+        self.pushed = {"text": 0, "reasoning": 0}
+        self.emitted = {"text": 0, "reasoning": 0}
+        self.flushed: dict[str, int | None] = {"text": None, "reasoning": None}
         self.scanning = "text"
         #: Matches released and not reported yet, by verdict channel.
         self.pending: dict[str, list[Match]] = {}
@@ -655,13 +657,16 @@ class _Stream:
         assert channel is not None
         self.scanning = channel
         self.held = None
-        return self._count(channel, self.hold.flush())
+        released = self._count(channel, self.hold.flush())
+        self.flushed[channel] = self.emitted[channel]
+        return released
 
     def discard(self) -> None:
         """Drop what is held (a tripwire ended the run)."""
         self.hold.discard()
         self.held = None
         self.emitted = {"text": 0, "reasoning": 0}
+        self.flushed = {"text": None, "reasoning": None}
 
     def _count(self, channel: str, released: tuple[list[Chunk], list[Match]]
                ) -> tuple[list[Chunk], list[Match]]:
@@ -676,27 +681,19 @@ class _Stream:
         """The finder ``HoldBack`` calls with the released context (the last characters
         emitted) followed by the held text of the channel being scanned."""
         channel = self.scanning
-        held = len(self.hold.held)
-        base = len(text) - held             # where the held text starts in ``text``
-        origin = self.pushed[channel] - held  # ... and in the channel's whole text
+        emitted = self.emitted[channel]
+        base = min(self.keep, emitted)           # where the held text starts in ``text``
+        origin = self.pushed[channel] - (len(text) - base)  # ... and in the whole channel
         # The context is all that was emitted, or only its end: then its first
         # character is there only to show what precedes the next one.
-        at_start = base == self.emitted[channel]
+        at_start = base == emitted
+        # HoldBack released the context because no match could still start in it, unless
+        # a flush released it (a tool call cut a value in two): only then may a match
+        # start in the context.
+        flushed = self.flushed[channel]
+        pos = 0 if flushed is not None and emitted - flushed < self.keep else base
         return [(s, e, (i, max(0, origin + s - base), origin + e - base))
-                for s, e, i in self.guard._matcher.find(text, at_start=at_start)]
-
-
-
-def _outside(find: Callable[[str], list[Any]], spans: list[tuple[int, int]]
-             ) -> Callable[[str], list[Any]]:
-    """``find`` without the matches that overlap one of ``spans``."""
-    if not spans:
-        return find
-
-    def outside(text: str) -> list[Any]:
-        return [m for m in find(text) if all(m[1] <= a or m[0] >= b for a, b in spans)]
-
-    return outside
+                for s, e, i in self.guard._matcher.find(text, at_start=at_start, pos=pos)]
 
 
 def _seen(state: dict[str, Any], matches: Iterable[Match]) -> None:

@@ -756,7 +756,9 @@ SMALL_GUARD = {"rules": [
     {"name": "order", "pattern": r"ORD-\d{6}", "replacement": "[ORDER]"},
     {"name": "pw", "pattern": "hunter2", "replacement": "[PW]"},
 ]}
-FILLER = ["hello", "ok.", "fine,", "the", "q", "so!", "yes?"]
+# The long filler makes texts longer than the presets' window (513 characters), so
+# text is released mid-stream there too.
+FILLER = ["hello", "ok.", "fine,", "the", "q", "so!", "yes?", " ".join(["so", "fine."] * 60)]
 
 
 @st.composite
