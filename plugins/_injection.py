@@ -202,13 +202,13 @@ _MARKUP = re.compile(
 _SPACED = re.compile(
     r"(?<![a-z0-9])[a-z](?P<s>[ .\-_*|/+~,:;^·•]{1,2})[a-z](?:(?P=s)[a-z])+(?![a-z0-9])")
 _PUNCTUATED = re.compile(
-    r"(?<![a-z0-9])[a-z]{1,4}(?:[.\-_*|~^`·•]{1,2}[a-z]{1,4}){2,}(?![a-z0-9])"
+    r"(?<![a-z0-9])[a-z]{1,5}(?:[.\-_*|~^`·•]{1,2}[a-z]{1,5}){2,}(?![a-z0-9])"
     r"|(?<![a-z0-9])[a-z]{1,4}[*|~^`·•]{1,2}[a-z]{1,4}(?![a-z0-9])")
 #: Cheap necessary conditions of the two above (they start on a separator, which
 #: ``re`` skips to quickly, where the full patterns start on any letter).
 _SPACED_HINT = re.compile(r"[ .\-_*|/+~,:;^·•](?<=(?<![a-z0-9])[a-z].)[a-z][ .\-_*|/+~,:;^·•]")
 _PUNCTUATED_HINT = re.compile(
-    r"[*|~^`·•](?<=[a-z].)[a-z]|[._\-](?<=[a-z].)[a-z]{1,4}[.\-_*|~^`·•]{1,2}[a-z]")
+    r"[*|~^`·•](?<=[a-z].)[a-z]|[._\-](?<=[a-z].)[a-z]{1,5}[.\-_*|~^`·•]{1,2}[a-z]")
 _SEPARATOR = re.compile(r"[^a-z]+")
 #: Everything but ``[a-z0-9]`` (and non-ASCII, which folding leaves) to a space:
 #: ``text.translate(_NOT_WORD).split()`` lists the words, faster than a regex.
@@ -1591,6 +1591,8 @@ _SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{4,}")
 _HEX_HINT = re.compile(r"[2-7][0-9a-fA-F](?:[ ,:]|\\x|0x|%)?[2-7][0-9a-fA-F](?:[ ,:]|\\x|0x|%)?"
                        r"[2-7][0-9a-fA-F]")
 _URL_HINT = re.compile(r"%[0-9A-Fa-f]{2}[^%\s]{0,3}%[0-9A-Fa-f]{2}")
+#: A decoded payload that is itself one encoded run (base64 in base64) is opened too.
+_ENCODED = re.compile(r"\s*(?:[A-Za-z0-9+/_-]{16,}={0,2}|(?:[0-9A-Fa-f]{2}[ ,:]?){8,})\s*")
 _HEX_JUNK = re.compile(r"\\x|0x|%|[ ,:]")
 
 
@@ -1617,7 +1619,7 @@ def _payloads(text: str, budget: list[int]) -> Iterator[tuple[int, int, str]]:
                 continue
             tried += 1
             decoded = decode(chunk)
-            if decoded is None or not _plausible(decoded):
+            if decoded is None or not (_plausible(decoded) or _ENCODED.fullmatch(decoded)):
                 continue
             budget[0] -= len(decoded)
             yield m.start(), m.end(), decoded

@@ -238,7 +238,10 @@ class PromptInjectionDetector(Processor):
         if document is None:
             return True
         text, encoding = document
-        analysis = self.scanner.scan(text, "document")
+        if type(part) is DataPart:
+            analysis = self.analyze(part.data, "document")
+        else:
+            analysis = self.scanner.scan(text, "document")
         types = self.flagged(analysis)
         if not types:
             return True
