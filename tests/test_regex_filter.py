@@ -106,6 +106,23 @@ def recording_tool(calls: list[dict[str, Any]], result: Any):
     return lookup
 
 
+def guard_text(guard: RegexFilter, text: str) -> str:
+    """``text`` as an input message after ``guard`` (redact)."""
+    message = Message.user(text)
+    asyncio.run(guard.process_input([message], abort=None, writer=NullWriter()))
+    return message.text
+
+
+class NullWriter:
+    """A stand-in for the ``writer`` of a hook called directly."""
+
+    def __init__(self):
+        self.verdicts: list[Verdict] = []
+
+    def report(self, verdict):
+        self.verdicts.append(verdict)
+
+
 @pytest.fixture
 def agent_with(make_bare_agent):
     """An agent around ``model`` with these input / output processors."""
@@ -188,6 +205,14 @@ def test_max_length_is_kept_when_given_and_is_how_much_the_stream_holds_back():
     assert guard.max_length == 20
 
 
+async def test_an_unbounded_pattern_guards_a_split_value_up_to_its_max_length(agent_with):
+    model = MockModel([deltas("ref ID12", "345 and ID9", "9 ok")])
+    guard = RegexFilter([{"name": "id", "pattern": r"ID\d+", "max_length": 12}],
+                        strategy="redact")
+    chunks, result = await run(agent_with(model, outputs=[guard]))
+    assert streamed(chunks) == result.text == "ref [REDACTED] and [REDACTED] ok"
+
+
 def test_without_the_stdlib_parser_literal_patterns_still_get_their_length(monkeypatch):
     monkeypatch.setattr(regex_filter, "_PARSER", None)
     guard = RegexFilter([{"name": "pw", "pattern": r"hunter2\!"},
@@ -199,21 +224,6 @@ def test_without_the_stdlib_parser_literal_patterns_still_get_their_length(monke
     with pytest.raises(ConfigurationError, match="can match the empty string"):
         RegexFilter([{"name": "e", "pattern": "x*", "max_length": 3}])
     assert guard_text(guard, "a hunter2! and C-1234, xC-9999") == "a [REDACTED] and [REDACTED], xC-9999"
-
-
-def guard_text(guard: RegexFilter, text: str) -> str:
-    """``text`` as an input message after ``guard`` (redact)."""
-    message = Message.user(text)
-    asyncio.run(guard.process_input([message], abort=None, writer=NullWriter()))
-    return message.text
-
-
-class NullWriter:
-    def __init__(self):
-        self.verdicts: list[Verdict] = []
-
-    def report(self, verdict):
-        self.verdicts.append(verdict)
 
 
 @pytest.mark.parametrize(("options", "message"), [
