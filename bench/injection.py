@@ -52,6 +52,10 @@ def _ratio(a: int, b: int) -> float:
     return a / b if b else float("nan")
 
 
+def _fmt(x: float, width: int) -> str:
+    return f"{'-':>{width}}" if x != x else f"{x:{width}.3f}"
+
+
 def evaluate(guard: PromptInjectionDetector, data: list[Sample], show_misses: bool) -> None:
     per_type = {t: Counter() for t in TYPES}
     overall = Counter()
@@ -85,8 +89,9 @@ def evaluate(guard: PromptInjectionDetector, data: list[Sample], show_misses: bo
     print("\nper type                 precision  recall   (tp / fp / fn)")
     for t in TYPES:
         c = per_type[t]
-        print(f"  {t:22} {_ratio(c['tp'], c['tp'] + c['fp']):9.3f} "
-              f"{_ratio(c['tp'], c['tp'] + c['fn']):7.3f}   ({c['tp']} / {c['fp']} / {c['fn']})")
+        print(f"  {t:22} {_fmt(_ratio(c['tp'], c['tp'] + c['fp']), 9)} "
+              f"{_fmt(_ratio(c['tp'], c['tp'] + c['fn']), 7)}   "
+              f"({c['tp']} / {c['fp']} / {c['fn']})")
     c = overall
     print(f"\nattack or not: precision {_ratio(c['tp'], c['tp'] + c['fp']):.3f}, "
           f"recall {_ratio(c['tp'], c['tp'] + c['fn']):.3f}")
@@ -137,6 +142,24 @@ def chat_megabyte(seed: int = 7) -> list[tuple[str, str]]:
     return out
 
 
+def web_pages(seed: int = 11) -> list[tuple[str, str]]:
+    """About 1 MB of HTML pages of about 20 kB, as a browsing tool returns them."""
+    from injection_data import BENIGN_PAGES, PAGE_TEXT
+
+    rng = random.Random(seed)
+    out: list[tuple[str, str]] = []
+    total = 0
+    while total < 1_000_000:
+        body = "".join(f"<p>{rng.choice(PAGE_TEXT)} {CHAT[:rng.randint(50, 400)]}</p>"
+                       f"<div class=\"card\"><a href=\"/item/{rng.randint(1, 9999)}\">"
+                       f"{rng.choice(BENIGN_PAGES)[:120]}</a></div>" for _ in range(40))
+        page = (f"<html><head><title>Page</title><script>var t={rng.random()};</script></head>"
+                f"<body><nav style=\"display:none\">Menu</nav>{body}</body></html>")
+        out.append((page, "tool-result"))
+        total += len(page)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
@@ -152,6 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     throughput(guard, [(as_text(s.text), s.channel) for s in data if not s.types],
                "its benign texts")
     throughput(guard, chat_megabyte(), "1 MB of ordinary chat, 100-2000 char messages")
+    throughput(guard, web_pages(), "1 MB of HTML tool results, ~20 kB pages")
 
 
 if __name__ == "__main__":

@@ -74,6 +74,8 @@ TYPES: Final[tuple[str, ...]] = (
 #: more suspicious (``Rule.indirect``) and a user's own requests less (``Rule.direct``).
 INDIRECT_CHANNELS: Final = frozenset({"tool-result", "document"})
 
+LONG_TEXT: Final = 4_000       # longer texts match each rule only around its needles
+WINDOW: Final = 400            # characters either side of a needle word
 MAX_DEPTH: Final = 2           # decode a payload inside a payload, not deeper
 MAX_DECODED: Final = 256_000   # characters decoded per scanned text, in all
 MAX_CANDIDATE: Final = 64_000  # the longest encoded run tried
@@ -210,6 +212,7 @@ _SPACED_HINT = re.compile(r"[ .\-_*|/+~,:;^·•](?<=(?<![a-z0-9])[a-z].)[a-z][ 
 _PUNCTUATED_HINT = re.compile(
     r"[*|~^`·•](?<=[a-z].)[a-z]|[._\-](?<=[a-z].)[a-z]{1,5}[.\-_*|~^`·•]{1,2}[a-z]")
 _SEPARATOR = re.compile(r"[^a-z]+")
+_TOKEN = re.compile(r"[a-z0-9]+")
 #: Everything but ``[a-z0-9]`` (and non-ASCII, which folding leaves) to a space:
 #: ``text.translate(_NOT_WORD).split()`` lists the words, faster than a regex.
 _NOT_WORD: Final = {c: " " for c in range(128) if not chr(c).isalnum() or not chr(c).isascii()
@@ -1396,6 +1399,10 @@ class Scanner:
             for word in rule.needles[0]:
                 self._by_word.setdefault(word, []).append(i)
         self._vocabulary = frozenset(self._by_word)
+        #: words whose pieces side by side make a long text worth reading squeezed
+        self._split_words = frozenset(
+            w for r in self.phrases if r.squeezed is not None for g in r.needles for w in g
+        ) | _SPLIT_EXTRA
         # a marker needle is a character or a word (looked up in sets of the text's
         # characters and words) or, with punctuation in it, a substring
         self._marker_gates = [
@@ -1435,7 +1442,7 @@ class Scanner:
         markers = [r for r, gates in zip(self.markers, self._marker_gates, strict=True)
                    if all(not chars_words.isdisjoint(features) or any(n in t for n in subs)
                           for chars_words, subs in gates)]
-        self._match(markers, cased, text, found, evasive=False)
+        self._match(markers, cased, text, found, evasive=False, windowed=False)
         self._match(self._candidates(words), plain, text, found, evasive=False)
         self._match_squeezed(plain, tokens, words, found)
         self._match_rot13(plain, text, found)
@@ -1466,15 +1473,30 @@ class Scanner:
                     hits.append(Hit(h.rule, start, end, weights, True))
 
     def _match(self, rules: Sequence[Rule], view: View, text: str,
-               found: list[tuple[Rule, int, int, bool]], *, evasive: bool) -> None:
+               found: list[tuple[Rule, int, int, bool]], *, evasive: bool,
+               windowed: bool = True) -> None:
+        """Each rule's matches in ``view`` (phrase rules in a long text: only around
+        their needle words), as spans of the original ``text``."""
         t = view.text
+        at: dict[str, list[int]] | None = None
         for rule in rules:
-            for m in rule.regex.finditer(t):
-                start, end = view.root_span(*m.span())
-                if end <= start:
-                    continue
-                ev = evasive or _evaded(text[start:end], m.group())
-                found.append((rule, start, end, ev))
+            if not windowed or len(t) <= LONG_TEXT:
+                spans: Iterable[tuple[int, int]] = ((0, len(t)),)
+            else:
+                if at is None:
+                    at = _positions(t, self._vocabulary)
+                spans = _windows(rule, at, len(t))
+            seen: set[tuple[int, int]] = set()
+            for lo, hi in spans:
+                for m in rule.regex.finditer(t, lo, hi):
+                    if m.span() in seen:
+                        continue
+                    seen.add(m.span())
+                    start, end = view.root_span(*m.span())
+                    if end <= start:
+                        continue
+                    ev = evasive or _evaded(text[start:end], m.group())
+                    found.append((rule, start, end, ev))
 
     def _match_squeezed(self, plain: View, tokens: list[str], words: set[str],
                         found: list[tuple[Rule, int, int, bool]]) -> None:
@@ -1491,15 +1513,33 @@ class Scanner:
             return
         squeezed = _SEPARATOR.sub("", plain.text)
         runs: list[tuple[int, int]] | None = None
+        spans = [(0, len(squeezed))]
+        if len(plain.text) > LONG_TEXT:
+            # a long text: only around two adjacent pieces that join into a rule's word
+            pieces = [(m.group(), m.start()) for m in _TOKEN.finditer(plain.text)]
+            hot = [p for (a, p), (b, _) in zip(pieces, pieces[1:], strict=False)
+                   if b not in _CONTRACTION_TAILS and a + b in self._split_words]
+            if not hot:
+                return
+            runs = _letter_runs(plain.text)
+            starts = [r[1] for r in runs]
+            spans = []
+            for p in hot:
+                at = runs[max(0, bisect_right(starts, p) - 1)][0]
+                if spans and at - WINDOW <= spans[-1][1]:
+                    spans[-1] = (spans[-1][0], at + WINDOW)
+                else:
+                    spans.append((max(0, at - WINDOW), at + WINDOW))
         for rule in rules:
             assert rule.squeezed is not None
-            for m in rule.squeezed.finditer(squeezed):
-                if runs is None:
-                    runs = _letter_runs(plain.text)
-                a, b = _unsqueeze(runs, m.start(), m.end())
-                start, end = plain.root_span(a, b)
-                found.append((rule, start, end, True))
-                break
+            for lo, hi in spans:
+                m = rule.squeezed.search(squeezed, lo, hi)
+                if m:
+                    if runs is None:
+                        runs = _letter_runs(plain.text)
+                    a, b = _unsqueeze(runs, m.start(), m.end())
+                    found.append((rule, *plain.root_span(a, b), True))
+                    break
 
     def _match_rot13(self, plain: View, text: str,
                      found: list[tuple[Rule, int, int, bool]]) -> None:
@@ -1528,9 +1568,42 @@ class Scanner:
         return scores
 
 
+#: What follows an apostrophe (``what's``, ``don't``): no split word.
+_CONTRACTION_TAILS: Final = frozenset({"s", "t", "re", "ve", "ll", "d", "m"})
+#: Words the squeezed patterns spell that are not needles (a split one of these is a
+#: split phrase too).
+_SPLIT_EXTRA: Final = frozenset(
+    "previous prior preceding above earlier initial original before everything all "
+    "your system prompt instructions instruction guidelines rules developer mode "
+    "restrictions policy policies content safety identity persona".split())
 #: Words whose ROT13 form in a text makes reading it as ROT13 worthwhile.
 _ROT13_HINTS: Final = ("ignore", "disregard", "instruction", "system", "prompt", "reveal",
                        "forget", "jailbreak", "mode", "password", "send")
+
+
+def _positions(text: str, vocabulary: frozenset[str]) -> dict[str, list[int]]:
+    """Where each needle word of the phrase rules occurs in ``text``."""
+    at: dict[str, list[int]] = {}
+    for m in _TOKEN.finditer(text):
+        word = m.group()
+        if word in vocabulary:
+            at.setdefault(word, []).append(m.start())
+    return at
+
+
+def _windows(rule: Rule, at: dict[str, list[int]], size: int) -> list[tuple[int, int]]:
+    """The stretches of a long text where ``rule`` can match: around the occurrences
+    of its rarest needle group (every match holds one of its words)."""
+    group = min(rule.needles, key=lambda g: sum(len(at.get(w, ())) for w in g))
+    spans = sorted((max(0, p - WINDOW), min(size, p + WINDOW))
+                   for w in group for p in at.get(w, ()))
+    merged: list[tuple[int, int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 def _evaded(original: str, matched: str) -> bool:

@@ -193,7 +193,7 @@ class PromptInjectionDetector(Processor):
             await self._report("tool-result", "warned", analysis, types, writer)
             return None
         if self.strategy == "rewrite":
-            cleaned = self._rewrite_value(result, types)
+            cleaned = self._rewrite_value(result, types, "tool-result")
             if not self.flagged(self.analyze(cleaned, "tool-result")):
                 await self._report("tool-result", "rewritten", analysis, types, writer)
                 return {"result": cleaned}
@@ -258,7 +258,7 @@ class PromptInjectionDetector(Processor):
                     await self._report("document", "rewritten", analysis, types, writer)
                     return True
             else:
-                data = self._rewrite_value(part.data, types)
+                data = self._rewrite_value(part.data, types, "document")
                 if not self.flagged(self.analyze(data, "document")):
                     part.data = data
                     await self._report("document", "rewritten", analysis, types, writer)
@@ -284,16 +284,16 @@ class PromptInjectionDetector(Processor):
                 message.content.content = cleaned
         return True
 
-    def _rewrite_value(self, value: Any, types: list[str]) -> Any:
+    def _rewrite_value(self, value: Any, types: list[str], channel: str) -> Any:
         """A tool result (or document data) with the offending sentences of each of
         its strings removed."""
         if isinstance(value, str):
-            analysis = self.scanner.scan(value, "tool-result")
+            analysis = self.scanner.scan(value, channel)
             return rewrite(value, self._removable(analysis, types), types)
         if isinstance(value, dict):
-            return {k: self._rewrite_value(v, types) for k, v in value.items()}
+            return {k: self._rewrite_value(v, types, channel) for k, v in value.items()}
         if isinstance(value, list | tuple):
-            return [self._rewrite_value(v, types) for v in value]
+            return [self._rewrite_value(v, types, channel) for v in value]
         return value
 
     @staticmethod
