@@ -1399,6 +1399,7 @@ class Scanner:
             for word in rule.needles[0]:
                 self._by_word.setdefault(word, []).append(i)
         self._vocabulary = frozenset(self._by_word)
+        self._needle_words = frozenset(w for r in self.phrases for g in r.needles for w in g)
         #: words whose pieces side by side make a long text worth reading squeezed
         self._split_words = frozenset(
             w for r in self.phrases if r.squeezed is not None for g in r.needles for w in g
@@ -1484,7 +1485,7 @@ class Scanner:
                 spans: Iterable[tuple[int, int]] = ((0, len(t)),)
             else:
                 if at is None:
-                    at = _positions(t, self._vocabulary)
+                    at = _positions(t, self._needle_words)
                 spans = _windows(rule, at, len(t))
             seen: set[tuple[int, int]] = set()
             for lo, hi in spans:
