@@ -14,8 +14,8 @@ How a text is read, so that evasions do not hide a phrase:
    tags removed, entities and ``\\u``/``\\x`` escapes decoded; letters spaced or
    punctuated apart joined (``i g n o r e``, ``ig.no.re``); leetspeak read in
    words that mix letters and digits (``1gn0r3``). A second view keeps only the
-   letters (``ign ore prev ious`` still reads ``ignoreprevious``) and a third is
-   its ROT13.
+   letters (``ign ore prev ious`` still reads ``ignoreprevious``), and the first is
+   read as ROT13 too.
 2. **Payloads.** Base64, hex, URL-encoded, Unicode-tag ("ASCII smuggling") and
    variation-selector runs that decode to plausible text are scanned again
    (``MAX_DEPTH`` levels, ``MAX_DECODED`` characters in all); what they contain
@@ -31,6 +31,10 @@ How a text is read, so that evasions do not hide a phrase:
 5. **Scores.** Per type, the strongest hit of each family combined as independent
    evidence, ``1 - prod(1 - w)``: more signals, higher score, never above 1; types
    that corroborate each other raise each other a little.
+
+Speed: a rule runs only on a text holding a word of each of its needle groups (sets
+of words, looked up once per text); in a text longer than ``LONG_TEXT`` only around
+those words, and the letters-only view only near two pieces that join into one.
 """
 
 from __future__ import annotations
