@@ -167,9 +167,13 @@ class StepAccumulator:
         self.finish: dict[str, Any] = {}
         self.text: list[str] = []
         self.reasoning: list[str] = []
-        # One reasoning part per reasoning id, with the provider metadata (signatures)
-        # providers attach, so the reasoning can be sent back on later steps.
-        self.reasoning_parts: dict[str, ReasoningPart] = {}
+        # The reasoning parts, with the provider metadata (signatures) providers attach
+        # so the reasoning can be sent back on later steps: one per reasoning block as
+        # the deltas arrive, a new one whenever the reasoning id changes. Providers send
+        # one block after another; should ids interleave, the stored parts still read,
+        # in order, exactly as the stream did (what guards checked), never regrouped.
+        self.reasoning_parts: list[ReasoningPart] = []
+        self._reasoning_id: str | None = None
         self.tool_calls: list[ToolCall] = []
         self.bad_args: dict[str, str] = {}
 
@@ -181,9 +185,11 @@ class StepAccumulator:
             p = chunk.payload
             text = p.get("text", "")
             self.reasoning.append(text)
-            part = self.reasoning_parts.get(p.get("id", ""))
-            if part is None:
-                part = self.reasoning_parts[p.get("id", "")] = ReasoningPart("")
+            rid = p.get("id", "")
+            if rid != self._reasoning_id or not self.reasoning_parts:
+                self.reasoning_parts.append(ReasoningPart(""))
+                self._reasoning_id = rid
+            part = self.reasoning_parts[-1]
             part.text += text
             if p.get("provider_metadata"):
                 part.provider_metadata = _merge(part.provider_metadata, p["provider_metadata"])
@@ -213,7 +219,7 @@ class StepAccumulator:
 
     def message(self, data: list[DataPart]) -> Message | None:
         parts: list[Any] = []
-        parts.extend(p for p in self.reasoning_parts.values() if p.text or p.provider_metadata)
+        parts.extend(p for p in self.reasoning_parts if p.text or p.provider_metadata)
         text = "".join(self.text)
         if text:
             parts.append(TextPart(text))

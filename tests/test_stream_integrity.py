@@ -387,3 +387,27 @@ async def test_iterating_a_stream_twice_at_once_is_a_clear_error(make_bare_agent
     with pytest.raises(RuntimeError, match="already being consumed"):
         stream.__aiter__()
     await stream.aclose()
+
+
+async def test_stored_reasoning_reads_as_the_stream_did_even_with_interleaved_ids(
+        make_bare_agent):
+    """Guards check reasoning in arrival order; the stored parts must not regroup it by
+    id into something no guard saw (a value assembled from pieces of two)."""
+    chunks = [Chunk("reasoning-delta", {"id": i, "text": t})
+              for i, t in (("r1", "a1"), ("r2", "b1"), ("r1", "a2"), ("r1", "a3"))]
+    agent = make_bare_agent([MockResponse(chunks=chunks)])
+    result = await agent.generate("hi")
+    parts = [p.text for p in result.messages[-1].content.parts]
+    assert parts == ["a1", "b1", "a2a3"]
+    assert "".join(parts) == "a1b1a2a3"
+
+
+async def test_a_reasoning_blocks_signature_stays_on_its_block(make_bare_agent):
+    chunks = [Chunk("reasoning-delta", {"id": "r1", "text": "think"}),
+              Chunk("reasoning-delta", {"id": "r1", "text": "",
+                                        "provider_metadata": {"anthropic": {"signature": "s"}}}),
+              Chunk("reasoning-delta", {"id": "r2", "text": "more"})]
+    result = await make_bare_agent([MockResponse(chunks=chunks)]).generate("hi")
+    first, second = result.messages[-1].content.parts
+    assert (first.text, first.provider_metadata) == ("think", {"anthropic": {"signature": "s"}})
+    assert (second.text, second.provider_metadata) == ("more", None)
