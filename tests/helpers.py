@@ -21,6 +21,10 @@ Model providers (against tests/fake_llm_server.py)
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
+
 from tripwire import Processor, hookimpl, tool
 from tripwire.models import ModelRequest
 
@@ -120,6 +124,20 @@ class Cache(Processor):
         self.froms.append(from_cache)
         if not from_cache:
             self.store[state["key"]] = chunks
+
+
+def strings(value: Any) -> list[str]:
+    """Every string in a value: dict keys and values, lists, attrs instances (where a
+    guarded value could hide)."""
+    if isinstance(value, str):
+        return [value]
+    if attrs.has(type(value)):
+        value = attrs.asdict(value, recurse=False)
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in strings(k) + strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in strings(v)]
+    return []
 
 
 def user_text(model, i: int = 0) -> list[str]:

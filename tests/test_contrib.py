@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
+from helpers import strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,21 +57,8 @@ async def run(agent: Agent, prompt: str = "hi") -> tuple[list[Chunk], Any]:
     return chunks, await stream.result
 
 
-def streamed(chunks, kind: str = "text-delta") -> str:
-    return "".join(c.payload["text"] for c in chunks if c.type == kind)
 
 
-def strings(value: Any) -> list[str]:
-    """Every string in a value: dict keys and values, lists, attrs instances."""
-    if isinstance(value, str):
-        return [value]
-    if attrs.has(type(value)):
-        value = attrs.asdict(value, recurse=False)
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in strings(k) + strings(v)]
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in strings(v)]
-    return []
 
 
 @pytest.fixture
@@ -215,7 +202,7 @@ async def test_a_keyword_split_across_chunks_is_masked(make_agent_with):
     model = MockModel([deltas("the sec", "ret is", " out")])
     agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["secret"], strategy="mask")])
     chunks, result = await run(agent)
-    assert streamed(chunks) == "the [REDACTED] is out"
+    assert texts(chunks) == "the [REDACTED] is out"
     assert result.text == "the [REDACTED] is out"
 
 
@@ -224,7 +211,7 @@ async def test_a_keyword_split_across_two_text_ids_is_masked(make_agent_with):
                                             text_chunk("word is out", "t2")])])
     agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["password"], strategy="mask")])
     chunks, result = await run(agent)
-    assert streamed(chunks) == result.text == "my [REDACTED] is out"
+    assert texts(chunks) == result.text == "my [REDACTED] is out"
 
 
 async def test_a_keyword_across_interleaved_ids_is_blocked_before_any_of_it_streams(
@@ -234,7 +221,7 @@ async def test_a_keyword_across_interleaved_ids_is_blocked_before_any_of_it_stre
         text_chunk("my pa", "t1"), text_chunk("ss", "t2"), text_chunk("word!", "t1")])])
     guard = KeywordGuard(patterns=["password"])
     chunks, result = await run(make_agent_with(model, outputs=[guard]))
-    assert "pa" not in streamed(chunks)
+    assert "pa" not in texts(chunks)
     assert chunks[-1].type == "tripwire"
     assert chunks[-1].payload["reason"] == "Blocked content detected in output"
     assert result.tripwire.metadata["matches"] == [{"rule": 0, "count": 1}]
@@ -244,7 +231,7 @@ async def test_a_keyword_split_across_chunks_is_blocked_before_any_of_it_streams
     model = MockModel([deltas("the sec", "ret is", " out")])
     agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["secret"])])
     chunks, result = await run(agent)
-    assert "sec" not in streamed(chunks)
+    assert "sec" not in texts(chunks)
     assert chunks[-1].type == "tripwire"
     assert chunks[-1].payload["reason"] == "Blocked content detected in output"
     assert result.tripwire.processor_id == "keyword-guard"
@@ -264,14 +251,14 @@ async def test_a_regex_match_split_across_chunks_is_masked(make_agent_with):
     guard = KeywordGuard(patterns=[r"\d{3}-\d{4}"], regex=True, strategy="mask",
                          max_match_length=8)
     chunks, _ = await run(make_agent_with(model, outputs=[guard]))
-    assert streamed(chunks) == "call [REDACTED] now"
+    assert texts(chunks) == "call [REDACTED] now"
 
 
 async def test_overlapping_matches_become_one_mask(make_agent_with):
     model = MockModel([deltas("xabcdx")])
     guard = KeywordGuard(patterns=["abc", "bcd"], strategy="mask", mask="*")
     chunks, _ = await run(make_agent_with(model, outputs=[guard]))
-    assert streamed(chunks) == "x*x"
+    assert texts(chunks) == "x*x"
 
 
 # -------------------------------------------------------- reasoning
@@ -282,7 +269,7 @@ async def test_reasoning_is_masked_across_its_chunks(make_agent_with):
         reasoning_chunk("the user's pass"), reasoning_chunk("word is"), text_chunk("ok")])])
     agent = make_agent_with(model, outputs=[KeywordGuard(patterns=["password"], strategy="mask")])
     chunks, result = await run(agent)
-    assert streamed(chunks, "reasoning-delta") == "the user's [REDACTED] is"
+    assert texts(chunks, "reasoning-delta") == "the user's [REDACTED] is"
     assert result.steps[0].reasoning == "the user's [REDACTED] is"
     assert "password" not in " ".join(strings(result.messages))
 
@@ -292,7 +279,7 @@ async def test_reasoning_is_blocked(make_agent_with):
     guard = KeywordGuard(patterns=["password"])
     chunks, result = await run(make_agent_with(model, outputs=[guard]))
     assert result.tripwire.reason == "Blocked content detected in reasoning"
-    assert "password" not in streamed(chunks, "reasoning-delta")
+    assert "password" not in texts(chunks, "reasoning-delta")
 
 
 async def test_a_match_never_spans_text_and_reasoning(make_agent_with):
@@ -300,7 +287,7 @@ async def test_a_match_never_spans_text_and_reasoning(make_agent_with):
     guard = KeywordGuard(patterns=["password"])
     chunks, result = await run(make_agent_with(model, outputs=[guard]))
     assert result.tripwire is None
-    assert (streamed(chunks), streamed(chunks, "reasoning-delta")) == ("pass", "word")
+    assert (texts(chunks), texts(chunks, "reasoning-delta")) == ("pass", "word")
 
 
 # -------------------------------------------------------- tool calls and results
@@ -402,7 +389,7 @@ async def test_held_text_is_released_before_a_tool_call(make_agent_with):
     chunks, result = await run(make_agent_with(model, outputs=[guard],
                                                tools=[recording_lookup([], "found")]))
     kinds = [c.type for c in chunks]
-    assert streamed(chunks[: kinds.index("tool-call")]) == "let me check"
+    assert texts(chunks[: kinds.index("tool-call")]) == "let me check"
     assert result.text == "let me checkdone"
 
 
@@ -417,7 +404,7 @@ async def test_a_keyword_cut_by_a_tool_call_never_reaches_the_client_whole(make_
     guard = KeywordGuard(patterns=["password"], strategy="mask")
     chunks, result = await run(make_agent_with(model, outputs=[guard],
                                                tools=[recording_lookup([], "x")]))
-    assert streamed(chunks) == result.text == "my pass[REDACTED] is out"
+    assert texts(chunks) == result.text == "my pass[REDACTED] is out"
 
 
 # -------------------------------------------------------- reports
@@ -445,7 +432,7 @@ async def test_a_failing_on_violation_is_swallowed(make_agent_with):
     guard = KeywordGuard(patterns=["secret"], strategy="mask")
     guard.on_violation = explode
     chunks, result = await run(make_agent_with(MockModel([deltas("a secret")]), outputs=[guard]))
-    assert streamed(chunks) == "a [REDACTED]"
+    assert texts(chunks) == "a [REDACTED]"
     assert result.tripwire is None
 
 
@@ -549,9 +536,9 @@ def test_property_mask_keyword_never_reaches_the_client_and_the_rest_arrives_int
     keyword, (text, reasoning), responses, with_tool = case
     chunks, result, calls, model = property_run(make_agent_with, keyword, responses, "mask")
     assert result.tripwire is None
-    client = streamed(chunks)
+    client = texts(chunks)
     assert expected_pattern(keyword, text).fullmatch(client), (client, text)
-    assert expected_pattern(keyword, reasoning).fullmatch(streamed(chunks, "reasoning-delta"))
+    assert expected_pattern(keyword, reasoning).fullmatch(texts(chunks, "reasoning-delta"))
     assert result.text == client
     # Deltas keep their ids, in the order they came.
     ids = iter(c["id"] for r in responses for c in r.chunks if c["type"] == "text-delta")
@@ -573,8 +560,8 @@ def test_property_block_trips_before_the_keyword_reaches_the_client(make_agent_w
     assert not [s for s in strings(result.messages) if keyword in s]
     assert keyword not in result.text
     # What did stream is the start of the text, unchanged.
-    assert text.startswith(streamed(chunks))
-    assert reasoning.startswith(streamed(chunks, "reasoning-delta"))
+    assert text.startswith(texts(chunks))
+    assert reasoning.startswith(texts(chunks, "reasoning-delta"))
     assert calls == []
 
 
@@ -587,4 +574,4 @@ def test_property_mask_without_flushes_masks_every_keyword_whole(make_agent_with
     only_text = [MockResponse(chunks=[c for c in r.chunks if c["type"] == "text-delta"])
                  for r in responses]
     chunks, result, _, _ = property_run(make_agent_with, keyword, only_text, "mask")
-    assert streamed(chunks) == result.text == text.replace(keyword, MASK)
+    assert texts(chunks) == result.text == text.replace(keyword, MASK)

@@ -10,8 +10,8 @@ import logging
 import re
 from typing import Any
 
-import attrs
 import pytest
+from helpers import strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,21 +68,8 @@ def deltas(*texts: str) -> MockResponse:
     return MockResponse(chunks=[text(t) for t in texts])
 
 
-def streamed(chunks: list[Chunk], kind: str = "text-delta") -> str:
-    return "".join(c.payload["text"] for c in chunks if c.type == kind)
 
 
-def strings(value: Any) -> list[str]:
-    """Every string in a value: dict keys and values, lists, attrs instances."""
-    if isinstance(value, str):
-        return [value]
-    if attrs.has(type(value)):
-        value = attrs.asdict(value, recurse=False)
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in strings(k) + strings(v)]
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in strings(v)]
-    return []
 
 
 def holds(value: Any, needle: str) -> bool:
@@ -290,7 +277,7 @@ async def test_redaction_methods(guarded, run, method, expected):
     assert prompt_text(agent.model)[-1] == expected
     assert result.text == expected
     if chunks is not None:
-        assert streamed(chunks) == expected
+        assert texts(chunks) == expected
 
 
 async def test_preserve_format_off_masks_every_value_as_stars(guarded):
@@ -386,7 +373,7 @@ async def test_warn_reports_once_per_value_and_changes_nothing(guarded, run):
                                              "score": 1.0, "detector": "email"}]
     assert not holds(result.verdicts[0].to_metadata(), CARD)
     if chunks is not None:
-        assert streamed(chunks) == f"ok {EMAIL} done"
+        assert texts(chunks) == f"ok {EMAIL} done"
 
 
 async def test_warn_values_are_in_the_verdicts_only_with_include_detections(guarded):
@@ -413,7 +400,7 @@ async def test_filter_drops_the_streamed_chunks_holding_a_value(guarded):
     agent = guarded(pii(strategy="filter"), [deltas("hello. ", "card 4111 1111 ", "1111 1111",
                                                     " ok. ", "bye")])
     result, chunks = await stream_run(agent)
-    assert streamed(chunks) == "hello.  ok. bye"
+    assert texts(chunks) == "hello.  ok. bye"
     assert result.text == "hello.  ok. bye"
 
 
@@ -480,10 +467,10 @@ async def test_redact_the_stream_text_and_reasoning_split_across_chunks(guarded)
         text("Card: 4111 1111 1111 1", id="t1"), text("111, mail ada@exa", id="t2"),
         text("mple.com.", id="t1")])])
     result, chunks = await stream_run(guarded(pii(), model))
-    assert streamed(chunks, "reasoning-delta") == "the user's card is **** **** **** 1111."
-    assert streamed(chunks) == f"Card: **** **** **** 1111, mail {EMAIL_MASKED}."
+    assert texts(chunks, "reasoning-delta") == "the user's card is **** **** **** 1111."
+    assert texts(chunks) == f"Card: **** **** **** 1111, mail {EMAIL_MASKED}."
     assert [c.payload["id"] for c in chunks if c.type == "text-delta"] == ["t1", "t2", "t1"]
-    assert result.text == streamed(chunks)
+    assert result.text == texts(chunks)
     assert result.steps[0].reasoning == "the user's card is **** **** **** 1111."
     assert [(v.channel, v.types) for v in result.verdicts] == [
         ("reasoning", ["credit-card"]), ("output", ["credit-card", "email"])]
@@ -542,7 +529,7 @@ async def test_redact_the_stored_response_when_the_stream_is_not_checked(guarded
     assert result.messages[0].text == f"mail {EMAIL_MASKED}"
     assert [(v.channel, v.action) for v in result.verdicts] == [(phase, "redacted")]
     if chunks is not None:  # the stream was not guarded: the client did see it
-        assert streamed(chunks) == f"mail {EMAIL}"
+        assert texts(chunks) == f"mail {EMAIL}"
 
 
 async def test_redact_the_parsed_object_of_the_result(guarded):
@@ -576,7 +563,7 @@ async def test_redact_a_cache_replay(guarded):
     agent = Agent(id="a", model=MockModel([]), input_processors=[Cache(), detector],
                   output_processors=[detector], default_error_processors=False)
     result, chunks = await stream_run(agent)
-    assert streamed(chunks) == "card **** **** **** 1111"
+    assert texts(chunks) == "card **** **** **** 1111"
     assert result.steps[0].from_cache and result.text == "card **** **** **** 1111"
 
 
@@ -611,7 +598,7 @@ async def test_a_retried_step_leaves_nothing_of_the_failed_attempt(guarded):
     result, chunks = await stream_run(agent)
     assert "step-retry" in [c.type for c in chunks]
     assert not holds([c.payload for c in chunks], "4111")
-    assert streamed(chunks) == f"no card, mail {EMAIL_MASKED}"
+    assert texts(chunks) == f"no card, mail {EMAIL_MASKED}"
     assert result.verdicts[-1].detections[0].start == 14  # offsets count the kept attempt
 
 
@@ -649,7 +636,7 @@ async def test_each_phase_alone_guards_only_its_path(guarded, phase):
     result, chunks = await stream_run(agent, f"I am {EMAIL}")
     user_prompt = prompt_text(model, 0)[-1]
     assert (EMAIL in user_prompt) is (phase != "input")
-    assert (f"mail {EMAIL}" in streamed(chunks)) is (phase != "output")
+    assert (f"mail {EMAIL}" in texts(chunks)) is (phase != "output")
     assert (calls[0]["query"] == CARD) is (phase != "output")
     assert holds(model.requests[1].prompt, PHONE) is (phase != "tool-results")
     stored = result.messages[0].text
@@ -669,7 +656,7 @@ async def test_tokenize_the_model_sees_placeholders_and_the_client_gets_values(g
     assert prompt_text(model)[-1] == "I'm <EMAIL_1>, card <CREDIT_CARD_1>; again: <EMAIL_1>"
     assert result.text == f"I'll write to {EMAIL} about the card {CARD}."
     if chunks is not None:
-        assert streamed(chunks) == result.text
+        assert texts(chunks) == result.text
     # store="placeholders": the history keeps placeholders.
     assert result.messages[0].text == "I'll write to <EMAIL_1> about the card <CREDIT_CARD_1>."
     assert result.message_list.input.db()[0].text == (
@@ -747,7 +734,7 @@ async def test_tokenize_a_placeholder_split_across_chunks_and_ids_is_restored(gu
     model = MockModel([MockResponse(chunks=[text("to <CRED", id="a"), text("IT_", id="b"),
                                             text("CARD_1>", id="a")])])
     result, chunks = await stream_run(guarded(pii(strategy="tokenize"), model), f"card {CARD}")
-    assert streamed(chunks) == f"to {CARD}"
+    assert texts(chunks) == f"to {CARD}"
 
 
 async def test_tokenize_what_each_result_field_holds(guarded):
@@ -758,7 +745,7 @@ async def test_tokenize_what_each_result_field_holds(guarded):
         deltas("Found <PHONE_1>.")])
     agent = guarded(pii(strategy="tokenize"), model, tools=[recording(calls, PHONE)])
     result, chunks = await stream_run(agent, f"who is {EMAIL}?")
-    assert streamed(chunks, "reasoning-delta") == f"the user is {EMAIL}"
+    assert texts(chunks, "reasoning-delta") == f"the user is {EMAIL}"
     # What the client received: values.
     assert result.steps[0].reasoning == f"the user is {EMAIL}"
     assert result.tool_calls[0].args == {"query": EMAIL}
@@ -903,7 +890,7 @@ async def test_every_type_end_to_end_with_the_defaults(guarded, kind):
     model = MockModel([MockResponse(chunks=[text(said[:9]), text(said[9:])])])
     result, chunks = await stream_run(guarded(PIIDetector(), model), said)
     assert prompt_text(model) == [masked]
-    assert streamed(chunks) == result.text == masked
+    assert texts(chunks) == result.text == masked
     assert {d.type for v in result.verdicts for d in v.detections} == {kind}
 
 
@@ -994,8 +981,8 @@ def test_property_a_value_split_anywhere_in_the_text_is_masked_exactly(guarded, 
     value, masked = VALUES[name]
     model = MockModel(responses)
     result, chunks = run_sync(guarded(pii(), model))
-    assert streamed(chunks) == said.replace(value, masked)
-    assert result.text == streamed(chunks)
+    assert texts(chunks) == said.replace(value, masked)
+    assert result.text == texts(chunks)
     ids = iter(c["id"] for c in responses[0].chunks)
     assert all(c.payload["id"] in ids for c in chunks if c.type == "text-delta")
 
@@ -1015,7 +1002,7 @@ def test_property_nothing_guarded_escapes_and_nothing_else_is_lost(guarded, case
     # (or, where a flush cut it, its start went out and the rest is masked).
     for kind, original in (("text-delta", said), ("reasoning-delta", thought)):
         around = r"\S+".join(map(re.escape, original.split(value)))
-        assert re.fullmatch(around, streamed(chunks, kind)), (streamed(chunks, kind), original)
+        assert re.fullmatch(around, texts(chunks, kind)), (texts(chunks, kind), original)
     assert [c.type for c in chunks if c.type not in ("text-delta", "reasoning-delta")] == [
         c.type for c in _expected_other_chunks(responses)]
 
@@ -1040,7 +1027,7 @@ def test_property_block_trips_before_any_of_the_value_reaches_the_client(guarded
     value = VALUES[name][0]
     result, chunks = run_sync(guarded(pii(strategy="block"), MockModel(responses)))
     assert result.tripwire is not None and chunks[-1].type == "tripwire"
-    got = streamed(chunks)
+    got = texts(chunks)
     assert said.startswith(got) and len(got) <= said.index(value)
 
 
@@ -1053,7 +1040,7 @@ def test_property_tokenize_round_trip_at_any_split(guarded, case):
     result, chunks = asyncio.run(stream_run(guarded(pii(strategy="tokenize"), model),
                                             f"mine is {value}"))
     assert prompt_text(model) == [f"mine is {placeholder}"]
-    assert streamed(chunks) == result.text == reply.replace(placeholder, value)
+    assert texts(chunks) == result.text == reply.replace(placeholder, value)
     assert result.messages[0].text == reply
     assert not holds(result.messages, value)
 
@@ -1102,7 +1089,7 @@ async def test_tokenize_restores_a_placeholder_cut_at_every_boundary(guarded, na
         result, chunks = await stream_run(guarded(pii(strategy="tokenize"), model),
                                           f"mine is {value}")
         assert prompt_text(model)[-1] == f"mine is {placeholder}"
-        assert streamed(chunks) == result.text == f"it is {value}."
+        assert texts(chunks) == result.text == f"it is {value}."
 
 
 @pytest.mark.parametrize("name", sorted(VALUES))
@@ -1111,7 +1098,7 @@ async def test_redact_a_value_cut_at_every_boundary(guarded, name):
     for i in range(1, len(value)):
         model = MockModel([deltas(f"it is {value[:i]}", f"{value[i:]}.")])
         result, chunks = await stream_run(guarded(pii(), model))
-        assert streamed(chunks) == result.text == f"it is {masked}."
+        assert texts(chunks) == result.text == f"it is {masked}."
 
 
 # ------------------------------------------------------------------ discovery and config

@@ -9,15 +9,14 @@ import re
 import textwrap
 from typing import Any
 
-import attrs
 import pytest
+from helpers import strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tripwire.plugins
 from tripwire import (
     Agent,
-    Chunk,
     ConfigurationError,
     Message,
     Processor,
@@ -65,21 +64,8 @@ async def run(agent: Agent, prompt: str | list[Message] = "hi", mode: str = "str
     return chunks, await stream.result
 
 
-def streamed(chunks: list[Chunk], kind: str = "text-delta") -> str:
-    return "".join(c.payload["text"] for c in chunks if c.type == kind)
 
 
-def strings(value: Any) -> list[str]:
-    """Every string in a value: dict keys and values, lists, attrs instances."""
-    if isinstance(value, str):
-        return [value]
-    if attrs.has(type(value)):
-        value = attrs.asdict(value, recurse=False)
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in strings(k) + strings(v)]
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in strings(v)]
-    return []
 
 
 def holding(secret: str, *values: Any) -> list[str]:
@@ -210,7 +196,7 @@ async def test_an_unbounded_pattern_guards_a_split_value_up_to_its_max_length(ag
     guard = RegexFilter([{"name": "id", "pattern": r"ID\d+", "max_length": 12}],
                         strategy="redact")
     chunks, result = await run(agent_with(model, outputs=[guard]))
-    assert streamed(chunks) == result.text == "ref [REDACTED] and [REDACTED] ok"
+    assert texts(chunks) == result.text == "ref [REDACTED] and [REDACTED] ok"
 
 
 def test_without_the_stdlib_parser_literal_patterns_still_get_their_length(monkeypatch):
@@ -408,11 +394,11 @@ async def test_each_strategy_in_each_phase(agent_with, strategy, phase):
     if strategy == "block":  # output phase only
         assert result.tripwire.reason == "Regex filter: blocked content matching patterns: ssn"
         assert result.tripwire.metadata["channel"] == "output"
-        assert SSN not in streamed(chunks) and result.text == ""
+        assert SSN not in texts(chunks) and result.text == ""
         return
     assert result.tripwire is None
     replied = "your ssn is [SSN]" if strategy == "redact" and on_output else BOTH["reply"]
-    assert streamed(chunks) == result.text == replied
+    assert texts(chunks) == result.text == replied
     expected = [("input", "email")] * on_input + [("output", "ssn")] * on_output
     assert [(v.channel, *v.types) for v in result.verdicts] == expected
     assert {v.action for v in result.verdicts} <= {"redacted" if strategy == "redact" else "warned"}
@@ -432,7 +418,7 @@ async def test_a_card_split_at_any_boundary_is_redacted(agent_with, cut, mode):
                                mode=mode)
     assert result.text == "pay with [CREDIT_CARD] today"
     if mode == "stream":
-        assert streamed(chunks) == result.text
+        assert texts(chunks) == result.text
     assert not holding(CARD, chunks, result.messages, result.steps)
 
 
@@ -444,7 +430,7 @@ async def test_a_card_split_at_any_boundary_is_blocked_before_any_of_it_streams(
     chunks, result = await run(agent_with(model, outputs=[RegexFilter(presets=["pii"])]))
     assert chunks[-1].type == "tripwire"
     assert result.tripwire.reason == "Regex filter: blocked content matching patterns: credit-card"
-    assert "4111" not in streamed(chunks)
+    assert "4111" not in texts(chunks)
     assert result.text == "" and not holding("4111", result.messages)
 
 
@@ -454,7 +440,7 @@ async def test_a_value_split_across_text_ids_and_into_single_characters_is_redac
     model = MockModel([MockResponse(chunks=pieces)])
     chunks, result = await run(agent_with(model, outputs=[RegexFilter(presets=["pii"],
                                                                      strategy="redact")]))
-    assert streamed(chunks) == result.text == "ssn [SSN]!"
+    assert texts(chunks) == result.text == "ssn [SSN]!"
     # Text around the value keeps its chunks and ids.
     assert [(c.payload["id"], c.payload["text"]) for c in chunks if c.type == "text-delta"][:4] == [
         ("t0", "s"), ("t1", "s"), ("t2", "n"), ("t0", " ")]
@@ -479,7 +465,7 @@ async def test_text_before_the_window_streams_before_the_reply_ends(agent_with):
     kinds = [(c.type, c.payload.get("text")) for c in chunks]
     finish = kinds.index(("step-finish", None))
     assert kinds.index(("text-delta", "one two three ")) < finish
-    assert streamed(chunks) == "one two three four five six [REDACTED] seven"
+    assert texts(chunks) == "one two three four five six [REDACTED] seven"
 
 
 async def test_reasoning_is_redacted_across_its_chunks(agent_with):
@@ -487,7 +473,7 @@ async def test_reasoning_is_redacted_across_its_chunks(agent_with):
                                             reasoning_chunk("mple.com, so"), text_chunk("ok")])])
     chunks, result = await run(agent_with(model, outputs=[RegexFilter(presets=["pii"],
                                                                      strategy="redact")]))
-    assert streamed(chunks, "reasoning-delta") == "the user is [EMAIL], so"
+    assert texts(chunks, "reasoning-delta") == "the user is [EMAIL], so"
     assert result.steps[0].reasoning == "the user is [EMAIL], so"
     assert not holding(EMAIL, result.messages, chunks)
     assert [(v.channel, v.types) for v in result.verdicts] == [("reasoning", ["email"])]
@@ -498,7 +484,7 @@ async def test_reasoning_is_blocked(agent_with):
     chunks, result = await run(agent_with(model, outputs=[RegexFilter(presets=["pii"])]))
     assert result.tripwire.metadata["matches"] == [
         {"rule": "ssn", "count": 1, "channel": "reasoning"}]
-    assert SSN not in streamed(chunks, "reasoning-delta")
+    assert SSN not in texts(chunks, "reasoning-delta")
 
 
 async def test_a_value_cut_by_a_tool_call_never_reaches_the_client_whole(agent_with):
@@ -511,7 +497,7 @@ async def test_a_value_cut_by_a_tool_call_never_reaches_the_client_whole(agent_w
     guard = RegexFilter(presets=["pii"], strategy="redact")
     chunks, result = await run(agent_with(model, outputs=[guard],
                                           tools=[recording_tool([], "found")]))
-    assert streamed(chunks) == result.text == "ssn 123-45[SSN] ok"
+    assert texts(chunks) == result.text == "ssn 123-45[SSN] ok"
 
 
 async def test_a_value_cut_by_a_tool_call_is_blocked_when_it_completes(agent_with):
@@ -524,7 +510,7 @@ async def test_a_value_cut_by_a_tool_call_is_blocked_when_it_completes(agent_wit
     chunks, result = await run(agent_with(model, outputs=[RegexFilter(presets=["pii"])],
                                           tools=[recording_tool([], "found")]))
     assert result.tripwire.metadata["matches"] == [{"rule": "ssn", "count": 1, "channel": "output"}]
-    assert "6789" not in streamed(chunks)
+    assert "6789" not in texts(chunks)
 
 
 # ---------------------------------------------------------------- tool calls and results
@@ -885,9 +871,9 @@ def test_property_text_split_anywhere_across_ids_arrives_redacted_and_otherwise_
 ):
     values, options, (text, _), responses, _ = case
     chunks, result, _, _ = property_run(make_bare_agent, options, "redact", responses, "x")
-    assert redacted_pattern(values, text, cut=False).fullmatch(streamed(chunks)), (
-        streamed(chunks), text)
-    assert result.text == streamed(chunks)
+    assert redacted_pattern(values, text, cut=False).fullmatch(texts(chunks)), (
+        texts(chunks), text)
+    assert result.text == texts(chunks)
     # Deltas keep their ids, in the order they came; nothing is duplicated.
     ids = iter(c["id"] for c in responses[0].chunks)
     assert all(c.payload["id"] in ids for c in chunks if c.type == "text-delta")
@@ -905,9 +891,9 @@ def test_property_redact_keeps_every_value_from_the_client_the_model_and_the_too
     chunks, result, calls, model = property_run(make_bare_agent, options, "redact", responses,
                                                 tool_result)
     assert result.tripwire is None
-    assert redacted_pattern(values, text).fullmatch(streamed(chunks)), (streamed(chunks), text)
-    assert redacted_pattern(values, reasoning).fullmatch(streamed(chunks, "reasoning-delta"))
-    assert result.text == streamed(chunks)
+    assert redacted_pattern(values, text).fullmatch(texts(chunks)), (texts(chunks), text)
+    assert redacted_pattern(values, reasoning).fullmatch(texts(chunks, "reasoning-delta"))
+    assert result.text == texts(chunks)
     for value in values:
         assert not holding(value, [c.payload for c in chunks], result.messages, calls,
                            [r.prompt for r in model.requests]), value
@@ -926,8 +912,8 @@ def test_property_block_trips_before_any_value_reaches_the_client(make_bare_agen
     for value in values:
         assert not holding(value, [c.payload for c in chunks], result.messages), value
     # What did stream is the start of the text, unchanged.
-    assert " ".join(text).startswith(streamed(chunks))
-    assert " ".join(reasoning).startswith(streamed(chunks, "reasoning-delta"))
+    assert " ".join(text).startswith(texts(chunks))
+    assert " ".join(reasoning).startswith(texts(chunks, "reasoning-delta"))
     assert calls == []
 
 
@@ -937,8 +923,8 @@ def test_property_warn_changes_nothing_and_reports_every_value(make_bare_agent, 
     values, options, (text, reasoning), responses, tool_value = case
     tool_result = {"found": f"the {tool_value}"} if tool_value else "x"
     chunks, result, _, _ = property_run(make_bare_agent, options, "warn", responses, tool_result)
-    assert streamed(chunks) == result.text == " ".join(text)
-    assert streamed(chunks, "reasoning-delta") == " ".join(reasoning)
+    assert texts(chunks) == result.text == " ".join(text)
+    assert texts(chunks, "reasoning-delta") == " ".join(reasoning)
     stream_found = sum(len(v.detections) for v in result.verdicts
                        if v.channel in ("output", "reasoning"))
     # Each value once, or more where a flush cut it after a part that matches on its
