@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import re
 import string
 import subprocess
 import sys
@@ -791,3 +792,36 @@ def test_example_numbers_of_each_region_are_found(region, kind, fmt, before, aft
         region, getattr(phonenumbers.PhoneNumberType, kind))
     shown = phonenumbers.format_number(number, getattr(phonenumbers.PhoneNumberFormat, fmt))
     assert_finds(PhoneDetector(regions=[region]), before + shown + after, shown)
+
+
+# ------------------------------------------------------------ shared views of a text
+
+
+@given(st.text(string.ascii_letters + string.digits + "+/=_~-  .:é", max_size=200))
+def test_token_runs_are_the_long_runs_of_token_characters(text):
+    from tripwire.detectors import _views
+
+    expected = [m.span() for m in re.finditer(r"[A-Za-z0-9+/=_~-]{20,}", text)]
+    assert _views.token_runs(text) == expected
+
+
+def test_views_belong_to_the_text_they_were_made_of():
+    from tripwire.detectors import _views
+
+    first, second = "Card 4111 1111 1111 1111, DOB", "IBAN DE89 3704 0044 0532 0130 00"
+    assert _views.classes(first) == b"Aard 0000 0000 0000 0000, AAA"
+    assert _views.lower(first) == b"card 4111 1111 1111 1111, dob"
+    assert _views.classes(second) == b"AAAA AA00 0000 0000 0000 0000 00"
+    assert _views.lower(second) == b"iban de89 3704 0044 0532 0130 00"
+    assert _views.classes("née 1985") == b"n?e 0000"
+
+
+def test_detectors_find_the_same_whether_or_not_other_texts_come_between():
+    detectors = build(BUILTIN_TYPES)
+    texts = ["mail ana@example.com, card 4111 1111 1111 1111, born 12/03/1985",
+             "key: sk-proj-" + "a1B2c3D4e5F6g7H8i9J0" * 2 + " from 192.168.10.20",
+             "IBAN DE89 3704 0044 0532 0130 00, SSN 123-45-6780"]
+    alone = [[sorted(map(repr, d.detect(t))) for d in detectors] for t in texts]
+    interleaved = [[sorted(map(repr, d.detect(t))) for t in texts] for d in detectors]
+    assert alone == [list(row) for row in zip(*interleaved, strict=True)]
+    assert all(any(row) for row in alone)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tripwire.detectors import _views
 from tripwire.guardrails import Detection
 
 __all__ = ["CreditCardDetector", "IBANDetector", "card_issuer", "iban_is_valid",
@@ -74,15 +75,9 @@ def card_issuer(digits: str) -> str | None:
 
 
 # The patterns run on the text's ASCII bytes with every digit turned into "0" and every
-# capital into "A": they then start with a literal, which the regex engine finds far
-# faster than a class. (Offsets are the same: one byte per character, "?" for others.)
-_CLASSES = bytes.maketrans(b"123456789BCDEFGHIJKLMNOPQRSTUVWXYZ",
-                           b"000000000" + b"A" * 25)
-
-
-def _view(text: str) -> bytes:
-    return text.encode("ascii", "replace").translate(_CLASSES)
-
+# capital into "A" (``_views.classes``, made once per text for every detector that
+# needs it): they then start with a literal, which the regex engine finds far faster
+# than a class. (Offsets are the same: one byte per character, "?" for others.)
 
 # A run of digits, spaces and dashes that starts and ends with a digit.
 _CARD_RUN = re.compile(rb"0[0 \-]{11,40}0")
@@ -117,7 +112,7 @@ class CreditCardDetector:
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for run in _CARD_RUN.finditer(_view(text)):
+        for run in _CARD_RUN.finditer(_views.classes(text)):
             groups = [g.span() for g in _DIGITS.finditer(text, *run.span())]
             found.extend(self._cards(text, groups))
         return found
@@ -209,7 +204,7 @@ class IBANDetector:
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for run in _IBAN_RUN.finditer(_view(text)):
+        for run in _IBAN_RUN.finditer(_views.classes(text)):
             start = run.start()
             if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
                 continue

@@ -21,9 +21,9 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
-import string
 from collections.abc import Iterable
 
+from tripwire.detectors import _views
 from tripwire.guardrails import Detection
 
 __all__ = ["DateOfBirthDetector", "SSNDetector", "ssn_is_valid"]
@@ -44,9 +44,8 @@ def ssn_is_valid(digits: str) -> bool:
     return digits not in KNOWN_INVALID_SSNS and len(set(digits)) > 1
 
 
-# Found in the text's ASCII bytes with every digit turned into "0", so the pattern
-# starts with a literal (far faster for the regex engine than a class).
-_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+# Found in the text's ASCII bytes with every digit turned into "0" (``_views.classes``),
+# so the pattern starts with a literal (far faster for the regex engine than a class).
 _SSN_RUN = re.compile(rb"000(?:-00-| 00 |00)0000")
 _SSN_KEYWORD = re.compile(
     r"(?i)\b(?:ssn|ss\s?#|ss\s?no|social\s+security|soc\.?\s?sec|ssa\s+number)(?![a-z])")
@@ -63,8 +62,7 @@ class SSNDetector:
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        view = text.encode("ascii", "replace").translate(_DIGITS_AS_ZERO)
-        for m in _SSN_RUN.finditer(view):
+        for m in _SSN_RUN.finditer(_views.classes(text)):
             start, end = m.span()
             value = text[start:end]
             before = text[start - 1] if start else " "
@@ -100,7 +98,6 @@ class SSNDetector:
 # regex engine finds those far faster than an alternation or a case-insensitive
 # pattern): born, birth..., bday, b-day, dob, d.o.b, geb., geboren, geburt...,
 # naissance, nacido, nacida, nacimiento, and "né le" / "née le".
-_LOWER_ASCII = bytes.maketrans(string.ascii_uppercase.encode(), string.ascii_lowercase.encode())
 _KEYWORD_SCANS = tuple(re.compile(p) for p in (
     rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b)", rb"geb(?:oren|\.|urt[a-z?]*)",
     rb"n(?:a(?:issance|cid[oa]|cimiento)|\?e? le)"))  # n?e le: né le, checked on the text
@@ -217,7 +214,7 @@ class DateOfBirthDetector:
     @staticmethod
     def _keywords(text: str) -> list[tuple[int, int]]:
         """Where birth keywords are, as whole words."""
-        view = text.encode("ascii", "replace").translate(_LOWER_ASCII)
+        view = _views.lower(text)
         words = []
         for scan in _KEYWORD_SCANS:
             for m in scan.finditer(view):

@@ -71,6 +71,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from tripwire.detectors import _views
 from tripwire.guardrails import Detection
 
 __all__ = ["SecretDetector", "entropy_ratio", "shannon_entropy"]
@@ -269,7 +270,7 @@ class SecretDetector:
     def _near_keywords(self, text: str) -> Iterator[Detection]:
         """AWS secret keys and (``generic``) high-entropy tokens after a key-like word."""
         # One byte per character (others become "?"), so offsets carry over.
-        low = text.encode("ascii", "replace").lower()
+        low = _views.lower(text)
         seen: set[int] = set()
         for word, scan in zip(_KEYWORDS, _KEYWORD_VALUES, strict=True):
             if not self.generic and word != b"secret":

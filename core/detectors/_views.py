@@ -1,0 +1,105 @@
+"""Views of a text that several detectors scan, made once per text.
+
+Detectors search byte views of the text (one byte a character, ``?`` for a non-ASCII
+one, so offsets carry over) with patterns that start with a literal, which the regex
+engine finds far faster than a class. ``detect_all`` runs every detector on the same
+text object in turn, so each view is made on first use and kept for that text only:
+the cache holds the last text seen (compared by identity, and kept alive by the cache,
+so its id cannot be reused) and is replaced by the next one. A stale entry costs a
+recomputation, never a wrong view.
+
+- ``classes(text)``: every digit as ``0`` and every capital as ``A`` (card numbers,
+  IBANs, phone numbers, SSNs);
+- ``lower(text)``: ASCII letters in lower case (keywords: birth words, key-like words);
+- ``token_runs(text)``: the spans of at least ``RUN_MIN`` characters in a row of
+  ``[A-Za-z0-9+/=_~-]``, where every key, token and wallet address lies: a pattern
+  made only of those characters needs to search these spans only.
+"""
+
+from __future__ import annotations
+
+import string
+
+__all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "lower", "token_runs"]
+
+_CLASSES = bytes.maketrans(b"123456789BCDEFGHIJKLMNOPQRSTUVWXYZ", b"000000000" + b"A" * 25)
+_LOWER = bytes.maketrans(string.ascii_uppercase.encode(), string.ascii_lowercase.encode())
+
+#: The characters of keys, tokens and wallet addresses.
+TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "+/=_~-")
+#: The shortest run ``token_runs`` reports (the shortest token it serves: a generic
+#: secret or an AWS access key, 20 characters).
+RUN_MIN = 20
+_TOKEN = bytes(ord("a") if chr(b) in TOKEN_CHARS else ord(" ") for b in range(256))
+_RUN = b"a" * RUN_MIN
+
+
+class _Views:
+    """The views of one text made so far."""
+
+    __slots__ = ("text", "ascii", "classes", "lower", "runs")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ascii: bytes | None = None
+        self.classes: bytes | None = None
+        self.lower: bytes | None = None
+        self.runs: list[tuple[int, int]] | None = None
+
+
+_last = _Views("")
+
+
+def _views(text: str) -> _Views:
+    """The views made so far of ``text`` (none yet for a new text)."""
+    global _last
+    views = _last
+    if views.text is not text:
+        views = _last = _Views(text)
+    return views
+
+
+def ascii_bytes(text: str) -> bytes:
+    """``text`` as ASCII bytes, ``?`` for each other character."""
+    views = _views(text)
+    if views.ascii is None:
+        views.ascii = text.encode("ascii", "replace")
+    return views.ascii
+
+
+def classes(text: str) -> bytes:
+    """``text``'s ASCII bytes with every digit turned into ``0`` and every capital
+    into ``A``."""
+    views = _views(text)
+    if views.classes is None:
+        views.classes = ascii_bytes(text).translate(_CLASSES)
+    return views.classes
+
+
+def lower(text: str) -> bytes:
+    """``text``'s ASCII bytes with ASCII letters in lower case."""
+    views = _views(text)
+    if views.lower is None:
+        views.lower = ascii_bytes(text).translate(_LOWER)
+    return views.lower
+
+
+def token_runs(text: str) -> list[tuple[int, int]]:
+    """The maximal spans of ``text`` made of ``TOKEN_CHARS`` only that are at least
+    ``RUN_MIN`` characters long, in text order. A match of a pattern that consists
+    of those characters only (and has no look-around) lies inside one of them, so
+    ``pattern.finditer(text, start, end)`` over these spans finds what a search of
+    the whole text finds."""
+    views = _views(text)
+    if views.runs is None:
+        view = ascii_bytes(text).translate(_TOKEN)
+        runs: list[tuple[int, int]] = []
+        i = view.find(_RUN)
+        while i != -1:
+            end = view.find(b" ", i + RUN_MIN)
+            if end == -1:
+                end = len(view)
+            runs.append((i, end))
+            i = view.find(_RUN, end)
+        views.runs = runs
+    return views.runs
