@@ -29,19 +29,16 @@ match with its rule's replacement and reports a ``tripwire.guardrails.Verdict``
 reports a verdict. Tripwire metadata, violations and verdicts name the rules, count the
 matches and give their offsets: never the matched text.
 
-Speed: the patterns are compiled once per processor, into as few scans as possible:
-rules that start with ``(?<!\\w)`` (only where a word starts: every preset) share one
-scan that stops only where a word starts; other rules without capturing groups share
-one alternation; a rule with capturing groups (a backreference would break in an
-alternation) or global inline flags is scanned on its own.
+Speed: the patterns are compiled once per processor, into as few scans as possible
+(``tripwire.plugins._regex``, with the ``Rule`` type, the presets and the computed
+``max_length``).
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 import attrs
@@ -55,6 +52,7 @@ from tripwire.holdback import CHANNELS as HOLD_CHANNELS
 from tripwire.holdback import HoldBack, Match, replace_all
 from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.options import PositiveInt, check
+from tripwire.plugins._regex import PRESETS, Matcher, Rule, width
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 
@@ -65,231 +63,8 @@ Phase = Literal["input", "output", "all"]
 Preset = Literal["pii", "secrets", "urls"]
 
 
-@attrs.frozen
-class Rule:
-    """One named pattern: ``name`` (what reports call it), ``pattern`` (a Python regular
-    expression; use inline flags such as ``(?i:...)`` for case), ``replacement`` (what
-    ``strategy = "redact"`` puts in place of each match) and ``max_length``: the most
-    characters one match can cover, which is how much streamed text is held back.
-    ``max_length`` is computed when the pattern is bounded (``\\d{3}-\\d{4}``: 8); give
-    it for a pattern that can match without bound (``\\d+``), as the bound you accept:
-    a longer match is not guarded whole in a stream."""
-
-    name: str = attrs.field(validator=attrs.validators.instance_of(str))
-    pattern: str = attrs.field(validator=attrs.validators.instance_of(str))
-    replacement: str = attrs.field(default="[REDACTED]",
-                                   validator=attrs.validators.instance_of(str))
-    max_length: int | None = None
-
-
-#: Only where a word starts (after a character that is not a letter, digit or ``_``, or
-#: at the start of the text). Rules that begin with it share the fastest scan.
-WORD_START = r"(?<!\w)"
-_W = WORD_START
-
-#: The preset rules, by preset name. Plain patterns, each with its bound.
-PRESETS: dict[str, tuple[Rule, ...]] = {
-    "pii": (
-        Rule("email", _W + r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,24}"
-             r"(?![\w-])", "[EMAIL]", 345),
-        Rule("phone", "|".join(_W + p + r"(?!\d)" for p in (
-            r"\+\d{1,3}[ .-]?(?:\(\d{1,4}\)|\d{1,4})(?:[ .-]?\d{2,4}){2,5}",  # +44 20 7946 0958
-            r"\(\d{3}\)[ .-]?\d{3}[ .-]?\d{4}",                                 # (555) 123-4567
-            r"\d{3}[ .-]?\d{3}[ .-]?\d{4}",                                     # 555-123-4567
-        )), "[PHONE]", 36),
-        Rule("ssn", _W + r"\d{3}-\d{2}-\d{4}(?![\w-])", "[SSN]", 11),
-        Rule("credit-card", "|".join(_W + p + r"(?!\d)" for p in (
-            r"3[47]\d{2}[ -]?\d{6}[ -]?\d{5}",                # American Express
-            r"\d{4}[ -]?\d{4}[ -]?\d{4}[ -]?\d{4}",          # 16 digits
-        )), "[CREDIT_CARD]", 19),
-    ),
-    "secrets": (
-        Rule("api-key", "|".join((
-            *(_W + p for p in (
-                r"sk-[A-Za-z0-9_-]{20,200}",                 # OpenAI, Anthropic
-                r"gh[pousr]_[A-Za-z0-9]{36,255}",            # GitHub
-                r"github_pat_[A-Za-z0-9_]{22,255}",
-                r"xox[abprs]-[A-Za-z0-9-]{10,200}",          # Slack
-                r"AIza[0-9A-Za-z_-]{35}",                    # Google
-                r"[rs]k_(?:live|test)_[0-9A-Za-z]{16,247}",  # Stripe
-            )),
-            # api_key = "...", OPENAI_API_KEY=..., "secret-key": "...": from the key name
-            # on. (Its first letter comes first, the check of what precedes it second:
-            # that lets the scan skip to the letters a and s.)
-            r"[AaSs](?<![A-Za-z0-9].)(?i:(?<=a)pi|(?<=s)ecret|(?<=a)ccess)[_-]?(?i:key)"
-            r"[\"']?[ \t]{0,3}[:=][ \t]{0,3}[\"']?[A-Za-z0-9_./+=-]{8,200}",
-        )), "[API_KEY]", 266),
-        Rule("bearer-token", _W + r"(?i:bearer)[ \t]{1,4}[A-Za-z0-9._~+/-]{8,500}={0,2}",
-             "[BEARER_TOKEN]", 512),
-        Rule("aws-key", _W + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])", "[AWS_KEY]", 20),
-    ),
-    "urls": (
-        Rule("url", _W + r"(?i:https?://|ftp://|www\.)[^\s<>\"'`]{0,499}[^\s<>\"'`.,;:!?)\]}]",
-             "[URL]", 508),
-    ),
-}
-
 #: Verdict channel of each stream channel of ``HoldBack``.
 _STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
-
-# The stdlib's regular expression parser gives a pattern's shortest and longest match
-# (``getwidth``). It is private (``re._parser``, ``sre_parse`` before 3.11), so it is
-# looked up, not imported: without it only literal patterns get a computed bound.
-try:
-    _PARSER: Any = importlib.import_module("re._parser")
-except ImportError:  # a Python whose re no longer has it
-    _PARSER = None
-
-_LITERAL = re.compile(r"(?:[^\\.^$*+?{}\[\]|()]|\\[^A-Za-z0-9])+")
-_UNESCAPE = re.compile(r"\\(.)")
-
-
-def _width(pattern: str) -> tuple[int | None, int | None]:
-    """The fewest and the most characters a match of ``pattern`` covers (``None``:
-    unknown, or no bound)."""
-    if _PARSER is not None:
-        low, high = _PARSER.parse(pattern).getwidth()
-        return low, (None if high >= _PARSER.MAXREPEAT else high)
-    if _LITERAL.fullmatch(pattern):
-        n = len(_UNESCAPE.sub(r"\1", pattern))
-        return n, n
-    return None, None
-
-
-def _word_start_body(pattern: str) -> str | None:
-    """The rest of ``pattern`` when it is ``(?<!\\w)`` followed by something with no
-    top-level ``|`` (so only-at-a-word-start applies to all of it), else ``None``."""
-    if _PARSER is None or not pattern.startswith(WORD_START):
-        return None
-    body = pattern[len(WORD_START):]
-    try:
-        wrapped = _PARSER.parse(f"{WORD_START}(?:{body})")
-    except re.error:
-        return None
-    return body if str(wrapped.data) == str(_PARSER.parse(pattern).data) else None
-
-
-class _Matcher:
-    r"""The compiled rules: ``find(text)`` gives every match as ``(start, end, rule
-    index)``.
-
-    Each rule's top-level alternatives (``a|b``) are placed on their own. Word-start
-    ones (``(?<!\w)X``) share one scan ``\W(?:X0()|X1()|...)`` over the text with a
-    space in front: it stops only where a word starts, and the empty group that closes
-    each alternative says which matched (``lastindex``). Other alternatives without
-    groups share ``(?:P0)()|(?:P1)()|...``; the rest are scanned alone.
-    """
-
-    __slots__ = ("word", "word_rules", "combined", "combined_rules", "alone")
-
-    word_rules: dict[int | None, int]
-    combined_rules: dict[int | None, int]
-
-    def __init__(self, patterns: Sequence[str]) -> None:
-        word: list[tuple[int, str]] = []
-        general: list[tuple[int, str]] = []
-        self.alone: list[tuple[int, re.Pattern[str]]] = []
-        for index, pattern in enumerate(patterns):
-            for alternative in _alternatives(pattern):
-                compiled = re.compile(alternative)
-                body = _word_start_body(alternative) if compiled.groups == 0 else None
-                if body is not None:
-                    word.append((index, body))
-                elif compiled.groups == 0 and _combinable(alternative):
-                    general.append((index, alternative))
-                else:
-                    self.alone.append((index, compiled))
-        self.word = (re.compile(r"\W(?:" + "|".join(f"(?:{b})()" for _, b in word) + ")")
-                     if word else None)
-        # group number of each alternative's closing group -> rule index
-        self.word_rules = {group: index for group, (index, _) in enumerate(word, 1)}
-        self.combined = (re.compile("|".join(f"(?:{p})()" for _, p in general))
-                         if general else None)
-        self.combined_rules = {group: index for group, (index, _) in enumerate(general, 1)}
-
-    def find(self, text: str, *, at_start: bool = True, pos: int = 0
-             ) -> list[tuple[int, int, int]]:
-        """Every match in ``text`` that starts at ``pos`` or later (what precedes ``pos``
-        is still seen by look-behinds), overlapping ones too: each scan goes on from the
-        character after a match's start, not from its end, so a match that took the
-        start of another (``123456 4111`` as a phone number in ``ORD-123456 4111 1111
-        1111 1111``) does not hide it. ``at_start``: ``text`` begins the whole text (a
-        word-start rule may match at 0); false for a stream window, whose first
-        character is context only."""
-        found: list[tuple[int, int, int]] = []
-        if self.word is not None:
-            # In ``padded`` each match is preceded by the non-word character the scan
-            # consumed.
-            if at_start:
-                _scan(self.word, " " + text, pos, self.word_rules, found, 0, -1)
-            else:
-                _scan(self.word, text, max(pos - 1, 0), self.word_rules, found, 1, 0)
-        if self.combined is not None:
-            _scan(self.combined, text, pos, self.combined_rules, found, 0, 0)
-        for index, compiled in self.alone:
-            _scan(compiled, text, pos, {None: index}, found, 0, 0)
-        return found
-
-
-def _scan(pattern: re.Pattern[str], text: str, pos: int, rules: dict[int | None, int],
-          found: list[tuple[int, int, int]], start_shift: int, end_shift: int) -> None:
-    """Add ``pattern``'s matches in ``text`` from ``pos`` on to ``found``: ``(start,
-    end, rule)`` with the rule taken from the group that closed last (``rules[None]``
-    for a pattern on its own), the offsets shifted."""
-    search = pattern.search
-    alone = None in rules
-    m = search(text, pos)
-    while m is not None:
-        start, end = m.start(), m.end()
-        if end > start:
-            found.append((start + start_shift, end + end_shift,
-                          rules[None if alone else m.lastindex]))
-        m = search(text, start + 1)
-
-
-def _alternatives(pattern: str) -> list[str]:
-    """``pattern``'s top-level alternatives (``a|b``: ``a`` and ``b``), or ``[pattern]``
-    when it has none or the parser does not confirm the split."""
-    pieces: list[str] = []
-    depth = start = i = 0
-    n = len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            i += 1
-        elif c == "[":  # a class: "]" right after "[" or "[^" is a member
-            i += 2 if pattern.startswith("[^", i) else 1
-            i += 1 if pattern.startswith("]", i) else 0
-            while i < n and pattern[i] != "]":
-                i += 2 if pattern[i] == "\\" else 1
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            pieces.append(pattern[start:i])
-            start = i + 1
-        i += 1
-    pieces.append(pattern[start:])
-    if len(pieces) == 1 or _PARSER is None:
-        return [pattern]
-    try:
-        for piece in pieces:  # each must stand alone (no reference to another's group)
-            re.compile(piece)
-        joined = _PARSER.parse("|".join(f"(?:{p})" for p in pieces))
-    except re.error:
-        return [pattern]
-    return pieces if str(joined.data) == str(_PARSER.parse(pattern).data) else [pattern]
-
-
-def _combinable(pattern: str) -> bool:
-    """``pattern`` keeps its meaning inside ``(?:...)`` in an alternation (global inline
-    flags such as ``(?i)`` must start a whole pattern)."""
-    try:
-        re.compile(f"(?:{pattern})()")
-    except re.error:
-        return False
-    return True
 
 
 class RegexFilter(Processor):
@@ -363,7 +138,7 @@ class RegexFilter(Processor):
                 _claim(where, rule.name, f"preset {preset!r}", self.id)
         #: Every rule in force, in order: ``rules``, then each preset's.
         self.active_rules: tuple[Rule, ...] = tuple(every)
-        self._matcher = _Matcher([r.pattern for r in every])
+        self._matcher = Matcher([r.pattern for r in every])
         self._names = [r.name for r in every]
         #: The longest match of any rule: how much streamed text is held back (one
         #: character more, so that a word-start rule sees what precedes a match).
@@ -423,16 +198,22 @@ class RegexFilter(Processor):
                         for name in sorted(counts, key=order.__getitem__)],
         }
 
+    def _verdict(self, channel: str, matches: Iterable[Match]
+                 ) -> tuple[Verdict, dict[str, Any], str]:
+        """The verdict on ``matches`` under this guard's strategy, its metadata and the
+        rule names it reports (comma-separated)."""
+        action = {"block": "blocked", "redact": "redacted", "warn": "warned"}[self.strategy]
+        verdict = Verdict(self.id, channel, self.strategy, action, tuple(self._detections(matches)))
+        metadata = self._metadata(verdict)
+        return verdict, metadata, ", ".join(m["rule"] for m in metadata["matches"])
+
     async def _act(self, channel: str, matches: list[Match], abort: Abort, writer: Writer,
                    state: dict[str, Any] | None = None) -> None:
         """Block (abort), or report what was redacted or found (warn). With ``state``,
         warned matches are remembered for ``process_output_result``."""
         if not matches:
             return
-        action = {"block": "blocked", "redact": "redacted", "warn": "warned"}[self.strategy]
-        verdict = Verdict(self.id, channel, self.strategy, action, tuple(self._detections(matches)))
-        metadata = self._metadata(verdict)
-        names = ", ".join(m["rule"] for m in metadata["matches"])
+        verdict, metadata, names = self._verdict(channel, matches)
         if self.strategy == "block":
             abort(f"Regex filter: blocked content matching patterns: {names}", metadata=metadata)
         if self.strategy == "warn":
@@ -505,10 +286,7 @@ class RegexFilter(Processor):
             stream.pending.setdefault(_STREAM_CHANNEL[match.channel], []).append(match)
         if matches and self.strategy == "block":
             for channel, found in stream.pending.items():
-                verdict = Verdict(self.id, channel, "block", "blocked",
-                                  tuple(self._detections(found)))
-                metadata = self._metadata(verdict)
-                names = ", ".join(m["rule"] for m in metadata["matches"])
+                _, metadata, names = self._verdict(channel, found)
                 abort(f"Regex filter: blocked content matching patterns: {names}",
                       metadata=metadata)
         return chunks
@@ -763,7 +541,7 @@ def _checked(rule: Rule, where: str, owner: str) -> Rule:
         raise ConfigurationError(
             f"{owner}: {where}: pattern {rule.pattern!r} is not a valid regular expression: {e}"
         ) from e
-    low, high = _width(rule.pattern)
+    low, high = width(rule.pattern)
     if low == 0 or (low is None and re.compile(rule.pattern).search("") is not None):
         raise ConfigurationError(
             f"{owner}: {where}: pattern {rule.pattern!r} can match the empty string; a "

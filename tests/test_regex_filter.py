@@ -26,7 +26,7 @@ from tripwire import (
     tool,
 )
 from tripwire.guardrails import Verdict
-from tripwire.plugins import regex_filter
+from tripwire.plugins import _regex
 from tripwire.plugins.regex_filter import PRESETS, RegexFilter, Rule
 from tripwire.testing import MockModel, MockResponse
 
@@ -200,7 +200,7 @@ async def test_an_unbounded_pattern_guards_a_split_value_up_to_its_max_length(ag
 
 
 def test_without_the_stdlib_parser_literal_patterns_still_get_their_length(monkeypatch):
-    monkeypatch.setattr(regex_filter, "_PARSER", None)
+    monkeypatch.setattr(_regex, "_PARSER", None)
     guard = RegexFilter([{"name": "pw", "pattern": r"hunter2\!"},
                          {"name": "code", "pattern": r"(?<!\w)C-\d{4}", "max_length": 6}],
                         strategy="redact")

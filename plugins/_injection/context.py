@@ -99,6 +99,9 @@ def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]
         return 0.85
     return 1.0
 
+
+#: Markup a reader does not see: HTML comments, elements styled invisible, Markdown
+#: link-reference comments.
 _HIDDEN = re.compile(
     r"<!--(.{0,20000}?)--!?>"
     r"|<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:display\s*:\s*none|visibility\s*:\s*hidden"
@@ -111,6 +114,7 @@ _HIDDEN = re.compile(
 
 
 def hidden_spans(cased: View) -> list[tuple[int, int]]:
+    """The spans of the original text hidden by markup (a hit inside one is evasive)."""
     t = cased.text
     if "<" not in t and "[" not in t:
         return []

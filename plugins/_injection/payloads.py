@@ -17,7 +17,6 @@ MAX_DECODED: Final = 256_000   # characters decoded per scanned text, in all
 MAX_CANDIDATE: Final = 64_000  # the longest encoded run tried
 MAX_CANDIDATES: Final = 16     # encoded runs tried per text and encoding
 
-
 _B64 = re.compile(r"(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/_-]{4}){4,}"
                   r"(?:[A-Za-z0-9+/_-]{2,3}={0,2}|={0,2})(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"(?<![0-9A-Za-z])(?:(?:\\x|0x|%)?[0-9A-Fa-f]{2}[ ,:]?){8,}(?![0-9A-Za-z])")
