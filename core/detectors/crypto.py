@@ -33,6 +33,7 @@ import hashlib
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 
+from tripwire.detectors import _views
 from tripwire.guardrails import Detection
 
 __all__ = [
@@ -325,8 +326,17 @@ class CryptoWalletDetector:
     OPTIONS: tuple[str, ...] = ()
 
     def detect(self, text: str) -> Iterator[Detection]:
+        runs = _views.token_runs(text)
+        whole = [(0, len(text))]
         for pattern, validate in _RULES:
-            for m in pattern.finditer(text):
+            # Ethereum and Base58 addresses are long runs of token characters: only
+            # those runs are searched (the same matches, see ``_views.token_runs``).
+            # A segwit address has a "1" in it.
+            if pattern is _SEGWIT:
+                spans = whole if "1" in text else []
+            else:
+                spans = runs
+            for m in (m for lo, hi in spans for m in pattern.finditer(text, lo, hi)):
                 start, end = m.span()
                 if pattern is _SEGWIT:
                     start = _segwit_start(text, start)

@@ -55,9 +55,13 @@ pieces of at most 4096 characters, cut at line ends: complete text is covered wh
 but a stream guard, which holds back ``max_length`` characters, is only sure to catch
 the first and the last 4096 characters of such a block.
 
-Speed: text without candidates costs one literal search per family (``sk-``, ``g``,
-``A``, ``x``, ``k_``, ``eyJ``, ``-----``, ``://``) and one per key-like word (with its
-value) over an ASCII-lowercased copy; only candidates are validated.
+Speed: the families that are long tokens (``sk-``, GitHub, AWS and Google keys) and the
+key-like words (whose value is 20+ token characters) are searched only in the runs of
+20+ token characters (``tripwire.detectors._views.token_runs``, one pass, shared with
+the wallet detector): text without such a run skips them all. The others are searched
+only where their trigger character occurs (``-`` for Slack tokens and private keys,
+``_`` for Stripe, ``J`` for JWTs, ``:`` for URLs: a ``memchr``), each with one literal
+search; only candidates are validated.
 """
 
 from __future__ import annotations
@@ -245,10 +249,25 @@ class SecretDetector:
         return f"SecretDetector(generic={self.generic}, min_entropy={self.min_entropy})"
 
     def detect(self, text: str) -> list[Detection]:
-        found = [*_sk_keys(text), *_prefixed(text, _GITHUB, self._github),
-                 *_prefixed(text, _UPPER_A, self._upper_a),
-                 *_prefixed(text, _SLACK, lambda m: ("slack", 0.98)),
-                 *_stripe(text), *_jwts(text), *_private_keys(text), *_url_secrets(text)]
+        # Each family is searched only where it can be: the long-token families in the
+        # runs of token characters, the others where their trigger character occurs (a
+        # fast ``in``; see the module's documentation).
+        runs = _views.token_runs(text)
+        found = [*_sk_keys(text, runs), *_prefixed(text, _GITHUB, self._github, runs),
+                 *_prefixed(text, _UPPER_A, self._upper_a, runs)]
+        dash = "-" in text
+        if dash:
+            found.extend(_prefixed(text, _SLACK, lambda m: ("slack", 0.98)))
+        if "_" in text:
+            found.extend(_stripe(text))
+        if "J" in text:
+            found.extend(_jwts(text))
+        if dash:
+            found.extend(_private_keys(text))
+        if ":" in text:
+            found.extend(_url_secrets(text))
+        if not runs:
+            return found  # no token after a key-like word can be 20 characters long
         # A token after a key-like word that a known format already covers is not
         # reported twice.
         known = [(d.start, d.end) for d in found]
@@ -315,8 +334,13 @@ class SecretDetector:
 _BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
-def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge) -> Iterator[Detection]:
-    for m in pattern.finditer(text):
+def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge,
+              runs: list[tuple[int, int]] | None = None) -> Iterator[Detection]:
+    """The matches of ``pattern`` that stand alone and that ``judge`` accepts; searched
+    in ``runs`` only when given (``_views.token_runs``: for a pattern of token
+    characters only, at least ``_views.RUN_MIN`` long, without look-around)."""
+    spans = [(0, len(text))] if runs is None else runs
+    for m in (m for lo, hi in spans for m in pattern.finditer(text, lo, hi)):
         start, end = m.span()
         if _alone(text, start, end):
             found = judge(m)
@@ -325,7 +349,7 @@ def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge) -> Iterator[De
                 yield Detection(TYPE, start, end, score, f"secrets:{rule}", m.group())
 
 
-def _sk_keys(text: str) -> Iterator[Detection]:
+def _sk_keys(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
     def judge(m: re.Match[str]) -> tuple[str, float] | None:
         if m.group("anthropic"):
             return "anthropic", 0.99
@@ -337,7 +361,7 @@ def _sk_keys(text: str) -> Iterator[Detection]:
             return "openai", 0.9
         return None
 
-    return _prefixed(text, _SK, judge)
+    return _prefixed(text, _SK, judge, runs)
 
 
 def _stripe(text: str) -> Iterator[Detection]:
