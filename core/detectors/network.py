@@ -16,6 +16,7 @@ import ipaddress
 import re
 from collections.abc import Iterable
 
+from tripwire.detectors import _views
 from tripwire.guardrails import Detection
 
 __all__ = ["IPAddressDetector", "UUIDDetector"]
@@ -46,6 +47,8 @@ class IPAddressDetector:
 
     def detect(self, text: str) -> Iterable[Detection]:
         found = list(self._v6(text)) if ":" in text else []
+        if b"0" not in _views.classes(text):
+            return found  # no digit (every digit is "0" in the view): no IPv4 address
         taken = [(d.start, d.end) for d in found]  # ::ffff:192.0.2.1 is one address
         found.extend(d for d in self._v4(text)
                      if all(d.end <= s or d.start >= e for s, e in taken))
@@ -123,6 +126,8 @@ class UUIDDetector:
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
+        if "-" not in text:
+            return found
         for anchor in _UUID_ANCHOR.finditer(text):
             start = anchor.start() - 8
             if start < 0:
