@@ -72,6 +72,19 @@ def apply_messages(
         f"{type(result).__name__}"))
 
 
+def _known_keys(
+    cp: CompiledProcessor, hook: str, result: Mapping[str, Any], valid: Sequence[str]
+) -> bool:
+    """True when ``result`` has only ``valid`` keys; otherwise the processor's failure
+    (naming the unknown keys and the valid ones) and False."""
+    unknown = set(result) - set(valid)
+    if unknown:
+        handle_failure(cp, hook, ValueError(
+            f"unknown key(s) {sorted(unknown)}; valid: {', '.join(valid)}"))
+        return False
+    return True
+
+
 def apply_input(
     message_list: MessageList, cp: CompiledProcessor, result: Any, stage: list[Message]
 ) -> None:
@@ -81,10 +94,7 @@ def apply_input(
     if not isinstance(result, Mapping):
         apply_messages(message_list, cp, hook, result, stage, "input")
         return
-    unknown = set(result) - set(INPUT_KEYS)
-    if unknown:
-        handle_failure(cp, hook, ValueError(
-            f"unknown key(s) {sorted(unknown)}; valid: {', '.join(INPUT_KEYS)}"))
+    if not _known_keys(cp, hook, result, INPUT_KEYS):
         return
     if "system_messages" in result:
         try:
@@ -106,10 +116,7 @@ def apply_step_overrides(
     if not isinstance(result, Mapping):
         apply_messages(message_list, cp, hook, result, stage, "input")
         return
-    unknown = set(result) - set(STEP_KEYS)
-    if unknown:
-        handle_failure(cp, hook, ValueError(
-            f"unknown key(s) {sorted(unknown)}; valid: {', '.join(STEP_KEYS)}"))
+    if not _known_keys(cp, hook, result, STEP_KEYS):
         return
     if "messages" in result and "message_list" in result:
         handle_failure(cp, hook, ValueError("return either messages or message_list, not both"))
