@@ -825,3 +825,9 @@ def test_detectors_find_the_same_whether_or_not_other_texts_come_between():
     interleaved = [[sorted(map(repr, d.detect(t))) for t in texts] for d in detectors]
     assert alone == [list(row) for row in zip(*interleaved, strict=True)]
     assert all(any(row) for row in alone)
+
+
+def test_cards_side_by_side_with_two_spaces_are_each_found():
+    text = "  4111111111111111  4111111111111111  4111111111111111  "
+    found = detect_all(text, build(["credit-card"]))
+    assert [(d.start, d.end) for d in found] == [(2, 18), (20, 36), (38, 54)]

@@ -80,7 +80,9 @@ def card_issuer(digits: str) -> str | None:
 # than a class. (Offsets are the same: one byte per character, "?" for others.)
 
 # A run of digits, spaces and dashes that starts and ends with a digit.
-_CARD_RUN = re.compile(rb"0[0 \-]{11,40}0")
+# Digits with at most one separator between them: two separators in a row end a run,
+# so cards side by side ("4111...1111  4111...1111") are separate runs.
+_CARD_RUN = re.compile(rb"0(?:[ \-]?0){12,}")
 _DIGITS = re.compile(r"[0-9]+")
 # What comes right before a number that makes it an identifier: "#", "order no.",
 # "invoice number", "ref:", "tracking", ... (a plain "order 4111..." is still a card).
