@@ -42,6 +42,7 @@ import cattrs
 from cattrs.v import format_exception
 
 from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
+from tripwire._json_text import NoJSONFound, extract_json
 from tripwire._serde import converter
 from tripwire.agent import OutputResult, StepResult
 from tripwire.errors import ConfigurationError
@@ -283,56 +284,6 @@ def _why(error: BaseException, type_: Any) -> str:
 def _final_step(steps: list[StepResult]) -> StepResult | None:
     accepted = [s for s in steps if s.tripwire is None]
     return accepted[-1] if accepted else None
-
-
-# ---------------------------------------------------------------- JSON in text
-
-
-class NoJSONFound(ValueError):
-    """The text holds no JSON value."""
-
-
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[ \t]*\n(.*?)(?:```|\Z)", re.S)
-_START = re.compile(r"[\[{]")
-_MAX_SCAN = 200
-
-
-def extract_json(text: str) -> Any:
-    """The JSON value in a model's reply.
-
-    Tried in order: the whole text; each fenced code block (```json first, then
-    untagged or other tags; an unclosed fence at the end counts, as a stream cut off
-    leaves it); the first ``{``/``[`` from which a complete JSON value decodes, so
-    leading and trailing prose are ignored. Raises ``NoJSONFound`` otherwise.
-    """
-    if not isinstance(text, str) or not text.strip():
-        raise NoJSONFound("the answer is empty; expected a JSON value")
-    stripped = text.strip()
-    try:
-        return json.loads(stripped)
-    except ValueError:
-        pass
-    fences = sorted(_FENCE.finditer(text), key=lambda m: m.group(1).lower() != "json")
-    for m in fences:
-        block = m.group(2).strip()
-        if not block:
-            continue
-        try:
-            return json.loads(block)
-        except ValueError:
-            continue
-    decoder = json.JSONDecoder()
-    for i, m in enumerate(_START.finditer(text)):
-        if i >= _MAX_SCAN:
-            break
-        try:
-            value, _ = decoder.raw_decode(text, m.start())
-        except ValueError:
-            continue
-        return value
-    raise NoJSONFound(
-        f"no JSON value found in the answer (it starts {stripped[:60]!r}); expected a JSON value"
-    )
 
 
 # ---------------------------------------------------------------- imports
