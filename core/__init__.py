@@ -20,6 +20,7 @@ from tripwire.errors import (
 )
 from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
 from tripwire.holdback import HoldBack
+from tripwire.judge import Judge, JudgeError
 from tripwire.messages import (
     DataPart,
     FilePart,
@@ -41,6 +42,8 @@ __all__ = [
     "AgentStream",
     "GenerateResult",
     "HoldBack",
+    "Judge",
+    "JudgeError",
     "OutputResult",
     "StepResult",
     "Chunk",
