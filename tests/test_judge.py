@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
+from pathlib import Path
 
 import pytest
 from fake_llm_server import ErrorReply, Hang, RawReply, Reply
@@ -17,9 +19,7 @@ from tripwire import (
     Judge,
     JudgeError,
     MissingDependencyError,
-    Processor,
     ProcessorError,
-    hookimpl,
 )
 from tripwire.chunks import Chunk, Usage
 from tripwire.testing import MockModel, MockResponse
@@ -363,33 +363,29 @@ def test_without_jsonschema_the_error_says_what_to_install(monkeypatch):
 # ---------------------------------------------------------------- in a processor
 
 
-class NoAbuse(Processor):
-    """The docs' example: judge every input message, concurrently; a JudgeError
-    propagates and the processor's fail_open decides."""
+def docs_example() -> dict:
+    """The processor example of docs/judge.md, run as written."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "judge.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class NoAbuse" in b)
+    namespace: dict = {}
+    exec(compile(block, "docs/judge.md", "exec"), namespace)
+    return namespace
 
-    id = "no-abuse"
 
-    def __init__(self, judge, *, fail_open=False):
-        self.judge = judge
-        self.fail_open = fail_open
-
-    @hookimpl
-    async def process_input(self, messages, abort):
-        verdicts = await asyncio.gather(*(self.judge(m.text) for m in messages))
-        if any(v["flagged"] for v in verdicts):
-            abort("Abuse detected")
+NoAbuse = docs_example()["NoAbuse"]
 
 
 async def test_a_processor_aborts_on_the_judges_verdict(make_bare_agent):
-    agent = make_bare_agent(["never sent"], input_processors=[NoAbuse(make_judge(MockModel([FLAGGED])))])
+    judge_model = MockModel([FLAGGED])
+    agent = make_bare_agent(["never sent"], input_processors=[NoAbuse(judge_model)])
     result = await agent.generate("you jerk")
     assert result.tripwire.reason == "Abuse detected"
+    assert prompt_texts(judge_model.requests[0])[1] == "you jerk"
     assert agent.model.requests == []
 
 
 async def test_a_judge_failure_fails_the_processor_closed(make_bare_agent):
-    judge = make_judge(MockModel(["nope", "nope"]))
-    agent = make_bare_agent(["never sent"], input_processors=[NoAbuse(judge)])
+    agent = make_bare_agent(["never sent"], input_processors=[NoAbuse(MockModel(["nope", "nope"]))])
     with pytest.raises(ProcessorError) as info:
         await agent.generate(SECRET_TEXT)
     assert info.value.processor_id == "no-abuse" and info.value.hook == "process_input"
@@ -399,8 +395,9 @@ async def test_a_judge_failure_fails_the_processor_closed(make_bare_agent):
 
 
 async def test_a_fail_open_processor_lets_the_run_go_on_and_the_audit_says_so(make_bare_agent):
-    judge = make_judge(MockModel([MockResponse(error=APICallError("down", status_code=503))]))
-    agent = make_bare_agent(["Hello!"], input_processors=[NoAbuse(judge, fail_open=True)], audit=True)
+    judge_model = MockModel([MockResponse(error=APICallError("down", status_code=503))])
+    agent = make_bare_agent(["Hello!"], input_processors=[NoAbuse(judge_model, fail_open=True)],
+                            audit=True)
     result = await agent.generate("hi")
     assert result.text == "Hello!"
     outcomes = [(r.processor_id, r.hook, r.outcome) for r in result.audit]
