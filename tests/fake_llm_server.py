@@ -150,6 +150,15 @@ class Hang:
 
 
 @attrs.define
+class ModerationReply:
+    """An answer of ``POST /v1/moderations``: one result per item of
+    ``category_scores`` (OpenAI category names to scores), ``flagged`` when a score
+    is at least 0.5."""
+
+    category_scores: list[dict[str, float]]
+
+
+@attrs.define
 class RecordedRequest:
     path: str
     headers: dict[str, str]
@@ -172,6 +181,7 @@ class FakeLLMServer:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._openai)
         app.router.add_post("/v1/messages", self._anthropic)
+        app.router.add_post("/v1/moderations", self._moderations)
         self._app = app
 
     # -- lifecycle
@@ -199,7 +209,9 @@ class FakeLLMServer:
 
     # -- scripting
 
-    def script(self, *replies: Reply | ErrorReply | RawReply | Flood | Hang) -> FakeLLMServer:
+    def script(
+        self, *replies: Reply | ErrorReply | RawReply | Flood | Hang | ModerationReply
+    ) -> FakeLLMServer:
         self._script.extend(replies)
         return self
 
@@ -237,6 +249,31 @@ class FakeLLMServer:
 
     async def _anthropic(self, request: web.Request) -> web.StreamResponse:
         return await self._handle(request, "anthropic")
+
+    async def _moderations(self, request: web.Request) -> web.StreamResponse:
+        """OpenAI's moderation endpoint: a ``ModerationReply`` as its JSON, an
+        ``ErrorReply``, ``RawReply`` or ``Hang`` as for the other endpoints."""
+        body = await request.json()
+        self.requests.append(RecordedRequest(request.path, dict(request.headers), body))
+        item = self._script.popleft() if self._script else None
+        if isinstance(item, Hang):
+            await self._closing.wait()
+            return web.Response(status=503)
+        if isinstance(item, ErrorReply):
+            return _error_response("openai", item)
+        if isinstance(item, RawReply):
+            return web.Response(status=item.status, body=item.body,
+                                headers={"Content-Type": item.content_type, **item.headers})
+        if not isinstance(item, ModerationReply):
+            return _error_response("openai", ErrorReply(
+                400, f"fake server: no scripted ModerationReply for {request.path}"))
+        results = [{
+            "flagged": any(score >= 0.5 for score in scores.values()),
+            "categories": {name: score >= 0.5 for name, score in scores.items()},
+            "category_scores": scores,
+        } for scores in item.category_scores]
+        return web.json_response(
+            {"id": "modr-fake123", "model": body.get("model"), "results": results})
 
     async def _handle(self, request: web.Request, wire: str) -> web.StreamResponse:
         raw = await request.read()
