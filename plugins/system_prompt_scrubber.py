@@ -1,0 +1,646 @@
+"""``system-prompt-scrubber``: find the agent's own instructions leaking into its output,
+and block, report, drop or redact them.
+
+Two tiers:
+
+Deterministic (always on)
+    The system messages of the call and the output are normalised the same way
+    (NFKC, case-folded, split into words: letters and digits, so case, whitespace and
+    punctuation do not count) and compared as word n-grams of ``ngram`` words. A
+    *window* of ``ngram`` output words **hits** when it equals a window of the
+    instructions, or (``ngram >= 5``) equals one in every word but one interior word
+    (its first and last words always match exactly). Hit windows that overlap, touch
+    or stand at most ``MAX_GAP`` words apart form one **leak**: the output's characters
+    from its first hit word to its last. A leak with every window exact and no gap is
+    ``verbatim``; otherwise ``near-verbatim`` (a changed, inserted or dropped word,
+    changed punctuation or case inside a long run). ``custom_patterns`` are regular
+    expressions whose matches are leaks too (type ``custom-pattern``).
+
+Judge (``model=``)
+    After the response, a ``tripwire.Judge`` is given the system prompt as context and
+    each text of the final response, and answers ``{leaked, types, spans}``
+    (``JUDGE_SCHEMA``): paraphrases and summaries the n-grams cannot see. Its spans
+    are merged with the deterministic detections (which it never drops). A judge
+    failure is this processor's error: its ``fail_open`` decides (default: the run
+    fails).
+
+Where the system messages come from
+    ``process_output_stream`` and ``process_output_result`` have no
+    ``system_messages`` argument. They read ``message_list.system_messages`` (the
+    agent's instructions and the input's system messages), unless the processor is
+    also in ``input_processors`` (the same instance in both lists): then
+    ``process_input_step`` records the system messages each model call was given
+    (with what earlier input processors changed) in ``state``, and those are used.
+
+Streaming
+    Only ``text-delta`` chunks are checked (reasoning is not), through a
+    ``tripwire.HoldBack`` window of ``ngram * CHARS_PER_WORD`` characters: a hit
+    window is found once its last word arrives, while its first is still held, so no
+    ``ngram`` words of a leak reach the client together. While a leak goes on, every
+    chunk of it stays held (its run grows with each new hit word), so a long leak is
+    replaced as one. What the client may still see: a window whose words span more
+    than the hold-back window (very long words) is not found in the stream (the final
+    check finds it in the stored response); a tool call or another non-text chunk
+    flushes what is held, and after it up to ``ngram - 1`` words of a leak that goes
+    on are not enough for a hit of their own; and with ``model=``, what only the judge
+    finds has already streamed (the judge sees the complete response: it blocks the
+    result or changes the stored one).
+
+Tripwire metadata, violations and reports name the leak types and give offsets, never
+the system prompt's text or the leaked text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Any, Literal
+
+import attrs
+
+from tripwire._hookcall import notify_violation
+from tripwire._markers import hookimpl
+from tripwire.chunks import Chunk
+from tripwire.errors import ConfigurationError
+from tripwire.guardrails import Detection, Verdict, merge
+from tripwire.holdback import HoldBack, Match, replace_all
+from tripwire.judge import Judge
+from tripwire.messages import Message, MessageList, TextPart
+from tripwire.models import Model
+from tripwire.options import Range, check
+from tripwire.processor import Processor, ProcessorViolation
+from tripwire.types import Abort, Writer
+
+__all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Strategy",
+           "SystemPromptScrubber", "find_leaks"]
+
+Strategy = Literal["block", "warn", "filter", "redact"]
+RedactionMethod = Literal["mask", "placeholder", "remove"]
+NGram = Annotated[int, Range(min=3)]
+
+#: Hit windows at most this many words apart are one leak (the words between go too).
+MAX_GAP = 2
+#: The stream's hold-back window is ``ngram`` times this many characters.
+CHARS_PER_WORD = 16
+#: From this ``ngram`` on, a window may differ from the instructions in one interior word.
+LOOSE_FROM = 5
+
+#: What the judge may call a leak.
+JUDGE_TYPES = ("verbatim", "paraphrase", "summary", "partial")
+
+#: The judge's verdict: whether the text reveals the system prompt, how, and where
+#: (character offsets in the judged text, end exclusive).
+JUDGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "leaked": {"type": "boolean"},
+        "types": {"type": "array", "items": {"type": "string", "enum": list(JUDGE_TYPES)}},
+        "spans": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"start": {"type": "integer", "minimum": 0},
+                               "end": {"type": "integer", "minimum": 0}},
+                "required": ["start", "end"],
+            },
+        },
+    },
+    "required": ["leaked"],
+}
+
+JUDGE_INSTRUCTIONS = (
+    "You check an AI assistant's reply for leaks of its own system prompt. The context "
+    "is the assistant's system prompt; the text to judge is its reply. Set leaked to true "
+    "only when the reply reveals the system prompt's content: quoted (verbatim), "
+    "reworded (paraphrase), condensed (summary) or in part (partial). Doing what the "
+    "instructions ask, or mentioning that instructions exist, is not a leak. In types "
+    "say how it leaked; in spans give where, as 0-based character offsets into the "
+    "reply (start inclusive, end exclusive)."
+)
+
+_ACTIONS = {"block": "blocked", "warn": "warned", "filter": "filtered", "redact": "redacted"}
+# What a leak is replaced with under ``filter`` while streaming: a chunk holding it is
+# dropped. A Unicode noncharacter: no model writes it.
+_DROP = "\ufdd0"
+# A word: letters and digits, with the invisible characters that may be slipped into
+# one (zero-width space / joiners, word joiner, BOM, soft hyphen) taken as part of it.
+_WORD = re.compile(r"[^\W_](?:[^\W_]|[\u200b-\u200d\u2060\ufeff\u00ad])*")
+_INVISIBLE = re.compile(r"[\u200b-\u200d\u2060\ufeff\u00ad]")
+
+
+def words(text: str) -> list[tuple[str, int, int]]:
+    """The normalised words of ``text`` (NFKC, case-folded, invisible characters
+    removed) with where each stands in ``text``."""
+    out = []
+    for m in _WORD.finditer(text):
+        word = unicodedata.normalize("NFKC", _INVISIBLE.sub("", m.group())).casefold()
+        out.append((word, m.start(), m.end()))
+    return out
+
+
+@attrs.frozen
+class _Index:
+    """The instructions' word n-grams: exact, and with one interior word left out."""
+
+    n: int
+    exact: frozenset[tuple[str, ...]]
+    loose: frozenset[tuple[str | None, ...]]
+
+    @classmethod
+    def build(cls, texts: Iterable[str], n: int) -> _Index:
+        exact: set[tuple[str, ...]] = set()
+        loose: set[tuple[str | None, ...]] = set()
+        for text in texts:
+            ws = [w for w, _, _ in words(text)]
+            for i in range(len(ws) - n + 1):
+                gram = tuple(ws[i:i + n])
+                exact.add(gram)
+                if n >= LOOSE_FROM:
+                    for k in range(n):
+                        loose.add(gram[:k] + (None,) + gram[k + 1:])
+        return cls(n, frozenset(exact), frozenset(loose))
+
+    def hit(self, gram: tuple[str, ...]) -> int | None:
+        """-1: the window is in the instructions; ``k``: all but its word ``k`` is;
+        ``None``: neither."""
+        if gram in self.exact:
+            return -1
+        if self.loose:
+            for k in range(self.n):
+                if gram[:k] + (None,) + gram[k + 1:] in self.loose:
+                    return k
+        return None
+
+
+@attrs.frozen
+class Span:
+    """One leak found in a text: ``text[start:end]``, its types (``verbatim``,
+    ``near-verbatim``, ``custom-pattern``, or the judge's)."""
+
+    start: int
+    end: int
+    types: tuple[str, ...]
+    detector: str = "ngram"
+
+
+def find_leaks(
+    index: _Index | None,
+    patterns: Sequence[re.Pattern[str]],
+    text: str,
+    *,
+    max_span: int | None = None,
+    scan: _Scan | None = None,
+) -> list[Span]:
+    """The leaks in ``text``, in order and never overlapping (overlapping ones are
+    joined, their types together). With ``max_span``, hit windows and pattern matches
+    longer than that many characters are not counted (the stream's honest bound).
+    ``scan`` is a stream's memory of the text it scanned last: when ``text`` only
+    grew, only its new words are looked up."""
+    found: list[Span] = []
+    if index is not None and index.exact:
+        if scan is None:
+            scan = _Scan()
+        ws, hits = scan.update(index, text, max_span)
+        found.extend(_runs(ws, hits, index.n))
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            if m.end() > m.start() and (max_span is None or m.end() - m.start() <= max_span):
+                found.append(Span(m.start(), m.end(), ("custom-pattern",), "custom-pattern"))
+    return _joined(found)
+
+
+_Word = tuple[str, int, int]
+
+
+class _Scan:
+    """The words of the text scanned last and its hit windows ``(first word, the word
+    that differs or -1)``, so that a text that only grew costs its new words."""
+
+    __slots__ = ("text", "words", "hits", "index", "max_span")
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.words: list[_Word] = []
+        self.hits: list[tuple[int, int]] = []
+        self.index: _Index | None = None
+        self.max_span: int | None = None
+
+    def update(self, index: _Index, text: str, max_span: int | None
+               ) -> tuple[list[_Word], list[tuple[int, int]]]:
+        n = index.n
+        if (index is self.index and max_span == self.max_span and self.words
+                and text.startswith(self.text)):
+            # The last word may have grown: read again from where it starts.
+            keep = len(self.words) - 1
+            at = self.words[-1][1]
+            ws = self.words[:keep] + [(w, s + at, e + at) for w, s, e in words(text[at:])]
+            hits = [h for h in self.hits if h[0] + n - 1 < keep]
+            begin = max(0, keep - n + 1)
+        else:
+            ws, hits, begin = words(text), [], 0
+        for i in range(begin, len(ws) - n + 1):
+            other = index.hit(tuple(w for w, _, _ in ws[i:i + n]))
+            if other is None:
+                continue
+            if max_span is not None and ws[i + n - 1][2] - ws[i][1] > max_span:
+                continue
+            hits.append((i, other))
+        self.text, self.words, self.hits = text, ws, hits
+        self.index, self.max_span = index, max_span
+        return ws, hits
+
+
+def _runs(ws: list[_Word], hits: list[tuple[int, int]], n: int) -> list[Span]:
+    """The leaks the hit windows make."""
+    found: list[Span] = []
+    run: list[int] | None = None  # [first word, last word, gap-free]
+    changed: set[int] = set()       # the words that differ from the instructions
+    for i, other in hits:
+        # The words of the window that matched: a different first or last word is
+        # not part of the leak (an interior one is).
+        first = i + 1 if other == 0 else i
+        last = i + n - 2 if other == n - 1 else i + n - 1
+        if other >= 0:
+            changed.add(i + other)
+        if run is not None and first <= run[1] + 1 + MAX_GAP:
+            # one leak: overlapping, touching or a few words apart
+            run[2] = run[2] and first <= run[1]
+            run[1] = max(run[1], last)
+        else:
+            if run is not None:
+                found.extend(_run_span(ws, run, n, changed))
+            run = [first, last, True]
+    if run is not None:
+        found.extend(_run_span(ws, run, n, changed))
+    return found
+
+
+def _run_span(ws: list[_Word], run: list[int], n: int,
+              changed: set[int]) -> list[Span]:
+    """The run as a leak, if it covers at least ``n`` words: verbatim when it has no
+    gap and no word of it differs from the instructions."""
+    first, last, gap_free = run
+    if last - first + 1 < n:
+        return []
+    exact = gap_free and not any(first <= k <= last for k in changed)
+    return [Span(ws[first][1], ws[last][2], ("verbatim" if exact else "near-verbatim",))]
+
+
+def _joined(spans: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if out and span.start < out[-1].end:
+            prev = out[-1]
+            out[-1] = Span(prev.start, max(prev.end, span.end),
+                           tuple(dict.fromkeys(prev.types + span.types)), prev.detector)
+        else:
+            out.append(span)
+    return out
+
+
+def _system_texts(messages: Iterable[Any]) -> list[str]:
+    """The text of each system message (a string, ``{"content": str}`` or content
+    parts with ``text``)."""
+    out = []
+    for m in messages:
+        content = m.get("content") if isinstance(m, dict) else getattr(m, "text", m)
+        if isinstance(content, str):
+            out.append(content)
+        elif isinstance(content, list):
+            out.append(" ".join(p["text"] for p in content
+                                if isinstance(p, dict) and isinstance(p.get("text"), str)))
+    return [t for t in out if t]
+
+
+class SystemPromptScrubber(Processor):
+    """Finds the agent's system prompt leaking into its output (streamed text and the
+    final response) and blocks, reports, drops or redacts it.
+
+    Options:
+
+    ``strategy`` = ``"redact"``
+        ``"block"`` stops the run (``System prompt detected: <types>``); ``"warn"``
+        reports (``on_violation``, ``result.verdicts``) and changes nothing;
+        ``"filter"`` drops the chunk or the message holding a leak; ``"redact"``
+        replaces each leak.
+    ``redaction_method`` = ``"mask"``
+        ``"mask"``: ``*`` as many as the leak's characters; ``"placeholder"``:
+        ``placeholder_text``; ``"remove"``: nothing.
+    ``placeholder_text`` = ``"[SYSTEM_PROMPT]"``
+    ``custom_patterns`` = ``None``
+        Regular expressions whose matches count as leaks (a secret code word, the
+        prompt's title).
+    ``include_detections`` = ``False``
+        Put each detection (type, offsets) in the tripwire's and the violation's
+        metadata; without it they hold the types and a count.
+    ``ngram`` = ``8``
+        Words per n-gram (>= 3): fewer find shorter leaks and risk more false alarms.
+    ``model`` = ``None``
+        A router id or a model object: adds the judge tier for paraphrases.
+    """
+
+    id = "system-prompt-scrubber"
+    name = "System Prompt Scrubber"
+    description = (
+        "Finds the agent's system prompt leaking into its output (verbatim and "
+        "near-verbatim word n-grams, custom patterns, a judge for paraphrases) and "
+        "blocks, warns, filters or redacts it"
+    )
+
+    def __init__(
+        self,
+        *,
+        strategy: Strategy = "redact",
+        redaction_method: RedactionMethod = "mask",
+        placeholder_text: str = "[SYSTEM_PROMPT]",
+        custom_patterns: list[str] | None = None,
+        include_detections: bool = False,
+        ngram: NGram = 8,
+        model: str | Model | None = None,
+    ) -> None:
+        check("strategy", strategy, Strategy, owner=self.id)
+        check("redaction_method", redaction_method, RedactionMethod, owner=self.id)
+        check("placeholder_text", placeholder_text, str, owner=self.id)
+        check("custom_patterns", custom_patterns, list[str] | None, owner=self.id)
+        check("include_detections", include_detections, bool, owner=self.id)
+        check("ngram", ngram, NGram, owner=self.id)
+        patterns = []
+        for index, pattern in enumerate(custom_patterns or ()):
+            try:
+                compiled = re.compile(pattern)
+            except re.error as e:
+                raise ConfigurationError(
+                    f"{self.id}: custom_patterns[{index}] {pattern!r} is not a valid "
+                    f"regular expression: {e}") from e
+            if compiled.search("") is not None:
+                raise ConfigurationError(
+                    f"{self.id}: custom_patterns[{index}] {pattern!r} can match the empty "
+                    f"string; a pattern must match at least one character")
+            patterns.append(compiled)
+        self.strategy = strategy
+        self.redaction_method = redaction_method
+        self.placeholder_text = placeholder_text
+        self.custom_patterns = list(custom_patterns or ())
+        self.include_detections = include_detections
+        self.ngram = ngram
+        #: How many characters of streamed text are held back.
+        self.window = ngram * CHARS_PER_WORD
+        self._patterns = patterns
+        self.judge: Judge | None = None
+        if model is not None:
+            self.judge = Judge(model, instructions=JUDGE_INSTRUCTIONS, schema=JUDGE_SCHEMA,
+                               name="system-prompt-leak")
+        self._indexes: dict[tuple[str, ...], _Index] = {}
+
+    def __repr__(self) -> str:
+        return (f"<SystemPromptScrubber strategy={self.strategy!r} ngram={self.ngram} "
+                f"judge={'yes' if self.judge else 'no'}>")
+
+    # ------------------------------------------------------------ finding
+
+    def index(self, system_texts: Sequence[str]) -> _Index | None:
+        """The n-gram index of these instructions (kept for the last few prompts)."""
+        key = tuple(system_texts)
+        if not key:
+            return None
+        found = self._indexes.get(key)
+        if found is None:
+            if len(self._indexes) >= 16:
+                self._indexes.pop(next(iter(self._indexes)))
+            found = self._indexes[key] = _Index.build(key, self.ngram)
+        return found
+
+    def find(self, text: str, system_texts: Sequence[str]) -> list[Span]:
+        """The deterministic tier's leaks in a complete ``text``."""
+        return find_leaks(self.index(system_texts), self._patterns, text)
+
+    def _instructions(self, state: dict[str, Any], message_list: MessageList | None) -> list[str]:
+        captured = state.get("system")
+        if captured is not None:
+            return list(captured)
+        if message_list is None:
+            return []
+        return _system_texts(message_list.system_messages)
+
+    def _replacement(self, length: int) -> str:
+        if self.strategy == "filter":
+            return _DROP
+        if self.redaction_method == "mask":
+            return "*" * length
+        if self.redaction_method == "placeholder":
+            return self.placeholder_text
+        return ""
+
+    # ------------------------------------------------------------ reporting
+
+    def _verdict(self, channel: str, detections: Iterable[Detection]) -> Verdict:
+        return Verdict(self.id, channel, self.strategy, _ACTIONS[self.strategy],
+                       tuple(sorted(detections, key=lambda d: (d.start, d.end))))
+
+    def _metadata(self, verdict: Verdict) -> dict[str, Any]:
+        metadata = verdict.to_metadata()
+        if not self.include_detections:
+            metadata.pop("detections")
+        metadata["count"] = len(verdict.detections)
+        return metadata
+
+    async def _act(self, channel: str, detections: list[Detection], abort: Abort,
+                   writer: Writer) -> None:
+        """Block (abort), or report what was found (and, for warn, tell on_violation)."""
+        if not detections:
+            return
+        verdict = self._verdict(channel, detections)
+        metadata = self._metadata(verdict)
+        if self.strategy == "block":
+            abort(f"System prompt detected: {', '.join(verdict.types)}", metadata=metadata)
+        if self.strategy == "warn":
+            await notify_violation(self, ProcessorViolation(
+                self.id, f"System prompt detected: {', '.join(verdict.types)}", metadata))
+        writer.report(verdict)
+
+    # ------------------------------------------------------------ hooks
+
+    @hookimpl
+    def process_input_step(self, system_messages: list[dict[str, Any]],
+                           state: dict[str, Any]) -> None:
+        # Only when this instance is in input_processors too: the system messages this
+        # model call is given, for the output hooks (which have no such argument).
+        state["system"] = _system_texts(system_messages)
+
+    @hookimpl
+    async def process_output_stream(self, part: Chunk, state: dict[str, Any],
+                                    message_list: MessageList | None, abort: Abort,
+                                    writer: Writer) -> list[Chunk]:
+        stream: _Stream | None = state.get("stream")
+        if stream is None:
+            stream = state["stream"] = _Stream(self)
+        if part.type == "tripwire":
+            stream.hold.discard()
+            stream.pending.clear()
+            return [part]
+        if part.type == "text-delta":
+            if stream.index is None:
+                stream.index = self.index(self._instructions(state, message_list))
+            stream.pushed += len(part.payload.get("text", ""))
+        chunks, matches = stream.hold.push(part)
+        for match in matches:
+            span: _Found = match.rule
+            stream.pending.extend(
+                Detection(t, span.start, span.end, detector=span.detector) for t in span.types)
+            if self.strategy == "warn":
+                stream.warned.update([_key(match.text)])
+        if stream.pending and self.strategy == "block":
+            await self._act("output", stream.pending, abort, writer)
+        if part.type != "text-delta":
+            # The end of a stretch of text: one verdict for what was found in it. The
+            # next step may run with other system messages.
+            await self._act("output", stream.pending, abort, writer)
+            stream.pending = []
+            stream.index = None
+        if self.strategy == "filter":
+            chunks = [c for c in chunks
+                      if not (c.type == "text-delta" and _DROP in c.payload.get("text", ""))]
+        return chunks
+
+    @hookimpl
+    async def process_output_result(self, messages: list[Message], state: dict[str, Any],
+                                    message_list: MessageList | None, abort: Abort,
+                                    writer: Writer) -> list[Message] | None:
+        system = self._instructions(state, message_list)
+        index = self.index(system)
+        # Every text of every assistant message: its parts, or content.content.
+        targets: list[tuple[Message, TextPart | None, str]] = []
+        for message in messages:
+            if message.role != "assistant":
+                continue
+            parts = [p for p in message.content.parts if type(p) is TextPart]
+            targets.extend((message, p, p.text) for p in parts)
+            if not parts and isinstance(message.content.content, str):
+                targets.append((message, None, message.content.content))
+        found = [find_leaks(index, self._patterns, text) for _, _, text in targets]
+        if self.judge is not None and system:
+            judge = self.judge
+            context = "\n\n".join(system)
+            verdicts = await asyncio.gather(*(judge(text, context=context)
+                                              for _, _, text in targets))
+            found = [_joined([*spans, *_judged(verdict, len(text))])
+                     for spans, verdict, (_, _, text) in zip(found, verdicts, targets,
+                                                             strict=True)]
+        detections: list[Detection] = []
+        dropped: set[str] = set()
+        changed = False
+        warned: Counter[tuple[str, ...]] = state.get("stream", _NO_STREAM).warned.copy()
+        offset = 0
+        for (message, part, text), spans in zip(targets, found, strict=True):
+            if self.strategy == "warn":
+                spans = _unseen(warned, spans, text)
+            detections.extend(Detection(t, offset + s.start, offset + s.end, detector=s.detector)
+                              for s in spans for t in s.types)
+            offset += len(text)
+            if not spans:
+                continue
+            if self.strategy == "filter":
+                dropped.add(message.id)
+            elif self.strategy == "redact":
+                out = _redacted(text, spans, self._replacement)
+                if part is None:
+                    message.content.content = out
+                else:
+                    part.text = out
+                changed = True
+        await self._act("result", detections, abort, writer)
+        if dropped:
+            return [m for m in messages if m.id not in dropped]
+        return messages if changed else None
+
+
+@attrs.frozen
+class _Found:
+    """A leak's label in the stream (``HoldBack``'s ``rule``): its types, its offsets in
+    the whole streamed text, and how many of its characters were not released yet (what
+    a mask covers)."""
+
+    types: tuple[str, ...]
+    start: int
+    end: int
+    unreleased: int
+    detector: str
+
+
+class _Stream:
+    """One call's stream state: the hold-back window over text deltas."""
+
+    __slots__ = ("guard", "hold", "index", "scan", "pushed", "pending", "warned")
+
+    def __init__(self, guard: SystemPromptScrubber) -> None:
+        self.guard = guard
+        replace = None if guard.strategy in ("block", "warn") else self._replace
+        self.hold = HoldBack(guard.window, self.find, replace, types=("text-delta",))
+        self.index: _Index | None = None
+        self.scan = _Scan()
+        #: Characters of text pushed so far.
+        self.pushed = 0
+        #: Detections released and not reported yet.
+        self.pending: list[Detection] = []
+        #: What warn reported, so the final check does not report it again.
+        self.warned: Counter[tuple[str, ...]] = Counter()
+
+    def _replace(self, match: Match) -> str:
+        found: _Found = match.rule
+        return self.guard._replacement(found.unreleased)
+
+    def find(self, text: str) -> list[tuple[int, int, _Found]]:
+        """The leaks in the released context followed by the held text."""
+        held = len(self.hold.held)
+        base = len(text) - held              # where the held text starts in ``text``
+        origin = self.pushed - held - base   # ... and ``text`` in the whole stream
+        return [(s.start, s.end, _Found(s.types, max(0, origin + s.start), origin + s.end,
+                                        s.end - max(s.start, base), s.detector))
+                for s in find_leaks(self.index, self.guard._patterns, text,
+                                    max_span=self.guard.window, scan=self.scan)]
+
+
+class _NoStream:
+    warned: Counter[tuple[str, ...]] = Counter()
+
+
+_NO_STREAM = _NoStream()
+
+
+def _key(text: str) -> tuple[str, ...]:
+    return tuple(w for w, _, _ in words(text))
+
+
+def _unseen(warned: Counter[tuple[str, ...]], spans: list[Span], text: str) -> list[Span]:
+    """``spans`` less those the stream already reported (warn changes nothing, so the
+    final response still holds them)."""
+    out = []
+    for span in spans:
+        key = _key(text[span.start:span.end])
+        if warned[key] > 0 and span.detector != "judge":
+            warned[key] -= 1
+        else:
+            out.append(span)
+    return out
+
+
+def _judged(verdict: dict[str, Any], length: int) -> list[Span]:
+    """The judge's verdict as spans of the judged text: its spans that fit in it, or the
+    whole text when it says leaked without a usable span."""
+    if not verdict.get("leaked") or not length:
+        return []
+    kind = (verdict.get("types") or ["paraphrase"])[0]
+    spans = [Span(s["start"], min(s["end"], length), (kind,), "judge")
+             for s in verdict.get("spans") or () if s["start"] < min(s["end"], length)]
+    return spans or [Span(0, length, (kind,), "judge")]
+
+
+def _redacted(text: str, spans: list[Span], replacement: Any) -> str:
+    """``text`` with each span replaced (spans never overlap)."""
+    detections = merge([Detection(s.types[0], s.start, s.end) for s in spans])
+    labelled = [(d.start, d.end, d.end - d.start) for d in detections]
+    out, _ = replace_all(text, lambda _: labelled, lambda m: replacement(m.rule))
+    return out
