@@ -74,8 +74,8 @@ from tripwire.options import Range, check
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, Writer
 
-__all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Strategy",
-           "SystemPromptScrubber", "find_leaks"]
+__all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
+           "SystemPromptScrubber", "find_leaks", "words"]
 
 Strategy = Literal["block", "warn", "filter", "redact"]
 RedactionMethod = Literal["mask", "placeholder", "remove"]
@@ -532,7 +532,8 @@ class SystemPromptScrubber(Processor):
         detections: list[Detection] = []
         dropped: set[str] = set()
         changed = False
-        warned: Counter[tuple[str, ...]] = state.get("stream", _NO_STREAM).warned.copy()
+        stream: _Stream | None = state.get("stream")
+        warned = stream.warned.copy() if stream is not None else Counter()
         offset = 0
         for (message, part, text), spans in zip(targets, found, strict=True):
             if self.strategy == "warn":
@@ -601,13 +602,6 @@ class _Stream:
                                         s.end - max(s.start, base), s.detector))
                 for s in find_leaks(self.index, self.guard._patterns, text,
                                     max_span=self.guard.window, scan=self.scan)]
-
-
-class _NoStream:
-    warned: Counter[tuple[str, ...]] = Counter()
-
-
-_NO_STREAM = _NoStream()
 
 
 def _key(text: str) -> tuple[str, ...]:

@@ -341,8 +341,8 @@ def leaky_replies(draw, ngram: int = 8):
     items: list[str] = []
     masked: list[str] = []
     leaks: list[str] = []
-    for _ in range(draw(st.integers(1, 3))):
-        filler = draw(st.lists(st.sampled_from(FILLER), min_size=3, max_size=8))
+    for n in range(draw(st.integers(1, 3))):
+        filler = draw(st.lists(st.sampled_from(FILLER), min_size=3 if n else 0, max_size=8))
         items.extend(filler)
         masked.extend(filler)
         first = draw(st.integers(0, len(SYSTEM_WORDS) - ngram))
