@@ -530,7 +530,11 @@ def _check_model(table: dict[str, Any], where: str) -> None:
 
 def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
     """Processors from a list of names, ``{"use": NAME, **options}`` tables and group
-    tables (``{"parallel": [...], "id": ...}``, ``{"sequence": [...], "id": ...}``)."""
+    tables (``{"parallel": [...], "id": ...}``, ``{"sequence": [...], "id": ...}``).
+
+    Two keys of a processor table are not constructor options: ``mode`` (wraps the
+    processor as ``WithMode``) and ``fail_open`` (a bool set as the processor's
+    ``fail_open`` attribute, so a failure lets its input through)."""
     if isinstance(spec_list, str | bytes) or not isinstance(spec_list, Sequence):
         raise ConfigurationError(
             f"a processor list must be a list of names or {{ use = NAME, ... }} tables, "
@@ -562,10 +566,17 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
                 f"got {spec!r}"
             )
         mode = options.pop("mode", None)
+        fail_open = options.pop("fail_open", None)
+        if fail_open is not None and not isinstance(fail_open, bool):
+            raise ConfigurationError(
+                f"[{i}]: fail_open = {fail_open!r} must be true or false (true: a failure "
+                f"of {name!r} lets its input through instead of ending the run)")
         try:
             processor = create(name, **options)
         except ConfigurationError as e:
             raise ConfigurationError(f"[{i}]: {e}") from e
+        if fail_open is not None:
+            _set_fail_open(processor, fail_open, f"[{i}]: processor {name!r}")
         if mode is not None:
             from tripwire._validation import MODES, WithMode
 
@@ -575,6 +586,18 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
             processor = WithMode(processor, mode)
         out.append(processor)
     return out
+
+
+def _set_fail_open(processor: Any, fail_open: bool, where: str) -> None:
+    """Set ``fail_open`` on a built processor (a ``Processor`` attribute; any other
+    processor object gets the attribute too, which is where the runner reads it)."""
+    try:
+        processor.fail_open = fail_open
+    except AttributeError as e:  # __slots__ without fail_open, a frozen class
+        raise ConfigurationError(
+            f"{where}: cannot set fail_open on a {type(processor).__name__} object (its "
+            f"class has __slots__ or is frozen); make fail_open a settable attribute"
+        ) from e
 
 
 def processor_ids(spec_list: Sequence[str | Mapping[str, Any]]) -> list[str]:

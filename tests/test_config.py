@@ -7,7 +7,7 @@ import textwrap
 import pytest
 from fake_llm_server import Reply
 
-from tripwire import APICallError, ConfigurationError, Processor, hookimpl
+from tripwire import APICallError, ConfigurationError, Processor, ProcessorError, hookimpl
 from tripwire.agent import Agent
 from tripwire.config import agent_kwargs, build_processors, load_config
 from tripwire.testing import MockModel
@@ -45,10 +45,43 @@ class Retry(Processor):
         return {"retry": True}
 
 
+class Broken(Processor):
+    """A guard whose check always fails (a judge that is down)."""
+
+    id = "broken"
+
+    @hookimpl
+    def process_input(self, messages):
+        raise RuntimeError("the judge is down")
+
+
+class PlainBroken:
+    """The same guard, not a ``Processor`` subclass: no ``fail_open`` attribute."""
+
+    id = "plain-broken"
+
+    @hookimpl
+    def process_input(self, messages):
+        raise RuntimeError("the judge is down")
+
+
+class Slotted:
+    """A processor object that cannot take a ``fail_open`` attribute."""
+
+    __slots__ = ()
+    id = "slotted"
+
+    @hookimpl
+    def process_input(self, messages):
+        return messages
+
+
 @pytest.fixture(autouse=True)
 def plugins(fake_distributions):
     dist = fake_distributions.add("tripwire-test-plugins", "1.0")
     dist.entry_point("upper", Upper).entry_point("tag", Tag).entry_point("retry", Retry)
+    dist.entry_point("broken", Broken).entry_point("plain-broken", PlainBroken)
+    dist.entry_point("slotted", Slotted)
     return fake_distributions
 
 
@@ -177,6 +210,60 @@ def test_tools_are_imported_from_module_paths_next_to_the_file(tmp_path):
 def test_build_processors_takes_a_plain_list():
     built = build_processors(["upper", {"use": "tag", "label": "x"}])
     assert [p.id for p in built] == ["upper", "tag"]
+
+
+# ------------------------------------------------------------------ fail_open
+
+
+def fail_open_config(tmp_path, processors: str):
+    return write(tmp_path, f"""
+        [agents.a]
+        model = "models.m"
+        input_processors = {processors}
+
+        [models.m]
+        use = "mock"
+        responses = [{{ text = "answered" }}]
+    """)
+
+
+@pytest.mark.parametrize("use", ["broken", "plain-broken"])
+async def test_fail_open_in_a_processor_table_lets_the_run_through_its_failure(tmp_path, use):
+    path = fail_open_config(tmp_path, f'[{{ use = "{use}", fail_open = true }}]')
+    async with Agent.from_config(str(path), "a", audit=True) as agent:
+        result = await agent.generate("hi")
+    assert result.text == "answered"
+    assert [(e.processor_id, e.outcome) for e in result.audit if e.hook == "process_input"] == [
+        (use, "fail-open")]
+
+
+async def test_fail_open_false_keeps_a_failure_fatal(tmp_path):
+    path = fail_open_config(tmp_path, '[{ use = "broken", fail_open = false }]')
+    async with Agent.from_config(str(path), "a") as agent:
+        with pytest.raises(ProcessorError, match="broken"):
+            await agent.generate("hi")
+
+
+def test_fail_open_is_set_before_a_mode_wraps_the_processor(tmp_path):
+    path = fail_open_config(tmp_path, '[{ use = "broken", fail_open = true, mode = "parallel" }]')
+    (wrapped,) = agent_kwargs(path, "a")["input_processors"]
+    assert (wrapped.mode, wrapped.processor.fail_open) == ("parallel", True)
+
+
+def test_fail_open_that_is_not_a_bool_names_file_agent_and_processor(tmp_path):
+    path = fail_open_config(tmp_path, '["upper", { use = "broken", fail_open = "yes" }]')
+    assert error_of(path) == (
+        f"{path}: [agents.a] input_processors[1]: fail_open = 'yes' must be true or false "
+        f"(true: a failure of 'broken' lets its input through instead of ending the run)"
+    )
+
+
+def test_fail_open_on_an_object_that_cannot_hold_it_is_reported(tmp_path):
+    path = fail_open_config(tmp_path, '[{ use = "slotted", fail_open = true }]')
+    assert error_of(path).startswith(
+        f"{path}: [agents.a] input_processors[0]: processor 'slotted': cannot set fail_open "
+        f"on a Slotted object"
+    )
 
 
 # ------------------------------------------------------------------ errors
