@@ -277,7 +277,7 @@ def test_an_unknown_processor_name_lists_the_available_ones(tmp_path):
     """)
     assert error_of(path) == (
         f"{path}: [agents.a] output_processors[0]: unknown processor 'tag2'; "
-        f"available: retry, tag, upper"
+        f"available: broken, plain-broken, retry, slotted, tag, upper"
     )
 
 
