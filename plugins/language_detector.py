@@ -25,8 +25,9 @@ are left alone. Each message's text (its text parts) is classified as a whole:
   ``original_content``, and reports a verdict (action ``rewritten``).
 
 A translation that fails (the model is down, the verdict does not parse) is an error
-of this processor: the run ends with ``ProcessorError`` unless ``fail_open`` is set,
-in which case the message goes on untranslated.
+of this processor: the run ends with ``ProcessorError`` unless ``fail_open`` is set
+(the ``Processor`` attribute, or ``fail_open = true`` in the TOML table, as for any
+processor), in which case the message goes on untranslated.
 """
 
 from __future__ import annotations
@@ -160,9 +161,6 @@ class LanguageDetector(Processor):
     ``model`` = ``None``
         The translating model (a router id or a model object); required for, and used
         only by, ``translate``.
-    ``fail_open`` = ``False``
-        A failed translation lets the message through untranslated instead of ending
-        the run.
     """
 
     id = "language-detector"
@@ -182,7 +180,6 @@ class LanguageDetector(Processor):
         min_text_length: NonNegativeInt = 10,
         include_detection_details: bool = False,
         model: str | Model | None = None,
-        fail_open: bool = False,
     ) -> None:
         owner = self.id
         if target_languages is None:
@@ -196,7 +193,6 @@ class LanguageDetector(Processor):
                                      owner=owner)
         self.include_detection_details = check(
             "include_detection_details", include_detection_details, bool, owner=owner)
-        self.fail_open = check("fail_open", fail_open, bool, owner=owner)
         #: The option as given (what the metadata repeats).
         self.target_languages = list(target_languages)
         #: The target languages as the classifier's codes, in the order given.

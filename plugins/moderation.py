@@ -29,8 +29,9 @@ Two ways to get the scores, by ``model``:
   hook, and maps the response's ``category_scores`` to the same verdict.
 
 A failed check (``tripwire.JudgeError``, for both ways) propagates from the hook: with
-``fail_open = False`` (the default) the run ends with ``ProcessorError``; with
-``fail_open = True`` it is logged and the content passes unchecked.
+``fail_open = False`` (the ``Processor`` default) the run ends with ``ProcessorError``;
+with ``fail_open = True`` (the attribute, or ``fail_open = true`` in the TOML table, as
+for any processor) it is logged and the content passes unchecked.
 See ``docs/processors/moderation.md``.
 """
 
@@ -150,9 +151,6 @@ class Moderation(Processor):
         In the stream, judge the text of the last N stream parts (0: the chunk alone).
     ``instructions`` = ``DEFAULT_INSTRUCTIONS``
         The judge's system prompt (the verdict's schema is appended to it).
-    ``fail_open`` = ``False``
-        When a check fails (``JudgeError``): ``False`` ends the run, ``True`` lets the
-        content through (the failure is logged).
     """
 
     id = "moderation"
@@ -173,7 +171,6 @@ class Moderation(Processor):
         include_scores: bool = False,
         chunk_window: NonNegativeInt = 0,
         instructions: str | None = None,
-        fail_open: bool = False,
     ) -> None:
         owner = self.id
         categories = check("categories", categories, tuple[str, ...], owner=owner)
@@ -189,7 +186,6 @@ class Moderation(Processor):
         self.chunk_window = check("chunk_window", chunk_window, NonNegativeInt, owner=owner)
         instructions = check("instructions", instructions, str | None, owner=owner)
         self.instructions = DEFAULT_INSTRUCTIONS if instructions is None else instructions
-        self.fail_open = check("fail_open", fail_open, bool, owner=owner)
         self._endpoint: _ModerationsEndpoint | None = None
         self._judge: Judge | None = None
         endpoint_id = _endpoint_model_id(model)

@@ -339,7 +339,8 @@ async def test_a_failed_translation_fails_open_when_asked(make_bare_agent):
     from tripwire.errors import APICallError
 
     judge_model = MockModel([MockResponse(error=APICallError("down", status_code=503))])
-    guard = LanguageDetector(strategy="translate", model=judge_model, fail_open=True)
+    guard = LanguageDetector(strategy="translate", model=judge_model)
+    guard.fail_open = True
     agent = make_bare_agent(["Sonnig."], input_processors=[guard], audit=True)
     result = await agent.generate(GERMAN)
 

@@ -114,7 +114,7 @@ def test_defaults_are_the_references():
 @pytest.mark.parametrize(("option", "value"), [
     ("threshold", 1.5), ("threshold", "high"), ("strategy", "redact"), ("chunk_window", -1),
     ("include_scores", "yes"), ("categories", []), ("categories", "hate"),
-    ("instructions", 3), ("fail_open", 1),
+    ("instructions", 3),
 ])
 def test_bad_options_are_configuration_errors_naming_the_option(option, value):
     with pytest.raises(ConfigurationError, match=f"moderation: {option}"):
@@ -411,10 +411,21 @@ async def test_a_judge_failure_in_the_stream_fails_closed(make_bare_agent):
     assert info.value.__cause__.kind == "api-error"
 
 
-async def test_fail_open_lets_the_input_through_and_the_audit_says_so(make_bare_agent):
+async def test_fail_open_lets_the_input_through_and_the_audit_says_so(only_plugins, tmp_path):
+    only_plugins("moderation")
     judge_model = MockModel([MockResponse(error=APICallError("down", status_code=503))])
-    agent = make_bare_agent(["Hello!"], input_processors=[
-        Moderation(judge_model, fail_open=True)], audit=True)
+    register_provider("judges", lambda model_id: judge_model)
+    config = tmp_path / "tripwire.toml"
+    config.write_text('''
+[agents.support]
+model = "models.scripted"
+input_processors = [{ use = "moderation", model = "judges/down", fail_open = true }]
+
+[models.scripted]
+use = "mock"
+responses = ["Hello!"]
+''')
+    agent = Agent.from_config(config, "support", audit=True)
     result = await agent.generate("I will kill you")
     assert result.text == "Hello!" and result.tripwire is None
     outcomes = [(r.processor_id, r.hook, r.outcome) for r in result.audit]
