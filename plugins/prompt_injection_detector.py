@@ -36,20 +36,33 @@ never include the offending text.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import json
 import re
+from collections.abc import Coroutine
 from typing import Annotated, Any, Literal, NoReturn
 from urllib.parse import quote, unquote
+
+import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Verdict
+from tripwire.guardrails import Detection, Verdict
+from tripwire.judge import Judge
 from tripwire.messages import DataPart, FilePart, Message, MessageList, TextPart
+from tripwire.models import Model
 from tripwire.options import Range, check
 from tripwire.plugins._injection import TYPES, Analysis, Scanner, rewrite
+from tripwire.plugins._injection.judge import (
+    CONTEXT,
+    INSTRUCTIONS,
+    REWRITE_INSTRUCTIONS,
+    JudgeVerdict,
+    schema_for,
+)
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 
@@ -62,7 +75,7 @@ DetectionType = Literal[
     "role-manipulation",
 ]
 Strategy = Literal["block", "warn", "filter", "rewrite"]
-Tier = Literal["heuristic"]
+Tier = Literal["heuristic", "judge", "both"]
 Threshold = Annotated[float, Range(min=0.0, max=1.0)]
 
 _TEXT_MEDIA = re.compile(
@@ -74,6 +87,37 @@ _TEXT_MEDIA = re.compile(
 _BASE64_BODY = re.compile(r"[A-Za-z0-9+/=\r\n]{8,}")
 #: What a removal must weigh for ``rewrite`` to cut it out.
 _REWRITE_MIN = 0.3
+
+
+@attrs.frozen
+class Finding:
+    """What decided about one text, and how: ``tier`` (``"heuristic"`` or ``"judge"``),
+    the flagged ``types`` (empty: the text passes), every type's ``scores`` from that
+    tier, the ``detections`` behind the flag (the heuristics' rules with their offsets;
+    the judge's span the whole text, ``detector = "judge"``), the judge's ``reason``
+    and ``rewritten_content``, and the heuristic ``analysis`` (always made: it is what
+    ``rewrite`` cuts from when the judge gives no rewritten text)."""
+
+    tier: Literal["heuristic", "judge"]
+    types: list[str]
+    scores: dict[str, float]
+    detections: tuple[Detection, ...]
+    analysis: Analysis
+    reason: str | None = None
+    rewritten_content: str | None = None
+
+
+@attrs.define
+class _Item:
+    """One text a hook checks: its message, its part (a document) or neither (the
+    message's text, a tool result), what the heuristics and the judge are given."""
+
+    text: str
+    channel: str
+    analysis: Analysis
+    message: Message | None = None
+    part: Any = None
+    encoding: str = "text"
 
 
 class PromptInjectionDetector(Processor):
@@ -89,16 +133,27 @@ class PromptInjectionDetector(Processor):
         delimiters, claimed authority), ``role-manipulation`` (replace the agent's
         identity, fake conversation turns).
     ``threshold`` = ``0.7``
-        A text is flagged when a type scores at least this (0 to 1).
+        A text is flagged when a type scores at least this (0 to 1), in either tier.
     ``strategy`` = ``"block"``
         ``"block"``, ``"warn"``, ``"filter"`` or ``"rewrite"`` (module docs).
     ``include_scores`` = ``False``
-        Add every type's score (``scores``) to the tripwire's metadata and to what
-        ``on_violation`` receives.
-    ``tier`` = ``"heuristic"``
-        Which detector decides: the heuristic tier is the only one so far. (The
-        reference calls this ``mode``, a name tripwire gives to how an input
-        processor runs: ``blocking`` / ``parallel`` / ``monitor``.)
+        Add every type's score (``scores``, from the tier that decided) to the
+        tripwire's metadata and to what ``on_violation`` receives.
+    ``model`` = ``None``
+        A router id (``"openai/gpt-5-nano"``) or a model object: the judge tier, asked
+        through ``tripwire.Judge`` (cached, concurrent, with a timeout).
+    ``tier`` = ``"heuristic"`` without a model, ``"both"`` with one
+        Which detector decides: ``"heuristic"`` (no model), ``"judge"`` (the model
+        decides every text), ``"both"`` (the heuristics first; a text they flag is
+        handled without a model call, every other text goes to the judge). The
+        reference calls this ``mode``, a name tripwire gives to how an input processor
+        runs (``blocking`` / ``parallel`` / ``monitor``).
+    ``instructions`` = ``tripwire.plugins._injection.judge.INSTRUCTIONS``
+        The judge's system prompt (the verdict's schema is appended to it; with
+        ``strategy = "rewrite"`` the default also asks for ``rewritten_content``).
+
+    A judge failure (``tripwire.JudgeError``) propagates from the hook: the run ends
+    with ``ProcessorError`` unless the processor has ``fail_open = True``.
     """
 
     id = "prompt-injection-detector"
@@ -106,7 +161,8 @@ class PromptInjectionDetector(Processor):
     description = (
         "Scores user input, documents and tool results for prompt injection, jailbreaks, "
         "exfiltration, fake system messages and role hijacks; sees through encodings, "
-        "invisible characters, homoglyphs and markup; no model needed."
+        "invisible characters, homoglyphs and markup; an optional model judges what the "
+        "heuristics let through."
     )
 
     def __init__(
@@ -116,41 +172,87 @@ class PromptInjectionDetector(Processor):
         threshold: Threshold = 0.7,
         strategy: Strategy = "block",
         include_scores: bool = False,
-        tier: Tier = "heuristic",
+        model: str | Model | None = None,
+        tier: Tier | None = None,
+        instructions: str | None = None,
     ) -> None:
         check("detection_types", detection_types, list[DetectionType] | None, owner=self.id)
         check("threshold", threshold, Threshold, owner=self.id)
         check("strategy", strategy, Strategy, owner=self.id)
         check("include_scores", include_scores, bool, owner=self.id)
-        check("tier", tier, Tier, owner=self.id)
+        check("tier", tier, Tier | None, owner=self.id)
+        check("instructions", instructions, str | None, owner=self.id)
         if detection_types is not None and not detection_types:
             raise ConfigurationError(
                 f"{self.id}: detection_types must name at least one type; valid: "
                 f"{', '.join(TYPES)}")
+        if model is None and tier in ("judge", "both"):
+            raise ConfigurationError(
+                f"{self.id}: tier {tier!r} needs a model (model = \"provider/model\" or a "
+                f"model object); without one the tier is 'heuristic'")
+        if model is not None and tier == "heuristic":
+            raise ConfigurationError(
+                f"{self.id}: tier 'heuristic' makes no use of model; use tier 'both' or "
+                f"'judge', or leave out model")
+        if model is None and instructions is not None:
+            raise ConfigurationError(
+                f"{self.id}: instructions are the judge's and need a model")
         self.detection_types: list[str] = (
             list(TYPES) if detection_types is None
             else [t for t in TYPES if t in set(detection_types)])
         self.threshold = float(threshold)
         self.strategy = strategy
         self.include_scores = include_scores
-        self.tier = tier
+        self.tier: Tier = tier or ("heuristic" if model is None else "both")
         self.scanner = Scanner(self.detection_types)
+        self.judge: Judge | None = None
+        if model is not None:
+            if instructions is None:
+                instructions = INSTRUCTIONS + (REWRITE_INSTRUCTIONS if strategy == "rewrite"
+                                               else "")
+            try:
+                self.judge = Judge(model, instructions=instructions, name="prompt-injection",
+                                   schema=schema_for(self.detection_types,
+                                                     rewrite=strategy == "rewrite"))
+            except ConfigurationError as e:
+                raise ConfigurationError(f"{self.id}: {e}") from e
+        self.instructions = self.judge.instructions if self.judge is not None else None
 
     def __repr__(self) -> str:
+        judge = f" model={self.judge.label!r}" if self.judge is not None else ""
         return (f"<PromptInjectionDetector strategy={self.strategy!r} "
-                f"threshold={self.threshold}>")
+                f"threshold={self.threshold} tier={self.tier!r}{judge}>")
+
+    async def aclose(self) -> None:
+        """Close the judge's model when it was built from a router id."""
+        if self.judge is not None:
+            await self.judge.aclose()
+
+    async def __aenter__(self) -> PromptInjectionDetector:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
     # ----------------------------------------------------------------- public
 
     def analyze(self, value: Any, channel: str = "input") -> Analysis:
-        """The scores and hits for one text (or a tool result: a non-string value is
-        read as its JSON form), as arriving on ``channel``."""
+        """The heuristic scores and hits for one text (or a tool result: a non-string
+        value is read as its JSON form), as arriving on ``channel``."""
         structured = not isinstance(value, str | bytes | bytearray) and value is not None
         return self.scanner.scan(as_text(value), channel, structured=structured)
 
     def flagged(self, analysis: Analysis) -> list[str]:
         """The types of ``analysis`` at or over the threshold."""
         return [t for t in analysis.flagged(self.threshold) if analysis.scores[t] > 0]
+
+    async def check(self, value: Any, channel: str = "input") -> Finding:
+        """What the configured tier decides about one value (as ``analyze`` reads it):
+        ``check(...).types`` is empty when it passes. May call the judge (``JudgeError``
+        when it fails)."""
+        (finding,) = await self._decide([_Item(as_text(value), channel,
+                                               self.analyze(value, channel))])
+        return finding
 
     # ------------------------------------------------------------------ hooks
 
@@ -162,18 +264,40 @@ class PromptInjectionDetector(Processor):
         abort: Abort,
         writer: Writer,
     ) -> list[Message] | None:
-        kept: list[Message] = []
-        dropped = False
-        for message in messages:
-            if (message.role != "user" or message.is_signal
-                    or message_list.source_of(message.id) == "memory"):
-                kept.append(message)
+        checked = [m for m in messages
+                   if m.role == "user" and not m.is_signal
+                   and message_list.source_of(m.id) != "memory"]
+        items: list[_Item] = []
+        for message in checked:
+            if message.text.strip():
+                items.append(_Item(message.text, "input",
+                                   self.scanner.scan(message.text, "input"), message))
+            for part in message.content.parts:
+                document = _document(part)
+                if document is not None:
+                    text, encoding = document
+                    analysis = (self.analyze(part.data, "document") if type(part) is DataPart
+                                else self.scanner.scan(text, "document"))
+                    items.append(_Item(text, "document", analysis, message, part, encoding))
+        findings = await self._decide(items, abort)
+        dropped: set[int] = set()
+        removed: set[int] = set()
+        for item, finding in zip(items, findings, strict=True):
+            assert item.message is not None
+            if not finding.types or id(item.message) in dropped:
                 continue
-            if await self._check_message(message, abort, writer):
-                kept.append(message)
-            else:
-                dropped = True
-        return kept if dropped else None
+            if item.part is None:
+                if not await self._act_on_message(item.message, finding, abort, writer):
+                    dropped.add(id(item.message))
+            elif not await self._act_on_document(item, finding, abort, writer):
+                removed.add(id(item.part))
+        for message in checked:
+            parts = [p for p in message.content.parts if id(p) not in removed]
+            if len(parts) != len(message.content.parts):
+                message.content.parts = parts
+                if not parts and not (message.content.content or "").strip():
+                    dropped.add(id(message))
+        return [m for m in messages if id(m) not in dropped] if dropped else None
 
     @hookimpl
     async def process_tool_result(
@@ -183,106 +307,140 @@ class PromptInjectionDetector(Processor):
         abort: Abort,
         writer: Writer,
     ) -> ToolResultChange | None:
-        analysis = self.analyze(result, "tool-result")
-        types = self.flagged(analysis)
+        (finding,) = await self._decide(
+            [_Item(as_text(result), "tool-result", self.analyze(result, "tool-result"))], abort)
+        types = finding.types
         if not types:
             return None
         if self.strategy == "block":
-            self._block("tool-result", analysis, types, abort)
+            self._block("tool-result", finding, abort)
         if self.strategy == "warn":
-            await self._report("tool-result", "warned", analysis, types, writer)
+            await self._report("tool-result", "warned", finding, writer)
             return None
         if self.strategy == "rewrite":
-            cleaned = self._rewrite_value(result, types, "tool-result")
-            if not self.flagged(self.analyze(cleaned, "tool-result")):
-                await self._report("tool-result", "rewritten", analysis, types, writer)
+            cleaned = self._cleaned_value(result, finding, "tool-result")
+            if cleaned is not _UNCLEAN:
+                await self._report("tool-result", "rewritten", finding, writer)
                 return {"result": cleaned}
-        await self._report("tool-result", "filtered", analysis, types, writer)
+        await self._report("tool-result", "filtered", finding, writer)
         return {"result": f"[{self.id}: the result of {tool_name} was withheld: prompt "
                           f"injection detected (types: {', '.join(types)})]"}
 
-    # -------------------------------------------------------------- internals
+    # -------------------------------------------------------------- deciding
 
-    async def _check_message(self, message: Message, abort: Abort,
-                             writer: Writer) -> bool:
-        """Check one user message in place; False when it is to be dropped."""
-        text = message.text
-        if text.strip():
-            analysis = self.scanner.scan(text, "input")
-            types = self.flagged(analysis)
-            if types:
-                if self.strategy == "block":
-                    self._block("input", analysis, types, abort)
-                if self.strategy == "warn":
-                    await self._report("input", "warned", analysis, types, writer)
-                elif self.strategy == "rewrite" and self._rewrite_message(message, analysis,
-                                                                          types):
-                    await self._report("input", "rewritten", analysis, types, writer)
-                else:
-                    await self._report("input", "filtered", analysis, types, writer)
-                    return False
-        parts = []
-        for part in message.content.parts:
-            if await self._check_document(part, abort, writer):
-                parts.append(part)
-        if len(parts) != len(message.content.parts):
-            message.content.parts = parts
-            if not parts and not (message.content.content or "").strip():
-                return False
-        return True
+    async def _decide(self, items: list[_Item], abort: Abort | None = None) -> list[Finding]:
+        """A finding for each item: the heuristics' where they decide (tier
+        ``heuristic``, or ``both`` and they flag it), the judge's for the rest, its
+        calls made concurrently. With ``block`` and an abort, a text the heuristics flag
+        ends the run before any judge call."""
+        findings: list[Finding | None] = []
+        for item in items:
+            heuristic = self._heuristic(item.analysis)
+            decided = self.tier == "heuristic" or (self.tier == "both" and heuristic.types)
+            findings.append(heuristic if decided or not item.text.strip() else None)
+        if abort is not None and self.strategy == "block":
+            for item, finding in zip(items, findings, strict=True):
+                if finding is not None and finding.types:
+                    self._block(item.channel, finding, abort)
+        pending = [i for i, f in enumerate(findings) if f is None]
+        if pending:
+            assert self.judge is not None
+            judge = self.judge
+            replies = await _all(
+                [judge(items[i].text, context=CONTEXT.get(items[i].channel)) for i in pending])
+            for i, reply in zip(pending, replies, strict=True):
+                findings[i] = self._judged(items[i], reply)
+        return [f for f in findings if f is not None]
 
-    async def _check_document(self, part: Any, abort: Abort,
-                              writer: Writer) -> bool:
-        """Check one part when it is a document; False when it is to be dropped."""
-        document = _document(part)
-        if document is None:
-            return True
-        text, encoding = document
-        if type(part) is DataPart:
-            analysis = self.analyze(part.data, "document")
-        else:
-            analysis = self.scanner.scan(text, "document")
+    def _heuristic(self, analysis: Analysis) -> Finding:
         types = self.flagged(analysis)
-        if not types:
-            return True
+        return Finding("heuristic", types, dict(analysis.scores), analysis.detections(types),
+                       analysis)
+
+    def _judged(self, item: _Item, reply: dict[str, Any]) -> Finding:
+        verdict = JudgeVerdict.from_reply(reply, self.detection_types)
+        types = [t for t in self.detection_types
+                 if verdict.scores[t] >= self.threshold and verdict.scores[t] > 0]
+        detections = tuple(Detection(t, 0, len(item.text), verdict.scores[t], detector="judge")
+                           for t in types)
+        return Finding("judge", types, verdict.scores, detections, item.analysis,
+                       verdict.reason, verdict.rewritten_content)
+
+    # ---------------------------------------------------------------- acting
+
+    async def _act_on_message(self, message: Message, finding: Finding, abort: Abort,
+                              writer: Writer) -> bool:
+        """Act on a flagged message text; False when the message is to be dropped."""
         if self.strategy == "block":
-            self._block("document", analysis, types, abort)
+            self._block("input", finding, abort)
         if self.strategy == "warn":
-            await self._report("document", "warned", analysis, types, writer)
+            await self._report("input", "warned", finding, writer)
             return True
         if self.strategy == "rewrite":
-            if type(part) is FilePart:
-                cleaned = rewrite(text, self._removable(analysis, types), types)
-                if not self.flagged(self.scanner.scan(cleaned, "document")):
-                    part.data = _encode(cleaned, encoding, part.data)
-                    await self._report("document", "rewritten", analysis, types, writer)
-                    return True
-            else:
-                data = self._rewrite_value(part.data, types, "document")
-                if not self.flagged(self.analyze(data, "document")):
-                    part.data = data
-                    await self._report("document", "rewritten", analysis, types, writer)
-                    return True
-        await self._report("document", "filtered", analysis, types, writer)
+            cleaned = self._cleaned_text(message.text, finding, "input")
+            if cleaned is not None:
+                _set_text(message, cleaned)
+                await self._report("input", "rewritten", finding, writer)
+                return True
+        await self._report("input", "filtered", finding, writer)
         return False
 
-    def _rewrite_message(self, message: Message, analysis: Analysis, types: list[str]) -> bool:
-        """Rewrite the message's text in place (one text part, ``content.content``
-        too when it had one); False when the result would still be flagged."""
-        cleaned = rewrite(message.text, self._removable(analysis, types), types)
-        if self.flagged(self.scanner.scan(cleaned, "input")):
-            return False
-        parts = message.content.parts
-        first = next((i for i, p in enumerate(parts) if type(p) is TextPart), None)
-        rest = [p for p in parts if type(p) is not TextPart]
-        if first is None:
-            message.content.content = cleaned
+    async def _act_on_document(self, item: _Item, finding: Finding, abort: Abort,
+                               writer: Writer) -> bool:
+        """Act on a flagged document; False when its part is to be dropped."""
+        if self.strategy == "block":
+            self._block("document", finding, abort)
+        if self.strategy == "warn":
+            await self._report("document", "warned", finding, writer)
+            return True
+        if self.strategy == "rewrite":
+            part = item.part
+            if type(part) is FilePart:
+                cleaned = self._cleaned_text(item.text, finding, "document")
+                if cleaned is not None:
+                    part.data = _encode(cleaned, item.encoding, part.data)
+                    await self._report("document", "rewritten", finding, writer)
+                    return True
+            else:
+                data = self._cleaned_value(part.data, finding, "document")
+                if data is not _UNCLEAN:
+                    part.data = data
+                    await self._report("document", "rewritten", finding, writer)
+                    return True
+        await self._report("document", "filtered", finding, writer)
+        return False
+
+    def _cleaned_text(self, text: str, finding: Finding, channel: str) -> str | None:
+        """``text`` cleaned: the judge's ``rewritten_content`` when it gave one, else
+        the offending sentences cut out; None when that changes nothing or the
+        heuristics still flag the result."""
+        if finding.rewritten_content is not None and finding.rewritten_content.strip():
+            cleaned = finding.rewritten_content
         else:
-            rest.insert(first, TextPart(cleaned))
-            message.content.parts = rest
-            if isinstance(message.content.content, str):
-                message.content.content = cleaned
-        return True
+            cleaned = rewrite(text, self._removable(finding.analysis, finding.types),
+                              finding.types)
+        if cleaned == text or self.flagged(self.scanner.scan(cleaned, channel)):
+            return None
+        return cleaned
+
+    def _cleaned_value(self, value: Any, finding: Finding, channel: str) -> Any:
+        """A tool result or document data cleaned (the judge's rewrite when it gave
+        one: for a structured value, when it is JSON), else ``_UNCLEAN``."""
+        cleaned: Any = _UNCLEAN
+        rewritten = finding.rewritten_content
+        if rewritten is not None and rewritten.strip():
+            if isinstance(value, str):
+                cleaned = rewritten
+            else:
+                try:
+                    cleaned = json.loads(rewritten)
+                except ValueError:
+                    cleaned = _UNCLEAN
+        if cleaned is _UNCLEAN:
+            cleaned = self._rewrite_value(value, finding.types, channel)
+        if cleaned == value or self.flagged(self.analyze(cleaned, channel)):
+            return _UNCLEAN
+        return cleaned
 
     def _rewrite_value(self, value: Any, types: list[str], channel: str) -> Any:
         """A tool result (or document data) with the offending sentences of each of
@@ -301,31 +459,66 @@ class PromptInjectionDetector(Processor):
         return [h for h in analysis.hits
                 if any(h.weights.get(t, 0.0) >= _REWRITE_MIN for t in types)]
 
-    def _metadata(self, verdict: Verdict, analysis: Analysis) -> dict[str, Any]:
+    # ------------------------------------------------------------- reporting
+
+    def _metadata(self, verdict: Verdict, finding: Finding) -> dict[str, Any]:
         metadata = verdict.to_metadata()
+        if finding.reason:
+            metadata["reason"] = finding.reason
         if self.include_scores:
-            metadata["scores"] = dict(analysis.scores)
+            metadata["scores"] = dict(finding.scores)
         return metadata
 
-    def _verdict(self, channel: str, action: str, analysis: Analysis,
-                 types: list[str]) -> Verdict:
-        return Verdict(self.id, channel, self.strategy, action, analysis.detections(types))
+    def _verdict(self, channel: str, action: str, finding: Finding) -> Verdict:
+        return Verdict(self.id, channel, self.strategy, action, finding.detections)
 
-    def _block(self, channel: str, analysis: Analysis, types: list[str],
-               abort: Abort) -> NoReturn:
-        verdict = self._verdict(channel, "blocked", analysis, types)
-        abort(_message(types), metadata=self._metadata(verdict, analysis))
+    def _block(self, channel: str, finding: Finding, abort: Abort) -> NoReturn:
+        verdict = self._verdict(channel, "blocked", finding)
+        abort(_message(finding), metadata=self._metadata(verdict, finding))
 
-    async def _report(self, channel: str, action: str, analysis: Analysis, types: list[str],
+    async def _report(self, channel: str, action: str, finding: Finding,
                       writer: Writer) -> None:
-        verdict = self._verdict(channel, action, analysis, types)
+        verdict = self._verdict(channel, action, finding)
         writer.report(verdict)
         await notify_violation(self, ProcessorViolation(
-            self.id, _message(types), self._metadata(verdict, analysis)))
+            self.id, _message(finding), self._metadata(verdict, finding)))
 
 
-def _message(types: list[str]) -> str:
-    return f"Prompt injection detected. Types: {', '.join(types)}"
+#: What ``_cleaned_value`` returns when a value cannot be cleaned.
+_UNCLEAN: Any = object()
+
+
+async def _all(calls: list[Coroutine[Any, Any, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The results of ``calls`` run concurrently; when one fails the others are
+    cancelled and its error raised."""
+    tasks = [asyncio.ensure_future(c) for c in calls]
+    try:
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+def _set_text(message: Message, cleaned: str) -> None:
+    """Replace the message's text in place (one text part where the first was, and
+    ``content.content`` when it had one)."""
+    parts = message.content.parts
+    first = next((i for i, p in enumerate(parts) if type(p) is TextPart), None)
+    rest = [p for p in parts if type(p) is not TextPart]
+    if first is None:
+        message.content.content = cleaned
+    else:
+        rest.insert(first, TextPart(cleaned))
+        message.content.parts = rest
+        if isinstance(message.content.content, str):
+            message.content.content = cleaned
+
+
+def _message(finding: Finding) -> str:
+    message = f"Prompt injection detected. Types: {', '.join(finding.types)}"
+    return f"{message}. Reason: {finding.reason}" if finding.reason else message
 
 
 def as_text(value: Any) -> str:

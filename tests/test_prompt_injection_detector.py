@@ -603,7 +603,8 @@ def test_tripwire_plugins_lists_it_with_its_options(only_plugins, cli):
     assert code == 0
     line = next(x for x in out.splitlines() if x.startswith("prompt-injection-detector"))
     assert "input, tool_result" in line
-    assert "tier (Literal['heuristic']" in out and "threshold (float" in out
+    assert "tier (Literal['heuristic', 'judge', 'both'] | None" in out
+    assert "model (str | Model | None" in out and "threshold (float" in out
 
 
 async def test_an_agent_from_toml_uses_it_by_name(only_plugins, tmp_path):
