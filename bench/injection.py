@@ -14,6 +14,9 @@ Run by hand: ``python bench/injection.py [--misses]``. On the labelled set of
   rules were not written from than the tuning set does;
 * throughput in MB/s of text scanned: over the labelled set, and over 1 MB of
   ordinary chat text;
+* the judge calls ``tier = "both"`` saves against ``tier = "judge"`` on each set, with
+  a scripted judge that answers from the labels (one call per text it is asked
+  about); and what skipping the texts the heuristics score 0 would save and miss;
 
 with the default options (``threshold = 0.7``, every type). ``--misses`` lists the
 attacks missed and the benign texts flagged. Nothing here is asserted.
@@ -22,6 +25,8 @@ attacks missed and the benign texts flagged. Nothing here is asserted.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import random
 import sys
 import time
@@ -32,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from injection_data import Sample, held_out, samples  # noqa: E402
 
+from tripwire.chunks import Chunk, Usage  # noqa: E402
 from tripwire.plugins._injection import TYPES  # noqa: E402
 from tripwire.plugins.prompt_injection_detector import (  # noqa: E402
     PromptInjectionDetector,
@@ -160,6 +166,55 @@ def web_pages(seed: int = 11) -> list[tuple[str, str]]:
     return out
 
 
+class LabelledJudge:
+    """A judge model that answers from the labels: the types of the sample whose text
+    it is asked about, at 0.9."""
+
+    provider = "bench"
+    model_id = "labelled-judge"
+
+    def __init__(self, data: list[Sample]) -> None:
+        self.labels = {as_text(s.text): sorted(s.types) for s in data}
+        self.calls = 0
+
+    async def stream(self, request: object) -> object:
+        self.calls += 1
+        text = request.prompt[1]["content"][0]["text"]  # type: ignore[attr-defined]
+        judged = text.partition("Text to judge:\n")[2]
+        types = [{"type": t, "score": 0.9} for t in self.labels.get(judged, [])]
+        verdict = {"types": types or None, "reason": None}
+        yield Chunk("text-delta", {"id": "t", "text": json.dumps(verdict)})
+        yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
+
+
+async def _judge_calls(tier: str, data: list[Sample]) -> tuple[int, int]:
+    """Judge calls, and attacks caught, checking every sample once with ``tier``."""
+    model = LabelledJudge(data)
+    guard = PromptInjectionDetector(model=model, tier=tier)  # type: ignore[arg-type]
+    caught = 0
+    for s in data:
+        finding = await guard.check(s.text, s.channel)
+        caught += bool(s.types and finding.types)
+    return model.calls, caught
+
+
+def judge_calls(data: list[Sample], label: str) -> None:
+    judge, caught_judge = asyncio.run(_judge_calls("judge", data))
+    both, caught_both = asyncio.run(_judge_calls("both", data))
+    attacks = sum(1 for s in data if s.types)
+    guard = PromptInjectionDetector()
+    silent = {as_text(s.text): bool(s.types) for s in data
+              if not any(guard.analyze(s.text, s.channel).scores.values())}
+    silent_attacks = sum(silent.values())
+    print(f"  {label}: {len(data)} texts ({len({as_text(s.text) for s in data})} distinct: the "
+          f"judge's cache asks about each once), {attacks} attacks")
+    print(f"    tier judge: {judge} judge calls, {caught_judge}/{attacks} attacks caught")
+    print(f"    tier both:  {both} judge calls ({judge - both} saved, "
+          f"{_ratio(judge - both, judge):.1%}), {caught_both}/{attacks} attacks caught")
+    print(f"    skipping texts the heuristics score 0 would save {len(silent)} more calls "
+          f"and let through {silent_attacks} distinct attacks")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
@@ -176,6 +231,9 @@ def main(argv: list[str] | None = None) -> None:
                "its benign texts")
     throughput(guard, chat_megabyte(), "1 MB of ordinary chat, 100-2000 char messages")
     throughput(guard, web_pages(), "1 MB of HTML tool results, ~20 kB pages")
+    print("\njudge calls (a scripted judge answering from the labels, each text once):")
+    judge_calls(data, "tuning set")
+    judge_calls(list(held_out()), "held-out set")
 
 
 if __name__ == "__main__":
