@@ -8,6 +8,7 @@ Private; the behaviour is documented in ``docs/processors/pii-detector.md``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Iterable
@@ -22,7 +23,10 @@ from tripwire.holdback import HoldBack, Match
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.results import response_text
 
-Find = Callable[[str], list[Detection]]
+#: ``find(text)``: the detections in a text.
+Search = Callable[[str], list[Detection]]
+#: ``find(text, state)``: the detections in a text, in the call whose ``state`` it is.
+Find = Callable[[str, dict[str, Any]], list[Detection]]
 
 # ------------------------------------------------------------------ formats
 
@@ -104,6 +108,76 @@ def splice(text: str, detections: Iterable[Detection],
         pos = d.end
     out.append(text[pos:])
     return "".join(out)
+
+
+# ------------------------------------------------------------------ the judge's findings
+
+#: What separates the words of a quoted value: whitespace, or the escapes a model
+#: may copy from a JSON rendering of a tool value (``\\n``).
+_GAP = re.compile(r"(?:\s|\\[nrt])+")
+
+
+@functools.lru_cache(maxsize=4096)
+def value_patterns(value: str) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """How to find a value the judge quoted: its words in order, any whitespace between
+    them (a model may put an address on one line), not inside a longer word (``Ann`` is
+    not found in ``Annual``); exactly as quoted, then ignoring case. ``None`` for a
+    value with fewer than two letters or digits (it would be found everywhere)."""
+    words = [w for w in _GAP.split(value) if w]
+    if sum(c.isalnum() for w in words for c in w) < 2:
+        return None
+    body = r"\s+".join(map(re.escape, words))
+    before = r"(?<!\w)" if re.match(r"\w", words[0]) else ""
+    after = r"(?!\w)" if re.search(r"\w$", words[-1]) else ""
+    pattern = before + body + after
+    return re.compile(pattern), re.compile(pattern, re.IGNORECASE)
+
+
+def locate(text: str, findings: Iterable[tuple[str, str]], detector: str) -> list[Detection]:
+    """Every occurrence in ``text`` of each ``(type, value)`` the judge found, as a
+    detection (score 1.0): where the value is written exactly as quoted, or, when it is
+    nowhere written so, where it is written in another case. A value that does not occur
+    is not reported (the model may have quoted it wrong, or it is in another text of
+    the same message)."""
+    out: list[Detection] = []
+    for kind, value in findings:
+        patterns = value_patterns(value)
+        if patterns is None:
+            continue
+        for pattern in patterns:
+            matches = list(pattern.finditer(text))
+            if matches:
+                out.extend(Detection(kind, m.start(), m.end(), 1.0, detector, m.group())
+                           for m in matches)
+                break
+    return out
+
+
+def combine(text: str, found: list[Detection], judged: list[Detection]) -> list[Detection]:
+    """The deterministic detections ``found`` (merged, non-overlapping) with the judge's
+    added where they do not overlap: a judge detection overlapping a deterministic one
+    keeps only the parts outside it (each part with letters or digits). So every
+    deterministic detection stays, with its type, and whatever the judge found is
+    covered too. In text order, each with its value."""
+    taken = [(d.start, d.end) for d in found]
+    extra: list[Detection] = []
+    for d in merge(judged):
+        pos = d.start
+        pieces: list[tuple[int, int]] = []
+        for s, e in taken:
+            if e <= pos or s >= d.end:
+                continue
+            pieces.append((pos, s))
+            pos = max(pos, e)
+        pieces.append((pos, d.end))
+        for s, e in pieces:
+            while s < e and text[s].isspace():
+                s += 1
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            if any(c.isalnum() for c in text[s:e]):
+                extra.append(attrs.evolve(d, start=s, end=e, value=text[s:e]))
+    return sorted([*found, *extra], key=lambda d: d.start)
 
 
 # ------------------------------------------------------------------ walks
@@ -246,7 +320,7 @@ class StreamWindow:
                  "_finish", "_known", "_whole_until", "_plan", "_last")
 
     def __init__(
-        self, max_length: int, find: Find, replace: Callable[[Match], str] | None, *,
+        self, max_length: int, find: Search, replace: Callable[[Match], str] | None, *,
         local: Iterable[Detector] = (), others: Iterable[Detector] = (),
         raw: Callable[[str, list[Detector]], list[Detection]] | None = None,
         finish: Callable[[str, list[Detection]], list[Detection]] | None = None,
@@ -496,7 +570,7 @@ class Tokenizer:
         cached = cache.get((text, detect))
         if found is None and cached is not None and cached[0] == vault.version:
             return text if cached[1] == text else cached[1]
-        spans = merge([*(self.find(text) if detect else []), *vault.occurrences(text)])
+        spans = merge([*(self.find(text, state) if detect else []), *vault.occurrences(text)])
         out = text
         if spans:
             def replacement(d: Detection, value: str) -> str:
