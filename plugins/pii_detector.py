@@ -186,9 +186,10 @@ class PIIDetector(Processor):
     ``instructions`` = ``None``
         The judge's system prompt (default: ``DEFAULT_INSTRUCTIONS`` and the meaning
         of each judged type; the verdict's schema is appended to it).
-    ``fail_open`` = ``False``
-        When a check fails (a detector raises, the judge gives no verdict): ``False``
-        ends the run, ``True`` lets the content through unchecked (logged).
+
+    ``fail_open`` is the attribute every processor has (in TOML: ``fail_open = true``):
+    when a check fails (a detector raises, the judge gives no verdict), ``False`` (the
+    default) ends the run, ``True`` lets the content through unchecked (logged).
     """
 
     id = "pii-detector"
@@ -213,7 +214,6 @@ class PIIDetector(Processor):
         store: Store = "placeholders",
         model: str | Model | None = None,
         instructions: str | None = None,
-        fail_open: bool = False,
     ) -> None:
         owner = self.id
         detection_types = check("detection_types", detection_types, tuple[str, ...] | None,
@@ -221,7 +221,6 @@ class PIIDetector(Processor):
         if detection_types is None:
             detection_types = (*DEFAULT_TYPES, *JUDGE_TYPES) if model is not None else DEFAULT_TYPES
         instructions = check("instructions", instructions, str | None, owner=owner)
-        self.fail_open = check("fail_open", fail_open, bool, owner=owner)
         check("strategy", strategy, Strategy, owner=owner)
         check("redaction_method", redaction_method, RedactionMethod, owner=owner)
         check("include_detections", include_detections, bool, owner=owner)

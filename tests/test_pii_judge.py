@@ -281,8 +281,9 @@ async def test_a_judge_failure_fails_closed(make_bare_agent):
 async def test_fail_open_lets_the_input_through_with_the_deterministic_check_undone(
         make_bare_agent):
     judge = MockModel(["not json", "still not json"])
-    agent = make_bare_agent(["ok"], input_processors=[
-        PIIDetector(model=judge, detection_types=["name"], fail_open=True)])
+    guard = PIIDetector(model=judge, detection_types=["name"])
+    guard.fail_open = True  # every processor's attribute (fail_open = true in TOML)
+    agent = make_bare_agent(["ok"], input_processors=[guard])
     result = await agent.generate("I am Ada Lovelace")
     assert result.text == "ok" and user_texts(agent.model) == ["I am Ada Lovelace"]
 
