@@ -27,3 +27,30 @@ def test_the_guardrails_example_prints_what_the_readme_shows(tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
+
+
+async def test_the_combined_guardrails_agent_builds_from_python_and_from_toml(
+        tmp_path, monkeypatch):
+    from tripwire import Agent
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
+    text = section("Guardrails")
+    combined = text[text.index("### Moderation, injection and personal data together"):]
+    toml_block = re.findall(r"```toml\n(.*?)```", combined, re.S)[0]
+    python_block = re.findall(r"```python\n(.*?)```", combined, re.S)[0]
+    namespace: dict = {}
+    exec(compile(python_block, "README.md", "exec"), namespace)
+    agent = namespace["agent"]
+    assert [p.id for p in agent.list_processors("input")] == [
+        "unicode-normalizer", "pii-detector", "input-guards"]
+    assert [p.id for p in agent.list_processors("output")] == [
+        "moderation", "prompt-injection-detector", "pii-detector", "system-prompt-scrubber"]
+    path = tmp_path / "tripwire.toml"
+    path.write_text(toml_block)
+    from_file = Agent.from_config(str(path), "support")
+    assert [p.id for p in from_file.list_processors("input")] == [
+        "unicode-normalizer", "pii-detector", "input-guards"]
+    for built in (agent, from_file, *agent.list_processors(), *from_file.list_processors()):
+        closer = getattr(built, "aclose", None)
+        if closer is not None:
+            await closer()
