@@ -1,5 +1,6 @@
 """language-detector: offline detection (py3langid), the four strategies, the options,
-translation through a judge (MockModel verdicts), discovery and TOML."""
+translation through a judge (MockModel verdicts, and the HTTP providers against the local
+server in both wire formats), discovery and TOML."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import re
 
 import pytest
+from fake_llm_server import ErrorReply, Reply
 
 from tripwire import Agent, ConfigurationError, JudgeError, Message, ProcessorError
 from tripwire.guardrails import Verdict
@@ -347,6 +349,57 @@ async def test_a_failed_translation_fails_open_when_asked(make_bare_agent):
     assert result.text == "Sonnig." and seen_by_model(agent) == [GERMAN]
     outcomes = [(r.processor_id, r.hook, r.outcome) for r in result.audit]
     assert ("language-detector", "process_input", "fail-open") in outcomes
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+async def test_translation_over_http_sends_the_schema_and_rewrites_the_input(
+        llm_server, make_bare_agent, wire):
+    llm_server.script(Reply(text=translation("How is the weather in Berlin today?")))
+    async with llm_server.model(wire) as judge_model:
+        guard = LanguageDetector(strategy="translate", model=judge_model)
+        agent = make_bare_agent(["Sunny."], input_processors=[guard])
+        result = await agent.generate(GERMAN)
+
+    assert seen_by_model(agent) == ["How is the weather in Berlin today?"]
+    assert input_metadata(result)[0]["translation"] == {
+        "original_language": "German", "target_language": "English"}
+    (request,) = llm_server.requests
+    body = request.body
+    if wire == "openai":
+        assert body["response_format"]["json_schema"]["schema"] == TRANSLATION_SCHEMA
+        assert body["temperature"] == 0
+        sent = json.dumps(body["messages"], ensure_ascii=False)
+    else:
+        assert body["output_config"]["format"]["schema"] == TRANSLATION_SCHEMA
+        sent = json.dumps(body["messages"], ensure_ascii=False)
+    assert GERMAN in sent
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+async def test_a_malformed_translation_over_http_is_retried_once_then_fails_closed(
+        llm_server, make_bare_agent, wire):
+    llm_server.script(Reply(text='{"translated_text": 3}'), Reply(text="Sorry, no."))
+    async with llm_server.model(wire) as judge_model:
+        guard = LanguageDetector(strategy="translate", model=judge_model)
+        agent = make_bare_agent(["never sent"], input_processors=[guard])
+        with pytest.raises(ProcessorError) as info:
+            await agent.generate(GERMAN)
+    assert len(llm_server.requests) == 2
+    assert isinstance(info.value.__cause__, JudgeError)
+    assert GERMAN not in str(info.value.__cause__)
+    assert agent.model.requests == []
+
+
+@pytest.mark.parametrize("wire", ["openai", "anthropic"])
+async def test_a_rate_limited_translator_over_http_fails_open_when_asked(
+        llm_server, make_bare_agent, wire):
+    llm_server.script(*[ErrorReply(429, "Rate limit reached")] * 5)
+    async with llm_server.model(wire) as judge_model:
+        guard = LanguageDetector(strategy="translate", model=judge_model)
+        guard.fail_open = True
+        agent = make_bare_agent(["Sonnig."], input_processors=[guard])
+        result = await agent.generate(GERMAN)
+    assert result.text == "Sonnig." and seen_by_model(agent) == [GERMAN]
 
 
 # -------------------------------------------------------- discovery and TOML
