@@ -493,16 +493,15 @@ def _openai_refusal(text: str) -> RawReply:
     return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
 
 
-async def test_an_openai_refusal_field_is_reported_as_a_reply_without_a_verdict(llm_server):
-    # The OpenAI provider streams a refusal as the reply's text, so the judge sees a
-    # reply with no JSON in it: retried once, then reported, quoting the refusal.
-    refusal = "I'm sorry, but I can't help with that."
-    llm_server.script(_openai_refusal(refusal), _openai_refusal(refusal))
+async def test_an_openai_refusal_field_is_a_refusal(llm_server):
+    # OpenAI ends a refusal with finish_reason "stop"; the provider marks it
+    # content-filter, so the judge reports it as refused, without a retry.
+    llm_server.script(_openai_refusal("I'm sorry, but I can't help with that."))
     async with llm_server.openai() as model:
-        with pytest.raises(JudgeError) as info:
+        with pytest.raises(JudgeError, match="refused to give a verdict") as info:
             await make_judge(model)("x")
-    assert info.value.kind == "unparsable"
-    assert repr(refusal) in str(info.value)
+    assert info.value.kind == "refused"
+    assert len(llm_server.requests) == 1
 
 
 async def test_a_router_id_builds_a_provider_the_judge_closes(llm_server, monkeypatch):

@@ -3,6 +3,8 @@ this wire format has (what both providers do alike is in test_providers.py)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fake_llm_server import FakeToolCall, RawReply, Reply
 from helpers import collect, request, texts, user
@@ -241,3 +243,50 @@ async def test_router_id_sends_max_tokens_as_max_completion_tokens(monkeypatch):
     model = resolve_model("openai/gpt-5-mini")
     assert model.max_tokens_param == "max_completion_tokens"  # what OpenAI's API wants
     await model.aclose()
+
+
+# ---------------------------------------------------------------- refusals
+
+REFUSAL = "I'm sorry, but I can't help with that."
+
+
+def _refusal_stream(native_finish: str = "stop") -> RawReply:
+    base = {"id": "chatcmpl-r", "object": "chat.completion.chunk", "model": "gpt-test"}
+    events = [
+        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
+                                                    "refusal": ""}, "finish_reason": None}]},
+        {**base, "choices": [{"index": 0, "delta": {"refusal": REFUSAL[:9]}, "finish_reason": None}]},
+        {**base, "choices": [{"index": 0, "delta": {"refusal": REFUSAL[9:]}, "finish_reason": None}]},
+        {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": native_finish}]},
+    ]
+    return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
+
+
+async def test_a_streamed_refusal_is_text_with_the_content_filter_finish_reason(llm_server):
+    llm_server.script(_refusal_stream())
+    async with llm_server.openai() as model:
+        chunks = await collect(model)
+    assert texts(chunks) == REFUSAL
+    finish = chunks[-1].payload
+    assert finish["finish_reason"] == "content-filter"
+    assert finish["provider_metadata"]["openai"] == {"finish_reason": "stop", "refusal": True}
+
+
+async def test_a_refusal_without_streaming_has_the_content_filter_finish_reason(llm_server):
+    body = {"id": "chatcmpl-r", "object": "chat.completion", "model": "gpt-test",
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {
+                "role": "assistant", "content": None, "refusal": REFUSAL}}]}
+    llm_server.script(RawReply(json.dumps(body), content_type="application/json"))
+    async with llm_server.openai() as model:
+        chunks = await model.generate(request())
+    assert texts(chunks) == REFUSAL
+    assert chunks[-1].payload["finish_reason"] == "content-filter"
+    assert chunks[-1].payload["provider_metadata"]["openai"]["refusal"] is True
+
+
+async def test_an_empty_refusal_field_is_no_refusal(llm_server):
+    llm_server.script(Reply(text="Paris."))  # the server sends "refusal": null
+    async with llm_server.openai() as model:
+        chunks = await collect(model)
+    assert chunks[-1].payload["finish_reason"] == "stop"
+    assert "refusal" not in chunks[-1].payload["provider_metadata"]["openai"]

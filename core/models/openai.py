@@ -173,6 +173,7 @@ class OpenAICompatible(HTTPModel):
         usage: dict[str, Any] | None = None
         calls: dict[int, dict[str, Any]] = {}
         done = False
+        refused = False
         text_id = reasoning_id = "0"
         async for _event, data in events:
             if data == "[DONE]":
@@ -203,6 +204,7 @@ class OpenAICompatible(HTTPModel):
                     yield Chunk("text-delta", {"id": text_id, "text": content})
                 refusal = as_text(delta.get("refusal"), "choices[%d].delta.refusal", i)
                 if refusal:
+                    refused = True
                     yield Chunk("text-delta", {"id": text_id, "text": refusal})
                 tool_calls = delta.get("tool_calls")
                 if tool_calls is not None:
@@ -218,9 +220,9 @@ class OpenAICompatible(HTTPModel):
             tc = calls[index]
             yield tool_call_chunk(tc["id"] or f"call_{index}", tc["name"], "".join(tc["args"]))
         yield call.finish(
-            map_finish_reason(native_finish),
+            map_finish_reason(native_finish, refused=refused),
             usage_from_openai(usage),
-            self._metadata(native_finish, usage, fingerprint),
+            self._metadata(native_finish, usage, fingerprint, refused=refused),
             response_id,
             model,
         )
@@ -242,7 +244,9 @@ class OpenAICompatible(HTTPModel):
         if reasoning:
             chunks.append(Chunk("reasoning-delta", {"id": f"{response_id}:reasoning", "text": reasoning}))
         text = as_text(message.get("content"), "choices[0].message.content")
-        text = text or as_text(message.get("refusal"), "choices[0].message.refusal")
+        refusal = as_text(message.get("refusal"), "choices[0].message.refusal")
+        refused = bool(refusal)
+        text = text or refusal
         if text:
             chunks.append(Chunk("text-delta", {"id": f"{response_id}:text", "text": text}))
         for index, item in enumerate(as_list(message.get("tool_calls"), "choices[0].message.tool_calls")):
@@ -257,9 +261,14 @@ class OpenAICompatible(HTTPModel):
         usage = as_object(data.get("usage"), "usage")
         chunks.append(
             call.finish(
-                map_finish_reason(native_finish),
+                map_finish_reason(native_finish, refused=refused),
                 usage_from_openai(usage),
-                self._metadata(native_finish, usage, as_text(data.get("system_fingerprint"), "system_fingerprint")),
+                self._metadata(
+                    native_finish,
+                    usage,
+                    as_text(data.get("system_fingerprint"), "system_fingerprint"),
+                    refused=refused,
+                ),
                 response_id if data.get("id") else None,
                 as_text(data.get("model"), "model"),
             )
@@ -267,9 +276,16 @@ class OpenAICompatible(HTTPModel):
         return chunks
 
     def _metadata(
-        self, native_finish: str | None, usage: dict[str, Any] | None, fingerprint: str | None
+        self,
+        native_finish: str | None,
+        usage: dict[str, Any] | None,
+        fingerprint: str | None,
+        *,
+        refused: bool = False,
     ) -> dict[str, Any]:
         meta: dict[str, Any] = {"finish_reason": native_finish}
+        if refused:
+            meta["refusal"] = True
         if fingerprint:
             meta["system_fingerprint"] = fingerprint
         if usage:
@@ -309,8 +325,15 @@ def _merge_tool_call_delta(
         current["args"].append(arguments)
 
 
-def map_finish_reason(native: str | None) -> str:
-    """An OpenAI ``finish_reason`` as tripwire's (unknown or missing: ``"other"``)."""
+def map_finish_reason(native: str | None, *, refused: bool = False) -> str:
+    """An OpenAI ``finish_reason`` as tripwire's (unknown or missing: ``"other"``).
+
+    A reply that carried a ``refusal`` is ``"content-filter"`` whatever OpenAI's reason
+    (it sends ``"stop"``), so a refusal reads the same as Anthropic's ``refusal`` stop
+    reason and callers such as the judge can tell it from an answer.
+    """
+    if refused:
+        return "content-filter"
     return FINISH_REASONS.get(native or "", "other")
 
 
