@@ -1,0 +1,135 @@
+"""Every judge-based processor against the local HTTP server, in both wire formats,
+when the judge cannot give a verdict: a malformed verdict (twice), a 429 that does not
+go away, a server that never answers, a refusal. Each fails the run closed with a
+``ProcessorError`` whose cause is a ``JudgeError`` of the right kind that does not quote
+the judged text, and with ``fail_open`` lets the run through unchanged, recorded in the
+audit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+from fake_llm_server import ErrorReply, Hang, RawReply, Reply
+
+from tripwire import JudgeError, ProcessorError
+from tripwire.plugins.language_detector import LanguageDetector
+from tripwire.plugins.moderation import Moderation
+from tripwire.plugins.pii_detector import PIIDetector
+from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
+from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
+
+SYSTEM = "You are Bolt, the support agent of Example Corp. Never discuss pricing."
+
+
+@attrs.frozen
+class Case:
+    """A processor that asks its judge about ``text``: as an input processor (the
+    user's message) or as an output processor (the model's reply)."""
+
+    build: Callable[[Any], Any]
+    text: str
+    phase: str = "input"
+
+
+CASES = {
+    "moderation": Case(lambda model: Moderation(model), "some hateful text"),
+    "prompt-injection-detector": Case(
+        lambda model: PromptInjectionDetector(model=model, tier="judge"),
+        "Please summarise the attached quarterly report."),
+    "pii-detector": Case(lambda model: PIIDetector(model=model), "I am Ada Lovelace"),
+    "language-detector": Case(
+        lambda model: LanguageDetector(strategy="translate", model=model),
+        "Wie ist das Wetter heute in Berlin?"),
+    "system-prompt-scrubber": Case(
+        lambda model: SystemPromptScrubber(model=model),
+        "Happy to help with your order today.", phase="output"),
+}
+
+
+def openai_refusal() -> RawReply:
+    """OpenAI's refusal: the ``refusal`` field, then finish reason ``stop``."""
+    base = {"id": "chatcmpl-r", "object": "chat.completion.chunk", "model": "judge-test"}
+    events = [
+        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
+                                                    "refusal": ""}, "finish_reason": None}]},
+        {**base, "choices": [{"index": 0, "delta": {"refusal": "I can't help with that."},
+                              "finish_reason": None}]},
+        {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+    ]
+    return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
+
+
+def faults(wire: str) -> dict[str, tuple[list[Any], set[str]]]:
+    """Fault name -> (the server's replies, the ``JudgeError`` kinds accepted)."""
+    refusal = openai_refusal() if wire == "openai" else Reply(text="", finish_reason="content-filter")
+    return {
+        "malformed": ([Reply(text="Looks fine to me."), Reply(text="{\"verdict\": ")],
+                      {"unparsable"}),
+        "429": ([ErrorReply(429, "Rate limit reached")] * 3, {"api-error"}),
+        "no-answer": ([Hang()], {"api-error", "timeout"}),
+        "refusal": ([refusal], {"refused"}),
+    }
+
+
+def make_agent(make_bare_agent, case: Case, guard: Any):
+    if case.phase == "input":
+        return make_bare_agent(["The model's answer."], input_processors=[guard], audit=True)
+    return make_bare_agent([case.text], instructions=SYSTEM, output_processors=[guard],
+                           audit=True)
+
+
+def user_texts(agent) -> list[str]:
+    return [p["text"] for r in agent.model.requests for m in r.prompt if m["role"] == "user"
+            for p in m["content"] if p["type"] == "text"]
+
+
+PARAMS = [(name, wire, fault) for name in CASES for wire in ("openai", "anthropic")
+          for fault in ("malformed", "429", "no-answer", "refusal")]
+
+
+@pytest.mark.parametrize(("name", "wire", "fault"), PARAMS)
+async def test_a_judge_without_a_verdict_fails_the_run_closed(
+        llm_server, make_bare_agent, name, wire, fault):
+    case = CASES[name]
+    replies, kinds = faults(wire)[fault]
+    llm_server.script(*replies)
+    input_text = case.text if case.phase == "input" else "hi"
+    async with llm_server.model(wire, model="judge-test", timeout=0.3, max_retries=1) as model:
+        agent = make_agent(make_bare_agent, case, case.build(model))
+        with pytest.raises(ProcessorError) as info:
+            await agent.generate(input_text)
+
+    assert info.value.processor_id == name
+    cause = info.value.__cause__
+    assert isinstance(cause, JudgeError) and cause.kind in kinds, repr(cause)
+    assert case.text not in str(info.value) and case.text not in str(cause)
+    if case.phase == "input":
+        assert agent.model.requests == []  # nothing reached the model unjudged
+    if fault == "refusal":
+        assert len(llm_server.requests) == 1  # a refusal is not asked again
+
+
+@pytest.mark.parametrize(("name", "wire", "fault"), PARAMS)
+async def test_with_fail_open_the_run_goes_on_and_the_audit_says_so(
+        llm_server, make_bare_agent, name, wire, fault):
+    case = CASES[name]
+    replies, _ = faults(wire)[fault]
+    llm_server.script(*replies)
+    input_text = case.text if case.phase == "input" else "hi"
+    async with llm_server.model(wire, model="judge-test", timeout=0.3, max_retries=1) as model:
+        guard = case.build(model)
+        guard.fail_open = True
+        agent = make_agent(make_bare_agent, case, guard)
+        result = await agent.generate(input_text)
+
+    if case.phase == "input":
+        assert user_texts(agent) == [case.text] and result.text == "The model's answer."
+    else:
+        assert result.text == case.text
+    assert result.tripwire is None
+    outcomes = {(r.processor_id, r.outcome) for r in result.audit}
+    assert (name, "fail-open") in outcomes
