@@ -426,6 +426,21 @@ class BackgroundLLMServer:
 # ---------------------------------------------------------------- rendering
 
 
+def openai_refusal(text: str, *pieces: int) -> RawReply:
+    """OpenAI's streamed refusal as it sends it: the message's ``refusal`` field in
+    deltas (split after each of ``pieces`` characters), then finish reason ``stop``."""
+    base = {"id": "chatcmpl-refusal", "object": "chat.completion.chunk", "model": "gpt-test"}
+    cuts = [0, *pieces, len(text)]
+    events = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
+                                                          "refusal": ""},
+                                    "finish_reason": None}]}]
+    events += [{**base, "choices": [{"index": 0, "delta": {"refusal": text[a:b]},
+                                     "finish_reason": None}]}
+               for a, b in zip(cuts, cuts[1:], strict=False)]
+    events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
+
+
 def _pieces(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 

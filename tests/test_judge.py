@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fake_llm_server import ErrorReply, Hang, RawReply, Reply
+from fake_llm_server import ErrorReply, Hang, Reply, openai_refusal
 
 from tripwire import (
     APICallError,
@@ -482,21 +482,10 @@ async def test_an_anthropic_refusal_stop_reason_is_a_refusal(llm_server):
     assert len(llm_server.requests) == 1
 
 
-def _openai_refusal(text: str) -> RawReply:
-    base = {"id": "chatcmpl-refusal", "object": "chat.completion.chunk", "model": "gpt-test"}
-    events = [
-        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
-                                                    "refusal": ""}, "finish_reason": None}]},
-        {**base, "choices": [{"index": 0, "delta": {"refusal": text}, "finish_reason": None}]},
-        {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
-    ]
-    return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
-
-
 async def test_an_openai_refusal_field_is_a_refusal(llm_server):
     # OpenAI ends a refusal with finish_reason "stop"; the provider marks it
     # content-filter, so the judge reports it as refused, without a retry.
-    llm_server.script(_openai_refusal("I'm sorry, but I can't help with that."))
+    llm_server.script(openai_refusal("I'm sorry, but I can't help with that."))
     async with llm_server.openai() as model:
         with pytest.raises(JudgeError, match="refused to give a verdict") as info:
             await make_judge(model)("x")

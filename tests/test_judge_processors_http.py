@@ -7,13 +7,12 @@ audit."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 import pytest
-from fake_llm_server import ErrorReply, Hang, RawReply, Reply
+from fake_llm_server import ErrorReply, Hang, Reply, openai_refusal
 
 from tripwire import JudgeError, ProcessorError
 from tripwire.plugins.language_detector import LanguageDetector
@@ -50,22 +49,9 @@ CASES = {
 }
 
 
-def openai_refusal() -> RawReply:
-    """OpenAI's refusal: the ``refusal`` field, then finish reason ``stop``."""
-    base = {"id": "chatcmpl-r", "object": "chat.completion.chunk", "model": "judge-test"}
-    events = [
-        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
-                                                    "refusal": ""}, "finish_reason": None}]},
-        {**base, "choices": [{"index": 0, "delta": {"refusal": "I can't help with that."},
-                              "finish_reason": None}]},
-        {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
-    ]
-    return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
-
-
 def faults(wire: str) -> dict[str, tuple[list[Any], set[str]]]:
     """Fault name -> (the server's replies, the ``JudgeError`` kinds accepted)."""
-    refusal = openai_refusal() if wire == "openai" else Reply(text="", finish_reason="content-filter")
+    refusal = openai_refusal("I can't help with that.") if wire == "openai" else Reply(text="", finish_reason="content-filter")
     return {
         "malformed": ([Reply(text="Looks fine to me."), Reply(text="{\"verdict\": ")],
                       {"unparsable"}),
@@ -91,22 +77,35 @@ PARAMS = [(name, wire, fault) for name in CASES for wire in ("openai", "anthropi
           for fault in ("malformed", "429", "no-answer", "refusal")]
 
 
+async def run_against(llm_server, make_bare_agent, name: str, wire: str, fault: str, *,
+                      fail_open: bool = False) -> tuple[Any, Any]:
+    """``(agent, result)``, or ``(agent, the ProcessorError)`` when the run failed: the
+    processor ``name`` with a judge over ``wire`` whose server answers with ``fault``."""
+    case = CASES[name]
+    llm_server.script(*faults(wire)[fault][0])
+    input_text = case.text if case.phase == "input" else "hi"
+    async with llm_server.model(wire, model="judge-test", timeout=0.3, max_retries=1) as model:
+        guard = case.build(model)
+        guard.fail_open = fail_open
+        agent = make_agent(make_bare_agent, case, guard)
+        try:
+            return agent, await agent.generate(input_text)
+        except ProcessorError as error:
+            return agent, error
+
+
 @pytest.mark.parametrize(("name", "wire", "fault"), PARAMS)
 async def test_a_judge_without_a_verdict_fails_the_run_closed(
         llm_server, make_bare_agent, name, wire, fault):
-    case = CASES[name]
-    replies, kinds = faults(wire)[fault]
-    llm_server.script(*replies)
-    input_text = case.text if case.phase == "input" else "hi"
-    async with llm_server.model(wire, model="judge-test", timeout=0.3, max_retries=1) as model:
-        agent = make_agent(make_bare_agent, case, case.build(model))
-        with pytest.raises(ProcessorError) as info:
-            await agent.generate(input_text)
+    case, kinds = CASES[name], faults(wire)[fault][1]
+    agent, error = await run_against(llm_server, make_bare_agent, name, wire, fault)
 
-    assert info.value.processor_id == name
-    cause = info.value.__cause__
+    assert isinstance(error, ProcessorError), error
+
+    assert error.processor_id == name
+    cause = error.__cause__
     assert isinstance(cause, JudgeError) and cause.kind in kinds, repr(cause)
-    assert case.text not in str(info.value) and case.text not in str(cause)
+    assert case.text not in str(error) and case.text not in str(cause)
     if case.phase == "input":
         assert agent.model.requests == []  # nothing reached the model unjudged
     if fault == "refusal":
@@ -117,14 +116,8 @@ async def test_a_judge_without_a_verdict_fails_the_run_closed(
 async def test_with_fail_open_the_run_goes_on_and_the_audit_says_so(
         llm_server, make_bare_agent, name, wire, fault):
     case = CASES[name]
-    replies, _ = faults(wire)[fault]
-    llm_server.script(*replies)
-    input_text = case.text if case.phase == "input" else "hi"
-    async with llm_server.model(wire, model="judge-test", timeout=0.3, max_retries=1) as model:
-        guard = case.build(model)
-        guard.fail_open = True
-        agent = make_agent(make_bare_agent, case, guard)
-        result = await agent.generate(input_text)
+    agent, result = await run_against(llm_server, make_bare_agent, name, wire, fault,
+                                      fail_open=True)
 
     if case.phase == "input":
         assert user_texts(agent) == [case.text] and result.text == "The model's answer."

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_llm_server import FakeToolCall, RawReply, Reply
+from fake_llm_server import FakeToolCall, RawReply, Reply, openai_refusal
 from helpers import collect, request, texts, user
 
 from tripwire import APICallError, ConfigurationError, Tool, Usage
@@ -250,20 +250,8 @@ async def test_router_id_sends_max_tokens_as_max_completion_tokens(monkeypatch):
 REFUSAL = "I'm sorry, but I can't help with that."
 
 
-def _refusal_stream(native_finish: str = "stop") -> RawReply:
-    base = {"id": "chatcmpl-r", "object": "chat.completion.chunk", "model": "gpt-test"}
-    events = [
-        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": None,
-                                                    "refusal": ""}, "finish_reason": None}]},
-        {**base, "choices": [{"index": 0, "delta": {"refusal": REFUSAL[:9]}, "finish_reason": None}]},
-        {**base, "choices": [{"index": 0, "delta": {"refusal": REFUSAL[9:]}, "finish_reason": None}]},
-        {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": native_finish}]},
-    ]
-    return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
-
-
 async def test_a_streamed_refusal_is_text_with_the_content_filter_finish_reason(llm_server):
-    llm_server.script(_refusal_stream())
+    llm_server.script(openai_refusal(REFUSAL, 9))
     async with llm_server.openai() as model:
         chunks = await collect(model)
     assert texts(chunks) == REFUSAL
