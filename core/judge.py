@@ -37,16 +37,22 @@ import json
 import re
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
 import attrs
 
 from tripwire._json_text import NoJSONFound, extract_json
 from tripwire.errors import APICallError, ConfigurationError, MissingDependencyError, TripwireError
 from tripwire.models import Model, ModelRequest, model_label, resolve_model
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.options import NonNegativeInt, PositiveInt, Range, check
 
-__all__ = ["Judge", "JudgeError", "KINDS"]
+__all__ = ["DEFAULT_TIMEOUT", "Judge", "JudgeError", "JudgeTimeout", "KINDS"]
+
+#: Seconds one judge attempt may take: the type of ``Judge(timeout=...)`` and of the
+#: ``judge_timeout`` option of every judge processor (at least a millisecond).
+JudgeTimeout = Annotated[float, Range(min=0.001)]
+#: The default of both.
+DEFAULT_TIMEOUT = 30.0
 
 #: What can go wrong, as ``JudgeError.kind``.
 KINDS = (
@@ -181,7 +187,7 @@ class Judge:
         name: str = "verdict",
         cache_size: int = 1024,
         max_concurrency: int = 8,
-        timeout: float = 30.0,
+        timeout: JudgeTimeout = DEFAULT_TIMEOUT,
         temperature: float | None = 0,
         retries: int = 1,
     ) -> None:
@@ -197,9 +203,7 @@ class Judge:
         self.cache_size = check("cache_size", cache_size, NonNegativeInt, owner=owner)
         self.max_concurrency = check("max_concurrency", max_concurrency, PositiveInt, owner=owner)
         self.retries = check("retries", retries, NonNegativeInt, owner=owner)
-        self.timeout = check("timeout", timeout, float, owner=owner)
-        if self.timeout <= 0:
-            raise ConfigurationError(f"judge: timeout must be > 0 seconds, got {timeout!r}")
+        self.timeout = check("timeout", timeout, JudgeTimeout, owner=owner)
         self.temperature = check("temperature", temperature, float | None, owner=owner)
         self.instructions = instructions
         self._validator = _validator(schema, name)

@@ -40,7 +40,7 @@ from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guardrails import Detection, Verdict
-from tripwire.judge import Judge
+from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, TextPart
 from tripwire.models import Model
 from tripwire.options import NonNegativeInt, Range, check
@@ -161,6 +161,9 @@ class LanguageDetector(Processor):
     ``model`` = ``None``
         The translating model (a router id or a model object); required for, and used
         only by, ``translate``.
+    ``judge_timeout`` = ``30.0``
+        Seconds one translation attempt may take; past it a ``JudgeError`` (kind
+        ``timeout``).
     """
 
     id = "language-detector"
@@ -180,8 +183,10 @@ class LanguageDetector(Processor):
         min_text_length: NonNegativeInt = 10,
         include_detection_details: bool = False,
         model: str | Model | None = None,
+        judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
     ) -> None:
         owner = self.id
+        judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=owner)
         if target_languages is None:
             target_languages = ["English", "en"]
         check("target_languages", target_languages, list[str], owner=owner)
@@ -210,6 +215,7 @@ class LanguageDetector(Processor):
                 instructions=_INSTRUCTIONS.format(target=self.target_language),
                 schema=TRANSLATION_SCHEMA,
                 name="translation",
+                timeout=judge_timeout,
             )
         self.model = model
 

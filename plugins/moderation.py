@@ -53,7 +53,7 @@ from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
-from tripwire.judge import Judge, JudgeError
+from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeError, JudgeTimeout
 from tripwire.messages import Message
 from tripwire.models import Model
 from tripwire.models._retry import MAX_RETRY_AFTER, RETRYABLE_STATUSES, parse_retry_after
@@ -151,6 +151,9 @@ class Moderation(Processor):
         In the stream, judge the text of the last N stream parts (0: the chunk alone).
     ``instructions`` = ``DEFAULT_INSTRUCTIONS``
         The judge's system prompt (the verdict's schema is appended to it).
+    ``judge_timeout`` = ``30.0``
+        Seconds one judge attempt (one endpoint request, retries included) may take;
+        past it a ``JudgeError`` (kind ``timeout``).
     """
 
     id = "moderation"
@@ -171,8 +174,10 @@ class Moderation(Processor):
         include_scores: bool = False,
         chunk_window: NonNegativeInt = 0,
         instructions: str | None = None,
+        judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
     ) -> None:
         owner = self.id
+        judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=owner)
         categories = check("categories", categories, tuple[str, ...], owner=owner)
         if not categories or not all(categories):
             raise ConfigurationError(
@@ -190,7 +195,7 @@ class Moderation(Processor):
         self._judge: Judge | None = None
         endpoint_id = _endpoint_model_id(model)
         if endpoint_id is not None:
-            self._endpoint = _ModerationsEndpoint(endpoint_id)
+            self._endpoint = _ModerationsEndpoint(endpoint_id, timeout=judge_timeout)
             self.model_label = f"openai/{endpoint_id}"
         else:
             if isinstance(getattr(model, "model_id", None), str) and ENDPOINT_MODEL.fullmatch(
@@ -202,7 +207,8 @@ class Moderation(Processor):
                 )
             try:
                 self._judge = Judge(model, instructions=self.instructions,
-                                    schema=schema_for(self.categories), name="moderation")
+                                    schema=schema_for(self.categories), name="moderation",
+                                    timeout=judge_timeout)
             except ConfigurationError as e:
                 raise ConfigurationError(f"{owner}: {e}") from e
             self.model_label = self._judge.label

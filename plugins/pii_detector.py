@@ -53,7 +53,7 @@ from tripwire.detectors import BUILTIN_TYPES, DEFAULT_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Detector, Verdict, load_detector, merge
 from tripwire.holdback import Match
-from tripwire.judge import Judge
+from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
 from tripwire.options import Range, check
@@ -186,6 +186,8 @@ class PIIDetector(Processor):
     ``instructions`` = ``None``
         The judge's system prompt (default: ``DEFAULT_INSTRUCTIONS`` and the meaning
         of each judged type; the verdict's schema is appended to it).
+    ``judge_timeout`` = ``30.0``
+        Seconds one judge attempt may take; past it a ``JudgeError`` (kind ``timeout``).
 
     ``fail_open`` is the attribute every processor has (in TOML: ``fail_open = true``):
     when a check fails (a detector raises, the judge gives no verdict), ``False`` (the
@@ -214,8 +216,10 @@ class PIIDetector(Processor):
         store: Store = "placeholders",
         model: str | Model | None = None,
         instructions: str | None = None,
+        judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
     ) -> None:
         owner = self.id
+        judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=owner)
         detection_types = check("detection_types", detection_types, tuple[str, ...] | None,
                                 owner=owner)
         if detection_types is None:
@@ -247,6 +251,7 @@ class PIIDetector(Processor):
             try:
                 self.judge = Judge(
                     model, schema=schema_for(self.judged_types), name="pii",
+                    timeout=judge_timeout,
                     instructions=(instructions_for(self.judged_types)
                                   if instructions is None else instructions))
             except ConfigurationError as e:

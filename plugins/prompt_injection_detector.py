@@ -51,7 +51,7 @@ from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
-from tripwire.judge import Judge
+from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import DataPart, FilePart, Message, MessageList, TextPart
 from tripwire.models import Model
 from tripwire.options import Range, check
@@ -151,6 +151,8 @@ class PromptInjectionDetector(Processor):
     ``instructions`` = ``tripwire.plugins._injection.judge.INSTRUCTIONS``
         The judge's system prompt (the verdict's schema is appended to it; with
         ``strategy = "rewrite"`` the default also asks for ``rewritten_content``).
+    ``judge_timeout`` = ``30.0``
+        Seconds one judge attempt may take; past it a ``JudgeError`` (kind ``timeout``).
 
     A judge failure (``tripwire.JudgeError``) propagates from the hook: the run ends
     with ``ProcessorError`` unless the processor has ``fail_open = True``.
@@ -175,7 +177,9 @@ class PromptInjectionDetector(Processor):
         model: str | Model | None = None,
         tier: Tier | None = None,
         instructions: str | None = None,
+        judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
     ) -> None:
+        judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=self.id)
         check("detection_types", detection_types, list[DetectionType] | None, owner=self.id)
         check("threshold", threshold, Threshold, owner=self.id)
         check("strategy", strategy, Strategy, owner=self.id)
@@ -213,7 +217,8 @@ class PromptInjectionDetector(Processor):
             try:
                 self.judge = Judge(model, instructions=instructions, name="prompt-injection",
                                    schema=schema_for(self.detection_types,
-                                                     rewrite=strategy == "rewrite"))
+                                                     rewrite=strategy == "rewrite"),
+                                   timeout=judge_timeout)
             except ConfigurationError as e:
                 raise ConfigurationError(f"{self.id}: {e}") from e
         self.instructions = self.judge.instructions if self.judge is not None else None

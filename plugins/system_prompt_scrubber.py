@@ -67,7 +67,7 @@ from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict, merge
 from tripwire.holdback import HoldBack, Match, replace_all
-from tripwire.judge import Judge
+from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, TextPart
 from tripwire.models import Model
 from tripwire.options import Range, check
@@ -340,6 +340,8 @@ class SystemPromptScrubber(Processor):
         Words per n-gram (>= 3): fewer find shorter leaks and risk more false alarms.
     ``model`` = ``None``
         A router id or a model object: adds the judge tier for paraphrases.
+    ``judge_timeout`` = ``30.0``
+        Seconds one judge attempt may take; past it a ``JudgeError`` (kind ``timeout``).
     """
 
     id = "system-prompt-scrubber"
@@ -360,7 +362,9 @@ class SystemPromptScrubber(Processor):
         include_detections: bool = False,
         ngram: NGram = 8,
         model: str | Model | None = None,
+        judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
     ) -> None:
+        judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=self.id)
         check("strategy", strategy, Strategy, owner=self.id)
         check("redaction_method", redaction_method, RedactionMethod, owner=self.id)
         check("placeholder_text", placeholder_text, str, owner=self.id)
@@ -392,7 +396,7 @@ class SystemPromptScrubber(Processor):
         self.judge: Judge | None = None
         if model is not None:
             self.judge = Judge(model, instructions=JUDGE_INSTRUCTIONS, schema=JUDGE_SCHEMA,
-                               name="system-prompt-leak")
+                               name="system-prompt-leak", timeout=judge_timeout)
         self._indexes: dict[tuple[str, ...], _Index] = {}
 
     def __repr__(self) -> str:

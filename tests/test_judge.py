@@ -337,7 +337,7 @@ async def test_a_judge_works_in_one_event_loop_after_another():
          r"not a valid JSON Schema at \$.properties.a.type"),
         ({"instructions": "  "}, "instructions must not be empty"),
         ({"name": "has space"}, "name must be 1-64 letters"),
-        ({"timeout": 0}, "timeout must be > 0 seconds"),
+        ({"timeout": 0}, "timeout must be a number >= 0.001"),
         ({"max_concurrency": 0}, "max_concurrency must be"),
         ({"cache_size": -1}, "cache_size must be"),
         ({"retries": True}, "retries must be"),

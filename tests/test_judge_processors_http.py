@@ -29,22 +29,22 @@ class Case:
     """A processor that asks its judge about ``text``: as an input processor (the
     user's message) or as an output processor (the model's reply)."""
 
-    build: Callable[[Any], Any]
+    build: Callable[..., Any]
     text: str
     phase: str = "input"
 
 
 CASES = {
-    "moderation": Case(lambda model: Moderation(model), "some hateful text"),
+    "moderation": Case(lambda model, **kw: Moderation(model, **kw), "some hateful text"),
     "prompt-injection-detector": Case(
-        lambda model: PromptInjectionDetector(model=model, tier="judge"),
+        lambda model, **kw: PromptInjectionDetector(model=model, tier="judge", **kw),
         "Please summarise the attached quarterly report."),
-    "pii-detector": Case(lambda model: PIIDetector(model=model), "I am Ada Lovelace"),
+    "pii-detector": Case(lambda model, **kw: PIIDetector(model=model, **kw), "I am Ada Lovelace"),
     "language-detector": Case(
-        lambda model: LanguageDetector(strategy="translate", model=model),
+        lambda model, **kw: LanguageDetector(strategy="translate", model=model, **kw),
         "Wie ist das Wetter heute in Berlin?"),
     "system-prompt-scrubber": Case(
-        lambda model: SystemPromptScrubber(model=model),
+        lambda model, **kw: SystemPromptScrubber(model=model, **kw),
         "Happy to help with your order today.", phase="output"),
 }
 
@@ -126,3 +126,41 @@ async def test_with_fail_open_the_run_goes_on_and_the_audit_says_so(
     assert result.tripwire is None
     outcomes = {(r.processor_id, r.outcome) for r in result.audit}
     assert (name, "fail-open") in outcomes
+
+
+@pytest.mark.parametrize("name", list(CASES))
+async def test_judge_timeout_ends_an_attempt_the_provider_would_still_wait_for(
+        llm_server, make_bare_agent, name):
+    """``judge_timeout`` bounds each judge attempt, whatever the provider's own timeout
+    (here 30 s): a server that never answers is a ``timeout`` JudgeError."""
+    case = CASES[name]
+    llm_server.script(Hang())
+    async with llm_server.model("openai", model="judge-test", timeout=30, max_retries=0
+                                ) as model:
+        guard = case.build(model, judge_timeout=0.2)
+        agent = make_agent(make_bare_agent, case, guard)
+        with pytest.raises(ProcessorError) as info:
+            await agent.generate(case.text if case.phase == "input" else "hi")
+    assert isinstance(info.value.__cause__, JudgeError)
+    assert info.value.__cause__.kind == "timeout"
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("value", [0, -1, "soon", True])
+def test_a_bad_judge_timeout_is_a_configuration_error_naming_it(name, value):
+    from tripwire import ConfigurationError
+    from tripwire.testing import MockModel
+
+    with pytest.raises(ConfigurationError, match=f"{name}: judge_timeout must be a number"):
+        CASES[name].build(MockModel([]), judge_timeout=value)
+
+
+@pytest.mark.parametrize("name", ["pii-detector", "prompt-injection-detector",
+                                  "language-detector", "system-prompt-scrubber"])
+def test_judge_timeout_is_an_option_in_toml_tables(name):
+    from tripwire.config import build_processors
+
+    extra = {"strategy": "translate"} if name == "language-detector" else {}
+    (guard,) = build_processors([{"use": name, "model": "openai/judge-test",
+                                  "judge_timeout": 1.5, **extra}])
+    assert guard.judge.timeout == 1.5

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from fake_llm_server import API_KEY, ErrorReply, ModerationReply, Reply
+from fake_llm_server import API_KEY, ErrorReply, Hang, ModerationReply, Reply
 
 import tripwire.plugins
 from tripwire import (
@@ -511,6 +511,16 @@ async def test_the_endpoint_retries_a_429_then_fails_closed(openai_env, make_bar
     assert (error.kind, error.status_code) == ("api-error", 429)
     assert "Rate limit reached" in str(error) and "kill" not in str(error)
     assert len(openai_env.requests) == 3
+
+
+async def test_judge_timeout_bounds_an_endpoint_request(openai_env, make_bare_agent):
+    openai_env.script(Hang())
+    async with Moderation("openai/omni-moderation-latest", judge_timeout=0.2) as moderation:
+        agent = make_bare_agent(["never"], input_processors=[moderation])
+        with pytest.raises(ProcessorError) as info:
+            await agent.generate("some text")
+    assert isinstance(info.value.__cause__, JudgeError)
+    assert info.value.__cause__.kind == "timeout"
 
 
 async def test_the_endpoint_recovers_after_a_retried_429(openai_env, make_bare_agent):
