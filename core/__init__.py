@@ -34,6 +34,7 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.processor import Processor, ProcessorViolation, TripwireInfo
+from tripwire.segmenthold import SegmentHold
 from tripwire.tools import Tool, tool
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "RESOURCE_ID_KEY",
     "ReasoningPart",
     "RequestContext",
+    "SegmentHold",
     "StepStartPart",
     "THREAD_ID_KEY",
     "TextPart",

@@ -1,0 +1,279 @@
+"""Hold streamed text until an asynchronous check has seen it, one segment at a time.
+
+``HoldBack`` serves guards that find what they look for in the text itself: it can
+release everything that no match can still span, character by character. A guard that
+asks a model (a judge) cannot work that way: each look costs a round trip, and a
+model only recognises a name, an address or an insult in a complete phrase.
+``SegmentHold`` is the buffer such a guard keeps in ``state``: it holds ``text-delta``
+and ``reasoning-delta`` chunks until a segment is complete (a sentence, a line, or the
+whole text of the step), awaits the guard's ``check`` on that segment, applies the
+edits the check returns, and releases the chunks. Nothing of a segment reaches the
+client before the check has seen all of it.
+
+Segments
+    ``until="sentence"`` ends a segment after ``.``, ``!``, ``?`` or ``…`` (closing
+    quotes and brackets included) followed by whitespace, and at every line break;
+    ``"line"`` at line breaks only; ``"step"`` never: the text is checked once, when a
+    chunk that is not a held delta (a tool call, ``step-finish``, ``finish``) ends it.
+    Each check also gets the last ``context`` characters checked before the segment,
+    so a value that a boundary cut (``Dr. Ada Lovelace``) is still seen whole; the
+    check edits only the new segment.
+
+The check
+    ``await check(text, start, channel)`` gets the context and the segment as one
+    string (the segment is ``text[start:]``) and the channel (``"text"`` or
+    ``"reasoning"``). It returns the edits to make, as ``(begin, end, replacement)``
+    spans of ``text`` with ``start <= begin < end <= len(text)``: ``replacement`` a
+    string, or ``None`` to drop every chunk the span touches. A check that blocks calls
+    ``abort`` (the held chunks are never emitted); one that only reports returns no
+    edits. An exception from the check leaves everything held and propagates
+    (``release_unchecked()`` is for a guard that fails open).
+
+Order and boundaries
+    Released chunks are the original ones, or copies with the edited text, in arrival
+    order across channels and text ids (a reasoning delta that arrives while a text
+    sentence is open waits behind it). Within a channel, text ids do not separate
+    segments: the deltas are one text in arrival order, as the client concatenates it.
+    A chunk whose text was edited away is dropped, unless it carries other payload
+    keys. Any chunk that is not a held delta first flushes what is held (checked),
+    then follows it; a ``tripwire`` chunk discards what is held.
+
+Example: a guard that asks a model whether a sentence is insulting::
+
+    from tripwire import Processor, SegmentHold, hookimpl
+
+    class NoInsults(Processor):
+        id = "no-insults"
+
+        def __init__(self, judge):
+            self.judge = judge          # a tripwire.Judge with {"insult": bool}
+
+        @hookimpl
+        async def process_output_stream(self, part, state, abort):
+            hold = state.get("hold")
+            if hold is None:
+                async def check(text, start, channel):
+                    if (await self.judge(text[start:], context=text[:start]))["insult"]:
+                        abort("Insult detected")
+                    return []
+                hold = state["hold"] = SegmentHold(check)
+            return await hold.push(part)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Literal
+
+import attrs
+
+from tripwire.chunks import Chunk
+from tripwire.holdback import CHANNELS
+from tripwire.holdback import _render as render_edits
+
+__all__ = ["SEGMENTS", "Check", "SegmentHold"]
+
+Until = Literal["sentence", "line", "step"]
+#: Where each kind of segment ends (``None``: only where the text ends).
+SEGMENTS: dict[str, re.Pattern[str] | None] = {
+    "sentence": re.compile(r"[.!?\u2026][\"'\u201d\u2019)\]]*\s|\n"),
+    "line": re.compile(r"\n"),
+    "step": None,
+}
+#: The most characters a segment boundary covers, bar a run of closing quotes: how far
+#: before a new delta the search for one starts.
+_BOUNDARY_REACH = 16
+
+Edit = tuple[int, int, "str | None"]
+Check = Callable[[str, int, str], Awaitable[Iterable[tuple[int, int, str | None]]]]
+
+
+@attrs.define
+class _Piece:
+    """A held chunk: where its text lies in its channel's text."""
+
+    chunk: Chunk
+    channel: str
+    start: int
+    end: int
+
+
+@attrs.define
+class _Channel:
+    """One channel's held text (from offset ``base`` of everything it carried), how far
+    it is checked, the edits not yet applied and the context for the next check."""
+
+    text: str = ""
+    base: int = 0
+    checked: int = 0
+    edits: list[Edit] = attrs.field(factory=list)
+    context: str = ""
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.text)
+
+
+class SegmentHold:
+    """A buffer over a stream's text and reasoning deltas that releases each segment
+    once ``check`` has seen it.
+
+    :param check: ``async (text, start, channel) -> edits``, see the module's
+        documentation.
+    :param until: ``"sentence"`` (default), ``"line"`` or ``"step"``: where a segment
+        ends.
+    :param context: how many characters already checked come before each segment.
+    """
+
+    __slots__ = ("check", "until", "context", "_boundary", "_queue", "_channels")
+
+    def __init__(self, check: Check, *, until: Until = "sentence", context: int = 200) -> None:
+        if not callable(check):
+            raise TypeError(f"SegmentHold: check must be an async callable (text, start, "
+                            f"channel) -> edits, got {check!r}")
+        if until not in SEGMENTS:
+            raise ValueError(f"SegmentHold: until must be one of {', '.join(SEGMENTS)}, "
+                             f"got {until!r}")
+        if not isinstance(context, int) or isinstance(context, bool) or context < 0:
+            raise ValueError(f"SegmentHold: context must be an integer >= 0, got {context!r}")
+        self.check = check
+        self.until = until
+        self.context = context
+        self._boundary = SEGMENTS[until]
+        self._queue: list[_Piece] = []
+        self._channels = {channel: _Channel() for channel in CHANNELS.values()}
+
+    def __repr__(self) -> str:
+        return f"SegmentHold(until={self.until!r}, held={len(self._queue)} chunks)"
+
+    @property
+    def held(self) -> list[Chunk]:
+        """The chunks held now, in arrival order."""
+        return [piece.chunk for piece in self._queue]
+
+    async def push(self, part: Chunk) -> list[Chunk]:
+        """Take the next chunk; return the chunks to emit now, in order.
+
+        A delta is held, and the segments it completes are checked and released; any
+        other chunk comes back last, after everything held was checked and released
+        (a ``tripwire`` chunk after discarding it)."""
+        channel_name = CHANNELS.get(part.type)
+        if channel_name is None:
+            if part.type == "tripwire":
+                self.discard()
+                return [part]
+            out = await self.flush()
+            out.append(part)
+            return out
+        text = part.payload.get("text", "")
+        if not isinstance(text, str):
+            raise TypeError(f"SegmentHold: a {part.type} chunk's payload['text'] must be a "
+                            f"string, got {type(text).__name__}")
+        channel = self._channels[channel_name]
+        start = channel.end
+        channel.text += text
+        self._queue.append(_Piece(part, channel_name, start, channel.end))
+        if self._boundary is not None and text:
+            cut = self._last_boundary(channel, start)
+            if cut > channel.checked:
+                await self._check(channel_name, cut)
+        return self._release()
+
+    async def flush(self) -> list[Chunk]:
+        """Check everything held (the text is complete) and release it."""
+        for name, channel in self._channels.items():
+            if channel.checked < channel.end:
+                await self._check(name, channel.end)
+        return self._release()
+
+    def release_unchecked(self) -> list[Chunk]:
+        """Release everything held without checking what is not checked yet (edits of
+        what was checked are applied): for a guard that fails open when its check
+        cannot be made."""
+        for channel in self._channels.values():
+            channel.checked = channel.end
+        return self._release()
+
+    def discard(self) -> None:
+        """Drop what is held and the context (after a tripwire)."""
+        self._queue.clear()
+        self._channels = {channel: _Channel() for channel in CHANNELS.values()}
+
+    # ------------------------------------------------------------------ internals
+
+    def _last_boundary(self, channel: _Channel, start: int) -> int:
+        """Where the last segment boundary that a delta starting at ``start`` may have
+        completed ends (channel offsets), or 0."""
+        assert self._boundary is not None
+        begin = max(channel.checked, start - _BOUNDARY_REACH) - channel.base
+        cut = 0
+        for m in self._boundary.finditer(channel.text, begin):
+            cut = m.end()
+        return cut + channel.base if cut else 0
+
+    async def _check(self, name: str, upto: int) -> None:
+        channel = self._channels[name]
+        segment = channel.text[channel.checked - channel.base:upto - channel.base]
+        context = channel.context
+        text = context + segment
+        edits = []
+        for edit in await self.check(text, len(context), name):
+            try:
+                begin, end, replacement = edit
+            except (TypeError, ValueError):
+                raise TypeError(f"SegmentHold: check must return (begin, end, replacement) "
+                                f"tuples, got {edit!r}") from None
+            if not (isinstance(begin, int) and isinstance(end, int)
+                    and len(context) <= begin < end <= len(text)):
+                raise ValueError(
+                    f"SegmentHold: check returned the span ({begin!r}, {end!r}); a span must "
+                    f"satisfy start = {len(context)} <= begin < end <= len(text) = {len(text)}")
+            if replacement is not None and not isinstance(replacement, str):
+                raise TypeError(f"SegmentHold: a replacement must be a string or None, got "
+                                f"{replacement!r}")
+            shift = channel.checked - len(context)
+            edits.append((begin + shift, end + shift, replacement))
+        channel.edits.extend(sorted(edits, key=lambda e: (e[0], e[1])))
+        channel.checked = upto
+        channel.context = text[-self.context:] if self.context else ""
+
+    def _release(self) -> list[Chunk]:
+        out: list[Chunk] = []
+        released = 0
+        for piece in self._queue:
+            channel = self._channels[piece.channel]
+            if piece.end > channel.checked:
+                break
+            released += 1
+            chunk = self._render(piece, channel)
+            if chunk is not None:
+                out.append(chunk)
+        if released:
+            del self._queue[:released]
+            self._trim()
+        return out
+
+    def _render(self, piece: _Piece, channel: _Channel) -> Chunk | None:
+        touching = [e for e in channel.edits if e[0] < piece.end and e[1] > piece.start]
+        if not touching:
+            return piece.chunk
+        if any(replacement is None for _, _, replacement in touching):
+            return None
+        base = channel.base
+        text = render_edits(channel.text, piece.start - base, piece.end - base,
+                            [(s - base, e - base, r) for s, e, r in touching])
+        if text == piece.chunk.payload.get("text"):
+            return piece.chunk
+        if not text and not any(k not in ("id", "text") for k in piece.chunk.payload):
+            return None
+        return piece.chunk.evolve(payload={**piece.chunk.payload, "text": text})
+
+    def _trim(self) -> None:
+        """Forget the text of each channel that no held chunk needs any more."""
+        for name, channel in self._channels.items():
+            keep = next((p.start for p in self._queue if p.channel == name), channel.end)
+            if keep > channel.base:
+                channel.text = channel.text[keep - channel.base:]
+                channel.base = keep
+                channel.edits = [e for e in channel.edits if e[1] > keep]
