@@ -9,6 +9,9 @@ Processors
                        short-circuits the model, ``process_llm_response`` fills it)
 A tool
     ``delete_account`` records each user id it is called with in ``deleted``
+A judge model
+    ``Finder(known=KNOWN)``  reports the known names, addresses and dates of birth
+                       present in the judged text (pii-detector's judge tier)
 What the model saw
     ``user_text(model, i=0)``  the texts of the user messages of request ``i``
 Model providers (against tests/fake_llm_server.py)
@@ -21,11 +24,13 @@ Model providers (against tests/fake_llm_server.py)
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
 
-from tripwire import Processor, hookimpl, tool
+from tripwire import Chunk, Processor, hookimpl, tool
+from tripwire.chunks import Usage
 from tripwire.models import ModelRequest
 
 deleted: list[str] = []
@@ -165,3 +170,40 @@ async def collect(model, req: ModelRequest | None = None) -> list:
 
 def texts(chunks: list, kind: str = "text-delta") -> str:
     return "".join(c.payload["text"] for c in chunks if c.type == kind)
+
+
+#: What the ``Finder`` judge knows, by the value it quotes.
+KNOWN = {
+    "Ada Lovelace": "name",
+    "Charles": "name",
+    "12 St James's Square, London": "address",
+    "10 December 1815": "date-of-birth",
+}
+
+
+class Finder:
+    """A judge model that reports the known values present in the judged text (so
+    concurrent judgements need no order), within the types the schema allows, and
+    records what it was asked."""
+
+    provider = "fake"
+    model_id = "finder"
+
+    def __init__(self, known: dict[str, str] | None = None) -> None:
+        self.known = KNOWN if known is None else known
+        self.requests: list[Any] = []
+
+    @property
+    def texts(self) -> list[str]:
+        return [r.prompt[1]["content"][0]["text"] for r in self.requests]
+
+    async def stream(self, request: Any) -> Any:
+        self.requests.append(request)
+        text = request.prompt[1]["content"][0]["text"]
+        items = request.structured_output["schema"]["properties"]["findings"]["items"]
+        allowed = items["properties"]["type"]["enum"]
+        flat = " ".join(text.split()).lower()  # it reads a line break as a space
+        findings = [{"type": kind, "text": value} for value, kind in self.known.items()
+                    if value.lower() in flat and kind in allowed]
+        yield Chunk("text-delta", {"id": "t", "text": json.dumps({"findings": findings})})
+        yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})

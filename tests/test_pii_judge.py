@@ -10,51 +10,14 @@ from typing import Any
 
 import pytest
 from fake_llm_server import Reply
+from helpers import Finder
 
 from tripwire import APICallError, Chunk, ConfigurationError, JudgeError, Message, ProcessorError
-from tripwire.chunks import Usage
 from tripwire.detectors import DEFAULT_TYPES
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.testing import MockModel, MockResponse
 
 EMAIL = "ada@example.com"
-#: What the ``Finder`` judge knows, by the value it quotes.
-KNOWN = {
-    "Ada Lovelace": "name",
-    "Charles": "name",
-    "12 St James's Square, London": "address",
-    "10 December 1815": "date-of-birth",
-}
-
-
-class Finder:
-    """A judge model that reports the known values present in the judged text (so
-    concurrent judgements need no order), within the types the schema allows, and
-    records what it was asked."""
-
-    provider = "fake"
-    model_id = "finder"
-
-    def __init__(self, known: dict[str, str] | None = None) -> None:
-        self.known = KNOWN if known is None else known
-        self.requests: list[Any] = []
-
-    @property
-    def texts(self) -> list[str]:
-        return [r.prompt[1]["content"][0]["text"] for r in self.requests]
-
-    async def stream(self, request: Any) -> Any:
-        self.requests.append(request)
-        text = request.prompt[1]["content"][0]["text"]
-        items = request.structured_output["schema"]["properties"]["findings"]["items"]
-        allowed = items["properties"]["type"]["enum"]
-        flat = " ".join(text.split()).lower()  # it reads a line break as a space
-        findings = [{"type": kind, "text": value} for value, kind in self.known.items()
-                    if value.lower() in flat and kind in allowed]
-        yield Chunk("text-delta", {"id": "t", "text": json.dumps({"findings": findings})})
-        yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
-
-
 def user_texts(model: MockModel) -> list[str]:
     """The user texts the agent's model saw in its first call."""
     return [p["text"] for m in model.requests[0].prompt if m["role"] == "user"
@@ -238,9 +201,10 @@ async def test_a_tool_result_is_judged_before_the_model_sees_it(make_bare_agent,
     assert '{"customer": "Ada Lovelace", "id": "7"}' in finder.texts
 
 
-async def test_in_the_stream_a_name_is_redacted_in_the_result_but_was_streamed(
+async def test_with_judge_stream_off_a_streamed_name_is_redacted_in_the_result_only(
         make_bare_agent, finder):
-    pii = PIIDetector(model=finder, detection_types=["name"], redaction_method="placeholder")
+    pii = PIIDetector(model=finder, detection_types=["name"], redaction_method="placeholder",
+                      judge_stream="off")
     agent = make_bare_agent([MockResponse(chunks=[
         {"type": "text-delta", "id": "t1", "text": "Dear Ada "},
         {"type": "text-delta", "id": "t1", "text": "Lovelace,"}])], output_processors=[pii])
@@ -248,7 +212,7 @@ async def test_in_the_stream_a_name_is_redacted_in_the_result_but_was_streamed(
     chunks = [c async for c in stream]
     result = await stream.result
     streamed = "".join(c.payload["text"] for c in chunks if c.type == "text-delta")
-    assert streamed == "Dear Ada Lovelace,"  # the judge cannot see a partial text
+    assert streamed == "Dear Ada Lovelace,"  # not held for the judge
     assert result.text == "Dear [NAME],"
     assert "Ada" not in json.dumps([m.text for m in result.messages])
 
