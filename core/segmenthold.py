@@ -36,7 +36,8 @@ Order and boundaries
     segments: the deltas are one text in arrival order, as the client concatenates it.
     A chunk whose text was edited away is dropped, unless it carries other payload
     keys. Any chunk that is not a held delta first flushes what is held (checked),
-    then follows it; a ``tripwire`` chunk discards what is held.
+    then follows it; a ``tripwire`` or an ``error`` chunk (the run ends) discards what
+    is held, unchecked.
 
 Example: a guard that asks a model whether a sentence is insulting::
 
@@ -62,6 +63,7 @@ Example: a guard that asks a model whether a sentence is insulting::
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
@@ -73,6 +75,8 @@ from tripwire.holdback import CHANNELS
 from tripwire.holdback import _render as render_edits
 
 __all__ = ["SEGMENTS", "Check", "SegmentHold"]
+
+log = logging.getLogger("tripwire")
 
 Until = Literal["sentence", "line", "step"]
 #: Where each kind of segment ends (``None``: only where the text ends).
@@ -124,11 +128,14 @@ class SegmentHold:
     :param until: ``"sentence"`` (default), ``"line"`` or ``"step"``: where a segment
         ends.
     :param context: how many characters already checked come before each segment.
+    :param types: the delta types to hold (default both); other deltas pass like any
+        other chunk (after what is held).
     """
 
-    __slots__ = ("check", "until", "context", "_boundary", "_queue", "_channels")
+    __slots__ = ("check", "until", "context", "types", "_boundary", "_queue", "_channels")
 
-    def __init__(self, check: Check, *, until: Until = "sentence", context: int = 200) -> None:
+    def __init__(self, check: Check, *, until: Until = "sentence", context: int = 200,
+                 types: Iterable[str] = tuple(CHANNELS)) -> None:
         if not callable(check):
             raise TypeError(f"SegmentHold: check must be an async callable (text, start, "
                             f"channel) -> edits, got {check!r}")
@@ -137,7 +144,13 @@ class SegmentHold:
                              f"got {until!r}")
         if not isinstance(context, int) or isinstance(context, bool) or context < 0:
             raise ValueError(f"SegmentHold: context must be an integer >= 0, got {context!r}")
+        types = tuple(types)
+        unknown = [t for t in types if t not in CHANNELS]
+        if unknown or not types:
+            raise ValueError(f"SegmentHold: types must be a non-empty subset of "
+                             f"{', '.join(CHANNELS)}; got {list(types)!r}")
         self.check = check
+        self.types = frozenset(types)
         self.until = until
         self.context = context
         self._boundary = SEGMENTS[until]
@@ -157,10 +170,11 @@ class SegmentHold:
 
         A delta is held, and the segments it completes are checked and released; any
         other chunk comes back last, after everything held was checked and released
-        (a ``tripwire`` chunk after discarding it)."""
-        channel_name = CHANNELS.get(part.type)
+        (a ``tripwire`` or ``error`` chunk after discarding it: the run ends, and what
+        was not checked is not sent)."""
+        channel_name = CHANNELS.get(part.type) if part.type in self.types else None
         if channel_name is None:
-            if part.type == "tripwire":
+            if part.type in ("tripwire", "error"):
                 self.discard()
                 return [part]
             out = await self.flush()
@@ -179,6 +193,27 @@ class SegmentHold:
             if cut > channel.checked:
                 await self._check(channel_name, cut)
         return self._release()
+
+    async def push_all(self, chunks: Iterable[Chunk], *, fail_open: bool = False,
+                       owner: str = "SegmentHold") -> list[Chunk]:
+        """``push`` each of ``chunks`` in order; the chunks to emit now. With
+        ``fail_open``, a check that raises does not end the stream: what is held is
+        released unchecked (logged as a warning naming ``owner``) and the next chunk is
+        taken, as a processor with ``fail_open`` lets its input through. Without it the
+        exception propagates and what is held stays held."""
+        out: list[Chunk] = []
+        for chunk in chunks:
+            try:
+                out.extend(await self.push(chunk))
+            except Exception:
+                if not fail_open:
+                    raise
+                log.warning("%s: the check failed (fail_open: the held text is released "
+                            "unchecked)", owner, exc_info=True)
+                out.extend(self.release_unchecked())
+                if chunk.type not in self.types:
+                    out.append(chunk)
+        return out
 
     async def flush(self) -> list[Chunk]:
         """Check everything held (the text is complete) and release it."""

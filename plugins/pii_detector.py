@@ -39,7 +39,6 @@ client receives (``tripwire.plugins._pii.Tokenizer``). See
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, Any, Literal
 
@@ -51,8 +50,8 @@ from tripwire.chunks import Chunk
 from tripwire.detectors import BUILTIN_TYPES, DEFAULT_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Detector, Verdict, load_detector, merge
-from tripwire.holdback import CHANNELS, Match
-from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeError, JudgeTimeout
+from tripwire.holdback import Match
+from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
 from tripwire.options import Range, check
@@ -78,8 +77,6 @@ from tripwire.segmenthold import SegmentHold
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "PHASES", "PIIDetector", "instructions_for",
            "schema_for"]
-
-log = logging.getLogger("tripwire")
 
 Phase = Literal["input", "output", "step", "tool-results", "result"]
 Strategy = Literal["block", "warn", "filter", "redact", "tokenize"]
@@ -531,19 +528,7 @@ class PIIDetector(Processor):
             call = _StreamCall(self, state)
             state[self._gate_key] = call
         call.abort, call.writer = abort, writer
-        out: list[Chunk] = []
-        for chunk in chunks:
-            try:
-                out.extend(await call.hold.push(chunk))
-            except JudgeError:
-                if not self.fail_open:
-                    raise
-                log.warning("processor %r: the judge failed in the stream (fail_open: the "
-                            "held text is released unjudged)", self.id, exc_info=True)
-                out.extend(call.hold.release_unchecked())
-                if chunk.type not in CHANNELS:
-                    out.append(chunk)
-        return out
+        return await call.hold.push_all(chunks, fail_open=self.fail_open, owner=self.id)
 
     async def _judge_segment(self, call: _StreamCall, text: str, start: int, channel: str
                              ) -> list[tuple[int, int, str | None]]:

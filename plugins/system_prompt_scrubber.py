@@ -17,9 +17,11 @@ Deterministic (always on)
     expressions whose matches are leaks too (type ``custom-pattern``).
 
 Judge (``model=``)
-    After the response, a ``tripwire.Judge`` is given the system prompt as context and
-    each text of the final response, and answers ``{leaked, types, spans}``
-    (``JUDGE_SCHEMA``): paraphrases and summaries the n-grams cannot see. Its spans
+    A ``tripwire.Judge`` is given the system prompt as context and a text of the
+    output, and answers ``{leaked, types, spans}`` (``JUDGE_SCHEMA``): paraphrases and
+    summaries the n-grams cannot see. In the stream, text waits in a
+    ``tripwire.SegmentHold`` until the judge has seen its sentence (``judge_stream``);
+    each text of the final response is judged too. Its spans
     are merged with the deterministic detections (which it never drops). A judge
     failure is this processor's error: its ``fail_open`` decides (default: the run
     fails).
@@ -42,9 +44,8 @@ Streaming
     than the hold-back window (very long words) is not found in the stream (the final
     check finds it in the stored response); a tool call or another non-text chunk
     flushes what is held, and after it up to ``ngram - 1`` words of a leak that goes
-    on are not enough for a hit of their own; and with ``model=``, what only the judge
-    finds has already streamed (the judge sees the complete response: it blocks the
-    result or changes the stored one).
+    on are not enough for a hit of their own (the judge, with ``model=``, sees them
+    with the text before them as context).
 
 Tripwire metadata, violations and reports name the leak types and give offsets, never
 the system prompt's text or the leaked text.
@@ -72,6 +73,7 @@ from tripwire.models import Model
 from tripwire.options import Range, check
 from tripwire.plugins._leaks import Index, Scan, Span, find_leaks, joined, words
 from tripwire.processor import Processor, ProcessorViolation
+from tripwire.segmenthold import SegmentHold
 from tripwire.types import Abort, Writer
 
 __all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
@@ -80,6 +82,7 @@ __all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
 Strategy = Literal["block", "warn", "filter", "redact"]
 RedactionMethod = Literal["mask", "placeholder", "remove"]
 NGram = Annotated[int, Range(min=3)]
+JudgeStream = Literal["sentence", "line", "step", "off"]
 
 #: The stream's hold-back window is ``ngram`` times this many characters.
 CHARS_PER_WORD = 16
@@ -162,6 +165,11 @@ class SystemPromptScrubber(Processor):
         A router id or a model object: adds the judge tier for paraphrases.
     ``judge_timeout`` = ``30.0``
         Seconds one judge attempt may take; past it a ``JudgeError`` (kind ``timeout``).
+    ``judge_stream`` = ``"sentence"``
+        With ``model``, how streamed text waits for the judge (``block``, ``filter``,
+        ``redact``): released a ``"sentence"`` or a ``"line"`` at a time, or at the end
+        of the text (``"step"``), once the judge has seen it; ``"off"``: not held (the
+        judge then sees the complete response only).
     """
 
     id = "system-prompt-scrubber"
@@ -183,8 +191,10 @@ class SystemPromptScrubber(Processor):
         ngram: NGram = 8,
         model: str | Model | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
+        judge_stream: JudgeStream = "sentence",
     ) -> None:
         judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=self.id)
+        self.judge_stream = check("judge_stream", judge_stream, JudgeStream, owner=self.id)
         check("strategy", strategy, Strategy, owner=self.id)
         check("redaction_method", redaction_method, RedactionMethod, owner=self.id)
         check("placeholder_text", placeholder_text, str, owner=self.id)
@@ -304,7 +314,11 @@ class SystemPromptScrubber(Processor):
         if part.type == "tripwire":
             stream.hold.discard()
             stream.pending.clear()
+            if stream.gate is not None:
+                stream.gate.discard()
             return [part]
+        stream.state, stream.message_list = state, message_list
+        stream.abort, stream.writer = abort, writer
         if part.type == "text-delta":
             if stream.index is None:
                 stream.index = self.index(self._instructions(state, message_list))
@@ -327,7 +341,29 @@ class SystemPromptScrubber(Processor):
         if self.strategy == "filter":
             chunks = [c for c in chunks
                       if not (c.type == "text-delta" and _DROP in c.payload.get("text", ""))]
-        return chunks
+        if stream.gate is None:
+            return chunks
+        return await stream.gate.push_all(chunks, fail_open=self.fail_open, owner=self.id)
+
+    async def _judge_segment(self, stream: _Stream, text: str, start: int
+                             ) -> list[tuple[int, int, str | None]]:
+        """The stream's judge check (``SegmentHold``): the leaks the judge finds in
+        ``text[start:]`` (with the text before it as context) acted on, as edits."""
+        assert self.judge is not None
+        system = self._instructions(stream.state, stream.message_list)
+        if not system or not any(c.isalnum() for c in text[start:]):
+            return []
+        verdict = await self.judge(text, context="\n\n".join(system))
+        spans = [Span(max(sp.start, start), sp.end, sp.types, sp.detector)
+                 for sp in _judged(verdict, len(text)) if sp.end > start]
+        if not spans:
+            return []
+        await self._act("output", [Detection(t, sp.start, sp.end, detector=sp.detector)
+                                   for sp in spans for t in sp.types],
+                        stream.abort, stream.writer)
+        if self.strategy == "filter":
+            return [(sp.start, sp.end, None) for sp in spans]
+        return [(sp.start, sp.end, self._replacement(sp.end - sp.start)) for sp in spans]
 
     @hookimpl
     async def process_output_result(self, messages: list[Message], state: dict[str, Any],
@@ -398,7 +434,8 @@ class _Found:
 class _Stream:
     """One call's stream state: the hold-back window over text deltas."""
 
-    __slots__ = ("guard", "hold", "index", "scan", "pushed", "pending", "warned")
+    __slots__ = ("guard", "hold", "index", "scan", "pushed", "pending", "warned", "gate",
+                 "state", "message_list", "abort", "writer")
 
     def __init__(self, guard: SystemPromptScrubber) -> None:
         self.guard = guard
@@ -412,6 +449,20 @@ class _Stream:
         self.pending: list[Detection] = []
         #: What warn reported, so the final check does not report it again.
         self.warned: Counter[tuple[str, ...]] = Counter()
+        #: With the judge: released text waits for it a segment at a time. The call's
+        #: state, message list, abort and writer are those of the last chunk.
+        self.gate: SegmentHold | None = None
+        if (guard.judge is not None and guard.judge_stream != "off"
+                and guard.strategy != "warn"):
+            async def check(text: str, start: int, channel: str
+                            ) -> list[tuple[int, int, str | None]]:
+                return await guard._judge_segment(self, text, start)
+
+            self.gate = SegmentHold(check, until=guard.judge_stream, types=("text-delta",))
+        self.state: dict[str, Any] = {}
+        self.message_list: MessageList | None = None
+        self.abort: Any = None
+        self.writer: Any = None
 
     def _replace(self, match: Match) -> str:
         found: _Found = match.rule

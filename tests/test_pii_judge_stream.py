@@ -209,7 +209,7 @@ async def test_fail_open_releases_the_held_text_unjudged_in_order(make_bare_agen
     agent = make_bare_agent([deltas("Hi ", "there. ", "Bye")], output_processors=[guard])
     result, chunks = await stream_run(agent)
     assert said(chunks) == "Hi there. Bye" and result.text == "Hi there. Bye"
-    assert "released unjudged" in caplog.text
+    assert "released unchecked" in caplog.text
 
 
 async def test_a_rejected_step_leaves_no_name_in_the_retry(make_bare_agent):

@@ -140,6 +140,16 @@ async def test_reasoning_is_its_own_channel_and_waits_behind_open_text():
     assert {c for _, _, c in finder.seen} == {"text", "reasoning"}
 
 
+async def test_with_types_other_deltas_pass_after_what_is_held():
+    finder = Finder()
+    hold = SegmentHold(finder, types=["text-delta"])
+    assert await hold.push(delta("Hi Quill")) == []
+    out = await hold.push(delta("Quillon thinks.", kind="reasoning-delta"))
+    assert [(c.type, c.payload["text"]) for c in out] == [
+        ("text-delta", "Hi Quill"), ("reasoning-delta", "Quillon thinks.")]
+    assert {c for _, _, c in finder.seen} == {"text"}
+
+
 async def test_filter_edits_drop_every_chunk_they_touch():
     out = await run(SegmentHold(Finder(replacement=None)),
                     [delta("Hi "), delta("Zorb"), delta("lax Quint "), delta("bye.")])
@@ -153,13 +163,17 @@ async def test_a_chunk_edited_away_keeps_its_other_payload():
                                         {"id": "t", "text": "."}]
 
 
-async def test_a_tripwire_discards_what_is_held():
-    hold = SegmentHold(Finder())
+@pytest.mark.parametrize("end", [
+    Chunk("tripwire", {"reason": "x", "retry": False, "metadata": None, "processor_id": "p"}),
+    Chunk("error", {"error": RuntimeError("the run failed")}),
+])
+async def test_a_tripwire_or_an_error_discards_what_is_held_unchecked(end):
+    finder = Finder()
+    hold = SegmentHold(finder)
     await hold.push(delta("Zorblax"))
-    trip = Chunk("tripwire", {"reason": "x", "retry": False, "metadata": None,
-                              "processor_id": "p"})
-    assert await hold.push(trip) == [trip]
+    assert await hold.push(end) == [end]
     assert hold.held == [] and await hold.flush() == []
+    assert finder.seen == []
 
 
 async def test_a_failing_check_keeps_everything_held_and_release_unchecked_frees_it():
@@ -180,6 +194,8 @@ async def test_a_failing_check_keeps_everything_held_and_release_unchecked_frees
     ({"check": 3}, "check must be an async callable"),
     ({"until": "word"}, "until must be one of sentence, line, step"),
     ({"context": -1}, "context must be an integer >= 0"),
+    ({"types": ["tool-call"]}, "types must be a non-empty subset of text-delta"),
+    ({"types": []}, "types must be a non-empty subset"),
 ])
 def test_bad_arguments_are_named(kwargs, error):
     args = {"check": Finder(), **kwargs}

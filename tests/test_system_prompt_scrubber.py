@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import tripwire.plugins
 from tripwire import (
     Agent,
+    Chunk,
     ConfigurationError,
     Message,
     MessageList,
@@ -399,26 +400,87 @@ def verdict(leaked: bool, types=("paraphrase",), spans=()) -> str:
 PARAPHRASE = "I may not share account or card numbers."
 
 
+class LeakJudge:
+    """A judge model that calls ``PARAPHRASE`` a leak wherever it is in the judged text
+    (with its spans, or without when ``spans`` is off), and records the texts."""
+
+    provider = "fake"
+    model_id = "leak-judge"
+
+    def __init__(self, spans: bool = True) -> None:
+        self.spans = spans
+        self.requests: list[Any] = []
+
+    @property
+    def texts(self) -> list[str]:
+        return [r.prompt[1]["content"][0]["text"].split("Text to judge:\n", 1)[1]
+                for r in self.requests]
+
+    async def stream(self, request: Any) -> Any:
+        self.requests.append(request)
+        text = self.texts[-1]
+        found = [(m.start(), m.end()) for m in re.finditer(re.escape(PARAPHRASE), text)]
+        answer = verdict(bool(found), spans=found if self.spans else ())
+        yield Chunk("text-delta", {"id": "t", "text": answer})
+        yield Chunk("finish", {"finish_reason": "stop", "usage": None})
+
+
 @pytest.mark.parametrize("mode", ["stream", "generate"])
 async def test_the_judge_finds_a_paraphrase_the_ngrams_cannot(guarded, mode):
     reply = f"Hi. {PARAPHRASE} Bye."
-    judge = MockModel([verdict(True, spans=[(4, 4 + len(PARAPHRASE))])])
-    _, result = await run(guarded(deltas(reply), model=judge, redaction_method="placeholder"),
-                          mode)
+    judge = LeakJudge()
+    chunks, result = await run(guarded(deltas(reply), model=judge,
+                                       redaction_method="placeholder"), mode)
     assert result.text == "Hi. [SYSTEM_PROMPT] Bye."
-    (request,) = judge.requests
+    assert "share" not in "".join(c.payload.get("text", "") for c in chunks)
+    request = judge.requests[0]
     assert request.structured_output["name"] == "system-prompt-leak"
     assert SYSTEM in json.dumps(request.prompt)  # the judge gets the prompt as context
-    assert [v.types for v in result.verdicts if v.channel == "result"] == [["paraphrase"]]
+    # Found in the stream, before the client got it; the final check finds nothing more.
+    assert [(v.channel, v.types) for v in result.verdicts] == [("output", ["paraphrase"])]
+
+
+@pytest.mark.parametrize("until", ["sentence", "line", "step"])
+@pytest.mark.parametrize("size", [1, 3, 7, 40])
+async def test_a_streamed_paraphrase_never_reaches_the_client(guarded, until, size):
+    reply = f"Sure.\nHi there. {PARAPHRASE} Anything else?"
+    judge = LeakJudge()
+    chunks, result = await run(guarded(deltas(reply, size=size), model=judge,
+                                       judge_stream=until))
+    sent = "".join(c.payload.get("text", "") for c in chunks if c.type == "text-delta")
+    assert sent == result.text == reply.replace(PARAPHRASE, stars(PARAPHRASE))
+
+
+async def test_judge_stream_off_leaves_the_paraphrase_to_the_final_check(guarded):
+    reply = f"Hi. {PARAPHRASE}"
+    chunks, result = await run(guarded(deltas(reply), model=LeakJudge(),
+                                       judge_stream="off"))
+    assert "".join(c.payload.get("text", "") for c in chunks) == reply
+    assert result.text == "Hi. " + stars(PARAPHRASE)
+
+
+async def test_block_stops_the_stream_before_the_paraphrase(guarded):
+    chunks, result = await run(guarded(pieces("Hi. ", PARAPHRASE[:9], PARAPHRASE[9:]),
+                                       model=LeakJudge(), strategy="block"))
+    assert result.tripwire.reason == "System prompt detected: paraphrase"
+    sent = "".join(c.payload.get("text", "") for c in chunks if c.type == "text-delta")
+    assert "Hi. ".startswith(sent)  # (the n-gram window may still hold "Hi. ")
+
+
+async def test_filter_drops_the_chunks_of_a_streamed_paraphrase(guarded):
+    chunks, _ = await run(guarded(pieces("Hi. ", PARAPHRASE[:9], PARAPHRASE[9:], " Bye."),
+                                  model=LeakJudge(), strategy="filter"))
+    assert "".join(c.payload.get("text", "") for c in chunks
+                   if c.type == "text-delta") == "Hi.  Bye."
 
 
 async def test_a_judge_leak_without_spans_covers_the_whole_text(guarded):
-    _, result = await run(guarded(PARAPHRASE, model=MockModel([verdict(True)])), "generate")
+    _, result = await run(guarded(PARAPHRASE, model=LeakJudge(spans=False)), "generate")
     assert result.text == stars(PARAPHRASE)
 
 
 async def test_the_judge_saying_no_leak_changes_nothing(guarded):
-    _, result = await run(guarded(INNOCENT, model=MockModel([verdict(False)])), "generate")
+    _, result = await run(guarded(INNOCENT, model=LeakJudge()), "generate")
     assert result.text == INNOCENT and result.verdicts == []
 
 
@@ -462,7 +524,7 @@ async def test_a_judge_failure_fails_the_processor_closed(guarded):
     with pytest.raises(ProcessorError) as info:
         await agent.generate("hi")
     assert info.value.processor_id == "system-prompt-scrubber"
-    assert info.value.hook == "process_output_result"
+    assert info.value.hook == "process_output_stream"  # the text waited for the judge
     assert isinstance(info.value.__cause__, JudgeError)
 
 
@@ -484,7 +546,11 @@ async def test_the_judge_is_not_asked_without_system_messages(guarded):
 async def test_the_judge_over_http_gets_the_schema_and_its_spans_redact(llm_server, guarded,
                                                                          wire):
     reply = f"Hi. {PARAPHRASE}"
-    llm_server.script(Reply(text=verdict(True, spans=[(4, len(reply))])))
+    # The stream's sentences ("Hi. ", then the rest with "Hi. " as context), then the
+    # final response.
+    llm_server.script(Reply(text=verdict(False)),
+                      Reply(text=verdict(True, spans=[(4, len(reply))])),
+                      Reply(text=verdict(False)))
     async with llm_server.model(wire) as judge_model:
         _, result = await run(guarded(reply, model=judge_model), "generate")
     assert result.text == "Hi. " + stars(PARAPHRASE)
