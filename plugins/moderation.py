@@ -6,8 +6,10 @@ instance can go in both)::
 
     process_input          the text of each user message, the messages judged
                            concurrently
-    process_output_stream  each text-delta chunk, or with ``chunk_window = N`` the text
-                           of the last N stream parts (the current one last)
+    process_output_stream  each sentence of the streamed text, held until judged
+                           (``judge_stream``); or, with ``judge_stream = "chunk"`` (the
+                           reference's way), each text-delta chunk, or with
+                           ``chunk_window = N`` the text of the last N stream parts
     process_output_result  the text of each assistant response message
 
 A text is flagged when its highest category score is at least ``threshold``; the
@@ -60,12 +62,14 @@ from tripwire.models._retry import MAX_RETRY_AFTER, RETRYABLE_STATUSES, parse_re
 from tripwire.models._session import LoopSession
 from tripwire.options import NonNegativeInt, Range, check
 from tripwire.processor import Processor, ProcessorViolation
+from tripwire.segmenthold import SegmentHold
 from tripwire.types import Abort, Writer
 
 __all__ = ["DEFAULT_CATEGORIES", "DEFAULT_INSTRUCTIONS", "Moderation", "Strategy", "schema_for"]
 
 Strategy = Literal["block", "warn", "filter"]
 Threshold = Annotated[float, Range(min=0, max=1)]
+StreamMode = Literal["sentence", "line", "step", "chunk"]
 
 #: OpenAI's moderation categories, the default of ``categories``.
 DEFAULT_CATEGORIES: tuple[str, ...] = (
@@ -148,7 +152,15 @@ class Moderation(Processor):
         Add every category's score to the block message (``Scores: ...``) and
         ``category_scores`` to metadata and violations.
     ``chunk_window`` = ``0``
-        In the stream, judge the text of the last N stream parts (0: the chunk alone).
+        With ``judge_stream = "chunk"``: judge the text of the last N stream parts (0:
+        the chunk alone).
+    ``judge_stream`` = ``"sentence"`` (``"chunk"`` when ``chunk_window`` is given)
+        How the stream is judged. ``"sentence"``, ``"line"`` or ``"step"``: text waits
+        in a ``tripwire.SegmentHold`` until its segment is complete and judged (on its
+        own), so flagged text never reaches the client,
+        however it is chunked; ``warn`` does not wait (the final response is judged).
+        ``"chunk"``: the reference's way, each chunk judged as it passes (a word cut
+        across two chunks is not seen until the final response).
     ``instructions`` = ``DEFAULT_INSTRUCTIONS``
         The judge's system prompt (the verdict's schema is appended to it).
     ``judge_timeout`` = ``30.0``
@@ -175,9 +187,11 @@ class Moderation(Processor):
         chunk_window: NonNegativeInt = 0,
         instructions: str | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
+        judge_stream: StreamMode | None = None,
     ) -> None:
         owner = self.id
         judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=owner)
+        check("judge_stream", judge_stream, StreamMode | None, owner=owner)
         categories = check("categories", categories, tuple[str, ...], owner=owner)
         if not categories or not all(categories):
             raise ConfigurationError(
@@ -189,8 +203,17 @@ class Moderation(Processor):
         self.strategy = check("strategy", strategy, Strategy, owner=owner)
         self.include_scores = check("include_scores", include_scores, bool, owner=owner)
         self.chunk_window = check("chunk_window", chunk_window, NonNegativeInt, owner=owner)
+        if judge_stream is None:
+            judge_stream = "chunk" if self.chunk_window else "sentence"
+        elif self.chunk_window and judge_stream != "chunk":
+            raise ConfigurationError(
+                f"{owner}: chunk_window applies to judge_stream 'chunk' only, got "
+                f"judge_stream {judge_stream!r}; leave out chunk_window, or judge_stream")
+        self.judge_stream: StreamMode = judge_stream
         instructions = check("instructions", instructions, str | None, owner=owner)
         self.instructions = DEFAULT_INSTRUCTIONS if instructions is None else instructions
+        # One stream hold per call and instance (from TOML each list builds its own).
+        self._stream_key = f"stream:{id(self)}"
         self._endpoint: _ModerationsEndpoint | None = None
         self._judge: Judge | None = None
         endpoint_id = _endpoint_model_id(model)
@@ -300,7 +323,16 @@ class Moderation(Processor):
 
     @hookimpl
     async def process_output_stream(self, part: Chunk, stream_parts: list[Chunk],
-                                    abort: Abort, writer: Writer) -> Chunk | None:
+                                    state: dict[str, Any], abort: Abort,
+                                    writer: Writer) -> Chunk | list[Chunk] | None:
+        if self.judge_stream != "chunk":
+            if self.strategy == "warn":
+                return part  # changes nothing the client sees: the result is judged
+            call: _StreamCall | None = state.get(self._stream_key)
+            if call is None:
+                call = state[self._stream_key] = _StreamCall(self)
+            call.abort, call.writer = abort, writer
+            return await call.hold.push_all([part], fail_open=self.fail_open, owner=self.id)
         if part.type != "text-delta":
             return part
         if self.chunk_window:
@@ -316,10 +348,42 @@ class Moderation(Processor):
             return None
         return part
 
+    async def _judge_segment(self, call: _StreamCall, text: str, start: int
+                             ) -> list[tuple[int, int, str | None]]:
+        """The stream's check (``SegmentHold``, no context): the segment judged on its
+        own, as the moderation endpoint does (a flagged sentence dropped by ``filter``
+        must not flag the next one); flagged, it is blocked or dropped."""
+        segment = text[start:]
+        if not segment.strip():
+            return []
+        (scores,) = await self._score([segment])
+        if await self._act("output", segment, scores, call.abort, call.writer):
+            return [(start, len(text), None)]  # filter (block has aborted)
+        return []
+
     @hookimpl
     async def process_output_result(self, messages: list[Message], abort: Abort,
                                     writer: Writer) -> list[Message] | None:
         return await self._check_messages(messages, "assistant", "result", abort, writer)
+
+
+class _StreamCall:
+    """One call's stream: its ``SegmentHold``, and the call's ``abort`` and ``writer``
+    for the check (set at each chunk)."""
+
+    __slots__ = ("abort", "hold", "writer")
+
+    def __init__(self, guard: Moderation) -> None:
+        self.abort: Any = None
+        self.writer: Any = None
+
+        async def check(text: str, start: int, channel: str
+                        ) -> list[tuple[int, int, str | None]]:
+            return await guard._judge_segment(self, text, start)
+
+        assert guard.judge_stream != "chunk"
+        self.hold = SegmentHold(check, until=guard.judge_stream, context=0,
+                                types=("text-delta",))
 
 
 def _endpoint_model_id(model: Any) -> str | None:

@@ -281,9 +281,11 @@ async def test_empty_text_is_not_judged(make_bare_agent, judge_model):
 # ---------------------------------------------------------------- stream
 
 
-async def test_each_text_delta_is_judged_on_its_own_by_default(make_bare_agent, judge_model):
+async def test_with_judge_stream_chunk_each_text_delta_is_judged_on_its_own(
+        make_bare_agent, judge_model):
     agent = make_bare_agent([deltas("Hello ", "you idiot", ", bye")],
-                            output_processors=[Moderation(judge_model, strategy="warn")])
+                            output_processors=[Moderation(judge_model, strategy="warn",
+                                                          judge_stream="chunk")])
     result, chunks = await stream_run(agent)
     # then the final response, as a whole (process_output_result)
     assert judge_model.texts == ["Hello ", "you idiot", ", bye", "Hello you idiot, bye"]
@@ -295,7 +297,7 @@ async def test_each_text_delta_is_judged_on_its_own_by_default(make_bare_agent, 
 async def test_block_in_the_stream_stops_before_the_chunk_reaches_the_client(make_bare_agent,
                                                                             judge_model):
     agent = make_bare_agent([deltas("Hello ", "I will kill", " you")],
-                            output_processors=[Moderation(judge_model)])
+                            output_processors=[Moderation(judge_model, judge_stream="chunk")])
     result, chunks = await stream_run(agent)
     assert streamed(chunks) == "Hello "
     assert chunks[-1].type == "tripwire"
@@ -308,7 +310,8 @@ async def test_block_in_the_stream_stops_before_the_chunk_reaches_the_client(mak
 
 async def test_filter_in_the_stream_drops_the_flagged_chunk(make_bare_agent, judge_model):
     agent = make_bare_agent([deltas("Hello ", "you idiot", ", bye")],
-                            output_processors=[Moderation(judge_model, strategy="filter")])
+                            output_processors=[Moderation(judge_model, strategy="filter",
+                                                          judge_stream="chunk")])
     result, chunks = await stream_run(agent)
     assert streamed(chunks) == "Hello , bye"
     assert [(v.channel, v.action) for v in result.verdicts] == [("output", "filtered")]
@@ -324,10 +327,10 @@ async def test_chunk_window_judges_the_last_n_parts(make_bare_agent, judge_model
     assert result.text == "ki them all"
 
 
-async def test_a_word_split_across_chunks_passes_the_stream_but_not_the_result(
+async def test_judged_by_chunk_a_split_word_passes_the_stream_but_not_the_result(
         make_bare_agent, judge_model):
     agent = make_bare_agent([deltas("ki", "ll", " them")],
-                            output_processors=[Moderation(judge_model)])
+                            output_processors=[Moderation(judge_model, judge_stream="chunk")])
     result, chunks = await stream_run(agent)
     assert streamed(chunks) == "kill them"
     assert result.tripwire.metadata["channel"] == "result"
@@ -339,7 +342,62 @@ async def test_only_text_deltas_are_judged_in_the_stream(make_bare_agent, judge_
                                     {"type": "text-delta", "id": "t", "text": "fine"}])
     agent = make_bare_agent([response], output_processors=[Moderation(judge_model)])
     result, _ = await stream_run(agent)
-    assert result.tripwire is None and judge_model.texts == ["fine"]
+    assert result.tripwire is None and judge_model.texts == ["fine"]  # then cached
+
+
+# ---------------------------------------------------------------- the stream, by sentence
+
+
+async def test_by_default_a_split_word_is_blocked_before_the_client_sees_it(make_bare_agent,
+                                                                           judge_model):
+    agent = make_bare_agent([deltas("Fine. ", "ki", "ll", " them")],
+                            output_processors=[Moderation(judge_model)])
+    result, chunks = await stream_run(agent)
+    assert streamed(chunks) == "Fine. "
+    assert result.tripwire.metadata["channel"] == "output"
+    assert judge_model.texts == ["Fine. ", "kill them"]
+
+
+async def test_each_sentence_is_judged_once_on_its_own(
+        make_bare_agent, judge_model):
+    agent = make_bare_agent([deltas("Hello there. ", "How are ", "you?\n", "Bye")],
+                            output_processors=[Moderation(judge_model)])
+    result, chunks = await stream_run(agent)
+    assert streamed(chunks) == result.text == "Hello there. How are you?\nBye"
+    assert judge_model.texts == ["Hello there. ", "How are you?\n", "Bye",
+                                 "Hello there. How are you?\nBye"]  # the last: the result
+
+
+async def test_filter_by_sentence_drops_the_flagged_sentence(make_bare_agent, judge_model):
+    agent = make_bare_agent([deltas("Hello. ", "You ", "idiot. ", "Bye.")],
+                            output_processors=[Moderation(judge_model, strategy="filter")])
+    result, chunks = await stream_run(agent)
+    assert streamed(chunks) == "Hello. Bye."
+    assert [(v.channel, v.action) for v in result.verdicts] == [("output", "filtered")]
+
+
+@pytest.mark.parametrize("until", ["line", "step"])
+async def test_judge_stream_line_and_step(make_bare_agent, judge_model, until):
+    agent = make_bare_agent([deltas("A. B.\n", "C. ", "D")],
+                            output_processors=[Moderation(judge_model, judge_stream=until)])
+    await stream_run(agent)
+    expected = {"line": ["A. B.\n", "C. D"], "step": ["A. B.\nC. D"]}[until]
+    assert judge_model.texts[:len(expected)] == expected
+
+
+async def test_warn_does_not_hold_the_stream(make_bare_agent, judge_model):
+    agent = make_bare_agent([deltas("you ", "idiot")],
+                            output_processors=[Moderation(judge_model, strategy="warn")])
+    result, chunks = await stream_run(agent)
+    assert streamed(chunks) == "you idiot"
+    assert [(v.channel, v.action) for v in result.verdicts] == [("result", "warned")]
+
+
+def test_chunk_window_means_judge_stream_chunk():
+    assert Moderation(Moderator(), chunk_window=2).judge_stream == "chunk"
+    assert Moderation(Moderator()).judge_stream == "sentence"
+    with pytest.raises(ConfigurationError, match="chunk_window applies to judge_stream 'chunk'"):
+        Moderation(Moderator(), chunk_window=2, judge_stream="sentence")
 
 
 # ---------------------------------------------------------------- result
@@ -381,8 +439,8 @@ async def test_warn_on_the_result_keeps_the_text(make_bare_agent, judge_model):
     agent = make_bare_agent(["you idiot"], output_processors=[moderation])
     result = await agent.generate("hi")
     assert result.text == "you idiot"
-    assert {v.channel for v in result.verdicts} == {"output", "result"}
-    assert len(violations) == 2
+    assert {v.channel for v in result.verdicts} == {"result"}  # warn: the stream not held
+    assert len(violations) == 1
 
 
 # ---------------------------------------------------------------- failures
@@ -493,11 +551,24 @@ async def test_the_endpoint_judges_all_input_messages_in_one_request(openai_env,
 async def test_the_endpoint_in_the_stream(openai_env, make_bare_agent):
     openai_env.script(ModerationReply([{"violence": 0.2}]), ModerationReply([{"violence": 0.9}]),
                       ModerationReply([{"violence": 0.1}]))
-    async with Moderation("openai/omni-moderation-latest", strategy="filter") as moderation:
+    async with Moderation("openai/omni-moderation-latest", strategy="filter",
+                          judge_stream="chunk") as moderation:
         agent = make_bare_agent([deltas("fine ", "gory")], output_processors=[moderation])
         _, chunks = await stream_run(agent)
     assert streamed(chunks) == "fine "
     assert [r.body["input"] for r in openai_env.requests] == [["fine "], ["gory"], ["fine "]]
+
+
+async def test_the_endpoint_judges_the_stream_by_sentence(openai_env, make_bare_agent):
+    openai_env.script(ModerationReply([{"violence": 0.1}]), ModerationReply([{"violence": 0.9}]),
+                      ModerationReply([{"violence": 0.1}]), ModerationReply([{"violence": 0.1}]))
+    async with Moderation("openai/omni-moderation-latest", strategy="filter") as moderation:
+        agent = make_bare_agent([deltas("Fine. ", "So go", "ry. ", "Bye")],
+                                output_processors=[moderation])
+        result, chunks = await stream_run(agent)
+    assert streamed(chunks) == "Fine. Bye"
+    assert [r.body["input"] for r in openai_env.requests] == [
+        ["Fine. "], ["So gory. "], ["Bye"], ["Fine. Bye"]]  # the sentences, the result
 
 
 async def test_the_endpoint_retries_a_429_then_fails_closed(openai_env, make_bare_agent):
