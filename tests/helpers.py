@@ -5,6 +5,8 @@ Processors
     ``Shout()``        upper-cases streamed text
     ``HoldUntilBoundary()``  holds text deltas back, releases them together at the
                        next non-text chunk
+    ``RejectFirst()``  asks for a retry of the first step (``abort(retry=True)``), then
+                       accepts
     ``Cache()``        a response cache keyed on the prompt (``process_llm_request``
                        short-circuits the model, ``process_llm_response`` fills it)
 A tool
@@ -105,6 +107,17 @@ class HoldUntilBoundary(Processor):
             return None
         out, held[:] = [*held, part], []
         return out
+
+
+class RejectFirst(Processor):
+    """Asks for another answer to the first step (``retry_count`` 0), then accepts."""
+
+    id = "reject"
+
+    @hookimpl
+    def process_output_step(self, abort, retry_count):
+        if retry_count == 0:
+            abort("try again", retry=True)
 
 
 class Cache(Processor):

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from helpers import strings, texts
+from helpers import RejectFirst, strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -603,18 +603,10 @@ async def test_a_retried_step_leaves_nothing_of_the_failed_attempt(guarded):
 
 
 async def test_a_processor_retry_reruns_the_step_guarded(guarded):
-    class Reject(Processor):
-        id = "reject"
-
-        @hookimpl
-        def process_output_step(self, abort, retry_count):
-            if retry_count == 0:
-                abort("try again", retry=True)
-
     detector = pii()
     agent = Agent(id="a", model=MockModel([deltas("mail ada@", "example.com"),
                                            deltas("card 4111 1111 1111 1111")]),
-                  input_processors=[detector], output_processors=[detector, Reject()],
+                  input_processors=[detector], output_processors=[detector, RejectFirst()],
                   max_processor_retries=1, default_error_processors=False)
     result, chunks = await stream_run(agent)
     assert not holds([c.payload for c in chunks], EMAIL)

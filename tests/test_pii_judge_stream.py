@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fake_llm_server import Reply
-from helpers import KNOWN, Finder, strings
+from helpers import KNOWN, Finder, RejectFirst, strings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -213,17 +213,9 @@ async def test_fail_open_releases_the_held_text_unjudged_in_order(make_bare_agen
 
 
 async def test_a_rejected_step_leaves_no_name_in_the_retry(make_bare_agent):
-    class Reject(Processor):
-        id = "reject"
-
-        @hookimpl
-        def process_output_step(self, abort, retry_count):
-            if retry_count == 0:
-                abort("try again", retry=True)
-
     finder = Finder()
     model = MockModel([deltas("Dear Ada ", "Lovelace."), deltas("Dear Charles.")])
-    agent = Agent(id="a", model=model, output_processors=[pii(finder), Reject()],
+    agent = Agent(id="a", model=model, output_processors=[pii(finder), RejectFirst()],
                   max_processor_retries=1, default_error_processors=False)
     result, chunks = await stream_run(agent)
     assert not leaks([c.payload for c in chunks])
