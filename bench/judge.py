@@ -26,6 +26,12 @@ Run by hand:  python bench/judge.py [--conversations 300] [--runs 30] [--judge-m
    guardrail judging three new user messages (its judge calls run concurrently).
    Every run sends a new text, so no verdict comes from the cache. Target: a parallel
    group, or ``parallel`` mode, adds about one judge call of latency, not three.
+3. What holding the stream for the judge costs (``judge_stream``): a reply of
+   ``--sentences`` sentences streamed in 5-character deltas, one every ``--delta-ms``
+   (2 ms), through ``pii-detector`` (judge tier, names only) and ``moderation``, whose
+   judge (in-process) answers in ``--judge-ms``. Time to the first text byte, to the
+   end of the stream, and judge calls, per ``judge_stream``; ``moderation``'s
+   ``"chunk"`` is the reference's per-delta check.
 
 Nothing here is asserted; the numbers are printed.
 """
@@ -52,6 +58,8 @@ from injection_data import samples  # noqa: E402
 from tripwire import Agent, Chunk, Message, parallel, parallel_with_model  # noqa: E402
 from tripwire.models import ModelRequest, OpenAICompatible  # noqa: E402
 from tripwire.plugins.moderation import Moderation  # noqa: E402
+from tripwire.plugins.pii_detector import PIIDetector  # noqa: E402
+from tripwire.testing import MockModel, MockResponse  # noqa: E402
 
 #: A verdict that flags nothing (the judge's schema allows ``null`` scores).
 CLEAN = json.dumps({"category_scores": None, "reason": None})
@@ -242,6 +250,71 @@ async def latency(runs: int, judge_s: float, model_s: float) -> list[tuple[str, 
     return rows
 
 
+# ------------------------------------------------------------------ the stream
+
+
+class SlowJudge:
+    """An in-process judge model: answers ``verdict`` after ``delay`` seconds."""
+
+    provider = "bench"
+    model_id = "slow-judge"
+
+    def __init__(self, delay: float, verdict: str) -> None:
+        self.delay = delay
+        self.verdict = verdict
+        self.started: list[float] = []
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[Chunk]:
+        self.started.append(time.perf_counter())
+        await asyncio.sleep(self.delay)
+        yield Chunk("text-delta", {"id": "v", "text": self.verdict})
+        yield Chunk("finish", {"finish_reason": "stop", "usage": None})
+
+
+SENTENCE = "Parcel {} left our warehouse on Monday and should arrive by Friday. "
+
+
+async def stream_cost(sentences: int, delta_s: float, judge_s: float
+                      ) -> list[tuple[str, float, float, int]]:
+    """``(label, first text byte s, end of stream s, judge calls)`` per setup."""
+    text = "".join(SENTENCE.format(i) for i in range(sentences))
+    pieces = [text[i:i + 5] for i in range(0, len(text), 5)]
+    rows = []
+    setups: list[tuple[str, Callable[[Any], Any] | None, str]] = [
+        ("no guardrail", None, CLEAN),
+        ("pii-detector judge_stream=\"off\"",
+         lambda j: PIIDetector(model=j, detection_types=["name"], judge_stream="off"),
+         '{"findings": []}'),
+        ("pii-detector judge_stream=\"sentence\"",
+         lambda j: PIIDetector(model=j, detection_types=["name"]), '{"findings": []}'),
+        ("pii-detector judge_stream=\"step\"",
+         lambda j: PIIDetector(model=j, detection_types=["name"], judge_stream="step"),
+         '{"findings": []}'),
+        ("moderation judge_stream=\"chunk\" (reference)",
+         lambda j: Moderation(j, judge_stream="chunk"), CLEAN),
+        ("moderation judge_stream=\"sentence\"", lambda j: Moderation(j), CLEAN),
+    ]
+    for label, build, verdict in setups:
+        judge = SlowJudge(judge_s, verdict)
+        model = MockModel([MockResponse(chunks=[{"type": "text-delta", "id": "t", "text": p}
+                                                for p in pieces])], chunk_delay=delta_s)
+        agent = Agent(id="bench", model=model,
+                      output_processors=[build(judge)] if build else [],
+                      default_error_processors=False)
+        started = time.perf_counter()
+        first = last = None
+        async for chunk in agent.stream("where is my parcel?"):
+            if chunk.type == "text-delta":
+                last = time.perf_counter()
+                first = first or last - started
+        took = time.perf_counter() - started
+        # The stream's judgements: those started before the last text went out (the
+        # final response's judgement comes after it).
+        calls = sum(1 for t in judge.started if last is not None and t <= last)
+        rows.append((label, first or took, took, calls))
+    return rows
+
+
 # ------------------------------------------------------------------ report
 
 
@@ -276,6 +349,14 @@ async def main_async(args: argparse.Namespace) -> None:
         p90 = statistics.quantiles(times, n=10)[-1]
         print(f"   {label:52} {_ms(median)} {_ms(p90)} {_ms(median - base)}")
 
+    print(f"\n3. the stream held for the judge: {args.sentences} sentences in "
+          f"{len(SENTENCE) * args.sentences // 5} deltas, one every {args.delta_ms:g} ms; "
+          f"the judge answers in {args.judge_ms:g} ms")
+    print(f"   {'output processor':44} {'first byte':>10} {'end':>7} {'judge calls':>12}  (ms)")
+    for label, first, took, calls in await stream_cost(args.sentences, args.delta_ms / 1000,
+                                                       args.judge_ms / 1000):
+        print(f"   {label:44} {_ms(first):>10} {_ms(took)} {calls:12}")
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -283,6 +364,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--judge-ms", type=float, default=50.0)
     parser.add_argument("--model-ms", type=float, default=50.0)
+    parser.add_argument("--sentences", type=int, default=5)
+    parser.add_argument("--delta-ms", type=float, default=2.0)
     asyncio.run(main_async(parser.parse_args(argv)))
 
 

@@ -19,6 +19,15 @@ Segments
     so a value that a boundary cut (``Dr. Ada Lovelace``) is still seen whole; the
     check edits only the new segment.
 
+Checks run while the stream goes on
+    A segment's check starts when the segment is complete and runs while later chunks
+    come in (several may be in flight: a judge's own concurrency limit bounds them);
+    its chunks are released at the first chunk after it is done, in order. So a stream
+    of many sentences costs about one judge round trip at its end, not one per
+    sentence. A check that completes at once (a cached verdict) releases its segment
+    in the same ``push``. If a check blocks, chunks already checked but still behind
+    it may be dropped with it.
+
 The check
     ``await check(text, start, channel)`` gets the context and the segment as one
     string (the segment is ``text[start:]``) and the channel (``"text"`` or
@@ -63,10 +72,12 @@ Example: a guard that asks a model whether a sentence is insulting::
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -106,17 +117,41 @@ class _Piece:
 @attrs.define
 class _Channel:
     """One channel's held text (from offset ``base`` of everything it carried), how far
-    it is checked, the edits not yet applied and the context for the next check."""
+    checks were asked for and how far they are done, the edits not yet applied, and the
+    context for the next check (and as of the last one done)."""
 
     text: str = ""
     base: int = 0
+    requested: int = 0
     checked: int = 0
     edits: list[Edit] = attrs.field(factory=list)
     context: str = ""
+    checked_context: str = ""
 
     @property
     def end(self) -> int:
         return self.base + len(self.text)
+
+
+@attrs.define
+class _Pending:
+    """A check in flight: for ``channel`` up to ``upto``, on a text of ``length``
+    characters whose segment starts at ``start`` (channel offset ``start + shift``)."""
+
+    channel: str
+    upto: int
+    start: int
+    length: int
+    shift: int
+    context_after: str
+    task: asyncio.Future[Iterable[tuple[int, int, str | None]]]
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a finished check's exception as seen (it is raised where it is collected;
+    a stream abandoned before that must not log it as never retrieved)."""
+    if not task.cancelled():
+        task.exception()
 
 
 class SegmentHold:
@@ -132,7 +167,8 @@ class SegmentHold:
         other chunk (after what is held).
     """
 
-    __slots__ = ("check", "until", "context", "types", "_boundary", "_queue", "_channels")
+    __slots__ = ("check", "until", "context", "types", "_boundary", "_queue", "_channels",
+                 "_pending")
 
     def __init__(self, check: Check, *, until: Until = "sentence", context: int = 200,
                  types: Iterable[str] = tuple(CHANNELS)) -> None:
@@ -156,6 +192,7 @@ class SegmentHold:
         self._boundary = SEGMENTS[until]
         self._queue: list[_Piece] = []
         self._channels = {channel: _Channel() for channel in CHANNELS.values()}
+        self._pending: deque[_Pending] = deque()
 
     def __repr__(self) -> str:
         return f"SegmentHold(until={self.until!r}, held={len(self._queue)} chunks)"
@@ -190,8 +227,10 @@ class SegmentHold:
         self._queue.append(_Piece(part, channel_name, start, channel.end))
         if self._boundary is not None and text:
             cut = self._last_boundary(channel, start)
-            if cut > channel.checked:
-                await self._check(channel_name, cut)
+            if cut > channel.requested:
+                self._request(channel_name, cut)
+                await asyncio.sleep(0)  # a check with nothing to wait for is done now
+        await self._collect(wait=False)
         return self._release()
 
     async def push_all(self, chunks: Iterable[Chunk], *, fail_open: bool = False,
@@ -218,20 +257,24 @@ class SegmentHold:
     async def flush(self) -> list[Chunk]:
         """Check everything held (the text is complete) and release it."""
         for name, channel in self._channels.items():
-            if channel.checked < channel.end:
-                await self._check(name, channel.end)
+            if channel.requested < channel.end:
+                self._request(name, channel.end)
+        await self._collect(wait=True)
         return self._release()
 
     def release_unchecked(self) -> list[Chunk]:
         """Release everything held without checking what is not checked yet (edits of
-        what was checked are applied): for a guard that fails open when its check
-        cannot be made."""
+        what was checked are applied; checks in flight are cancelled): for a guard that
+        fails open when its check cannot be made."""
+        self._cancel()
         for channel in self._channels.values():
-            channel.checked = channel.end
+            channel.requested = channel.checked = channel.end
         return self._release()
 
     def discard(self) -> None:
-        """Drop what is held and the context (after a tripwire)."""
+        """Drop what is held and the context, and cancel the checks in flight (after a
+        tripwire)."""
+        self._cancel()
         self._queue.clear()
         self._channels = {channel: _Channel() for channel in CHANNELS.values()}
 
@@ -241,37 +284,73 @@ class SegmentHold:
         """Where the last segment boundary that a delta starting at ``start`` may have
         completed ends (channel offsets), or 0."""
         assert self._boundary is not None
-        begin = max(channel.checked, start - _BOUNDARY_REACH) - channel.base
+        begin = max(channel.requested, start - _BOUNDARY_REACH) - channel.base
         cut = 0
         for m in self._boundary.finditer(channel.text, begin):
             cut = m.end()
         return cut + channel.base if cut else 0
 
-    async def _check(self, name: str, upto: int) -> None:
+    def _request(self, name: str, upto: int) -> None:
+        """Start the check of ``name``'s text up to ``upto`` (checks run concurrently;
+        their edits are applied in the order they were asked for)."""
         channel = self._channels[name]
-        segment = channel.text[channel.checked - channel.base:upto - channel.base]
+        segment = channel.text[channel.requested - channel.base:upto - channel.base]
         context = channel.context
         text = context + segment
-        edits = []
-        for edit in await self.check(text, len(context), name):
+        task = asyncio.ensure_future(self.check(text, len(context), name))
+        task.add_done_callback(_retrieve)
+        after = text[-self.context:] if self.context else ""
+        self._pending.append(_Pending(name, upto, len(context), len(text),
+                                      channel.requested - len(context), after, task))
+        channel.requested = upto
+        channel.context = after
+
+    async def _collect(self, *, wait: bool) -> None:
+        """Apply the checks done, in order (with ``wait``, all of them). A check that
+        raised cancels the others, and what they were to check is asked for again next
+        time; the exception propagates."""
+        while self._pending and (wait or self._pending[0].task.done()):
+            pending = self._pending[0]
+            try:
+                edits = self._edits(pending, await pending.task)
+            except BaseException:
+                self._cancel()
+                for channel in self._channels.values():
+                    channel.requested = channel.checked
+                    channel.context = channel.checked_context
+                raise
+            self._pending.popleft()
+            channel = self._channels[pending.channel]
+            channel.edits.extend(edits)
+            channel.checked = pending.upto
+            channel.checked_context = pending.context_after
+
+    def _edits(self, pending: _Pending, result: Iterable[tuple[int, int, str | None]]
+               ) -> list[Edit]:
+        """A check's result, validated, as edits in channel offsets, in order."""
+        edits: list[Edit] = []
+        for edit in result:
             try:
                 begin, end, replacement = edit
             except (TypeError, ValueError):
                 raise TypeError(f"SegmentHold: check must return (begin, end, replacement) "
                                 f"tuples, got {edit!r}") from None
             if not (isinstance(begin, int) and isinstance(end, int)
-                    and len(context) <= begin < end <= len(text)):
+                    and pending.start <= begin < end <= pending.length):
                 raise ValueError(
                     f"SegmentHold: check returned the span ({begin!r}, {end!r}); a span must "
-                    f"satisfy start = {len(context)} <= begin < end <= len(text) = {len(text)}")
+                    f"satisfy start = {pending.start} <= begin < end <= len(text) = "
+                    f"{pending.length}")
             if replacement is not None and not isinstance(replacement, str):
                 raise TypeError(f"SegmentHold: a replacement must be a string or None, got "
                                 f"{replacement!r}")
-            shift = channel.checked - len(context)
-            edits.append((begin + shift, end + shift, replacement))
-        channel.edits.extend(sorted(edits, key=lambda e: (e[0], e[1])))
-        channel.checked = upto
-        channel.context = text[-self.context:] if self.context else ""
+            edits.append((begin + pending.shift, end + pending.shift, replacement))
+        return sorted(edits, key=lambda e: (e[0], e[1]))
+
+    def _cancel(self) -> None:
+        for pending in self._pending:
+            pending.task.cancel()
+        self._pending.clear()
 
     def _release(self) -> list[Chunk]:
         out: list[Chunk] = []

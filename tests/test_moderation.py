@@ -353,7 +353,7 @@ async def test_by_default_a_split_word_is_blocked_before_the_client_sees_it(make
     agent = make_bare_agent([deltas("Fine. ", "ki", "ll", " them")],
                             output_processors=[Moderation(judge_model)])
     result, chunks = await stream_run(agent)
-    assert streamed(chunks) == "Fine. "
+    assert "Fine. ".startswith(streamed(chunks))  # judged clean, it may still be in flight
     assert result.tripwire.metadata["channel"] == "output"
     assert judge_model.texts == ["Fine. ", "kill them"]
 

@@ -99,8 +99,11 @@ async def test_each_sentence_is_released_once_the_judge_has_seen_it(make_bare_ag
                             output_processors=[pii(finder, NAME_ONLY), record])
     await stream_run(agent)
     # "Hello. " after the first judgement, "I am " and "Charles. " after the second,
-    # "Bye" at the end of the text (a third).
-    assert record.seen == [("Hello. ", 1), ("I am ", 2), ("[NAME]. ", 2), ("Bye", 3)]
+    # "Bye" at the end of the text (a third); judgements run while the stream goes on,
+    # so a sentence may go out later, never earlier.
+    segment = [1, 2, 2, 3]
+    assert [t for t, _ in record.seen] == ["Hello. ", "I am ", "[NAME]. ", "Bye"]
+    assert all(calls >= k for (_, calls), k in zip(record.seen, segment, strict=True))
     assert finder.texts[:2] == ["Hello. ", "Hello. I am Charles. "]  # with context
 
 
@@ -142,7 +145,7 @@ async def test_block_stops_before_the_sentence_reaches_the_client(make_bare_agen
     result, chunks = await stream_run(agent)
     assert result.tripwire is not None
     assert result.tripwire.reason == "PII detected. Types: name"
-    assert said(chunks) == "Fine. "
+    assert "Fine. ".startswith(said(chunks))  # judged clean, it may still be in flight
     assert not leaks([c.payload for c in chunks])
 
 

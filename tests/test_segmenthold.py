@@ -4,6 +4,7 @@ a segment goes out before its check, nothing else is lost, reordered or duplicat
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -24,15 +25,22 @@ class Finder:
     """A check that replaces every secret wholly in ``text`` (in the segment part),
     records what it saw, and can be told to fail."""
 
-    def __init__(self, replacement: str | None = "[X]") -> None:
+    def __init__(self, replacement: str | None = "[X]", delays: list[float] | None = None
+                 ) -> None:
         self.replacement = replacement
         self.seen: list[tuple[str, int, str]] = []
         self.fail = False
+        self.delays = list(delays or [])
+        self.calls = 0
 
     async def __call__(self, text: str, start: int, channel: str) -> list[Any]:
         if self.fail:
             raise RuntimeError("judge down")
-        self.seen.append((text, start, channel))
+        delay = self.delays[self.calls % len(self.delays)] if self.delays else 0
+        self.calls += 1
+        if delay:
+            await asyncio.sleep(delay)
+        self.seen.append((text, start, channel))  # done: what was checked
         edits = []
         for secret in SECRETS:
             for m in re.finditer(re.escape(secret), text):
@@ -176,6 +184,17 @@ async def test_a_tripwire_or_an_error_discards_what_is_held_unchecked(end):
     assert finder.seen == []
 
 
+async def test_checks_run_concurrently_and_apply_in_order():
+    finder = Finder(delays=[0.05, 0.0])
+    hold = SegmentHold(finder)
+    assert await hold.push(delta("Slow one. ")) == []      # its check takes 50 ms
+    assert await hold.push(delta("Quillon. ")) == []       # done at once, waits its turn
+    out = await hold.flush()
+    assert [c.payload["text"] for c in out] == ["Slow one. ", "[X]. "]
+    # Both were in flight together: the fast one finished first.
+    assert [t[s:] for t, s, _ in finder.seen] == ["Quillon. ", "Slow one. "]
+
+
 async def test_a_failing_check_keeps_everything_held_and_release_unchecked_frees_it():
     finder = Finder()
     hold = SegmentHold(finder)
@@ -252,9 +271,12 @@ def streams(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(parts=streams(), until=st.sampled_from(["sentence", "line", "step"]),
-       end=st.sampled_from(["flush", "step-finish"]))
-async def test_no_secret_escapes_and_nothing_else_changes(parts, until, end):
-    finder = Finder()
+       end=st.sampled_from(["flush", "step-finish"]),
+       delays=st.lists(st.sampled_from([0, 0, 0.0005, 0.002]), max_size=4))
+async def test_no_secret_escapes_and_nothing_else_changes(parts, until, end, delays):
+    """Checks that take a while run while later chunks come in: still nothing goes out
+    before its check is done."""
+    finder = Finder(delays=delays)
     hold = SegmentHold(finder, until=until)
     out: list[Chunk] = []
     for part in parts:
