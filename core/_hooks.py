@@ -277,7 +277,12 @@ class Hooks:
         if not chain:
             return prompt, None
         values = {"prompt": lambda s: s.prompt, "model": lambda s: config.model,
-                  "step_number": lambda s: step_number, "steps": lambda s: list(steps)}
+                  "step_number": lambda s: step_number, "steps": lambda s: list(steps),
+                  "tools": lambda s: dict(config.active()),
+                  "tool_choice": lambda s: config.tool_choice,
+                  "model_settings": lambda s: config.model_settings,
+                  "provider_options": lambda s: config.provider_options,
+                  "structured_output": lambda s: config.structured_output}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             new_prompt, cached = _returns.llm_request(cp, result)
