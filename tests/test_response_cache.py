@@ -656,3 +656,48 @@ def test_open_cache_accepts_what_the_processor_accepts():
     assert ResponseCache(cache=backend).cache is backend
     assert isinstance(ResponseCache().cache, MemoryCache)
     assert isinstance(open_cache("memory://"), MemoryCache)
+
+
+_OTHER_PROCESS = textwrap.dedent("""
+    import asyncio, sys
+    from tripwire import Agent
+    from tripwire.plugins.response_cache import ResponseCache
+    from tripwire.testing import MockModel
+
+    async def main():
+        cache = ResponseCache(cache=sys.argv[1])
+        agent = Agent(id="shared", instructions="Be brief.", model=MockModel(["from process A"]),
+                      input_processors=[cache], default_error_processors=False)
+        print((await agent.generate("hi")).text)
+        await cache.cache.close()
+
+    asyncio.run(main())
+""")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+async def test_another_process_answers_from_the_shared_cache(kind, tmp_path, request):
+    import subprocess
+    import sys
+
+    url = (
+        f"sqlite:///{tmp_path}/shared.db"
+        if kind == "sqlite"
+        else request.getfixturevalue("redis_server").url
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _OTHER_PROCESS, url], capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (0, "from process A\n"), done.stderr
+    cache = ResponseCache(cache=url)
+    model = MockModel([])
+    agent = Agent(
+        id="shared",
+        instructions="Be brief.",
+        model=model,
+        input_processors=[cache],
+        default_error_processors=False,
+    )
+    assert (await agent.generate("hi")).text == "from process A"
+    assert model.requests == []
+    await cache.cache.close()
