@@ -131,6 +131,8 @@ class ResponseCache(Processor):
         self.coalesce = coalesce
         self.coalesce_timeout = float(coalesce_timeout)
         # event loop -> key -> the future of the call computing it
+        # keys of entries whose step tripped after the write, to delete before the next read
+        self._tripped: list[str] = []
         self._inflight: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[str, asyncio.Future[bytes | None]]
         ] = weakref.WeakKeyDictionary()
@@ -178,6 +180,11 @@ class ResponseCache(Processor):
         tracing_context: Any,
         state: dict[str, Any],
     ) -> dict[str, Any] | None:
+        written: _Written | None = state.get("written")
+        if written is not None:
+            written.collect()  # a step of this run tripped since it was written
+        if self._tripped:
+            await self._purge()
         overrides: Mapping[str, Any] = request_context.get(CONTEXT_KEY) or {}
         scope = self._scope(overrides.get("scope", self.scope), request_context)
         inputs = CacheKeyInputs(
@@ -235,6 +242,7 @@ class ResponseCache(Processor):
         self,
         chunks: list[Chunk],
         from_cache: bool,
+        steps: list[Any],
         state: dict[str, Any],
     ) -> None:
         key = state.pop("key", None)
@@ -260,6 +268,12 @@ class ResponseCache(Processor):
                 type(e).__name__,
                 e,
             )
+            return
+        if steps:
+            written = state.get("written")
+            if written is None:
+                written = state["written"] = _Written(self._tripped)
+            written.add(key, steps[-1])
 
     @hookimpl
     def process_api_error(self, state: dict[str, Any]) -> None:
@@ -312,6 +326,20 @@ class ResponseCache(Processor):
             return None
         return decode_chunks(data)
 
+    async def _purge(self) -> None:
+        """Delete the entries of steps tripped after they were written."""
+        keys = list(dict.fromkeys(self._tripped))
+        del self._tripped[: len(keys)]
+        for key in keys:
+            try:
+                await self.cache.delete(key)
+            except Exception as e:  # the contract: a backend error never fails the run
+                log.warning(
+                    "response-cache: deleting the entry of a tripped step failed (%s: %s)",
+                    type(e).__name__,
+                    e,
+                )
+
     def _calls(self) -> dict[str, asyncio.Future[bytes | None]]:
         loop = asyncio.get_running_loop()
         calls = self._inflight.get(loop)
@@ -340,6 +368,35 @@ class _Lease:
     def release(self, data: bytes | None) -> None:
         self._finalizer.detach()
         _settle(None, self._inflight, self.key, self.future, data)
+
+
+class _Written:
+    """The entries one run wrote, with their steps. ``process_llm_response`` runs
+    before ``process_output_step`` and the tools, which may still trip the step (the
+    runner then marks its ``StepResult``): such an entry is handed to ``tripped`` - at
+    the run's next model call, or when the run's state is dropped at its end - and
+    deleted before the processor's next read."""
+
+    def __init__(self, tripped: list[str]) -> None:
+        self.entries: list[tuple[str, Any]] = []
+        self.tripped = tripped
+        weakref.finalize(self, _collect, self.entries, tripped)
+
+    def add(self, key: str, step: Any) -> None:
+        self.entries.append((key, step))
+
+    def collect(self) -> None:
+        _collect(self.entries, self.tripped)
+
+
+def _collect(entries: list[tuple[str, Any]], tripped: list[str]) -> None:
+    keep = []
+    for key, step in entries:
+        if getattr(step, "tripwire", None) is not None:
+            tripped.append(key)
+        else:
+            keep.append((key, step))
+    entries[:] = keep
 
 
 def _settle(

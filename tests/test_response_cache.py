@@ -701,3 +701,52 @@ async def test_another_process_answers_from_the_shared_cache(kind, tmp_path, req
     assert (await agent.generate("hi")).text == "from process A"
     assert model.requests == []
     await cache.cache.close()
+
+
+def test_a_cache_serves_agents_run_with_generate_sync(tmp_path):
+    # generate_sync makes an event loop per call: the SQLite backend is bound to none
+    cache = ResponseCache(cache=f"sqlite:///{tmp_path}/sync.db")
+    model = MockModel(["once"])
+    agent = Agent(id="sync", model=model, input_processors=[cache], default_error_processors=False)
+    assert [agent.generate_sync("hi").text for _ in range(3)] == ["once"] * 3
+    assert len(model.requests) == 1
+    asyncio.run(cache.cache.close())
+
+
+class RejectStep(Processor):
+    """Trips process_output_step when the step's text contains ``word``."""
+
+    id = "reject-step"
+
+    def __init__(self, word, retry=False):
+        self.word, self.retry = word, retry
+
+    @hookimpl
+    def process_output_step(self, text, abort):
+        if self.word in text:
+            abort(f"{self.word!r} is not allowed", retry=self.retry)
+
+
+async def test_a_step_tripped_after_it_was_written_is_deleted(make_bare_agent):
+    backend = CountingCache()
+    agent = make_bare_agent(
+        ["bad answer", "fine answer"],
+        input_processors=[ResponseCache(cache=backend)],
+        output_processors=[RejectStep("bad")],
+    )
+    first = await agent.generate("hi")
+    assert first.tripwire is not None
+    assert await run(agent) == "fine answer"  # not a replay of the tripped answer
+    assert len(agent.model.requests) == 2
+
+
+async def test_a_step_rejected_with_a_retry_is_deleted_during_the_run(make_bare_agent):
+    agent = make_bare_agent(
+        ["bad answer", "good answer", "good again"],
+        input_processors=[ResponseCache()],
+        output_processors=[RejectStep("bad", retry=True)],
+        max_processor_retries=1,
+    )
+    assert await run(agent) == "good answer"
+    assert await run(agent) == "good again"  # the rejected first attempt was not replayed
+    assert len(agent.model.requests) == 3
