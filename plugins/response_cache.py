@@ -11,7 +11,8 @@ It hooks two stages of every step (put it in ``input_processors``)::
                            for a cache replay, nor for a failed step (an error or
                            tripwire chunk, or a finish reason other than stop, length
                            or tool-calls); a step whose stream an output processor
-                           tripped never gets here
+                           tripped never gets here, and the entry of a step tripped
+                           later (process_output_step, a tool result) is deleted
 
 The key (``tripwire.build_response_cache_key``) covers the agent id, the step number, the
 scope, the model and the prompt as it is sent (after memory and earlier processors),
@@ -88,6 +89,8 @@ class ResponseCache(Processor):
     :param key: a fixed key (``str``; the step number is added after the first step) or
         a function of the ``CacheKeyInputs`` returning one (sync or async); a function
         that raises or returns no string falls back to the default key, with a warning.
+        Either is stored under ``tripwire:response:key:<key>`` (a function's key that
+        already starts with ``tripwire:response:`` as it is).
     :param scope: a tenant scope; default ``RESOURCE`` (the request context's resource
         id, unscoped when there is none); ``None`` or ``False`` for unscoped.
     :param bust: skip the read (the answer is still written): a forced refresh.
@@ -312,7 +315,9 @@ class ResponseCache(Processor):
                 e,
             )
             return build_response_cache_key(inputs)
-        return value
+        # Keys of their own stay in the response cache's namespace: a key function
+        # cannot overwrite another user of the backend (a budget's counters).
+        return value if value.startswith(KEY_PREFIX + ":") else f"{KEY_PREFIX}:key:{value}"
 
     async def _read(self, key: str) -> list[Chunk] | None:
         try:

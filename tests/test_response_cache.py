@@ -750,3 +750,20 @@ async def test_a_step_rejected_with_a_retry_is_deleted_during_the_run(make_bare_
     assert await run(agent) == "good answer"
     assert await run(agent) == "good again"  # the rejected first attempt was not replayed
     assert len(agent.model.requests) == 3
+
+
+async def test_a_key_function_cannot_leave_the_caches_namespace(make_bare_agent):
+    backend = CountingCache()
+    await backend.set("cost-guard:resource:u1", b"41", None)
+    agent = make_bare_agent(
+        ["x"],
+        input_processors=[
+            ResponseCache(cache=backend, key=lambda inputs: "cost-guard:resource:u1")
+        ],
+    )
+    await agent.generate("hi")
+    assert await backend.get("cost-guard:resource:u1") == b"41"
+    assert [k for k, _ in backend.writes] == [
+        "cost-guard:resource:u1",  # the test's own
+        "tripwire:response:key:cost-guard:resource:u1",
+    ]
