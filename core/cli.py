@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from tripwire import _discovery
+from tripwire import caches as _caches
 from tripwire._render import JSONRenderer, Renderer, _error_message, _jsonable, chunk_json
 from tripwire.errors import ConfigurationError, TripwireError
 
@@ -56,13 +57,14 @@ Handler = Callable[[argparse.Namespace], Any]
 def register_plugins_command(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "plugins",
-        help="list installed processors (name, distribution, version, hooks, status, options)",
+        help="list installed processors (name, distribution, version, hooks, status, options) and cache backends",
         description=(
             "List the processors installed in the entry point group tripwire.processors, "
             "with the distribution that provides each, its version, the hooks it "
             "implements, whether it loads, and its options (read from the constructor: "
             "name, type, default). A broken plugin shows its import error. "
-            "TRIPWIRE_LOAD_PLUGINS / TRIPWIRE_DISABLE_PLUGINS narrow the list."
+            "TRIPWIRE_LOAD_PLUGINS / TRIPWIRE_DISABLE_PLUGINS narrow the list. Cache "
+            "backends (group tripwire.caches) are listed by URL scheme."
         ),
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -73,6 +75,7 @@ def _plugins(args: argparse.Namespace) -> int:
     processors = _discovery.available()
     hidden = _discovery.hidden()
     commands = _discovery.commands()
+    caches = _caches.available()
     out: IO[str] = sys.stdout
     if args.json:
         doc = {
@@ -104,6 +107,17 @@ def _plugins(args: argparse.Namespace) -> int:
                     "error": _error_text(c.error),
                 }
                 for c in commands.values()
+            ],
+            "caches": [
+                {
+                    "scheme": c.name,
+                    "distribution": c.distribution,
+                    "version": c.version,
+                    "entry_point": c.value,
+                    "status": c.status,
+                    "error": _error_text(c.error),
+                }
+                for c in caches.values()
             ],
         }
         out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -139,6 +153,17 @@ def _plugins(args: argparse.Namespace) -> int:
                 [c.name, c.distribution or "?", c.version or "?",
                  c.status if c.error is None else f"broken: {_error_text(c.error)}"]
                 for c in commands.values()
+            ],
+        )
+    if caches:
+        out.write("\nCache backends (by URL scheme):\n")
+        _table(
+            out,
+            ["SCHEME", "DISTRIBUTION", "VERSION", "STATUS"],
+            [
+                [f"{c.name}://", c.distribution or "?", c.version or "?",
+                 c.status if c.error is None else f"broken: {_error_text(c.error)}"]
+                for c in caches.values()
             ],
         )
     return 0

@@ -2,7 +2,8 @@
 
 Installed distributions publish plugins as entry points: processors in
 ``tripwire.processors``, model providers in ``tripwire.models``, CLI commands in
-``tripwire.commands``, detectors for guardrails in ``tripwire.detectors`` (``GROUPS``
+``tripwire.commands``, detectors for guardrails in ``tripwire.detectors``, cache
+backends in ``tripwire.caches`` (by URL scheme) (``GROUPS``
 lists them with what each entry point must name). One
 ``Registry`` serves them all, the same way:
 
@@ -161,8 +162,16 @@ DETECTORS = Group(
     _callable("detector", "a detector class or factory (see tripwire.guardrails.Detector)"),
 )
 
+CACHES = Group(
+    "tripwire.caches",
+    "cache backend",
+    _callable("cache backend", "a factory(url) -> CacheBackend (see tripwire.caches)"),
+)
+
 #: Every group tripwire reads, by entry point group name.
-GROUPS: dict[str, Group] = {g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS)}
+GROUPS: dict[str, Group] = {
+    g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS, CACHES)
+}
 
 
 @attrs.define
@@ -457,6 +466,7 @@ def reset(*, keep_registered: bool = False) -> Registry:
 
 
 __all__ = [
+    "CACHES",
     "COMMANDS",
     "DISABLE_ENV",
     "GROUPS",

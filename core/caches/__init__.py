@@ -1,0 +1,198 @@
+"""Cache backends: a small async key-value protocol, chosen by URL, found through
+entry points.
+
+A backend stores ``bytes`` under ``str`` keys with a time to live and keeps integer
+counters that it increments atomically. ``response-cache`` stores replayable chunks in
+one (the codec below turns them into bytes); a budget keeps its counters in one. Three
+come with tripwire or beside it, each published in the entry point group
+``tripwire.caches`` under its URL scheme, exactly as a third-party backend would be:
+
+=========================  ============================================================
+``memory://``              this process only: an LRU dict with a size bound
+                           (``memory://?max_entries=1000``, the default)
+``sqlite:///path.db``      an SQLite file (stdlib ``sqlite3``): survives restarts and is
+                           shared by the processes of one machine (WAL, atomic
+                           counters); ``sqlite:////abs/path.db`` for an absolute path
+``redis://host:port/db``   the ``tripwire-redis`` distribution (``contrib/redis``): one
+                           cache for processes on many machines
+=========================  ============================================================
+
+``open_cache(url_or_backend)`` builds the backend for a URL (or returns a backend
+object as it is). A backend is any object with the four coroutine methods of
+``CacheBackend``; ``close()`` is optional.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+from urllib.parse import urlsplit
+
+from tripwire import registry
+from tripwire._serde import chunk_from_dict, chunk_to_dict
+from tripwire.chunks import Chunk
+from tripwire.errors import ConfigurationError
+
+#: The entry point group of cache backends: ``<url scheme> = module:factory``, where
+#: ``factory(url)`` returns a ``CacheBackend``.
+GROUP = registry.CACHES.name
+
+#: The version of the stored chunk format (``encode_chunks``). An entry written with
+#: any other version reads as a miss.
+FORMAT_VERSION = 1
+_HEADER = b"tripwire-chunks/%d\n" % FORMAT_VERSION
+
+
+@runtime_checkable
+class CacheBackend(Protocol):
+    """What a cache backend implements: four coroutines, safe to call concurrently.
+
+    Keys are ``str``; values ``bytes``. ``ttl_seconds`` is a positive number of seconds
+    after which the entry is gone, or ``None`` for no expiry.
+    """
+
+    async def get(self, key: str) -> bytes | None:
+        """The value stored under ``key``, or ``None`` when there is none (never set,
+        deleted or expired). A counter reads as its decimal digits (``b"42"``)."""
+        ...
+
+    async def set(self, key: str, value: bytes, ttl_seconds: float | None) -> None:
+        """Store ``value`` under ``key``, replacing what was there, for ``ttl_seconds``."""
+        ...
+
+    async def delete(self, key: str) -> None:
+        """Remove ``key`` (nothing happens when it is absent)."""
+        ...
+
+    async def incr(self, key: str, amount: int, ttl_seconds: float | None) -> int:
+        """Add ``amount`` to the integer counter ``key`` atomically and return the new
+        value. A missing (or expired) counter starts from 0 and gets ``ttl_seconds``;
+        an existing one keeps its expiry (a fixed window). Concurrent increments from
+        any number of tasks or processes sharing the backend are never lost. A key
+        holding a value that is not a counter raises ``ValueError``."""
+        ...
+
+
+def open_cache(cache: str | CacheBackend) -> CacheBackend:
+    """The backend for ``cache``: a URL whose scheme names an installed backend
+    (``memory://``, ``sqlite:///path.db``, ``redis://host:6379/0``), or a backend object,
+    returned as it is.
+
+    An unknown scheme, a malformed URL or an object that is not a backend is a
+    ``ConfigurationError`` saying what was wrong and what is valid.
+    """
+    if not isinstance(cache, str):
+        missing = [
+            m for m in ("get", "set", "delete", "incr") if not callable(getattr(cache, m, None))
+        ]
+        if missing:
+            raise ConfigurationError(
+                f"a cache must be a URL (memory://, sqlite:///path.db, redis://host:port/db) "
+                f"or a backend with async get, set, delete and incr; "
+                f"{type(cache).__name__} lacks {', '.join(missing)}"
+            )
+        return cache
+    scheme = urlsplit(cache).scheme if "://" in cache else ""
+    if not scheme:
+        raise ConfigurationError(
+            f"cache URL {cache!r} has no scheme; valid schemes: {', '.join(schemes())}"
+            f" (e.g. memory://, sqlite:///path.db)"
+        )
+    plugin = registry.current().get(registry.CACHES, scheme.lower())
+    if plugin.error is not None:
+        raise plugin.failure() from plugin.error
+    try:
+        backend = plugin.target(cache)
+    except ConfigurationError:
+        raise
+    except (TypeError, ValueError) as e:
+        raise ConfigurationError(f"cache URL {cache!r}: {e}") from e
+    return open_cache(backend)  # checks that the factory built a backend
+
+
+def schemes() -> list[str]:
+    """The URL schemes of the installed cache backends, sorted."""
+    return registry.current().names(registry.CACHES)
+
+
+def available() -> dict[str, registry.Plugin]:
+    """Every installed cache backend by URL scheme, loaded (broken ones included, with
+    their ``error``): what ``tripwire plugins`` lists."""
+    return registry.current().plugins(registry.CACHES)
+
+
+async def close_cache(cache: Any) -> None:
+    """Close ``cache`` when it has a ``close()`` (sync or async); otherwise nothing."""
+    close = getattr(cache, "close", None)
+    if close is not None:
+        result = close()
+        if hasattr(result, "__await__"):
+            await result
+
+
+# ------------------------------------------------------------------ the chunk format
+
+
+def encode_chunks(chunks: Sequence[Chunk]) -> bytes:
+    """``chunks`` as bytes in the current format (``FORMAT_VERSION``): a header line,
+    then JSON. A payload that is not JSON-serialisable raises ``TypeError``."""
+    body = json.dumps(
+        [chunk_to_dict(c) for c in chunks],
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+    )
+    return _HEADER + body.encode()
+
+
+def decode_chunks(data: bytes | None) -> list[Chunk] | None:
+    """The chunks ``encode_chunks`` wrote, or ``None`` for anything else: no entry, an
+    entry written with another format version, or bytes that do not parse. Never a
+    misread: an old or foreign entry is a miss, not a wrong answer."""
+    if not data or not data.startswith(_HEADER):
+        return None
+    try:
+        raw = json.loads(data[len(_HEADER) :])
+        if not isinstance(raw, list) or not all(isinstance(c, dict) for c in raw):
+            return None
+        return [chunk_from_dict(c) for c in raw]
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def check_ttl(ttl_seconds: float | None) -> float | None:
+    """``ttl_seconds`` if it is ``None`` or a positive number, else ``ValueError``."""
+    if ttl_seconds is None:
+        return None
+    if (
+        isinstance(ttl_seconds, bool)
+        or not isinstance(ttl_seconds, int | float)
+        or not 0 < ttl_seconds < math.inf
+    ):
+        raise ValueError(
+            f"ttl_seconds must be a positive, finite number of seconds or None, got {ttl_seconds!r}"
+        )
+    return float(ttl_seconds)
+
+
+def check_key(key: str) -> str:
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"a cache key must be a non-empty str, got {key!r}")
+    return key
+
+
+__all__ = [
+    "FORMAT_VERSION",
+    "GROUP",
+    "CacheBackend",
+    "available",
+    "check_key",
+    "check_ttl",
+    "close_cache",
+    "decode_chunks",
+    "encode_chunks",
+    "open_cache",
+    "schemes",
+]
