@@ -15,7 +15,8 @@ every run of the thread / resource (``tripwire.THREAD_ID_KEY`` /
 with atomic increments, so runs in many tasks, processes or machines share one budget.
 The check happens before a step and the usage is known only after it, so concurrent
 runs can pass a limit by at most the steps in flight when it was reached; ``max_steps``
-is exact even then: a step is reserved atomically before it runs.
+is exact even then (a step is reserved atomically before it runs), and
+``reserve_tokens`` does the same for tokens with an estimate of a step's size.
 
 A run without the thread / resource id its scope needs is counted as a run of its own
 (as the reference does); a backend error ends the run (``ProcessorError``, fail
@@ -217,6 +218,12 @@ class CostGuard(Processor):
             ``redis://host:6379/0``) between processes to share the budget.
         window_seconds (number, default none): counters of non-run scopes expire this
             long after their first use (a budget per day: ``86400``).
+        reserve_tokens (int, default ``0``): with ``max_total_tokens`` and a shared
+            scope, hold this many tokens of the budget atomically before each step
+            (an estimate of a step's size) and settle the difference after it; a step
+            whose reservation does not fit is refused. Concurrent runs then overspend
+            by the estimate's error instead of by every step in flight (stricter
+            than the reference, which lets the last step run past the limit).
 
     The tripwire's metadata is ``{processor_id, usage: {input_tokens, output_tokens,
     total_tokens}, limit, scope, scope_key}`` (``limit``: the configured limits;
@@ -235,6 +242,7 @@ class CostGuard(Processor):
         prices: dict[str, Any] | None = None,
         cache: Any = "memory://",
         window_seconds: float | None = None,
+        reserve_tokens: int = 0,
     ) -> None:
         self.limits = _limits(limits, self.id)
         check("scope", scope, Scope, owner=self.id)
@@ -254,6 +262,20 @@ class CostGuard(Processor):
                 f"got {window_seconds!r}"
             )
         self.window_seconds = None if window_seconds is None else float(window_seconds)
+        if (
+            isinstance(reserve_tokens, bool)
+            or not isinstance(reserve_tokens, int)
+            or (reserve_tokens < 0)
+        ):
+            raise ConfigurationError(
+                f"{self.id}: reserve_tokens must be an integer >= 0, got {reserve_tokens!r}"
+            )
+        if reserve_tokens and ("max_total_tokens" not in self.limits or scope == "run"):
+            raise ConfigurationError(
+                f"{self.id}: reserve_tokens needs limits.max_total_tokens and a thread or "
+                f"resource scope (it holds part of a shared budget for a step in flight)"
+            )
+        self.reserve_tokens = reserve_tokens
         self.cache: CacheBackend | None = None if scope == "run" else _open(cache)
 
     def __repr__(self) -> str:
@@ -327,13 +349,15 @@ class CostGuard(Processor):
         whichever hook gets to it first)."""
         models = state.get("models", {})
         reserved: set[int] = state.setdefault("reserved", set())
+        held: dict[int, int] = state.setdefault("reserved_tokens", {})
         done = state.get("recorded", 0)
         for i in range(done, len(steps)):
             used = steps[i].usage
+            total = used.total_tokens or used.input_tokens + used.output_tokens
             amounts = (
                 ("input_tokens", used.input_tokens),
                 ("output_tokens", used.output_tokens),
-                ("total_tokens", used.total_tokens or used.input_tokens + used.output_tokens),
+                ("total_tokens", total - held.pop(i, 0)),
                 (
                     "cost_nano_usd",
                     self._cost_nano(models.get(i), used.input_tokens, used.output_tokens),
@@ -375,8 +399,27 @@ class CostGuard(Processor):
                 violation = "max_steps"
             else:
                 state.setdefault("reserved", set()).add(len(steps))
+        if violation is None and prefix is not None and self.reserve_tokens:
+            violation = await self._reserve_tokens(prefix, len(steps), totals, state)
         if violation is not None:
             await self._violated(violation, totals, prefix, abort, writer, state)
+
+    async def _reserve_tokens(
+        self, prefix: str, index: int, totals: _Totals, state: dict[str, Any]
+    ) -> str | None:
+        """Hold ``reserve_tokens`` of the total budget for step ``index`` before it
+        runs; ``"max_total_tokens"`` (and nothing held) when they do not fit."""
+        limit = self.limits["max_total_tokens"]
+        taken = await self._add(prefix, "total_tokens", self.reserve_tokens)
+        if taken <= limit:
+            state.setdefault("reserved_tokens", {})[index] = self.reserve_tokens
+            return None
+        await self._add(prefix, "total_tokens", -self.reserve_tokens)
+        if index in state.get("reserved", ()):  # the step reserved above will not run
+            state["reserved"].discard(index)
+            await self._add(prefix, "steps", -1)
+        totals.total_tokens = taken
+        return "max_total_tokens"
 
     @hookimpl
     async def process_output_step(

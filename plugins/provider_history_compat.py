@@ -191,7 +191,7 @@ def is_azure(model: Any) -> bool:
 
 # ---------------------------------------------------------------- tool call ids
 
-_VALID_ID = re.compile(r"^[a-zA-Z0-9_-]{1,40}$")
+_VALID_ID = re.compile(r"[a-zA-Z0-9_-]{1,40}")
 _BAD_ID_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
 MAX_TOOL_ID = 40
 
@@ -209,7 +209,7 @@ def _id_map(prompt: Prompt) -> dict[str, str]:
                     call_id = part.get("tool_call_id")
                     if isinstance(call_id, str) and call_id not in ids:
                         ids.append(call_id)
-    taken = {i for i in ids if _VALID_ID.match(i)}
+    taken = {i for i in ids if _VALID_ID.fullmatch(i)}
     mapping: dict[str, str] = {}
     for old in ids:
         if old in taken:

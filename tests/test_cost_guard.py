@@ -265,6 +265,24 @@ async def test_100_concurrent_runs_overspend_tokens_by_at_most_the_steps_in_flig
     await guard.cache.close()
 
 
+@pytest.mark.parametrize("reserve", [15, 20])
+async def test_reserved_tokens_keep_100_concurrent_runs_within_the_budget(cache, reserve):
+    limit = 600
+    guard = CostGuard(
+        limits={"max_total_tokens": limit}, scope="resource", cache=cache, reserve_tokens=reserve
+    )
+    results = await _concurrent_runs(guard, runs=100, steps_each=3)
+    spent = sum(r.usage.total_tokens for r in results)
+    assert spent <= limit  # steps are 15 tokens: a reservation of 15 or more never overruns
+    # and it refused steps only when the rest of the budget was below a reservation
+    assert spent > limit - reserve
+    # every reservation was settled to what the steps really used
+    assert (
+        await guard.cache.get("cost-guard:resource:shared-user:total_tokens") == str(spent).encode()
+    )
+    await guard.cache.close()
+
+
 _PROCESS = textwrap.dedent("""
     import asyncio, sys
     from tripwire import RESOURCE_ID_KEY, Agent
@@ -343,6 +361,18 @@ async def test_two_processes_share_one_budget(kind, tmp_path, request):
             "lacks get, set, delete, incr",
         ),
         ({"limits": {"max_steps": 1}, "window_seconds": 0}, "window_seconds"),
+        (
+            {"limits": {"max_total_tokens": 9}, "scope": "resource", "reserve_tokens": -1},
+            "reserve_tokens must be an integer >= 0",
+        ),
+        (
+            {"limits": {"max_total_tokens": 9}, "reserve_tokens": 5},
+            "needs limits.max_total_tokens and a thread",
+        ),
+        (
+            {"limits": {"max_steps": 9}, "scope": "thread", "reserve_tokens": 5},
+            "needs limits.max_total_tokens",
+        ),
     ],
 )
 def test_bad_options_are_clear_errors(options, message):

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 from fake_llm_server import ErrorReply, FakeToolCall, Reply
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tripwire import (
@@ -146,6 +146,8 @@ async def test_a_rule_is_switched_on_once_so_a_lasting_complaint_ends_the_run(ll
 
 
 @given(st.lists(st.text(min_size=0, max_size=80), max_size=12, unique=True))
+@example(["0\n", "0_"])  # a trailing newline is not a valid id; the rewrite must not collide
+@example(["a.b", "a:b", "a_b"])
 def test_rewritten_ids_are_valid_distinct_and_leave_valid_ids_alone(ids):
     prompt = [
         {
