@@ -34,7 +34,7 @@ from typing import Any, Literal
 import attrs
 
 from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
-from tripwire.caches import CacheBackend, open_cache
+from tripwire.caches import CacheBackend, close_cache, open_cache
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.models import model_label
@@ -277,11 +277,23 @@ class CostGuard(Processor):
             )
         self.reserve_tokens = reserve_tokens
         self.cache: CacheBackend | None = None if scope == "run" else _open(cache)
+        #: a backend this guard opened from a URL (not a shared ``memory://`` one)
+        self._owns_cache = (
+            self.cache is not None
+            and isinstance(cache, str)
+            and not cache.lower().startswith("memory://")
+        )
 
     def __repr__(self) -> str:
         return (
             f"CostGuard(limits={self.limits!r}, scope={self.scope!r}, strategy={self.strategy!r})"
         )
+
+    async def aclose(self) -> None:
+        """Close the cache backend this guard opened from its URL (an SQLite
+        connection, a Redis pool); a backend object given to it is its owner's to close."""
+        if self._owns_cache and self.cache is not None:
+            await close_cache(self.cache)
 
     # -------------------------------------------------------------- pricing
 
