@@ -7,6 +7,7 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl, hookspec
 from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
+from tripwire.caches.keys import build_response_cache_key
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, TracingContext
 from tripwire.errors import (
@@ -75,6 +76,7 @@ __all__ = [
     "TripwireInfo",
     "Usage",
     "branch",
+    "build_response_cache_key",
     "hookimpl",
     "hookspec",
     "monitor",

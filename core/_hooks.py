@@ -14,6 +14,7 @@ handled in ``tripwire._returns`` and ``tripwire._hookcall``.
 from __future__ import annotations
 
 import asyncio
+import copy
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -277,7 +278,12 @@ class Hooks:
         if not chain:
             return prompt, None
         values = {"prompt": lambda s: s.prompt, "model": lambda s: config.model,
-                  "step_number": lambda s: step_number, "steps": lambda s: list(steps)}
+                  "step_number": lambda s: step_number, "steps": lambda s: list(steps),
+                  "tools": lambda s: dict(config.active()),
+                  "tool_choice": lambda s: config.tool_choice,
+                  "model_settings": lambda s: _copy(config.model_settings),
+                  "provider_options": lambda s: _copy(config.provider_options),
+                  "structured_output": lambda s: config.structured_output}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             new_prompt, cached = _returns.llm_request(cp, result)
@@ -441,6 +447,11 @@ _INPUT_VALUES: dict[str, Callable[[HookState], Any]] = {
     "system_messages": lambda s: list(s.ml.system_messages),
     "message_list": _message_list,
 }
+def _copy(value: Any) -> Any:
+    """A mapping handed to a hook as a copy: read-only there, the call's own unchanged."""
+    return copy.deepcopy(value) if isinstance(value, dict) else value
+
+
 _STEP_CONFIG_VALUES: dict[str, Callable[[HookState], Any]] = {
     "system_messages": lambda s: list(s.cfg.system_messages),
     "model": lambda s: s.cfg.model,

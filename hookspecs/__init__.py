@@ -197,6 +197,11 @@ def process_llm_request(
     model: Model,
     step_number: int,
     steps: list[StepResult],
+    tools: dict[str, Tool],
+    tool_choice: Any,
+    model_settings: dict[str, Any],
+    provider_options: dict[str, Any],
+    structured_output: Any,
     abort: Abort,
     retry_count: int,
     request_context: RequestContext,
@@ -215,6 +220,10 @@ def process_llm_request(
         [parts]}, ...]`` with parts ``{"type": "text", "text"}``, ``{"type": "file", ...}``,
         ``{"type": "reasoning", "text"}``, ``{"type": "tool-call", ...}``,
         ``{"type": "tool-result", ...}``.
+    :param tools: the tools this call offers the model (the active ones), by name;
+        ``tool_choice``, ``model_settings``, ``provider_options``, ``structured_output``:
+        this call's settings, as ``process_input_step`` left them. Read-only here: they
+        are what a response cache must key on besides the prompt.
     :param state: the same object ``process_llm_response`` will get for this step.
 
     Return ``None`` (unchanged), ``{"prompt": [...]}`` to replace the prompt for this

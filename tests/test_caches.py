@@ -402,3 +402,13 @@ def test_tripwire_plugins_lists_the_cache_backends(cli):
 def test_sqlite_backend_from_url_paths():
     assert SQLiteCache.from_url("sqlite:///rel.db").path == "rel.db"
     assert SQLiteCache.from_url("sqlite:////tmp/abs.db").path == "/tmp/abs.db"
+
+
+async def test_sqlite_cache_is_in_wal_mode(tmp_path):
+    import sqlite3
+
+    cache = open_cache(f"sqlite:///{tmp_path}/wal.db")
+    await cache.set("k", b"v", None)
+    with sqlite3.connect(tmp_path / "wal.db") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    await cache.close()

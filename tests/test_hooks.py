@@ -130,6 +130,33 @@ async def test_hook_process_llm_request(make_bare_agent):
     assert result.message_list.system_messages == [{"role": "system", "content": "Be brief."}]
 
 
+async def test_process_llm_request_sees_the_calls_tools_and_settings(make_bare_agent):
+    seen = {}
+
+    @tool
+    def search(query: str) -> str:
+        """Search."""
+        return query
+
+    class Reader(Processor):
+        id = "reader"
+
+        @hookimpl
+        def process_llm_request(self, tools, tool_choice, model_settings, provider_options,
+                                structured_output):
+            seen.update(tools=sorted(tools), tool_choice=tool_choice,
+                        settings=dict(model_settings), structured=structured_output)
+            model_settings["temperature"] = 2.0  # a copy: the call is not changed
+
+    model = MockModel(["ok"])
+    agent = make_bare_agent(model=model, tools=[search], input_processors=[Reader()],
+                            model_settings={"temperature": 0.1})
+    await agent.generate("hi")
+    assert seen == {"tools": ["search"], "tool_choice": None,
+                    "settings": {"temperature": 0.1}, "structured": None}
+    assert model.requests[0].model_settings == {"temperature": 0.1}
+
+
 async def test_hook_process_llm_response(make_bare_agent):
     calls = []
 

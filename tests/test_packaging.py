@@ -28,6 +28,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRIB = ROOT / "contrib" / "keyword-guard"
+CONTRIB_REDIS = ROOT / "contrib" / "redis"
 IGNORE = shutil.ignore_patterns("__pycache__", "*.egg-info", "build", "dist", "*.pyc")
 
 
@@ -101,9 +102,12 @@ def wheels(tmp_path_factory) -> dict[str, Path]:
     tripwire_src = copy_tripwire_sources(tmp / "tripwire-src")
     contrib_src = tmp / "keyword-guard-src"
     shutil.copytree(CONTRIB, contrib_src, ignore=IGNORE)
+    redis_src = tmp / "redis-src"
+    shutil.copytree(CONTRIB_REDIS, redis_src, ignore=IGNORE)
     return {
         "tripwire": build_wheel(tripwire_src, out),
         "keyword-guard": build_wheel(contrib_src, out),
+        "redis": build_wheel(redis_src, out),
         "tripwire-src": tripwire_src,
     }
 
@@ -124,7 +128,7 @@ def venv(tmp_path_factory, wheels) -> Path:
     # --ignore-installed: never touch the editable tripwire of the outer environment.
     run(
         python, "-m", "pip", "install", "--no-index", "--no-deps", "--ignore-installed",
-        "-q", wheels["tripwire"], wheels["keyword-guard"], env=clean_env(),
+        "-q", wheels["tripwire"], wheels["keyword-guard"], wheels["redis"], env=clean_env(),
     )
     return root
 
@@ -246,6 +250,30 @@ def test_installed_tripwire_plugins_create_builds_the_contrib_plugin(venv):
     done = run(venv / "bin" / "python", "-c", code, env=clean_env(), cwd=venv)
     first, where = done.stdout.splitlines()
     assert first == "tripwire_keyword_guard KeywordGuard ['x'] mask"
+    assert where.startswith(str(venv))  # the installed wheel, not the editable checkout
+
+
+def test_installed_tripwire_redis_is_found_through_its_entry_point(venv, redis_server):
+    done = run(venv / "bin" / "tripwire", "plugins", "--json", env=clean_env(), cwd=venv)
+    caches = {c["scheme"]: c for c in json.loads(done.stdout)["caches"]}
+    assert (caches["redis"]["distribution"], caches["redis"]["status"]) == ("tripwire-redis", "ok")
+    assert caches["memory"]["distribution"] == caches["sqlite"]["distribution"] == "tripwire"
+    code = textwrap.dedent("""
+        import asyncio, sys, tripwire_redis
+        from tripwire.caches import open_cache
+
+        async def main():
+            cache = open_cache(sys.argv[1])
+            await cache.set("k", b"through the wheel", 60)
+            print(type(cache).__name__, (await cache.get("k")).decode(), await cache.incr("n", 2, 60))
+            await cache.close()
+
+        asyncio.run(main())
+        print(tripwire_redis.__file__)
+    """)
+    done = run(venv / "bin" / "python", "-c", code, redis_server.url, env=clean_env(), cwd=venv)
+    first, where = done.stdout.splitlines()
+    assert first == "RedisCache through the wheel 2"
     assert where.startswith(str(venv))  # the installed wheel, not the editable checkout
 
 

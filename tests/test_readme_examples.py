@@ -104,3 +104,25 @@ async def test_the_budgets_agent_builds_from_python_and_from_toml(tmp_path, monk
         assert [p.id for p in agent.list_processors("output")] == ["cost-guard"]
         await guard.aclose()
         await agent.aclose()
+def test_the_caching_example_prints_what_the_readme_shows(tmp_path):
+    blocks = re.findall(r"```(\w*)\n(.*?)```", section("Caching"), re.S)
+    code = next(body for lang, body in blocks if lang == "python")
+    shown = next(body for lang, body in blocks if lang == "")
+    script = tmp_path / "caching_example.py"
+    script.write_text(code)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == shown
+
+
+async def test_the_caching_toml_line_builds_a_response_cache(tmp_path):
+    from tripwire import Agent
+
+    line = re.findall(r"```toml\n(.*?)```", section("Caching"), re.S)[0].strip()
+    (tmp_path / "t.toml").write_text(f'[agents.a]\nmodel = "models.m"\n{line}\n'
+                                     '[models.m]\nuse = "mock"\nresponses = []\n')
+    agent = Agent.from_config(str(tmp_path / "t.toml"), "a")
+    (cache,) = agent.input_processors
+    assert (cache.id, cache.ttl) == ("response-cache", 600.0)
+    assert type(cache.cache).__name__ == "RedisCache"  # built, not connected: no server needed

@@ -1,0 +1,752 @@
+"""response-cache: a model call answered from a cache (memory, SQLite, a real Redis),
+replayed through the output processors, never written for a failed, tripped or replayed
+step, keyed so that different agents never share an entry, per-call overrides, backend
+failures that never fail a run, and concurrent identical calls computed once."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import textwrap
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tripwire
+from tripwire import (
+    RESOURCE_ID_KEY,
+    Agent,
+    Chunk,
+    ConfigurationError,
+    Processor,
+    RequestContext,
+    build_response_cache_key,
+    hookimpl,
+    tool,
+)
+from tripwire.caches import decode_chunks, encode_chunks, open_cache
+from tripwire.caches.memory import MemoryCache
+from tripwire.plugins.pii_detector import PIIDetector
+from tripwire.plugins.regex_filter import RegexFilter
+from tripwire.plugins.response_cache import CONTEXT_KEY, ResponseCache
+from tripwire.testing import MockModel, MockResponse
+
+LOGGER = "tripwire.plugins.response_cache"
+
+
+class FromCache(Processor):
+    """Records ``from_cache`` of every step (process_llm_response)."""
+
+    id = "from-cache"
+
+    def __init__(self):
+        self.seen = []
+
+    @hookimpl
+    def process_llm_response(self, from_cache):
+        self.seen.append(from_cache)
+
+
+class CountingCache(MemoryCache):
+    """A memory backend that counts writes."""
+
+    def __init__(self):
+        super().__init__()
+        self.writes = []
+
+    async def set(self, key, value, ttl_seconds):
+        self.writes.append((key, ttl_seconds))
+        await super().set(key, value, ttl_seconds)
+
+
+class BrokenCache:
+    """A backend whose every operation fails, as an unreachable server's does."""
+
+    async def get(self, key):
+        raise ConnectionError("cache server unreachable")
+
+    async def set(self, key, value, ttl_seconds):
+        raise ConnectionError("cache server unreachable")
+
+    async def delete(self, key):
+        raise ConnectionError("cache server unreachable")
+
+    async def incr(self, key, amount, ttl_seconds):
+        raise ConnectionError("cache server unreachable")
+
+
+async def run(agent, prompt="hi", mode="generate", **options):
+    """The text the client gets, in either mode."""
+    if mode == "generate":
+        return (await agent.generate(prompt, **options)).text
+    stream = agent.stream(prompt, **options)
+    return "".join([c.payload["text"] async for c in stream if c.type == "text-delta"])
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def cache_url(request, tmp_path):
+    if request.param == "memory":
+        yield "memory://"
+    elif request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/responses.db"
+    else:
+        yield request.getfixturevalue("redis_server").url
+
+
+# ------------------------------------------------------------------ hits and misses
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_a_repeated_call_is_answered_from_the_cache(make_bare_agent, cache_url, mode):
+    cache = ResponseCache(cache=cache_url)
+    seen = FromCache()
+    agent = make_bare_agent(["the answer", "never used"], input_processors=[cache, seen])
+    assert await run(agent, mode=mode) == "the answer"
+    assert await run(agent, mode=mode) == "the answer"
+    assert len(agent.model.requests) == 1
+    assert seen.seen == [False, True]
+    await cache.cache.close()
+
+
+async def test_a_replay_reports_the_cached_usage_and_finish(make_bare_agent):
+    agent = make_bare_agent(
+        [MockResponse(text="ok", usage={"input_tokens": 3, "output_tokens": 1, "total_tokens": 4})],
+        input_processors=[ResponseCache()],
+    )
+    first = await agent.generate("hi")
+    second = await agent.generate("hi")
+    assert (second.text, second.finish_reason, second.usage) == ("ok", "stop", first.usage)
+    assert second.steps[0].from_cache and not first.steps[0].from_cache
+
+
+async def test_a_different_prompt_is_a_miss(make_bare_agent):
+    agent = make_bare_agent(["one", "two"], input_processors=[ResponseCache()])
+    assert [await run(agent, "a"), await run(agent, "b")] == ["one", "two"]
+
+
+async def test_each_step_of_a_tool_loop_is_cached(make_bare_agent):
+    calls = []
+
+    @tool
+    def lookup(city: str) -> str:
+        """Weather of a city."""
+        calls.append(city)
+        return "sunny"
+
+    model = MockModel(
+        [
+            MockResponse(
+                tool_calls=[{"tool_name": "lookup", "args": {"city": "Oslo"}, "tool_call_id": "c1"}]
+            ),
+            MockResponse(text="It is sunny in Oslo."),
+        ]
+    )
+    agent = make_bare_agent(model=model, tools=[lookup], input_processors=[ResponseCache()])
+    assert await run(agent, "weather?") == "It is sunny in Oslo."
+    assert await run(agent, "weather?") == "It is sunny in Oslo."
+    assert len(model.requests) == 2  # both steps of the second run were replayed
+    assert calls == ["Oslo", "Oslo"]  # a replayed tool call runs the tool
+
+
+# ------------------------------------------------------------------ guardrails on replay
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+@pytest.mark.parametrize("guard", ["pii-detector", "regex-filter"])
+async def test_a_replay_goes_through_the_output_guardrails(make_bare_agent, mode, guard):
+    output = (
+        PIIDetector(strategy="redact", detection_types=("email",))
+        if guard == "pii-detector"
+        else RegexFilter(presets=["pii"], strategy="redact")
+    )
+    seen = FromCache()
+    agent = make_bare_agent(
+        ["Write to jane.doe@example.com today."],
+        input_processors=[ResponseCache(), seen],
+        output_processors=[output],
+    )
+    first = await run(agent, mode=mode)
+    second = await run(agent, mode=mode)
+    assert "jane.doe@example.com" not in first
+    assert second == first
+    assert seen.seen == [False, True]  # the second answer was the cache's
+
+
+async def test_a_blocking_guardrail_still_trips_on_a_replay(make_bare_agent):
+    cache = ResponseCache()
+    agent = make_bare_agent(["card 4111 1111 1111 1111"], input_processors=[cache])
+    assert "4111" in await run(agent)  # cached without a guardrail
+    guarded = make_bare_agent(
+        model=MockModel([]),
+        input_processors=[cache],
+        output_processors=[RegexFilter(presets=["pii"], strategy="block")],
+    )
+    result = await guarded.generate("hi")
+    assert result.tripwire is not None and "4111" not in result.text
+    assert guarded.model.requests == []  # it was the replay that tripped
+
+
+# ------------------------------------------------------------------ what is never written
+
+
+async def test_a_failed_step_is_not_cached(make_bare_agent):
+    backend = CountingCache()
+    agent = make_bare_agent(
+        [MockResponse(error=tripwire.APICallError("boom", 500, False)), "ok"],
+        input_processors=[ResponseCache(cache=backend)],
+    )
+    with pytest.raises(tripwire.APICallError):
+        await agent.generate("hi")
+    assert await run(agent) == "ok"
+    assert len(backend.writes) == 1 and len(agent.model.requests) == 2
+
+
+async def test_a_step_with_an_unsuccessful_finish_reason_is_not_cached(make_bare_agent):
+    backend = CountingCache()
+    agent = make_bare_agent(
+        [MockResponse(text="partial", finish_reason="content-filter"), "full"],
+        input_processors=[ResponseCache(cache=backend)],
+    )
+    await agent.generate("hi")
+    assert await run(agent) == "full"
+    assert len(agent.model.requests) == 2
+
+
+async def test_a_step_tripped_in_the_stream_is_not_cached(make_bare_agent):
+    backend = CountingCache()
+    agent = make_bare_agent(
+        ["password: hunter2", "clean"],
+        input_processors=[ResponseCache(cache=backend)],
+        output_processors=[RegexFilter([{"name": "pw", "pattern": "hunter2"}])],
+    )
+    tripped = await agent.generate("hi")
+    assert tripped.tripwire is not None
+    assert await run(agent) == "clean"
+    assert len(backend.writes) == 1 and len(agent.model.requests) == 2
+
+
+async def test_a_replayed_step_is_not_written_again(make_bare_agent):
+    backend = CountingCache()
+    agent = make_bare_agent(["once"], input_processors=[ResponseCache(cache=backend, ttl=60)])
+    for _ in range(3):
+        assert await run(agent) == "once"
+    assert backend.writes == [(backend.writes[0][0], 60.0)]
+
+
+async def test_the_stored_entry_carries_no_run_id_nor_raw_provider_data(make_bare_agent):
+    backend = CountingCache()
+
+    class RawFinish(Processor):
+        id = "raw"
+
+        @hookimpl
+        def process_llm_request(self, step_number):
+            return None
+
+    agent = make_bare_agent(
+        [
+            MockResponse(
+                chunks=[
+                    Chunk("text-delta", {"id": "t", "text": "hi"}),
+                    Chunk(
+                        "finish",
+                        {
+                            "finish_reason": "stop",
+                            "usage": None,
+                            "request": {"body": "secret"},
+                            "raw_response": {"headers": "x"},
+                            "warnings": ["w"],
+                        },
+                    ),
+                ]
+            )
+        ],
+        input_processors=[ResponseCache(cache=backend), RawFinish()],
+    )
+    await agent.generate("hi")
+    ((key, _),) = backend.writes
+    chunks = decode_chunks(await backend.get(key))
+    assert all(c.run_id is None for c in chunks)
+    assert set(chunks[-1].payload) <= {"finish_reason", "usage", "provider_metadata"}
+
+
+async def test_an_entry_of_another_format_version_is_a_miss(make_bare_agent):
+    backend = CountingCache()
+    agent = make_bare_agent(
+        ["fresh", "fresh again"], input_processors=[ResponseCache(cache=backend)]
+    )
+    await agent.generate("hi")
+    ((key, _),) = backend.writes
+    old = encode_chunks([Chunk("text-delta", {"id": "t", "text": "stale"})])
+    await backend.set(key, old.replace(b"/1\n", b"/0\n", 1), None)
+    assert await run(agent) == "fresh again"
+
+
+# ------------------------------------------------------------------ who shares an entry
+
+
+@pytest.mark.parametrize("change", ["instructions", "tools", "model", "id", "model_settings"])
+async def test_agents_that_differ_never_share_an_entry(make_bare_agent, change):
+    cache = ResponseCache()
+
+    @tool
+    def search(query: str) -> str:
+        """Search."""
+        return query
+
+    base = {"id": "a", "instructions": "Be brief.", "tools": [], "model_settings": None}
+    other = dict(base)
+    other.update(
+        {
+            "instructions": {"instructions": "Be verbose."},
+            "tools": {"tools": [search]},
+            "id": {"id": "b"},
+            "model_settings": {"model_settings": {"temperature": 0.9}},
+            "model": {},
+        }[change]
+    )
+    first = make_bare_agent(model=MockModel(["from a"]), input_processors=[cache], **base)
+    second_model = MockModel(
+        ["from b"], model_id="other-model" if change == "model" else "mock-model"
+    )
+    second = make_bare_agent(model=second_model, input_processors=[cache], **other)
+    assert await run(first) == "from a"
+    assert await run(second) == "from b"
+    assert len(second_model.requests) == 1
+
+
+async def test_users_never_see_each_others_entries(make_bare_agent):
+    agent = make_bare_agent(["for alice", "for bob", "unused"], input_processors=[ResponseCache()])
+
+    def as_user(user):
+        return {"request_context": RequestContext({RESOURCE_ID_KEY: user})}
+
+    assert await run(agent, **as_user("alice")) == "for alice"
+    assert await run(agent, **as_user("bob")) == "for bob"
+    assert await run(agent, **as_user("alice")) == "for alice"
+    assert len(agent.model.requests) == 2
+
+
+@pytest.mark.parametrize("scope", [None, False])
+async def test_an_unscoped_cache_is_shared_by_every_user(make_bare_agent, scope):
+    agent = make_bare_agent(["shared"], input_processors=[ResponseCache(scope=scope)])
+    for user in ("alice", "bob"):
+        ctx = RequestContext({RESOURCE_ID_KEY: user})
+        assert await run(agent, request_context=ctx) == "shared"
+    assert len(agent.model.requests) == 1
+
+
+async def test_an_explicit_scope_shares_between_users_of_one_tenant(make_bare_agent):
+    agent = make_bare_agent(["org answer"], input_processors=[ResponseCache(scope="org-1")])
+    for user in ("alice", "bob"):
+        assert await run(agent, request_context={RESOURCE_ID_KEY: user}) == "org answer"
+    assert len(agent.model.requests) == 1
+
+
+# ------------------------------------------------------------------ keys
+
+
+async def test_a_fixed_key_answers_any_prompt(make_bare_agent):
+    agent = make_bare_agent(["first"], input_processors=[ResponseCache(key="greeting")])
+    assert [await run(agent, "hi"), await run(agent, "hello")] == ["first", "first"]
+
+
+async def test_a_key_function_sees_the_inputs_and_may_be_async(make_bare_agent):
+    seen = []
+
+    async def key(inputs):
+        seen.append(
+            (
+                inputs.agent_id,
+                inputs.model.model_id,
+                inputs.step_number,
+                inputs.scope,
+                inputs.prompt[-1]["content"][0]["text"].lower(),
+            )
+        )
+        return "k:" + inputs.prompt[-1]["content"][0]["text"].lower()
+
+    agent = make_bare_agent(["answer"], id="helper", input_processors=[ResponseCache(key=key)])
+    assert [await run(agent, "HI"), await run(agent, "hi")] == ["answer", "answer"]
+    assert seen[0] == ("helper", "mock-model", 0, None, "hi")
+
+
+async def test_a_failing_key_function_falls_back_to_the_default_key(make_bare_agent, caplog):
+    def key(inputs):
+        raise RuntimeError("bad key function")
+
+    agent = make_bare_agent(["answer", "other"], input_processors=[ResponseCache(key=key)])
+    with caplog.at_level(logging.WARNING, LOGGER):
+        assert [await run(agent, "hi"), await run(agent, "hi"), await run(agent, "ho")] == [
+            "answer",
+            "answer",
+            "other",
+        ]
+    assert "key function failed (RuntimeError: bad key function)" in caplog.text
+
+
+async def test_a_key_function_can_reuse_the_recipe(make_bare_agent):
+    keys = []
+
+    def key(inputs):
+        keys.append(build_response_cache_key({**inputs, "scope": "global"}))
+        return keys[-1]
+
+    agent = make_bare_agent(["x"], input_processors=[ResponseCache(key=key)])
+    for user in ("alice", "bob"):
+        await run(agent, request_context={RESOURCE_ID_KEY: user})
+    assert keys[0] == keys[1] and len(agent.model.requests) == 1
+
+
+def test_the_key_recipe():
+    prompt = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
+    key = build_response_cache_key(
+        agent_id="a", model="openai/gpt-5", prompt=prompt, step_number=0, scope="alice"
+    )
+    prefix, agent_id, scope_hash, digest = key.rsplit(":", 3)
+    assert (prefix, agent_id) == ("tripwire:response", "a")
+    assert len(scope_hash) == 8 and len(digest) == 32
+    unscoped = build_response_cache_key(
+        agent_id="a", model="openai/gpt-5", prompt=prompt, step_number=0, scope=None
+    )
+    assert unscoped.count(":") == 3
+    for change in (
+        {"step_number": 1},
+        {"model": "openai/gpt-4"},
+        {"agent_id": "b"},
+        {"prompt": [{"role": "user", "content": [{"type": "text", "text": "ho"}]}]},
+        {"tools": {"f": {"name": "f"}}},
+        {"tool_choice": "required"},
+    ):
+        other = build_response_cache_key(
+            **{
+                "agent_id": "a",
+                "model": "openai/gpt-5",
+                "prompt": prompt,
+                "step_number": 0,
+                "scope": None,
+                **change,
+            }
+        )
+        assert other != unscoped, change
+    with pytest.raises(TypeError, match="unknown input.*agentId.*valid: agent_id"):
+        build_response_cache_key(agentId="a")
+
+
+def test_binary_prompt_parts_are_keyed_by_their_bytes():
+    def key(data):
+        return build_response_cache_key(
+            prompt=[
+                {
+                    "role": "user",
+                    "content": [{"type": "file", "data": data, "media_type": "image/png"}],
+                }
+            ]
+        )
+
+    assert key(b"\x89PNG one") == key(b"\x89PNG one") != key(b"\x89PNG two")
+
+
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.dictionaries(st.text(), inner, max_size=5),
+    max_leaves=10,
+)
+
+
+@given(st.dictionaries(st.text(), _values, max_size=6), st.randoms())
+def test_the_key_ignores_mapping_order(settings, rnd):
+    shuffled_items = list(settings.items())
+    rnd.shuffle(shuffled_items)
+    assert build_response_cache_key(model_settings=settings) == build_response_cache_key(
+        model_settings=dict(shuffled_items)
+    )
+
+
+# ------------------------------------------------------------------ per-call overrides
+
+
+async def test_bust_skips_the_read_and_still_writes(make_bare_agent):
+    agent = make_bare_agent(["old", "new"], input_processors=[ResponseCache()])
+    assert await run(agent) == "old"
+    assert await run(agent, request_context=ResponseCache.context(bust=True)) == "new"
+    assert await run(agent) == "new"
+
+
+async def test_per_call_key_and_scope_override_the_instance(make_bare_agent):
+    agent = make_bare_agent(["one", "two"], input_processors=[ResponseCache(scope="org")])
+    ctx = ResponseCache.context(key="fixed")
+    assert await run(agent, "a", request_context=ctx) == "one"
+    assert await run(agent, "b", request_context=ResponseCache.context(key="fixed")) == "one"
+    assert await run(agent, "a", request_context=ResponseCache.context(scope="other")) == "two"
+
+
+def test_apply_context_merges_into_an_existing_context():
+    ctx = RequestContext({"caller": "u-1"})
+    assert ResponseCache.apply_context(ctx, bust=True) is ctx
+    ResponseCache.apply_context(ctx, scope=None)
+    assert ctx["caller"] == "u-1"
+    assert ctx[CONTEXT_KEY] == {"bust": True, "scope": None}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"ttl": 5}, "unknown per-call override.*ttl.*valid: key, scope, bust"),
+        ({"bust": "yes"}, "bust must be"),
+        ({"key": 42}, "key must be a non-empty str"),
+        ({"scope": ""}, "scope must be a non-empty str"),
+    ],
+)
+def test_a_bad_override_is_a_clear_error(overrides, message):
+    with pytest.raises(ConfigurationError, match=message):
+        ResponseCache.context(**overrides)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"ttl": 0}, "ttl_seconds must be a positive"),
+        ({"cache": "nope://x"}, "unknown cache backend 'nope'"),
+        ({"cache": 42}, "int lacks get"),
+        ({"key": ""}, "key must be a non-empty str"),
+        ({"scope": 7}, "scope must be"),
+        ({"coalesce": "no"}, "coalesce must be"),
+    ],
+)
+def test_bad_options_are_clear_errors(options, message):
+    with pytest.raises(ConfigurationError, match=message):
+        ResponseCache(**options)
+
+
+# ------------------------------------------------------------------ expiry
+
+
+async def test_an_entry_expires_after_the_ttl(make_bare_agent, cache_url):
+    cache = ResponseCache(cache=cache_url, ttl=0.3)
+    agent = make_bare_agent(["first", "second"], input_processors=[cache])
+    assert await run(agent) == "first"
+    assert await run(agent) == "first"
+    await asyncio.sleep(0.6)
+    assert await run(agent) == "second"
+    await cache.cache.close()
+
+
+# ------------------------------------------------------------------ failing backends
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_a_failing_backend_never_fails_the_run(make_bare_agent, caplog, mode):
+    agent = make_bare_agent(["one", "two"], input_processors=[ResponseCache(cache=BrokenCache())])
+    with caplog.at_level(logging.WARNING, LOGGER):
+        assert [await run(agent, mode=mode), await run(agent, mode=mode)] == ["one", "two"]
+    assert "reading the cache failed (ConnectionError: cache server unreachable)" in caplog.text
+    assert "writing to the cache failed" in caplog.text
+
+
+async def test_runs_go_on_uncached_while_redis_is_down_then_use_it_again(
+    make_bare_agent, redis_server, caplog
+):
+    cache = ResponseCache(cache=redis_server.url)
+    agent = make_bare_agent(
+        ["cached", "uncached 1", "uncached 2", "fresh", "unused"], input_processors=[cache]
+    )
+    assert [await run(agent), await run(agent)] == ["cached", "cached"]
+    redis_server.stop()
+    with caplog.at_level(logging.WARNING, LOGGER):
+        assert [await run(agent), await run(agent)] == ["uncached 1", "uncached 2"]
+    assert "reading the cache failed" in caplog.text
+    redis_server.start()  # empty again
+    assert [await run(agent), await run(agent)] == ["fresh", "fresh"]
+    assert len(agent.model.requests) == 4
+    await cache.cache.close()
+
+
+# ------------------------------------------------------------------ coalescing
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_concurrent_identical_runs_call_the_model_once(make_bare_agent, mode):
+    model = MockModel(["computed once"], chunk_delay=0.01)
+    seen = FromCache()
+    agent = make_bare_agent(model=model, input_processors=[ResponseCache(), seen])
+    texts = await asyncio.gather(*(run(agent, mode=mode) for _ in range(50)))
+    assert texts == ["computed once"] * 50
+    assert len(model.requests) == 1
+    assert seen.seen.count(False) == 1 and seen.seen.count(True) == 49
+
+
+async def test_concurrent_runs_wait_out_a_failing_leader(make_bare_agent):
+    model = MockModel(
+        [MockResponse(error=tripwire.APICallError("boom", 500, False)), "second try"],
+        chunk_delay=0.01,
+    )
+    agent = make_bare_agent(model=model, input_processors=[ResponseCache()])
+    results = await asyncio.gather(
+        *(agent.generate("hi") for _ in range(5)), return_exceptions=True
+    )
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], tripwire.APICallError)
+    assert [r.text for r in results if not isinstance(r, Exception)] == ["second try"] * 4
+    assert len(model.requests) == 2
+
+
+async def test_concurrent_runs_wait_out_a_tripped_leader(make_bare_agent):
+    # The first answer trips the output guardrail: it is neither cached nor shared, and
+    # the waiting runs call the model themselves (here: one of them, the rest wait on it).
+    model = MockModel(["password hunter2", "clean"], chunk_delay=0.01)
+    agent = make_bare_agent(
+        model=model,
+        input_processors=[ResponseCache()],
+        output_processors=[RegexFilter([{"name": "pw", "pattern": "hunter2"}])],
+    )
+    results = await asyncio.gather(*(agent.generate("hi") for _ in range(5)))
+    assert sorted(r.tripwire is not None for r in results) == [False] * 4 + [True]
+    assert [r.text for r in results if r.tripwire is None] == ["clean"] * 4
+    assert len(model.requests) == 2
+
+
+async def test_coalescing_can_be_turned_off(make_bare_agent):
+    model = MockModel(["a", "b", "c"], chunk_delay=0.01)
+    agent = make_bare_agent(model=model, input_processors=[ResponseCache(coalesce=False)])
+    await asyncio.gather(*(run(agent) for _ in range(3)))
+    assert len(model.requests) == 3
+
+
+# ------------------------------------------------------------------ configuration
+
+
+async def test_response_cache_from_toml_by_name(tmp_path):
+    db = tmp_path / "responses.db"
+    (tmp_path / "tripwire.toml").write_text(
+        textwrap.dedent(f"""
+        [agents.cached]
+        model = "models.scripted"
+        input_processors = [{{ use = "response-cache", cache = "sqlite:///{db}", ttl = 60, scope = "public" }}]
+
+        [models.scripted]
+        use = "mock"
+        responses = [{{ text = "from the model" }}]
+    """),
+        encoding="utf-8",
+    )
+    calls = []
+    for _ in range(2):  # two agents, as two processes would build them: one SQLite file
+        async with Agent.from_config(str(tmp_path / "tripwire.toml"), "cached") as agent:
+            (cache,) = agent.input_processors
+            assert (cache.id, cache.ttl, cache.scope) == ("response-cache", 60.0, "public")
+            assert await run(agent) == "from the model"
+            calls.append(len(agent.model.requests))
+        await cache.cache.close()
+    assert calls == [1, 0]  # the second agent's answer came from the file
+    assert db.exists()
+
+
+def test_response_cache_is_a_registered_processor():
+    entry = tripwire.plugins.available()["response-cache"]
+    assert entry.cls is ResponseCache
+    assert set(entry.hooks) >= {"process_llm_request", "process_llm_response"}
+    built = tripwire.plugins.create("response-cache", cache="memory://", ttl=5)
+    assert isinstance(built.cache, MemoryCache)
+
+
+def test_open_cache_accepts_what_the_processor_accepts():
+    backend = MemoryCache()
+    assert ResponseCache(cache=backend).cache is backend
+    assert isinstance(ResponseCache().cache, MemoryCache)
+    assert isinstance(open_cache("memory://"), MemoryCache)
+
+
+_OTHER_PROCESS = textwrap.dedent("""
+    import asyncio, sys
+    from tripwire import Agent
+    from tripwire.plugins.response_cache import ResponseCache
+    from tripwire.testing import MockModel
+
+    async def main():
+        cache = ResponseCache(cache=sys.argv[1])
+        agent = Agent(id="shared", instructions="Be brief.", model=MockModel(["from process A"]),
+                      input_processors=[cache], default_error_processors=False)
+        print((await agent.generate("hi")).text)
+        await cache.cache.close()
+
+    asyncio.run(main())
+""")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+async def test_another_process_answers_from_the_shared_cache(kind, tmp_path, request):
+    import subprocess
+    import sys
+
+    url = (
+        f"sqlite:///{tmp_path}/shared.db"
+        if kind == "sqlite"
+        else request.getfixturevalue("redis_server").url
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _OTHER_PROCESS, url], capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (0, "from process A\n"), done.stderr
+    cache = ResponseCache(cache=url)
+    model = MockModel([])
+    agent = Agent(
+        id="shared",
+        instructions="Be brief.",
+        model=model,
+        input_processors=[cache],
+        default_error_processors=False,
+    )
+    assert (await agent.generate("hi")).text == "from process A"
+    assert model.requests == []
+    await cache.cache.close()
+
+
+def test_a_cache_serves_agents_run_with_generate_sync(tmp_path):
+    # generate_sync makes an event loop per call: the SQLite backend is bound to none
+    cache = ResponseCache(cache=f"sqlite:///{tmp_path}/sync.db")
+    model = MockModel(["once"])
+    agent = Agent(id="sync", model=model, input_processors=[cache], default_error_processors=False)
+    assert [agent.generate_sync("hi").text for _ in range(3)] == ["once"] * 3
+    assert len(model.requests) == 1
+    asyncio.run(cache.cache.close())
+
+
+class RejectStep(Processor):
+    """Trips process_output_step when the step's text contains ``word``."""
+
+    id = "reject-step"
+
+    def __init__(self, word, retry=False):
+        self.word, self.retry = word, retry
+
+    @hookimpl
+    def process_output_step(self, text, abort):
+        if self.word in text:
+            abort(f"{self.word!r} is not allowed", retry=self.retry)
+
+
+async def test_a_step_tripped_after_it_was_written_is_deleted(make_bare_agent):
+    backend = CountingCache()
+    agent = make_bare_agent(
+        ["bad answer", "fine answer"],
+        input_processors=[ResponseCache(cache=backend)],
+        output_processors=[RejectStep("bad")],
+    )
+    first = await agent.generate("hi")
+    assert first.tripwire is not None
+    assert await run(agent) == "fine answer"  # not a replay of the tripped answer
+    assert len(agent.model.requests) == 2
+
+
+async def test_a_step_rejected_with_a_retry_is_deleted_during_the_run(make_bare_agent):
+    agent = make_bare_agent(
+        ["bad answer", "good answer", "good again"],
+        input_processors=[ResponseCache()],
+        output_processors=[RejectStep("bad", retry=True)],
+        max_processor_retries=1,
+    )
+    assert await run(agent) == "good answer"
+    assert await run(agent) == "good again"  # the rejected first attempt was not replayed
+    assert len(agent.model.requests) == 3
