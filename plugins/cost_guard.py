@@ -35,6 +35,7 @@ import attrs
 
 from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
 from tripwire.caches import CacheBackend, close_cache, open_cache
+from tripwire.chunks import Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.models import model_label
@@ -347,6 +348,8 @@ class CostGuard(Processor):
         models = state.get("models", {})
         totals = _Totals(steps=len(steps))
         for i, step in enumerate(steps):
+            if step.from_cache:  # replayed by a cache: no model call, nothing spent
+                continue
             used = step.usage
             totals.input_tokens += used.input_tokens
             totals.output_tokens += used.output_tokens
@@ -364,7 +367,8 @@ class CostGuard(Processor):
         held: dict[int, int] = state.setdefault("reserved_tokens", {})
         done = state.get("recorded", 0)
         for i in range(done, len(steps)):
-            used = steps[i].usage
+            # a step replayed by a cache made no model call: it spends no tokens
+            used = Usage() if steps[i].from_cache else steps[i].usage
             total = used.total_tokens or used.input_tokens + used.output_tokens
             amounts = (
                 ("input_tokens", used.input_tokens),

@@ -215,6 +215,48 @@ async def test_steps_are_recorded_even_when_not_in_the_output_list():
     assert result.tripwire.reason == "Cost guard: max_total_tokens limit exceeded (30/20)"
 
 
+async def test_an_answer_replayed_by_response_cache_spends_nothing():
+    from tripwire.plugins.response_cache import ResponseCache
+
+    guard = CostGuard(
+        limits={"max_total_tokens": 20}, scope="resource", cache=open_cache("memory://")
+    )
+    model = MockModel([MockResponse("ok", usage=USAGE)] * 3)
+    agent = Agent(
+        id="cached",
+        model=model,
+        input_processors=[ResponseCache(), guard],
+        output_processors=[guard],
+        default_error_processors=False,
+    )
+    ctx = _ctx(f"user-{uuid.uuid4()}")
+    results = [await agent.generate("same question", request_context=ctx) for _ in range(3)]
+    assert len(model.requests) == 1
+    assert [r.steps[0].from_cache for r in results] == [False, True, True]
+    assert all(r.tripwire is None for r in results)  # 15 of 20: the replays were free
+    assert await guard.cache.get(f"cost-guard:resource:{ctx[RESOURCE_ID_KEY]}:steps") == b"3"
+
+
+async def test_a_run_scope_does_not_count_replayed_steps():
+    from tripwire.plugins.response_cache import ResponseCache
+
+    guard = CostGuard(limits={"max_total_tokens": 15})
+    model = MockModel([_tool_step(0), "done"])
+    agent = Agent(
+        id=f"replay-{uuid.uuid4()}",
+        model=model,
+        tools=[lookup],
+        input_processors=[ResponseCache(cache=open_cache("memory://")), guard],
+        output_processors=[guard],
+        default_error_processors=False,
+    )
+    first = await agent.generate("go")
+    assert first.tripwire.reason == "Cost guard: max_total_tokens limit exceeded (15/15)"
+    second = await agent.generate("go")  # the tool step is replayed: 0 tokens so far
+    assert second.steps[0].from_cache and second.tripwire is None
+    assert second.text == "done"
+
+
 # ------------------------------------------------------------ shared budgets under load
 
 BACKENDS = ["memory", "sqlite", "redis"]
