@@ -81,7 +81,7 @@ TERMINAL_AUTH_CODES = frozenset(
 )
 
 DelayMs = float | Callable[[BaseException], Any]
-_MATCHER_KEYS = ("match", "status", "message", "max_retries", "delay_ms")
+_MATCHER_KEYS = ("match", "status", "message", "max_retries", "delay_ms", "on_retry")
 
 
 def cause_chain(error: BaseException) -> Iterator[BaseException]:
@@ -183,7 +183,8 @@ class MatcherSpec:
 
     It matches when every given condition holds: ``match(error)`` is true, the error's
     status is in ``status``, its message (or response body) matches the regular
-    expression ``message``.
+    expression ``message``. ``on_retry(error, delay_ms)`` (sync or async) is called when
+    this matcher's policy retries, before the wait.
     """
 
     match: Callable[[BaseException], bool] | None = None
@@ -191,11 +192,12 @@ class MatcherSpec:
     message: re.Pattern[str] | None = None
     max_retries: int | None = None
     delay_ms: DelayMs | None = None
+    on_retry: Callable[[BaseException, float], Any] | None = None
 
     @classmethod
     def of(cls, entry: Any, index: int, owner: str) -> MatcherSpec:
         """A spec from a callable or a mapping ``{"match", "status", "message",
-        "max_retries", "delay_ms"}``; a bad entry is a ``ConfigurationError``."""
+        "max_retries", "delay_ms", "on_retry"}``; a bad entry is a ``ConfigurationError``."""
         where = f"{owner}: matchers[{index}]"
         if callable(entry):
             return cls(match=entry)
@@ -245,7 +247,12 @@ class MatcherSpec:
         delay = entry.get("delay_ms")
         if delay is not None:
             _delay_ok(f"matchers[{index}].delay_ms", delay, owner)
-        return cls(match, frozenset(status), pattern, max_retries, delay)
+        on_retry = entry.get("on_retry")
+        if on_retry is not None and not callable(on_retry):
+            raise ConfigurationError(
+                f"{where}.on_retry must be a function (error, delay_ms), got {on_retry!r}"
+            )
+        return cls(match, frozenset(status), pattern, max_retries, delay, on_retry)
 
     def matches(self, error: BaseException) -> bool:
         if self.status and _status(error) not in self.status:
@@ -269,9 +276,9 @@ class StreamErrorRetry(Processor):
             ``process_api_error``), unless the matching matcher sets its own.
         matchers (list, default ``[]``): functions ``(error) -> bool``, or tables
             ``{"match": fn, "status": 400 | [500, 503], "message": "regex",
-            "max_retries": n, "delay_ms": ms}`` (``match``, ``status`` and
-            ``message`` all must hold; give at least one). Checked in order before
-            the built-in matcher, on every error of the cause chain.
+            "max_retries": n, "delay_ms": ms, "on_retry": fn}`` (``match``,
+            ``status`` and ``message`` all must hold; give at least one). Checked in
+            order before the built-in matcher, on every error of the cause chain.
         retry_unknown_errors (bool, default ``False``): also retry errors nothing
             matched (never a 401 / 403).
         delay_ms (float or function ``(error) -> ms``, default ``0``): the wait
@@ -375,6 +382,10 @@ class StreamErrorRetry(Processor):
         if retry_count >= limit:
             return None
         wait_ms = await self.delay_for(error, spec)
+        if spec.on_retry is not None:
+            called = spec.on_retry(error, wait_ms)
+            if inspect.isawaitable(called):
+                await called
         log.info(
             "retrying after %s (retry %d of %d) in %.0f ms",
             type(error).__name__,

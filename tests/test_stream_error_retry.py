@@ -213,6 +213,23 @@ async def test_the_first_matching_matcher_sets_the_policy(make_bare_agent):
     assert seen == ["first"] * 3
 
 
+async def test_a_matchers_on_retry_hears_of_each_retry_and_its_wait(llm_server):
+    heard = []
+
+    async def on_retry(error, delay_ms):
+        heard.append((error.status_code, delay_ms))
+
+    llm_server.script(
+        ErrorReply(503, "busy", headers={"Retry-After": "0.01"}),
+        ErrorReply(503, "busy"),
+        Reply(text="ok"),
+    )
+    retry = StreamErrorRetry(matchers=[{"status": 503, "max_retries": 2, "on_retry": on_retry}])
+    async with llm_server.anthropic(max_retries=0) as model:
+        assert (await _agent(model, retry).generate("hi")).text == "ok"
+    assert heard == [(503, 10.0), (503, 0.0)]
+
+
 def test_a_message_matcher_reads_the_response_body_too():
     retry = StreamErrorRetry(matchers=[{"message": "engine_overloaded"}])
     body = '{"error": {"message": "try later", "type": "engine_overloaded_x"}}'
@@ -332,6 +349,10 @@ async def test_closing_a_stream_during_the_wait_stops_it(llm_server):
         ({"matchers": [{"message": "("}]}, "not a valid regular expression"),
         ({"matchers": [{"status": 400, "retries": 2}]}, r"unknown key\(s\) \['retries'\]"),
         ({"matchers": [{"match": "yes"}]}, r"matchers\[0\].match must be a function"),
+        (
+            {"matchers": [{"status": 500, "on_retry": 1}]},
+            r"matchers\[0\].on_retry must be a function",
+        ),
     ],
 )
 def test_bad_options_are_clear_errors(options, message):
