@@ -13,6 +13,8 @@ Run by hand:  python bench/cache.py [--runs 500]
 2. Coalescing: 1,000 concurrent identical ``generate()`` calls on an empty cache, the
    model taking 50 ms; how many model calls, and the wall time; the same with
    ``coalesce=False`` for contrast.
+3. Budgets: ``cost-guard`` overspend when 100 concurrent runs share one resource
+   budget, per backend (``bench/cost_guard.py``, which also runs on its own).
 """
 
 from __future__ import annotations
@@ -169,6 +171,10 @@ async def main() -> None:
     args = parser.parse_args()
     await hit_latency(args.runs)
     await coalescing(args.burst)
+    import cost_guard
+
+    print("\n3. cost-guard: 100 concurrent runs sharing one resource budget")
+    await cost_guard.main()
 
 
 if __name__ == "__main__":

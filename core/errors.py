@@ -6,6 +6,7 @@ class here is an error a user should see and fix.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -69,6 +70,8 @@ class APICallError(TripwireError):
 
     ``is_retryable`` says whether sending the same request again may succeed
     (rate limits, overload, server errors, dropped connections).
+    ``response_headers`` holds the headers of an HTTP error answer (names in lower
+    case, credential values masked), so error processors can read ``Retry-After``.
     """
 
     def __init__(
@@ -78,6 +81,7 @@ class APICallError(TripwireError):
         is_retryable: bool = False,
         response_body: str | None = None,
         url: str | None = None,
+        response_headers: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -85,6 +89,7 @@ class APICallError(TripwireError):
         self.is_retryable = is_retryable
         self.response_body = response_body
         self.url = url
+        self.response_headers = dict(response_headers) if response_headers else None
 
     def __repr__(self) -> str:
         return (

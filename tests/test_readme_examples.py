@@ -23,39 +23,87 @@ def test_the_guardrails_example_prints_what_the_readme_shows(tmp_path):
     shown = next(body for lang, body in blocks if lang == "")
     script = tmp_path / "guardrails_example.py"
     script.write_text(code)
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
 
 
 async def test_the_combined_guardrails_agent_builds_from_python_and_from_toml(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     from tripwire import Agent
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
     text = section("Guardrails")
-    combined = text[text.index("### Moderation, injection and personal data together"):]
+    combined = text[text.index("### Moderation, injection and personal data together") :]
     toml_block = re.findall(r"```toml\n(.*?)```", combined, re.S)[0]
     python_block = re.findall(r"```python\n(.*?)```", combined, re.S)[0]
     namespace: dict = {}
     exec(compile(python_block, "README.md", "exec"), namespace)
     agent = namespace["agent"]
     assert [p.id for p in agent.list_processors("input")] == [
-        "unicode-normalizer", "pii-detector", "input-guards"]
+        "unicode-normalizer",
+        "pii-detector",
+        "input-guards",
+    ]
     assert [p.id for p in agent.list_processors("output")] == [
-        "moderation", "prompt-injection-detector", "pii-detector", "system-prompt-scrubber"]
+        "moderation",
+        "prompt-injection-detector",
+        "pii-detector",
+        "system-prompt-scrubber",
+    ]
     path = tmp_path / "tripwire.toml"
     path.write_text(toml_block)
     from_file = Agent.from_config(str(path), "support")
     assert [p.id for p in from_file.list_processors("input")] == [
-        "unicode-normalizer", "pii-detector", "input-guards"]
+        "unicode-normalizer",
+        "pii-detector",
+        "input-guards",
+    ]
     for built in (agent, from_file, *agent.list_processors(), *from_file.list_processors()):
         closer = getattr(built, "aclose", None)
         if closer is not None:
             await closer()
 
 
+async def test_the_error_recovery_agent_builds_from_its_toml(tmp_path, monkeypatch):
+    from tripwire import Agent
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-used")
+    toml_block = re.findall(r"```toml\n(.*?)```", section("Error recovery"), re.S)[0]
+    path = tmp_path / "tripwire.toml"
+    path.write_text(toml_block)
+    async with Agent.from_config(str(path), "support") as agent:
+        assert [p.id for p in agent.list_processors("input")] == ["provider-history-compat"]
+        assert [p.id for p in agent.list_processors("error")] == [
+            "prefill-error-handler",
+            "stream-error-retry",
+        ]
+        retry = agent.resolve_processor("stream-error-retry")
+        assert (retry.max_retries, retry.delay_ms) == (2, 250)
+
+
+async def test_the_budgets_agent_builds_from_python_and_from_toml(tmp_path, monkeypatch):
+    from tripwire import Agent
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
+    monkeypatch.chdir(tmp_path)  # the examples keep their budgets in ./budgets.db
+    text = section("Budgets")
+    python_block = re.findall(r"```python\n(.*?)```", text, re.S)[0]
+    toml_block = re.findall(r"```toml\n(.*?)```", text, re.S)[0]
+    namespace: dict = {}
+    exec(compile(python_block, "README.md", "exec"), namespace)
+    path = tmp_path / "tripwire.toml"
+    path.write_text(toml_block)
+    from_file = Agent.from_config(str(path), "support")
+    for agent in (namespace["agent"], from_file):
+        guard = agent.resolve_processor("cost-guard")
+        assert guard.scope == "resource" and guard.limits["max_total_tokens"] == 200_000
+        assert [p.id for p in agent.list_processors("output")] == ["cost-guard"]
+        await guard.aclose()
+        await agent.aclose()
 def test_the_caching_example_prints_what_the_readme_shows(tmp_path):
     blocks = re.findall(r"```(\w*)\n(.*?)```", section("Caching"), re.S)
     code = next(body for lang, body in blocks if lang == "python")

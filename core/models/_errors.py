@@ -16,7 +16,7 @@ import aiohttp
 
 from tripwire.errors import APICallError
 from tripwire.models._retry import is_retryable_status
-from tripwire.models._secrets import Secrets
+from tripwire.models._secrets import Secrets, mask_headers
 from tripwire.models._wire import WireError, load_json
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ class CallErrors:
             is_retryable=is_retryable_status(status, call.headers),
             response_body=self._redact(text),
             url=call.url,
+            response_headers={k: self._redact(v) for k, v in mask_headers(call.headers).items()},
         )
 
     def _stream_error(self, data: str, body: Any, call: Call) -> APICallError:

@@ -1,0 +1,501 @@
+"""``cost-guard``: stop (or flag) an agent once it has used its token, step or dollar
+budget, for one run or across runs of a thread or a resource (a user, a tenant).
+
+Before each step (``process_input_step``) the usage so far is compared with the
+limits, in the reference's order (total, input, output tokens, then steps, then
+dollars), each with ``>=``: at or past a limit the ``block`` strategy aborts (a
+tripwire, ``retry=False``) before the model is called; ``warn`` lets the step run and
+reports the violation to ``on_violation`` and as a transient ``data-cost-guard``
+chunk. After each step (``process_output_step``) its usage is recorded.
+
+``scope="run"`` counts the current call's steps. ``"thread"`` and ``"resource"`` count
+every run of the thread / resource (``tripwire.THREAD_ID_KEY`` /
+``tripwire.RESOURCE_ID_KEY`` of the request context) in a cache backend
+(``tripwire.caches``: ``memory://``, ``sqlite:///path.db``, ``redis://host:port/db``)
+with atomic increments, so runs in many tasks, processes or machines share one budget.
+The check happens before a step and the usage is known only after it, so concurrent
+runs can pass a limit by at most the steps in flight when it was reached; ``max_steps``
+is exact even then (a step is reserved atomically before it runs), and
+``reserve_tokens`` does the same for tokens with an estimate of a step's size.
+
+A run without the thread / resource id its scope needs is counted as a run of its own
+(as the reference does); a backend error ends the run (``ProcessorError``, fail
+closed) unless the processor is ``fail_open``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import string
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import attrs
+
+from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
+from tripwire.caches import CacheBackend, close_cache, open_cache
+from tripwire.chunks import Usage
+from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
+from tripwire.errors import ConfigurationError
+from tripwire.models import model_label
+from tripwire.options import check
+
+__all__ = ["DEFAULT_MESSAGE", "LIMIT_TYPES", "CostGuard", "Price"]
+
+log = logging.getLogger("tripwire.plugins.cost_guard")
+
+DEFAULT_MESSAGE = "Cost guard: {limit_type} limit exceeded ({usage}/{limit})"
+#: The limits, in the order they are checked.
+LIMIT_TYPES = (
+    "max_total_tokens",
+    "max_input_tokens",
+    "max_output_tokens",
+    "max_steps",
+    "max_cost_usd",
+)
+Scope = Literal["run", "thread", "resource"]
+Strategy = Literal["block", "warn"]
+_PLACEHOLDERS = {"limit_type", "usage", "limit", "scope", "scope_key"}
+#: Dollars are counted in nano-dollars, so counters stay integers (atomic increments).
+_NANO = 1_000_000_000
+_COUNTERS = ("input_tokens", "output_tokens", "total_tokens", "steps", "cost_nano_usd")
+
+
+@attrs.frozen
+class Price:
+    """A model's price in US dollars per million tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+
+
+#: ``memory://`` backends by URL: every cost guard of this process given the same
+#: ``memory://`` URL shares one (the two instances TOML builds for the input and
+#: output lists, two agents guarding one user's budget).
+_MEMORY: dict[str, CacheBackend] = {}
+
+
+def _open(cache: Any) -> CacheBackend:
+    if isinstance(cache, str) and cache.lower().startswith("memory://"):
+        if cache not in _MEMORY:
+            _MEMORY[cache] = open_cache(cache)
+        return _MEMORY[cache]
+    return open_cache(cache)
+
+
+def _dollars(value: float) -> str:
+    """Dollars as plain decimals (``0.00001``, ``12.5``), to the nano-dollar."""
+    return f"{value:.9f}".rstrip("0").rstrip(".") or "0"
+
+
+def _number(value: Any) -> bool:
+    return (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
+def _prices(value: Any, owner: str) -> dict[str, Price]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigurationError(
+            f"{owner}: prices must be a table of model -> {{input, output}} (US dollars per "
+            f"million tokens), got {value!r}"
+        )
+    out: dict[str, Price] = {}
+    for model, price in value.items():
+        if isinstance(price, Price):
+            out[str(model)] = price
+            continue
+        if (
+            not isinstance(model, str)
+            or not model
+            or not isinstance(price, Mapping)
+            or set(price) != {"input", "output"}
+            or not all(_number(price[k]) for k in ("input", "output"))
+        ):
+            raise ConfigurationError(
+                f"{owner}: prices[{model!r}] must be {{input = N, output = N}} with N >= 0 "
+                f"US dollars per million tokens, got {price!r}"
+            )
+        out[model] = Price(float(price["input"]), float(price["output"]))
+    return out
+
+
+def _limits(value: Any, owner: str) -> dict[str, float]:
+    if not isinstance(value, Mapping):
+        raise ConfigurationError(
+            f"{owner}: limits must be a table with at least one of {', '.join(LIMIT_TYPES)}, "
+            f"got {value!r}"
+        )
+    unknown = sorted(set(value) - set(LIMIT_TYPES))
+    if unknown:
+        raise ConfigurationError(
+            f"{owner}: unknown limit(s) {unknown}; valid: {', '.join(LIMIT_TYPES)}"
+        )
+    limits = {k: v for k, v in value.items() if v is not None}
+    if not limits:
+        raise ConfigurationError(f"{owner}: limits needs at least one of {', '.join(LIMIT_TYPES)}")
+    for name, limit in limits.items():
+        if name == "max_cost_usd":
+            if not _number(limit) or limit <= 0:
+                raise ConfigurationError(
+                    f"{owner}: limits.max_cost_usd must be a number of US dollars > 0, "
+                    f"got {limit!r}"
+                )
+        elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ConfigurationError(
+                f"{owner}: limits.{name} must be an integer >= 1, got {limit!r}"
+            )
+    return limits
+
+
+def _template(message: Any, owner: str) -> str:
+    if not isinstance(message, str) or not message:
+        raise ConfigurationError(f"{owner}: message must be a non-empty string, got {message!r}")
+    try:
+        fields = {f for _, f, _, _ in string.Formatter().parse(message) if f is not None}
+    except ValueError as e:
+        raise ConfigurationError(
+            f"{owner}: message is not a valid template ({e}): {message!r}"
+        ) from None
+    bad = sorted(fields - _PLACEHOLDERS)
+    if bad:
+        raise ConfigurationError(
+            f"{owner}: message has unknown placeholder(s) {bad}; valid: "
+            f"{', '.join('{' + p + '}' for p in sorted(_PLACEHOLDERS))}"
+        )
+    return message
+
+
+@attrs.define
+class _Totals:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    steps: int = 0
+    cost_nano_usd: int = 0
+
+    def value(self, limit_type: str) -> float:
+        if limit_type == "max_cost_usd":
+            return self.cost_nano_usd / _NANO
+        return float(getattr(self, limit_type[len("max_") :]))
+
+    def usage(self) -> dict[str, int]:
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.total_tokens,
+        }
+
+
+class CostGuard(Processor):
+    """Token, step and dollar budgets per run, thread or resource (put the same
+    instance in ``input_processors`` and ``output_processors``).
+
+    Options:
+        limits (table, required): at least one of ``max_total_tokens``,
+            ``max_input_tokens``, ``max_output_tokens``, ``max_steps`` (integers >= 1)
+            and ``max_cost_usd`` (dollars; needs ``prices``).
+        scope (``"run"`` | ``"thread"`` | ``"resource"``, default ``"run"``).
+        strategy (``"block"`` | ``"warn"``, default ``"block"``).
+        message (str, default ``"Cost guard: {limit_type} limit exceeded
+            ({usage}/{limit})"``): the abort reason; placeholders ``{limit_type}``
+            (snake_case, e.g. ``max_total_tokens``), ``{usage}``, ``{limit}``,
+            ``{scope}``, ``{scope_key}``.
+        prices (table, default none): model -> ``{input, output}`` in US dollars per
+            million tokens. A model is looked up as ``provider/model_id``, then
+            ``model_id``, then ``"*"``; with ``max_cost_usd`` a model without a price
+            is an error.
+        cache (URL or backend, default ``"memory://"``): where ``thread`` and
+            ``resource`` counters live; share one (``sqlite:///budget.db``,
+            ``redis://host:6379/0``) between processes to share the budget.
+        window_seconds (number, default none): counters of non-run scopes expire this
+            long after their first use (a budget per day: ``86400``).
+        reserve_tokens (int, default ``0``): with ``max_total_tokens`` and a shared
+            scope, hold this many tokens of the budget atomically before each step
+            (an estimate of a step's size) and settle the difference after it; a step
+            whose reservation does not fit is refused. Concurrent runs then overspend
+            by the estimate's error instead of by every step in flight (stricter
+            than the reference, which lets the last step run past the limit).
+
+    The tripwire's metadata is ``{processor_id, usage: {input_tokens, output_tokens,
+    total_tokens}, limit, scope, scope_key}`` (``limit``: the configured limits;
+    ``scope_key``: the counter key prefix, None for ``run``).
+    """
+
+    id = "cost-guard"
+    description = "Token, step and dollar budgets per run, thread or resource"
+
+    def __init__(
+        self,
+        limits: Mapping[str, Any],
+        scope: Scope = "run",
+        strategy: Strategy = "block",
+        message: str = DEFAULT_MESSAGE,
+        prices: dict[str, Any] | None = None,
+        cache: Any = "memory://",
+        window_seconds: float | None = None,
+        reserve_tokens: int = 0,
+    ) -> None:
+        self.limits = _limits(limits, self.id)
+        check("scope", scope, Scope, owner=self.id)
+        check("strategy", strategy, Strategy, owner=self.id)
+        self.scope: str = scope
+        self.strategy: str = strategy
+        self.message = _template(message, self.id)
+        self.prices = _prices(prices, self.id)
+        if "max_cost_usd" in self.limits and not self.prices:
+            raise ConfigurationError(
+                f"{self.id}: limits.max_cost_usd needs prices (model -> {{input, output}} US "
+                f"dollars per million tokens)"
+            )
+        if window_seconds is not None and (not _number(window_seconds) or window_seconds <= 0):
+            raise ConfigurationError(
+                f"{self.id}: window_seconds must be a number of seconds > 0 or None, "
+                f"got {window_seconds!r}"
+            )
+        self.window_seconds = None if window_seconds is None else float(window_seconds)
+        if (
+            isinstance(reserve_tokens, bool)
+            or not isinstance(reserve_tokens, int)
+            or (reserve_tokens < 0)
+        ):
+            raise ConfigurationError(
+                f"{self.id}: reserve_tokens must be an integer >= 0, got {reserve_tokens!r}"
+            )
+        if reserve_tokens and ("max_total_tokens" not in self.limits or scope == "run"):
+            raise ConfigurationError(
+                f"{self.id}: reserve_tokens needs limits.max_total_tokens and a thread or "
+                f"resource scope (it holds part of a shared budget for a step in flight)"
+            )
+        self.reserve_tokens = reserve_tokens
+        self.cache: CacheBackend | None = None if scope == "run" else _open(cache)
+        #: a backend this guard opened from a URL (not a shared ``memory://`` one)
+        self._owns_cache = (
+            self.cache is not None
+            and isinstance(cache, str)
+            and not cache.lower().startswith("memory://")
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CostGuard(limits={self.limits!r}, scope={self.scope!r}, strategy={self.strategy!r})"
+        )
+
+    async def aclose(self) -> None:
+        """Close the cache backend this guard opened from its URL (an SQLite
+        connection, a Redis pool); a backend object given to it is its owner's to close."""
+        if self._owns_cache and self.cache is not None:
+            await close_cache(self.cache)
+
+    # -------------------------------------------------------------- pricing
+
+    def price_of(self, model: Any) -> Price | None:
+        """The price of ``model`` from ``prices`` (``provider/model_id``, ``model_id``,
+        ``"*"``), or None."""
+        for key in (model_label(model), getattr(model, "model_id", None), "*"):
+            if isinstance(key, str) and key in self.prices:
+                return self.prices[key]
+        return None
+
+    def _cost_nano(self, model: Any, input_tokens: int, output_tokens: int) -> int:
+        if not self.prices:
+            return 0
+        price = self.price_of(model)
+        if price is None:
+            if "max_cost_usd" not in self.limits:
+                return 0
+            raise ConfigurationError(
+                f"{self.id}: no price for model {model_label(model)!r}; prices has "
+                f"{', '.join(sorted(self.prices))} (add it, or a '*' entry)"
+            )
+        return math.ceil(price.cost(input_tokens, output_tokens) * _NANO)
+
+    # -------------------------------------------------------------- counters
+
+    def scope_key(self, request_context: Mapping[str, Any]) -> str | None:
+        """``cost-guard:resource:<id>`` / ``cost-guard:thread:<id>``, or None for a run
+        scope (or a run without the id its scope needs)."""
+        if self.scope == "run":
+            return None
+        key = RESOURCE_ID_KEY if self.scope == "resource" else THREAD_ID_KEY
+        value = request_context.get(key)
+        if value is None or value == "":
+            return None
+        return f"cost-guard:{self.scope}:{value}"
+
+    async def _stored(self, prefix: str) -> _Totals:
+        assert self.cache is not None
+        totals = _Totals()
+        for name in _COUNTERS:
+            raw = await self.cache.get(f"{prefix}:{name}")
+            setattr(totals, name, int(raw) if raw is not None else 0)
+        return totals
+
+    async def _add(self, prefix: str, name: str, amount: int) -> int:
+        assert self.cache is not None
+        return await self.cache.incr(f"{prefix}:{name}", amount, self.window_seconds)
+
+    def _run_totals(self, steps: list[Any], state: dict[str, Any]) -> _Totals:
+        models = state.get("models", {})
+        totals = _Totals(steps=len(steps))
+        for i, step in enumerate(steps):
+            if step.from_cache:  # replayed by a cache: no model call, nothing spent
+                continue
+            used = step.usage
+            totals.input_tokens += used.input_tokens
+            totals.output_tokens += used.output_tokens
+            totals.total_tokens += used.total_tokens or used.input_tokens + used.output_tokens
+            totals.cost_nano_usd += self._cost_nano(
+                models.get(i), used.input_tokens, used.output_tokens
+            )
+        return totals
+
+    async def _record(self, steps: list[Any], state: dict[str, Any], prefix: str) -> None:
+        """Add the steps not yet recorded to the counters of ``prefix`` (each step once,
+        whichever hook gets to it first)."""
+        models = state.get("models", {})
+        reserved: set[int] = state.setdefault("reserved", set())
+        held: dict[int, int] = state.setdefault("reserved_tokens", {})
+        done = state.get("recorded", 0)
+        for i in range(done, len(steps)):
+            # a step replayed by a cache made no model call: it spends no tokens
+            used = Usage() if steps[i].from_cache else steps[i].usage
+            total = used.total_tokens or used.input_tokens + used.output_tokens
+            amounts = (
+                ("input_tokens", used.input_tokens),
+                ("output_tokens", used.output_tokens),
+                ("total_tokens", total - held.pop(i, 0)),
+                (
+                    "cost_nano_usd",
+                    self._cost_nano(models.get(i), used.input_tokens, used.output_tokens),
+                ),
+                ("steps", 0 if i in reserved else 1),
+            )
+            for name, amount in amounts:
+                if amount:
+                    await self._add(prefix, name, amount)
+            state["recorded"] = i + 1
+
+    # -------------------------------------------------------------- hooks
+
+    @hookimpl
+    async def process_input_step(
+        self,
+        steps: list[Any],
+        model: Any,
+        state: dict[str, Any],
+        request_context: Mapping[str, Any],
+        abort: Any,
+        writer: Any,
+    ) -> None:
+        state.setdefault("models", {})[len(steps)] = model
+        prefix = self.scope_key(request_context)
+        if prefix is None:
+            totals = self._run_totals(steps, state)
+        else:
+            # steps whose process_output_step did not record them (another output
+            # processor stopped the chain, or this one is not in the output list)
+            await self._record(steps, state, prefix)
+            totals = await self._stored(prefix)
+        violation = self._first_violation(totals, skip_steps=prefix is not None)
+        if violation is None and prefix is not None and "max_steps" in self.limits:
+            taken = await self._add(prefix, "steps", 1)  # reserve this step atomically
+            if taken > self.limits["max_steps"]:
+                await self._add(prefix, "steps", -1)
+                totals.steps = taken - 1
+                violation = "max_steps"
+            else:
+                state.setdefault("reserved", set()).add(len(steps))
+        if violation is None and prefix is not None and self.reserve_tokens:
+            violation = await self._reserve_tokens(prefix, len(steps), totals, state)
+        if violation is not None:
+            await self._violated(violation, totals, prefix, abort, writer, state)
+
+    async def _reserve_tokens(
+        self, prefix: str, index: int, totals: _Totals, state: dict[str, Any]
+    ) -> str | None:
+        """Hold ``reserve_tokens`` of the total budget for step ``index`` before it
+        runs; ``"max_total_tokens"`` (and nothing held) when they do not fit."""
+        limit = self.limits["max_total_tokens"]
+        taken = await self._add(prefix, "total_tokens", self.reserve_tokens)
+        if taken <= limit:
+            state.setdefault("reserved_tokens", {})[index] = self.reserve_tokens
+            return None
+        await self._add(prefix, "total_tokens", -self.reserve_tokens)
+        if index in state.get("reserved", ()):  # the step reserved above will not run
+            state["reserved"].discard(index)
+            await self._add(prefix, "steps", -1)
+        totals.total_tokens = taken
+        return "max_total_tokens"
+
+    @hookimpl
+    async def process_output_step(
+        self, steps: list[Any], state: dict[str, Any], request_context: Mapping[str, Any]
+    ) -> None:
+        prefix = self.scope_key(request_context)
+        if prefix is not None:
+            await self._record(steps, state, prefix)
+
+    # -------------------------------------------------------------- violations
+
+    def _first_violation(self, totals: _Totals, *, skip_steps: bool) -> str | None:
+        for limit_type in LIMIT_TYPES:
+            if limit_type not in self.limits or (skip_steps and limit_type == "max_steps"):
+                continue
+            if totals.value(limit_type) >= self.limits[limit_type]:
+                return limit_type
+        return None
+
+    async def _violated(
+        self,
+        limit_type: str,
+        totals: _Totals,
+        prefix: str | None,
+        abort: Any,
+        writer: Any,
+        state: dict[str, Any],
+    ) -> None:
+        limit = self.limits[limit_type]
+        value = totals.value(limit_type)
+        shown = (
+            (_dollars(value), _dollars(limit))
+            if limit_type == "max_cost_usd"
+            else (str(int(value)), str(int(limit)))
+        )
+        reason = self.message.format(
+            limit_type=limit_type,
+            usage=shown[0],
+            limit=shown[1],
+            scope=self.scope,
+            scope_key=prefix,
+        )
+        metadata = {
+            "processor_id": self.id,
+            "usage": totals.usage(),
+            "limit": dict(self.limits),
+            "scope": self.scope,
+            "scope_key": prefix,
+        }
+        if self.strategy == "block":
+            abort(reason, retry=False, metadata=metadata)
+        warned: set[str] = state.setdefault("warned", set())
+        log.warning("%s", reason)
+        await notify_violation(self, ProcessorViolation(self.id, reason, metadata))
+        if limit_type not in warned:
+            warned.add(limit_type)
+            await writer.custom(
+                {
+                    "type": "data-cost-guard",
+                    "data": {**metadata, "limit_type": limit_type, "value": value},
+                    "transient": True,
+                }
+            )
