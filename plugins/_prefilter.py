@@ -294,7 +294,7 @@ class Locator:
     atoms the text holds. Runs of digits with few other characters between them are one
     occurrence (closer than any gate's windows could be apart)."""
 
-    __slots__ = ("atoms", "_cluster")
+    __slots__ = ("atoms", "_cluster", "_literals", "_folded", "_digit")
 
     def __init__(self, gates: Iterable[Gate]) -> None:
         gates = list(gates)
@@ -303,43 +303,41 @@ class Locator:
                   default=0)
         cluster = _CLUSTERS.get(gap)
         if cluster is None:
-            cluster = _CLUSTERS[gap] = re.compile(rb"0(?:[^0]{0,%d}0)*" % gap)
+            cluster = _CLUSTERS[gap] = re.compile(rb"0(?:[^0]{0,%d}+0)*" % gap)
         self._cluster = cluster
+        # Each atom with its rarest character: ``in`` for one character is a memchr,
+        # many times faster than a search for the atom, and most texts lack it.
+        self._literals = [(a, a[1], trigger(a)) for a in self.atoms if a[0] == "lit"]
+        self._folded = [(a, a[1].encode(), trigger(a), trigger(a).upper())
+                        for a in self.atoms if a[0] == "ci"]
+        self._digit = _DIGIT in self.atoms
 
     def locate(self, text: str) -> dict[Atom, list[Span]]:
         found: dict[Atom, list[Span]] = {}
         views = Views(text)
-        for atom in self.atoms:
-            kind, s = atom
-            out: list[Span]
-            if kind == "digit":
-                if views.has_digits():
-                    out = [(m.start(), m.end() - 1)
-                           for m in self._cluster.finditer(views.digits())]
-                    if out:
-                        found[atom] = out
-                continue
-            # Its rarest character first: ``in`` for one character is a memchr, many
-            # times faster than a search for the atom.
-            char = trigger(atom)
-            if kind == "lit":
-                if char not in text:
-                    continue
-                find: Any = text.find
-                needle: Any = s
-            else:
-                if not views.wide and char not in text and char.upper() not in text:
-                    continue
-                find, needle = views.folded().find, s.encode()
-            i = find(needle)
-            if i == -1:
-                continue
-            out = found[atom] = []
-            last = len(s) - 1
-            while i != -1:
-                out.append((i, i + last))
-                i = find(needle, i + 1)
+        if self._digit and views.has_digits():
+            out = [(m.start(), m.end() - 1) for m in self._cluster.finditer(views.digits())]
+            if out:
+                found[_DIGIT] = out
+        for atom, s, char in self._literals:
+            if char in text:
+                _occurrences(text.find, s, len(s) - 1, atom, found)
+        wide = views.wide
+        for atom, needle, char, upper in self._folded:
+            if wide or char in text or upper in text:
+                _occurrences(views.folded().find, needle, len(needle) - 1, atom, found)
         return found
+
+
+def _occurrences(find: Any, needle: Any, last: int, atom: Atom,
+                 found: dict[Atom, list[Span]]) -> None:
+    i = find(needle)
+    if i == -1:
+        return
+    out = found[atom] = []
+    while i != -1:
+        out.append((i, i + last))
+        i = find(needle, i + 1)
 
 
 def windows(found: dict[Atom, list[Span]], g: Gate) -> list[tuple[int, int, int]]:

@@ -236,13 +236,13 @@ class Matcher:
         hits: list[tuple[int, int, int]] = []  # (start, order, end) in ``string``
         scanned = 0
         for scan in scans:
-            if scan.gate is None:
+            gate = scan.gate
+            if gate is None:
                 spans = [(pos, len(string), len(string))]
             else:
-                spans = [(s + pad, last + pad, end + pad)
-                         for s, last, end in windows(atoms, scan.gate)]
-                if not spans:
-                    continue
+                if atoms.keys().isdisjoint(gate.atoms):
+                    continue  # (most scans, most texts: cheaper than ``windows``)
+                spans = [(s + pad, last + pad, end + pad) for s, last, end in windows(atoms, gate)]
             scanned += 1
             _scan(scan, string, pos, spans, hits)
         if scanned > 1:  # where several scans match, the first alternative is the match
