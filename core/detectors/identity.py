@@ -184,10 +184,9 @@ class DateOfBirthDetector:
     max_length = 96
 
     def detect(self, text: str) -> Iterable[Detection]:
-        classes = _views.classes(text)
-        if b"0" not in classes:
+        if b"0" not in _views.classes(text):
             return []  # every date has a digit (every digit is "0" in the view)
-        keywords = self._keywords(text, _keyword_regions(text, classes))
+        keywords = self._keywords(text)
         if not keywords:
             return []
         today = datetime.date.today()
@@ -215,64 +214,17 @@ class DateOfBirthDetector:
         return found
 
     @staticmethod
-    def _keywords(text: str, regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """Where birth keywords are, as whole words: those starting in the ``regions``
-        ``(from, to)`` at least (searched from ``from``, up to a start after ``to``)."""
+    def _keywords(text: str) -> list[tuple[int, int]]:
+        """Where birth keywords are, as whole words."""
         view = _views.lower(text)
-        words = set()
+        words = []
         for scan in _KEYWORD_SCANS:
-            for lo, hi in regions:
-                # Up to a keyword's length past ``hi``; one that reaches that end may be
-                # longer (birthdate...): it is matched again without an end.
-                stop = hi + _LONGEST_KEYWORD
-                for m in scan.finditer(view, lo, stop):
-                    start, end = m.span()
-                    if start > hi:
-                        break
-                    if end == stop:
-                        end = scan.match(view, start).end()  # type: ignore[union-attr]
-                    if _is_keyword(text, view, start, end):
-                        words.add((start, end))
+            for m in scan.finditer(view):
+                start, end = m.span()
+                if (start and text[start - 1].isalpha()) or (
+                        end < len(text) and text[end].isalpha() and text[end - 1] != "."):
+                    continue  # reborn, stubborn, dobby
+                if view[start + 1:start + 2] == b"?" and text[start + 1] not in "éÉ":
+                    continue  # n?e le must be né le
+                words.append((start, end))
         return sorted(words)
-
-
-def _is_keyword(text: str, view: bytes, start: int, end: int) -> bool:
-    """Whether a keyword scan's match is a whole birth keyword."""
-    if (start and text[start - 1].isalpha()) or (
-            end < len(text) and text[end].isalpha() and text[end - 1] != "."):
-        return False  # reborn, stubborn, dobby
-    # n?e le must be né le
-    return view[start + 1:start + 2] != b"?" or text[start + 1] in "éÉ"
-
-
-#: How far from a keyword a date can be found: a date's length and the distance.
-_REACH = _CONTEXT + _LONGEST_DATE
-# Runs of digits (each "0" in ``_views.classes``) closer than twice that (and a keyword).
-_DIGIT_CLUSTERS = re.compile(rb"0(?:[^0]{0,%d}+0)*" % (2 * _REACH + _LONGEST_KEYWORD))
-_LETTER = frozenset(b"abcdefghijklmnopqrstuvwxyz?")
-
-
-def _keyword_regions(text: str, classes: bytes) -> list[tuple[int, int]]:
-    """Where a keyword that matters can start: the birth keywords are common words
-    (born, day, ...), so they are searched only near digits, which are rarer.
-
-    A keyword matters when a date can be found within ``_REACH`` of it, and a date has
-    digits. One farther from every digit is not looked for: its window holds no date,
-    and where it would have joined two windows into one, no date spans the join (it
-    would have a digit within ``_REACH`` of that keyword). A region starts
-    ``_LONGEST_KEYWORD`` characters before that much ahead of the digits, and then
-    back at the start of the word there, so that the scan is in step with a scan of
-    the whole text (a keyword is at most 6 characters with other than letters in it)
-    well before a keyword that matters can start; regions that meet are one."""
-    view = _views.lower(text)
-    out: list[tuple[int, int]] = []
-    for m in _DIGIT_CLUSTERS.finditer(classes):
-        lo = max(0, m.start() - _REACH - _LONGEST_KEYWORD)
-        while lo and view[lo - 1] in _LETTER:
-            lo -= 1
-        hi = m.end() - 1 + _REACH
-        if out and lo <= out[-1][1]:  # one scan: each starts well before what matters
-            out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
