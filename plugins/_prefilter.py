@@ -70,7 +70,6 @@ _MARGIN = 2
 #: The non-ASCII characters Python's ``re`` matches to an ASCII letter ignoring case
 #: (checked against ``re`` over every code point by the tests).
 CASE_FOLDS = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
-_LOWER = bytes.maketrans(bytes(range(65, 91)), bytes(range(97, 123)))
 _DIGITS = bytes(ord("0") if 48 <= b <= 57 else ord(" ") for b in range(256))
 # In a text with non-ASCII characters (each is ``?`` in the ASCII bytes), a ``?`` may be
 # a Unicode digit.
@@ -266,7 +265,7 @@ class Views:
                 for char, letter in CASE_FOLDS.items():
                     if char in text:
                         text = text.replace(char, letter)
-            self._folded = text.encode("ascii", "replace").translate(_LOWER)
+            self._folded = text.encode("ascii", "replace").lower()
         return self._folded
 
     def has_digits(self) -> bool:
