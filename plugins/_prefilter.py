@@ -272,8 +272,9 @@ class Views:
         """Whether the text may hold a digit (a text with non-ASCII characters may)."""
         if self._digits is not None:
             return b"0" in self._digits
-        text = self.text
-        return self.wide or any(d in text for d in "0123456789")
+        t = self.text
+        return (self.wide or "0" in t or "1" in t or "2" in t or "3" in t or "4" in t
+                or "5" in t or "6" in t or "7" in t or "8" in t or "9" in t)
 
     def digits(self) -> bytes:
         if self._digits is None:

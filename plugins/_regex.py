@@ -125,6 +125,10 @@ def _word_start_body(pattern: str) -> str | None:
     return body if str(wrapped.data) == str(_PARSER.parse(pattern).data) else None
 
 
+#: Texts shorter than this are scanned whole (see ``Matcher``).
+_SHORT = 128
+
+
 class _Scan:
     """One compiled scan and where to run it: ``orders`` maps the number of the group
     that closed last (``None`` for a pattern scanned alone) to the alternative's place
@@ -179,7 +183,7 @@ class Matcher:
     wins, as in one alternation.
     """
 
-    __slots__ = ("word", "combined", "alone", "rule_of", "locator")
+    __slots__ = ("word", "combined", "alone", "rule_of", "locator", "_whole")
 
     def __init__(self, patterns: Sequence[str]) -> None:
         word: list[tuple[int, str, Gate | None]] = []
@@ -201,6 +205,11 @@ class Matcher:
                     self.alone.append(_Scan(compiled, {None: order}, gate(alternative)))
         self.word = _grouped(word, r"\W(?:{})", 1)
         self.combined = _grouped(general, "{}", 0)
+        # For a short text (a stream's window with short rules) finding the atoms costs
+        # more than one scan of it: the same alternatives in one scan of each kind.
+        self._whole = (_grouped([(o, p, None) for o, p, _ in word], r"\W(?:{})", 1),
+                       _grouped([(o, p, None) for o, p, _ in general], "{}", 0),
+                       [_Scan(s.pattern, s.orders, None) for s in self.alone])
         self.locator = Locator(s.gate for s in (*self.word, *self.combined, *self.alone)
                                if s.gate is not None)
 
@@ -214,17 +223,22 @@ class Matcher:
         word-start rule may match at 0); false for a stream window, whose first
         character is context only."""
         found: list[tuple[int, int, int]] = []
-        atoms = self.locator.locate(text)
-        if self.word:
+        if len(text) < _SHORT:
+            word, combined, alone = self._whole
+            atoms: dict[Atom, list[Span]] = {}
+        else:
+            word, combined, alone = self.word, self.combined, self.alone
+            atoms = self.locator.locate(text)
+        if word:
             # In ``padded`` each match is preceded by the non-word character the scan
             # consumed.
             if at_start:
-                self._scans(self.word, " " + text, 1, pos, atoms, found, 0, -1)
+                self._scans(word, " " + text, 1, pos, atoms, found, 0, -1)
             else:
-                self._scans(self.word, text, 0, max(pos - 1, 0), atoms, found, 1, 0)
-        if self.combined:
-            self._scans(self.combined, text, 0, pos, atoms, found, 0, 0)
-        for scan in self.alone:
+                self._scans(word, text, 0, max(pos - 1, 0), atoms, found, 1, 0)
+        if combined:
+            self._scans(combined, text, 0, pos, atoms, found, 0, 0)
+        for scan in alone:
             self._scans([scan], text, 0, pos, atoms, found, 0, 0)
         return found
 

@@ -52,12 +52,17 @@ def unfiltered(patterns: list[str], monkeypatch: pytest.MonkeyPatch) -> Matcher:
 
 
 def same_matches(patterns: list[str], text: str, reference: Matcher) -> None:
+    """The same matches as ``reference``, with the windows (``_SHORT = 0``: however
+    short the text) and as the matcher decides (a short text is scanned whole)."""
     matcher = Matcher(patterns)
-    for at_start in (True, False):
-        for pos in sorted({0, 1, len(text) // 2, len(text)}):
-            got = matcher.find(text, at_start=at_start, pos=pos)
-            want = reference.find(text, at_start=at_start, pos=pos)
-            assert sorted(got) == sorted(want), (text, at_start, pos)
+    for short in (0, _regex._SHORT):
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(_regex, "_SHORT", short)
+            for at_start in (True, False):
+                for pos in sorted({0, 1, len(text) // 2, len(text)}):
+                    got = matcher.find(text, at_start=at_start, pos=pos)
+                    want = reference.find(text, at_start=at_start, pos=pos)
+                    assert sorted(got) == sorted(want), (text, short, at_start, pos)
 
 
 @pytest.fixture(scope="module")
