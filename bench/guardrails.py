@@ -1,6 +1,9 @@
 """The deterministic guardrail tier: how well it finds, how fast it runs.
 
-Run by hand:  python bench/guardrails.py [--samples 4000] [--mb 1]
+Run by hand:  python bench/guardrails.py [--samples 4000] [--mb 1] [--repeat 5]
+
+Times are CPU time of this process (``time.process_time``), the best of ``--repeat``
+runs: on a shared machine wall-clock time counts whatever else runs meanwhile.
 
 1. Precision and recall per PII type of the built-in detectors (``pii-detector``'s
    deterministic tier) on the labelled set of ``bench/pii_data.py`` (fixed seed:
@@ -9,10 +12,12 @@ Run by hand:  python bench/guardrails.py [--samples 4000] [--mb 1]
    IBANs). A detection counts when its type matches a label and their spans overlap.
    Targets: precision >= 0.97 and recall >= 0.95 on the validated types.
 2. Throughput of ``pii-detector`` + ``regex-filter`` (presets pii, secrets, urls), both
-   redacting, on MB of chat text, one core. Target: >= 20 MB/s.
+   redacting, on MB of chat text, one core, the best of ``--repeat`` runs. Target:
+   >= 20 MB/s.
 3. The per-chunk cost of the hold-back window on a 20,000-delta stream: a processor
    that holds text back with ``tripwire.HoldBack`` (and finds nothing), against the
-   same stream through a pass-through processor. Target: at most 2x.
+   same stream through a pass-through processor, the best of ``--repeat`` runs of each.
+   Target: at most 2x.
 
 (Prompt-injection numbers: ``python bench/injection.py``.)
 """
@@ -52,26 +57,28 @@ def precision_recall(n: int) -> dict[str, tuple[int, int, int]]:
     return {t: (c[0], c[1], c[2]) for t, c in counts.items()}
 
 
-async def throughput(mb: float) -> tuple[float, float, float]:
-    """MB/s of pii-detector, regex-filter, and both, redacting input text."""
+async def throughput(mb: float, repeat: int = 5) -> tuple[float, float, float]:
+    """MB/s of pii-detector, regex-filter, and both, redacting input text: the best of
+    ``repeat`` runs, each with new processors and messages."""
     from tripwire.plugins.pii_detector import PIIDetector
     from tripwire.plugins.regex_filter import RegexFilter
+
+    def regex() -> RegexFilter:
+        return RegexFilter(presets=["pii", "secrets", "urls"], strategy="redact")
 
     text = chat_text(int(mb * 1_000_000))
     # One message per paragraph, as a long conversation would arrive.
     paragraphs = [text[i:i + 2000] for i in range(0, len(text), 2000)]
-    results = []
-    for procs in ([PIIDetector()], [RegexFilter(presets=["pii", "secrets", "urls"],
-                                                strategy="redact")],
-                  [PIIDetector(), RegexFilter(presets=["pii", "secrets", "urls"],
-                                              strategy="redact")]):
-        agent = Agent(id="bench", model=MockModel([MockResponse(text="ok")]),
-                      input_processors=procs, default_error_processors=False)
-        messages = [Message.user(p) for p in paragraphs]
-        start = time.perf_counter()
-        await agent.generate(messages)
-        results.append(len(text) / 1e6 / (time.perf_counter() - start))
-    return results[0], results[1], results[2]
+    best = [0.0, 0.0, 0.0]
+    for _ in range(repeat):
+        for i, procs in enumerate(([PIIDetector()], [regex()], [PIIDetector(), regex()])):
+            agent = Agent(id="bench", model=MockModel([MockResponse(text="ok")]),
+                          input_processors=procs, default_error_processors=False)
+            messages = [Message.user(p) for p in paragraphs]
+            start = time.process_time()
+            await agent.generate(messages)
+            best[i] = max(best[i], len(text) / 1e6 / (time.process_time() - start))
+    return best[0], best[1], best[2]
 
 
 class PassThrough(Processor):
@@ -103,10 +110,10 @@ async def holdback_cost(deltas: int) -> tuple[float, float]:
     for proc in (PassThrough(), HoldsBack()):
         agent = Agent(id="bench", model=MockModel([MockResponse(chunks=chunks)]),
                       output_processors=[proc], default_error_processors=False)
-        start = time.perf_counter()
+        start = time.process_time()
         async for _ in agent.stream("hi"):
             pass
-        out.append((time.perf_counter() - start) / deltas * 1e6)
+        out.append((time.process_time() - start) / deltas * 1e6)
     return out[0], out[1]
 
 
@@ -115,6 +122,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=4000)
     parser.add_argument("--mb", type=float, default=1.0)
     parser.add_argument("--deltas", type=int, default=20_000)
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="runs of each timing; the best counts")
     args = parser.parse_args()
 
     print(f"1. precision / recall per type, {args.samples} labelled texts")
@@ -124,12 +133,14 @@ def main() -> None:
         recall = tp / (tp + fn) if tp + fn else 1.0
         print(f"{kind:<15} {precision:>9.3f} {recall:>7.3f} {tp:>5} {fp:>4} {fn:>4}")
 
-    pii, regex, both = asyncio.run(throughput(args.mb))
+    pii, regex, both = asyncio.run(throughput(args.mb, args.repeat))
     print(f"\n2. throughput on {args.mb:g} MB of chat text, redacting: pii-detector "
           f"{pii:.1f} MB/s, regex-filter {regex:.1f} MB/s, both {both:.1f} MB/s")
 
-    plain, held = min((asyncio.run(holdback_cost(args.deltas)) for _ in range(3)),
-                      key=lambda pair: pair[1])
+    # Best of several runs of each, taken separately (the runs alternate): on a shared
+    # machine a run's time is its own plus whatever else ran meanwhile.
+    runs = [asyncio.run(holdback_cost(args.deltas)) for _ in range(args.repeat)]
+    plain, held = min(r[0] for r in runs), min(r[1] for r in runs)
     print(f"\n3. hold-back window on a {args.deltas}-delta stream: {held:.2f} µs per chunk "
           f"against {plain:.2f} µs through a pass-through processor ({held / plain:.2f}x)")
 

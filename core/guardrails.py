@@ -145,6 +145,8 @@ def load_detector(spec: Any) -> Detector:
 def merge(detections: Sequence[Detection]) -> list[Detection]:
     """Non-overlapping detections, in text order: where two overlap, the longer wins
     (then the higher score, then the earlier)."""
+    if len(detections) < 2:  # most texts: nothing to resolve
+        return list(detections)
     ranked = sorted(detections, key=lambda d: (-(d.end - d.start), -d.score, d.start))
     starts: list[int] = []  # the taken spans, sorted by start (they never overlap)
     ends: list[int] = []

@@ -77,6 +77,7 @@ __all__ = ["HoldBack", "Match", "Released", "replace_all"]
 CHANNELS: dict[str, str] = {"text-delta": "text", "reasoning-delta": "reasoning"}
 
 Finder = Callable[[str], Iterable[tuple[int, int, Any]]]
+_EMPTY = (list, tuple)
 
 
 @attrs.frozen
@@ -101,6 +102,11 @@ class Released(NamedTuple):
     matches: list[Match]
 
 
+# ``Released(chunks, matches)`` without the Python-level ``__new__`` of a named tuple
+# (the per-chunk path makes one for every chunk).
+_new = tuple.__new__
+
+
 class HoldBack:
     """A hold-back window over ``text-delta`` and ``reasoning-delta`` chunks.
 
@@ -116,7 +122,7 @@ class HoldBack:
     """
 
     __slots__ = ("max_match_length", "find", "replace", "types", "_keep", "_channel",
-                 "_held", "_held_text", "_ends", "_context")
+                 "_chunks", "_buffer", "_base", "_held_at", "_ends", "_context")
 
     def __init__(
         self,
@@ -150,12 +156,20 @@ class HoldBack:
         self.replace = replace
         self.types = frozenset(types)
         self._keep = max_match_length - 1
+        # The channel of the held chunks (``None``: nothing is held).
         self._channel: str | None = None
-        # The held chunks with their text, in arrival order, all of one channel.
-        self._held: list[tuple[Chunk, str]] = []
-        # The held text, and where each held chunk ends in it (kept as chunks come).
-        self._held_text = ""
+        # While something is held: the held chunks in arrival order, and ``_buffer`` the
+        # text ``find`` sees, the channel's context (``_base`` characters) then the held
+        # text. ``_ends``: where each held chunk ends, counted in the held text since the
+        # first of them arrived (so they need no update when chunks go out);
+        # ``_held_at``: where the held text starts, counted the same way.
+        self._chunks: list[Chunk] = []
+        self._buffer = ""
+        self._base = 0
+        self._held_at = 0
         self._ends: list[int] = []
+        # The context of each channel while nothing of it is held: its last ``_keep``
+        # characters released.
         self._context: dict[str, str] = {}
 
     def __repr__(self) -> str:
@@ -165,7 +179,7 @@ class HoldBack:
     @property
     def held(self) -> str:
         """The text held back now."""
-        return self._held_text
+        return self._buffer[self._base:] if self._chunks else ""
 
     def push(self, part: Chunk) -> Released:
         """Take the next chunk; return the chunks to emit now and the matches in them.
@@ -174,27 +188,31 @@ class HoldBack:
         other chunk comes back last, after what was held (a ``tripwire`` chunk after
         discarding it).
         """
-        if part.type not in self.types:
-            if part.type == "tripwire":
+        kind = part.type
+        if kind not in self.types:
+            if kind == "tripwire":
                 self.discard()
                 return Released([part], [])
             released = self.flush()
             released.chunks.append(part)
             return released
         text = part.payload.get("text", "")
-        if not isinstance(text, str):
+        if type(text) is not str and not isinstance(text, str):
             raise TypeError(
                 f"HoldBack: a {part.type} chunk's payload['text'] must be a string, "
                 f"got {type(text).__name__}"
             )
-        channel = CHANNELS[part.type]
-        if self._channel in (None, channel):  # the common case: one channel
-            self._channel = channel
-            self._hold(part, text)
+        channel = CHANNELS[kind]
+        if self._channel == channel:  # the common case: more of the held channel
+            self._buffer += text
+            self._ends.append(self._ends[-1] + len(text))
+            self._chunks.append(part)
+            return self._release(final=False)
+        if self._channel is None:
+            self._hold(channel, part, text)
             return self._release(final=False)
         out = self.flush()
-        self._channel = channel
-        self._hold(part, text)
+        self._hold(channel, part, text)
         more = self._release(final=False)
         out.chunks.extend(more.chunks)
         out.matches.extend(more.matches)
@@ -202,73 +220,77 @@ class HoldBack:
 
     def flush(self) -> Released:
         """Release everything held (matches in it replaced): the text is complete."""
-        if not self._held:
+        if not self._chunks:
             return Released([], [])
         return self._release(final=True)
 
     def discard(self) -> None:
         """Drop what is held, and the context (after a tripwire)."""
-        self._held.clear()
-        self._held_text = ""
+        self._chunks.clear()
         self._ends.clear()
+        self._buffer = ""
+        self._base = self._held_at = 0
         self._context.clear()
         self._channel = None
 
     # ------------------------------------------------------------------ internals
 
-    def _hold(self, part: Chunk, text: str) -> None:
-        self._held.append((part, text))
-        self._held_text += text
-        self._ends.append(len(self._held_text))
-
-    def _drop(self, released: int) -> None:
-        """Forget the first ``released`` held chunks (they were released)."""
-        if released == len(self._held):
-            self._held.clear()
-            self._held_text = ""
-            self._ends.clear()
-            self._channel = None
-            return
-        shift = self._ends[released - 1] if released else 0
-        del self._held[:released]
-        self._held_text = self._held_text[shift:]
-        self._ends = [e - shift for e in self._ends[released:]]
+    def _hold(self, channel: str, part: Chunk, text: str) -> None:
+        """Start holding ``channel`` with ``part``: its context comes first."""
+        context = self._context.pop(channel, "")
+        self._channel = channel
+        self._chunks.append(part)
+        self._buffer = context + text
+        self._base = len(context)
+        self._held_at = 0
+        self._ends.append(len(text))
 
     def _release(self, final: bool) -> Released:
         channel = self._channel
         assert channel is not None
-        context = self._context.get(channel, "")
-        held = self.held
-        text = context + held
-        base = len(context)
+        text = self._buffer
+        base = self._base
         try:
-            groups = _groups(self.find, text, base)
+            result = self.find(text)
+            # (most texts hold no match: an empty list or tuple needs no grouping)
+            groups = _groups(result, text, base) if result or type(result) not in _EMPTY else []
         except BaseException:
             self.discard()
             raise
-        # Where held chunks end (``self._ends``, in ``held``; + ``base`` in ``text``):
-        # whole chunks are released or held.
-        own_ends = self._ends
+        ends = self._ends
+        # ``ends[i] + shift``: where held chunk ``i`` ends in ``text``. Whole chunks are
+        # released or held.
+        shift = base - self._held_at
         if final:
             cut = len(text)
+            released = len(ends)
         else:
-            # No unfinished match can start before ``limit``; release the chunks that
-            # end there or earlier, unless a match crosses their end.
-            i = bisect.bisect_right(own_ends, len(held) - self._keep)
-            cut = own_ends[i - 1] + base if i else base
+            # No unfinished match can start before the last ``_keep`` characters;
+            # release the chunks that end there or earlier, unless a match crosses
+            # their end.
+            released = bisect.bisect_right(ends, len(text) - self._keep - shift)
+            cut = ends[released - 1] + shift if released else base
             for start, end, _ in reversed(groups):
                 if start < cut < end:
-                    i = bisect.bisect_right(own_ends, start - base)
-                    cut = own_ends[i - 1] + base if i else base
+                    released = bisect.bisect_right(ends, start - shift)
+                    cut = ends[released - 1] + shift if released else base
             if cut <= base:
-                return Released([], [])
+                return _new(Released, ([], []))
         if not groups:  # nothing found: release the whole chunks before ``cut`` as they are
-            released = bisect.bisect_right(own_ends, cut - base)
-            as_they_are = [piece[0] for piece in self._held[:released]]
-            self._drop(released)
-            if self._keep:
-                self._context[channel] = text[:cut][-self._keep:]
-            return Released(as_they_are, [])
+            out = self._chunks[:released]
+            # The new context: the last ``_keep`` characters up to ``cut``.
+            keep_from = cut - self._keep
+            if released < len(self._chunks):  # (``_forget``, inlined: the common case)
+                if keep_from < 0:
+                    keep_from = 0
+                self._held_at = ends[released - 1]
+                del self._chunks[:released]
+                del ends[:released]
+                self._buffer = text[keep_from:]
+                self._base = cut - keep_from
+            else:
+                self._forget(released, text, max(0, keep_from), cut)
+            return _new(Released, (out, []))
         edits: list[tuple[int, int, str | None]] = []
         matches: list[Match] = []
         for start, end, members in groups:
@@ -276,30 +298,46 @@ class HoldBack:
                 break
             found = [Match(rule, text[s:e], channel) for s, e, rule in members]
             matches.extend(found)
-            # Positions in ``held``: a match that began in the released context is
+            # Positions in ``text``: a match that began in the released context is
             # replaced from its first character not released yet.
-            replacement = _replacement(self.replace, found[0])
-            edits.append((max(start, base) - base, end - base, replacement))
+            edits.append((max(start, base), end, _replacement(self.replace, found[0])))
         chunks: list[Chunk] = []
-        emitted: list[str] = []
-        offset = 0
-        released = 0
-        ends = [e + base for e in own_ends]
-        for (chunk, piece_text), end in zip(self._held, ends, strict=True):
-            if end > cut:
-                break
-            out = _render(held, offset, end - base, edits) if edits else piece_text
-            emitted.append(out)
-            if out == piece_text:
+        emitted: list[str] = [text[:base]]
+        offset = base
+        for chunk, end in zip(self._chunks[:released], ends, strict=False):
+            end += shift
+            piece_text = text[offset:end]
+            rendered = _render(text, offset, end, edits)
+            emitted.append(rendered)
+            if rendered == piece_text:
                 chunks.append(chunk)
-            elif out or _extra_keys(chunk):
-                chunks.append(chunk.evolve(payload={**chunk.payload, "text": out}))
-            offset = end - base
-            released += 1
-        self._drop(released)
-        if self._keep:
-            self._context[channel] = (context + "".join(emitted))[-self._keep:]
+            elif rendered or _extra_keys(chunk):
+                chunks.append(chunk.evolve(payload={**chunk.payload, "text": rendered}))
+            offset = end
+        # The released text as emitted (replacements in it) is the new context.
+        context = "".join(emitted)
+        self._forget(released, context + text[cut:], max(0, len(context) - self._keep),
+                     len(context))
         return Released(chunks, matches)
+
+    def _forget(self, released: int, text: str, keep_from: int, cut: int) -> None:
+        """The first ``released`` held chunks went out: ``text[cut:]`` is what is still
+        held, ``text[keep_from:cut]`` the channel's context from now on."""
+        if released == len(self._chunks):
+            if self._keep:
+                assert self._channel is not None
+                self._context[self._channel] = text[keep_from:cut]
+            self._chunks.clear()
+            self._ends.clear()
+            self._buffer = ""
+            self._base = self._held_at = 0
+            self._channel = None
+            return
+        self._held_at = self._ends[released - 1]
+        del self._chunks[:released]
+        del self._ends[:released]
+        self._buffer = text[keep_from:]
+        self._base = cut - keep_from
 
 
 def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]]) -> str:
@@ -332,7 +370,7 @@ def replace_all(
     """``text`` with every match of ``find`` replaced, and the matches: what
     ``HoldBack`` does to the stream, for text that is complete (input messages, tool
     arguments and results). Same arguments as ``HoldBack``."""
-    groups = _groups(find, text, 0)
+    groups = _groups(find(text), text, 0)
     if not groups:
         return text, []
     matches: list[Match] = []
@@ -344,11 +382,12 @@ def replace_all(
     return _render(text, 0, len(text), edits), matches
 
 
-def _groups(find: Finder, text: str, base: int) -> list[tuple[int, int, list[tuple[int, int, Any]]]]:
-    """``find``'s matches that end after ``base``, overlapping ones merged:
-    ``(start, end, members)`` in order."""
+def _groups(matches: Iterable[Any], text: str, base: int
+            ) -> list[tuple[int, int, list[tuple[int, int, Any]]]]:
+    """The matches a finder returned for ``text`` that end after ``base``, overlapping
+    ones merged: ``(start, end, members)`` in order."""
     found = []
-    for m in find(text):
+    for m in matches:
         try:
             start, end, rule = m
         except (TypeError, ValueError):

@@ -2,10 +2,11 @@
 a pattern's shortest and longest match (``width``) and ``Matcher``, which compiles a
 list of patterns into as few scans as possible.
 
-Rules that start with ``(?<!\\w)`` (only where a word starts: every preset) share one
-scan that stops only where a word starts; other rules without capturing groups share
+Rules that start with ``(?<!\\w)`` (only where a word starts: every preset) share
+scans that stop only where a word starts; other rules without capturing groups share
 one alternation; a rule with capturing groups (a backreference would break in an
-alternation) or global inline flags is scanned on its own.
+alternation) or global inline flags is scanned on its own. Alternatives whose every
+match holds a literal or a digit are scanned only near those (``_prefilter``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
+
+from tripwire.plugins._prefilter import Atom, Gate, Locator, Span, gate, windows
 
 __all__ = ["PRESETS", "WORD_START", "Matcher", "Rule", "width"]
 
@@ -122,43 +125,93 @@ def _word_start_body(pattern: str) -> str | None:
     return body if str(wrapped.data) == str(_PARSER.parse(pattern).data) else None
 
 
+#: Texts shorter than this are scanned whole (see ``Matcher``).
+_SHORT = 128
+
+
+class _Scan:
+    """One compiled scan and where to run it: ``orders`` maps the number of the group
+    that closed last (``None`` for a pattern scanned alone) to the alternative's place
+    among all of the matcher's; ``gate`` (``_prefilter``) says near what to run it
+    (``None``: over the whole text)."""
+
+    __slots__ = ("pattern", "orders", "gate")
+
+    def __init__(self, pattern: re.Pattern[str], orders: dict[int | None, int],
+                 gate: Gate | None) -> None:
+        self.pattern = pattern
+        self.orders = orders
+        self.gate = gate
+
+
+def _grouped(items: list[tuple[int, str, Gate | None]], template: str, extra: int
+             ) -> list[_Scan]:
+    """Alternatives ``(order, pattern, gate)`` sharing one scan per set of atoms (those
+    without a gate share one too), each scan ``template`` around them."""
+    by_atoms: dict[frozenset[Any] | None, list[tuple[int, str, Gate | None]]] = {}
+    for item in items:
+        by_atoms.setdefault(item[2].atoms if item[2] else None, []).append(item)
+    scans = []
+    for atoms, members in by_atoms.items():
+        body = "|".join(f"(?:{p})()" for _, p, _ in members)
+        compiled = re.compile(template.format(body))
+        orders: dict[int | None, int] = {group: order
+                                         for group, (order, _, _) in enumerate(members, 1)}
+        found = None
+        if atoms is not None:
+            gates = [g for _, _, g in members if g is not None]
+            found = Gate(atoms, max(g.width for g in gates) + extra, max(g.ahead for g in gates),
+                         max(g.before for g in gates) + extra)
+        scans.append(_Scan(compiled, orders, found))
+    return scans
+
+
 class Matcher:
     r"""The compiled rules: ``find(text)`` gives every match as ``(start, end, rule
     index)``.
 
     Each rule's top-level alternatives (``a|b``) are placed on their own. Word-start
-    ones (``(?<!\w)X``) share one scan ``\W(?:X0()|X1()|...)`` over the text with a
-    space in front: it stops only where a word starts, and the empty group that closes
-    each alternative says which matched (``lastindex``). Other alternatives without
-    groups share ``(?:P0)()|(?:P1)()|...``; the rest are scanned alone.
+    ones (``(?<!\w)X``) share scans ``\W(?:X0()|X1()|...)`` over the text with a space
+    in front: it stops only where a word starts, and the empty group that closes each
+    alternative says which matched (``lastindex``). Other alternatives without groups
+    share ``(?:P0)()|(?:P1)()|...``; the rest are scanned alone.
+
+    Alternatives whose matches all contain a literal (``sk-``, ``@``, ``bearer``
+    ignoring case) or a digit (``tripwire.plugins._prefilter``) are scanned only near
+    those, one scan per set of such atoms: the same matches, found at a fraction of
+    the cost. At a position where several scans match, the alternative first in order
+    wins, as in one alternation.
     """
 
-    __slots__ = ("word", "word_rules", "combined", "combined_rules", "alone")
-
-    word_rules: dict[int | None, int]
-    combined_rules: dict[int | None, int]
+    __slots__ = ("word", "combined", "alone", "rule_of", "locator", "_whole")
 
     def __init__(self, patterns: Sequence[str]) -> None:
-        word: list[tuple[int, str]] = []
-        general: list[tuple[int, str]] = []
-        self.alone: list[tuple[int, re.Pattern[str]]] = []
+        word: list[tuple[int, str, Gate | None]] = []
+        general: list[tuple[int, str, Gate | None]] = []
+        self.alone: list[_Scan] = []
+        #: the rule index of each alternative, by its order
+        self.rule_of: list[int] = []
         for index, pattern in enumerate(patterns):
             for alternative in _alternatives(pattern):
+                order = len(self.rule_of)
+                self.rule_of.append(index)
                 compiled = re.compile(alternative)
                 body = _word_start_body(alternative) if compiled.groups == 0 else None
                 if body is not None:
-                    word.append((index, body))
+                    word.append((order, body, gate(body)))
                 elif compiled.groups == 0 and _combinable(alternative):
-                    general.append((index, alternative))
+                    general.append((order, alternative, gate(alternative)))
                 else:
-                    self.alone.append((index, compiled))
-        self.word = (re.compile(r"\W(?:" + "|".join(f"(?:{b})()" for _, b in word) + ")")
-                     if word else None)
-        # group number of each alternative's closing group -> rule index
-        self.word_rules = {group: index for group, (index, _) in enumerate(word, 1)}
-        self.combined = (re.compile("|".join(f"(?:{p})()" for _, p in general))
-                         if general else None)
-        self.combined_rules = {group: index for group, (index, _) in enumerate(general, 1)}
+                    self.alone.append(_Scan(compiled, {None: order}, gate(alternative)))
+        self.word = _grouped(word, r"\W(?:{})", 1)
+        self.combined = _grouped(general, "{}", 0)
+        # For a short text (a stream's window with short rules) finding the atoms costs
+        # more than one scan of it: the same alternatives in one scan of each kind.
+        self._whole = (_grouped([(o, p, None) for o, p, _ in word], r"\W(?:{})", 1),
+                       _grouped([(o, p, None) for o, p, _ in general], "{}", 0),
+                       [_Scan(s.pattern, s.orders, None) for s in self.alone])
+        self.locator = Locator(s.gate for s in (*self.word, *self.combined, *self.alone)
+                               if s.gate is not None)
 
     def find(self, text: str, *, at_start: bool = True, pos: int = 0
              ) -> list[tuple[int, int, int]]:
@@ -170,34 +223,69 @@ class Matcher:
         word-start rule may match at 0); false for a stream window, whose first
         character is context only."""
         found: list[tuple[int, int, int]] = []
-        if self.word is not None:
+        if len(text) < _SHORT:
+            word, combined, alone = self._whole
+            atoms: dict[Atom, list[Span]] = {}
+        else:
+            word, combined, alone = self.word, self.combined, self.alone
+            atoms = self.locator.locate(text)
+        if word:
             # In ``padded`` each match is preceded by the non-word character the scan
             # consumed.
             if at_start:
-                _scan(self.word, " " + text, pos, self.word_rules, found, 0, -1)
+                self._scans(word, " " + text, 1, pos, atoms, found, 0, -1)
             else:
-                _scan(self.word, text, max(pos - 1, 0), self.word_rules, found, 1, 0)
-        if self.combined is not None:
-            _scan(self.combined, text, pos, self.combined_rules, found, 0, 0)
-        for index, compiled in self.alone:
-            _scan(compiled, text, pos, {None: index}, found, 0, 0)
+                self._scans(word, text, 0, max(pos - 1, 0), atoms, found, 1, 0)
+        if combined:
+            self._scans(combined, text, 0, pos, atoms, found, 0, 0)
+        for scan in alone:
+            self._scans([scan], text, 0, pos, atoms, found, 0, 0)
         return found
 
+    def _scans(self, scans: list[_Scan], string: str, pad: int, pos: int,
+               atoms: dict[Atom, list[Span]],
+               found: list[tuple[int, int, int]], start_shift: int, end_shift: int) -> None:
+        """Add the matches of ``scans`` (alternatives of one alternation) in ``string``
+        (the text after ``pad`` characters) from ``pos`` on to ``found``."""
+        hits: list[tuple[int, int, int]] = []  # (start, order, end) in ``string``
+        scanned = 0
+        for scan in scans:
+            gate = scan.gate
+            if gate is None:
+                spans = [(pos, len(string), len(string))]
+            else:
+                if atoms.keys().isdisjoint(gate.atoms):
+                    continue  # (most scans, most texts: cheaper than ``windows``)
+                spans = [(s + pad, last + pad, end + pad) for s, last, end in windows(atoms, gate)]
+            scanned += 1
+            _scan(scan, string, pos, spans, hits)
+        if scanned > 1:  # where several scans match, the first alternative is the match
+            hits.sort()
+            hits = [h for i, h in enumerate(hits) if not i or h[0] != hits[i - 1][0]]
+        rule_of = self.rule_of
+        found.extend((start + start_shift, end + end_shift, rule_of[order])
+                     for start, order, end in hits)
 
-def _scan(pattern: re.Pattern[str], text: str, pos: int, rules: dict[int | None, int],
-          found: list[tuple[int, int, int]], start_shift: int, end_shift: int) -> None:
-    """Add ``pattern``'s matches in ``text`` from ``pos`` on to ``found``: ``(start,
-    end, rule)`` with the rule taken from the group that closed last (``rules[None]``
-    for a pattern on its own), the offsets shifted."""
-    search = pattern.search
-    alone = None in rules
-    m = search(text, pos)
-    while m is not None:
-        start, end = m.start(), m.end()
-        if end > start:
-            found.append((start + start_shift, end + end_shift,
-                          rules[None if alone else m.lastindex]))
-        m = search(text, start + 1)
+
+def _scan(scan: _Scan, string: str, pos: int, spans: list[tuple[int, int, int]],
+          hits: list[tuple[int, int, int]]) -> None:
+    """Add ``scan``'s matches in ``string`` from ``pos`` on, within the windows
+    ``(start, last, endpos)`` (a match starts in ``start .. last``), to ``hits``."""
+    search = scan.pattern.search
+    orders = scan.orders
+    alone = orders.get(None)
+    n = len(string)
+    for first, last, endpos in spans:
+        endpos = min(endpos, n)
+        m = search(string, max(first, pos), endpos)
+        while m is not None:
+            start, end = m.span()
+            if start > last:
+                break
+            if end > start:
+                hits.append((start, orders[m.lastindex] if alone is None else alone, end))
+            m = search(string, start + 1, endpos)
+        pos = max(pos, last + 1)
 
 
 def _alternatives(pattern: str) -> list[str]:

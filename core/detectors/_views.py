@@ -23,7 +23,6 @@ import string
 __all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "lower", "token_runs"]
 
 _CLASSES = bytes.maketrans(b"123456789BCDEFGHIJKLMNOPQRSTUVWXYZ", b"000000000" + b"A" * 25)
-_LOWER = bytes.maketrans(string.ascii_uppercase.encode(), string.ascii_lowercase.encode())
 
 #: The characters of keys, tokens and wallet addresses.
 TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "+/=_~-")
@@ -80,7 +79,7 @@ def lower(text: str) -> bytes:
     """``text``'s ASCII bytes with ASCII letters in lower case."""
     views = _views(text)
     if views.lower is None:
-        views.lower = ascii_bytes(text).translate(_LOWER)
+        views.lower = ascii_bytes(text).lower()  # (ASCII letters only: bytes)
     return views.lower
 
 
