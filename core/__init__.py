@@ -21,6 +21,7 @@ from tripwire.errors import (
 from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
 from tripwire.holdback import HoldBack
 from tripwire.judge import Judge, JudgeError
+from tripwire.memory import Memory
 from tripwire.messages import (
     DataPart,
     FilePart,
@@ -51,6 +52,7 @@ __all__ = [
     "ConfigurationError",
     "DataPart",
     "FilePart",
+    "Memory",
     "Message",
     "MissingDependencyError",
     "MessageContent",

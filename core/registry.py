@@ -2,8 +2,9 @@
 
 Installed distributions publish plugins as entry points: processors in
 ``tripwire.processors``, model providers in ``tripwire.models``, CLI commands in
-``tripwire.commands``, detectors for guardrails in ``tripwire.detectors`` (``GROUPS``
-lists them with what each entry point must name). One
+``tripwire.commands``, detectors for guardrails in ``tripwire.detectors``, memory
+embedders in ``tripwire.embedders`` and memory stores by URL scheme in
+``tripwire.stores`` (``GROUPS`` lists them with what each entry point must name). One
 ``Registry`` serves them all, the same way:
 
 - **one lazy scan**: distributions are read once per registry, on the first question,
@@ -161,8 +162,22 @@ DETECTORS = Group(
     _callable("detector", "a detector class or factory (see tripwire.guardrails.Detector)"),
 )
 
+EMBEDDERS = Group(
+    "tripwire.embedders",
+    "embedder",
+    _callable("embedder", "a factory function(model_id) -> Embedder"),
+)
+
+STORES = Group(
+    "tripwire.stores",
+    "memory store",
+    _callable("memory store", "a factory function(url) -> MemoryStore"),
+)
+
 #: Every group tripwire reads, by entry point group name.
-GROUPS: dict[str, Group] = {g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS)}
+GROUPS: dict[str, Group] = {
+    g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS, EMBEDDERS, STORES)
+}
 
 
 @attrs.define

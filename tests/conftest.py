@@ -160,3 +160,7 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str
         return code, out, err
 
     return run
+
+
+# the memory store fixtures (``store``, ``make_store``): one suite, every store kind
+from memory_stores import make_store, store  # noqa: E402, F401
