@@ -162,5 +162,7 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str
     return run
 
 
-# the memory store fixtures (``store``, ``make_store``): one suite, every store kind
+# the memory store fixtures (``store``, ``make_store``): one suite, every store kind,
+# PostgreSQL included (``postgres_server``, ``postgres_url``)
 from memory_stores import make_store, store  # noqa: E402, F401
+from postgres_server import postgres_server, postgres_url  # noqa: E402, F401

@@ -1,5 +1,6 @@
-"""Memory stores the parametrised store suite runs against: SQLite files in a temp dir
-and SQLite in memory."""
+"""Memory stores the parametrised store suite runs against: SQLite files in a temp dir,
+SQLite in memory, and a real PostgreSQL server when tripwire-postgres is installed
+(tests/postgres_server.py starts one; see there for when it is skipped)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from tripwire.memory import open_store
 
-STORE_KINDS = ["sqlite", "sqlite-memory"]
+STORE_KINDS = ["sqlite", "sqlite-memory", "postgres"]
 
 
 @pytest.fixture(params=STORE_KINDS)
