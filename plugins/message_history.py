@@ -12,6 +12,10 @@ a result, empty messages and retry-feedback signals are not saved. A tripwire
 anywhere in the run (input, stream, step, result) ends the run before this hook, so
 nothing of a tripped, retried-away or failed attempt is stored. ``read_only`` loads
 but never saves.
+
+A thread belongs to the resource it was first saved with: a call naming the thread
+with another resource fails (``ThreadOwnerError``) before anything is loaded, so one
+user cannot read another's thread by its id.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 
 from tripwire import Processor, hookimpl
 from tripwire.context import RequestContext
-from tripwire.memory._common import keepable, memory_ids, store_option
+from tripwire.memory._common import check_owner, keepable, memory_ids, store_option
 from tripwire.messages import MessageList
 from tripwire.options import NonNegativeInt, check
 
@@ -58,8 +62,11 @@ class MessageHistory(Processor):
     @hookimpl
     async def process_input(self, message_list: MessageList, request_context: RequestContext,
                             state: dict[str, Any]) -> None:
-        thread_id, _ = memory_ids(request_context)
-        if thread_id is None or not self.last_messages:
+        thread_id, resource_id = memory_ids(request_context)
+        if thread_id is None:
+            return
+        await check_owner(self.store, thread_id, resource_id)
+        if not self.last_messages:
             return
         history = await self.store.last_messages(thread_id, self.last_messages)
         present = {m.id for m in message_list.all}

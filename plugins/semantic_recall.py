@@ -25,7 +25,7 @@ from typing import Any
 from tripwire import Processor, hookimpl
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.memory._common import keepable, memory_ids, store_option
+from tripwire.memory._common import check_owner, keepable, memory_ids, store_option
 from tripwire.memory.embedders import CachedEmbedder, resolve_embedder
 from tripwire.memory.store import VectorRow
 from tripwire.messages import Message, MessageList
@@ -88,6 +88,7 @@ class SemanticRecall(Processor):
         thread_id, resource_id = memory_ids(request_context)
         if thread_id is None:
             return
+        await check_owner(self.store, thread_id, resource_id)
         query = next((m.text for m in reversed(message_list.input.db())
                       if m.role == "user" and m.text), None)
         if not query:

@@ -26,7 +26,7 @@ from typing import Any
 from tripwire import Processor, hookimpl
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.memory._common import memory_ids, store_option
+from tripwire.memory._common import check_owner, memory_ids, store_option
 from tripwire.messages import MessageList
 from tripwire.options import check, check_choice
 from tripwire.tools import Tool, tool
@@ -90,6 +90,9 @@ class WorkingMemory(Processor):
         key = self.key(request_context)
         if key is None:
             return
+        thread_id, resource_id = memory_ids(request_context)
+        if key.startswith("thread:") and thread_id is not None:
+            await check_owner(self.store, thread_id, resource_id)
         data = await self.store.get_working_memory(key)
         message_list.add_system({"role": "system", "content": self.instruction(data),
                                  "tag": TAG})

@@ -274,3 +274,16 @@ async def test_on_violation_is_untouched_by_memory(url):
     assert result.tripwire.reason == "history holds forbidden text"
     assert isinstance(seen[0], ProcessorViolation)
     assert await stored(url) == [("user", "forbidden words")]
+
+
+async def test_a_thread_of_another_resource_is_refused_before_anything_is_loaded(url):
+    from tripwire.errors import ProcessorError
+    from tripwire.memory._common import ThreadOwnerError
+
+    async with agent(url, ["secret reply", "x"]) as a:
+        await a.generate("my secret", memory={"thread": "t1", "resource": "ann"})
+        with pytest.raises(ProcessorError) as info:
+            await a.generate("what did ann say?", memory={"thread": "t1", "resource": "bob"})
+        assert isinstance(info.value.__cause__, ThreadOwnerError)
+        assert len(a.model.requests) == 1
+    assert await stored(url) == [("user", "my secret"), ("assistant", "secret reply")]

@@ -207,3 +207,23 @@ async def test_created_at_keeps_its_time_zone_and_microseconds(store):
     m.created_at = datetime(2024, 2, 29, 23, 59, 59, 123456, tzinfo=UTC) + timedelta(0)
     await store.save_messages("t", None, [m])
     assert (await store.last_messages("t", 1))[0].created_at == m.created_at
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(vectors, min_size=1, max_size=30), query=vectors, top_k=st.integers(1, 8))
+def test_plain_python_ranking_agrees_with_numpy(rows, query, top_k):
+    import sys
+
+    from tripwire.memory.store import pack, rank
+
+    candidates = [(str(i), "t", pack(v)) for i, v in enumerate(rows)]
+    fast = rank(query, candidates, top_k)
+    numpy = sys.modules.pop("numpy")
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # import numpy fails
+    try:
+        slow = rank(query, candidates, top_k)
+    finally:
+        sys.modules["numpy"] = numpy
+    assert len(fast) == len(slow) == min(top_k, len(rows))
+    for a, b in zip(fast, slow, strict=True):
+        assert math.isclose(a.score, b.score, abs_tol=1e-4)

@@ -162,3 +162,20 @@ def test_bad_options_are_refused(url, options, match):
         WorkingMemory(url, **options)
     with pytest.raises(ConfigurationError, match="needs store"):
         WorkingMemory()
+
+
+async def test_a_thread_document_of_another_resource_is_refused(url):
+    from tripwire.memory._common import ThreadOwnerError
+
+    wm = WorkingMemory(url, scope="thread")
+    await wm.store.save_messages("t1", "ann", [])
+    await wm.update("thread:t1", "ann's notes")
+    from tripwire import MessageList
+
+    with pytest.raises(ThreadOwnerError):
+        await wm.process_input(MessageList(["x"]), {"tripwire__thread_id": "t1",
+                                                    "tripwire__resource_id": "bob"})
+    ml = MessageList(["x"])
+    await wm.process_input(ml, {"tripwire__thread_id": "t1", "tripwire__resource_id": "ann"})
+    assert "ann's notes" in ml.system_messages[-1]["content"]
+    await wm.store.close()

@@ -28,6 +28,21 @@ def memory_ids(request_context: Mapping[str, Any] | None) -> tuple[str | None, s
     return out[0], out[1]
 
 
+class ThreadOwnerError(PermissionError):
+    """A call named a thread that belongs to another resource."""
+
+
+async def check_owner(store: MemoryStore, thread_id: str, resource_id: str | None) -> None:
+    """Refuse a call whose resource is not the one the thread was saved with."""
+    if resource_id is None:
+        return
+    thread = await store.get_thread(thread_id)
+    if thread is not None and thread.resource_id not in (None, resource_id):
+        raise ThreadOwnerError(
+            f"thread {thread_id!r} belongs to another resource than {resource_id!r}; "
+            f"use a thread id of this resource")
+
+
 def store_option(store: Any, owner: str) -> MemoryStore:
     """The ``store`` option of a memory processor: a URL or a store object."""
     if store is None:

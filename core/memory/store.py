@@ -184,7 +184,6 @@ def rank(
         scored.sort(key=lambda s: -s[0])
         return [VectorHit(mid, tid, score) for score, mid, tid in scored[:top_k]]
     dim = len(query)
-    q = np.asarray(query, dtype=np.float32)
     blobs = [v for _, _, v in candidates]
     if all(isinstance(v, bytes) for v in blobs):
         flat = np.frombuffer(b"".join(blobs), dtype=np.float32)  # type: ignore[arg-type]
@@ -195,15 +194,17 @@ def rank(
         matrix = np.asarray([_floats(v) for v in blobs], dtype=np.float32)
         if matrix.shape != (len(blobs), dim):
             raise ValueError(f"stored vectors do not all have the query's {dim} dimensions")
-    dots = (matrix @ q).astype(np.float64)
+    q64 = np.asarray(query, dtype=np.float64)
+    q_norm = float(np.sqrt(q64 @ q64))
+    unit = (q64 / q_norm if q_norm else q64).astype(np.float32)  # a tiny query stays exact
+    dots = (matrix @ unit).astype(np.float64)
     squares = np.einsum("ij,ij->i", matrix, matrix).astype(np.float64)
     tiny = np.flatnonzero(squares < 1e-30)  # float32 underflows there: redo in float64
     if tiny.size:
         exact = matrix[tiny].astype(np.float64)
         squares[tiny] = np.einsum("ij,ij->i", exact, exact)
-        dots[tiny] = exact @ q.astype(np.float64)
-    norms = np.sqrt(squares) * (float(np.sqrt(np.dot(q.astype(np.float64),
-                                                     q.astype(np.float64)))) or 1.0)
+        dots[tiny] = exact @ (q64 / q_norm if q_norm else q64)
+    norms = np.sqrt(squares)
     scores = np.divide(dots, norms, out=np.zeros(len(candidates), dtype=np.float64),
                        where=norms > 0)
     k = min(top_k, len(candidates))
