@@ -287,3 +287,37 @@ async def test_a_thread_of_another_resource_is_refused_before_anything_is_loaded
         assert isinstance(info.value.__cause__, ThreadOwnerError)
         assert len(a.model.requests) == 1
     assert await stored(url) == [("user", "my secret"), ("assistant", "secret reply")]
+
+
+async def test_every_store_keeps_both_of_two_concurrent_runs_and_saves_nothing_blocked(store):
+    """The agent-level guarantees on each store kind (SQLite file, in memory, Postgres)."""
+    memory = Memory(store)
+    async with Agent(id="a", model=MockModel([f"r{i}" for i in range(11)]), memory=memory,
+                     default_error_processors=False) as a:
+        await asyncio.gather(*(a.generate(f"q{i}", memory=T1) for i in range(10)))
+        blocked = await a.generate("blocked", memory=T1,
+                                   output_processors=[Blocker("process_output_result")])
+        assert blocked.tripwire is not None
+    texts = [m.text for m in await store.last_messages("t1", 100)]
+    assert sorted(texts) == sorted([f"q{i}" for i in range(10)] + [f"r{i}" for i in range(10)])
+
+
+def test_memory_from_toml_with_working_memory_and_semantic_recall(tmp_path, url):
+    path = tmp_path / "tripwire.toml"
+    path.write_text(
+        '[agents.chat]\nmodel = "openai/gpt-5-mini"\n'
+        f'memory = {{ store = "{url}", working_memory = {{ scope = "thread", template = '
+        '{ format = "json", content = "{}" } }, semantic_recall = { embedder = "hashing/64", '
+        'top_k = 2, message_range = { before = 0, after = 1 } } }\n')
+    a = Agent.from_config(str(path), "chat")
+    assert [p.id for p in a.list_processors("input")] == \
+        ["working-memory", "message-history", "semantic-recall"]
+    assert [p.id for p in a.list_processors("output")] == ["semantic-recall", "message-history"]
+    recall = a.resolve_processor("semantic-recall")
+    assert (recall.top_k, recall.before, recall.after, recall.embedder.name) == \
+        (2, 0, 1, "hashing-64")
+    assert a.resolve_processor("working-memory").format == "json"
+    path.write_text('[agents.chat]\nmodel = "openai/gpt-5-mini"\n'
+                    f'memory = {{ store = "{url}", semantic_recall = {{ top = 2 }} }}\n')
+    with pytest.raises(ConfigurationError, match="semantic_recall.*top"):
+        Agent.from_config(str(path), "chat")

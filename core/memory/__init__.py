@@ -1,6 +1,7 @@
 """Memory: message history, working memory and semantic recall, as processors, on a
 store (SQLite built in; Postgres from tripwire-postgres). See docs/memory.md."""
 
+from tripwire.memory._common import ThreadOwnerError
 from tripwire.memory._memory import Memory
 from tripwire.memory.embedders import (
     CachedEmbedder,
@@ -19,6 +20,7 @@ __all__ = [
     "MemoryStore",
     "OpenAIEmbedder",
     "Thread",
+    "ThreadOwnerError",
     "VectorHit",
     "VectorRow",
     "open_store",
