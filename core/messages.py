@@ -398,10 +398,7 @@ class MessageList:
         the ``memory`` context working memory adds) are kept, after the untagged ones,
         as the reference keeps its tagged buckets; a tagged message in ``value`` that is
         not there yet is added."""
-        new = coerce_system_list(value)
-        tagged = [s for s in self._system if s.get("tag")]
-        self._system = ([s for s in new if not s.get("tag")] + tagged
-                        + [s for s in new if s.get("tag") and s not in tagged])
+        self._system = replace_untagged(self._system, value)
 
     def add_system(self, message: str | dict[str, Any] | Message) -> None:
         self._system.append(coerce_system(message))
@@ -594,6 +591,16 @@ class MessageList:
     def __repr__(self) -> str:
         counts = {s: sum(1 for _, x in self._records if x == s) for s in SOURCES}
         return f"<MessageList system={len(self._system)} {counts}>"
+
+
+def replace_untagged(current: list[dict[str, Any]], value: Any) -> list[dict[str, Any]]:
+    """``current`` system messages with the untagged ones replaced by ``value``
+    (coerced); tagged ones (a ``"tag"`` key) are kept, after the untagged ones, and a
+    tagged one in ``value`` not there yet is added."""
+    new = coerce_system_list(value)
+    tagged = [s for s in current if s.get("tag")]
+    return ([s for s in new if not s.get("tag")] + tagged
+            + [s for s in new if s.get("tag") and s not in tagged])
 
 
 def coerce_system_list(value: Any) -> list[dict[str, Any]]:

@@ -179,3 +179,19 @@ async def test_a_thread_document_of_another_resource_is_refused(url):
     await wm.process_input(ml, {"tripwire__thread_id": "t1", "tripwire__resource_id": "ann"})
     assert "ann's notes" in ml.system_messages[-1]["content"]
     await wm.store.close()
+
+
+async def test_a_step_processor_replacing_system_messages_keeps_the_memory_message(url):
+    class StepReplace(Processor):
+        id = "step-replace"
+
+        @hookimpl
+        def process_input_step(self, system_messages):
+            return {"system_messages": ["Step only."]}
+
+    model = MockModel(["ok"])
+    async with Agent(id="a", model=model, memory=Memory(url, working_memory=True),
+                     instructions="original", input_processors=[StepReplace()]) as a:
+        await a.generate("x", memory=T1)
+    got = systems(model, 0)
+    assert got[0]["content"] == "Step only." and got[1]["tag"] == "memory" and len(got) == 2
