@@ -150,3 +150,70 @@ async def test_two_processes_share_one_file(tmp_path):
     async with SQLiteStore(path) as store:
         texts = [m.text for m in await store.last_messages("t", 100)]
     assert sorted(texts) == sorted([f"{t}{i}" for t in "ab" for i in range(20)])
+
+
+async def test_a_version_1_file_keeps_its_vectors_through_the_migration(tmp_path):
+    from tripwire.memory.sqlite import MIGRATIONS
+    from tripwire.memory.store import pack
+
+    db = sqlite3.connect(tmp_path / "old.db")
+    db.executescript(MIGRATIONS[0])
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO vectors VALUES ('ix', 'm1', 't', 'r', 2, ?)",
+               (pack([1.0, 0.0]),))
+    db.commit()
+    db.close()
+    async with SQLiteStore(tmp_path / "old.db") as store:
+        hits = await store.query_vectors("ix", [1.0, 0.0], 4, resource_id="r")
+        assert [(h.message_id, round(h.score, 6)) for h in hits] == [("m1", 1.0)]
+
+
+async def test_vectors_kept_in_memory_follow_every_change_even_from_another_process(tmp_path):
+    from tripwire.memory import VectorRow
+
+    def ids(hits):
+        return sorted(h.message_id for h in hits)
+
+    async with SQLiteStore(tmp_path / "a.db") as mine, SQLiteStore(tmp_path / "a.db") as other:
+        await mine.save_messages("t1", "r", [])
+        await mine.save_vectors("ix", [VectorRow("a", "t1", "r", [1.0, 0.0])])
+        assert ids(await mine.query_vectors("ix", [1.0, 0.0], 9, resource_id="r")) == ["a"]
+        await other.save_vectors("ix", [VectorRow("b", "t2", "r", [0.0, 1.0])])  # added
+        assert ids(await mine.query_vectors("ix", [1.0, 0.0], 9, resource_id="r")) == ["a", "b"]
+        await other.save_vectors("ix", [VectorRow("a", "t1", "r", [0.0, 1.0])])  # replaced
+        hits = await mine.query_vectors("ix", [0.0, 1.0], 9, resource_id="r")
+        assert [round(h.score, 6) for h in hits] == [1.0, 1.0]
+        await other.delete_thread("t2")  # removed
+        assert ids(await mine.query_vectors("ix", [1.0, 0.0], 9, resource_id="r")) == ["a"]
+        await other.save_vectors("ix", [VectorRow("c", "t3", "r", [1.0, 1.0])])
+        await other.delete_resource("r")
+        assert await mine.query_vectors("ix", [1.0, 0.0], 9, resource_id="r") == []
+
+
+async def test_a_query_while_vectors_are_added_sees_a_consistent_set(tmp_path):
+    from tripwire.memory import VectorRow
+
+    async with SQLiteStore(tmp_path / "a.db") as store:
+        await store.save_vectors("ix", [VectorRow(f"m{i}", "t", "r", [1.0, float(i)])
+                                        for i in range(2500)])
+
+        async def add(i):
+            await store.save_vectors("ix", [VectorRow(f"n{i}", "t", "r", [1.0, 0.5])])
+
+        results = await asyncio.gather(
+            *(store.query_vectors("ix", [1.0, 0.0], 3, resource_id="r") for _ in range(5)),
+            *(add(i) for i in range(5)))
+        assert all(len(r) == 3 for r in results[:5])
+        final = await store.query_vectors("ix", [1.0, 0.5], 10_000, resource_id="r")
+        assert len(final) == 2505
+
+
+async def test_vectors_added_run_by_run_are_all_searched(tmp_path):
+    from tripwire.memory import VectorRow
+
+    async with SQLiteStore(tmp_path / "a.db") as store:
+        for i in range(40):  # more additions than the cache keeps separate matrices for
+            await store.save_vectors("ix", [VectorRow(f"m{i}", "t", "r", [1.0, float(i)])])
+            hits = await store.query_vectors("ix", [0.0, 1.0], 100, resource_id="r")
+            assert sorted(h.message_id for h in hits) == sorted(f"m{j}" for j in range(i + 1))
+            assert hits[0].message_id == f"m{i}"

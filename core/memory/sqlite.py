@@ -13,7 +13,8 @@ The connection is opened lazily in the running event loop (a store used from two
 - **Transactions**: every write is ``BEGIN IMMEDIATE ... COMMIT`` (one save, one
   transaction: a process killed mid-save leaves the run either wholly stored or not
   at all) under a per-store lock, because coroutines share the one connection.
-- **Vectors**: float32 blobs, searched exactly (``tripwire.memory.store.rank``);
+- **Vectors**: float32 blobs, searched exactly (``tripwire.memory.store.rank``),
+  kept in memory between queries (``_vector_cache``: only rows added since are read);
   sqlite-vec needs ``enable_load_extension``, which this Python's sqlite3 lacks.
 """
 
@@ -29,7 +30,8 @@ from typing import Any
 
 from tripwire._serde import message_from_dict, message_to_dict
 from tripwire.errors import ConfigurationError, MissingDependencyError
-from tripwire.memory.store import Thread, VectorHit, VectorRow, pack, rank
+from tripwire.memory._vector_cache import VectorCache
+from tripwire.memory.store import Thread, VectorHit, VectorRow, pack
 from tripwire.messages import Message
 
 #: ``MIGRATIONS[i]`` upgrades schema version ``i`` to ``i + 1``.
@@ -70,6 +72,31 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX vectors_resource ON vectors(index_name, resource_id);
     CREATE INDEX vectors_thread ON vectors(index_name, thread_id);
     """,
+    # 2: vectors get a seq that only grows, and a generation bumped by every removal, so
+    # a process can keep vectors in memory and read only what was added since
+    """
+    CREATE TABLE vectors_v2 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        index_name TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        resource_id TEXT,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        UNIQUE (index_name, message_id)
+    );
+    INSERT INTO vectors_v2 (index_name, message_id, thread_id, resource_id, dim, vector)
+        SELECT index_name, message_id, thread_id, resource_id, dim, vector FROM vectors;
+    DROP TABLE vectors;
+    ALTER TABLE vectors_v2 RENAME TO vectors;
+    CREATE INDEX vectors_resource ON vectors(index_name, resource_id, seq);
+    CREATE INDEX vectors_thread ON vectors(index_name, thread_id, seq);
+    CREATE TABLE vector_generation (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        generation INTEGER NOT NULL
+    );
+    INSERT INTO vector_generation (id, generation) VALUES (1, 0)
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -94,6 +121,7 @@ class SQLiteStore:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock: asyncio.Lock | None = None
         self._opening: asyncio.Task[Any] | None = None
+        self._vectors = VectorCache()
 
     @classmethod
     def from_url(cls, url: str) -> SQLiteStore:
@@ -267,6 +295,7 @@ class SQLiteStore:
                                  (thread_id,))
             await conn.execute("DELETE FROM messages WHERE thread_id = ?", (thread_id,))
             await conn.execute("DELETE FROM vectors WHERE thread_id = ?", (thread_id,))
+            await _bump_generation(conn)
             await conn.execute("DELETE FROM working_memory WHERE key = ?",
                                (f"thread:{thread_id}",))
             await conn.execute("DELETE FROM threads WHERE id = ?", (thread_id,))
@@ -284,6 +313,7 @@ class SQLiteStore:
             await conn.execute(
                 f"DELETE FROM vectors WHERE resource_id = ? OR thread_id IN ({threads})",
                 (resource_id, resource_id))
+            await _bump_generation(conn)
             await conn.execute(
                 f"DELETE FROM messages WHERE resource_id = ? OR thread_id IN ({threads})",
                 (resource_id, resource_id))
@@ -315,7 +345,17 @@ class SQLiteStore:
     async def save_vectors(self, index: str, rows: Sequence[VectorRow]) -> None:
         values = [(index, r.message_id, r.thread_id, r.resource_id, len(r.vector),
                    pack(r.vector)) for r in rows]
+        ids = list(dict.fromkeys(r.message_id for r in rows))
         async with self._write() as conn:
+            replaced = 0
+            for start in range(0, len(ids), 500):  # a vector saved again: remove, bump
+                chunk = ids[start:start + 500]
+                cursor = await conn.execute(
+                    f"DELETE FROM vectors WHERE index_name = ? AND message_id IN "
+                    f"({','.join('?' * len(chunk))})", (index, *chunk))
+                replaced += cursor.rowcount
+            if replaced:
+                await _bump_generation(conn)
             await conn.executemany(
                 "INSERT OR REPLACE INTO vectors (index_name, message_id, thread_id, "
                 "resource_id, dim, vector) VALUES (?, ?, ?, ?, ?, ?)", values)
@@ -324,18 +364,32 @@ class SQLiteStore:
         self, index: str, vector: Sequence[float], top_k: int, *,
         resource_id: str | None = None, thread_id: str | None = None,
     ) -> list[VectorHit]:
-        sql = "SELECT message_id, thread_id, vector FROM vectors WHERE index_name = ? AND dim = ?"
+        key = (index, len(vector), thread_id, resource_id)
+        sql = ("SELECT seq, message_id, thread_id, vector FROM vectors WHERE index_name = ? "
+               "AND dim = ? AND seq > ?")
         params: list[Any] = [index, len(vector)]
         if thread_id is not None:
             sql += " AND thread_id = ?"
-            params.append(thread_id)
         if resource_id is not None:
             sql += " AND resource_id = ?"
-            params.append(resource_id)
-        rows = await self._read(sql, params)
+        conn = await self._connection()
+        assert self._lock is not None
+        async with self._lock:  # one snapshot: the generation and the rows after it
+            await conn.execute("BEGIN")
+            try:
+                async with conn.execute("SELECT generation FROM vector_generation") as cursor:
+                    (generation,) = await cursor.fetchone()
+                since = self._vectors.since(key, generation)
+                filters = [f for f in (thread_id, resource_id) if f is not None]
+                async with conn.execute(sql + " ORDER BY seq",
+                                        (*params, since, *filters)) as cursor:
+                    new = list(await cursor.fetchall())
+            finally:
+                await conn.execute("COMMIT")
+        rows = self._vectors.update(key, generation, new)
         if len(rows) > 2000:
-            return await asyncio.to_thread(rank, vector, rows, top_k)
-        return rank(vector, rows, top_k)
+            return await asyncio.to_thread(self._vectors.rank, key, vector, top_k)
+        return self._vectors.rank(key, vector, top_k)
 
 
 def _body(message: Message) -> dict[str, Any]:
@@ -354,6 +408,11 @@ def _message(body: str, thread_id: str, resource_id: str | None) -> Message:
 def _thread(row: Sequence[Any]) -> Thread:
     return Thread(row[0], row[1], datetime.fromisoformat(row[2]),
                   datetime.fromisoformat(row[3]), int(row[4]))
+
+
+async def _bump_generation(conn: Any) -> None:
+    """Vectors were removed or replaced: in-memory copies must be read again."""
+    await conn.execute("UPDATE vector_generation SET generation = generation + 1")
 
 
 async def _count(conn: Any, sql: str, params: Sequence[Any]) -> int:

@@ -194,20 +194,36 @@ def rank(
         matrix = np.asarray([_floats(v) for v in blobs], dtype=np.float32)
         if matrix.shape != (len(blobs), dim):
             raise ValueError(f"stored vectors do not all have the query's {dim} dimensions")
+    return top(candidates, cosine_scores(query, matrix), top_k)
+
+
+def cosine_scores(query: Sequence[float], matrix: Any) -> Any:
+    """The cosine similarity of ``query`` to each row of a float32 numpy ``matrix``,
+    as float64 (0 for an all-zero row or query). float32 arithmetic, except where it
+    would underflow (tiny vectors), which is redone in float64."""
+    import numpy as np
+
     q64 = np.asarray(query, dtype=np.float64)
     q_norm = float(np.sqrt(q64 @ q64))
-    unit = (q64 / q_norm if q_norm else q64).astype(np.float32)  # a tiny query stays exact
-    dots = (matrix @ unit).astype(np.float64)
+    unit = q64 / q_norm if q_norm else q64
+    dots = (matrix @ unit.astype(np.float32)).astype(np.float64)  # a tiny query stays exact
     squares = np.einsum("ij,ij->i", matrix, matrix).astype(np.float64)
-    tiny = np.flatnonzero(squares < 1e-30)  # float32 underflows there: redo in float64
+    tiny = np.flatnonzero(squares < 1e-30)
     if tiny.size:
         exact = matrix[tiny].astype(np.float64)
         squares[tiny] = np.einsum("ij,ij->i", exact, exact)
-        dots[tiny] = exact @ (q64 / q_norm if q_norm else q64)
+        dots[tiny] = exact @ unit
     norms = np.sqrt(squares)
-    scores = np.divide(dots, norms, out=np.zeros(len(candidates), dtype=np.float64),
-                       where=norms > 0)
+    return np.divide(dots, norms, out=np.zeros(len(norms), dtype=np.float64), where=norms > 0)
+
+
+def top(candidates: Sequence[tuple[str, str, Any]], scores: Any, top_k: int) -> list[VectorHit]:
+    """The ``top_k`` candidates by their numpy ``scores``, best first."""
+    import numpy as np
+
     k = min(top_k, len(candidates))
+    if k <= 0:
+        return []
     best = np.argpartition(-scores, k - 1)[:k]
     best = best[np.argsort(-scores[best], kind="stable")]
     return [VectorHit(candidates[i][0], candidates[i][1], float(scores[i])) for i in best]
