@@ -217,3 +217,18 @@ async def test_vectors_added_run_by_run_are_all_searched(tmp_path):
             hits = await store.query_vectors("ix", [0.0, 1.0], 100, resource_id="r")
             assert sorted(h.message_id for h in hits) == sorted(f"m{j}" for j in range(i + 1))
             assert hits[0].message_id == f"m{i}"
+
+
+async def test_a_filter_with_more_vectors_than_are_kept_in_memory_is_still_searched(tmp_path):
+    from tripwire.memory import VectorRow
+    from tripwire.memory._vector_cache import VectorCache
+
+    async with SQLiteStore(tmp_path / "a.db") as store:
+        store._vectors = VectorCache(max_rows=5)
+        await store.save_vectors("ix", [VectorRow(f"m{i}", "t", "r", [1.0, float(i)])
+                                        for i in range(8)])
+        for _ in range(2):  # nothing kept: read whole each time
+            hits = await store.query_vectors("ix", [0.0, 1.0], 3, resource_id="r")
+            assert [h.message_id for h in hits] == ["m7", "m6", "m5"]
+        small = await store.query_vectors("ix", [0.0, 1.0], 3, thread_id="t")
+        assert len(small) == 3

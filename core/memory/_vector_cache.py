@@ -53,10 +53,10 @@ class VectorCache:
 
     def update(
         self, key: Key, generation: int, new: Sequence[tuple[int, str, str, bytes]]
-    ) -> list[tuple[str, str, bytes]]:
+    ) -> _Entry:
         """Add the rows read (``(seq, message_id, thread_id, vector)``, in ``seq``
-        order) to the entry; all the entry's rows. An entry past ``max_rows`` is not
-        kept."""
+        order) to the entry and return it. An entry past ``max_rows`` is returned but
+        not kept."""
         entry = self._entries.get(key)
         if entry is None or entry.generation != generation:
             entry = _Entry(generation)
@@ -71,13 +71,11 @@ class VectorCache:
         while total > self.max_rows and self._entries:
             _, dropped = self._entries.popitem(last=False)
             total -= len(dropped.rows)
-        return entry.rows
+        return entry
 
-    def rank(self, key: Key, query: Sequence[float], top_k: int) -> list[VectorHit]:
-        """``rank`` over the entry's rows, reusing its matrix while no row was added."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return []
+    @staticmethod
+    def rank(entry: _Entry, query: Sequence[float], top_k: int) -> list[VectorHit]:
+        """``rank`` over the entry's rows, reusing the matrices built before."""
         rows, chunks = entry.rows, entry.chunks  # one consistent pair
         try:
             import numpy as np

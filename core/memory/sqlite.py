@@ -386,10 +386,10 @@ class SQLiteStore:
                     new = list(await cursor.fetchall())
             finally:
                 await conn.execute("COMMIT")
-        rows = self._vectors.update(key, generation, new)
-        if len(rows) > 2000:
-            return await asyncio.to_thread(self._vectors.rank, key, vector, top_k)
-        return self._vectors.rank(key, vector, top_k)
+        entry = self._vectors.update(key, generation, new)
+        if len(entry.rows) > 2000:
+            return await asyncio.to_thread(self._vectors.rank, entry, vector, top_k)
+        return self._vectors.rank(entry, vector, top_k)
 
 
 def _body(message: Message) -> dict[str, Any]:
