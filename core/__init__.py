@@ -22,6 +22,7 @@ from tripwire.errors import (
 from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
 from tripwire.holdback import HoldBack
 from tripwire.judge import Judge, JudgeError
+from tripwire.memory import Memory
 from tripwire.messages import (
     DataPart,
     FilePart,
@@ -52,6 +53,7 @@ __all__ = [
     "ConfigurationError",
     "DataPart",
     "FilePart",
+    "Memory",
     "Message",
     "MissingDependencyError",
     "MessageContent",

@@ -34,6 +34,7 @@ OPTIONS = frozenset({
     "max_steps", "max_processor_retries", "input_processors", "output_processors",
     "error_processors", "prepare_step", "request_context", "model_settings",
     "provider_options", "tool_choice", "active_tools", "structured_output", "audit",
+    "memory",
 })
 
 #: API-error retries granted when error processors run and max_processor_retries is unset.
@@ -161,6 +162,10 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             f"unknown option(s) {sorted(unknown)}; valid: {', '.join(sorted(OPTIONS))}"
         )
     request_context = RequestContext.coerce(options.get("request_context"))
+    if options.get("memory") is not None:
+        from tripwire.memory._memory import apply_call_option
+
+        request_context = apply_call_option(request_context, options["memory"])
     # The agent's own values were checked when it was built; only a call's are new.
     max_steps = agent.max_steps
     if "max_steps" in options:

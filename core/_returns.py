@@ -16,7 +16,7 @@ from tripwire._serde import chunk_from_dict
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import ConfigurationError
-from tripwire.messages import Message, MessageList, coerce_system_list
+from tripwire.messages import Message, MessageList, coerce_system_list, replace_untagged
 from tripwire.tools import coerce_tools
 from tripwire.types import (
     CachedResponse,
@@ -130,8 +130,9 @@ def apply_step_overrides(
             config.active_tools = name_list("active_tools", result["active_tools"])
         if "tool_choice" in result:
             config.tool_choice = result["tool_choice"]
-        if "system_messages" in result:
-            config.system_messages = coerce_system_list(result["system_messages"])
+        if "system_messages" in result:  # tagged ones (working memory's) are kept
+            config.system_messages = replace_untagged(config.system_messages,
+                                                      result["system_messages"])
         for key in ("provider_options", "model_settings"):
             if key in result:
                 value = result[key]

@@ -29,6 +29,7 @@ from tripwire._validation import CompiledNode, compile_list
 from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError, TripWire
+from tripwire.memory._memory import coerce_memory
 from tripwire.models import Model, resolve_model
 from tripwire.options import NonNegativeInt, PositiveInt, check
 from tripwire.processor import TripwireInfo
@@ -51,6 +52,8 @@ class Agent:
     callables taking the ``RequestContext`` and returning a list). ``max_processor_retries``
     bounds retries requested by processors (unset: a retry request ends the run as a
     tripwire; API-error retries then default to 10 when error processors run).
+    ``memory`` (a ``tripwire.Memory`` or a store URL) adds the memory processors
+    around the lists (see ``tripwire.memory``).
     """
 
     def __init__(
@@ -72,6 +75,7 @@ class Agent:
         provider_options: Mapping[str, Any] | None = None,
         tool_choice: Any = None,
         audit: bool = False,
+        memory: Any = None,
     ) -> None:
         if not isinstance(id, str) or not id:
             raise ConfigurationError("Agent needs a non-empty string id")
@@ -90,6 +94,8 @@ class Agent:
         self.input_processors = input_processors
         self.output_processors = output_processors
         self.error_processors = error_processors
+        #: message history, working memory, semantic recall (``tripwire.Memory``)
+        self.memory = coerce_memory(memory)
         # Validate static lists now: a misspelt hook fails at construction, not mid-run.
         self._compiled = {
             kind: compile_list(procs, kind) if not callable(procs) else None
@@ -133,11 +139,14 @@ class Agent:
         if processors is _UNSET:
             compiled = self._compiled[kind]
             if compiled is not None:
-                return list(compiled)
+                return self._with_memory(kind, list(compiled))
             processors = getattr(self, f"{kind}_processors")
         if callable(processors):
             processors = processors(request_context)
-        return compile_list(processors, kind)
+        return self._with_memory(kind, compile_list(processors, kind))
+
+    def _with_memory(self, kind: str, nodes: list[CompiledNode]) -> list[CompiledNode]:
+        return nodes if self.memory is None else self.memory.around(kind, nodes)
 
     # -- introspection
     def list_processors(
@@ -213,6 +222,8 @@ class Agent:
         if background:
             await asyncio.gather(*background, return_exceptions=True)
         await _close_models(self._owned_models.values())
+        if self.memory is not None:
+            await self.memory.aclose()
 
     async def __aenter__(self) -> Agent:
         return self
@@ -242,7 +253,8 @@ class Agent:
         ``messages``: a string, a ``Message``, a ``{"role", "content"}`` dict, or a list.
         Options: max_steps, max_processor_retries, input_processors, output_processors,
         error_processors, prepare_step, request_context, model_settings,
-        provider_options, tool_choice, active_tools, structured_output (an attrs class, a
+        provider_options, tool_choice, active_tools, memory (``{"thread": id,
+        "resource": id}`` for the agent's memory), structured_output (an attrs class, a
         JSON Schema, or StructuredOutput options: adds a ``structured-output`` processor to
         both lists for this call; the parsed value is ``result.object``).
         """
@@ -278,6 +290,8 @@ class Agent:
                 if run.monitors:  # the loop ends here: let this run's monitors report
                     await asyncio.gather(*run.monitors, return_exceptions=True)
                 await _close_models([*run.models_used, *self._owned_models.values()])
+                if self.memory is not None:  # its connection belongs to this loop
+                    await self.memory.aclose()
 
         return asyncio.run(main())
 

@@ -337,6 +337,16 @@ def register_run_command(subparsers: Any) -> None:
         "--explain", action="store_true",
         help="after the reply, print the audit trail (every processor decision) to stderr",
     )
+    parser.add_argument(
+        "--thread", metavar="ID",
+        help="the memory thread of this run: with memory configured on the agent, earlier "
+        "runs of the thread are remembered and this one is saved to it",
+    )
+    parser.add_argument(
+        "--resource", metavar="ID",
+        help="the memory resource (user) the thread belongs to (working memory and "
+        "semantic recall are per resource by default)",
+    )
     _add_verbose_option(parser, default=argparse.SUPPRESS)
     parser.set_defaults(func=_run)
 
@@ -379,7 +389,10 @@ async def _run(args: argparse.Namespace) -> int:
     timed_out = False
     try:
         async with agent:
-            stream = agent.stream(prompt, audit=True) if args.explain else agent.stream(prompt)
+            options: dict[str, Any] = {"audit": True} if args.explain else {}
+            if args.thread is not None or args.resource is not None:
+                options["memory"] = {"thread": args.thread, "resource": args.resource}
+            stream = agent.stream(prompt, **options)
             try:
                 async with asyncio.timeout(args.timeout) as deadline:
                     async with stream:
@@ -447,11 +460,18 @@ def model_options(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
 # ---------------------------------------------------------------- main
 
 
+def _register_memory_command(subparsers: Any) -> None:
+    from tripwire.memory.cli import register_memory_command
+
+    register_memory_command(subparsers)
+
+
 BUILTIN_COMMANDS: dict[str, Callable[[Any], None]] = {
     "plugins": register_plugins_command,
     "models": register_models_command,
     "agents": register_agents_command,
     "run": register_run_command,
+    "memory": _register_memory_command,
 }
 
 

@@ -73,6 +73,7 @@ AGENT_KEYS: dict[str, Any] = {
     "model_settings": dict[str, Any],
     "provider_options": dict[str, Any],
     "tool_choice": str | dict[str, Any],
+    "memory": dict[str, Any],
 }
 
 #: Smallest value of the integer keys of an ``[agents.NAME]`` table.
@@ -271,6 +272,13 @@ class Config:
                     raise ConfigurationError(f"{self._where(where, key)}{e}") from e
             elif key == "tools":
                 kwargs[key] = [self._import(v, self._where(where, key)) for v in value]
+            elif key == "memory":
+                from tripwire.memory import Memory
+
+                try:
+                    kwargs[key] = Memory.from_config(value)
+                except (ConfigurationError, TypeError, ValueError) as e:
+                    raise ConfigurationError(f"{self._where(where, key)}: {e}") from e
             else:
                 kwargs[key] = value
         kwargs["model"] = self.model(model, where=model_where)

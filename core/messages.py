@@ -394,7 +394,11 @@ class MessageList:
 
     @system_messages.setter
     def system_messages(self, value: Iterable[str | dict[str, Any] | Message]) -> None:
-        self._system = coerce_system_list(value)
+        """Replace the untagged system messages. Tagged ones (a ``"tag"`` key, e.g.
+        the ``memory`` context working memory adds) are kept, after the untagged ones,
+        as the reference keeps its tagged buckets; a tagged message in ``value`` that is
+        not there yet is added."""
+        self._system = replace_untagged(self._system, value)
 
     def add_system(self, message: str | dict[str, Any] | Message) -> None:
         self._system.append(coerce_system(message))
@@ -424,11 +428,25 @@ class MessageList:
                 continue
             if msg.id in self._index:
                 self._records[self._index[msg.id]] = (msg, self._records[self._index[msg.id]][1])
+            elif source == "memory":
+                self._insert_remembered(msg)
             else:
                 self._index[msg.id] = len(self._records)
                 self._records.append((msg, source))
             added.append(msg)
         return added
+
+    def _insert_remembered(self, msg: Message) -> None:
+        """Recalled history comes before this call's messages, oldest first: a
+        ``memory`` message goes into the leading block of remembered messages, after
+        those created no later than it."""
+        at = 0
+        for m, s in self._records:
+            if s != "memory" or m.created_at > msg.created_at:
+                break
+            at += 1
+        self._records.insert(at, (msg, "memory"))
+        self._reindex()
 
     def remove_by_ids(self, ids: Iterable[str]) -> list[Message]:
         """Remove the messages with these ids; returns the removed messages."""
@@ -573,6 +591,16 @@ class MessageList:
     def __repr__(self) -> str:
         counts = {s: sum(1 for _, x in self._records if x == s) for s in SOURCES}
         return f"<MessageList system={len(self._system)} {counts}>"
+
+
+def replace_untagged(current: list[dict[str, Any]], value: Any) -> list[dict[str, Any]]:
+    """``current`` system messages with the untagged ones replaced by ``value``
+    (coerced); tagged ones (a ``"tag"`` key) are kept, after the untagged ones, and a
+    tagged one in ``value`` not there yet is added."""
+    new = coerce_system_list(value)
+    tagged = [s for s in current if s.get("tag")]
+    return ([s for s in new if not s.get("tag")] + tagged
+            + [s for s in new if s.get("tag") and s not in tagged])
 
 
 def coerce_system_list(value: Any) -> list[dict[str, Any]]:

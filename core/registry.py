@@ -3,8 +3,9 @@
 Installed distributions publish plugins as entry points: processors in
 ``tripwire.processors``, model providers in ``tripwire.models``, CLI commands in
 ``tripwire.commands``, detectors for guardrails in ``tripwire.detectors``, cache
-backends in ``tripwire.caches`` (by URL scheme) (``GROUPS``
-lists them with what each entry point must name). One
+backends in ``tripwire.caches`` (by URL scheme), memory embedders in
+``tripwire.embedders`` and memory stores by URL scheme in ``tripwire.stores``
+(``GROUPS`` lists them with what each entry point must name). One
 ``Registry`` serves them all, the same way:
 
 - **one lazy scan**: distributions are read once per registry, on the first question,
@@ -168,9 +169,21 @@ CACHES = Group(
     _callable("cache backend", "a factory(url) -> CacheBackend (see tripwire.caches)"),
 )
 
+EMBEDDERS = Group(
+    "tripwire.embedders",
+    "embedder",
+    _callable("embedder", "a factory function(model_id) -> Embedder"),
+)
+
+STORES = Group(
+    "tripwire.stores",
+    "memory store",
+    _callable("memory store", "a factory function(url) -> MemoryStore"),
+)
+
 #: Every group tripwire reads, by entry point group name.
 GROUPS: dict[str, Group] = {
-    g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS, CACHES)
+    g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS, CACHES, EMBEDDERS, STORES)
 }
 
 

@@ -174,3 +174,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield server
     finally:
         server.stop()
+# the memory store fixtures (``store``, ``make_store``): one suite, every store kind,
+# PostgreSQL included (``postgres_server``, ``postgres_url``)
+from memory_stores import make_store, store  # noqa: E402, F401
+from postgres_server import postgres_server, postgres_url  # noqa: E402, F401

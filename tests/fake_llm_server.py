@@ -182,6 +182,7 @@ class FakeLLMServer:
         app.router.add_post("/v1/chat/completions", self._openai)
         app.router.add_post("/v1/messages", self._anthropic)
         app.router.add_post("/v1/moderations", self._moderations)
+        app.router.add_post("/v1/embeddings", self._embeddings)
         self._app = app
 
     # -- lifecycle
@@ -274,6 +275,31 @@ class FakeLLMServer:
         } for scores in item.category_scores]
         return web.json_response(
             {"id": "modr-fake123", "model": body.get("model"), "results": results})
+
+    async def _embeddings(self, request: web.Request) -> web.StreamResponse:
+        """OpenAI's embeddings endpoint. Unless an ``ErrorReply``, ``RawReply`` or
+        ``Hang`` is scripted next, each input gets ``letter_vector(text)`` (26 letter
+        counts), listed in reverse order with its ``index``, as a server may."""
+        body = await request.json()
+        self.requests.append(RecordedRequest(request.path, dict(request.headers), body))
+        item = self._script[0] if self._script else None
+        if isinstance(item, ErrorReply | RawReply | Hang):
+            self._script.popleft()
+            if isinstance(item, Hang):
+                await self._closing.wait()
+                return web.Response(status=503)
+            if isinstance(item, ErrorReply):
+                return _error_response("openai", item)
+            return web.Response(status=item.status, body=item.body,
+                                headers={"Content-Type": item.content_type, **item.headers})
+        inputs = body.get("input")
+        if isinstance(inputs, str):
+            inputs = [inputs]
+        data = [{"object": "embedding", "index": i, "embedding": letter_vector(text)}
+                for i, text in enumerate(inputs)]
+        return web.json_response({"object": "list", "data": data[::-1],
+                                  "model": body.get("model"),
+                                  "usage": {"prompt_tokens": 1, "total_tokens": 1}})
 
     async def _handle(self, request: web.Request, wire: str) -> web.StreamResponse:
         raw = await request.read()
@@ -424,6 +450,13 @@ class BackgroundLLMServer:
 
 
 # ---------------------------------------------------------------- rendering
+
+
+def letter_vector(text: str) -> list[float]:
+    """What the fake embeddings endpoint answers for ``text``: the count of each letter
+    a-z (texts with the same letters point the same way)."""
+    lowered = text.lower()
+    return [float(lowered.count(chr(ord("a") + i))) for i in range(26)]
 
 
 def openai_refusal(text: str, *pieces: int) -> RawReply:

@@ -118,7 +118,8 @@ def test_python_dash_m_tripwire_is_the_same_cli():
     usage = " ".join(done.stdout.split("\n\n")[0].split())
     assert usage == (
         "usage: tripwire run [-h] [--config FILE] [--model ID] [--system TEXT] "
-        "[--option KEY VALUE] [--timeout SECONDS] [--json] [--explain] [--verbose] AGENT PROMPT"
+        "[--option KEY VALUE] [--timeout SECONDS] [--json] [--explain] [--thread ID] "
+        "[--resource ID] [--verbose] AGENT PROMPT"
     )
     assert "exit codes: 0 reply complete, 1 error, 2 stopped by a processor" in done.stdout
 

@@ -158,3 +158,26 @@ def test_ids_are_unique_and_a_reseeded_generator_gives_new_ones():
     _ids.reseed()  # what a forked child does (os.register_at_fork)
     after = new_id()
     assert after[:16] != before[:16] and after not in ids
+
+
+def test_remembered_messages_go_before_this_calls_messages_oldest_first():
+    from datetime import timedelta
+
+    ml = MessageList(["now"])
+    ml.add(Message.assistant("reply"), "response")
+    old, older = Message.user("old"), Message.user("older")
+    older.created_at = old.created_at - timedelta(minutes=5)
+    ml.add(old, "memory")
+    ml.add(older, "memory")
+    assert [m.text for m in ml.all] == ["older", "old", "now", "reply"]
+    assert [m.text for m in ml.remembered] == ["older", "old"]
+
+
+def test_replacing_system_messages_keeps_the_tagged_ones():
+    ml = MessageList(["q"], system_messages=["be kind"])
+    ml.add_system({"role": "system", "content": "remembered", "tag": "memory"})
+    ml.system_messages = ["be brief"]
+    assert ml.system_messages == [{"role": "system", "content": "be brief"},
+                                  {"role": "system", "content": "remembered", "tag": "memory"}]
+    ml.system_messages = list(ml.system_messages)  # handing them all back adds nothing
+    assert len(ml.system_messages) == 2
