@@ -35,7 +35,7 @@ from tripwire.messages import (
 )
 from tripwire.processor import Processor, ProcessorViolation, TripwireInfo
 from tripwire.segmenthold import SegmentHold
-from tripwire.tools import Tool, tool
+from tripwire.tools import Tool, client_tool, tool
 
 __all__ = [
     "APICallError",
@@ -77,6 +77,7 @@ __all__ = [
     "TripwireInfo",
     "Usage",
     "branch",
+    "client_tool",
     "hookimpl",
     "hookspec",
     "monitor",
