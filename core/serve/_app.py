@@ -206,7 +206,8 @@ class Gateway:
 
     async def chat_completions(self, request: web.Request) -> web.StreamResponse:
         started = time.perf_counter()
-        record: dict[str, Any] = {"method": "POST", "path": request.path, "agent": None,
+        record: dict[str, Any] = {"time": round(time.time(), 3), "method": "POST",
+                                  "path": request.path, "agent": None,
                                   "tenant": None, "key": None, "stream": False}
         key: ApiKey | None = None
         try:
