@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -53,7 +54,12 @@ async def running(gateway: Gateway, host: str = "127.0.0.1",
 
 
 async def serve(gateway: Gateway, host: str, port: int) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down gracefully."""
+    """Serve until SIGINT or SIGTERM, then shut down gracefully.
+
+    What was built at start (agents, processors, their tables and models) lives as long
+    as the server: ``gc.freeze()`` takes it out of the garbage collector's scans, which
+    otherwise walk it again on every full collection while requests are served."""
+    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -307,50 +307,55 @@ class Gateway:
 
     async def _stream(self, request: web.Request, run: AgentStream, completion: Completion,
                       chat: ChatRequest, record: dict[str, Any]) -> web.StreamResponse:
-        response: web.StreamResponse | None = None
+        writer: _Coalescing | None = None
 
         async def send(data: bytes) -> None:
-            nonlocal response
-            if response is None:
+            nonlocal writer
+            if writer is None:
                 response = web.StreamResponse(headers=_SSE_HEADERS)
                 await response.prepare(request)
+                writer = _Coalescing(response)
                 data = completion.start() + data
-            await response.write(data)
+            await writer.send(data)
 
-        async for chunk in run:
-            kind = chunk.type
-            if kind == "finish":
-                usage = chunk.payload["usage"]
-                _usage(record, usage)
-                await send(completion.finish_events(
-                    completion.stream_finish(chunk.payload["finish_reason"]),
-                    usage if chat.include_usage else None))
-                break
-            if kind == "tripwire":
-                if response is None:
-                    return self._tripped(run.tripwire, record)
-                info = run.tripwire
-                assert info is not None
-                record["tripwire"] = info.processor_id
-                await send(completion.finish_events(
-                    "content_filter", (await run.usage) if chat.include_usage else None,
-                    extra={"tripwire": {"message": info.reason, "type": "tripwire",
-                                        "code": info.processor_id}}))
-                break
-            if kind == "error":
-                error = chunk.payload["error"]
-                if response is None:
-                    return self._failed(error, record)
-                status, message, kind = _error_details(error, record)
-                await send(f"data: {error_body(message, kind, status)}\n\n".encode())
-                break
-            data = completion.event(chunk)
-            if data is not None:
-                await send(data)
-        if response is None:  # the run ended without a finish chunk (closed early)
-            return _error(500, "The run ended without a response.", "server_error")
-        await response.write_eof()
-        return response
+        try:
+            async for chunk in run:
+                kind = chunk.type
+                if kind == "finish":
+                    usage = chunk.payload["usage"]
+                    _usage(record, usage)
+                    await send(completion.finish_events(
+                        completion.stream_finish(chunk.payload["finish_reason"]),
+                        usage if chat.include_usage else None))
+                    break
+                if kind == "tripwire":
+                    if writer is None:
+                        return self._tripped(run.tripwire, record)
+                    info = run.tripwire
+                    assert info is not None
+                    record["tripwire"] = info.processor_id
+                    await send(completion.finish_events(
+                        "content_filter", (await run.usage) if chat.include_usage else None,
+                        extra={"tripwire": {"message": info.reason, "type": "tripwire",
+                                            "code": info.processor_id}}))
+                    break
+                if kind == "error":
+                    error = chunk.payload["error"]
+                    if writer is None:
+                        return self._failed(error, record)
+                    status, message, kind = _error_details(error, record)
+                    await send(f"data: {error_body(message, kind, status)}\n\n".encode())
+                    break
+                data = completion.event(chunk)
+                if data is not None:
+                    await send(data)
+            if writer is None:  # the run ended without a finish chunk (closed early)
+                return _error(500, "The run ended without a response.", "server_error")
+            await writer.close()
+            return writer.response
+        finally:
+            if writer is not None:
+                writer.cancel()
 
     def _tripped(self, info: TripwireInfo | None, record: dict[str, Any]) -> web.Response:
         assert info is not None
@@ -360,6 +365,51 @@ class Gateway:
     def _failed(self, error: BaseException, record: dict[str, Any]) -> web.Response:
         status, message, kind = _error_details(error, record)
         return _error(status, message, kind, None if status >= 500 else status)
+
+
+class _Coalescing:
+    """Writes a stream's events, joining the ones that are ready at the same moment
+    into one write: events a processor releases together, or that came from the
+    upstream in one read, reach the client in one packet instead of one each (fewer
+    system calls and wake-ups; no event waits for a later one). At most
+    ``limit`` bytes wait before ``send`` waits for the client."""
+
+    def __init__(self, response: web.StreamResponse, limit: int = 256 * 1024) -> None:
+        self.response = response
+        self.limit = limit
+        self._pending: list[bytes] = []
+        self._size = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def send(self, data: bytes) -> None:
+        task = self._task
+        if task is not None and task.done():
+            self._task = None
+            task.result()  # a failed write (the client went away) ends the stream
+        self._pending.append(data)
+        self._size += len(data)
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._flush())
+        elif self._size > self.limit:
+            await self._task
+
+    async def _flush(self) -> None:
+        while self._pending:
+            data = b"".join(self._pending)
+            self._pending.clear()
+            self._size = 0
+            await self.response.write(data)
+        self._task = None
+
+    async def close(self) -> None:
+        """Write what is pending and end the response."""
+        if self._task is not None:
+            await self._task
+        await self.response.write_eof()
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
 
 
 def _error_details(error: BaseException, record: dict[str, Any]) -> tuple[int, str, str]:
