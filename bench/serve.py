@@ -103,6 +103,15 @@ async def gateway(upstream_url: str) -> None:
         await asyncio.Event().wait()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux ``/proc``; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start(*args: str) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE,
                                text=True)
@@ -160,8 +169,10 @@ async def level(url: str, model: str, concurrency: int, total: int) -> dict[str,
 
 async def main(total: int, levels: list[int]) -> None:
     print(f"{DELTAS}-delta streams, {total} requests per level, 5 pass-through processors, "
-          f"{os.cpu_count()} CPUs (shared: other jobs run too). Latency to the last byte; "
-          f"'first' = to the first event.")
+          f"{os.cpu_count()} CPUs (shared: other jobs run too; load average "
+          f"{os.getloadavg()[0]:.1f}). Latency to the last byte; 'first': added latency to "
+          f"the first event (the gateway sends nothing before the first content has passed "
+          f"the output processors); 'gw CPU/req': the gateway process's CPU time per request.")
     for pace, title in ((0.0, "burst: the upstream sends the whole stream at once, requests "
                               "back to back (a throughput test)"),
                         (PACE, f"paced: the upstream sends an event every {PACE * 1000:.0f} "
@@ -172,17 +183,20 @@ async def main(total: int, levels: list[int]) -> None:
             print(f"\n{title}")
             print(f"{'streams':>8} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
                   f"{'gateway p50':>11} {'p99':>8} {'req/s':>7} | {'added p50':>9} {'p99':>8} "
-                  f"{'first':>8}")
+                  f"{'first':>8} | {'gw CPU/req':>10}")
             for concurrency in levels:
                 n = total if not pace else max(concurrency * 3, 30)
                 direct = await level(f"{up_url}/v1/chat/completions", "m", concurrency, n)
+                cpu = cpu_seconds(gw.pid)
                 served = await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, n)
+                cpu = (cpu_seconds(gw.pid) - cpu) / (n + min(concurrency, 20)) * 1000
                 print(f"{concurrency:>8} | {direct['p50']:>8.2f}ms {direct['p99']:>6.2f}ms "
                       f"{direct['rps']:>7.0f} | {served['p50']:>9.2f}ms "
                       f"{served['p99']:>6.2f}ms {served['rps']:>7.0f} | "
                       f"{served['p50'] - direct['p50']:>7.2f}ms "
                       f"{served['p99'] - direct['p99']:>6.2f}ms "
-                      f"{served['first50'] - direct['first50']:>6.2f}ms", flush=True)
+                      f"{served['first50'] - direct['first50']:>6.2f}ms | {cpu:>8.2f}ms",
+                      flush=True)
         finally:
             for process in (gw, up):
                 process.terminate()

@@ -551,3 +551,18 @@ async def test_draining_lets_in_flight_streams_finish_and_refuses_new_requests(u
     text = "".join(e.choices[0].delta.content or "" for e in [first, *rest] if e.choices)
     assert text == "one two three four five six"
     assert rest[-1].choices[0].finish_reason == "stop"
+
+
+async def test_events_reach_the_client_as_they_come_not_at_the_end(upstream):
+    """An upstream that never ends: the client still gets its events one by one."""
+    upstream.script(Reply(text="tick", endless=True, event_delay=0.01))
+    async with serving([make_agent(upstream)]) as url:
+        stream = await client(url).chat.completions.create(
+            model="support", stream=True, messages=[{"role": "user", "content": "Hi"}])
+        texts = []
+        async for event in stream:
+            texts.append(event.choices[0].delta.content)
+            if len(texts) == 6:
+                break
+        await stream.close()
+    assert texts[0] == "" and set(texts[2:]) == {"tick "}

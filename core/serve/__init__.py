@@ -69,6 +69,10 @@ async def serve(gateway: Gateway, host: str, port: int) -> None:
         agents = ", ".join(gateway.agents)
         auth = f"{len(gateway.keys.keys)} key(s)" if gateway.keys.required else "no keys (open)"
         sys.stderr.write(f"tripwire serve: listening on {url}/v1 (agents: {agents}; {auth})\n")
+        if not gateway.keys.required and host not in ("127.0.0.1", "localhost", "::1"):
+            sys.stderr.write(f"tripwire serve: warning: no keys are configured and {host} is "
+                             f"not loopback: anyone who reaches it can use the agents (add "
+                             f"[serve.keys.NAME] tables, docs/serve.md)\n")
         sys.stderr.flush()
         await stop.wait()
         sys.stderr.write("tripwire serve: shutting down (in-flight requests finish, new "
