@@ -12,13 +12,16 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
+import hypothesis.strategies as st
 import openai
 import pytest
 from fake_llm_server import ErrorReply, FakeLLMServer, FakeToolCall, Reply
+from hypothesis import given, settings
 
-from tripwire import RESOURCE_ID_KEY, Agent, Processor, hookimpl, tool
+from tripwire import RESOURCE_ID_KEY, Agent, Chunk, Processor, hookimpl, tool
 from tripwire.serve import Gateway, Keys, running
 from tripwire.serve._keys import ApiKey, digest
+from tripwire.serve._response import Completion
 
 KEY = "tw-test-key-0123456789"
 
@@ -566,3 +569,14 @@ async def test_events_reach_the_client_as_they_come_not_at_the_end(upstream):
                 break
         await stream.close()
     assert texts[0] == "" and set(texts[2:]) == {"tick "}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1))
+def test_a_text_event_from_the_template_is_the_generic_event(text):
+    """Text deltas are rendered from a byte template (the hot path): the same bytes as
+    the generic rendering, for any text, and valid JSON with the text intact."""
+    completion = Completion("support", "run", frozenset())
+    fast = completion.event(Chunk("text-delta", {"id": "0", "text": text}))
+    assert fast == completion._event({"content": text})
+    assert json.loads(fast[6:])["choices"][0]["delta"]["content"] == text

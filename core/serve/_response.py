@@ -26,6 +26,11 @@ def openai_finish(reason: str) -> str:
     return OPENAI_FINISH.get(reason, "stop") if reason != "error" else "stop"
 
 
+#: What follows a delta's content in a stream event: the rest of the choice.
+_DELTA_TAIL = b'},"logprobs":null,"finish_reason":null}]}\n\n'
+_string = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
@@ -96,9 +101,12 @@ class Completion:
     def event(self, chunk: Chunk) -> bytes | None:
         """The SSE event for one chunk, or None when the client is not told about it."""
         kind = chunk.type
-        if kind == "text-delta":
+        if kind == "text-delta":  # the common case: the event from a template
             text = chunk.payload["text"]
-            return self._event({"content": text}) if text else None
+            if not text:
+                return None
+            return b"".join((self._head, b'[{"index":0,"delta":{"content":',
+                             _string(text).encode(), _DELTA_TAIL))
         if kind == "reasoning-delta":
             text = chunk.payload["text"]
             return self._event({"reasoning_content": text}) if text else None
