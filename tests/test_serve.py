@@ -482,6 +482,33 @@ async def test_a_key_over_its_concurrency_limit_gets_a_429(upstream):
         assert reply.choices[0].message.content == "ok"
 
 
+async def test_an_upstream_429_gives_the_keys_slot_back(upstream):
+    keys = keyed(ApiKey("acme", digest(KEY), "acme", max_concurrent=1))
+    upstream.script(ErrorReply(429, "slow down"), Reply(text="ok"))
+    async with serving([make_agent(upstream, default_error_processors=False)],
+                       keys=keys) as url:
+        with pytest.raises(openai.RateLimitError) as caught:
+            await client(url).chat.completions.create(
+                model="support", messages=[{"role": "user", "content": "Hi"}])
+        assert "slow down" in caught.value.message
+        reply = await client(url).chat.completions.create(
+            model="support", messages=[{"role": "user", "content": "Hi"}])
+    assert reply.choices[0].message.content == "ok"
+
+
+async def test_unknown_model_names_are_not_metric_labels(upstream):
+    """Clients choose the model text: a 404 is counted without it (no label explosion)."""
+    async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
+        for name in ("x1", "x2", "x3"):
+            body = {"model": name, "messages": [{"role": "user", "content": "Hi"}]}
+            async with http.post(f"{url}/v1/chat/completions", json=body) as r:
+                assert r.status == 404
+        async with http.get(f"{url}/metrics") as r:
+            text = await r.text()
+    assert 'tripwire_serve_requests_total{agent="",key="",status="404"} 3' in text
+    assert "x1" not in text
+
+
 # ---------------------------------------------------------------- operations
 
 

@@ -210,6 +210,7 @@ class Gateway:
                                   "path": request.path, "agent": None,
                                   "tenant": None, "key": None, "stream": False}
         key: ApiKey | None = None
+        admitted = False
         try:
             key, failure = self._authenticate(request)
             if failure is not None:
@@ -223,6 +224,7 @@ class Gateway:
                     return _error(429, f"Too many concurrent requests for this key (limit "
                                   f"{limit}).", "rate_limit_error", "concurrency_limit")
                 self._active[key.name] += 1
+                admitted = True
             response = await self._chat(request, key, record)
             record["status"] = response.status
             return response
@@ -230,7 +232,8 @@ class Gateway:
             record["status"] = 499  # the client went away
             raise
         finally:
-            if key is not None and record.get("status") != 429 and self._active[key.name]:
+            if admitted:
+                assert key is not None
                 self._active[key.name] -= 1
             record["latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record.setdefault("status", 500)
@@ -246,13 +249,13 @@ class Gateway:
             chat = parse_request(body)
         except BadRequest as e:
             return _error(400, str(e), "invalid_request_error", None, e.param)
-        record["agent"] = chat.agent
         record["stream"] = chat.stream
         agent = self.agents.get(chat.agent)
-        if agent is None:
+        if agent is None:  # not logged or counted by name: clients choose any text here
             return _error(404, f"The model {chat.agent!r} does not exist (agents: "
                           f"{', '.join(self._visible(key))}).", "invalid_request_error",
                           "model_not_found", "model")
+        record["agent"] = chat.agent
         if key is not None:
             if not key.may_use(chat.agent):
                 return _error(403, f"This key may not use the model {chat.agent!r}.",
