@@ -70,3 +70,20 @@ async def test_bad_client_tools_fail_the_call_naming_the_problem(value, needle):
     agent = Agent(id="a", model=MockModel(["ok"]))
     with pytest.raises(ConfigurationError, match=needle):
         await agent.generate("Hi", client_tools=value)
+
+
+async def test_the_caller_answers_with_the_call_and_its_result_in_the_history():
+    from tripwire import Message, ToolInvocation, ToolInvocationPart
+
+    model = MockModel(["It is sunny in Oslo."])
+    answered = Message.assistant("")
+    answered.content.parts.append(ToolInvocationPart(ToolInvocation(
+        "result", "c1", "get_weather", {"city": "Oslo"}, result="sunny")))
+    agent = Agent(id="a", model=model)
+    result = await agent.generate([Message.user("Weather?"), answered],
+                                  client_tools=[WEATHER])
+    assert result.text == "It is sunny in Oslo."
+    prompt = model.requests[0].prompt
+    assert prompt[-2]["content"][0] == {"type": "tool-call", "tool_call_id": "c1",
+                                        "tool_name": "get_weather", "input": {"city": "Oslo"}}
+    assert prompt[-1]["content"][0]["output"] == "sunny"
