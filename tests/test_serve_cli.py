@@ -5,6 +5,7 @@ example run as written; SIGTERM shuts it down cleanly."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -47,8 +48,10 @@ class Served:
                                  f"{self.process.stderr.read()}")
         self.url = found.group(1)
 
-    def stop(self) -> tuple[int, str, str]:
-        self.process.send_signal(signal.SIGTERM)
+    def stop(self, *, signalled: bool = False) -> tuple[int, str, str]:
+        """SIGTERM (unless already sent) and wait for the exit: code, stdout, stderr."""
+        if not signalled:
+            self.process.send_signal(signal.SIGTERM)
         out, err = self.process.communicate(timeout=60)
         return self.process.returncode, out, err
 
@@ -150,3 +153,42 @@ def test_a_bad_serve_table_is_one_line_naming_the_key(tmp_path, cli):
     assert code == 1
     assert "unknown key 'max_bodybytes'" in err and "max_body_bytes" in err
     assert len(err.strip().splitlines()) == 1
+
+
+async def test_sigterm_lets_the_stream_in_flight_finish_and_refuses_new_requests(tmp_path,
+                                                                                 upstream):
+    import aiohttp
+
+    path = tmp_path / "agents.toml"
+    path.write_text(f'[agents.support]\nmodel = "models.up"\n[models.up]\n'
+                    f'use = "openai-compatible"\nbase_url = "{upstream.openai_base_url}"\n'
+                    f'model = "m"\n')
+    upstream.script(Reply(text="one two three four five six seven", delta_size=4,
+                          event_delay=0.05))
+    served = Served(path, env())
+    signalled = False
+    body = {"model": "support", "stream": True, "messages": [{"role": "user", "content": "Hi"}]}
+    try:
+        async with aiohttp.ClientSession() as http:
+            stream = await http.post(f"{served.url}/v1/chat/completions", json=body)
+            first = await stream.content.readline()
+            served.process.send_signal(signal.SIGTERM)
+            signalled = True
+            for _ in range(200):  # until the signal is handled: then new requests get 503
+                async with http.get(f"{served.url}/healthz") as r:
+                    if r.status == 503:
+                        break
+                await asyncio.sleep(0.01)
+            async with http.post(f"{served.url}/v1/chat/completions", json=body) as r:
+                assert r.status == 503
+                assert (await r.json())["error"]["code"] == "shutting_down"
+            rest = await stream.read()
+            stream.close()
+    finally:
+        code, out, err = served.stop(signalled=signalled)
+    text = "".join(e["choices"][0]["delta"].get("content") or ""
+                   for e in events((first + rest).decode()) if isinstance(e, dict))
+    assert text == "one two three four five six seven"
+    assert rest.endswith(b"data: [DONE]\n\n")
+    assert code == 0, err
+    assert "shutting down" in err
