@@ -37,7 +37,7 @@ from tripwire.messages import (
 )
 from tripwire.processor import Processor, ProcessorViolation, TripwireInfo
 from tripwire.segmenthold import SegmentHold
-from tripwire.tools import Tool, tool
+from tripwire.tools import Tool, client_tool, tool
 
 __all__ = [
     "APICallError",
@@ -81,6 +81,7 @@ __all__ = [
     "Usage",
     "branch",
     "build_response_cache_key",
+    "client_tool",
     "hookimpl",
     "hookspec",
     "monitor",

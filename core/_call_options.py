@@ -35,6 +35,7 @@ OPTIONS = frozenset({
     "error_processors", "prepare_step", "request_context", "model_settings",
     "provider_options", "tool_choice", "active_tools", "structured_output", "audit",
     "memory",
+    "client_tools",
 })
 
 #: API-error retries granted when error processors run and max_processor_retries is unset.
@@ -202,7 +203,7 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             pass
     config = StepConfig(
         model=agent.model,
-        tools=dict(agent.tools),
+        tools={**client_tools(options.get("client_tools")), **agent.tools},
         tool_choice=options.get("tool_choice", agent.tool_choice),
         active_tools=options.get("active_tools"),
         system_messages=[],
@@ -215,6 +216,38 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
         raise TypeError(f"audit must be True or False, got {audit!r}")
     return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
                        audit)
+
+
+def client_tools(value: Any) -> dict[str, Tool]:
+    """The ``client_tools`` call option: tools the caller runs (``client_tool(...)``
+    objects or ``{"name", "description", "parameters"}`` mappings). A name the agent
+    has a tool for is the agent's tool: the agent runs it."""
+    if value is None:
+        return {}
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, list | tuple):
+        raise ConfigurationError(
+            f"client_tools must be a list of client_tool(...) objects or "
+            f"{{'name', 'description', 'parameters'}} mappings, got {value!r:.100}")
+    from tripwire.tools import client_tool
+
+    out: dict[str, Tool] = {}
+    for i, item in enumerate(value):
+        try:
+            if isinstance(item, Mapping):
+                unknown = set(item) - {"name", "description", "parameters"}
+                if unknown:
+                    raise TypeError(f"unknown key(s) {sorted(unknown)}; valid: name, "
+                                    f"description, parameters")
+                item = client_tool(item.get("name"), item.get("description") or "",  # type: ignore[arg-type]
+                                   item.get("parameters"))
+            elif not (isinstance(item, Tool) and item.client_side):
+                raise TypeError(f"expected client_tool(...) or a mapping, got {item!r:.80}")
+        except (TypeError, ValueError) as e:
+            raise ConfigurationError(f"client_tools[{i}]: {e}") from None
+        if item.name in out:
+            raise ConfigurationError(f"client_tools: two tools are named {item.name!r}")
+        out[item.name] = item
+    return out
 
 
 def prepare_step_processor(fn: Callable[..., Any]) -> CompiledProcessor:

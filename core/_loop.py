@@ -30,7 +30,7 @@ from tripwire._hooks import Hooks
 from tripwire._modes import next_after_checks
 from tripwire._pipeline import OutputPipeline
 from tripwire._signals import make_send_signal
-from tripwire._tool_exec import ToolRunner
+from tripwire._tool_exec import ToolRunner, runs_on_client
 from tripwire.chunks import Chunk, Usage, check_chunk
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, TripWire
@@ -150,7 +150,8 @@ class Run:
                     raise
                 self.hooks.set_retry_count(0)
                 step = self.steps[-1]
-                if step.tool_calls and step_number + 1 < self.call.max_steps:
+                if (step.tool_calls and step_number + 1 < self.call.max_steps
+                        and not self._client_calls(step)):
                     step_number += 1
                     continue
                 break
@@ -353,6 +354,12 @@ class Run:
                                                self._maybe_retry)) as tool_chunks:
                 async for c in tool_chunks:
                     yield c
+
+    def _client_calls(self, step: StepResult) -> bool:
+        """Whether ``step`` asked for a client-side tool: the run ends there and the
+        caller answers the calls (``client_tools`` call option)."""
+        tools = self.call.config.tools
+        return any(runs_on_client(c, tools) for c in step.tool_calls)
 
     def _start_step(self, step_number: int | None) -> None:
         """Audit records and spans from here on belong to ``step_number``."""

@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("tripwire")
 
 
+def runs_on_client(call: ToolCall, tools: dict[str, Tool]) -> bool:
+    """Whether ``call`` is for a client-side tool (the caller runs it, the run ends)."""
+    tool = tools.get(call.tool_name)
+    return tool is not None and tool.client_side
+
+
 class ToolRunner:
     """Executes one call's tools with the services tools may ask for."""
 
@@ -47,10 +53,10 @@ class ToolRunner:
         processors. ``retryable`` turns a ``retry=True`` abort of
         ``process_tool_result`` into a step retry when the limit allows."""
         tools = config.active()
-        outcomes = await asyncio.gather(
-            *(self._execute(call, tools, bad_args) for call in step.tool_calls))
+        calls = [c for c in step.tool_calls if not runs_on_client(c, tools)]
+        outcomes = await asyncio.gather(*(self._execute(call, tools, bad_args) for call in calls))
         message_list = self._message_list
-        for call, (ok, value) in zip(step.tool_calls, outcomes, strict=True):
+        for call, (ok, value) in zip(calls, outcomes, strict=True):
             message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
                 "result", call.tool_call_id, call.tool_name, call.args, value, is_error=not ok)))
             if ok:

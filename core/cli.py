@@ -43,9 +43,11 @@ examples:
                                     stream a reply from the agent [agents.support]
   echo "Hi" | tripwire run support - -o temperature 0 --json
                                     prompt from stdin, a model setting, NDJSON chunks
+  tripwire serve -c agents.toml --port 8080
+                                    the agents as an OpenAI-compatible API (docs/serve.md)
 
 Run "tripwire COMMAND --help" for the options of one command.
-Docs: docs/cli.md, docs/configuration.md, docs/plugins.md.
+Docs: docs/cli.md, docs/configuration.md, docs/plugins.md, docs/serve.md.
 """
 
 Handler = Callable[[argparse.Namespace], Any]
@@ -472,7 +474,14 @@ BUILTIN_COMMANDS: dict[str, Callable[[Any], None]] = {
     "agents": register_agents_command,
     "run": register_run_command,
     "memory": _register_memory_command,
+    "serve": lambda subparsers: _register_serve(subparsers),
 }
+
+
+def _register_serve(subparsers: Any) -> None:
+    from tripwire.serve import register
+
+    register(subparsers)
 
 
 def version() -> str:

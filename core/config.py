@@ -54,8 +54,9 @@ from tripwire.options import Range, check, constructor_hints
 if TYPE_CHECKING:
     from tripwire.agent import Agent
 
-#: Top-level tables a configuration file may have.
-TABLES = ("agents", "models")
+#: Top-level tables a configuration file may have (``[serve]`` is read by
+#: ``tripwire serve``, see docs/serve.md).
+TABLES = ("agents", "models", "serve")
 
 #: Keys of an ``[agents.NAME]`` table and the types their values must have.
 AGENT_KEYS: dict[str, Any] = {
@@ -231,6 +232,8 @@ class Config:
     path: Path
     agents: Mapping[str, Mapping[str, Any]]
     models: Mapping[str, Mapping[str, Any]]
+    #: the ``[serve]`` table as read (``tripwire serve`` checks it: docs/serve.md)
+    serve: Mapping[str, Any] = attrs.field(factory=dict)
 
     def _where(self, table: str, key: str | None = None) -> str:
         return f"{self.path}: [{table}]" + (f" {key}" if key else "")
@@ -389,7 +392,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     if unknown:
         raise ConfigurationError(
             f"{path}: unknown top-level key(s) {', '.join(unknown)}; valid: "
-            f"{', '.join(f'[{t}.NAME]' for t in TABLES)}"
+            f"{', '.join(f'[{t}.NAME]' for t in TABLES[:2])}, [serve]"
         )
     agents = _tables(data, "agents", path)
     models = _tables(data, "models", path)
@@ -397,7 +400,10 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         _check_agent(table, f"{path}: [agents.{name}]")
     for name, table in models.items():
         _check_model(table, f"{path}: [models.{name}]")
-    return Config(path, agents, models)
+    serve = data.get("serve", {})
+    if not isinstance(serve, dict):
+        raise ConfigurationError(f"{path}: serve must be a table [serve], got serve = {serve!r}")
+    return Config(path, agents, models, serve)
 
 
 def _read(path: Path) -> str:

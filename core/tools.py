@@ -32,7 +32,13 @@ class ToolArgumentError(ValueError):
 
 @attrs.define
 class Tool:
-    """A tool the model may call. ``parameters`` is a JSON Schema object."""
+    """A tool the model may call. ``parameters`` is a JSON Schema object.
+
+    A *client-side* tool (``client_side=True``, made by ``client_tool``) has no
+    function here: the caller runs it. A run never executes its calls; the step that
+    asked for one ends the run with ``finish_reason == "tool-calls"`` and the calls on
+    ``result.tool_calls`` (and as ``tool-call`` chunks), for the caller to answer.
+    """
 
     name: str
     description: str
@@ -40,6 +46,7 @@ class Tool:
     execute: Callable[..., Any]
     _arg_types: dict[str, Any] = attrs.field(factory=dict, repr=False, alias="arg_types")
     _injected: frozenset[str] = attrs.field(factory=frozenset, repr=False, alias="injected")
+    client_side: bool = attrs.field(default=False, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", self.name):
@@ -87,6 +94,26 @@ class Tool:
         if inspect.isawaitable(result):
             result = await result
         return result
+
+
+def client_tool(name: str, description: str = "", parameters: Mapping[str, Any] | None = None) -> Tool:
+    """A tool the caller runs (an OpenAI client's ``tools`` entry, say): the model sees
+    its name, description and JSON Schema ``parameters``; the run returns its calls
+    instead of executing them (pass it in the ``client_tools`` call option)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a client tool's name must be a string, got {type(name).__name__}")
+    if not isinstance(description, str):
+        raise TypeError(f"client tool {name!r}: description must be a string, got "
+                        f"{type(description).__name__}")
+    if parameters is not None and not isinstance(parameters, Mapping):
+        raise TypeError(f"client tool {name!r}: parameters must be a JSON Schema object, got "
+                        f"{type(parameters).__name__}")
+    schema = dict(parameters) if parameters else {"type": "object", "properties": {}}
+    return Tool(name, description, schema, _run_by_client, client_side=True)
+
+
+def _run_by_client(**_: Any) -> Any:
+    raise RuntimeError("a client-side tool is run by the caller, never by the agent")
 
 
 def tool(

@@ -30,6 +30,7 @@ def test_keyword_options_override_the_transport_object():
 @pytest.mark.parametrize(("options", "message"), [
     ({"max_retries": -1}, "max_retries must be"),
     ({"max_event_bytes": 0}, "max_event_bytes must be"),
+    ({"max_connections": 0}, "max_connections must be"),
     ({"retry_max_delay": -2}, "retry_max_delay must be >= 0 seconds"),
     ({"timeout": "soon"}, "timeout must be a positive number of seconds"),
 ])
@@ -44,3 +45,21 @@ def test_an_unknown_provider_option_lists_the_valid_ones():
     with pytest.raises(ConfigurationError, match=r"unknown provider option\(s\) \['retries'\]; "
                                                  r"valid: max_retries, timeout, headers"):
         Anthropic(model="c", retries=3)
+
+
+async def test_max_connections_bounds_the_connections_to_the_server(tmp_path):
+    """More concurrent calls than ``max_connections`` wait for a connection: the limit
+    is the session's (aiohttp's default of 100 unless set, e.g. from TOML)."""
+    from tripwire.config import load_config
+
+    path = tmp_path / "t.toml"
+    path.write_text('[agents.a]\nmodel = "models.m"\n[models.m]\nuse = "openai-compatible"\n'
+                    'base_url = "http://127.0.0.1:9/v1"\nmodel = "x"\nmax_connections = 500\n')
+    model = load_config(path).model("models.m")
+    default = OpenAICompatible("http://127.0.0.1:9/v1", None, "m")
+    try:
+        assert (await model._get_session()).connector.limit == 500
+        assert (await default._get_session()).connector.limit == 100
+    finally:
+        await model.aclose()
+        await default.aclose()

@@ -110,6 +110,7 @@ class TransportOptions(TypedDict, total=False):
     retry_initial_delay: float
     retry_max_delay: float
     max_event_bytes: int
+    max_connections: int
 
 
 def _timeout(value: Timeout | float | None) -> Timeout:
@@ -138,7 +139,10 @@ class Transport:
     ``Retry-After``; ``timeout``: a ``Timeout`` (a number sets connect and read);
     ``headers``: extra HTTP headers (credential-like ones are masked wherever shown);
     ``max_event_bytes``: the largest server-sent event, non-streaming body or tool
-    call's arguments. Providers take these as keyword options (``TransportOptions``).
+    call's arguments; ``max_connections``: connections open to the server at once (more
+    calls at a time wait for one; aiohttp's default, 100, unless set: a gateway serving
+    more concurrent streams raises it). Providers take these as keyword options
+    (``TransportOptions``).
     """
 
     max_retries: int = attrs.field(default=2)
@@ -149,10 +153,12 @@ class Transport:
     retry_max_delay: float = attrs.field(
         default=8.0, validator=_non_negative_seconds("retry_max_delay"))
     max_event_bytes: int = attrs.field(default=DEFAULT_MAX_EVENT_BYTES)
+    max_connections: int = attrs.field(default=100)
 
     def __attrs_post_init__(self) -> None:
         check("max_retries", self.max_retries, NonNegativeInt)
         check("max_event_bytes", self.max_event_bytes, PositiveInt)
+        check("max_connections", self.max_connections, PositiveInt)
 
     @classmethod
     def of(cls, transport: Transport | None, options: Mapping[str, Any]) -> Transport:
@@ -248,7 +254,7 @@ class HTTPModel(CallErrors, abc.ABC):
         self._secrets.add(self._api_key)
         self._secrets.add(*(v for k, v in self._extra_headers.items() if is_credential_header(k)))
         self.base_url = base_url
-        self._sessions = LoopSession(lambda: repr(self))
+        self._sessions = LoopSession(lambda: repr(self), self.transport.max_connections)
         #: Set by router factories: the environment variable the key came from,
         #: named in the error when it is missing.
         self._key_env: str | None = None

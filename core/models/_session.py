@@ -24,8 +24,9 @@ import aiohttp
 class LoopSession:
     """Holds the session of one provider. ``describe()`` names the provider in errors."""
 
-    def __init__(self, describe: Callable[[], str]) -> None:
+    def __init__(self, describe: Callable[[], str], max_connections: int = 100) -> None:
         self._describe = describe
+        self._max_connections = max_connections
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watch: AsyncIterator[None] | None = None
@@ -51,7 +52,8 @@ class LoopSession:
                 )
             await self.close()
         if self._session is None or self._session.closed:
-            session = aiohttp.ClientSession()
+            session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self._max_connections))
             watch = self._watch_loop(session, loop)
             await anext(watch)  # now the loop's shutdown_asyncgens() will close it
             self._session, self._loop, self._watch = session, loop, watch

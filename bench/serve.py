@@ -1,0 +1,217 @@
+"""The latency ``tripwire serve`` adds: the gateway (an agent with five pass-through
+processors, each in the input and the output list) against calling the same local
+upstream directly.
+
+Three processes on 127.0.0.1: the upstream (``bench/_serve.py``, a prepared OpenAI
+stream of 20 text deltas), the gateway (``tripwire.serve.running``) and this client
+(aiohttp). At each concurrency (default 1, 50, 200 streams at once) the client sends
+``stream: true`` chat completions, first straight to the upstream, then through the
+gateway, and times each from sending the request to the last byte (``[DONE]``).
+
+Prints p50 / p99 latency of both, the added latency (gateway minus direct, per
+percentile) and requests per second. Target: at 50 concurrent streams, p50 added
+<= 1 ms and p99 added <= 5 ms. Run by hand:
+``python bench/serve.py [requests per level] [levels...]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE))
+
+DELTAS = 20
+#: Seconds between the events of a paced upstream stream.
+PACE = 0.02
+BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
+
+
+# ---------------------------------------------------------------- the two servers
+
+
+async def upstream(pace: float) -> None:
+    """The upstream: the whole stream in one write (``pace`` 0), or one event every
+    ``pace`` seconds, as a model streams tokens."""
+    from aiohttp import web
+    from fake_llm_server import Reply, openai_events
+
+    events = openai_events(Reply(text="word " * DELTAS, delta_size=5), "m")
+    blob = b"".join(events)
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        await request.read()
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        if not pace:
+            await response.write(blob)
+        else:
+            for i, event in enumerate(events):
+                if i:
+                    await asyncio.sleep(pace)
+                await response.write(event)
+        await response.write_eof()
+        return response
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", handler)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    print(f"http://{host}:{port}", flush=True)
+    await asyncio.Event().wait()
+
+
+async def gateway(upstream_url: str) -> None:
+    from tripwire import Agent, Processor, hookimpl
+    from tripwire.models import OpenAICompatible
+    from tripwire.serve import Gateway, running
+
+    class PassThrough(Processor):
+        def __init__(self, i: int) -> None:
+            self.id = f"pass-{i}"
+
+        @hookimpl
+        def process_input(self, messages):
+            return None
+
+        @hookimpl
+        def process_output_stream(self, part):
+            return part
+
+    processors = [PassThrough(i) for i in range(5)]
+    agent = Agent(id="bench", model=OpenAICompatible(f"{upstream_url}/v1", None, "m",
+                                                     max_connections=1000),
+                  input_processors=processors, output_processors=processors,
+                  default_error_processors=False)
+    gc.freeze()  # as tripwire serve does once it has built its agents
+    async with running(Gateway({"bench": agent}, max_concurrent=10_000), "127.0.0.1", 0) as url:
+        print(url, flush=True)
+        await asyncio.Event().wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux ``/proc``; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start(*args: str) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE,
+                               text=True)
+    assert process.stdout is not None
+    return process, process.stdout.readline().strip()
+
+
+# ---------------------------------------------------------------- the client
+
+
+async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[float, float]:
+    """Seconds to the first event and to the last byte of one streamed request."""
+    started = time.perf_counter()
+    first = 0.0
+    async with session.post(url, data=body,
+                            headers={"Content-Type": "application/json"}) as response:
+        assert response.status == 200, await response.text()
+        last = b""
+        async for line in response.content:
+            if line.strip():
+                first = first or time.perf_counter() - started
+                last = line
+    assert last.strip() == b"data: [DONE]", last
+    return first, time.perf_counter() - started
+
+
+async def level(url: str, model: str, concurrency: int, total: int) -> dict[str, float]:
+    body = json.dumps({**BODY, "model": model}).encode()
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        for _ in range(min(concurrency, 20)):  # warm up connections and code paths
+            await one(session, url, body)
+        firsts: list[float] = []
+        times: list[float] = []
+        remaining = total
+
+        async def worker() -> None:
+            nonlocal remaining
+            while remaining > 0:
+                remaining -= 1
+                first, whole = await one(session, url, body)
+                firsts.append(first)
+                times.append(whole)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        elapsed = time.perf_counter() - started
+    times.sort()
+    firsts.sort()
+    return {"p50": statistics.median(times) * 1000,
+            "p99": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
+            "first50": statistics.median(firsts) * 1000,
+            "rps": len(times) / elapsed}
+
+
+async def main(total: int, levels: list[int]) -> None:
+    print(f"{DELTAS}-delta streams, {total} requests per level, 5 pass-through processors, "
+          f"{os.cpu_count()} CPUs (shared: other jobs run too; load average "
+          f"{os.getloadavg()[0]:.1f}). Latency to the last byte; 'first': added latency to "
+          f"the first event (the gateway sends nothing before the first content has passed "
+          f"the output processors); 'gw CPU/req': the gateway process's CPU time per request.")
+    for pace, title in ((0.0, "burst: the upstream sends the whole stream at once, requests "
+                              "back to back (a throughput test)"),
+                        (PACE, f"paced: the upstream sends an event every {PACE * 1000:.0f} "
+                               f"ms, as a model streams tokens")):
+        up, up_url = start("upstream", str(pace))
+        gw, gw_url = start("gateway", up_url)
+        try:
+            print(f"\n{title}")
+            print(f"{'streams':>8} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
+                  f"{'gateway p50':>11} {'p99':>8} {'req/s':>7} | {'added p50':>9} {'p99':>8} "
+                  f"{'first':>8} | {'gw CPU/req':>10}")
+            for concurrency in levels:
+                n = total if not pace else max(concurrency * 3, 30)
+                direct = await level(f"{up_url}/v1/chat/completions", "m", concurrency, n)
+                cpu = cpu_seconds(gw.pid)
+                served = await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, n)
+                cpu = (cpu_seconds(gw.pid) - cpu) / (n + min(concurrency, 20)) * 1000
+                print(f"{concurrency:>8} | {direct['p50']:>8.2f}ms {direct['p99']:>6.2f}ms "
+                      f"{direct['rps']:>7.0f} | {served['p50']:>9.2f}ms "
+                      f"{served['p99']:>6.2f}ms {served['rps']:>7.0f} | "
+                      f"{served['p50'] - direct['p50']:>7.2f}ms "
+                      f"{served['p99'] - direct['p99']:>6.2f}ms "
+                      f"{served['first50'] - direct['first50']:>6.2f}ms | {cpu:>8.2f}ms",
+                      flush=True)
+        finally:
+            for process in (gw, up):
+                process.terminate()
+                process.wait()
+
+
+def run(argv: list[str]) -> Any:
+    if argv and argv[0] == "upstream":
+        return asyncio.run(upstream(float(argv[1])))
+    if argv and argv[0] == "gateway":
+        return asyncio.run(gateway(argv[1]))
+    total = int(argv[0]) if argv else 2000
+    levels = [int(a) for a in argv[1:]] or [1, 50, 200]
+    return asyncio.run(main(total, levels))
+
+
+if __name__ == "__main__":
+    run(sys.argv[1:])

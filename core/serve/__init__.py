@@ -1,0 +1,120 @@
+"""``tripwire serve``: a configuration file's agents behind OpenAI's chat completions
+API, so any OpenAI client (any language) gets the agents' processors.
+
+.. code-block:: sh
+
+    tripwire serve -c agents.toml --host 127.0.0.1 --port 8080
+
+``POST /v1/chat/completions`` (streamed or not; the request's ``model`` names the
+agent), ``GET /v1/models``, ``GET /healthz``, ``GET /metrics``. Keys, tenants, limits,
+logs and metrics: docs/serve.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import logging
+import signal
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+from aiohttp import web
+
+from tripwire.serve._app import Gateway
+from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
+from tripwire.serve._metrics import Metrics, access_log
+
+__all__ = ["ApiKey", "Gateway", "Keys", "Metrics", "digest", "load_keys", "register",
+           "running", "serve"]
+
+
+@contextlib.asynccontextmanager
+async def running(gateway: Gateway, host: str = "127.0.0.1",
+                  port: int = 8080) -> AsyncIterator[str]:
+    """Serve ``gateway`` on ``host:port`` (0: a free port) until the block ends, then
+    drain it (in-flight requests finish, new ones get 503) and stop; yields the base
+    URL ``http://host:port``. A client that disconnects cancels its request (and so
+    its upstream call)."""
+    runner = web.AppRunner(gateway.app(), handler_cancellation=True, access_log=None,
+                           shutdown_timeout=gateway.shutdown_timeout)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound_host, bound_port = runner.addresses[0][:2]
+        yield f"http://{bound_host}:{bound_port}"
+    finally:
+        await gateway.drain()
+        await runner.cleanup()
+        await gateway.aclose()
+
+
+async def serve(gateway: Gateway, host: str, port: int) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully.
+
+    What was built at start (agents, processors, their tables and models) lives as long
+    as the server: ``gc.freeze()`` takes it out of the garbage collector's scans, which
+    otherwise walk it again on every full collection while requests are served."""
+    gc.freeze()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # Windows
+            loop.add_signal_handler(sig, stop.set)
+    async with running(gateway, host, port) as url:
+        agents = ", ".join(gateway.agents)
+        auth = f"{len(gateway.keys.keys)} key(s)" if gateway.keys.required else "no keys (open)"
+        sys.stderr.write(f"tripwire serve: listening on {url}/v1 (agents: {agents}; {auth})\n")
+        if not gateway.keys.required and host not in ("127.0.0.1", "localhost", "::1"):
+            sys.stderr.write(f"tripwire serve: warning: no keys are configured and {host} is "
+                             f"not loopback: anyone who reaches it can use the agents (add "
+                             f"[serve.keys.NAME] tables, docs/serve.md)\n")
+        sys.stderr.flush()
+        await stop.wait()
+        sys.stderr.write("tripwire serve: shutting down (in-flight requests finish, new "
+                         "ones get 503)\n")
+        sys.stderr.flush()
+
+
+def register(subparsers: Any) -> None:
+    """Add ``tripwire serve`` to the command line."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the agents of a TOML file over OpenAI's chat completions API",
+        description=(
+            "Serve every [agents.NAME] of the configuration file as an OpenAI-compatible "
+            "API: POST /v1/chat/completions (the request's model field names the agent), "
+            "GET /v1/models, GET /healthz, GET /metrics. Keys, tenants and limits come "
+            "from the [serve] table (docs/serve.md). Access log: one JSON line per request "
+            "on stdout. SIGINT / SIGTERM: in-flight requests finish, new ones get 503."
+        ),
+    )
+    parser.add_argument("--config", "-c", metavar="FILE", default="tripwire.toml",
+                        help="TOML configuration file (default: %(default)s)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default: %(default)s)")
+    parser.add_argument("--port", type=int, default=8080,
+                        help="port to listen on, 0 for a free one (default: %(default)s)")
+    parser.add_argument("--keys", metavar="FILE",
+                        help="a TOML file of [keys.NAME] tables (instead of [serve] keys_file)")
+    parser.add_argument("--no-access-log", action="store_true",
+                        help="do not write the access log to stdout")
+    parser.set_defaults(func=_serve)
+
+
+async def _serve(args: argparse.Namespace) -> int:
+    from tripwire.config import load_config
+
+    gateway = Gateway.from_config(load_config(args.config), keys_file=args.keys)
+    if not args.no_access_log:
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
+    await serve(gateway, args.host, args.port)
+    return 0

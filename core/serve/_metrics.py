@@ -1,0 +1,109 @@
+"""What the gateway reports about itself: Prometheus metrics (text exposition
+format 0.0.4, written here: four metric families need no client library) and the
+access log, one JSON line per request on the ``tripwire.serve.access`` logger.
+
+Neither ever holds message text or a key: requests are labelled by agent, key name
+and status, tripwires by processor id.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import logging
+from collections import defaultdict
+from typing import Any
+
+access_log = logging.getLogger("tripwire.serve.access")
+
+#: Upper bounds (seconds) of the latency histogram's buckets.
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+           30.0, 60.0)
+
+
+def _labels(names: tuple[str, ...], values: tuple[str, ...]) -> str:
+    def escape(v: str) -> str:
+        return v.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+    return ",".join(f'{n}="{escape(v)}"' for n, v in zip(names, values, strict=True))
+
+
+class Metrics:
+    """The gateway's counters and latency histogram."""
+
+    def __init__(self) -> None:
+        self.requests: dict[tuple[str, str, str], int] = defaultdict(int)
+        self.tripwires: dict[tuple[str, str], int] = defaultdict(int)
+        self.upstream_errors: dict[tuple[str, str], int] = defaultdict(int)
+        self.latency: dict[str, list[int]] = {}
+        self.latency_sum: dict[str, float] = defaultdict(float)
+        self.in_flight = 0
+
+    def observe(self, record: dict[str, Any]) -> None:
+        """Count one finished request from its access-log record."""
+        agent = record.get("agent") or ""
+        self.requests[(agent, record.get("key") or "", str(record["status"]))] += 1
+        if record.get("tripwire"):
+            self.tripwires[(agent, record["tripwire"])] += 1
+        if record.get("upstream_status") is not None:
+            self.upstream_errors[(agent, str(record["upstream_status"]))] += 1
+        seconds = record["latency_ms"] / 1000
+        counts = self.latency.setdefault(agent, [0] * (len(BUCKETS) + 1))
+        counts[bisect.bisect_left(BUCKETS, seconds)] += 1
+        self.latency_sum[agent] += seconds
+
+    def render(self) -> str:
+        """All metrics in the Prometheus text format."""
+        lines = [
+            "# HELP tripwire_serve_requests_total Chat completion requests, by agent, key "
+            "name and HTTP status.",
+            "# TYPE tripwire_serve_requests_total counter",
+        ]
+        for request_labels, n in sorted(self.requests.items()):
+            lines.append(f"tripwire_serve_requests_total{{"
+                         f"{_labels(('agent', 'key', 'status'), request_labels)}}} {n}")
+        lines += [
+            "# HELP tripwire_serve_request_duration_seconds Time from request to the last "
+            "byte of the response.",
+            "# TYPE tripwire_serve_request_duration_seconds histogram",
+        ]
+        for agent, counts in sorted(self.latency.items()):
+            cumulative = 0.0
+            label = _labels(("agent",), (agent,))
+            for bound, n in zip((*BUCKETS, float("inf")), counts, strict=True):
+                cumulative += n
+                le = "+Inf" if bound == float("inf") else repr(bound)
+                lines.append(f'tripwire_serve_request_duration_seconds_bucket{{{label},'
+                             f'le="{le}"}} {int(cumulative)}')
+            lines.append(f"tripwire_serve_request_duration_seconds_sum{{{label}}} "
+                         f"{self.latency_sum[agent]!r}")
+            lines.append(f"tripwire_serve_request_duration_seconds_count{{{label}}} "
+                         f"{int(cumulative)}")
+        lines += [
+            "# HELP tripwire_serve_tripwires_total Requests a processor stopped, by agent "
+            "and processor id.",
+            "# TYPE tripwire_serve_tripwires_total counter",
+        ]
+        for labels, n in sorted(self.tripwires.items()):
+            lines.append(f"tripwire_serve_tripwires_total{{"
+                         f"{_labels(('agent', 'processor'), labels)}}} {n}")
+        lines += [
+            "# HELP tripwire_serve_upstream_errors_total Failed model calls, by agent and "
+            "upstream HTTP status (0: no response).",
+            "# TYPE tripwire_serve_upstream_errors_total counter",
+        ]
+        for labels, n in sorted(self.upstream_errors.items()):
+            lines.append(f"tripwire_serve_upstream_errors_total{{"
+                         f"{_labels(('agent', 'status'), labels)}}} {n}")
+        lines += [
+            "# HELP tripwire_serve_in_flight Requests being served now.",
+            "# TYPE tripwire_serve_in_flight gauge",
+            f"tripwire_serve_in_flight {self.in_flight}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def log_access(record: dict[str, Any]) -> None:
+    """Write one access-log line (JSON) when the logger is enabled for INFO."""
+    if access_log.isEnabledFor(logging.INFO):
+        access_log.info(json.dumps(record, ensure_ascii=False, separators=(",", ":")))

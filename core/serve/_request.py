@@ -1,0 +1,289 @@
+"""An OpenAI ``POST /v1/chat/completions`` body as an agent call: the messages as
+tripwire ``Message`` objects, the rest as ``stream()`` options.
+
+Nothing in a body is trusted: every field is read with the ``tripwire.models._wire``
+readers, and anything that does not fit is a ``BadRequest`` naming the field, what
+is valid and what came (the gateway answers it with a 400 in OpenAI's error format).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import attrs
+
+from tripwire.messages import (
+    FilePart,
+    Message,
+    MessageContent,
+    Part,
+    TextPart,
+    ToolInvocation,
+    ToolInvocationPart,
+    new_id,
+)
+from tripwire.models._wire import (
+    WireError,
+    as_list,
+    as_object,
+    as_text,
+    kind_of,
+    parse_tool_args,
+)
+
+#: Request fields passed to the upstream as model settings, as they are.
+SETTINGS = frozenset({
+    "temperature", "top_p", "max_tokens", "stop", "seed", "presence_penalty",
+    "frequency_penalty", "logit_bias", "parallel_tool_calls", "response_format",
+    "reasoning_effort", "service_tier", "user",
+})
+#: Request fields that are read but change nothing (bookkeeping of OpenAI's own API).
+IGNORED = frozenset({"store", "metadata"})
+#: Every field the gateway reads itself.
+HANDLED = frozenset({
+    "model", "messages", "stream", "stream_options", "tools", "tool_choice", "n",
+    "max_completion_tokens",
+})
+FIELDS = SETTINGS | IGNORED | HANDLED
+
+_AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+
+
+class BadRequest(ValueError):
+    """The request body is not a valid chat completion request; ``param`` names the
+    field (OpenAI's ``error.param``)."""
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+@attrs.define
+class ChatRequest:
+    """What one chat completion request asks of an agent."""
+
+    agent: str
+    messages: list[Message]
+    stream: bool = False
+    include_usage: bool = False
+    #: names of the tools the client runs (their calls are returned to it)
+    client_tools: list[dict[str, Any]] = attrs.field(factory=list)
+    tool_choice: Any = None
+    model_settings: dict[str, Any] = attrs.field(factory=dict)
+
+    def options(self) -> dict[str, Any]:
+        """The ``agent.stream()`` options of this request (request context aside)."""
+        options: dict[str, Any] = {}
+        if self.client_tools:
+            options["client_tools"] = self.client_tools
+        if self.tool_choice is not None:
+            options["tool_choice"] = self.tool_choice
+        if self.model_settings:
+            options["model_settings"] = self.model_settings
+        return options
+
+
+def parse_request(body: Any) -> ChatRequest:
+    """A decoded JSON body as a ``ChatRequest``; ``BadRequest`` for anything else."""
+    try:
+        return _parse(body)
+    except WireError as e:
+        raise BadRequest(str(e)) from None
+
+
+def _parse(body: Any) -> ChatRequest:
+    if not isinstance(body, dict):
+        raise BadRequest(f"the request body must be a JSON object, got {kind_of(body)}")
+    unknown = sorted(set(body) - FIELDS)
+    if unknown:
+        raise BadRequest(
+            f"Unrecognized request argument supplied: {unknown[0]} (this gateway takes: "
+            f"{', '.join(sorted(FIELDS))})", unknown[0])
+    model = body.get("model")
+    if not isinstance(model, str) or not model:
+        raise BadRequest("'model' is required: the name of an agent (GET /v1/models lists "
+                         "them)", "model")
+    stream = body.get("stream", False)
+    if stream is not None and not isinstance(stream, bool):
+        raise BadRequest(f"'stream' must be a boolean, got {kind_of(stream)}", "stream")
+    stream_options = as_object(body.get("stream_options"), "stream_options")
+    include_usage = stream_options.get("include_usage", False)
+    if not isinstance(include_usage, bool):
+        raise BadRequest("'stream_options.include_usage' must be a boolean",
+                         "stream_options.include_usage")
+    n = body.get("n")
+    if n is not None and n != 1:
+        raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
+    settings = {k: body[k] for k in SETTINGS if body.get(k) is not None}
+    if body.get("max_completion_tokens") is not None:
+        settings["max_tokens"] = body["max_completion_tokens"]
+    tools = _tools(body.get("tools"))
+    return ChatRequest(
+        agent=model,
+        messages=messages_from_openai(body.get("messages")),
+        stream=bool(stream),
+        include_usage=include_usage,
+        client_tools=tools,
+        tool_choice=_tool_choice(body.get("tool_choice"), [t["name"] for t in tools]),
+        model_settings=settings,
+    )
+
+
+def _tools(value: Any) -> list[dict[str, Any]]:
+    out = []
+    for i, item in enumerate(as_list(value, "tools")):
+        tool = as_object(item, "tools[%d]", i)
+        if tool.get("type", "function") != "function":
+            raise BadRequest(f"tools[{i}].type must be 'function', got {tool.get('type')!r:.40}",
+                             f"tools[{i}].type")
+        function = as_object(tool.get("function"), "tools[%d].function", i)
+        name = as_text(function.get("name"), "tools[%d].function.name", i)
+        if not name:
+            raise BadRequest(f"tools[{i}].function.name is required", f"tools[{i}].function.name")
+        parameters = as_object(function.get("parameters"), "tools[%d].function.parameters", i)
+        out.append({
+            "name": name,
+            "description": as_text(function.get("description"),
+                                   "tools[%d].function.description", i) or "",
+            "parameters": parameters or None,
+        })
+    return out
+
+
+def _tool_choice(value: Any, tools: list[str]) -> Any:
+    """OpenAI's tool_choice as tripwire's (``{"type": "tool", "tool_name": ...}``)."""
+    if value is None or value in ("auto", "none", "required"):
+        return value
+    choice = as_object(value, "tool_choice")
+    if choice.get("type") == "function":
+        function = as_object(choice.get("function"), "tool_choice.function")
+        name = as_text(function.get("name"), "tool_choice.function.name")
+        if name:
+            return {"type": "tool", "tool_name": name}
+    raise BadRequest(
+        "tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", "
+        "\"function\": {\"name\": ...}}", "tool_choice")
+
+
+def messages_from_openai(value: Any) -> list[Message]:
+    """Chat completion messages as tripwire messages. An assistant's ``tool_calls``
+    become tool invocations; a ``tool`` message is the result of the invocation with
+    its ``tool_call_id`` (the provider-facing prompt then holds call and result)."""
+    items = as_list(value, "messages")
+    if not items:
+        raise BadRequest("'messages' must be a non-empty array", "messages")
+    out: list[Message] = []
+    calls: dict[str, ToolInvocation] = {}
+    for i, item in enumerate(items):
+        message = as_object(item, "messages[%d]", i)
+        role = message.get("role")
+        if role in ("system", "developer"):
+            out.append(_message("system", [TextPart(_text(message, i))]))
+        elif role == "user":
+            out.append(_message("user", _user_parts(message.get("content"), i)))
+        elif role == "assistant":
+            parts: list[Part] = []
+            text = _text(message, i, optional=True)
+            if text:
+                parts.append(TextPart(text))
+            for j, tc in enumerate(as_list(message.get("tool_calls"),
+                                           "messages[%d].tool_calls", i)):
+                invocation = _tool_call(tc, i, j)
+                calls[invocation.tool_call_id] = invocation
+                parts.append(ToolInvocationPart(invocation))
+            out.append(_message("assistant", parts))
+        elif role == "tool":
+            call_id = as_text(message.get("tool_call_id"), "messages[%d].tool_call_id", i)
+            answered = calls.get(call_id or "")
+            if answered is None:
+                raise BadRequest(
+                    f"messages[{i}].tool_call_id {call_id!r:.80} answers no tool call of an "
+                    f"earlier assistant message", f"messages[{i}].tool_call_id")
+            answered.state = "result"
+            answered.result = _text(message, i)
+        else:
+            raise BadRequest(
+                f"messages[{i}].role must be system, developer, user, assistant or tool, got "
+                f"{role!r:.40}", f"messages[{i}].role")
+    return out
+
+
+def _message(role: Any, parts: list[Part]) -> Message:
+    return Message(new_id(), role, MessageContent(parts=parts), datetime.now(UTC))
+
+
+def _text(message: Mapping[str, Any], i: int, *, optional: bool = False) -> str:
+    """A message's content as text: a string, or an array of text parts."""
+    content = message.get("content")
+    if content is None and optional:
+        return ""
+    if isinstance(content, str):
+        return content
+    texts = []
+    for j, item in enumerate(as_list(content, "messages[%d].content", i)):
+        part = as_object(item, "messages[%d].content[%d]", i, j)
+        if part.get("type") not in ("text", "refusal"):
+            raise BadRequest(
+                f"messages[{i}].content[{j}]: this role takes text parts only, got type "
+                f"{part.get('type')!r:.40}", f"messages[{i}].content")
+        texts.append(as_text(part.get(part["type"]), "messages[%d].content[%d].text", i, j)
+                     or "")
+    if content is None:
+        raise BadRequest(f"messages[{i}].content is required", f"messages[{i}].content")
+    return "".join(texts)
+
+
+def _user_parts(content: Any, i: int) -> list[Part]:
+    if isinstance(content, str):
+        return [TextPart(content)]
+    parts: list[Part] = []
+    items = as_list(content, "messages[%d].content", i)
+    if not items:
+        raise BadRequest(f"messages[{i}].content must be a string or a non-empty array",
+                         f"messages[{i}].content")
+    for j, item in enumerate(items):
+        part = as_object(item, "messages[%d].content[%d]", i, j)
+        kind = part.get("type")
+        if kind == "text":
+            parts.append(TextPart(as_text(part.get("text"), "messages[%d].content[%d].text",
+                                          i, j) or ""))
+        elif kind == "image_url":
+            image = as_object(part.get("image_url"), "messages[%d].content[%d].image_url", i, j)
+            url = as_text(image.get("url"), "messages[%d].content[%d].image_url.url", i, j)
+            if not url:
+                raise BadRequest(f"messages[{i}].content[{j}].image_url.url is required")
+            media_type = url[5:].split(";", 1)[0] if url.startswith("data:") else "image/*"
+            parts.append(FilePart(url, media_type))
+        elif kind == "input_audio":
+            audio = as_object(part.get("input_audio"), "messages[%d].content[%d].input_audio",
+                              i, j)
+            fmt = audio.get("format")
+            if fmt not in _AUDIO_TYPES:
+                raise BadRequest(f"messages[{i}].content[{j}].input_audio.format must be wav "
+                                 f"or mp3, got {fmt!r:.20}")
+            data = as_text(audio.get("data"), "messages[%d].content[%d].input_audio.data", i, j)
+            parts.append(FilePart(data or "", _AUDIO_TYPES[fmt]))
+        else:
+            raise BadRequest(
+                f"messages[{i}].content[{j}].type must be text, image_url or input_audio, got "
+                f"{kind!r:.40}", f"messages[{i}].content")
+    return parts
+
+
+def _tool_call(item: Any, i: int, j: int) -> ToolInvocation:
+    tc = as_object(item, "messages[%d].tool_calls[%d]", i, j)
+    call_id = as_text(tc.get("id"), "messages[%d].tool_calls[%d].id", i, j)
+    function = as_object(tc.get("function"), "messages[%d].tool_calls[%d].function", i, j)
+    name = as_text(function.get("name"), "messages[%d].tool_calls[%d].function.name", i, j)
+    if not call_id or not name:
+        raise BadRequest(f"messages[{i}].tool_calls[{j}] needs an id and function.name",
+                         f"messages[{i}].tool_calls")
+    arguments = as_text(function.get("arguments"),
+                        "messages[%d].tool_calls[%d].function.arguments", i, j) or ""
+    args, error = parse_tool_args(arguments)
+    if error is not None:
+        raise BadRequest(f"messages[{i}].tool_calls[{j}].function.arguments: {error}",
+                         f"messages[{i}].tool_calls")
+    return ToolInvocation("call", call_id, name, args)

@@ -1,0 +1,89 @@
+"""The ``client_tools`` call option: tools the caller runs. Their calls end the run
+with ``finish_reason == "tool-calls"`` instead of being executed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tripwire import Agent, ConfigurationError, client_tool, tool
+from tripwire.testing import MockModel, MockResponse
+
+WEATHER = {"name": "get_weather", "description": "The weather in a city.",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}
+
+
+def weather_call(i: int = 1) -> MockResponse:
+    return MockResponse(tool_calls=[{"tool_name": "get_weather", "args": {"city": "Oslo"},
+                                     "tool_call_id": f"c{i}"}])
+
+
+async def test_a_client_tool_call_ends_the_run_unexecuted():
+    model = MockModel([weather_call(), "never reached"])
+    agent = Agent(id="a", model=model)
+    result = await agent.generate("Weather?", client_tools=[WEATHER])
+    assert result.finish_reason == "tool-calls"
+    assert [(c.tool_name, c.args) for c in result.tool_calls] == [("get_weather",
+                                                                   {"city": "Oslo"})]
+    assert len(result.steps) == 1 and result.steps[0].tool_results == []
+    sent = model.requests[0].tools
+    assert [(t.name, t.parameters) for t in sent] == [("get_weather", WEATHER["parameters"])]
+
+
+async def test_the_stream_shows_the_call_and_no_result():
+    agent = Agent(id="a", model=MockModel([weather_call()]))
+    chunks = [c async for c in agent.stream("Weather?", client_tools=[client_tool(**WEATHER)])]
+    kinds = [c.type for c in chunks]
+    assert "tool-call" in kinds and "tool-result" not in kinds and "tool-error" not in kinds
+    assert chunks[-1].type == "finish" and chunks[-1].payload["finish_reason"] == "tool-calls"
+
+
+async def test_a_name_the_agent_has_a_tool_for_is_run_by_the_agent():
+    ran = []
+
+    @tool
+    def get_weather(city: str) -> str:
+        """The weather."""
+        ran.append(city)
+        return "sunny"
+
+    agent = Agent(id="a", model=MockModel([weather_call(), "It is sunny."]),
+                  tools=[get_weather])
+    result = await agent.generate("Weather?", client_tools=[WEATHER])
+    assert ran == ["Oslo"] and result.text == "It is sunny."
+
+
+async def test_without_client_tools_an_unknown_tool_is_still_an_error_result():
+    agent = Agent(id="a", model=MockModel([weather_call(), "ok"]))
+    result = await agent.generate("Weather?")
+    assert result.steps[0].tool_results[0].is_error and result.text == "ok"
+
+
+@pytest.mark.parametrize(("value", "needle"), [
+    ("get_weather", "must be a list"),
+    ([{"name": "x", "bogus": 1}], "unknown key"),
+    ([{"name": "bad name!"}], "letters, digits"),
+    ([{"description": "no name"}], "name must be a string"),
+    ([WEATHER, WEATHER], "two tools are named"),
+    ([42], "expected client_tool"),
+])
+async def test_bad_client_tools_fail_the_call_naming_the_problem(value, needle):
+    agent = Agent(id="a", model=MockModel(["ok"]))
+    with pytest.raises(ConfigurationError, match=needle):
+        await agent.generate("Hi", client_tools=value)
+
+
+async def test_the_caller_answers_with_the_call_and_its_result_in_the_history():
+    from tripwire import Message, ToolInvocation, ToolInvocationPart
+
+    model = MockModel(["It is sunny in Oslo."])
+    answered = Message.assistant("")
+    answered.content.parts.append(ToolInvocationPart(ToolInvocation(
+        "result", "c1", "get_weather", {"city": "Oslo"}, result="sunny")))
+    agent = Agent(id="a", model=model)
+    result = await agent.generate([Message.user("Weather?"), answered],
+                                  client_tools=[WEATHER])
+    assert result.text == "It is sunny in Oslo."
+    prompt = model.requests[0].prompt
+    assert prompt[-2]["content"][0] == {"type": "tool-call", "tool_call_id": "c1",
+                                        "tool_name": "get_weather", "input": {"city": "Oslo"}}
+    assert prompt[-1]["content"][0]["output"] == "sunny"

@@ -1,0 +1,188 @@
+"""Keys of ``tripwire serve`` from TOML: ``[serve.keys.NAME]`` and keys files, their
+tenants and per-key processor overrides, and every way a key table can be wrong."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import hypothesis.strategies as st
+import openai
+import pytest
+from fake_llm_server import FakeLLMServer, Reply
+from hypothesis import given, settings
+
+from tripwire import ConfigurationError
+from tripwire.config import load_config
+from tripwire.serve import Gateway, Keys, digest, running
+from tripwire.serve._keys import ApiKey
+
+AGENTS = """
+[agents.support]
+model = "models.up"
+input_processors = [{ use = "regex-filter", presets = ["secrets"] }]
+
+[agents.billing]
+model = "models.up"
+
+[models.up]
+use = "openai-compatible"
+base_url = "BASE_URL"
+model = "gpt-test"
+max_retries = 0
+"""
+
+
+def gateway(tmp_path, serve: str, base_url: str = "http://127.0.0.1:9/v1", **kw) -> Gateway:
+    path = tmp_path / "agents.toml"
+    path.write_text(AGENTS.replace("BASE_URL", base_url) + serve)
+    return Gateway.from_config(load_config(path), **kw)
+
+
+async def ask(url: str, key: str, content: str, model: str = "support") -> str | None:
+    async with openai.AsyncOpenAI(base_url=f"{url}/v1", api_key=key, max_retries=0) as api:
+        reply = await api.chat.completions.create(
+            model=model, messages=[{"role": "user", "content": content}])
+    return reply.choices[0].message.content
+
+
+async def test_keys_from_env_and_sha256_and_a_per_key_disable(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACME_KEY", "acme-secret")
+    sha = hashlib.sha256(b"globex-secret").hexdigest()
+    secret = "my key is AKIAIOSFODNN7EXAMPLE"
+    async with FakeLLMServer() as upstream:
+        served = gateway(tmp_path, f"""
+[serve.keys.acme]
+key_env = "ACME_KEY"
+tenant = "acme-corp"
+
+[serve.keys.globex]
+key_sha256 = "{sha}"
+agents = ["support"]
+disable = ["regex-filter"]
+""", upstream.openai_base_url)
+        assert [k.tenant for k in served.keys.keys] == ["acme-corp", "globex"]
+        upstream.script(Reply(text="passed through"))
+        async with running(served, "127.0.0.1", 0) as url:
+            with pytest.raises(openai.BadRequestError) as caught:  # acme runs the filter
+                await ask(url, "acme-secret", secret)
+            assert caught.value.body["code"] == "regex-filter"
+            assert await ask(url, "globex-secret", secret) == "passed through"
+            with pytest.raises(openai.PermissionDeniedError):
+                await ask(url, "globex-secret", "hi", model="billing")
+    assert len(upstream.requests) == 1
+
+
+async def test_a_key_can_add_processors_and_a_keys_file_holds_keys(tmp_path, monkeypatch):
+    (tmp_path / "keys.toml").write_text(f"""
+[keys.strict]
+key_sha256 = "{hashlib.sha256(b'strict-secret').hexdigest()}"
+agents = ["billing"]
+input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", pattern = "refund" }}] }}]
+""")
+    async with FakeLLMServer() as upstream:
+        served = gateway(tmp_path, '[serve]\nkeys_file = "keys.toml"\n', upstream.openai_base_url)
+        async with running(served, "127.0.0.1", 0) as url:
+            with pytest.raises(openai.BadRequestError) as caught:
+                await ask(url, "strict-secret", "I want a refund", model="billing")
+    assert caught.value.body["code"] == "regex-filter"
+    assert upstream.requests == []
+
+
+@pytest.mark.parametrize(("serve", "needle"), [
+    ("[serve.keys.a]\ntenant = 'x'\n", "exactly one of key_env"),
+    ("[serve.keys.a]\nkey_env = 'NOT_SET_ANYWHERE_1234'\n", "is not set"),
+    ("[serve.keys.a]\nkey_env = 'sk-abc-123'\n", "name of an environment variable"),
+    ("[serve.keys.a]\nkey_sha256 = 'abc'\n", "64 hex digits"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\nkey = 'x'\n", "unknown key 'key'"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\nagents = ['ghost']\n", "no agent 'ghost'"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\ndisable = ['regex-filtr']\n",
+     "'regex-filtr'"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\nmax_concurrent = 0\n", ">= 1"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\n[serve.keys.b]\nkey_sha256 = '"
+     + "a" * 64 + "'\n", "the same key"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\ninput_processors = ['no-such-thing']\n",
+     "no-such-thing"),
+    ("[serve]\nkeys_file = 'missing.toml'\n", "no such keys file"),
+    ("[serve]\nmax_concurrent = 0\n", "max_concurrent"),
+    ("[serve]\nmax_body_bytes = 'big'\n", "max_body_bytes"),
+])
+def test_a_bad_key_table_is_an_error_naming_it(tmp_path, serve, needle):
+    with pytest.raises(ConfigurationError, match=needle.replace("[", r"\[")):
+        gateway(tmp_path, serve)
+
+
+def test_a_key_is_never_in_an_error_or_a_repr(tmp_path, monkeypatch):
+    monkeypatch.setenv("ACME_KEY", "acme-very-secret")
+    served = gateway(tmp_path, "[serve.keys.acme]\nkey_env = 'ACME_KEY'\n")
+    assert "acme-very-secret" not in repr(served.keys.keys)
+    assert digest("acme-very-secret").hex() not in repr(served.keys.keys)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_lookup_finds_exactly_the_configured_key(presented):
+    keys = Keys([ApiKey("a", digest("alpha-key"), "a"), ApiKey("b", digest("beta-key"), "b")])
+    found = keys.lookup(presented)
+    expected = {"alpha-key": "a", "beta-key": "b"}.get(presented)
+    assert (found.name if found else None) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(body=st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["model", "messages", "role", "content", "tools", "tool_calls",
+                         "tool_choice", "function", "name", "arguments", "type", "stream",
+                         "id", "tool_call_id", "image_url", "url", "n", "x"]),
+        inner, max_size=4),
+    max_leaves=12))
+def test_no_body_makes_the_request_parser_fail_other_than_with_bad_request(body):
+    from tripwire.serve._request import BadRequest, parse_request
+
+    try:
+        parse_request(body)
+    except BadRequest as e:
+        assert str(e)
+
+
+async def test_no_hostile_body_is_a_500(tmp_path):
+    """Shapes an attacker would send reach the gateway over HTTP: each is a 4xx."""
+    served = gateway(tmp_path, "")
+    bodies = [
+        {"model": "support", "messages": [{"role": "user", "content": [{"type": "image_url"}]}]},
+        {"model": "support", "messages": [{"role": "assistant", "tool_calls": [
+            {"id": "c", "function": {"name": "f", "arguments": "[" * 5000}}]}]},
+        {"model": "support", "messages": [{"role": "user", "content": "x"}], "tools": [
+            {"type": "function", "function": {"name": "bad name!"}}]},
+        {"model": "support", "messages": [{"role": "user", "content": "x"}], "stream": "yes"},
+        {"model": ["support"], "messages": []},
+        {"model": "support", "messages": {"role": "user"}},
+    ]
+    import aiohttp
+
+    async with running(served, "127.0.0.1", 0) as url, aiohttp.ClientSession() as http:
+        for body in bodies:
+            async with http.post(f"{url}/v1/chat/completions", data=json.dumps(body)) as r:
+                assert 400 <= r.status < 500, (body, await r.text())
+        deep = "[" * 100000 + "]" * 100000
+        async with http.post(f"{url}/v1/chat/completions", data=deep) as r:
+            assert r.status == 400
+
+
+def test_lookup_time_does_not_depend_on_how_much_of_the_key_is_right():
+    """Not a timing assertion: the lookup compares every digest, whichever matches
+    (counted, not timed)."""
+    compared = []
+    keys = Keys([ApiKey(str(i), digest(f"key-{i}"), "t") for i in range(5)])
+    import tripwire.serve._keys as module
+
+    real = module.hmac.compare_digest
+    try:
+        module.hmac.compare_digest = lambda a, b: compared.append(1) or real(a, b)  # type: ignore[assignment]
+        for presented in ("key-0", "key-4", "nothing", "key-"):
+            compared.clear()
+            keys.lookup(presented)
+            assert len(compared) == 5
+    finally:
+        module.hmac.compare_digest = real
