@@ -186,3 +186,35 @@ def test_lookup_time_does_not_depend_on_how_much_of_the_key_is_right():
             assert len(compared) == 5
     finally:
         module.hmac.compare_digest = real
+
+
+async def test_a_key_gets_its_own_cost_guard_budget_per_tenant(tmp_path, monkeypatch):
+    """A per-key budget: the key adds ``cost-guard`` (scope resource = the key's tenant)
+    to both lists; once its tenant spent the budget, its requests are tripped before
+    the upstream is called, and another key's tenant is not affected."""
+    monkeypatch.setenv("SMALL_KEY", "small-secret")
+    monkeypatch.setenv("BIG_KEY", "big-secret")
+    guard = ('{ use = "cost-guard", limits = { max_total_tokens = 10 }, scope = "resource", '
+             'cache = "memory://" }')
+    async with FakeLLMServer() as upstream:
+        served = gateway(tmp_path, f"""
+[serve.keys.small]
+key_env = "SMALL_KEY"
+tenant = "small-co"
+input_processors = [{guard}]
+output_processors = [{guard}]
+
+[serve.keys.big]
+key_env = "BIG_KEY"
+tenant = "big-co"
+""", upstream.openai_base_url)
+        upstream.script(*[Reply(text="answer", usage=(8, 4))
+                          for _ in range(3)])
+        async with running(served, "127.0.0.1", 0) as url:
+            assert await ask(url, "small-secret", "hi", model="billing") == "answer"  # 12 tokens
+            with pytest.raises(openai.BadRequestError) as caught:
+                await ask(url, "small-secret", "again", model="billing")
+            assert caught.value.body["code"] == "cost-guard"
+            assert "max_total_tokens" in caught.value.body["message"]
+            assert await ask(url, "big-secret", "hi", model="billing") == "answer"
+    assert len(upstream.requests) == 2  # the tripped request never reached the upstream
