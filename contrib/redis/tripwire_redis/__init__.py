@@ -28,6 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import redis.asyncio as aioredis
 
+from tripwire.caches import check_key, check_ttl
+
 DEFAULT_TIMEOUT = 2.0
 DEFAULT_MAX_CONNECTIONS = 50
 
@@ -77,25 +79,25 @@ class RedisCache:
         return client
 
     async def get(self, key: str) -> bytes | None:
-        value = await self._redis().get(_key(key))
+        value = await self._redis().get(check_key(key))
         return None if value is None else bytes(value)
 
     async def set(self, key: str, value: bytes, ttl_seconds: float | None) -> None:
         if not isinstance(value, bytes):
             raise TypeError(f"a cache value must be bytes, got {type(value).__name__}")
-        await self._redis().set(_key(key), value, px=_ttl_ms(ttl_seconds))
+        await self._redis().set(check_key(key), value, px=_ttl_ms(ttl_seconds))
 
     async def delete(self, key: str) -> None:
-        await self._redis().delete(_key(key))
+        await self._redis().delete(check_key(key))
 
     async def incr(self, key: str, amount: int, ttl_seconds: float | None) -> int:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise TypeError(f"amount must be an int, got {type(amount).__name__}")
         ttl = _ttl_ms(ttl_seconds)
         async with self._redis().pipeline(transaction=True) as pipe:
-            pipe.incrby(_key(key), amount)
+            pipe.incrby(check_key(key), amount)
             if ttl is not None:
-                pipe.pexpire(_key(key), ttl, nx=True)
+                pipe.pexpire(check_key(key), ttl, nx=True)
             try:
                 results = await pipe.execute()
             except aioredis.ResponseError as e:
@@ -117,24 +119,10 @@ class RedisCache:
         return f"RedisCache({_masked(self.url)!r})"
 
 
-def _key(key: str) -> str:
-    if not isinstance(key, str) or not key:
-        raise ValueError(f"a cache key must be a non-empty str, got {key!r}")
-    return key
-
-
 def _ttl_ms(ttl_seconds: float | None) -> int | None:
-    if ttl_seconds is None:
-        return None
-    if (
-        isinstance(ttl_seconds, bool)
-        or not isinstance(ttl_seconds, int | float)
-        or not 0 < ttl_seconds < math.inf
-    ):
-        raise ValueError(
-            f"ttl_seconds must be a positive, finite number of seconds or None, got {ttl_seconds!r}"
-        )
-    return max(1, math.ceil(ttl_seconds * 1000))
+    """``ttl_seconds`` (checked by ``tripwire.caches.check_ttl``) in whole milliseconds."""
+    ttl = check_ttl(ttl_seconds)
+    return None if ttl is None else max(1, math.ceil(ttl * 1000))
 
 
 def _masked(url: str) -> str:
