@@ -30,6 +30,7 @@ from typing import Any
 
 from tripwire._serde import message_from_dict, message_to_dict
 from tripwire.errors import ConfigurationError, MissingDependencyError
+from tripwire.loops import PerLoop
 from tripwire.memory._vector_cache import VectorCache
 from tripwire.memory.store import Thread, VectorHit, VectorRow, pack
 from tripwire.messages import Message
@@ -117,10 +118,8 @@ class SQLiteStore:
             ) from e
         self.path = os.fspath(path)
         self.url = "memory://" if self.path == ":memory:" else f"sqlite:///{self.path}"
-        self._conn: Any = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._conns: PerLoop[Any] = PerLoop(self._open)
         self._lock: asyncio.Lock | None = None
-        self._opening: asyncio.Task[Any] | None = None
         self._vectors = VectorCache()
 
     @classmethod
@@ -140,28 +139,16 @@ class SQLiteStore:
 
     # -- connection
     async def _connection(self) -> Any:
-        loop = asyncio.get_running_loop()
-        if self._conn is not None and self._loop is loop:
-            return self._conn
-        opening = self._opening
-        if opening is None or opening.get_loop() is not loop:
-            # one opening at a time: concurrent first uses share it
-            opening = self._opening = loop.create_task(self._open(loop))
-        try:
-            return await asyncio.shield(opening)
-        finally:
-            if opening.done() and self._opening is opening:
-                self._opening = None
+        return await self._conns.get()
 
-    async def _open(self, loop: asyncio.AbstractEventLoop) -> Any:
-        if self._conn is not None:
+    async def _open(self, previous: Any) -> Any:
+        if previous is not None:
             if self.path == ":memory:":
                 raise RuntimeError(
                     "an in-memory store belongs to the event loop that opened it; use a "
                     "file store (sqlite:///path.db) across event loops")
             # the loop that opened it is gone (generate_sync, a test): let its thread go
-            self._conn.stop()
-            self._conn = None
+            previous.stop()
         import aiosqlite
 
         pending = aiosqlite.connect(self.path, isolation_level=None)
@@ -182,7 +169,7 @@ class SQLiteStore:
         except BaseException:
             await conn.close()
             raise
-        self._conn, self._loop, self._lock = conn, loop, asyncio.Lock()
+        self._lock = asyncio.Lock()
         return conn
 
     @asynccontextmanager
@@ -208,7 +195,7 @@ class SQLiteStore:
                 return list(await cursor.fetchall())
 
     async def close(self) -> None:
-        conn, self._conn = self._conn, None
+        conn = self._conns.take()
         if conn is not None:
             await conn.close()
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from tripwire._serde import message_from_dict, message_to_dict
 from tripwire.errors import ConfigurationError
+from tripwire.loops import PerLoop
 from tripwire.memory.store import Thread, VectorHit, VectorRow, pack, rank
 from tripwire.messages import Message
 
@@ -71,9 +72,7 @@ class PostgresStore:
                 f"a Postgres store URL starts with postgresql:// or postgres://, got {url!r}")
         self.url = url
         self.min_size, self.max_size = min_size, max_size
-        self._pool: Any = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._opening: asyncio.Task[Any] | None = None
+        self._pools: PerLoop[Any] = PerLoop(self._open)
 
     def __repr__(self) -> str:
         from tripwire.models._secrets import mask_url
@@ -81,24 +80,13 @@ class PostgresStore:
         return f"<PostgresStore {mask_url(self.url)}>"
 
     async def _get_pool(self) -> Any:
-        loop = asyncio.get_running_loop()
-        if self._pool is not None and self._loop is loop:
-            return self._pool
-        opening = self._opening
-        if opening is None or opening.get_loop() is not loop:
-            opening = self._opening = loop.create_task(self._open(loop))
-        try:
-            return await asyncio.shield(opening)
-        finally:
-            if opening.done() and self._opening is opening:
-                self._opening = None
+        return await self._pools.get()
 
-    async def _open(self, loop: asyncio.AbstractEventLoop) -> Any:
+    async def _open(self, previous: Any) -> Any:
         import asyncpg
 
-        if self._pool is not None:  # opened in an event loop that is gone
-            self._pool.terminate()
-            self._pool = None
+        if previous is not None:  # opened in an event loop that is gone
+            previous.terminate()
         pool = await asyncpg.create_pool(self.url, min_size=self.min_size,
                                          max_size=self.max_size)
         try:
@@ -107,11 +95,10 @@ class PostgresStore:
         except BaseException:
             await pool.close()
             raise
-        self._pool, self._loop = pool, loop
         return pool
 
     async def close(self) -> None:
-        pool, self._pool = self._pool, None
+        pool = self._pools.take()
         if pool is not None:
             await pool.close()
 
