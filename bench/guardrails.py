@@ -12,7 +12,8 @@ runs: on a shared machine wall-clock time counts whatever else runs meanwhile.
    IBANs). A detection counts when its type matches a label and their spans overlap.
    Targets: precision >= 0.97 and recall >= 0.95 on the validated types.
 2. Throughput of ``pii-detector`` + ``regex-filter`` (presets pii, secrets, urls), both
-   redacting, on MB of chat text, one core, the best of ``--repeat`` runs. Target:
+   redacting, on MB of chat text, one core, the best of ``--repeat`` runs, less the time
+   of the same run without processors (the agent and its scripted model). Target:
    >= 20 MB/s.
 3. The per-chunk cost of the hold-back window on a 20,000-delta stream: a processor
    that holds text back with ``tripwire.HoldBack`` (and finds nothing), against the
@@ -59,7 +60,9 @@ def precision_recall(n: int) -> dict[str, tuple[int, int, int]]:
 
 async def throughput(mb: float, repeat: int = 5) -> tuple[float, float, float]:
     """MB/s of pii-detector, regex-filter, and both, redacting input text: the best of
-    ``repeat`` runs, each with new processors and messages."""
+    ``repeat`` runs, each with new processors and messages. The same run with no
+    processor (the agent and the scripted model, which counts the prompt's words for
+    its usage) is timed too and taken off: what is left is the guardrails' time."""
     from tripwire.plugins.pii_detector import PIIDetector
     from tripwire.plugins.regex_filter import RegexFilter
 
@@ -69,16 +72,19 @@ async def throughput(mb: float, repeat: int = 5) -> tuple[float, float, float]:
     text = chat_text(int(mb * 1_000_000))
     # One message per paragraph, as a long conversation would arrive.
     paragraphs = [text[i:i + 2000] for i in range(0, len(text), 2000)]
-    best = [0.0, 0.0, 0.0]
+    best = [float("inf")] * 4
     for _ in range(repeat):
-        for i, procs in enumerate(([PIIDetector()], [regex()], [PIIDetector(), regex()])):
+        for i, procs in enumerate(([], [PIIDetector()], [regex()],
+                                   [PIIDetector(), regex()])):
             agent = Agent(id="bench", model=MockModel([MockResponse(text="ok")]),
                           input_processors=procs, default_error_processors=False)
             messages = [Message.user(p) for p in paragraphs]
             start = time.process_time()
             await agent.generate(messages)
-            best[i] = max(best[i], len(text) / 1e6 / (time.process_time() - start))
-    return best[0], best[1], best[2]
+            best[i] = min(best[i], time.process_time() - start)
+    base = best[0]
+    pii, regex_, both = (len(text) / 1e6 / max(t - base, 1e-9) for t in best[1:])
+    return pii, regex_, both
 
 
 class PassThrough(Processor):
