@@ -63,7 +63,7 @@ class BoundHook:
 
     ``common`` holds the processor's common arguments (built once per call);
     ``set(name, value)`` changes one of them for later invocations (``retry_count``).
-    ``await bound(values)`` calls the implementation with the hook's own ``values``;
+    ``bound(values, state)`` calls the implementation with the hook's own ``values``;
     the output pipeline calls ``fn(*args)`` itself per chunk, with the ``part`` slot
     (``part_index``) filled in: the fast path of ``process_output_stream``. A
     ``TripWire`` gets the processor id and triggers
@@ -95,24 +95,39 @@ class BoundHook:
         if name in names:
             self.args[names.index(name)] = value
 
-    async def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
+    def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
         """Call the implementation; ``values[name](state)`` gives each of the hook's own
-        arguments it declares (only those are computed)."""
+        arguments it declares (only those are computed).
+
+        Returns the result, or a coroutine giving it (await it when ``type(r) is
+        CoroutineType``): an implementation that is not ``async`` costs no coroutine."""
         if self.recorder is not None:
-            return await self._recorded(values, state)
+            return self._recorded(values, state)
         args = self.args
         for name, i in self.own:
             args[i] = values[name](state)
         try:
             result = self.fn(*args)
-            if result is not None and inspect.isawaitable(result):
-                result = await result
-            return result
+        except TripWire as tw:
+            return self._tripped(tw)
+        except Exception as e:
+            return handle_failure(self.cp, self.hook, e)
+        if result is not None and is_coroutine(result):
+            return self._settle(result)
+        return result
+
+    async def _settle(self, awaitable: Any) -> Any:
+        try:
+            return await awaitable
         except TripWire as tw:
             await on_tripwire(self.cp, tw)
             raise
         except Exception as e:
             return handle_failure(self.cp, self.hook, e)
+
+    async def _tripped(self, tw: TripWire) -> NoReturn:
+        await on_tripwire(self.cp, tw)
+        raise tw
 
     async def _recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
         """``__call__`` with its time and outcome recorded."""

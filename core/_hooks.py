@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -28,7 +29,6 @@ from tripwire.chunks import Chunk, ToolCall
 from tripwire.context import TracingContext
 from tripwire.errors import ProcessorError
 from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
-from tripwire.results import response_text
 
 if TYPE_CHECKING:
     from tripwire._pipeline import OutputPipeline
@@ -91,13 +91,14 @@ class Hooks:
         key = id(cp.processor)
         common = self._commons.get(key)
         if common is None:
+            declared = cp.declared  # only what its implementations take is built
             common = self._commons[key] = {
-                "abort": make_abort(cp.id),
+                "abort": make_abort(cp.id) if "abort" in declared else None,
                 "retry_count": self._retry_count,
                 "request_context": self.call.request_context,
                 "tracing_context": self._tracing_context,
-                "state": self.states.setdefault(cp.id, {}),
-                "writer": self._pipeline.writer(cp),
+                "state": self.states.setdefault(cp.id, {}) if "state" in declared else None,
+                "writer": self._pipeline.writer(cp) if "writer" in declared else None,
                 "abort_signal": self._abort_signal,
             }
         return common
@@ -150,7 +151,9 @@ class Hooks:
         return tasks
 
     async def _check_input(self, cp: CompiledProcessor, message_list: MessageList) -> None:
-        result = await self.bound(cp, "process_input")(_INPUT_VALUES, HookState(message_list))
+        result = self.bound(cp, "process_input")(_INPUT_VALUES, HookState(message_list))
+        if type(result) is CoroutineType:
+            result = await result
         if result is not None and result is not FAILED_OPEN and result is not message_list:
             handle_failure(cp, "process_input", ValueError(
                 f"it runs in mode={cp.mode!r}, beside the run, so it may check the input but "
@@ -169,6 +172,8 @@ class Hooks:
         return self._retry_count
 
     def set_retry_count(self, value: int) -> None:
+        if value == self._retry_count:
+            return
         self._retry_count = value
         for common in self._commons.values():
             common["retry_count"] = value
@@ -186,7 +191,9 @@ class Hooks:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
-                result = await item(adapter.values, state)
+                result = item(adapter.values, state)
+                if type(result) is CoroutineType:
+                    result = await result
                 if result is not None and result is not FAILED_OPEN:
                     adapter.apply(item.cp, result, state)
 
@@ -418,7 +425,7 @@ class Hooks:
         await self._run(chain, _Adapter("process_output_result", _RESULT_VALUES, apply,
                                         lambda s: s.ml.response.db()),
                         HookState(message_list, output=output))
-        output._set_text(response_text(message_list))
+        output._follow(message_list)
 
 
 def _all_messages(state: HookState) -> list[Any]:
@@ -432,7 +439,7 @@ def _message_list(state: HookState) -> MessageList | None:
 def _result(state: HookState) -> Any:
     # processors see result.text as the messages stand (an earlier one may have
     # edited them in place)
-    state.out._set_text(response_text(state.ml))
+    state.out._follow(state.ml)
     return state.out
 
 

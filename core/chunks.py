@@ -36,8 +36,8 @@ class Usage:
         if isinstance(value, Usage):
             return value
         if isinstance(value, dict):
-            known = {a.name for a in attrs.fields(cls)}
-            unknown = set(value) - known
+            known = _USAGE_KEYS
+            unknown = value.keys() - known
             if unknown:
                 raise ValueError(
                     f"unknown usage keys {sorted(unknown)}; valid: {sorted(known)}"
@@ -53,6 +53,9 @@ class Usage:
                 usage.total_tokens = usage.input_tokens + usage.output_tokens
             return usage
         raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+
+
+_USAGE_KEYS = frozenset(a.name for a in attrs.fields(Usage))
 
 
 @attrs.define

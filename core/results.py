@@ -64,20 +64,36 @@ class OutputResult:
     ``tokenize`` keeps placeholders in the history and gives the caller the values).
     """
 
-    text: str
+    _text: str = attrs.field(alias="text")
     usage: Usage
     finish_reason: str
     steps: list[StepResult]
     object: Any = None
     caller_text: str | None = None
+    #: the messages ``text`` is to be read from when next asked for (see ``_follow``)
+    _source: MessageList | None = attrs.field(default=None, init=False, repr=False, eq=False)
+
+    @property
+    def text(self) -> str:
+        """The response's text: its assistant messages as they stand."""
+        if self._source is not None:
+            object.__setattr__(self, "_text", response_text(self._source))
+            object.__setattr__(self, "_source", None)
+        return self._text
 
     def _copy(self) -> OutputResult:
         return OutputResult(self.text, self.usage, self.finish_reason, self.steps, self.object,
                             self.caller_text)
 
     def _set_text(self, text: str) -> None:
-        """The runner's way to update ``text`` after each processor."""
-        object.__setattr__(self, "text", text)
+        """The runner's way to update ``text``."""
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_source", None)
+
+    def _follow(self, message_list: MessageList) -> None:
+        """``text`` is the text of ``message_list``'s response as it stands when next
+        read (computed then: most processors never read it)."""
+        object.__setattr__(self, "_source", message_list)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _READ_ONLY and hasattr(self, "object"):
