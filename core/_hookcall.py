@@ -71,27 +71,30 @@ class BoundHook:
     ``FAILED_OPEN`` for a fail-open processor).
     """
 
-    __slots__ = ("cp", "hook", "fn", "args", "own", "part_index", "recorder", "_started")
+    __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
+                 "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
         self.cp = cp
         self.hook = hook
         self.fn = impl.function
+        self.argnames = impl.argnames
         self.args: list[Any] = [common.get(a) for a in impl.argnames]
         #: (name, position) of the hook's own arguments this implementation declares.
         self.own = impl.own
         self.part_index = impl.part_index
         #: the run's audit/trace ``Recorder``, or None (then nothing is timed)
         self.recorder: Any = None
-        self._started: dict[int, tuple[int, int]] = {}
+        #: when each running wrapper started (audit on), by id of its generator
+        self._started: dict[int, tuple[int, int]] | None = None
 
     def declares(self, name: str) -> bool:
-        return name in self.cp.impls[self.hook].argnames
+        return name in self.argnames
 
     def set(self, name: str, value: Any) -> None:
         """Bind ``name`` to ``value`` for the following invocations."""
-        names = self.cp.impls[self.hook].argnames
+        names = self.argnames
         if name in names:
             self.args[names.index(name)] = value
 
@@ -173,6 +176,8 @@ class BoundHook:
         try:
             gen = self.fn(*args)
             if self.recorder is not None:
+                if self._started is None:
+                    self._started = {}
                 self._started[id(gen)] = (wall_ns(), time.perf_counter_ns())
             next(gen)
             return gen
@@ -211,7 +216,7 @@ class BoundHook:
             self._record_wrapper(gen, outcome)
 
     def _record_wrapper(self, gen: Any, outcome: str) -> None:
-        started = self._started.pop(id(gen), None)
+        started = self._started.pop(id(gen), None) if self._started else None
         if started is not None and self.recorder is not None:
             self.recorder.record(self.cp.id, self.hook, started[0],
                                  time.perf_counter_ns() - started[1], outcome,

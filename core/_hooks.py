@@ -84,6 +84,14 @@ class Hooks:
         self._commons: dict[int, dict[str, Any]] = {}
         self._bound: dict[tuple[int, str], BoundHook] = {}
         self._chains: dict[tuple[str, str], list[Any]] = {}
+        inputs, outputs = flat(call.inputs), flat(call.outputs)
+        #: the hooks some input (output) processor of the call implements: the loop
+        #: calls no hook that none does
+        self.input_hooks = frozenset(h for cp in inputs for h in cp.impls)
+        self.output_hooks = frozenset(h for cp in outputs for h in cp.impls)
+        #: some input processor runs ``process_input`` beside the run (``start_checks``)
+        self.has_checks = any(cp.mode != "blocking" and "process_input" in cp.impls
+                              for cp in inputs)
 
     # -- binding
     def common(self, cp: CompiledProcessor) -> dict[str, Any]:
@@ -257,15 +265,18 @@ class Hooks:
 
     async def process_input_step(
         self, message_list: MessageList, step_number: int, steps: list[StepResult],
-        config: StepConfig, send_signal: SendSignal,
+        config: StepConfig, send_signal: Callable[[], SendSignal],
         resolve_model: Callable[[Model | str], Model],
     ) -> None:
+        """``send_signal()`` makes the step's ``send_signal`` (only when a processor
+        runs)."""
         chain = self._chain("inputs", "process_input_step")
         if not chain:
             return
+        signal = send_signal()
         values = {**_STEP_CONFIG_VALUES, "messages": _all_messages, "message_list": _message_list,
                   "step_number": lambda s: step_number, "steps": lambda s: list(steps),
-                  "send_signal": lambda s: send_signal}
+                  "send_signal": lambda s: signal}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_step_overrides(s.ml, cp, result, s.cfg,
@@ -302,13 +313,14 @@ class Hooks:
 
     async def process_llm_response(
         self, chunks: list[Chunk], model: Model, step_number: int, steps: list[StepResult],
-        from_cache: bool, finish: Mapping[str, Any],
+        step: StepResult, from_cache: bool, finish: Mapping[str, Any],
     ) -> None:
+        """``steps`` are the accepted steps before ``step``, the one just answered."""
         chain = self._chain("inputs", "process_llm_response")
         if not chain:
             return
         values = {"chunks": lambda s: list(chunks), "model": lambda s: model,
-                  "step_number": lambda s: step_number, "steps": lambda s: list(steps),
+                  "step_number": lambda s: step_number, "steps": lambda s: [*steps, step],
                   "from_cache": lambda s: from_cache,
                   "warnings": lambda s: finish.get("warnings") or [],
                   "request": lambda s: finish.get("request"),

@@ -121,6 +121,9 @@ class _StepStats:
         return "dropped" if self.dropped else "passed"
 
 
+_UNCOUNTED = _StepStats()
+
+
 class _Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
@@ -147,7 +150,8 @@ class _Stage:
         self.texts = 0
         self.dropped = 0
         self.released = False
-        self.stats = _StepStats()
+        # (counted only with the audit on; else one shared, never written)
+        self.stats = _StepStats() if bound.recorder is not None else _UNCOUNTED
 
 
 _NOTHING: Any = object()

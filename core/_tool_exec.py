@@ -37,7 +37,6 @@ class ToolRunner:
         self._request_context = request_context
         self._abort_signal = abort_signal
         self._run_id = run_id
-        self._writer = pipeline.writer()
 
     async def run(
         self, step: StepResult, config: StepConfig, steps: list[StepResult],
@@ -85,7 +84,7 @@ class ToolRunner:
             return False, f"Tool {call.tool_name!r} was not run: {bad_args[call.tool_call_id]}"
         try:
             return True, await tool.run(
-                call.args, writer=self._writer, request_context=self._request_context,
+                call.args, writer=self._pipeline.writer(), request_context=self._request_context,
                 abort_signal=self._abort_signal,
             )
         except asyncio.CancelledError:

@@ -47,8 +47,9 @@ class Usage:
                     raise ValueError(
                         f"usage[{key!r}] must be a non-negative int or None, got {count!r}"
                     )
-            usage = cls(**{k: v for k, v in value.items() if v is not None or k not in
-                           ("input_tokens", "output_tokens", "total_tokens")})
+            usage = cls(**value) if None not in value.values() else cls(**{
+                k: v for k, v in value.items() if v is not None or k not in
+                ("input_tokens", "output_tokens", "total_tokens")})
             if not usage.total_tokens:
                 usage.total_tokens = usage.input_tokens + usage.output_tokens
             return usage
