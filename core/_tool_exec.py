@@ -46,8 +46,12 @@ class ToolRunner:
         processors. ``retryable`` turns a ``retry=True`` abort of
         ``process_tool_result`` into a step retry when the limit allows."""
         tools = config.active()
-        outcomes = await asyncio.gather(
-            *(self._execute(call, tools, bad_args) for call in step.tool_calls))
+        calls = step.tool_calls
+        if len(calls) == 1:  # nothing to run beside it: no task, no trip through the loop
+            outcomes = [await self._execute(calls[0], tools, bad_args)]
+        else:
+            outcomes = await asyncio.gather(
+                *(self._execute(call, tools, bad_args) for call in calls))
         message_list = self._message_list
         for call, (ok, value) in zip(step.tool_calls, outcomes, strict=True):
             message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(

@@ -84,9 +84,13 @@ class Tool:
         for name in self._injected:
             kwargs[name] = services.get(name)
         result = self.execute(**kwargs)
-        if inspect.isawaitable(result):
+        if type(result) not in _PLAIN and inspect.isawaitable(result):
             result = await result
         return result
+
+
+#: What a tool commonly returns, never awaitable (no ``isawaitable`` check needed).
+_PLAIN = frozenset({str, int, float, bool, dict, list, type(None)})
 
 
 def tool(
