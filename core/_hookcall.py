@@ -132,18 +132,34 @@ class BoundHook:
         await on_tripwire(self.cp, tw)
         raise tw
 
-    async def _recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
-        """``__call__`` with its time and outcome recorded."""
+    def _recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
+        """``__call__`` with its time and outcome recorded (a synchronous
+        implementation that returns is recorded without a coroutine)."""
         args = self.args
         for name, i in self.own:
             args[i] = values[name](state)
-        wall = wall_ns() if self.recorder.tracer is not None else 0
+        recorder = self.recorder
+        wall = wall_ns() if recorder.tracer is not None else 0
         start = time.perf_counter_ns()
-        outcome = "passed"
         try:
             result = self.fn(*args)
-            if inspect.isawaitable(result):
-                result = await result
+        except BaseException as e:
+            return self._recorded_end(None, e, wall, start)
+        if result is not None and is_coroutine(result):
+            return self._recorded_end(result, None, wall, start)
+        recorder.record(self.cp.id, self.hook, wall, time.perf_counter_ns() - start,
+                        outcome_of(self.hook, result), mode=self.cp.mode)
+        return result
+
+    async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,
+                            start: int) -> Any:
+        """The rest of ``_recorded`` for an implementation that raised (``error``) or
+        returned an awaitable."""
+        outcome = "passed"
+        try:
+            if error is not None:
+                raise error
+            result = await awaitable
             outcome = outcome_of(self.hook, result)
             return result
         except TripWire as tw:
