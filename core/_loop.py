@@ -31,7 +31,7 @@ from tripwire._modes import next_after_checks
 from tripwire._pipeline import OutputPipeline
 from tripwire._signals import make_send_signal
 from tripwire._tool_exec import ToolRunner
-from tripwire.chunks import Chunk, Usage, check_chunk
+from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, TripWire
 from tripwire.messages import (
@@ -309,7 +309,7 @@ class Run:
                         raw = Chunk("step-finish", _step_finish_payload(raw.payload),
                                     run_id=run_id, source=raw.source)
                     elif raw.run_id is None:
-                        raw = Chunk(kind, raw.payload, run_id, raw.source, raw.transient)
+                        raw = stamp_run_id(raw, run_id)
                     if direct and not pipeline.pending and not kind.startswith("data-"):
                         observe(raw)  # what emit() would do, without its coroutine
                         yield raw

@@ -139,6 +139,25 @@ class Chunk:
         return self.type.startswith("data-")
 
 
+# The slots of Chunk, set directly: what stamp_run_id uses instead of attrs' frozen
+# __init__ (which goes through object.__setattr__ once per field).
+_new_chunk = object.__new__
+_set_type, _set_payload, _set_run_id, _set_source, _set_transient = (
+    Chunk.__dict__[name].__set__ for name in ("type", "payload", "run_id", "source", "transient"))
+
+
+def stamp_run_id(chunk: Chunk, run_id: str) -> Chunk:
+    """A copy of ``chunk`` with ``run_id``: the runner stamps every model chunk (a
+    frozen attrs class has no cheaper copy)."""
+    out = _new_chunk(Chunk)
+    _set_type(out, chunk.type)
+    _set_payload(out, chunk.payload)
+    _set_run_id(out, run_id)
+    _set_source(out, chunk.source)
+    _set_transient(out, chunk.transient)
+    return out
+
+
 _TEXTY = frozenset({"text-delta", "reasoning-delta"})
 _FIELDS = frozenset({"type", "payload", "run_id", "source", "transient"})
 
