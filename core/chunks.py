@@ -18,15 +18,12 @@ class Usage:
     cached_input_tokens: int | None = None
 
     def __add__(self, other: Usage) -> Usage:
-        def opt(a: int | None, b: int | None) -> int | None:
-            return None if a is None and b is None else (a or 0) + (b or 0)
-
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
             self.total_tokens + other.total_tokens,
-            opt(self.reasoning_tokens, other.reasoning_tokens),
-            opt(self.cached_input_tokens, other.cached_input_tokens),
+            _add_optional(self.reasoning_tokens, other.reasoning_tokens),
+            _add_optional(self.cached_input_tokens, other.cached_input_tokens),
         )
 
     @classmethod
@@ -54,6 +51,10 @@ class Usage:
                 usage.total_tokens = usage.input_tokens + usage.output_tokens
             return usage
         raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+
+
+def _add_optional(a: int | None, b: int | None) -> int | None:
+    return None if a is None and b is None else (a or 0) + (b or 0)
 
 
 _USAGE_KEYS = frozenset(a.name for a in attrs.fields(Usage))
