@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from tripwire.results import OutputResult, StepResult
     from tripwire.types import SendSignal
 
+_NO_HOOKS: frozenset[str] = frozenset()
+
 #: Changes two parallel members may both make: the first in list order counts.
 _MERGEABLE = frozenset({("retry",)})
 
@@ -84,14 +86,19 @@ class Hooks:
         self._commons: dict[int, dict[str, Any]] = {}
         self._bound: dict[tuple[int, str], BoundHook] = {}
         self._chains: dict[tuple[str, str], list[Any]] = {}
-        inputs, outputs = flat(call.inputs), flat(call.outputs)
         #: the hooks some input (output) processor of the call implements: the loop
         #: calls no hook that none does
-        self.input_hooks = frozenset(h for cp in inputs for h in cp.impls)
-        self.output_hooks = frozenset(h for cp in outputs for h in cp.impls)
+        self.input_hooks: frozenset[str] = _NO_HOOKS
+        self.output_hooks: frozenset[str] = _NO_HOOKS
         #: some input processor runs ``process_input`` beside the run (``start_checks``)
-        self.has_checks = any(cp.mode != "blocking" and "process_input" in cp.impls
-                              for cp in inputs)
+        self.has_checks = False
+        if call.inputs:
+            inputs = flat(call.inputs)
+            self.input_hooks = frozenset(h for cp in inputs for h in cp.impls)
+            self.has_checks = any(cp.mode != "blocking" and "process_input" in cp.impls
+                                  for cp in inputs)
+        if call.outputs:
+            self.output_hooks = frozenset(h for cp in flat(call.outputs) for h in cp.impls)
 
     # -- binding
     def common(self, cp: CompiledProcessor) -> dict[str, Any]:
