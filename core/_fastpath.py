@@ -11,9 +11,9 @@ was given, raises, or the chunk is a ``data-*`` chunk, or starts further down th
 the chunk goes on through the general loop, from the stage where it left the fast path,
 with that stage's result: the general loop stays the one place that decides what a
 result means. With the audit on, the fast path counts the chunks it passed (added to
-each stage's counts when the step's stats are flushed) and sends one chunk in eight
-through the general loop, which times it; with OpenTelemetry spans on, and with a
-wrapper among the stages, there is no fast path.
+each stage's counts when the step's stats are flushed) and sends one chunk in 32
+(the first of each step always) through the general loop, which times it; with
+OpenTelemetry spans on, and with a wrapper among the stages, there is no fast path.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Throu
         return [
             "        tick = counts[0]",
             "        counts[0] = tick + 1",
-            "        if not tick & 7:",
+            "        if not tick & 31:",
             f"            return await {slow}",
         ]
 

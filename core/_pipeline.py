@@ -175,7 +175,7 @@ class OutputPipeline:
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
         self.fast = False
-        #: the fast path's counts: [chunks seen this step (one in eight is timed), chunks
+        #: the fast path's counts: [chunks seen this step (one in 32 is timed), chunks
         #: that passed every stage unchanged this step (audit on), whether a text chunk
         #: passed every stage (then no stage dropped every text chunk)]
         self.counts: list[Any] = [0, 0, False]
@@ -256,11 +256,11 @@ class OutputPipeline:
                 if not stats.calls and recorder.tracer is not None:
                     stats.first_ns = wall_ns()
                 stats.calls += 1
-                # One call in 8 is timed (the first always): the duration is estimated
+                # One call in 32 is timed (the first always): the duration is estimated
                 # from them, so the audit costs little on the per-chunk path. (With the
-                # fast path, the chunks it sends here are the one in eight.)
+                # fast path, the chunks it sends here are the one in 32.)
                 began = time.perf_counter_ns() if first is _NOTHING and (
-                    self.fast or stats.calls & 7 == 1) else 0
+                    self.fast or stats.calls & 31 == 1) else 0
             try:
                 if first is not _NOTHING:
                     r, first = first, _NOTHING
