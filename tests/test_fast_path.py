@@ -48,8 +48,10 @@ class Change(Processor):
         if word == "five":
             return None
         if word == "seven":
-            return [part.evolve(payload={**part.payload, "text": "sev"}),
-                    part.evolve(payload={**part.payload, "text": "en "})]
+            return [
+                part.evolve(payload={**part.payload, "text": "sev"}),
+                part.evolve(payload={**part.payload, "text": "en "}),
+            ]
         return part
 
 
@@ -80,8 +82,9 @@ def texts(chunks):
 
 async def test_chunks_leave_the_fast_path_at_any_stage_and_finish_in_order(make_bare_agent):
     first, last = Record("first"), Record("last")
-    agent = make_bare_agent(model=MockModel([TEXT]),
-                            output_processors=[first, AsyncPass(), Change(), last])
+    agent = make_bare_agent(
+        model=MockModel([TEXT]), output_processors=[first, AsyncPass(), Change(), last]
+    )
     chunks = [c async for c in agent.stream("hi")]
     got = texts(chunks)
     assert "".join(got) == TEXT.replace("three", "THREE").replace("five ", "")
@@ -91,36 +94,46 @@ async def test_chunks_leave_the_fast_path_at_any_stage_and_finish_in_order(make_
     assert [w for w in last.seen if w] == got
     # stream_parts holds each chunk the stage saw exactly once (no double append when
     # a chunk leaves the fast path), and the state is the processor's own
-    assert [c.text for c in first.parts_seen if c.type == "text-delta"] == \
-        [w for w in first.seen if w]
+    assert [c.text for c in first.parts_seen if c.type == "text-delta"] == [
+        w for w in first.seen if w
+    ]
     assert first.retry_counts == [0] * len(first.seen)
 
 
 async def test_a_failing_stage_mid_stream_fails_open_or_ends_the_run(make_bare_agent):
     after = Record("after")
-    agent = make_bare_agent(model=MockModel([TEXT]),
-                            output_processors=[FailOn("four", fail_open=True), after])
+    agent = make_bare_agent(
+        model=MockModel([TEXT]), output_processors=[FailOn("four", fail_open=True), after]
+    )
     result = await agent.generate("hi")
     assert result.text == TEXT
     assert [w.strip() for w in after.seen if w] == WORDS
 
-    agent = make_bare_agent(model=MockModel([TEXT]),
-                            output_processors=[FailOn("four", fail_open=False), Record("x")])
+    agent = make_bare_agent(
+        model=MockModel([TEXT]), output_processors=[FailOn("four", fail_open=False), Record("x")]
+    )
     with pytest.raises(ProcessorError, match="fail-four"):
         await agent.generate("hi")
 
 
 async def test_audit_counts_are_exact_with_the_fast_path(make_bare_agent):
-    agent = make_bare_agent(model=MockModel([TEXT]),
-                            output_processors=[Record("first"), Change(), Record("last")],
-                            audit=True)
+    agent = make_bare_agent(
+        model=MockModel([TEXT]),
+        output_processors=[Record("first"), Change(), Record("last")],
+        audit=True,
+    )
     result = await agent.generate("hi")
-    stream = {r.processor_id: r for r in result.audit
-              if r.hook == "process_output_stream" and r.step == 0}
+    stream = {
+        r.processor_id: r for r in result.audit if r.hook == "process_output_stream" and r.step == 0
+    }
     n = len(WORDS) + 2  # step-start and step-finish pass too
     assert stream["first"].calls == stream["first"].chunks_emitted == n
-    assert (stream["change"].calls, stream["change"].chunks_dropped,
-            stream["change"].chunks_modified, stream["change"].chunks_emitted) == (n, 1, 2, n)
+    assert (
+        stream["change"].calls,
+        stream["change"].chunks_dropped,
+        stream["change"].chunks_modified,
+        stream["change"].chunks_emitted,
+    ) == (n, 1, 2, n)
     assert stream["last"].calls == stream["last"].chunks_emitted == n
 
 
@@ -133,9 +146,12 @@ async def test_a_run_leaves_no_reference_cycle(make_bare_agent, audit):
         def process_input(self, messages, abort, state):
             return None
 
-    agent = make_bare_agent(model=MockModel([TEXT, TEXT]), input_processors=[Check()],
-                            output_processors=[Record("a"), AsyncPass(), Change()],
-                            audit=audit)
+    agent = make_bare_agent(
+        model=MockModel([TEXT, TEXT]),
+        input_processors=[Check()],
+        output_processors=[Record("a"), AsyncPass(), Change()],
+        audit=audit,
+    )
     await agent.generate("warm up")
     gc.collect()
     gc.disable()
