@@ -183,19 +183,27 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             else agent._processor_list(kind, request_context)
         return resolve_units(nodes, request_context)
 
-    inputs = processors("input")
-    if options.get("prepare_step") is not None:
-        inputs.append(prepare_step_processor(options["prepare_step"]))
-    outputs = processors("output")
-    if options.get("structured_output") is not None:
-        so = compile_processor(structured_output_processor(options["structured_output"]))
-        if all(cp.id != so.id for cp in flat(inputs)):
-            inputs.append(so)
-        if all(cp.id != so.id for cp in flat(outputs)):
-            outputs.append(so)
-    errors = processors("error")
-    errors += resolve_units([d for d in agent._defaults if all(d.id != e.id for e in flat(errors))],
-                            request_context)
+    units = agent._units if _AGENT_LISTS.isdisjoint(options) else None
+    if units is not None:  # the agent's own lists, the same for every call
+        inputs, outputs, errors = units
+    else:
+        inputs = processors("input")
+        if options.get("prepare_step") is not None:
+            inputs.append(prepare_step_processor(options["prepare_step"]))
+        outputs = processors("output")
+        if options.get("structured_output") is not None:
+            so = compile_processor(structured_output_processor(options["structured_output"]))
+            if all(cp.id != so.id for cp in flat(inputs)):
+                inputs.append(so)
+            if all(cp.id != so.id for cp in flat(outputs)):
+                outputs.append(so)
+        errors = processors("error")
+        errors += resolve_units(
+            [d for d in agent._defaults if all(d.id != e.id for e in flat(errors))],
+            request_context)
+        if _AGENT_LISTS.isdisjoint(options) and all(
+                _static(agent._compiled[k]) for k in ("input", "output", "error")):
+            agent._units = (inputs, outputs, errors)
     for index, cp in enumerate(flat(inputs) + flat(outputs) + flat(errors)):
         try:
             cp.processor.processor_index = index
@@ -248,6 +256,19 @@ def client_tools(value: Any) -> dict[str, Tool]:
             raise ConfigurationError(f"client_tools: two tools are named {item.name!r}")
         out[item.name] = item
     return out
+#: The options that change a call's processor lists (else the agent's are used as
+#: they are, resolved once when they hold no branch: ``Agent._units``).
+_AGENT_LISTS = frozenset({"input_processors", "output_processors", "error_processors",
+                          "prepare_step", "structured_output"})
+
+
+def _static(nodes: list[CompiledNode] | None) -> bool:
+    """True when ``nodes`` resolve to the same units for every call (a fixed list
+    without branches)."""
+    if nodes is None:
+        return False
+    return all(isinstance(n, CompiledProcessor) or (n.shape != "branch" and _static(n.members))
+               for n in nodes)
 
 
 def prepare_step_processor(fn: Callable[..., Any]) -> CompiledProcessor:

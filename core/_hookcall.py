@@ -63,7 +63,7 @@ class BoundHook:
 
     ``common`` holds the processor's common arguments (built once per call);
     ``set(name, value)`` changes one of them for later invocations (``retry_count``).
-    ``await bound(values)`` calls the implementation with the hook's own ``values``;
+    ``bound(values, state)`` calls the implementation with the hook's own ``values``;
     the output pipeline calls ``fn(*args)`` itself per chunk, with the ``part`` slot
     (``part_index``) filled in: the fast path of ``process_output_stream``. A
     ``TripWire`` gets the processor id and triggers
@@ -71,61 +71,101 @@ class BoundHook:
     ``FAILED_OPEN`` for a fail-open processor).
     """
 
-    __slots__ = ("cp", "hook", "fn", "args", "own", "part_index", "recorder", "_started")
+    __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
+                 "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
         self.cp = cp
         self.hook = hook
         self.fn = impl.function
+        self.argnames = impl.argnames
         self.args: list[Any] = [common.get(a) for a in impl.argnames]
         #: (name, position) of the hook's own arguments this implementation declares.
         self.own = impl.own
         self.part_index = impl.part_index
         #: the run's audit/trace ``Recorder``, or None (then nothing is timed)
         self.recorder: Any = None
-        self._started: dict[int, tuple[int, int]] = {}
+        #: when each running wrapper started (audit on), by id of its generator
+        self._started: dict[int, tuple[int, int]] | None = None
 
     def declares(self, name: str) -> bool:
-        return name in self.cp.impls[self.hook].argnames
+        return name in self.argnames
 
     def set(self, name: str, value: Any) -> None:
         """Bind ``name`` to ``value`` for the following invocations."""
-        names = self.cp.impls[self.hook].argnames
+        names = self.argnames
         if name in names:
             self.args[names.index(name)] = value
 
-    async def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
+    def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
         """Call the implementation; ``values[name](state)`` gives each of the hook's own
-        arguments it declares (only those are computed)."""
+        arguments it declares (only those are computed).
+
+        Returns the result, or a coroutine giving it (await it when ``type(r) is
+        CoroutineType``): an implementation that is not ``async`` costs no coroutine."""
         if self.recorder is not None:
-            return await self._recorded(values, state)
+            return self._recorded(values, state)
         args = self.args
         for name, i in self.own:
             args[i] = values[name](state)
         try:
             result = self.fn(*args)
-            if result is not None and inspect.isawaitable(result):
-                result = await result
-            return result
+        except TripWire as tw:
+            return self._tripped(tw)
+        except Exception as e:
+            return handle_failure(self.cp, self.hook, e)
+        if result is not None and is_coroutine(result):
+            return self._settle(result)
+        return result
+
+    async def _settle(self, awaitable: Any) -> Any:
+        try:
+            return await awaitable
         except TripWire as tw:
             await on_tripwire(self.cp, tw)
             raise
         except Exception as e:
             return handle_failure(self.cp, self.hook, e)
 
-    async def _recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
-        """``__call__`` with its time and outcome recorded."""
+    async def _tripped(self, tw: TripWire) -> NoReturn:
+        try:
+            await on_tripwire(self.cp, tw)
+            raise tw
+        finally:
+            # The tripwire's traceback holds this frame: without this the frame's
+            # ``tw`` would keep the run (its state, its messages) alive in a cycle
+            # until the garbage collector ran.
+            del tw
+
+    def _recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
+        """``__call__`` with its time and outcome recorded (a synchronous
+        implementation that returns is recorded without a coroutine)."""
         args = self.args
         for name, i in self.own:
             args[i] = values[name](state)
-        wall = wall_ns() if self.recorder.tracer is not None else 0
+        recorder = self.recorder
+        wall = wall_ns() if recorder.tracer is not None else 0
         start = time.perf_counter_ns()
-        outcome = "passed"
         try:
             result = self.fn(*args)
-            if inspect.isawaitable(result):
-                result = await result
+        except BaseException as e:
+            return self._recorded_end(None, e, wall, start)
+        if result is not None and is_coroutine(result):
+            return self._recorded_end(result, None, wall, start)
+        recorder.record(self.cp.id, self.hook, wall, time.perf_counter_ns() - start,
+                        outcome_of(self.hook, result), mode=self.cp.mode)
+        return result
+
+    async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,
+                            start: int) -> Any:
+        """The rest of ``_recorded`` for an implementation that raised (``error``) or
+        returned an awaitable."""
+        outcome = "passed"
+        try:
+            if error is not None:
+                raise error
+            result = await awaitable
             outcome = outcome_of(self.hook, result)
             return result
         except TripWire as tw:
@@ -141,6 +181,7 @@ class BoundHook:
             outcome = "fail-open"
             return result
         finally:
+            error = None  # the raised error's traceback holds this frame: no cycle
             self.recorder.record(self.cp.id, self.hook, wall,
                                  time.perf_counter_ns() - start, outcome, mode=self.cp.mode)
 
@@ -158,6 +199,8 @@ class BoundHook:
         try:
             gen = self.fn(*args)
             if self.recorder is not None:
+                if self._started is None:
+                    self._started = {}
                 self._started[id(gen)] = (wall_ns(), time.perf_counter_ns())
             next(gen)
             return gen
@@ -196,7 +239,7 @@ class BoundHook:
             self._record_wrapper(gen, outcome)
 
     def _record_wrapper(self, gen: Any, outcome: str) -> None:
-        started = self._started.pop(id(gen), None)
+        started = self._started.pop(id(gen), None) if self._started else None
         if started is not None and self.recorder is not None:
             self.recorder.record(self.cp.id, self.hook, started[0],
                                  time.perf_counter_ns() - started[1], outcome,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Callable, Mapping
+from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -29,13 +30,14 @@ from tripwire.chunks import Chunk, ToolCall
 from tripwire.context import TracingContext
 from tripwire.errors import ProcessorError
 from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
-from tripwire.results import response_text
 
 if TYPE_CHECKING:
     from tripwire._pipeline import OutputPipeline
     from tripwire.models import Model
     from tripwire.results import OutputResult, StepResult
     from tripwire.types import SendSignal
+
+_NO_HOOKS: frozenset[str] = frozenset()
 
 #: Changes two parallel members may both make: the first in list order counts.
 _MERGEABLE = frozenset({("retry",)})
@@ -85,6 +87,19 @@ class Hooks:
         self._commons: dict[int, dict[str, Any]] = {}
         self._bound: dict[tuple[int, str], BoundHook] = {}
         self._chains: dict[tuple[str, str], list[Any]] = {}
+        #: the hooks some input (output) processor of the call implements: the loop
+        #: calls no hook that none does
+        self.input_hooks: frozenset[str] = _NO_HOOKS
+        self.output_hooks: frozenset[str] = _NO_HOOKS
+        #: some input processor runs ``process_input`` beside the run (``start_checks``)
+        self.has_checks = False
+        if call.inputs:
+            inputs = flat(call.inputs)
+            self.input_hooks = frozenset(h for cp in inputs for h in cp.impls)
+            self.has_checks = any(cp.mode != "blocking" and "process_input" in cp.impls
+                                  for cp in inputs)
+        if call.outputs:
+            self.output_hooks = frozenset(h for cp in flat(call.outputs) for h in cp.impls)
 
     # -- binding
     def common(self, cp: CompiledProcessor) -> dict[str, Any]:
@@ -92,13 +107,14 @@ class Hooks:
         key = id(cp.processor)
         common = self._commons.get(key)
         if common is None:
+            declared = cp.declared  # only what its implementations take is built
             common = self._commons[key] = {
-                "abort": make_abort(cp.id),
+                "abort": make_abort(cp.id) if "abort" in declared else None,
                 "retry_count": self._retry_count,
                 "request_context": self.call.request_context,
                 "tracing_context": self._tracing_context,
-                "state": self.states.setdefault(cp.id, {}),
-                "writer": self._pipeline.writer(cp),
+                "state": self.states.setdefault(cp.id, {}) if "state" in declared else None,
+                "writer": self._pipeline.writer(cp) if "writer" in declared else None,
                 "abort_signal": self._abort_signal,
             }
         return common
@@ -151,7 +167,9 @@ class Hooks:
         return tasks
 
     async def _check_input(self, cp: CompiledProcessor, message_list: MessageList) -> None:
-        result = await self.bound(cp, "process_input")(_INPUT_VALUES, HookState(message_list))
+        result = self.bound(cp, "process_input")(_INPUT_VALUES, HookState(message_list))
+        if type(result) is CoroutineType:
+            result = await result
         if result is not None and result is not FAILED_OPEN and result is not message_list:
             handle_failure(cp, "process_input", ValueError(
                 f"it runs in mode={cp.mode!r}, beside the run, so it may check the input but "
@@ -170,6 +188,8 @@ class Hooks:
         return self._retry_count
 
     def set_retry_count(self, value: int) -> None:
+        if value == self._retry_count:
+            return
         self._retry_count = value
         for common in self._commons.values():
             common["retry_count"] = value
@@ -187,7 +207,9 @@ class Hooks:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
-                result = await item(adapter.values, state)
+                result = item(adapter.values, state)
+                if type(result) is CoroutineType:
+                    result = await result
                 if result is not None and result is not FAILED_OPEN:
                     adapter.apply(item.cp, result, state)
 
@@ -251,15 +273,18 @@ class Hooks:
 
     async def process_input_step(
         self, message_list: MessageList, step_number: int, steps: list[StepResult],
-        config: StepConfig, send_signal: SendSignal,
+        config: StepConfig, send_signal: Callable[[], SendSignal],
         resolve_model: Callable[[Model | str], Model],
     ) -> None:
+        """``send_signal()`` makes the step's ``send_signal`` (only when a processor
+        runs)."""
         chain = self._chain("inputs", "process_input_step")
         if not chain:
             return
+        signal = send_signal()
         values = {**_STEP_CONFIG_VALUES, "messages": _all_messages, "message_list": _message_list,
                   "step_number": lambda s: step_number, "steps": lambda s: list(steps),
-                  "send_signal": lambda s: send_signal}
+                  "send_signal": lambda s: signal}
 
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_step_overrides(s.ml, cp, result, s.cfg,
@@ -301,13 +326,14 @@ class Hooks:
 
     async def process_llm_response(
         self, chunks: list[Chunk], model: Model, step_number: int, steps: list[StepResult],
-        from_cache: bool, finish: Mapping[str, Any],
+        step: StepResult, from_cache: bool, finish: Mapping[str, Any],
     ) -> None:
+        """``steps`` are the accepted steps before ``step``, the one just answered."""
         chain = self._chain("inputs", "process_llm_response")
         if not chain:
             return
         values = {"chunks": lambda s: list(chunks), "model": lambda s: model,
-                  "step_number": lambda s: step_number, "steps": lambda s: list(steps),
+                  "step_number": lambda s: step_number, "steps": lambda s: [*steps, step],
                   "from_cache": lambda s: from_cache,
                   "warnings": lambda s: finish.get("warnings") or [],
                   "request": lambda s: finish.get("request"),
@@ -424,7 +450,7 @@ class Hooks:
         await self._run(chain, _Adapter("process_output_result", _RESULT_VALUES, apply,
                                         lambda s: s.ml.response.db()),
                         HookState(message_list, output=output))
-        output._set_text(response_text(message_list))
+        output._follow(message_list)
 
 
 def _all_messages(state: HookState) -> list[Any]:
@@ -438,7 +464,7 @@ def _message_list(state: HookState) -> MessageList | None:
 def _result(state: HookState) -> Any:
     # processors see result.text as the messages stand (an earlier one may have
     # edited them in place)
-    state.out._set_text(response_text(state.ml))
+    state.out._follow(state.ml)
     return state.out
 
 

@@ -31,7 +31,7 @@ from tripwire._modes import next_after_checks
 from tripwire._pipeline import OutputPipeline
 from tripwire._signals import make_send_signal
 from tripwire._tool_exec import ToolRunner, runs_on_client
-from tripwire.chunks import Chunk, Usage, check_chunk
+from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, TripWire
 from tripwire.messages import (
@@ -112,13 +112,16 @@ class Run:
     async def events(self) -> AsyncGenerator[Chunk, None]:
         pipeline = self.pipeline
         try:
-            await self.hooks.process_input(self.message_list)
-            checks = self.hooks.start_checks(self.message_list)
-            self.guards = checks["parallel"]
-            for task in checks["monitor"]:
-                self.agent._own_task(task)
-                self.monitors.append(task)
-            for c in await pipeline.flush():
+            hooks = self.hooks
+            if "process_input" in hooks.input_hooks:
+                await hooks.process_input(self.message_list)
+            if hooks.has_checks:
+                checks = hooks.start_checks(self.message_list)
+                self.guards = checks["parallel"]
+                for task in checks["monitor"]:
+                    self.agent._own_task(task)
+                    self.monitors.append(task)
+            for c in await pipeline.flush() if pipeline.pending else ():
                 yield c
             run_start = self.message_list.checkpoint()
             step_number = 0
@@ -172,13 +175,14 @@ class Run:
                     yield c
             output = OutputResult(self.text, self.usage, self.finish_reason, list(self.steps))
             try:
-                await self.hooks.process_output_result(self.message_list, output)
+                if "process_output_result" in hooks.output_hooks:
+                    await hooks.process_output_result(self.message_list, output)
             except TripWire:
                 # The whole response is rejected: none of it is kept or returned.
                 self.response_rejected = True
                 self.message_list.rollback(run_start)
                 raise
-            for c in await pipeline.flush():
+            for c in await pipeline.flush() if pipeline.pending else ():
                 yield c
             # the response's text after process_output_result (or what a processor set
             # for the caller when the stored messages hold something else)
@@ -231,19 +235,24 @@ class Run:
         transient: list[Message] = []
         pipeline.new_step()
         self._start_step(step_number)
-        await self.hooks.process_input_step(
-            self.message_list, step_number, self.steps, config,
-            make_send_signal(self.message_list, self.pipeline, transient,
-                             lambda: bool(self.steps)), self.agent._resolve)
+        hooks = self.hooks
+        if "process_input_step" in hooks.input_hooks:
+            await hooks.process_input_step(
+                self.message_list, step_number, self.steps, config,
+                lambda: make_send_signal(self.message_list, self.pipeline, transient,
+                                         lambda: bool(self.steps)), self.agent._resolve)
         if all(m is not config.model for m in self.models_used):
             self.models_used.append(config.model)
-        for c in await pipeline.flush():
+        for c in await pipeline.flush() if pipeline.pending else ():
             yield c
         api_retries = 0
         while True:
-            prompt, cached = await self.hooks.process_llm_request(
-                self._prompt(config, transient), config, step_number, self.steps)
-            for c in await pipeline.flush():
+            prompt: list[dict[str, Any]] = self._prompt(config, transient)
+            cached: list[Chunk] | None = None
+            if "process_llm_request" in hooks.input_hooks:
+                prompt, cached = await hooks.process_llm_request(
+                    prompt, config, step_number, self.steps)
+            for c in await pipeline.flush() if pipeline.pending else ():
                 yield c
             request = ModelRequest(
                 prompt=prompt, tools=list(config.active().values()),
@@ -264,6 +273,12 @@ class Run:
             # (Inline rather than a nested generator: one hop less per chunk.)
             failed: Exception | None = None
             iterator = source.__aiter__()
+            next_chunk = iterator.__anext__
+            keep = acc.raw.append
+            observe = acc.observe
+            emit = pipeline.emit
+            direct = not pipeline.stages  # no processor runs per chunk
+            run_id = self.run_id
             try:
                 while True:
                     try:
@@ -271,7 +286,7 @@ class Run:
                             raw = await next_after_checks(iterator, self.guards)
                             self.guards = []  # they passed
                         else:
-                            raw = await iterator.__anext__()
+                            raw = await next_chunk()
                         if cached is None:  # cache entries were checked when returned
                             check_chunk(raw)
                     except StopAsyncIteration:
@@ -288,16 +303,20 @@ class Run:
                     except Exception as e:
                         failed = e
                         break
-                    acc.raw.append(raw)
-                    if raw.type == "finish":
+                    keep(raw)
+                    kind = raw.type
+                    if kind == "finish":
                         acc.finish = raw.payload
                         raw = Chunk("step-finish", _step_finish_payload(raw.payload),
-                                    run_id=self.run_id, source=raw.source)
+                                    run_id=run_id, source=raw.source)
                     elif raw.run_id is None:
-                        raw = Chunk(raw.type, raw.payload, self.run_id, raw.source,
-                                    raw.transient)
-                    for c in await pipeline.emit(raw):
-                        acc.observe(c)
+                        raw = stamp_run_id(raw, run_id)
+                    if direct and not pipeline.pending and not kind.startswith("data-"):
+                        observe(raw)  # what emit() would do, without its coroutine
+                        yield raw
+                        continue
+                    for c in await emit(raw):
+                        observe(c)
                         yield c
             finally:
                 closer = getattr(iterator, "aclose", None)
@@ -315,7 +334,7 @@ class Run:
                     for c in await self._step_retry(step_number, str(failed), retry_by,
                                                     api_retries):
                         yield c
-                    for c in await pipeline.flush():
+                    for c in await pipeline.flush() if pipeline.pending else ():
                         yield c
                     continue
                 raise failed
@@ -337,17 +356,19 @@ class Run:
         if message is not None:
             self.message_list.add(message, "response")
             pipeline.current_message = message
-        await self.hooks.process_llm_response(acc.raw, config.model, step_number,
-                                              [*self.steps, step], acc.from_cache, acc.finish)
+        if "process_llm_response" in hooks.input_hooks:
+            await hooks.process_llm_response(acc.raw, config.model, step_number,
+                                             self.steps, step, acc.from_cache, acc.finish)
         self.steps.append(step)
-        for c in await pipeline.flush():
+        for c in await pipeline.flush() if pipeline.pending else ():
             yield c
         try:
-            await self.hooks.process_output_step(self.message_list, step, config, self.steps)
+            if "process_output_step" in hooks.output_hooks:
+                await hooks.process_output_step(self.message_list, step, config, self.steps)
         except TripWire as tw:
             self._maybe_retry(tw)
             raise
-        for c in await pipeline.flush():
+        for c in await pipeline.flush() if pipeline.pending else ():
             yield c
         if step.tool_calls:
             async with aclosing(self.tools.run(step, config, self.steps, acc.bad_args,

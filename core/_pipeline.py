@@ -13,6 +13,7 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tripwire import _fastpath
 from tripwire._hookcall import (
     FAILED_OPEN,
     BoundHook,
@@ -120,15 +121,19 @@ class _StepStats:
         return "dropped" if self.dropped else "passed"
 
 
+_UNCOUNTED = _StepStats()
+
+
 class _Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "id", "fn", "args", "part_index", "parts", "data", "texts",
-                 "dropped", "released", "wrapper", "stats")
+    __slots__ = ("bound", "cp", "impl", "id", "fn", "args", "part_index", "parts", "data",
+                 "texts", "dropped", "released", "wrapper", "stats")
 
     def __init__(self, bound: BoundHook, message_list: MessageList) -> None:
         self.bound = bound
         self.cp = bound.cp
+        self.impl = bound.cp.impls["process_output_stream"]
         self.id = bound.cp.id
         # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
         self.fn = bound.fn
@@ -145,8 +150,11 @@ class _Stage:
         self.texts = 0
         self.dropped = 0
         self.released = False
-        self.stats = _StepStats()
+        # (counted only with the audit on; else one shared, never written)
+        self.stats = _StepStats() if bound.recorder is not None else _UNCOUNTED
 
+
+_NOTHING: Any = object()
 
 _warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
 
@@ -166,11 +174,22 @@ class OutputPipeline:
         #: non-transient data parts of the current step, until it has a message
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
+        self.fast = False
+        #: the fast path's counts: [chunks seen this step (one in 32 is timed), chunks
+        #: that passed every stage unchanged this step (audit on), whether a text chunk
+        #: passed every stage (then no stage dropped every text chunk)]
+        self.counts: list[Any] = [0, 0, False]
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList) -> None:
         """The output processors' ``process_output_stream``, in list order."""
         self.message_list = message_list
         self.stages = [_Stage(b, message_list) for b in bound]
+        fast = _fastpath.generate(self)
+        if fast is not None:
+            # instance attributes in front of the methods of the same names (the
+            # generated functions hold this pipeline through a weak proxy: no cycle)
+            vars(self).update(zip(("through", "emit"), fast, strict=True))
+            self.fast = True
 
     def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
         """A writer whose chunks skip ``emitter``'s own ``process_output_stream``."""
@@ -183,10 +202,15 @@ class OutputPipeline:
 
     def flush_stats(self) -> None:
         """Hand each stage's counts of the step to the recorder (one record each)."""
+        counts = self.counts
+        counts[0] = 0
         if self.recorder is None:
             return
+        fast, counts[1] = counts[1], 0
         for stage in self.stages:
             stats = stage.stats
+            stats.calls += fast
+            stats.emitted += fast
             if stats.calls:
                 self.recorder.record(
                     stage.cp.id, "process_output_stream", stats.first_ns, stats.duration_ns(),
@@ -200,9 +224,11 @@ class OutputPipeline:
         data, self.step_data = self.step_data, []
         return data
 
-    async def through(self, chunk: Chunk, skip: str | None = None, start: int = 0) -> list[Chunk]:
+    async def _through(self, chunk: Chunk, skip: str | None = None, start: int = 0,
+                       first: Any = _NOTHING) -> list[Chunk]:
         """Pass one chunk through the processors from index ``start`` on; returns what
-        comes out (zero, one or more chunks).
+        comes out (zero, one or more chunks). ``first``, when given, is what stage
+        ``start`` returned (or a ``_fastpath.Raised``): the fast path resuming here.
 
         When a later processor trips on one of several chunks a processor released
         together, the ones before it (which passed every processor) are kept on the
@@ -216,7 +242,7 @@ class OutputPipeline:
             stage = stages[i]
             if (is_data and not stage.data) or (skip is not None and stage.id == skip):
                 continue
-            if stage.parts is not None:
+            if stage.parts is not None and first is _NOTHING:
                 stage.parts.append(chunk)
             if stage.wrapper:
                 return await self._wrap(stage, chunk, skip, i)
@@ -230,11 +256,18 @@ class OutputPipeline:
                 if not stats.calls and recorder.tracer is not None:
                     stats.first_ns = wall_ns()
                 stats.calls += 1
-                # One call in 8 is timed (the first always): the duration is estimated
-                # from them, so the audit costs little on the per-chunk path.
-                began = time.perf_counter_ns() if stats.calls & 7 == 1 else 0
+                # One call in 32 is timed (the first always): the duration is estimated
+                # from them, so the audit costs little on the per-chunk path. (With the
+                # fast path, the chunks it sends here are the one in 32.)
+                began = time.perf_counter_ns() if first is _NOTHING and (
+                    self.fast or stats.calls & 31 == 1) else 0
             try:
-                r = stage.fn(*args)
+                if first is not _NOTHING:
+                    r, first = first, _NOTHING
+                    if type(r) is _fastpath.Raised:
+                        r.reraise()
+                else:
+                    r = stage.fn(*args)
                 if r is chunk:  # passed on unchanged: the fast path
                     if recorder is not None:
                         stats = stage.stats
@@ -285,7 +318,7 @@ class OutputPipeline:
             out: list[Chunk] = []
             for c in r:
                 try:
-                    out.extend(await self.through(c, skip, i + 1))
+                    out.extend(await self._through(c, skip, i + 1))
                 except TripWire as tw:
                     tw._released = out + getattr(tw, "_released", [])  # type: ignore[attr-defined]
                     raise
@@ -299,9 +332,9 @@ class OutputPipeline:
         gen = await stage.bound.start({"part": lambda _: chunk, "stream_parts": lambda _: stage.parts,
                                        "message_list": lambda _: self.message_list}, None)
         if gen is FAILED_OPEN:
-            return await self.through(chunk, skip, i + 1)
+            return await self._through(chunk, skip, i + 1)
         try:
-            out = await self.through(chunk, skip, i + 1)
+            out = await self._through(chunk, skip, i + 1)
         except BaseException:
             stage.bound.close(gen)
             raise
@@ -320,7 +353,36 @@ class OutputPipeline:
         stage.released = True
         return replacement
 
-    async def emit(self, chunk: Chunk) -> list[Chunk]:
+    #: ``through(chunk, skip=None, start=0)``: one chunk through the processors from
+    #: index ``start`` on; ``emit(chunk)``: that, then the data chunks hooks wrote
+    #: meanwhile. ``attach`` puts the generated fast path in front of both.
+    through = _through
+
+    async def _resume(self, chunk: Chunk, i: int, result: Any) -> list[Chunk]:
+        """The fast path left at stage ``i`` with its ``result``: the stages before it
+        passed the chunk (counted here), the general loop goes on from ``i``."""
+        is_text = chunk.type == "text-delta"
+        recorder = self.recorder
+        for stage in self.stages[:i]:
+            if is_text:
+                stage.texts += 1
+            if recorder is not None:
+                stage.stats.calls += 1
+                stage.stats.emitted += 1
+        return await self._through(chunk, None, i, result)
+
+    async def _resume_emit(self, chunk: Chunk, i: int, result: Any) -> list[Chunk]:
+        return await self._after_fast(await self._resume(chunk, i, result))
+
+    async def _after_fast(self, out: list[Chunk]) -> list[Chunk]:
+        """``emit``'s end: the data chunks hooks wrote meanwhile, then what is stored."""
+        if self.pending:
+            out.extend(await self._drain())
+        for c in out:
+            self._observe(c)
+        return out
+
+    async def _emit(self, chunk: Chunk) -> list[Chunk]:
         """Process a chunk, then any data chunks hooks wrote meanwhile."""
         if not self.stages and not self.pending:  # nothing to run: the common fast path
             if chunk.type.startswith("data-"):
@@ -332,6 +394,8 @@ class OutputPipeline:
         for c in out:
             self._observe(c)
         return out
+
+    emit = _emit
 
     async def flush(self) -> list[Chunk]:
         """Data chunks written by non-stream hooks, processed and ready to yield."""
@@ -361,6 +425,8 @@ class OutputPipeline:
 
     def warn_if_dropped_all(self) -> None:
         """Name, once per processor, one that dropped every text chunk of the run."""
+        if self.counts[2]:  # a text chunk passed every stage
+            return
         for stage in self.stages:
             if not stage.texts or stage.dropped != stage.texts or stage.released:
                 continue

@@ -43,7 +43,6 @@ class ToolRunner:
         self._request_context = request_context
         self._abort_signal = abort_signal
         self._run_id = run_id
-        self._writer = pipeline.writer()
 
     async def run(
         self, step: StepResult, config: StepConfig, steps: list[StepResult],
@@ -54,7 +53,11 @@ class ToolRunner:
         ``process_tool_result`` into a step retry when the limit allows."""
         tools = config.active()
         calls = [c for c in step.tool_calls if not runs_on_client(c, tools)]
-        outcomes = await asyncio.gather(*(self._execute(call, tools, bad_args) for call in calls))
+        if len(calls) == 1:  # nothing to run beside it: no task, no trip through the loop
+            outcomes = [await self._execute(calls[0], tools, bad_args)]
+        else:
+            outcomes = await asyncio.gather(
+                *(self._execute(call, tools, bad_args) for call in calls))
         message_list = self._message_list
         for call, (ok, value) in zip(calls, outcomes, strict=True):
             message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
@@ -91,7 +94,7 @@ class ToolRunner:
             return False, f"Tool {call.tool_name!r} was not run: {bad_args[call.tool_call_id]}"
         try:
             return True, await tool.run(
-                call.args, writer=self._writer, request_context=self._request_context,
+                call.args, writer=self._pipeline.writer(), request_context=self._request_context,
                 abort_signal=self._abort_signal,
             )
         except asyncio.CancelledError:

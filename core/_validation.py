@@ -52,6 +52,9 @@ class HookImplInfo:
     part_index: int = attrs.field(init=False, default=attrs.Factory(
         lambda self: self.argnames.index("part") if "part" in self.argnames else -1,
         takes_self=True))
+    #: an ``async def`` implementation
+    is_async: bool = attrs.field(init=False, default=attrs.Factory(
+        lambda self: inspect.iscoroutinefunction(self.function), takes_self=True))
 
 
 @attrs.define(eq=False)
@@ -64,6 +67,10 @@ class CompiledProcessor:
     #: how its ``process_input`` runs: ``blocking``, ``parallel`` (beside the model
     #: call) or ``monitor`` (beside the run, never delaying or changing it)
     mode: str = "blocking"
+    #: every argument its implementations declare (a call binds only those)
+    declared: frozenset[str] = attrs.field(init=False, default=attrs.Factory(
+        lambda self: frozenset(a for impl in self.impls.values() for a in impl.argnames),
+        takes_self=True))
 
     @property
     def fail_open(self) -> bool:

@@ -118,6 +118,9 @@ class Agent:
             raise ConfigurationError(f"audit must be True or False, got {audit!r}")
         #: keep an audit trail of every processor decision (``result.audit``)
         self.audit = audit
+        #: the call units of the agent's own lists, once a call has resolved them (and
+        #: when they are the same for every call: see ``_call_options.resolve_call``)
+        self._units: tuple[Any, Any, Any] | None = None
         self._warned_retry_budget = False
         self._background: set[asyncio.Task[Any]] = set()
 

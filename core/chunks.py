@@ -18,15 +18,12 @@ class Usage:
     cached_input_tokens: int | None = None
 
     def __add__(self, other: Usage) -> Usage:
-        def opt(a: int | None, b: int | None) -> int | None:
-            return None if a is None and b is None else (a or 0) + (b or 0)
-
         return Usage(
             self.input_tokens + other.input_tokens,
             self.output_tokens + other.output_tokens,
             self.total_tokens + other.total_tokens,
-            opt(self.reasoning_tokens, other.reasoning_tokens),
-            opt(self.cached_input_tokens, other.cached_input_tokens),
+            _add_optional(self.reasoning_tokens, other.reasoning_tokens),
+            _add_optional(self.cached_input_tokens, other.cached_input_tokens),
         )
 
     @classmethod
@@ -36,8 +33,8 @@ class Usage:
         if isinstance(value, Usage):
             return value
         if isinstance(value, dict):
-            known = {a.name for a in attrs.fields(cls)}
-            unknown = set(value) - known
+            known = _USAGE_KEYS
+            unknown = value.keys() - known
             if unknown:
                 raise ValueError(
                     f"unknown usage keys {sorted(unknown)}; valid: {sorted(known)}"
@@ -47,12 +44,20 @@ class Usage:
                     raise ValueError(
                         f"usage[{key!r}] must be a non-negative int or None, got {count!r}"
                     )
-            usage = cls(**{k: v for k, v in value.items() if v is not None or k not in
-                           ("input_tokens", "output_tokens", "total_tokens")})
+            usage = cls(**value) if None not in value.values() else cls(**{
+                k: v for k, v in value.items() if v is not None or k not in
+                ("input_tokens", "output_tokens", "total_tokens")})
             if not usage.total_tokens:
                 usage.total_tokens = usage.input_tokens + usage.output_tokens
             return usage
         raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+
+
+def _add_optional(a: int | None, b: int | None) -> int | None:
+    return None if a is None and b is None else (a or 0) + (b or 0)
+
+
+_USAGE_KEYS = frozenset(a.name for a in attrs.fields(Usage))
 
 
 @attrs.define
@@ -133,6 +138,25 @@ class Chunk:
     @property
     def is_data(self) -> bool:
         return self.type.startswith("data-")
+
+
+# The slots of Chunk, set directly: what stamp_run_id uses instead of attrs' frozen
+# __init__ (which goes through object.__setattr__ once per field).
+_new_chunk = object.__new__
+_set_type, _set_payload, _set_run_id, _set_source, _set_transient = (
+    Chunk.__dict__[name].__set__ for name in ("type", "payload", "run_id", "source", "transient"))
+
+
+def stamp_run_id(chunk: Chunk, run_id: str) -> Chunk:
+    """A copy of ``chunk`` with ``run_id``: the runner stamps every model chunk (a
+    frozen attrs class has no cheaper copy)."""
+    out = _new_chunk(Chunk)
+    _set_type(out, chunk.type)
+    _set_payload(out, chunk.payload)
+    _set_run_id(out, run_id)
+    _set_source(out, chunk.source)
+    _set_transient(out, chunk.transient)
+    return out
 
 
 _TEXTY = frozenset({"text-delta", "reasoning-delta"})

@@ -45,7 +45,17 @@ class StepResult:
     response: Any = attrs.field(default=None, repr=False)
 
 
-_READ_ONLY = frozenset({"text", "usage", "finish_reason", "steps"})
+def _read_only(instance: Any, attribute: Any, value: Any) -> Any:
+    """``on_setattr`` of OutputResult's read-only fields (set once, by ``__init__``)."""
+    raise _read_only_error(attribute.alias if attribute.alias != "_text" else "text")
+
+
+def _read_only_error(name: str) -> AttributeError:
+    return AttributeError(
+        f"result.{name} is read-only in process_output_result: to change the "
+        f"response, edit the messages (message.content.parts) or return a list of "
+        f"messages; result.text follows them. result.object may be set."
+    )
 
 
 @attrs.define
@@ -64,29 +74,41 @@ class OutputResult:
     ``tokenize`` keeps placeholders in the history and gives the caller the values).
     """
 
-    text: str
-    usage: Usage
-    finish_reason: str
-    steps: list[StepResult]
+    _text: str = attrs.field(alias="text", on_setattr=_read_only)
+    usage: Usage = attrs.field(on_setattr=_read_only)
+    finish_reason: str = attrs.field(on_setattr=_read_only)
+    steps: list[StepResult] = attrs.field(on_setattr=_read_only)
     object: Any = None
     caller_text: str | None = None
+    #: the messages ``text`` is to be read from when next asked for (see ``_follow``)
+    _source: MessageList | None = attrs.field(default=None, init=False, repr=False, eq=False)
+
+    @property
+    def text(self) -> str:
+        """The response's text: its assistant messages as they stand."""
+        if self._source is not None:
+            object.__setattr__(self, "_text", response_text(self._source))
+            object.__setattr__(self, "_source", None)
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        raise _read_only_error("text")
 
     def _copy(self) -> OutputResult:
         return OutputResult(self.text, self.usage, self.finish_reason, self.steps, self.object,
                             self.caller_text)
 
     def _set_text(self, text: str) -> None:
-        """The runner's way to update ``text`` after each processor."""
-        object.__setattr__(self, "text", text)
+        """The runner's way to update ``text``."""
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_source", None)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _READ_ONLY and hasattr(self, "object"):
-            raise AttributeError(
-                f"result.{name} is read-only in process_output_result: to change the "
-                f"response, edit the messages (message.content.parts) or return a list of "
-                f"messages; result.text follows them. result.object may be set."
-            )
-        object.__setattr__(self, name, value)
+    def _follow(self, message_list: MessageList) -> None:
+        """``text`` is the text of ``message_list``'s response as it stands when next
+        read (computed then: most processors never read it)."""
+        object.__setattr__(self, "_source", message_list)
+
 
 
 @attrs.define

@@ -91,7 +91,7 @@ class Tool:
         for name in self._injected:
             kwargs[name] = services.get(name)
         result = self.execute(**kwargs)
-        if inspect.isawaitable(result):
+        if type(result) not in _PLAIN and inspect.isawaitable(result):
             result = await result
         return result
 
@@ -114,6 +114,8 @@ def client_tool(name: str, description: str = "", parameters: Mapping[str, Any] 
 
 def _run_by_client(**_: Any) -> Any:
     raise RuntimeError("a client-side tool is run by the caller, never by the agent")
+#: What a tool commonly returns, never awaitable (no ``isawaitable`` check needed).
+_PLAIN = frozenset({str, int, float, bool, dict, list, type(None)})
 
 
 def tool(

@@ -1,0 +1,159 @@
+"""The output pipeline's per-chunk fast path, generated once per run.
+
+Most chunks pass every output processor unchanged. For them, ``OutputPipeline.through``
+(a loop that looks up each stage's settings per chunk) is replaced by a function
+generated for the run's stages, as attrs generates ``__init__``: one straight line of
+calls, each implementation called with its arguments bound as constants (``part`` the
+only one that changes, ``retry_count`` read live), each result compared with the chunk.
+
+The moment anything else happens (a stage returns something other than the chunk it
+was given, raises, or the chunk is a ``data-*`` chunk, or starts further down the list)
+the chunk goes on through the general loop, from the stage where it left the fast path,
+with that stage's result: the general loop stays the one place that decides what a
+result means. With the audit on, the fast path counts the chunks it passed (added to
+each stage's counts when the step's stats are flushed) and sends one chunk in 32
+(the first of each step always) through the general loop, which times it; with
+OpenTelemetry spans on, and with a wrapper among the stages, there is no fast path.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Awaitable, Callable
+from types import CoroutineType
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from tripwire._pipeline import OutputPipeline
+    from tripwire.chunks import Chunk
+
+Through = Callable[..., Awaitable[list["Chunk"]]]
+
+
+class Raised:
+    """A stage's exception, handed to the general loop as that stage's result."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error: Exception | None = error
+
+    def reraise(self) -> NoReturn:
+        """Raise the stage's exception, keeping no reference to it here or in this
+        frame (its traceback holds the frames: a reference would make a cycle that keeps
+        the run alive until the garbage collector runs)."""
+        error, self.error = self.error, None
+        assert error is not None
+        try:
+            raise error
+        finally:
+            del error
+
+
+#: the generated ``make`` functions, by the shape of the stages they serve
+_made: dict[tuple[Any, ...], Callable[..., tuple[Through, Through]]] = {}
+
+
+def generate(pipeline: OutputPipeline) -> tuple[Through, Through] | None:
+    """``(through, emit)`` for the pipeline's stages, or None when it has no fast path."""
+    stages = pipeline.stages
+    recorder = pipeline.recorder
+    if (
+        not stages
+        or any(s.wrapper for s in stages)
+        or (recorder is not None and recorder.tracer is not None)
+    ):
+        return None
+    shape = tuple((s.impl.argnames, s.parts is not None, s.impl.is_async) for s in stages)
+    key = (shape, recorder is not None)
+    make = _made.get(key)
+    if make is None:
+        make = _made[key] = _compile(*key)
+    # A weak proxy: the pipeline holds these functions, and they must not hold it
+    # back (a run leaves no reference cycle for the garbage collector).
+    values: dict[str, Any] = {
+        "pl": weakref.proxy(pipeline),
+        "pending": pipeline.pending,
+        "counts": pipeline.counts,
+    }
+    for i, stage in enumerate(stages):
+        values[f"f{i}"] = stage.fn
+        values[f"a{i}"] = stage.args
+        values[f"p{i}"] = stage.parts
+    return make(**values)
+
+
+def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Through, Through]]:
+    """The source of ``make(pl, ..., f0, a0, p0, ...)``, which returns the run's
+    ``(through, emit)``, compiled."""
+    params = ["pl", "pending", "counts"]
+    consts: list[str] = []  # arguments bound once per run, read into locals of make
+    calls: list[str] = []  # the stages, "{resume}" standing for the function to resume in
+    for i, (argnames, has_parts, is_async) in enumerate(shape):
+        params += [f"f{i}", f"a{i}", f"p{i}"]
+        args = []
+        for j, name in enumerate(argnames):
+            if name == "part":
+                args.append("chunk")
+            elif name == "retry_count":  # the only argument that changes during a run
+                args.append(f"a{i}[{j}]")
+            else:
+                consts.append(f"    k{i}_{j} = a{i}[{j}]")
+                args.append(f"k{i}_{j}")
+        if has_parts:
+            calls.append(f"        p{i}.append(chunk)")
+        calls.append("        try:")
+        calls.append(f"            r = f{i}({', '.join(args)})")
+        if is_async:
+            calls.append("            if type(r) is Coro:")
+            calls.append("                r = await r")
+        calls.append("        except Exception as e:")
+        calls.append(f"            return await {{resume}}(chunk, {i}, Raised(e))")
+        calls.append("        if r is not chunk:")
+        calls.append(f"            return await {{resume}}(chunk, {i}, r)")
+
+    def prologue(slow: str) -> list[str]:
+        if not sampled:
+            return []
+        return [
+            "        tick = counts[0]",
+            "        counts[0] = tick + 1",
+            "        if not tick & 31:",
+            f"            return await {slow}",
+        ]
+
+    # Counts for the general loop's bookkeeping: a text chunk that passed every stage
+    # (so no stage dropped all text), and, with the audit on, chunks that passed them all.
+    epilogue = ["        if chunk.type == 'text-delta':", "            counts[2] = True"]
+    if sampled:
+        epilogue.append("        counts[1] += 1")
+    source = "\n".join(
+        [
+            f"def make({', '.join(params)}):",
+            *consts,
+            "    async def through(chunk, skip=None, start=0):",
+            "        if skip is not None or start or chunk.type.startswith('data-'):",
+            "            return await pl._through(chunk, skip, start)",
+            *prologue("pl._through(chunk)"),
+            *(line.replace("{resume}", "pl._resume") for line in calls),
+            *epilogue,
+            "        return [chunk]",
+            "",
+            "    async def emit(chunk):",
+            "        if pending or chunk.type.startswith('data-'):",
+            "            return await pl._emit(chunk)",
+            *prologue("pl._after_fast(await pl._through(chunk))"),
+            *(line.replace("{resume}", "pl._resume_emit") for line in calls),
+            *epilogue,
+            "        if pending:",
+            "            return await pl._after_fast([chunk])",
+            "        return [chunk]",
+            "",
+            "    return through, emit",
+        ]
+    )
+    namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised}
+    code = compile(source, f"<tripwire fast path: {len(shape)} stages>", "exec")
+    exec(code, namespace)  # noqa: S102 - source built above from fixed text and indexes
+    make: Callable[..., tuple[Through, Through]] = namespace["make"]
+    return make
