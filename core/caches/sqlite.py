@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from tripwire._sqlite import enable_wal
 from tripwire.caches import check_key, check_ttl
 
 T = TypeVar("T")
@@ -94,7 +95,7 @@ class SQLiteCache:
                 self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
             )
             try:
-                conn.execute("PRAGMA journal_mode=WAL")
+                enable_wal(conn, self.busy_timeout)
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.execute(_SCHEMA)
             except BaseException:

@@ -29,11 +29,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tripwire._serde import message_from_dict, message_to_dict
+from tripwire._sqlite import prepare_wal_file
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.loops import PerLoop
 from tripwire.memory._vector_cache import VectorCache
 from tripwire.memory.store import Thread, VectorHit, VectorRow, pack
 from tripwire.messages import Message
+
+_BUSY_TIMEOUT = 10.0  # seconds a writer waits for another (other processes too)
 
 #: ``MIGRATIONS[i]`` upgrades schema version ``i`` to ``i + 1``.
 MIGRATIONS: tuple[str, ...] = (
@@ -151,6 +154,8 @@ class SQLiteStore:
             previous.stop()
         import aiosqlite
 
+        if self.path != ":memory:":
+            await asyncio.to_thread(prepare_wal_file, self.path, _BUSY_TIMEOUT)
         pending = aiosqlite.connect(self.path, isolation_level=None)
         # aiosqlite's worker thread is not a daemon: a store nobody closed would keep
         # the interpreter from exiting. SQLite needs no goodbye (a transaction cut off
@@ -160,9 +165,7 @@ class SQLiteStore:
             worker.daemon = True
         conn = await pending
         try:
-            await conn.execute("PRAGMA busy_timeout = 10000")
-            if self.path != ":memory:":
-                await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_TIMEOUT * 1000)}")
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await _migrate(conn, self.path)
