@@ -1,17 +1,23 @@
 """The latency ``tripwire serve`` adds: the gateway (an agent with five pass-through
 processors, each in the input and the output list) against calling the same local
-upstream directly.
+upstream directly, and against a bare aiohttp proxy that only copies bytes (the floor
+for any aiohttp gateway on the machine).
 
-Three processes on 127.0.0.1: the upstream (``bench/_serve.py``, a prepared OpenAI
-stream of 20 text deltas), the gateway (``tripwire.serve.running``) and this client
-(aiohttp). At each concurrency (default 1, 50, 200 streams at once) the client sends
-``stream: true`` chat completions, first straight to the upstream, then through the
-gateway, and times each from sending the request to the last byte (``[DONE]``).
+Four processes on 127.0.0.1: the upstream (a prepared OpenAI stream of 20 text deltas,
+sent at once or one event every 20 ms on the upstream's own clock), the bare proxy, the
+gateway (``tripwire.serve.running`` on ``tripwire serve``'s default event loop;
+``TRIPWIRE_BENCH_LOOP=asyncio`` for the standard one) and this client (aiohttp). At each
+concurrency (default 1, 50, 200 streams at once) the client first opens as many
+connections as the level uses (a warm-up wave), then sends ``stream: true`` chat
+completions straight to the upstream, through the proxy and through the gateway, and
+times each from sending the request to the last byte. Paced streams run twice:
+independent (each request after a random pause shorter than the pace, as real users'
+requests are) and in phase (every stream's events at the same instants: the worst case).
 
-Prints p50 / p99 latency of both, the added latency (gateway minus direct, per
-percentile) and requests per second. Target: at 50 concurrent streams, p50 added
-<= 1 ms and p99 added <= 5 ms. Run by hand:
-``python bench/serve.py [requests per level] [levels...]``.
+Prints p50 / p99 of the direct call, the latency the proxy and the gateway add (minus
+direct, per percentile), requests per second and the gateway's CPU per request. Target:
+at 50 concurrent streams, p50 added <= 1 ms and p99 added <= 5 ms. Run by hand:
+``python bench/serve.py [requests per burst level] [levels...]``.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import asyncio
 import gc
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -34,6 +41,8 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 sys.path.insert(0, str(HERE))
 
 DELTAS = 20
+#: The gateway's and the proxy's event loop (``tripwire serve --loop``).
+LOOP = os.environ.get("TRIPWIRE_BENCH_LOOP", "auto")
 #: Seconds between the events of a paced upstream stream.
 PACE = 0.02
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
@@ -44,7 +53,9 @@ BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]
 
 async def upstream(pace: float) -> None:
     """The upstream: the whole stream in one write (``pace`` 0), or one event every
-    ``pace`` seconds, as a model streams tokens."""
+    ``pace`` seconds, as a model streams tokens (event ``i`` at ``i * pace`` after the
+    request, whatever the time its writes took: pacing relative to the previous write
+    would let the reader's speed shift every later event, and the total with it)."""
     from aiohttp import web
     from fake_llm_server import Reply, openai_events
 
@@ -57,10 +68,12 @@ async def upstream(pace: float) -> None:
         await response.prepare(request)
         if not pace:
             await response.write(blob)
-        else:
+        else:  # on the upstream's own clock: a slow reader does not slow the model down
+            loop = asyncio.get_running_loop()
+            start = loop.time()
             for i, event in enumerate(events):
                 if i:
-                    await asyncio.sleep(pace)
+                    await asyncio.sleep(start + i * pace - loop.time())
                 await response.write(event)
         await response.write_eof()
         return response
@@ -103,6 +116,35 @@ async def gateway(upstream_url: str) -> None:
         await asyncio.Event().wait()
 
 
+async def bare_proxy(upstream_url: str) -> None:
+    """The floor: an aiohttp proxy that copies the upstream's bytes to the client as
+    they arrive (no parsing, no agent, no processors): what any Python gateway on
+    aiohttp pays for the extra hop on this machine."""
+    from aiohttp import web
+
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        async with session.post(f"{upstream_url}/v1/chat/completions", data=body,
+                                headers={"Content-Type": "application/json"}) as upstream:
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+            await response.prepare(request)
+            async for data in upstream.content.iter_any():
+                await response.write(data)
+            await response.write_eof()
+            return response
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", handler)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    print(f"http://{host}:{port}", flush=True)
+    await asyncio.Event().wait()
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux ``/proc``; NaN elsewhere)."""
     try:
@@ -138,12 +180,21 @@ async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[fl
     return first, time.perf_counter() - started
 
 
-async def level(url: str, model: str, concurrency: int, total: int) -> dict[str, float]:
+async def level(url: str, model: str, concurrency: int, total: int,
+                stagger: float = 0.0) -> dict[str, float]:
+    """Latency percentiles of ``total`` requests, ``concurrency`` at a time. With
+    ``stagger``, each request waits a random 0 to ``stagger`` seconds before it is
+    sent (not counted in its latency), so that the streams are not in phase."""
+    rng = random.Random(concurrency)
     body = json.dumps({**BODY, "model": model}).encode()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
-        for _ in range(min(concurrency, 20)):  # warm up connections and code paths
+        # warm up code paths, and open as many connections as the level uses (client to
+        # gateway and gateway to upstream), so that the timed requests measure the
+        # steady state rather than TCP handshakes
+        for _ in range(3):
             await one(session, url, body)
+        await asyncio.gather(*(one(session, url, body) for _ in range(concurrency)))
         firsts: list[float] = []
         times: list[float] = []
         remaining = total
@@ -152,6 +203,8 @@ async def level(url: str, model: str, concurrency: int, total: int) -> dict[str,
             nonlocal remaining
             while remaining > 0:
                 remaining -= 1
+                if stagger:
+                    await asyncio.sleep(rng.uniform(0, stagger))
                 first, whole = await one(session, url, body)
                 firsts.append(first)
                 times.append(whole)
@@ -168,37 +221,56 @@ async def level(url: str, model: str, concurrency: int, total: int) -> dict[str,
 
 
 async def main(total: int, levels: list[int]) -> None:
-    print(f"{DELTAS}-delta streams, {total} requests per level, 5 pass-through processors, "
-          f"{os.cpu_count()} CPUs (shared: other jobs run too; load average "
-          f"{os.getloadavg()[0]:.1f}). Latency to the last byte; 'first': added latency to "
-          f"the first event (the gateway sends nothing before the first content has passed "
-          f"the output processors); 'gw CPU/req': the gateway process's CPU time per request.")
-    for pace, title in ((0.0, "burst: the upstream sends the whole stream at once, requests "
-                              "back to back (a throughput test)"),
-                        (PACE, f"paced: the upstream sends an event every {PACE * 1000:.0f} "
-                               f"ms, as a model streams tokens")):
+    from tripwire.serve import event_loop
+
+    print(f"{DELTAS}-delta streams, {total} requests per burst level, 5 pass-through "
+          f"processors, {os.cpu_count()} CPUs (shared: other jobs run too; load average "
+          f"{os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
+          f"loop (tripwire serve's default: uvloop when installed). Latency to the last byte, added to the "
+          f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
+          f"for any aiohttp gateway on this machine); 'first': added latency to the first "
+          f"event (the gateway sends nothing before the first content has passed the "
+          f"output processors); 'CPU/req': the gateway process's CPU time per request.")
+    modes = (
+        (0.0, 0.0, "burst: the upstream sends the whole stream at once, requests back to "
+                   "back (a throughput test)"),
+        (PACE, PACE, f"paced, independent streams: the upstream sends an event every "
+                     f"{PACE * 1000:.0f} ms, as a model streams tokens; each request starts "
+                     f"after a random 0-{PACE * 1000:.0f} ms pause, as users do not click "
+                     f"in step"),
+        (PACE, 0.0, "paced, in phase (worst case): the same, with every stream's events at "
+                    "the same instants, so the gateway gets them all at once"),
+    )
+    for pace, stagger, title in modes:
         up, up_url = start("upstream", str(pace))
+        proxy, proxy_url = start("proxy", up_url)
         gw, gw_url = start("gateway", up_url)
         try:
             print(f"\n{title}")
             print(f"{'streams':>8} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
-                  f"{'gateway p50':>11} {'p99':>8} {'req/s':>7} | {'added p50':>9} {'p99':>8} "
-                  f"{'first':>8} | {'gw CPU/req':>10}")
+                  f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
+                  f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8}")
             for concurrency in levels:
                 n = total if not pace else max(concurrency * 3, 30)
-                direct = await level(f"{up_url}/v1/chat/completions", "m", concurrency, n)
+                direct = await level(f"{up_url}/v1/chat/completions", "m", concurrency, n,
+                                     stagger)
+                bare = await level(f"{proxy_url}/v1/chat/completions", "m", concurrency, n,
+                                   stagger)
                 cpu = cpu_seconds(gw.pid)
-                served = await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, n)
-                cpu = (cpu_seconds(gw.pid) - cpu) / (n + min(concurrency, 20)) * 1000
+                served = await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, n,
+                                     stagger)
+                cpu = (cpu_seconds(gw.pid) - cpu) / (n + 3 + concurrency) * 1000
                 print(f"{concurrency:>8} | {direct['p50']:>8.2f}ms {direct['p99']:>6.2f}ms "
-                      f"{direct['rps']:>7.0f} | {served['p50']:>9.2f}ms "
-                      f"{served['p99']:>6.2f}ms {served['rps']:>7.0f} | "
-                      f"{served['p50'] - direct['p50']:>7.2f}ms "
+                      f"{direct['rps']:>7.0f} | "
+                      f"{bare['p50'] - direct['p50']:>8.2f}ms "
+                      f"{bare['p99'] - direct['p99']:>6.2f}ms | "
+                      f"{served['p50'] - direct['p50']:>10.2f}ms "
                       f"{served['p99'] - direct['p99']:>6.2f}ms "
-                      f"{served['first50'] - direct['first50']:>6.2f}ms | {cpu:>8.2f}ms",
+                      f"{served['first50'] - direct['first50']:>6.2f}ms "
+                      f"{served['rps']:>7.0f} | {cpu:>6.2f}ms",
                       flush=True)
         finally:
-            for process in (gw, up):
+            for process in (gw, proxy, up):
                 process.terminate()
                 process.wait()
 
@@ -206,8 +278,11 @@ async def main(total: int, levels: list[int]) -> None:
 def run(argv: list[str]) -> Any:
     if argv and argv[0] == "upstream":
         return asyncio.run(upstream(float(argv[1])))
-    if argv and argv[0] == "gateway":
-        return asyncio.run(gateway(argv[1]))
+    if argv and argv[0] in ("proxy", "gateway"):
+        from tripwire.serve import event_loop
+
+        serving = bare_proxy if argv[0] == "proxy" else gateway
+        return event_loop(LOOP)[1](serving(argv[1]))
     total = int(argv[0]) if argv else 2000
     levels = [int(a) for a in argv[1:]] or [1, 50, 200]
     return asyncio.run(main(total, levels))

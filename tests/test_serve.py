@@ -598,6 +598,42 @@ async def test_events_reach_the_client_as_they_come_not_at_the_end(upstream):
     assert texts[0] == "" and set(texts[2:]) == {"tick "}
 
 
+@pytest.mark.parametrize("paced", [False, True])
+async def test_events_ready_together_leave_in_one_write_and_a_lone_event_at_once(
+        upstream, monkeypatch, paced):
+    """A burst (the whole upstream stream in one read) reaches the client in two writes
+    (the first event, then the rest joined), not one per event; a paced stream's event is
+    written as soon as it has passed the processors, with none held for a later one."""
+    from aiohttp import web
+
+    writes: list[bytes] = []
+    real = web.StreamResponse.write
+
+    async def counted(self, data):
+        if self.headers.get("X-Accel-Buffering") == "no":  # the gateway's, not the upstream's
+            writes.append(bytes(data))
+        return await real(self, data)
+
+    monkeypatch.setattr(web.StreamResponse, "write", counted)
+    words = [f"w{i} " for i in range(12)]
+    upstream.script(Reply(text="".join(words), delta_size=4,
+                          event_delay=0.02 if paced else 0.0,
+                          write_size=None if paced else 1 << 20))
+    async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/v1/chat/completions", json={
+                "model": "support", "stream": True,
+                "messages": [{"role": "user", "content": "Hi"}]}) as r:
+            raw = (await r.read()).decode()
+    texts = [json.loads(e[6:])["choices"][0]["delta"].get("content") or ""
+             for e in raw.split("\n\n") if e.startswith("data: {")]
+    assert "".join(texts) == "".join(words)
+    assert b"".join(writes).decode() == raw
+    if paced:  # one write per event with text (the role rides with the first)
+        assert len(writes) >= len([t for t in texts if t]) > 6
+    else:
+        assert len(writes) <= 3, [w[:40] for w in writes]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(min_size=1))
 def test_a_text_event_from_the_template_is_the_generic_event(text):

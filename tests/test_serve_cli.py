@@ -40,7 +40,7 @@ class Served:
             [sys.executable, "-m", "tripwire", "serve", "-c", str(config), "--port", "0",
              *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stderr is not None
-        line = self.process.stderr.readline()
+        self.line = line = self.process.stderr.readline()
         found = re.search(r"listening on (http://[\d.]+:\d+)/v1", line)
         if found is None:
             self.process.kill()
@@ -155,9 +155,14 @@ def test_a_bad_serve_table_is_one_line_naming_the_key(tmp_path, cli):
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
 async def test_sigterm_lets_the_stream_in_flight_finish_and_refuses_new_requests(tmp_path,
-                                                                                 upstream):
+                                                                                 upstream,
+                                                                                 loop):
     import aiohttp
+
+    if loop == "uvloop":
+        pytest.importorskip("uvloop", reason="uvloop (the serve extra) has no Windows build")
 
     path = tmp_path / "agents.toml"
     path.write_text(f'[agents.support]\nmodel = "models.up"\n[models.up]\n'
@@ -165,7 +170,8 @@ async def test_sigterm_lets_the_stream_in_flight_finish_and_refuses_new_requests
                     f'model = "m"\n')
     upstream.script(Reply(text="one two three four five six seven", delta_size=4,
                           event_delay=0.05))
-    served = Served(path, env())
+    served = Served(path, env(), "--loop", loop)
+    assert served.line.rstrip().endswith(f"; {loop} event loop)")
     signalled = False
     body = {"model": "support", "stream": True, "messages": [{"role": "user", "content": "Hi"}]}
     try:
@@ -192,3 +198,20 @@ async def test_sigterm_lets_the_stream_in_flight_finish_and_refuses_new_requests
     assert rest.endswith(b"data: [DONE]\n\n")
     assert code == 0, err
     assert "shutting down" in err
+
+
+def test_the_event_loop_choice(monkeypatch, cli, tmp_path):
+    from tripwire.errors import MissingDependencyError
+    from tripwire.serve import event_loop
+
+    assert event_loop("asyncio") == ("asyncio", asyncio.run)
+    with pytest.raises(ValueError, match="unknown event loop 'trio'; valid: auto, asyncio, uvloop"):
+        event_loop("trio")
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as if it were not installed
+    assert event_loop("auto") == ("asyncio", asyncio.run)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'tripwire\[serve\]'"):
+        event_loop("uvloop")
+    path = tmp_path / "agents.toml"
+    path.write_text('[agents.a]\nmodel = "models.m"\n[models.m]\nuse = "mock"\n')
+    code, _, err = cli("serve", "-c", str(path), "--port", "0", "--loop", "uvloop")
+    assert code == 1 and "--loop uvloop needs the uvloop package" in err
