@@ -11,15 +11,17 @@ was given, raises, or the chunk is a ``data-*`` chunk, or starts further down th
 the chunk goes on through the general loop, from the stage where it left the fast path,
 with that stage's result: the general loop stays the one place that decides what a
 result means. With the audit on, the fast path counts the chunks it passed (added to
-each stage's counts when the step's stats are flushed) and sends one chunk in 32
-(the first of each step always) through the general loop, which times it; with
-OpenTelemetry spans on, and with a wrapper among the stages, there is no fast path.
+each stage's counts when the step's stats are flushed) and times one chunk in 32 (the
+first of each step always) stage by stage, from which each stage's time in the step is
+estimated; with OpenTelemetry spans on, and with a wrapper among the stages, there is no
+fast path.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Awaitable, Callable
+from time import perf_counter_ns
 from types import CoroutineType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -80,46 +82,63 @@ def generate(pipeline: OutputPipeline) -> tuple[Through, Through] | None:
         values[f"f{i}"] = stage.fn
         values[f"a{i}"] = stage.args
         values[f"p{i}"] = stage.parts
+        values[f"s{i}"] = stage.stats
     return make(**values)
 
 
 def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Through, Through]]:
-    """The source of ``make(pl, ..., f0, a0, p0, ...)``, which returns the run's
+    """The source of ``make(pl, ..., f0, a0, p0, s0, ...)``, which returns the run's
     ``(through, emit)``, compiled."""
     params = ["pl", "pending", "counts"]
     consts: list[str] = []  # arguments bound once per run, read into locals of make
-    calls: list[str] = []  # the stages, "{resume}" standing for the function to resume in
-    for i, (argnames, has_parts, is_async) in enumerate(shape):
-        params += [f"f{i}", f"a{i}", f"p{i}"]
-        args = []
-        for j, name in enumerate(argnames):
-            if name == "part":
-                args.append("chunk")
-            elif name == "retry_count":  # the only argument that changes during a run
-                args.append(f"a{i}[{j}]")
-            else:
-                consts.append(f"    k{i}_{j} = a{i}[{j}]")
-                args.append(f"k{i}_{j}")
-        if has_parts:
-            calls.append(f"        p{i}.append(chunk)")
-        calls.append("        try:")
-        calls.append(f"            r = f{i}({', '.join(args)})")
-        if is_async:
-            calls.append("            if type(r) is Coro:")
-            calls.append("                r = await r")
-        calls.append("        except Exception as e:")
-        calls.append(f"            return await {{resume}}(chunk, {i}, Raised(e))")
-        calls.append("        if r is not chunk:")
-        calls.append(f"            return await {{resume}}(chunk, {i}, r)")
 
-    def prologue(slow: str) -> list[str]:
+    def stage_calls(indent: str, timed: bool) -> list[str]:
+        """Every stage in turn, ``{resume}`` standing for the function to resume in;
+        ``timed``: each stage's time added to its step stats (the one chunk in 32)."""
+        lines = [f"{indent}t = ns()"] if timed else []
+        for i, (argnames, has_parts, is_async) in enumerate(shape):
+            args = []
+            for j, name in enumerate(argnames):
+                if name == "part":
+                    args.append("chunk")
+                elif name == "retry_count":  # the only argument that changes during a run
+                    args.append(f"a{i}[{j}]")
+                else:
+                    args.append(f"k{i}_{j}")
+            if has_parts:
+                lines.append(f"{indent}p{i}.append(chunk)")
+            lines.append(f"{indent}try:")
+            lines.append(f"{indent}    r = f{i}({', '.join(args)})")
+            if is_async:
+                lines.append(f"{indent}    if type(r) is Coro:")
+                lines.append(f"{indent}        r = await r")
+            lines.append(f"{indent}except Exception as e:")
+            lines.append(f"{indent}    return await {{resume}}(chunk, {i}, Raised(e))")
+            lines.append(f"{indent}if r is not chunk:")
+            lines.append(f"{indent}    return await {{resume}}(chunk, {i}, r)")
+            if timed:
+                lines.append(f"{indent}t2 = ns()")
+                lines.append(f"{indent}s{i}.ns += t2 - t")
+                lines.append(f"{indent}s{i}.timed += 1")
+                lines.append(f"{indent}t = t2")
+        return lines
+
+    for i, (argnames, _, _) in enumerate(shape):
+        params += [f"f{i}", f"a{i}", f"p{i}", f"s{i}"]
+        for j, name in enumerate(argnames):
+            if name not in ("part", "retry_count"):
+                consts.append(f"    k{i}_{j} = a{i}[{j}]")
+
+    def body(resume: str) -> list[str]:
         if not sampled:
-            return []
+            return [line.replace("{resume}", resume) for line in stage_calls("        ", False)]
         return [
             "        tick = counts[0]",
             "        counts[0] = tick + 1",
-            "        if not tick & 31:",
-            f"            return await {slow}",
+            "        if tick & 31:",
+            *(line.replace("{resume}", resume) for line in stage_calls("            ", False)),
+            "        else:",
+            *(line.replace("{resume}", resume) for line in stage_calls("            ", True)),
         ]
 
     # Counts for the general loop's bookkeeping: a text chunk that passed every stage
@@ -134,16 +153,14 @@ def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Throu
             "    async def through(chunk, skip=None, start=0):",
             "        if skip is not None or start or chunk.type.startswith('data-'):",
             "            return await pl._through(chunk, skip, start)",
-            *prologue("pl._through(chunk)"),
-            *(line.replace("{resume}", "pl._resume") for line in calls),
+            *body("pl._resume"),
             *epilogue,
             "        return [chunk]",
             "",
             "    async def emit(chunk):",
             "        if pending or chunk.type.startswith('data-'):",
             "            return await pl._emit(chunk)",
-            *prologue("pl._after_fast(await pl._through(chunk))"),
-            *(line.replace("{resume}", "pl._resume_emit") for line in calls),
+            *body("pl._resume_emit"),
             *epilogue,
             "        if pending:",
             "            return await pl._after_fast([chunk])",
@@ -152,7 +169,7 @@ def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Throu
             "    return through, emit",
         ]
     )
-    namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised}
+    namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised, "ns": perf_counter_ns}
     code = compile(source, f"<tripwire fast path: {len(shape)} stages>", "exec")
     exec(code, namespace)  # noqa: S102 - source built above from fixed text and indexes
     make: Callable[..., tuple[Through, Through]] = namespace["make"]

@@ -153,8 +153,9 @@ class BoundHook:
             return self._recorded_end(None, e, wall, start)
         if result is not None and is_coroutine(result):
             return self._recorded_end(result, None, wall, start)
-        recorder.record(self.cp.id, self.hook, wall, time.perf_counter_ns() - start,
-                        outcome_of(self.hook, result), mode=self.cp.mode)
+        recorder.record_call(self.cp.id, self.hook, wall, time.perf_counter_ns() - start,
+                             "passed" if result is None else outcome_of(self.hook, result),
+                             self.cp.mode)
         return result
 
     async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,

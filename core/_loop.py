@@ -473,7 +473,7 @@ class Run:
             tripwire=self.tripwire,
             object=self.object,
             run_id=self.run_id,
-            audit=self.recorder.records if self.recorder is not None else [],
+            audit=self.recorder if self.recorder is not None else [],  # records when read
             verdicts=self.pipeline.verdicts,
         )
 

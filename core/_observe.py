@@ -154,8 +154,18 @@ class Recorder:
         span.end()
 
     # -- processor invocations
+    def record_call(self, processor_id: str, hook: str, start_ns: int, duration_ns: int,
+                    outcome: str, mode: str) -> None:
+        """``record`` for one call of a once-per-step hook (the common case, kept short:
+        with no tracer, one tuple appended)."""
+        if self.tracer is None and not self._run_ended:
+            self._raw.append((processor_id, hook, self.step, outcome, duration_ns, 1, 0, 0, 0,
+                              mode))
+        else:
+            self.record(processor_id, hook, start_ns, duration_ns, outcome, mode=mode)
+
     def record(self, processor_id: str, hook: str, start_ns: int, duration_ns: int,
-               outcome: str, *, mode: str = "blocking", step: Any = ..., calls: int = 1,
+               outcome: str, mode: str = "blocking", step: Any = ..., calls: int = 1,
                dropped: int = 0, modified: int = 0, emitted: int = 0) -> None:
         step = self.step if step is ... else step
         if self.keep:

@@ -88,6 +88,10 @@ class _StepStats:
                  "first_ns")
 
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """Start the next step's counts (the object stays: the fast path holds it)."""
         self.calls = self.ns = self.timed = self.dropped = self.modified = self.emitted = 0
         self.outcome: str | None = None
         self.first_ns = 0
@@ -207,16 +211,17 @@ class OutputPipeline:
         if self.recorder is None:
             return
         fast, counts[1] = counts[1], 0
+        record = self.recorder.record
         for stage in self.stages:
             stats = stage.stats
+            if not (fast or stats.calls):
+                continue
             stats.calls += fast
             stats.emitted += fast
-            if stats.calls:
-                self.recorder.record(
-                    stage.cp.id, "process_output_stream", stats.first_ns, stats.duration_ns(),
-                    stats.final_outcome(), calls=stats.calls, dropped=stats.dropped,
-                    modified=stats.modified, emitted=stats.emitted)
-                stage.stats = _StepStats()
+            record(stage.id, "process_output_stream", stats.first_ns, stats.duration_ns(),
+                   stats.final_outcome(), "blocking", ..., stats.calls, stats.dropped,
+                   stats.modified, stats.emitted)
+            stats.reset()
 
     def take_step_data(self) -> list[DataPart]:
         """The step's data parts so far (for its message); later ones go to

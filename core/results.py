@@ -129,10 +129,21 @@ class GenerateResult:
     tripwire: TripwireInfo | None = None
     object: Any = None
     run_id: str = ""
-    #: the audit trail (``AuditRecord`` list) when the run's audit is on, else empty
-    audit: list[Any] = attrs.field(factory=list)
+    #: the audit trail (``audit``), or the run's recorder until it is first read
+    _audit: Any = attrs.field(factory=list, alias="audit", eq=False, repr=False)
     #: what guards reported (``tripwire.guardrails.Verdict``: warnings, redactions, ...)
     verdicts: list[Any] = attrs.field(factory=list)
+
+    @property
+    def audit(self) -> list[Any]:
+        """The audit trail (``tripwire.audit.AuditRecord`` list) when the run's audit is
+        on, else empty. The records are built when first read: a run whose audit nobody
+        reads pays only for noting the raw values."""
+        audit = self._audit
+        if type(audit) is not list:
+            audit = self._audit = audit.records
+        records: list[Any] = audit
+        return records
 
     @property
     def tool_calls(self) -> list[ToolCall]:

@@ -72,6 +72,43 @@ async def test_one_record_per_processor_per_hook_invocation(make_bare_agent):
     assert all(r.duration_ms >= 0 for r in records)
 
 
+class Slow(Processor):
+    """Takes 2 ms per chunk: its share of the stream's time is measurable."""
+
+    id = "slow"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        import time
+
+        time.sleep(0.002)
+        return part
+
+
+async def test_the_per_chunk_time_is_estimated_stage_by_stage(make_bare_agent):
+    """The fast path times one chunk in 32 (the first of each step) stage by stage: the
+    slow stage's estimate is its calls times 2 ms, the pass-through stages' far less."""
+    model = MockModel([MockResponse(chunks=[
+        Chunk("text-delta", {"id": "t", "text": f"w{i} "}) for i in range(40)])])
+    agent = make_bare_agent(model=model, output_processors=[Pass("a"), Slow(), Pass("b")],
+                            audit=True)
+    result = await agent.generate("hi")
+    (slow,) = [r for r in by(result.audit, "process_output_stream", "slow") if r.step == 0]
+    assert slow.calls >= 40
+    assert slow.duration_ms >= 2 * slow.calls * 0.9
+    for pid in ("a", "b"):
+        (fast,) = [r for r in by(result.audit, "process_output_stream", pid) if r.step == 0]
+        assert fast.calls == slow.calls
+        assert fast.duration_ms < slow.duration_ms / 10
+
+
+async def test_records_are_built_when_first_read_and_then_kept(make_bare_agent):
+    result = await make_bare_agent(["ok"], input_processors=[Pass()], audit=True).generate("hi")
+    first = result.audit
+    assert [(r.processor_id, r.hook) for r in first][:1] == [("pass", "process_input")]
+    assert result.audit is first
+
+
 async def test_per_chunk_counts_say_what_was_dropped_and_modified(make_bare_agent):
     model = MockModel([MockResponse(chunks=[
         Chunk("text-delta", {"id": "t", "text": w}) for w in ("one", " ", "two", " ", "x")])])
