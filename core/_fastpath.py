@@ -53,11 +53,13 @@ class Raised:
 
 
 #: the generated ``make`` functions, by the shape of the stages they serve
-_made: dict[tuple[Any, ...], Callable[..., tuple[Through, Through]]] = {}
+_made: dict[tuple[Any, ...], Callable[..., tuple[Through, Through, Callable[[], int]]]] = {}
 
 
-def generate(pipeline: OutputPipeline) -> tuple[Through, Through] | None:
-    """``(through, emit)`` for the pipeline's stages, or None when it has no fast path."""
+def generate(pipeline: OutputPipeline) -> tuple[Through, Through, Callable[[], int]] | None:
+    """``(through, emit, take)`` for the pipeline's stages, or None when it has no fast
+    path; ``take()`` gives the number of chunks that passed every stage since it was last
+    called (counted with the audit on, else 0) and starts the step's count again."""
     stages = pipeline.stages
     recorder = pipeline.recorder
     if (
@@ -86,9 +88,11 @@ def generate(pipeline: OutputPipeline) -> tuple[Through, Through] | None:
     return make(**values)
 
 
-def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Through, Through]]:
+def _compile(
+    shape: tuple[Any, ...], sampled: bool
+) -> Callable[..., tuple[Through, Through, Callable[[], int]]]:
     """The source of ``make(pl, ..., f0, a0, p0, s0, ...)``, which returns the run's
-    ``(through, emit)``, compiled."""
+    ``(through, emit, take)``, compiled."""
     params = ["pl", "pending", "counts"]
     consts: list[str] = []  # arguments bound once per run, read into locals of make
 
@@ -133,9 +137,9 @@ def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Throu
         if not sampled:
             return [line.replace("{resume}", resume) for line in stage_calls("        ", False)]
         return [
-            "        tick = counts[0]",
-            "        counts[0] = tick + 1",
-            "        if tick & 31:",
+            "        nonlocal seen, passed",
+            "        seen += 1",
+            "        if seen & 31 != 1:",
             *(line.replace("{resume}", resume) for line in stage_calls("            ", False)),
             "        else:",
             *(line.replace("{resume}", resume) for line in stage_calls("            ", True)),
@@ -143,13 +147,23 @@ def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Throu
 
     # Counts for the general loop's bookkeeping: a text chunk that passed every stage
     # (so no stage dropped all text), and, with the audit on, chunks that passed them all.
-    epilogue = ["        if chunk.type == 'text-delta':", "            counts[2] = True"]
+    epilogue = ["        if chunk.type == 'text-delta':", "            counts[0] = True"]
     if sampled:
-        epilogue.append("        counts[1] += 1")
+        epilogue.append("        passed += 1")
     source = "\n".join(
         [
             f"def make({', '.join(params)}):",
             *consts,
+            # chunks the fast path saw this step (the first, and one in 32, are timed),
+            # and chunks that passed every stage (the audit's counts)
+            "    seen = passed = 0",
+            "",
+            "    def take():",
+            "        nonlocal seen, passed",
+            "        n = passed",
+            "        seen = passed = 0",
+            "        return n",
+            "",
             "    async def through(chunk, skip=None, start=0):",
             "        if skip is not None or start or chunk.type.startswith('data-'):",
             "            return await pl._through(chunk, skip, start)",
@@ -166,11 +180,11 @@ def _compile(shape: tuple[Any, ...], sampled: bool) -> Callable[..., tuple[Throu
             "            return await pl._after_fast([chunk])",
             "        return [chunk]",
             "",
-            "    return through, emit",
+            "    return through, emit, take",
         ]
     )
     namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised, "ns": perf_counter_ns}
     code = compile(source, f"<tripwire fast path: {len(shape)} stages>", "exec")
     exec(code, namespace)  # noqa: S102 - source built above from fixed text and indexes
-    make: Callable[..., tuple[Through, Through]] = namespace["make"]
+    make: Callable[..., tuple[Through, Through, Callable[[], int]]] = namespace["make"]
     return make

@@ -28,6 +28,8 @@ log = logging.getLogger("tripwire")
 
 
 
+_ns = time.perf_counter_ns
+
 FAILED_OPEN = object()
 """Returned by ``call_hook`` when a fail-open processor raised: use the input unchanged."""
 
@@ -146,16 +148,17 @@ class BoundHook:
             args[i] = values[name](state)
         recorder = self.recorder
         wall = wall_ns() if recorder.tracer is not None else 0
-        start = time.perf_counter_ns()
+        start = _ns()
         try:
             result = self.fn(*args)
         except BaseException as e:
             return self._recorded_end(None, e, wall, start)
         if result is not None and is_coroutine(result):
             return self._recorded_end(result, None, wall, start)
-        recorder.record_call(self.cp.id, self.hook, wall, time.perf_counter_ns() - start,
+        cp = self.cp
+        recorder.record_call(cp.id, self.hook, wall, _ns() - start,
                              "passed" if result is None else outcome_of(self.hook, result),
-                             self.cp.mode)
+                             cp.mode)
         return result
 
     async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,

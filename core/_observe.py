@@ -164,6 +164,16 @@ class Recorder:
         else:
             self.record(processor_id, hook, start_ns, duration_ns, outcome, mode=mode)
 
+    def record_passes(self, processor_id: str, duration_ns: int, calls: int) -> None:
+        """``record`` for a stage that passed every chunk of the step unchanged (the
+        common case of the per-chunk hook, kept short)."""
+        if self.tracer is None and not self._run_ended:
+            self._raw.append((processor_id, "process_output_stream", self.step, "passed",
+                              duration_ns, calls, 0, 0, calls, "blocking"))
+        else:
+            self.record(processor_id, "process_output_stream", 0, duration_ns, "passed",
+                        "blocking", ..., calls, 0, 0, calls)
+
     def record(self, processor_id: str, hook: str, start_ns: int, duration_ns: int,
                outcome: str, mode: str = "blocking", step: Any = ..., calls: int = 1,
                dropped: int = 0, modified: int = 0, emitted: int = 0) -> None:

@@ -179,10 +179,9 @@ class OutputPipeline:
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
         self.fast = False
-        #: the fast path's counts: [chunks seen this step (one in 32 is timed), chunks
-        #: that passed every stage unchanged this step (audit on), whether a text chunk
-        #: passed every stage (then no stage dropped every text chunk)]
-        self.counts: list[Any] = [0, 0, False]
+        #: the fast path's notes: [whether a text chunk passed every stage (then no
+        #: stage dropped every text chunk)]
+        self.counts: list[Any] = [False]
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList) -> None:
         """The output processors' ``process_output_stream``, in list order."""
@@ -192,7 +191,7 @@ class OutputPipeline:
         if fast is not None:
             # instance attributes in front of the methods of the same names (the
             # generated functions hold this pipeline through a weak proxy: no cycle)
-            vars(self).update(zip(("through", "emit"), fast, strict=True))
+            vars(self).update(zip(("through", "emit", "_take_passed"), fast, strict=True))
             self.fast = True
 
     def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
@@ -206,15 +205,19 @@ class OutputPipeline:
 
     def flush_stats(self) -> None:
         """Hand each stage's counts of the step to the recorder (one record each)."""
-        counts = self.counts
-        counts[0] = 0
+        fast = self._take_passed()
         if self.recorder is None:
             return
-        fast, counts[1] = counts[1], 0
-        record = self.recorder.record
+        recorder = self.recorder
+        record = recorder.record
         for stage in self.stages:
             stats = stage.stats
-            if not (fast or stats.calls):
+            if not stats.calls:  # only the fast path saw chunks: all passed unchanged
+                if fast:
+                    timed = stats.timed
+                    recorder.record_passes(stage.id, stats.ns * fast // timed if timed else 0,
+                                           fast)
+                    stats.ns = stats.timed = 0
                 continue
             stats.calls += fast
             stats.emitted += fast
@@ -222,6 +225,12 @@ class OutputPipeline:
                    stats.final_outcome(), "blocking", ..., stats.calls, stats.dropped,
                    stats.modified, stats.emitted)
             stats.reset()
+
+    @staticmethod
+    def _take_passed() -> int:
+        """Chunks the fast path passed through every stage this step (none without it:
+        ``attach`` puts the generated counter here)."""
+        return 0
 
     def take_step_data(self) -> list[DataPart]:
         """The step's data parts so far (for its message); later ones go to
@@ -430,7 +439,7 @@ class OutputPipeline:
 
     def warn_if_dropped_all(self) -> None:
         """Name, once per processor, one that dropped every text chunk of the run."""
-        if self.counts[2]:  # a text chunk passed every stage
+        if self.counts[0]:  # a text chunk passed every stage
             return
         for stage in self.stages:
             if not stage.texts or stage.dropped != stage.texts or stage.released:
