@@ -155,10 +155,14 @@ class BoundHook:
             return self._recorded_end(None, e, wall, start)
         if result is not None and is_coroutine(result):
             return self._recorded_end(result, None, wall, start)
+        duration = _ns() - start
         cp = self.cp
-        recorder.record_call(cp.id, self.hook, wall, _ns() - start,
-                             "passed" if result is None else outcome_of(self.hook, result),
-                             cp.mode)
+        outcome = "passed" if result is None else outcome_of(self.hook, result)
+        sink = recorder.sink
+        if sink is not None:
+            sink.append((cp.id, self.hook, recorder.step, outcome, duration, 1, 0, 0, 0, cp.mode))
+        else:
+            recorder.record(cp.id, self.hook, wall, duration, outcome, cp.mode)
         return result
 
     async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,

@@ -58,6 +58,11 @@ class Recorder:
 
     def __init__(self, run_id: str, agent_id: str, *, keep: bool, tracer: Any) -> None:
         self._raw: list[tuple[Any, ...]] = []  # made into AuditRecords when read
+        #: where the hot paths append a record themselves, as the tuple ``record``
+        #: makes: ``(processor_id, hook, step, outcome, duration_ns, calls, dropped,
+        #: modified, emitted, mode)``; None when ``record`` must be called (spans are
+        #: on, or the run has ended)
+        self.sink: list[tuple[Any, ...]] | None = self._raw if tracer is None else None
         self._records: list[AuditRecord] = []
         self._run_ended = False
         self.keep = keep
@@ -78,12 +83,13 @@ class Recorder:
     def records(self) -> list[AuditRecord]:
         """The audit records so far (the same list, growing, as checks beside the run
         report later)."""
-        if self._raw:
-            raw, self._raw = self._raw, []
+        raw = self._raw
+        if raw:
             self._records.extend(AuditRecord(pid, hook, step, outcome, ns / 1e6, calls,
                                              dropped, modified, emitted, mode)
                                  for pid, hook, step, outcome, ns, calls, dropped, modified,
                                  emitted, mode in raw)
+            raw.clear()  # the same list: ``sink`` is it
         return self._records
 
     # -- spans of the run's structure
@@ -140,6 +146,7 @@ class Recorder:
     def end_run(self, *, finish_reason: str, tripwire_by: str | None,
                 error: BaseException | None) -> None:
         self._run_ended = True
+        self.sink = None
         self.end_step()
         if self._model_span is not None:
             self.end_model_call(None, from_cache=False, error=error)
@@ -154,26 +161,6 @@ class Recorder:
         span.end()
 
     # -- processor invocations
-    def record_call(self, processor_id: str, hook: str, start_ns: int, duration_ns: int,
-                    outcome: str, mode: str) -> None:
-        """``record`` for one call of a once-per-step hook (the common case, kept short:
-        with no tracer, one tuple appended)."""
-        if self.tracer is None and not self._run_ended:
-            self._raw.append((processor_id, hook, self.step, outcome, duration_ns, 1, 0, 0, 0,
-                              mode))
-        else:
-            self.record(processor_id, hook, start_ns, duration_ns, outcome, mode=mode)
-
-    def record_passes(self, processor_id: str, duration_ns: int, calls: int) -> None:
-        """``record`` for a stage that passed every chunk of the step unchanged (the
-        common case of the per-chunk hook, kept short)."""
-        if self.tracer is None and not self._run_ended:
-            self._raw.append((processor_id, "process_output_stream", self.step, "passed",
-                              duration_ns, calls, 0, 0, calls, "blocking"))
-        else:
-            self.record(processor_id, "process_output_stream", 0, duration_ns, "passed",
-                        "blocking", ..., calls, 0, 0, calls)
-
     def record(self, processor_id: str, hook: str, start_ns: int, duration_ns: int,
                outcome: str, mode: str = "blocking", step: Any = ..., calls: int = 1,
                dropped: int = 0, modified: int = 0, emitted: int = 0) -> None:

@@ -210,13 +210,19 @@ class OutputPipeline:
             return
         recorder = self.recorder
         record = recorder.record
+        sink = recorder.sink
         for stage in self.stages:
             stats = stage.stats
             if not stats.calls:  # only the fast path saw chunks: all passed unchanged
                 if fast:
                     timed = stats.timed
-                    recorder.record_passes(stage.id, stats.ns * fast // timed if timed else 0,
-                                           fast)
+                    ns = stats.ns * fast // timed if timed else 0
+                    if sink is not None:
+                        sink.append((stage.id, "process_output_stream", recorder.step, "passed",
+                                     ns, fast, 0, 0, fast, "blocking"))
+                    else:
+                        record(stage.id, "process_output_stream", 0, ns, "passed", "blocking",
+                               ..., fast, 0, 0, fast)
                     stats.ns = stats.timed = 0
                 continue
             stats.calls += fast
