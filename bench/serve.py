@@ -48,7 +48,22 @@ PACE = 0.02
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
 
 
-# ---------------------------------------------------------------- the two servers
+# ---------------------------------------------------------------- the servers
+
+
+async def serve_forever(handler: Any) -> None:
+    """Serve ``handler`` for chat completions on a free loopback port; print the URL
+    (the parent reads it) and serve until killed."""
+    from aiohttp import web
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", handler)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    print(f"http://{host}:{port}", flush=True)
+    await asyncio.Event().wait()
 
 
 async def upstream(pace: float) -> None:
@@ -78,14 +93,7 @@ async def upstream(pace: float) -> None:
         await response.write_eof()
         return response
 
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", handler)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    host, port = runner.addresses[0][:2]
-    print(f"http://{host}:{port}", flush=True)
-    await asyncio.Event().wait()
+    await serve_forever(handler)
 
 
 async def gateway(upstream_url: str) -> None:
@@ -135,14 +143,7 @@ async def bare_proxy(upstream_url: str) -> None:
             await response.write_eof()
             return response
 
-    app = web.Application()
-    app.router.add_post("/v1/chat/completions", handler)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    host, port = runner.addresses[0][:2]
-    print(f"http://{host}:{port}", flush=True)
-    await asyncio.Event().wait()
+    await serve_forever(handler)
 
 
 def cpu_seconds(pid: int) -> float:
