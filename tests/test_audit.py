@@ -4,6 +4,7 @@ step; and OpenTelemetry spans when a tracer provider is set up."""
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 from helpers import Shout
@@ -73,7 +74,7 @@ async def test_one_record_per_processor_per_hook_invocation(make_bare_agent):
 
 
 class Slow(Processor):
-    """Takes 2 ms per chunk: its share of the stream's time is measurable."""
+    """Takes 3 ms per chunk: its share of the stream's time is measurable."""
 
     id = "slow"
 
@@ -81,7 +82,7 @@ class Slow(Processor):
     def process_output_stream(self, part):
         import time
 
-        time.sleep(0.002)
+        time.sleep(0.003)
         return part
 
 
@@ -92,14 +93,18 @@ async def test_the_per_chunk_time_is_estimated_stage_by_stage(make_bare_agent):
         Chunk("text-delta", {"id": "t", "text": f"w{i} "}) for i in range(40)])])
     agent = make_bare_agent(model=model, output_processors=[Pass("a"), Slow(), Pass("b")],
                             audit=True)
-    result = await agent.generate("hi")
+    gc.disable()  # a collection inside a timed pass-through call would be counted 20 times
+    try:
+        result = await agent.generate("hi")
+    finally:
+        gc.enable()
     (slow,) = [r for r in by(result.audit, "process_output_stream", "slow") if r.step == 0]
     assert slow.calls >= 40
-    assert slow.duration_ms >= 2 * slow.calls * 0.9
+    assert slow.duration_ms >= 3 * slow.calls * 0.9
     for pid in ("a", "b"):
         (fast,) = [r for r in by(result.audit, "process_output_stream", pid) if r.step == 0]
         assert fast.calls == slow.calls
-        assert fast.duration_ms < slow.duration_ms / 10
+        assert fast.duration_ms < slow.duration_ms / 3
 
 
 async def test_records_are_built_when_first_read_and_then_kept(make_bare_agent):

@@ -628,10 +628,12 @@ async def test_events_ready_together_leave_in_one_write_and_a_lone_event_at_once
              for e in raw.split("\n\n") if e.startswith("data: {")]
     assert "".join(texts) == "".join(words)
     assert b"".join(writes).decode() == raw
-    if paced:  # one write per event with text (the role rides with the first)
-        assert len(writes) >= len([t for t in texts if t]) > 6
-    else:
-        assert len(writes) <= 3, [w[:40] for w in writes]
+    events = len([t for t in texts if t])
+    if paced:  # a write per event with text (the role rides with the first); slack for
+        # a loaded machine that reads two events at once
+        assert events > 6 and len(writes) >= events - 2
+    else:  # one read from the upstream (or two, if the kernel split it): not one per event
+        assert len(writes) <= 4 < events, [w[:40] for w in writes]
 
 
 @settings(max_examples=300, deadline=None)
