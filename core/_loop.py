@@ -267,7 +267,7 @@ class Run:
                 yield c
             source = _replay(cached) if cached is not None else config.model.stream(request)
             self.current_acc = acc
-            if self.recorder is not None:
+            if self.recorder is not None and self.recorder.tracer is not None:
                 self.recorder.start_model_call(config.model)
             # The model's chunks, each through the output processors to the client.
             # (Inline rather than a nested generator: one hop less per chunk.)
@@ -323,7 +323,7 @@ class Run:
                 if closer is not None:
                     await closer()
             if failed is not None:
-                if self.recorder is not None:
+                if self.recorder is not None and self.recorder.tracer is not None:
                     self.recorder.end_model_call(None, from_cache=acc.from_cache, error=failed)
                 retry_by = await self._retry_api_error(failed, step_number, api_retries)
                 if retry_by is not None:
@@ -347,7 +347,7 @@ class Run:
                     acc.observe(c)
                     yield c
             break
-        if self.recorder is not None:
+        if self.recorder is not None and self.recorder.tracer is not None:
             self.recorder.end_model_call(acc.finish, from_cache=acc.from_cache)
         self.current_acc = None
         step = acc.result()
@@ -384,9 +384,13 @@ class Run:
 
     def _start_step(self, step_number: int | None) -> None:
         """Audit records and spans from here on belong to ``step_number``."""
-        if self.recorder is not None:
-            self.recorder.start_step(step_number)
-            self.tracing_context.span = self.recorder.span
+        recorder = self.recorder
+        if recorder is not None:
+            if recorder.tracer is None:  # the audit alone: records only need the step
+                recorder.step = step_number
+                return
+            recorder.start_step(step_number)
+            self.tracing_context.span = recorder.span
 
     def _maybe_retry(self, tw: TripWire) -> None:
         """Turn a ``retry=True`` abort into a step retry when the limit allows."""

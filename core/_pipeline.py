@@ -88,13 +88,12 @@ class _StepStats:
                  "first_ns")
 
     def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        """Start the next step's counts (the object stays: the fast path holds it)."""
         self.calls = self.ns = self.timed = self.dropped = self.modified = self.emitted = 0
         self.outcome: str | None = None
         self.first_ns = 0
+
+    #: start the next step's counts (the object stays: the fast path holds it)
+    reset = __init__
 
     def duration_ns(self) -> int:
         """The time spent in the stage this step, estimated from the timed calls."""
