@@ -86,7 +86,8 @@ async def running(gateway: Gateway, host: str = "127.0.0.1",
 
 
 async def serve(gateway: Gateway, host: str, port: int, *, loop_name: str | None = None) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down gracefully.
+    """Serve until SIGINT or SIGTERM, then shut down gracefully (``loop_name``, the
+    event loop's, is named on the start-up line).
 
     What was built at start (agents, processors, their tables and models) lives as long
     as the server: ``gc.freeze()`` takes it out of the garbage collector's scans, which
