@@ -231,7 +231,8 @@ async def main(total: int, levels: list[int]) -> None:
           f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
           f"for any aiohttp gateway on this machine); 'first': added latency to the first "
           f"event (the gateway sends nothing before the first content has passed the "
-          f"output processors); 'CPU/req': the gateway process's CPU time per request.")
+          f"output processors); 'CPU/req': the gateway process's CPU time per request (and "
+          f"the proxy's).")
     modes = (
         (0.0, 0.0, "burst: the upstream sends the whole stream at once, requests back to "
                    "back (a throughput test)"),
@@ -250,13 +251,15 @@ async def main(total: int, levels: list[int]) -> None:
             print(f"\n{title}")
             print(f"{'streams':>8} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
                   f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
-                  f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8}")
+                  f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
             for concurrency in levels:
                 n = total if not pace else max(concurrency * 3, 30)
                 direct = await level(f"{up_url}/v1/chat/completions", "m", concurrency, n,
                                      stagger)
+                proxy_cpu = cpu_seconds(proxy.pid)
                 bare = await level(f"{proxy_url}/v1/chat/completions", "m", concurrency, n,
                                    stagger)
+                proxy_cpu = (cpu_seconds(proxy.pid) - proxy_cpu) / (n + 3 + concurrency) * 1000
                 cpu = cpu_seconds(gw.pid)
                 served = await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, n,
                                      stagger)
@@ -268,7 +271,7 @@ async def main(total: int, levels: list[int]) -> None:
                       f"{served['p50'] - direct['p50']:>10.2f}ms "
                       f"{served['p99'] - direct['p99']:>6.2f}ms "
                       f"{served['first50'] - direct['first50']:>6.2f}ms "
-                      f"{served['rps']:>7.0f} | {cpu:>6.2f}ms",
+                      f"{served['rps']:>7.0f} | {cpu:>6.2f}ms {proxy_cpu:>6.2f}ms",
                       flush=True)
         finally:
             for process in (gw, proxy, up):
