@@ -20,7 +20,7 @@ from types import CoroutineType
 from typing import Any, NoReturn
 
 from tripwire._observe import wall_ns
-from tripwire._validation import CompiledProcessor
+from tripwire._validation import COMMON_ARGS, CompiledProcessor
 from tripwire.errors import ProcessorError, TripWire
 from tripwire.processor import ProcessorViolation
 
@@ -60,12 +60,40 @@ async def notify_violation(processor: Any, violation: ProcessorViolation) -> Non
         log.exception("on_violation of processor %r raised; ignored", violation.processor_id)
 
 
+#: Arguments whose values belong to one call: an implementation that declares one of
+#: them is bound per call; one that declares none is bound once and shared.
+_PER_CALL = frozenset(COMMON_ARGS) - {"abort"} | {"stream_parts", "message_list"}
+
+
+def shareable(cp: CompiledProcessor, hook: str) -> bool:
+    """True when ``hook`` of ``cp`` can be bound once for every call: it is not a
+    wrapper and declares no argument whose value belongs to one call, only its own
+    (filled per invocation) and ``abort`` (which depends on the processor alone).
+    ``process_output_stream``'s ``message_list`` and ``stream_parts`` are bound per
+    call; other hooks fill ``message_list`` per invocation, but one rule for all keeps
+    this simple at no cost worth having."""
+    impl = cp.impls[hook]
+    return not impl.wrapper and _PER_CALL.isdisjoint(impl.argnames)
+
+
+def shared_bound(cp: CompiledProcessor, hook: str) -> BoundHook:
+    """The ``BoundHook`` every call shares for ``hook`` of ``cp`` (``shareable``)."""
+    bound = cp.shared_bounds.get(hook)
+    if bound is None:
+        common = {"abort": make_abort(cp.id)} if "abort" in cp.impls[hook].argnames else {}
+        bound = BoundHook(cp, hook, common)
+        bound.shared = True
+        cp.shared_bounds[hook] = bound
+    return bound
+
+
 class BoundHook:
     """One processor's implementation of one hook, its arguments bound for one call.
 
     ``common`` holds the processor's common arguments (built once per call);
     ``set(name, value)`` changes one of them for later invocations (``retry_count``).
-    ``bound(values, state)`` calls the implementation with the hook's own ``values``;
+    ``bound(values, state)`` calls the implementation with the hook's own ``values``
+    (``bound.recorded(values, state, recorder)`` with the audit or tracing on);
     the output pipeline calls ``fn(*args)`` itself per chunk, with the ``part`` slot
     (``part_index``) filled in: the fast path of ``process_output_stream``. A
     ``TripWire`` gets the processor id and triggers
@@ -74,7 +102,7 @@ class BoundHook:
     """
 
     __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
-                 "_started")
+                 "shared", "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
@@ -86,10 +114,14 @@ class BoundHook:
         #: (name, position) of the hook's own arguments this implementation declares.
         self.own = impl.own
         self.part_index = impl.part_index
-        #: the run's audit/trace ``Recorder``, or None (then nothing is timed)
+        #: the run's audit/trace ``Recorder`` a wrapper records in, or None (then nothing
+        #: is timed; plain implementations are given it: ``recorded``)
         self.recorder: Any = None
         #: when each running wrapper started (audit on), by id of its generator
         self._started: dict[int, tuple[int, int]] | None = None
+        #: bound once for every call of the processor (``shared_bound``): ``args`` is
+        #: then never written (runs in other threads read it too); callers copy it
+        self.shared = False
 
     def declares(self, name: str) -> bool:
         return name in self.argnames
@@ -106,9 +138,7 @@ class BoundHook:
 
         Returns the result, or a coroutine giving it (await it when ``type(r) is
         CoroutineType``): an implementation that is not ``async`` costs no coroutine."""
-        if self.recorder is not None:
-            return self._recorded(values, state)
-        args = self.args
+        args = self.args.copy()  # nothing of an earlier invocation kept; may be shared
         for name, i in self.own:
             args[i] = values[name](state)
         try:
@@ -140,21 +170,21 @@ class BoundHook:
             # until the garbage collector ran.
             del tw
 
-    def _recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
-        """``__call__`` with its time and outcome recorded (a synchronous
-        implementation that returns is recorded without a coroutine)."""
-        args = self.args
+    def recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any,
+                 recorder: Any) -> Any:
+        """``__call__`` with its time and outcome recorded in the run's ``recorder`` (a
+        synchronous implementation that returns is recorded without a coroutine)."""
+        args = self.args.copy()
         for name, i in self.own:
             args[i] = values[name](state)
-        recorder = self.recorder
         wall = wall_ns() if recorder.tracer is not None else 0
         start = _ns()
         try:
             result = self.fn(*args)
         except BaseException as e:
-            return self._recorded_end(None, e, wall, start)
+            return self._recorded_end(None, e, wall, start, recorder)
         if result is not None and is_coroutine(result):
-            return self._recorded_end(result, None, wall, start)
+            return self._recorded_end(result, None, wall, start, recorder)
         duration = _ns() - start
         cp = self.cp
         outcome = "passed" if result is None else outcome_of(self.hook, result)
@@ -166,8 +196,8 @@ class BoundHook:
         return result
 
     async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,
-                            start: int) -> Any:
-        """The rest of ``_recorded`` for an implementation that raised (``error``) or
+                            start: int, recorder: Any) -> Any:
+        """The rest of ``recorded`` for an implementation that raised (``error``) or
         returned an awaitable."""
         outcome = "passed"
         try:
@@ -190,8 +220,8 @@ class BoundHook:
             return result
         finally:
             error = None  # the raised error's traceback holds this frame: no cycle
-            self.recorder.record(self.cp.id, self.hook, wall,
-                                 time.perf_counter_ns() - start, outcome, mode=self.cp.mode)
+            recorder.record(self.cp.id, self.hook, wall, time.perf_counter_ns() - start,
+                            outcome, mode=self.cp.mode)
 
     # -- wrappers (``@hookimpl(wrapper=True)``)
     @property

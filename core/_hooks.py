@@ -23,7 +23,14 @@ import attrs
 
 from tripwire import _returns
 from tripwire._call_options import CallOptions, ParallelUnit, StepConfig, Unit, flat
-from tripwire._hookcall import FAILED_OPEN, BoundHook, handle_failure, make_abort
+from tripwire._hookcall import (
+    FAILED_OPEN,
+    BoundHook,
+    handle_failure,
+    make_abort,
+    shareable,
+    shared_bound,
+)
 from tripwire._hookstate import HookState, describe
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, ToolCall
@@ -123,8 +130,11 @@ class Hooks:
         key = (id(cp.processor), hook)
         bound = self._bound.get(key)
         if bound is None:
-            bound = self._bound[key] = BoundHook(cp, hook, self.common(cp))
-            bound.recorder = self.recorder
+            if shareable(cp, hook):
+                bound = self._bound[key] = shared_bound(cp, hook)
+            else:
+                bound = self._bound[key] = BoundHook(cp, hook, self.common(cp))
+                bound.recorder = self.recorder
         return bound
 
     def chain(self, units: list[Unit], hook: str) -> list[Any]:
@@ -167,7 +177,10 @@ class Hooks:
         return tasks
 
     async def _check_input(self, cp: CompiledProcessor, message_list: MessageList) -> None:
-        result = self.bound(cp, "process_input")(_INPUT_VALUES, HookState(message_list))
+        bound = self.bound(cp, "process_input")
+        state = HookState(message_list)
+        result = (bound(_INPUT_VALUES, state) if self.recorder is None
+                  else bound.recorded(_INPUT_VALUES, state, self.recorder))
         if type(result) is CoroutineType:
             result = await result
         if result is not None and result is not FAILED_OPEN and result is not message_list:
@@ -198,6 +211,7 @@ class Hooks:
 
     # -- running a chain
     async def _run(self, chain: list[Any], adapter: _Adapter, state: HookState) -> None:
+        recorder = self.recorder
         for i, item in enumerate(chain):
             if state.stopped:
                 return
@@ -207,7 +221,8 @@ class Hooks:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
-                result = item(adapter.values, state)
+                result = (item(adapter.values, state) if recorder is None
+                          else item.recorded(adapter.values, state, recorder))
                 if type(result) is CoroutineType:
                     result = await result
                 if result is not None and result is not FAILED_OPEN:

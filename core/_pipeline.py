@@ -133,14 +133,15 @@ class _Stage:
     __slots__ = ("bound", "cp", "impl", "id", "fn", "args", "part_index", "parts", "data",
                  "texts", "dropped", "released", "wrapper", "stats")
 
-    def __init__(self, bound: BoundHook, message_list: MessageList) -> None:
+    def __init__(self, bound: BoundHook, message_list: MessageList, counted: bool) -> None:
         self.bound = bound
         self.cp = bound.cp
         self.impl = bound.cp.impls["process_output_stream"]
         self.id = bound.cp.id
         # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
         self.fn = bound.fn
-        self.args = bound.args
+        # (a shared binding's arguments are copied: this call writes the part slot)
+        self.args = bound.args.copy() if bound.shared else bound.args
         self.part_index = bound.part_index
         self.parts: list[Chunk] | None = [] if bound.declares("stream_parts") else None
         bound.set("stream_parts", self.parts)
@@ -154,7 +155,7 @@ class _Stage:
         self.dropped = 0
         self.released = False
         # (counted only with the audit on; else one shared, never written)
-        self.stats = _StepStats() if bound.recorder is not None else _UNCOUNTED
+        self.stats = _StepStats() if counted else _UNCOUNTED
 
 
 _NOTHING: Any = object()
@@ -185,7 +186,8 @@ class OutputPipeline:
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList) -> None:
         """The output processors' ``process_output_stream``, in list order."""
         self.message_list = message_list
-        self.stages = [_Stage(b, message_list) for b in bound]
+        counted = self.recorder is not None
+        self.stages = [_Stage(b, message_list, counted) for b in bound]
         fast = _fastpath.generate(self)
         if fast is not None:
             # instance attributes in front of the methods of the same names (the

@@ -72,6 +72,10 @@ class CompiledProcessor:
         lambda self: frozenset(a for impl in self.impls.values() for a in impl.argnames),
         takes_self=True))
 
+    #: ``BoundHook``s every call of this processor shares, by hook: those of the
+    #: implementations that declare nothing bound per call (``tripwire._hookcall``)
+    shared_bounds: dict[str, Any] = attrs.field(init=False, factory=dict)
+
     @property
     def fail_open(self) -> bool:
         return bool(getattr(self.processor, "fail_open", False))

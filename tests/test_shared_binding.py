@@ -1,0 +1,205 @@
+"""Implementations that declare nothing bound per call (no ``state``, ``writer``,
+``retry_count``, ... only their own arguments and ``abort``) are bound once and shared
+by every run: nothing of one run may reach another, in the same event loop or in
+other threads, and the audit records each run's calls in that run alone."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+
+from tripwire import Chunk, Processor, hookimpl
+from tripwire._validation import compile_processor
+from tripwire.testing import mock_agent
+
+
+class Plain(Processor):
+    """Declares only its own arguments (and ``abort``): bound once."""
+
+    id = "plain"
+
+    def __init__(self) -> None:
+        self.inputs: list[str] = []
+
+    @hookimpl
+    async def process_input(self, messages, abort):
+        await asyncio.sleep(0)  # another run goes on in between
+        self.inputs.append(messages[-1].text)
+        if messages[-1].text == "trip":
+            abort("tripped")
+
+    @hookimpl
+    def process_output_stream(self, part):
+        return part
+
+    @hookimpl
+    def process_output_result(self, result):
+        return None
+
+
+class Upper(Processor):
+    """Changes every chunk: the general loop (not the fast path) runs the stages
+    after it."""
+
+    id = "upper"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta":
+            return part.evolve(payload={**part.payload, "text": part.text.upper()})
+        return part
+
+
+class Stateful(Processor):
+    """Declares ``state``: bound per call."""
+
+    id = "stateful"
+
+    def __init__(self) -> None:
+        self.seen: list[dict] = []
+
+    @hookimpl
+    def process_input(self, messages, state):
+        self.seen.append(dict(state))
+        state["n"] = state.get("n", 0) + 1
+
+
+def shared_args(processor: Processor) -> dict[str, list]:
+    return {hook: list(b.args) for hook, b in compile_processor(processor).shared_bounds.items()}
+
+
+async def test_a_plain_implementation_is_bound_once_and_its_arguments_never_written():
+    plain = Plain()
+    agent = mock_agent(["one two three"] * 4, input_processors=[plain],
+                       output_processors=[Upper(), plain])
+    await agent.generate("first")
+    bounds = dict(compile_processor(plain).shared_bounds)
+    assert set(bounds) == {"process_input", "process_output_stream", "process_output_result"}
+    async for _ in agent.stream("second"):
+        pass
+    other = mock_agent(["x"], input_processors=[plain], output_processors=[plain])  # another agent shares them too
+    await other.generate("third")
+    assert compile_processor(plain).shared_bounds == bounds
+    assert all(compile_processor(plain).shared_bounds[h] is b for h, b in bounds.items())
+    # Only ``abort`` is bound in them; no message, chunk or result of a run is kept.
+    args = shared_args(plain)
+    assert args["process_output_stream"] == [None]
+    assert args["process_output_result"] == [None]
+    assert args["process_input"][0] is None and callable(args["process_input"][1])
+    assert plain.inputs == ["first", "second", "third"]
+
+
+async def test_the_fast_path_and_the_general_loop_both_leave_shared_arguments_alone():
+    plain = Plain()
+    fast = mock_agent(["alpha beta gamma"], output_processors=[plain])
+    general = mock_agent(["alpha beta gamma"], output_processors=[Upper(), plain])
+    assert (await fast.generate("x")).text == "alpha beta gamma"
+    assert (await general.generate("x")).text == "ALPHA BETA GAMMA"
+    assert shared_args(plain)["process_output_stream"] == [None]
+
+
+async def test_an_implementation_that_declares_state_gets_a_fresh_state_per_run():
+    stateful = Stateful()
+    agent = mock_agent(["a", "b", "c"], input_processors=[stateful])
+    for prompt in ("a", "b", "c"):
+        await agent.generate(prompt)
+    assert stateful.seen == [{}, {}, {}]
+    assert "process_input" not in compile_processor(stateful).shared_bounds
+
+
+async def test_concurrent_runs_each_see_their_own_input_and_abort_alone():
+    plain = Plain()
+    agent = mock_agent(["ok"] * 40, input_processors=[plain])
+    prompts = [f"run {i}" if i % 5 else "trip" for i in range(40)]
+    results = await asyncio.gather(*(agent.generate(p) for p in prompts))
+    assert sorted(plain.inputs) == sorted(prompts)
+    for prompt, result in zip(prompts, results, strict=True):
+        assert (result.tripwire is not None) == (prompt == "trip")
+        if result.tripwire is not None:
+            assert result.tripwire.processor_id == "plain"
+
+
+def test_runs_in_many_threads_each_see_their_own_input():
+    """Shared bindings are read by runs in other threads too (``generate_sync``)."""
+
+    class Echo(Processor):
+        id = "echo"
+
+        @hookimpl
+        def process_input(self, messages):
+            text = messages[-1].text
+            if text != threading.current_thread().name:
+                wrong.append((threading.current_thread().name, text))
+
+        @hookimpl
+        def process_output_stream(self, part):
+            return part
+
+    wrong: list[tuple[str, str]] = []
+    echo = Echo()
+    agent = mock_agent(["ok"] * 800, input_processors=[echo], output_processors=[echo])
+
+    def runs() -> None:
+        for _ in range(100):
+            agent.generate_sync(threading.current_thread().name)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        threads = [threading.Thread(target=runs, name=f"t{i}") for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert wrong == []
+    assert len(agent.model.requests) == 800
+
+
+async def test_the_audit_of_concurrent_runs_records_each_runs_calls_in_that_run():
+    plain = Plain()
+    agent = mock_agent(["one two"] * 6, input_processors=[plain], output_processors=[plain],
+                       audit=True)
+    results = await asyncio.gather(*(agent.generate(f"p{i}") for i in range(6)))
+    for result in results:
+        assert {r.processor_id for r in result.audit} == {"plain"}
+        assert [(r.hook, r.step, r.calls) for r in result.audit] == [
+            ("process_input", None, 1),
+            ("process_output_stream", 0, 4),  # the step's chunks...
+            ("process_output_result", None, 1),
+            ("process_output_stream", None, 1),  # ...and the run's finish
+        ]
+    # The audit binds nothing per run in a shared implementation either.
+    assert shared_args(plain)["process_output_stream"] == [None]
+
+
+def test_chunks_of_a_writer_pass_a_shared_stage_in_the_general_loop():
+    """A data chunk written by a hook goes through the general loop's stages."""
+
+    class Writes(Processor):
+        id = "writes"
+        process_data_parts = True
+
+        @hookimpl
+        async def process_input(self, messages, writer):
+            await writer.custom(Chunk("data-note", {"text": "hello"}))
+
+    class SeesData(Processor):
+        id = "sees-data"
+        process_data_parts = True
+
+        def __init__(self) -> None:
+            self.kinds: list[str] = []
+
+        @hookimpl
+        def process_output_stream(self, part):
+            self.kinds.append(part.type)
+            return part
+
+    sees = SeesData()
+    agent = mock_agent(["ok"], input_processors=[Writes()], output_processors=[sees])
+    agent.generate_sync("x")
+    assert "data-note" in sees.kinds
+    assert shared_args(sees)["process_output_stream"] == [None]
