@@ -141,6 +141,10 @@ class CallOptions:
     config: StepConfig
     #: keep an audit trail (``result.audit``)
     audit: bool = False
+    #: what the hooks of a call bind the same way for every call with these units
+    #: (the agent's when the call runs its own lists, else the call's own): the hooks
+    #: each list implements, chains of processors bound once (``tripwire._hooks``)
+    plans: dict[Any, Any] = attrs.field(factory=dict)
 
     def processors(self, *kinds: str) -> list[CompiledProcessor]:
         """The processors of the given lists (default: all three), in order."""
@@ -184,8 +188,10 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
         return resolve_units(nodes, request_context)
 
     units = agent._units if _AGENT_LISTS.isdisjoint(options) else None
+    plans: dict[Any, Any] = {}
     if units is not None:  # the agent's own lists, the same for every call
         inputs, outputs, errors = units
+        plans = agent._plans
     else:
         inputs = processors("input")
         if options.get("prepare_step") is not None:
@@ -204,6 +210,7 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
         if _AGENT_LISTS.isdisjoint(options) and all(
                 _static(agent._compiled[k]) for k in ("input", "output", "error")):
             agent._units = (inputs, outputs, errors)
+            plans = agent._plans
     for index, cp in enumerate(flat(inputs) + flat(outputs) + flat(errors)):
         try:
             cp.processor.processor_index = index
@@ -223,7 +230,7 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     if not isinstance(audit, bool):
         raise TypeError(f"audit must be True or False, got {audit!r}")
     return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
-                       audit)
+                       audit, plans)
 
 
 def client_tools(value: Any) -> dict[str, Tool]:

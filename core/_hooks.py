@@ -96,17 +96,14 @@ class Hooks:
         self._chains: dict[tuple[str, str], list[Any]] = {}
         #: the hooks some input (output) processor of the call implements: the loop
         #: calls no hook that none does
-        self.input_hooks: frozenset[str] = _NO_HOOKS
-        self.output_hooks: frozenset[str] = _NO_HOOKS
+        self.input_hooks: frozenset[str]
+        self.output_hooks: frozenset[str]
         #: some input processor runs ``process_input`` beside the run (``start_checks``)
-        self.has_checks = False
-        if call.inputs:
-            inputs = flat(call.inputs)
-            self.input_hooks = frozenset(h for cp in inputs for h in cp.impls)
-            self.has_checks = any(cp.mode != "blocking" and "process_input" in cp.impls
-                                  for cp in inputs)
-        if call.outputs:
-            self.output_hooks = frozenset(h for cp in flat(call.outputs) for h in cp.impls)
+        self.has_checks: bool
+        found = call.plans.get("hooks")
+        if found is None:
+            found = call.plans["hooks"] = _implemented(call)
+        self.input_hooks, self.output_hooks, self.has_checks = found
 
     # -- binding
     def common(self, cp: CompiledProcessor) -> dict[str, Any]:
@@ -159,11 +156,18 @@ class Hooks:
         return out
 
     def _chain(self, kind: str, hook: str) -> list[Any]:
-        """``chain()`` of one list for one hook, built once per call."""
+        """``chain()`` of one list for one hook, built once per call (once for every
+        call when it binds nothing per call: ``CallOptions.plans``)."""
         key = (kind, hook)
         found = self._chains.get(key)
         if found is None:
-            found = self._chains[key] = self.chain(getattr(self.call, kind), hook)
+            found = self.call.plans.get(key)
+            if found is None:
+                units = getattr(self.call, kind)
+                found = self.chain(units, hook)
+                if _shared_chain(units, hook, found):
+                    self.call.plans[key] = found
+            self._chains[key] = found
         return found
 
     def start_checks(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:
@@ -193,8 +197,14 @@ class Hooks:
         """``process_output_stream`` of the output processors, in order (a parallel
         group's members one after another: per-chunk hooks gain nothing from
         concurrency)."""
-        return [self.bound(cp, "process_output_stream") for cp in flat(self.call.outputs)
-                if "process_output_stream" in cp.impls]
+        found = self.call.plans.get("stages")
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+        stages = [self.bound(cp, "process_output_stream") for cp in flat(self.call.outputs)
+                  if "process_output_stream" in cp.impls]
+        if all(b.shared for b in stages):
+            self.call.plans["stages"] = stages
+        return stages
 
     @property
     def retry_count(self) -> int:
@@ -518,3 +528,20 @@ def _stage_view(state: HookState) -> list[Any]:
 
 def _ignore(cp: CompiledProcessor, result: Any, state: HookState) -> None:
     """``process_llm_response`` is for side effects: what it returns is not used."""
+
+
+def _implemented(call: CallOptions) -> tuple[frozenset[str], frozenset[str], bool]:
+    """The hooks some input (output) processor of ``call`` implements, and whether
+    some input processor runs ``process_input`` beside the run."""
+    inputs, outputs = flat(call.inputs), flat(call.outputs)
+    return (frozenset(h for cp in inputs for h in cp.impls),
+            frozenset(h for cp in outputs for h in cp.impls),
+            any(cp.mode != "blocking" and "process_input" in cp.impls for cp in inputs))
+
+
+def _shared_chain(units: list[Unit], hook: str, chain: list[Any]) -> bool:
+    """True when ``chain`` (``Hooks.chain(units, hook)``) is the same for every call:
+    each of its processors bound once for all calls, none left out by its mode (that
+    is recorded in the audit per call) and no parallel group (bound per call)."""
+    return all(type(b) is BoundHook and b.shared for b in chain) and len(chain) == sum(
+        1 if isinstance(u, ParallelUnit) else hook in u.impls for u in units)

@@ -121,6 +121,8 @@ class Agent:
         #: the call units of the agent's own lists, once a call has resolved them (and
         #: when they are the same for every call: see ``_call_options.resolve_call``)
         self._units: tuple[Any, Any, Any] | None = None
+        #: what every call with those units binds the same way (``CallOptions.plans``)
+        self._plans: dict[Any, Any] = {}
         self._warned_retry_budget = False
         self._background: set[asyncio.Task[Any]] = set()
 

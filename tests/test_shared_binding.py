@@ -1,7 +1,8 @@
 """Implementations that declare nothing bound per call (no ``state``, ``writer``,
 ``retry_count``, ... only their own arguments and ``abort``) are bound once and shared
-by every run: nothing of one run may reach another, in the same event loop or in
-other threads, and the audit records each run's calls in that run alone."""
+by every run, and so is a hook's whole chain when all of its processors are: nothing
+of one run may reach another, in the same event loop or in other threads, and the
+audit records each run's calls in that run alone."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import asyncio
 import sys
 import threading
 
-from tripwire import Chunk, Processor, hookimpl
+from tripwire import Chunk, Processor, hookimpl, monitor, parallel
 from tripwire._validation import compile_processor
 from tripwire.testing import mock_agent
 
@@ -203,3 +204,51 @@ def test_chunks_of_a_writer_pass_a_shared_stage_in_the_general_loop():
     agent.generate_sync("x")
     assert "data-note" in sees.kinds
     assert shared_args(sees)["process_output_stream"] == [None]
+
+
+async def test_a_chain_of_shared_bindings_is_built_once_for_the_agents_own_lists():
+    plain = Plain()
+    agent = mock_agent(["a", "b", "c"], input_processors=[plain], output_processors=[plain])
+    await agent.generate("one")
+    plans = dict(agent._plans)
+    assert plans[("inputs", "process_input")] == [
+        compile_processor(plain).shared_bounds["process_input"]]
+    assert plans["stages"] == [compile_processor(plain).shared_bounds["process_output_stream"]]
+    await agent.generate("two")
+    assert all(agent._plans[k] is v for k, v in plans.items())
+    # A call with lists of its own builds its chains for itself.
+    other = Plain()
+    await agent.generate("three", input_processors=[other])
+    assert all(agent._plans[k] is v for k, v in plans.items())
+    assert other.inputs == ["three"] and plain.inputs == ["one", "two"]
+
+
+async def test_chains_that_bind_per_call_are_built_per_call():
+    stateful, plain = Stateful(), Plain()
+    agent = mock_agent(["a", "b"], input_processors=[plain, stateful])
+    for prompt in ("a", "b"):
+        await agent.generate(prompt)
+    assert ("inputs", "process_input") not in agent._plans
+    assert stateful.seen == [{}, {}]  # a fresh state each run
+    other = Plain()
+    other.id = "plain-2"
+    grouped = mock_agent(["a", "b"], input_processors=[parallel(Plain(), other, id="g")])
+    for prompt in ("a", "b"):
+        await grouped.generate(prompt)
+    assert ("inputs", "process_input") not in grouped._plans
+
+
+async def test_a_processor_left_out_by_its_mode_is_recorded_in_every_runs_audit():
+    class Check(Processor):
+        id = "check"
+
+        @hookimpl
+        def process_input(self):
+            return None
+
+    agent = mock_agent(["a", "b"], input_processors=[monitor(Check()), Plain()], audit=True)
+    for prompt in ("a", "b"):
+        result = await agent.generate(prompt)
+        assert [r.outcome for r in result.audit
+                if r.processor_id == "check"][:1] == ["skipped-by-mode"]
+    await agent.aclose()
