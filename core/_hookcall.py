@@ -102,7 +102,7 @@ class BoundHook:
     """
 
     __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
-                 "shared", "_started")
+                 "shared", "wrapper", "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
@@ -114,6 +114,8 @@ class BoundHook:
         #: (name, position) of the hook's own arguments this implementation declares.
         self.own = impl.own
         self.part_index = impl.part_index
+        #: a new-style wrapper (``@hookimpl(wrapper=True)``): ``start`` and ``finish``
+        self.wrapper = impl.wrapper
         #: the run's audit/trace ``Recorder`` a wrapper records in, or None (then nothing
         #: is timed; plain implementations are given it: ``recorded``)
         self.recorder: Any = None
@@ -224,10 +226,6 @@ class BoundHook:
                             outcome, mode=self.cp.mode)
 
     # -- wrappers (``@hookimpl(wrapper=True)``)
-    @property
-    def wrapper(self) -> bool:
-        return self.cp.impls[self.hook].wrapper
-
     async def start(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
         """Run a wrapper up to its ``yield``; the suspended generator, or
         ``FAILED_OPEN`` (a fail-open wrapper that failed is left out)."""

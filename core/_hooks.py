@@ -222,17 +222,18 @@ class Hooks:
     # -- running a chain
     async def _run(self, chain: list[Any], adapter: _Adapter, state: HookState) -> None:
         recorder = self.recorder
+        values = adapter.values
         for i, item in enumerate(chain):
-            if state.stopped:
+            if state.cached is not None or state.retry_by is not None:  # state.stopped
                 return
-            if isinstance(item, _Parallel):
+            if type(item) is _Parallel:
                 await self._parallel(item, adapter, state)
             elif item.wrapper:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
-                result = (item(adapter.values, state) if recorder is None
-                          else item.recorded(adapter.values, state, recorder))
+                result = (item(values, state) if recorder is None
+                          else item.recorded(values, state, recorder))
                 if type(result) is CoroutineType:
                     result = await result
                 if result is not None and result is not FAILED_OPEN:

@@ -140,12 +140,16 @@ class _Stage:
         self.id = bound.cp.id
         # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
         self.fn = bound.fn
-        # (a shared binding's arguments are copied: this call writes the part slot)
-        self.args = bound.args.copy() if bound.shared else bound.args
         self.part_index = bound.part_index
-        self.parts: list[Chunk] | None = [] if bound.declares("stream_parts") else None
-        bound.set("stream_parts", self.parts)
-        bound.set("message_list", message_list)
+        self.parts: list[Chunk] | None = None
+        if bound.shared:  # declares neither of the two: its arguments copied for the part
+            self.args = bound.args.copy()
+        else:
+            self.args = bound.args
+            if bound.declares("stream_parts"):
+                self.parts = []
+                bound.set("stream_parts", self.parts)
+            bound.set("message_list", message_list)
         self.data = bound.cp.process_data_parts
         self.wrapper = bound.wrapper
         # Text deltas seen and dropped: a processor that drops every one of them and
