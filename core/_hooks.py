@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from tripwire.results import OutputResult, StepResult
     from tripwire.types import SendSignal
 
-_NO_HOOKS: frozenset[str] = frozenset()
 
 #: Changes two parallel members may both make: the first in list order counts.
 _MERGEABLE = frozenset({("retry",)})
