@@ -60,29 +60,27 @@ async def notify_violation(processor: Any, violation: ProcessorViolation) -> Non
         log.exception("on_violation of processor %r raised; ignored", violation.processor_id)
 
 
-#: Arguments whose values belong to one call: an implementation that declares one of
-#: them is bound per call; one that declares none is bound once and shared.
-_PER_CALL = frozenset(COMMON_ARGS) - {"abort"} | {"stream_parts", "message_list"}
+#: The common arguments whose values belong to one call (``abort`` depends on the
+#: processor alone): a shared binding is given them at each invocation.
+RUN_ARGS = frozenset(COMMON_ARGS) - {"abort"}
 
 
 def shareable(cp: CompiledProcessor, hook: str) -> bool:
-    """True when ``hook`` of ``cp`` can be bound once for every call: it is not a
-    wrapper and declares no argument whose value belongs to one call, only its own
-    (filled per invocation) and ``abort`` (which depends on the processor alone).
-    ``process_output_stream``'s ``message_list`` and ``stream_parts`` are bound per
-    call; other hooks fill ``message_list`` per invocation, but one rule for all keeps
-    this simple at no cost worth having."""
-    impl = cp.impls[hook]
-    return not impl.wrapper and _PER_CALL.isdisjoint(impl.argnames)
+    """True when ``hook`` of ``cp`` is bound once for every call: any implementation
+    but a wrapper (which keeps per-call timing and its generator's arguments)."""
+    return not cp.impls[hook].wrapper
 
 
 def shared_bound(cp: CompiledProcessor, hook: str) -> BoundHook:
-    """The ``BoundHook`` every call shares for ``hook`` of ``cp`` (``shareable``)."""
+    """The ``BoundHook`` every call shares for ``hook`` of ``cp`` (``shareable``): only
+    ``abort`` bound; the call's own values (``RUN_ARGS``) come with each invocation."""
     bound = cp.shared_bounds.get(hook)
     if bound is None:
-        common = {"abort": make_abort(cp.id)} if "abort" in cp.impls[hook].argnames else {}
+        argnames = cp.impls[hook].argnames
+        common = {"abort": make_abort(cp.id)} if "abort" in argnames else {}
         bound = BoundHook(cp, hook, common)
         bound.shared = True
+        bound.run_slots = tuple((a, i) for i, a in enumerate(argnames) if a in RUN_ARGS)
         cp.shared_bounds[hook] = bound
     return bound
 
@@ -102,7 +100,7 @@ class BoundHook:
     """
 
     __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
-                 "shared", "wrapper", "_started")
+                 "shared", "run_slots", "wrapper", "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
@@ -124,6 +122,9 @@ class BoundHook:
         #: bound once for every call of the processor (``shared_bound``): ``args`` is
         #: then never written (runs in other threads read it too); callers copy it
         self.shared = False
+        #: (name, position) of the per-call common arguments a shared binding is given
+        #: at each invocation, from the call's ``common`` mapping for the processor
+        self.run_slots: tuple[tuple[str, int], ...] = ()
 
     def declares(self, name: str) -> bool:
         return name in self.argnames
@@ -134,15 +135,20 @@ class BoundHook:
         if name in names:
             self.args[names.index(name)] = value
 
-    def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any) -> Any:
+    def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any,
+                 common: Mapping[str, Any] | None = None) -> Any:
         """Call the implementation; ``values[name](state)`` gives each of the hook's own
-        arguments it declares (only those are computed).
+        arguments it declares (only those are computed), ``common`` the call's common
+        arguments of the processor (needed when ``run_slots`` is not empty).
 
         Returns the result, or a coroutine giving it (await it when ``type(r) is
         CoroutineType``): an implementation that is not ``async`` costs no coroutine."""
         args = self.args.copy()  # nothing of an earlier invocation kept; may be shared
         for name, i in self.own:
             args[i] = values[name](state)
+        if self.run_slots:
+            for name, i in self.run_slots:
+                args[i] = common[name]  # type: ignore[index]
         try:
             result = self.fn(*args)
         except TripWire as tw:
@@ -173,12 +179,15 @@ class BoundHook:
             del tw
 
     def recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any,
-                 recorder: Any) -> Any:
+                 recorder: Any, common: Mapping[str, Any] | None = None) -> Any:
         """``__call__`` with its time and outcome recorded in the run's ``recorder`` (a
         synchronous implementation that returns is recorded without a coroutine)."""
         args = self.args.copy()
         for name, i in self.own:
             args[i] = values[name](state)
+        if self.run_slots:
+            for name, i in self.run_slots:
+                args[i] = common[name]  # type: ignore[index]
         wall = wall_ns() if recorder.tracer is not None else 0
         start = _ns()
         try:

@@ -182,8 +182,9 @@ class Hooks:
     async def _check_input(self, cp: CompiledProcessor, message_list: MessageList) -> None:
         bound = self.bound(cp, "process_input")
         state = HookState(message_list)
-        result = (bound(_INPUT_VALUES, state) if self.recorder is None
-                  else bound.recorded(_INPUT_VALUES, state, self.recorder))
+        common = self.common(cp) if bound.run_slots else None
+        result = (bound(_INPUT_VALUES, state, common) if self.recorder is None
+                  else bound.recorded(_INPUT_VALUES, state, self.recorder, common))
         if type(result) is CoroutineType:
             result = await result
         if result is not None and result is not FAILED_OPEN and result is not message_list:
@@ -216,6 +217,16 @@ class Hooks:
         for common in self._commons.values():
             common["retry_count"] = value
         for bound in self._bound.values():
+            if not bound.shared:  # a shared one reads it from the call's common values
+                bound.set("retry_count", value)
+        self._pipeline.set_retry_count(value)
+
+    def _set_retry_count_of(self, bound: BoundHook, value: int) -> None:
+        """The ``retry_count`` ``bound``'s processor is given from now on."""
+        if bound.shared:
+            if bound.run_slots:
+                self.common(bound.cp)["retry_count"] = value
+        else:
             bound.set("retry_count", value)
 
     # -- running a chain
@@ -231,8 +242,9 @@ class Hooks:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
-                result = (item(values, state) if recorder is None
-                          else item.recorded(values, state, recorder))
+                common = self.common(item.cp) if item.run_slots else None
+                result = (item(values, state, common) if recorder is None
+                          else item.recorded(values, state, recorder, common))
                 if type(result) is CoroutineType:
                     result = await result
                 if result is not None and result is not FAILED_OPEN:
@@ -391,12 +403,12 @@ class Hooks:
                 chain.append(self.bound(cp, "process_api_error"))
         state = HookState(message_list)
         for bound in chain:  # API-error retries of this step, not processor retries
-            bound.set("retry_count", retries)
+            self._set_retry_count_of(bound, retries)
         try:
             await self._run(chain, _Adapter("process_api_error", values, apply, view), state)
         finally:
             for bound in chain:
-                bound.set("retry_count", self._retry_count)
+                self._set_retry_count_of(bound, self._retry_count)
         return state.retry_by
 
     async def process_output_step(

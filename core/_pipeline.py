@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tripwire import _fastpath
@@ -133,7 +133,8 @@ class _Stage:
     __slots__ = ("bound", "cp", "impl", "id", "fn", "args", "part_index", "parts", "data",
                  "texts", "dropped", "released", "wrapper", "stats")
 
-    def __init__(self, bound: BoundHook, message_list: MessageList, counted: bool) -> None:
+    def __init__(self, bound: BoundHook, message_list: MessageList, counted: bool,
+                 common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
         self.bound = bound
         self.cp = bound.cp
         self.impl = bound.cp.impls["process_output_stream"]
@@ -142,8 +143,18 @@ class _Stage:
         self.fn = bound.fn
         self.part_index = bound.part_index
         self.parts: list[Chunk] | None = None
-        if bound.shared:  # declares neither of the two: its arguments copied for the part
-            self.args = bound.args.copy()
+        if bound.shared:  # bound for every call: this call's values in a copy
+            args = bound.args.copy()
+            for name, i in bound.own:
+                if name == "stream_parts":
+                    args[i] = self.parts = []
+                elif name == "message_list":
+                    args[i] = message_list
+            if bound.run_slots:
+                values = common(bound.cp)
+                for name, i in bound.run_slots:
+                    args[i] = values[name]
+            self.args = args
         else:
             self.args = bound.args
             if bound.declares("stream_parts"):
@@ -187,17 +198,28 @@ class OutputPipeline:
         #: stage dropped every text chunk)]
         self.counts: list[Any] = [False]
 
-    def attach(self, bound: Sequence[BoundHook], message_list: MessageList) -> None:
-        """The output processors' ``process_output_stream``, in list order."""
+    def attach(self, bound: Sequence[BoundHook], message_list: MessageList,
+               common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
+        """The output processors' ``process_output_stream``, in list order; ``common``
+        gives a processor's common arguments for this call."""
         self.message_list = message_list
         counted = self.recorder is not None
-        self.stages = [_Stage(b, message_list, counted) for b in bound]
+        self.stages = [_Stage(b, message_list, counted, common) for b in bound]
         fast = _fastpath.generate(self)
         if fast is not None:
             # instance attributes in front of the methods of the same names (the
             # generated functions hold this pipeline through a weak proxy: no cycle)
             vars(self).update(zip(("through", "emit", "_take_passed"), fast, strict=True))
             self.fast = True
+
+    def set_retry_count(self, value: int) -> None:
+        """The ``retry_count`` the stages are given from now on (a bound-per-call
+        stage shares its binding's arguments, which ``BoundHook.set`` changes)."""
+        for stage in self.stages:
+            if stage.bound.shared:
+                for name, i in stage.bound.run_slots:
+                    if name == "retry_count":
+                        stage.args[i] = value
 
     def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
         """A writer whose chunks skip ``emitter``'s own ``process_output_stream``."""

@@ -1,14 +1,17 @@
-"""Implementations that declare nothing bound per call (no ``state``, ``writer``,
-``retry_count``, ... only their own arguments and ``abort``) are bound once and shared
-by every run, and so is a hook's whole chain when all of its processors are: nothing
-of one run may reach another, in the same event loop or in other threads, and the
-audit records each run's calls in that run alone."""
+"""Hook implementations (wrappers aside) are bound once and shared by every run, the
+call's own values (``state``, ``writer``, ``retry_count``, ...) given at each
+invocation; so is a hook's whole chain when all of its processors are: nothing of one
+run may reach another, in the same event loop or in other threads, ``retry_count`` is
+the current one on every path, and the audit records each run's calls in that run
+alone."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 import threading
+
+import pytest
 
 from tripwire import Chunk, Processor, hookimpl, monitor, parallel
 from tripwire._validation import compile_processor
@@ -53,7 +56,7 @@ class Upper(Processor):
 
 
 class Stateful(Processor):
-    """Declares ``state``: bound per call."""
+    """Declares ``state``: given this call's at each invocation."""
 
     id = "stateful"
 
@@ -106,7 +109,71 @@ async def test_an_implementation_that_declares_state_gets_a_fresh_state_per_run(
     for prompt in ("a", "b", "c"):
         await agent.generate(prompt)
     assert stateful.seen == [{}, {}, {}]
-    assert "process_input" not in compile_processor(stateful).shared_bounds
+    # bound once; the state is given per invocation, never kept in the binding
+    assert shared_args(stateful)["process_input"] == [None, None]
+
+
+class Wrapper(Processor):
+    id = "wrapper"
+
+    @hookimpl(wrapper=True)
+    def process_input(self, state):
+        state["wrapped"] = True
+        yield
+
+
+class RejectFirst(Processor):
+    """Asks for the first step to be run again; records the retry counts it sees."""
+
+    id = "reject-first"
+
+    def __init__(self) -> None:
+        self.step_counts: list[int] = []
+        self.result_counts: list[int] = []
+
+    @hookimpl
+    def process_output_step(self, abort, retry_count):
+        self.step_counts.append(retry_count)
+        if retry_count == 0:
+            abort("again", retry=True)
+
+    @hookimpl
+    def process_output_result(self, retry_count):
+        self.result_counts.append(retry_count)
+
+
+class StreamCounts(Processor):
+    """Records the retry count and state it is given with each text chunk."""
+
+    id = "stream-counts"
+
+    def __init__(self) -> None:
+        self.counts: list[tuple[str, int, int]] = []
+
+    @hookimpl
+    def process_output_stream(self, part, retry_count, state, stream_parts):
+        if part.type == "text-delta":
+            state["n"] = state.get("n", 0) + 1
+            self.counts.append((part.text.strip(), retry_count, len(stream_parts)))
+        return part
+
+
+@pytest.mark.parametrize("ahead", [[], [Upper]], ids=["fast-path", "general-loop"])
+async def test_retry_count_reaches_shared_bindings_on_every_path(ahead):
+    reject, counts = RejectFirst(), StreamCounts()
+    agent = mock_agent(["first try", "second try"], max_processor_retries=2,
+                       output_processors=[p() for p in ahead] + [counts, reject])
+    result = await agent.generate("x")
+    assert result.text.lower() == "second try"
+    assert reject.step_counts == [0, 1]
+    assert reject.result_counts == [0]  # the accepted step reset it
+    words = [(w.lower(), c) for w, c, _ in counts.counts]
+    assert words == [("first", 0), ("try", 0), ("second", 1), ("try", 1)]
+    # a second run starts from 0 again, with its own stream parts
+    counts.counts.clear()
+    await mock_agent(["once"], output_processors=[p() for p in ahead] + [counts]).generate("y")
+    assert [(w.lower(), c, n) for w, c, n in counts.counts] == [("once", 0, 2)]
+    assert all(a is None for a in shared_args(counts)["process_output_stream"])
 
 
 async def test_concurrent_runs_each_see_their_own_input_and_abort_alone():
@@ -128,16 +195,22 @@ def test_runs_in_many_threads_each_see_their_own_input():
         id = "echo"
 
         @hookimpl
-        def process_input(self, messages):
+        def process_input(self, messages, state):
             text = messages[-1].text
-            if text != threading.current_thread().name:
-                wrong.append((threading.current_thread().name, text))
+            if text != threading.current_thread().name or state:
+                wrong.append((threading.current_thread().name, text, dict(state)))
+            state["thread"] = text
+
+        @hookimpl
+        def process_output_result(self, state):
+            if state.get("thread") != threading.current_thread().name:
+                wrong.append((threading.current_thread().name, dict(state)))
 
         @hookimpl
         def process_output_stream(self, part):
             return part
 
-    wrong: list[tuple[str, str]] = []
+    wrong: list[tuple[object, ...]] = []
     echo = Echo()
     agent = mock_agent(["ok"] * 800, input_processors=[echo], output_processors=[echo])
 
@@ -225,11 +298,11 @@ async def test_a_chain_of_shared_bindings_is_built_once_for_the_agents_own_lists
 
 async def test_chains_that_bind_per_call_are_built_per_call():
     stateful, plain = Stateful(), Plain()
-    agent = mock_agent(["a", "b"], input_processors=[plain, stateful])
+    agent = mock_agent(["a", "b"], input_processors=[plain, Wrapper(), stateful])
     for prompt in ("a", "b"):
         await agent.generate(prompt)
-    assert ("inputs", "process_input") not in agent._plans
-    assert stateful.seen == [{}, {}]  # a fresh state each run
+    assert ("inputs", "process_input") not in agent._plans  # a wrapper is bound per call
+    assert stateful.seen == [{}, {}]  # a fresh state each run (its own: not the wrapper's)
     other = Plain()
     other.id = "plain-2"
     grouped = mock_agent(["a", "b"], input_processors=[parallel(Plain(), other, id="g")])
