@@ -86,12 +86,13 @@ def shared_bound(cp: CompiledProcessor, hook: str) -> BoundHook:
 
 
 class BoundHook:
-    """One processor's implementation of one hook, its arguments bound for one call.
-
-    ``common`` holds the processor's common arguments (built once per call);
-    ``set(name, value)`` changes one of them for later invocations (``retry_count``).
-    ``bound(values, state)`` calls the implementation with the hook's own ``values``
-    (``bound.recorded(values, state, recorder)`` with the audit or tracing on);
+    """One processor's implementation of one hook, its arguments bound: once for every
+    call (``shared_bound``: the call's own common values come with each invocation, as
+    ``common``), or for one call (a wrapper: ``common`` bound in when built, and
+    ``set(name, value)`` changes one of them for later invocations: ``retry_count``).
+    ``bound(values, state, common)`` calls the implementation with the hook's own
+    ``values`` (``bound.recorded(values, state, recorder, common)`` with the audit or
+    tracing on);
     the output pipeline calls ``fn(*args)`` itself per chunk, with the ``part`` slot
     (``part_index``) filled in: the fast path of ``process_output_stream``. A
     ``TripWire`` gets the processor id and triggers
