@@ -17,7 +17,7 @@ from fake_llm_server import API_KEY, BackgroundLLMServer, ErrorReply, FakeLLMSer
 from helpers import WIRES, collect, request, texts
 
 from tripwire import APICallError, ConfigurationError
-from tripwire.models import OpenAICompatible, Timeout
+from tripwire.models import Anthropic, OpenAICompatible, Timeout
 from tripwire.models._retry import parse_retry_after, retry_delay
 
 # ---------------------------------------------------------------- retries
@@ -243,6 +243,24 @@ async def test_one_session_per_provider_created_lazily_and_reused(llm_server):
     await model.aclose()
     assert model.closed
     await model.aclose()  # idempotent
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_a_cookie_one_response_sets_is_not_sent_on_later_calls(llm_server, wire):
+    # A provider is shared by every run (and every tenant of tripwire serve): no call
+    # may carry state an earlier call's response left, such as a session cookie.
+    llm_server.script(Reply(text="one", headers={"Set-Cookie": "session=tenant-a; Path=/"}),
+                      Reply(text="two"))
+    # by host name: aiohttp's default jar ignores cookies of servers named by address
+    base = llm_server.url.replace("127.0.0.1", "localhost")
+    if wire == "openai":
+        model = OpenAICompatible(f"{base}/v1", API_KEY, "gpt-test")
+    else:
+        model = Anthropic(base_url=base, api_key=API_KEY, model="claude-test")
+    async with model:
+        assert texts(await collect(model)) == "one"
+        assert texts(await collect(model)) == "two"
+    assert [r.headers.get("Cookie") for r in llm_server.requests] == [None, None]
 
 
 async def test_provider_is_usable_again_after_aclose(llm_server):

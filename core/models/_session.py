@@ -52,8 +52,13 @@ class LoopSession:
                 )
             await self.close()
         if self._session is None or self._session.closed:
+            # No cookie jar: a provider is stateless between calls. A shared jar would
+            # send a cookie one call's response set on every later call, whoever made
+            # it (one tenant's upstream session on another's requests, behind
+            # ``tripwire serve``).
             session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=self._max_connections))
+                connector=aiohttp.TCPConnector(limit=self._max_connections),
+                cookie_jar=aiohttp.DummyCookieJar())
             watch = self._watch_loop(session, loop)
             await anext(watch)  # now the loop's shutdown_asyncgens() will close it
             self._session, self._loop, self._watch = session, loop, watch
