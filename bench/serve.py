@@ -3,7 +3,10 @@ processors, each in the input and the output list) against calling the same loca
 upstream directly, and against a bare aiohttp proxy that only copies bytes (the floor
 for any aiohttp gateway on the machine).
 
-Four processes on 127.0.0.1: the upstream (a prepared OpenAI stream of 20 text deltas,
+Four processes on 127.0.0.1, placed by the system (``TRIPWIRE_BENCH_PIN=1``: the gateway
+and the bare proxy, measured one at a time, on one CPU, the upstream and this client,
+the bench's load, on another; ``TRIPWIRE_BENCH_PROCS=N``: N pass-through processors
+instead of 5). The upstream (a prepared OpenAI stream of 20 text deltas,
 sent at once or one event every 20 ms on the upstream's own clock), the bare proxy, the
 gateway (``tripwire.serve.running`` on ``tripwire serve``'s default event loop;
 ``TRIPWIRE_BENCH_LOOP=asyncio`` for the standard one) and this client (aiohttp). At each
@@ -12,7 +15,9 @@ connections as the level uses (a warm-up wave), then sends ``stream: true`` chat
 completions straight to the upstream, through the proxy and through the gateway, and
 times each from sending the request to the last byte. Paced streams run twice:
 independent (each request after a random pause shorter than the pace, as real users'
-requests are) and in phase (every stream's events at the same instants: the worst case).
+requests are) and in phase (every stream's events at the same instants: the worst case),
+each level in 5 rounds of direct, proxy and gateway requests whose latencies are pooled
+(the machine's speed drifts over seconds; interleaving exposes the three to it alike).
 
 Prints p50 / p99 of the direct call, the latency the proxy and the gateway add (minus
 direct, per percentile), requests per second and the gateway's CPU per request. Target:
@@ -45,6 +50,8 @@ DELTAS = 20
 LOOP = os.environ.get("TRIPWIRE_BENCH_LOOP", "auto")
 #: Seconds between the events of a paced upstream stream.
 PACE = 0.02
+#: Rounds of direct, proxy and gateway requests a paced level is split into.
+ROUNDS = 5
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
 
 
@@ -113,7 +120,7 @@ async def gateway(upstream_url: str) -> None:
         def process_output_stream(self, part):
             return part
 
-    processors = [PassThrough(i) for i in range(5)]
+    processors = [PassThrough(i) for i in range(int(os.environ.get("TRIPWIRE_BENCH_PROCS", "5")))]
     agent = Agent(id="bench", model=OpenAICompatible(f"{upstream_url}/v1", None, "m",
                                                      max_connections=1000),
                   input_processors=processors, output_processors=processors,
@@ -181,12 +188,29 @@ async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[fl
     return first, time.perf_counter() - started
 
 
-async def level(url: str, model: str, concurrency: int, total: int,
-                stagger: float = 0.0) -> dict[str, float]:
-    """Latency percentiles of ``total`` requests, ``concurrency`` at a time. With
-    ``stagger``, each request waits a random 0 to ``stagger`` seconds before it is
+class Samples:
+    """Latencies (seconds) of one target, pooled over the rounds of a level."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.firsts: list[float] = []
+        self.count = 0  # requests sent, warm-ups included (for CPU per request)
+        self.elapsed = 0.0  # seconds of the timed requests
+
+    def stats(self) -> dict[str, float]:
+        times, firsts = sorted(self.times), sorted(self.firsts)
+        return {"p50": statistics.median(times) * 1000,
+                "p99": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
+                "first50": statistics.median(firsts) * 1000,
+                "rps": len(times) / self.elapsed}
+
+
+async def level(url: str, model: str, concurrency: int, total: int, into: Samples,
+                stagger: float = 0.0, seed: int = 0) -> None:
+    """``total`` requests, ``concurrency`` at a time, their latencies added to ``into``.
+    With ``stagger``, each request waits a random 0 to ``stagger`` seconds before it is
     sent (not counted in its latency), so that the streams are not in phase."""
-    rng = random.Random(concurrency)
+    rng = random.Random(seed)
     body = json.dumps({**BODY, "model": model}).encode()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
@@ -196,8 +220,6 @@ async def level(url: str, model: str, concurrency: int, total: int,
         for _ in range(3):
             await one(session, url, body)
         await asyncio.gather(*(one(session, url, body) for _ in range(concurrency)))
-        firsts: list[float] = []
-        times: list[float] = []
         remaining = total
 
         async def worker() -> None:
@@ -207,26 +229,23 @@ async def level(url: str, model: str, concurrency: int, total: int,
                 if stagger:
                     await asyncio.sleep(rng.uniform(0, stagger))
                 first, whole = await one(session, url, body)
-                firsts.append(first)
-                times.append(whole)
+                into.firsts.append(first)
+                into.times.append(whole)
 
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
-        elapsed = time.perf_counter() - started
-    times.sort()
-    firsts.sort()
-    return {"p50": statistics.median(times) * 1000,
-            "p99": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
-            "first50": statistics.median(firsts) * 1000,
-            "rps": len(times) / elapsed}
+        into.elapsed += time.perf_counter() - started
+    into.count += total + 3 + concurrency
 
 
 async def main(total: int, levels: list[int]) -> None:
     from tripwire.serve import event_loop
 
-    print(f"{DELTAS}-delta streams, {total} requests per burst level, 5 pass-through "
-          f"processors, {os.cpu_count()} CPUs (shared: other jobs run too; load average "
-          f"{os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
+    layout = ("gateway and proxy on a CPU of their own, upstream and client on the other"
+              if PIN else "processes placed by the system")
+    print(f"{DELTAS}-delta streams, {total} requests per burst level, "
+          f"{os.environ.get('TRIPWIRE_BENCH_PROCS', '5')} pass-through processors, "
+          f"{os.cpu_count()} CPUs, {layout} (load average {os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
           f"loop (tripwire serve's default: uvloop when installed). Latency to the last byte, added to the "
           f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
           f"for any aiohttp gateway on this machine); 'first': added latency to the first "
@@ -253,25 +272,36 @@ async def main(total: int, levels: list[int]) -> None:
                   f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
                   f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
             for concurrency in levels:
-                n = total if not pace else max(concurrency * 3, 30)
-                direct = await level(f"{up_url}/v1/chat/completions", "m", concurrency, n,
-                                     stagger)
-                proxy_cpu = cpu_seconds(proxy.pid)
-                bare = await level(f"{proxy_url}/v1/chat/completions", "m", concurrency, n,
-                                   stagger)
-                proxy_cpu = (cpu_seconds(proxy.pid) - proxy_cpu) / (n + 3 + concurrency) * 1000
-                cpu = cpu_seconds(gw.pid)
-                served = await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, n,
-                                     stagger)
-                cpu = (cpu_seconds(gw.pid) - cpu) / (n + 3 + concurrency) * 1000
-                print(f"{concurrency:>8} | {direct['p50']:>8.2f}ms {direct['p99']:>6.2f}ms "
-                      f"{direct['rps']:>7.0f} | "
-                      f"{bare['p50'] - direct['p50']:>8.2f}ms "
-                      f"{bare['p99'] - direct['p99']:>6.2f}ms | "
-                      f"{served['p50'] - direct['p50']:>10.2f}ms "
-                      f"{served['p99'] - direct['p99']:>6.2f}ms "
-                      f"{served['first50'] - direct['first50']:>6.2f}ms "
-                      f"{served['rps']:>7.0f} | {cpu:>6.2f}ms {proxy_cpu:>6.2f}ms",
+                # Paced levels run in ROUNDS rounds of direct, proxy, gateway, pooled:
+                # the machine's state drifts over seconds (other jobs on the host), and
+                # interleaving gives the three the same share of every state.
+                n = total if not pace else max(concurrency * 10, 100)
+                rounds = 1 if not pace else ROUNDS
+                direct, bare, served = Samples(), Samples(), Samples()
+                proxy_cpu = cpu = 0.0
+                for r in range(rounds):
+                    part = n // rounds
+                    await level(f"{up_url}/v1/chat/completions", "m", concurrency, part,
+                                direct, stagger, r)
+                    before = cpu_seconds(proxy.pid)
+                    await level(f"{proxy_url}/v1/chat/completions", "m", concurrency, part,
+                                bare, stagger, r)
+                    proxy_cpu += cpu_seconds(proxy.pid) - before
+                    before = cpu_seconds(gw.pid)
+                    await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, part,
+                                served, stagger, r)
+                    cpu += cpu_seconds(gw.pid) - before
+                proxy_cpu = proxy_cpu / bare.count * 1000
+                cpu = cpu / served.count * 1000
+                d, b, g = direct.stats(), bare.stats(), served.stats()
+                print(f"{concurrency:>8} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
+                      f"{d['rps']:>7.0f} | "
+                      f"{b['p50'] - d['p50']:>8.2f}ms "
+                      f"{b['p99'] - d['p99']:>6.2f}ms | "
+                      f"{g['p50'] - d['p50']:>10.2f}ms "
+                      f"{g['p99'] - d['p99']:>6.2f}ms "
+                      f"{g['first50'] - d['first50']:>6.2f}ms "
+                      f"{g['rps']:>7.0f} | {cpu:>6.2f}ms {proxy_cpu:>6.2f}ms",
                       flush=True)
         finally:
             for process in (gw, proxy, up):
@@ -279,7 +309,23 @@ async def main(total: int, levels: list[int]) -> None:
                 process.wait()
 
 
+#: Whether the gateway and the proxy get a CPU of their own (``TRIPWIRE_BENCH_PIN=1``).
+PIN = (os.environ.get("TRIPWIRE_BENCH_PIN") == "1" and hasattr(os, "sched_setaffinity")
+       and len(os.sched_getaffinity(0)) >= 2)
+
+
+def pin(role: str) -> None:
+    """With ``PIN``, the gateway and the proxy on one CPU, the upstream and the client
+    on another: in production the upstream and the clients run on other machines, and
+    unpinned they take the measured process's CPU. (Pinned, the gateway cannot use the
+    other CPU either: which layout adds less varies with the host's load.)"""
+    if PIN:
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[1]} if role in ("proxy", "gateway") else {cpus[0]})
+
+
 def run(argv: list[str]) -> Any:
+    pin(argv[0] if argv else "client")
     if argv and argv[0] == "upstream":
         return asyncio.run(upstream(float(argv[1])))
     if argv and argv[0] in ("proxy", "gateway"):
