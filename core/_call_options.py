@@ -211,9 +211,13 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
                 _static(agent._compiled[k]) for k in ("input", "output", "error")):
             agent._units = (inputs, outputs, errors)
             plans = agent._plans
-    for index, cp in enumerate(flat(inputs) + flat(outputs) + flat(errors)):
+    indexed = plans.get("indexed")
+    if indexed is None:
+        indexed = plans["indexed"] = [cp.processor for cp in
+                                      flat(inputs) + flat(outputs) + flat(errors)]
+    for index, processor in enumerate(indexed):
         try:
-            cp.processor.processor_index = index
+            processor.processor_index = index
         except AttributeError:
             pass
     config = StepConfig(

@@ -56,36 +56,50 @@ class Raised:
 _made: dict[tuple[Any, ...], Callable[..., tuple[Through, Through, Callable[[], int]]]] = {}
 
 
-def generate(pipeline: OutputPipeline) -> tuple[Through, Through, Callable[[], int]] | None:
+def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
+             ) -> tuple[Through, Through, Callable[[], int]] | None:
     """``(through, emit, take)`` for the pipeline's stages, or None when it has no fast
     path; ``take()`` gives the number of chunks that passed every stage since it was last
-    called (counted with the audit on, else 0) and starts the step's count again."""
+    called (counted with the audit on, else 0) and starts the step's count again.
+
+    ``plans``: the agent's ``CallOptions.plans`` when the call runs the agent's own
+    lists (the same stages every call): the generated function is looked up there."""
     stages = pipeline.stages
     recorder = pipeline.recorder
-    if (
-        not stages
-        or any(s.wrapper for s in stages)
-        or (recorder is not None and recorder.tracer is not None)
-    ):
+    if not stages or (recorder is not None and recorder.tracer is not None):
+        return None
+    sampled = recorder is not None
+    make: Callable[..., tuple[Through, Through, Callable[[], int]]] | None = (
+        plans.get(("fast path", sampled), _UNPLANNED) if plans is not None else _UNPLANNED)
+    if make is _UNPLANNED:
+        make = _make_for(stages, sampled)
+        if plans is not None:
+            plans[("fast path", sampled)] = make
+    if make is None:
+        return None
+    # A weak proxy: the pipeline holds these functions, and they must not hold it
+    # back (a run leaves no reference cycle for the garbage collector).
+    values: list[Any] = [weakref.proxy(pipeline), pipeline.pending, pipeline.counts]
+    for stage in stages:
+        values += (stage.fn, stage.args, stage.parts, stage.stats)
+    return make(*values)
+
+
+_UNPLANNED: Any = object()
+
+
+def _make_for(stages: list[Any], sampled: bool
+              ) -> Callable[..., tuple[Through, Through, Callable[[], int]]] | None:
+    """The generated ``make`` for stages of this shape (None: no fast path, a wrapper
+    being among them)."""
+    if any(s.wrapper for s in stages):
         return None
     shape = tuple((s.impl.argnames, s.parts is not None, s.impl.is_async) for s in stages)
-    key = (shape, recorder is not None)
+    key = (shape, sampled)
     make = _made.get(key)
     if make is None:
         make = _made[key] = _compile(*key)
-    # A weak proxy: the pipeline holds these functions, and they must not hold it
-    # back (a run leaves no reference cycle for the garbage collector).
-    values: dict[str, Any] = {
-        "pl": weakref.proxy(pipeline),
-        "pending": pipeline.pending,
-        "counts": pipeline.counts,
-    }
-    for i, stage in enumerate(stages):
-        values[f"f{i}"] = stage.fn
-        values[f"a{i}"] = stage.args
-        values[f"p{i}"] = stage.parts
-        values[f"s{i}"] = stage.stats
-    return make(**values)
+    return make
 
 
 def _compile(

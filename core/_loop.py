@@ -91,7 +91,8 @@ class Run:
         self.pipeline.recorder = self.recorder
         self.hooks = Hooks(call, self.pipeline, self.tracing_context, self.abort_signal,
                            self.recorder)
-        self.pipeline.attach(self.hooks.stream_stages(), self.message_list, self.hooks.common)
+        self.pipeline.attach(self.hooks.stream_stages(), self.message_list, self.hooks.common,
+                             call.plans)
         self.tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
                                 self.request_context, self.abort_signal, self.run_id)
         self.steps: list[StepResult] = []

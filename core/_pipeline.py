@@ -199,13 +199,15 @@ class OutputPipeline:
         self.counts: list[Any] = [False]
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList,
-               common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
+               common: Callable[[CompiledProcessor], Mapping[str, Any]],
+               plans: dict[Any, Any] | None = None) -> None:
         """The output processors' ``process_output_stream``, in list order; ``common``
-        gives a processor's common arguments for this call."""
+        gives a processor's common arguments for this call; ``plans`` is the call's
+        ``CallOptions.plans`` (what every call of the same lists shares)."""
         self.message_list = message_list
         counted = self.recorder is not None
         self.stages = [_Stage(b, message_list, counted, common) for b in bound]
-        fast = _fastpath.generate(self)
+        fast = _fastpath.generate(self, plans)
         if fast is not None:
             # instance attributes in front of the methods of the same names (the
             # generated functions hold this pipeline through a weak proxy: no cycle)

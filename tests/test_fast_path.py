@@ -137,6 +137,30 @@ async def test_audit_counts_are_exact_with_the_fast_path(make_bare_agent):
     assert stream["last"].calls == stream["last"].chunks_emitted == n
 
 
+async def test_each_run_of_one_agent_gets_its_own_fast_path(make_bare_agent):
+    # The generated functions are planned once per agent (audit on and off apart); each
+    # run binds them to its own pipeline, stream_parts and counts.
+    first, last = Record("first"), Record("last")
+    agent = make_bare_agent(model=MockModel([TEXT] * 4),
+                            output_processors=[first, Change(), last])
+    n = len(WORDS) + 2  # step-start and step-finish pass too
+    parts = []
+    for audit in (True, False, True, False):
+        result = await agent.generate("hi", audit=audit)
+        assert result.text == TEXT.replace("three", "THREE").replace("five ", "")
+        stream = {r.processor_id: r for r in result.audit
+                  if r.hook == "process_output_stream" and r.step == 0}
+        if audit:
+            assert stream["first"].calls == stream["first"].chunks_emitted == n
+            assert (stream["change"].calls, stream["change"].chunks_dropped,
+                    stream["change"].chunks_modified) == (n, 1, 2)
+        else:
+            assert result.audit == []
+        parts.append(first.parts_seen)
+        assert [c.text.strip() for c in first.parts_seen if c.type == "text-delta"] == WORDS
+    assert len({id(p) for p in parts}) == 4  # a list of its own for every run
+
+
 @pytest.mark.parametrize("audit", [False, True])
 async def test_a_run_leaves_no_reference_cycle(make_bare_agent, audit):
     class Check(Processor):
