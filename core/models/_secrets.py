@@ -9,6 +9,7 @@ credentials of one provider and replaces them in any text or JSON value.
 from __future__ import annotations
 
 import base64
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
@@ -23,6 +24,7 @@ CREDENTIAL_HEADERS = frozenset(
 CREDENTIAL_WORDS = ("key", "token", "secret", "auth")
 
 
+@functools.lru_cache(maxsize=1024)  # the same few names come back on every response
 def is_credential_header(name: str) -> bool:
     """True for a header whose value may be a credential: the ``CREDENTIAL_HEADERS``
     and any name containing ``key``, ``token``, ``secret`` or ``auth``."""
