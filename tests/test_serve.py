@@ -601,20 +601,30 @@ async def test_events_reach_the_client_as_they_come_not_at_the_end(upstream):
 @pytest.mark.parametrize("paced", [False, True])
 async def test_events_ready_together_leave_in_one_write_and_a_lone_event_at_once(
         upstream, monkeypatch, paced):
-    """A burst (the whole upstream stream in one read) reaches the client in two writes
+    """A burst (the whole upstream stream in one read) reaches the client in a few writes
     (the first event, then the rest joined), not one per event; a paced stream's event is
-    written as soon as it has passed the processors, with none held for a later one."""
+    written as soon as it has passed the processors, with none held for a later one; the
+    last events and the end of the response leave in one write."""
     from aiohttp import web
 
     writes: list[bytes] = []
-    real = web.StreamResponse.write
+    ends: list[int] = []  # which write ended the response
+    real, real_eof = web.StreamResponse.write, web.StreamResponse.write_eof
 
     async def counted(self, data):
         if self.headers.get("X-Accel-Buffering") == "no":  # the gateway's, not the upstream's
             writes.append(bytes(data))
         return await real(self, data)
 
+    async def counted_eof(self, data=b""):
+        # (aiohttp calls it again once the handler has returned: a no-op then)
+        if self.headers.get("X-Accel-Buffering") == "no" and not ends:
+            writes.append(bytes(data))
+            ends.append(len(writes) - 1)
+        return await real_eof(self, data)
+
     monkeypatch.setattr(web.StreamResponse, "write", counted)
+    monkeypatch.setattr(web.StreamResponse, "write_eof", counted_eof)
     words = [f"w{i} " for i in range(12)]
     upstream.script(Reply(text="".join(words), delta_size=4,
                           event_delay=0.02 if paced else 0.0,
@@ -628,6 +638,8 @@ async def test_events_ready_together_leave_in_one_write_and_a_lone_event_at_once
              for e in raw.split("\n\n") if e.startswith("data: {")]
     assert "".join(texts) == "".join(words)
     assert b"".join(writes).decode() == raw
+    # the last events go with the end of the response, in one write
+    assert ends == [len(writes) - 1] and writes[-1].endswith(b"data: [DONE]\n\n")
     events = len([t for t in texts if t])
     if paced:  # a write per event with text (the role rides with the first); slack for
         # a loaded machine that reads two events at once

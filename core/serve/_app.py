@@ -312,14 +312,19 @@ class Gateway:
                       chat: ChatRequest, record: dict[str, Any]) -> web.StreamResponse:
         writer: _Coalescing | None = None
 
-        async def send(data: bytes) -> None:
+        async def send(data: bytes, *, last: bool = False) -> None:
+            """Write ``data``; ``last``: with the end of the response, in one write
+            (the client's last byte then waits for one system call, not two)."""
             nonlocal writer
             if writer is None:
                 response = web.StreamResponse(headers=_SSE_HEADERS)
                 await response.prepare(request)
                 writer = _Coalescing(response)
                 data = completion.start() + data
-            await writer.send(data)
+            if last:
+                await writer.close(data)
+            else:
+                await writer.send(data)
 
         try:
             async for chunk in run:
@@ -329,7 +334,7 @@ class Gateway:
                     _usage(record, usage)
                     await send(completion.finish_events(
                         completion.stream_finish(chunk.payload["finish_reason"]),
-                        usage if chat.include_usage else None))
+                        usage if chat.include_usage else None), last=True)
                     break
                 if kind == "tripwire":
                     if writer is None:
@@ -340,21 +345,24 @@ class Gateway:
                     await send(completion.finish_events(
                         "content_filter", (await run.usage) if chat.include_usage else None,
                         extra={"tripwire": {"message": info.reason, "type": "tripwire",
-                                            "code": info.processor_id}}))
+                                            "code": info.processor_id}}), last=True)
                     break
                 if kind == "error":
                     error = chunk.payload["error"]
                     if writer is None:
                         return self._failed(error, record)
                     status, message, kind = _error_details(error, record)
-                    await send(f"data: {error_body(message, kind, status)}\n\n".encode())
+                    await send(f"data: {error_body(message, kind, status)}\n\n".encode(),
+                               last=True)
                     break
                 data = completion.event(chunk)
                 if data is not None:
                     await send(data)
-            if writer is None:  # the run ended without a finish chunk (closed early)
-                return _error(500, "The run ended without a response.", "server_error")
-            await writer.close()
+            else:
+                if writer is None:  # the run ended without a finish chunk (closed early)
+                    return _error(500, "The run ended without a response.", "server_error")
+                await writer.close()
+            assert writer is not None
             return writer.response
         finally:
             if writer is not None:
@@ -415,11 +423,11 @@ class _Coalescing:
             await self.response.write(data)
         self._task = None
 
-    async def close(self) -> None:
-        """Write what is pending and end the response."""
+    async def close(self, data: bytes = b"") -> None:
+        """Write what is pending, then ``data`` with the end of the response."""
         if self._task is not None:
             await self._task
-        await self.response.write_eof()
+        await self.response.write_eof(data)
 
     def cancel(self) -> None:
         if self._task is not None:
