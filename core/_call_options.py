@@ -161,7 +161,7 @@ class CallOptions:
 
 def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     """Check a call's ``options`` and resolve them against ``agent``'s defaults."""
-    unknown = set(options) - OPTIONS
+    unknown = set(options) - OPTIONS if options else ()
     if unknown:
         raise TypeError(
             f"unknown option(s) {sorted(unknown)}; valid: {', '.join(sorted(OPTIONS))}"
@@ -220,14 +220,19 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             processor.processor_index = index
         except AttributeError:
             pass
+    # (each step works on a copy: ``StepConfig.for_step``; the agent's own mappings are
+    # not copied for a call that adds nothing to them)
     config = StepConfig(
         model=agent.model,
-        tools={**client_tools(options.get("client_tools")), **agent.tools},
+        tools={**client_tools(options["client_tools"]), **agent.tools}
+        if options.get("client_tools") is not None else agent.tools,
         tool_choice=options.get("tool_choice", agent.tool_choice),
         active_tools=options.get("active_tools"),
         system_messages=[],
-        provider_options={**agent.provider_options, **(options.get("provider_options") or {})},
-        model_settings={**agent.model_settings, **(options.get("model_settings") or {})},
+        provider_options={**agent.provider_options, **options["provider_options"]}
+        if options.get("provider_options") else agent.provider_options,
+        model_settings={**agent.model_settings, **options["model_settings"]}
+        if options.get("model_settings") else agent.model_settings,
         structured_output=None,
     )
     audit = options.get("audit", agent.audit)

@@ -30,6 +30,12 @@ if TYPE_CHECKING:
     from tripwire.chunks import Chunk
 
 Through = Callable[..., Awaitable[list["Chunk"]]]
+#: ``check(chunk)``: every stage in turn, synchronously (when no stage is ``async``);
+#: None when the chunk passed them all unchanged, else ``(chunk, i, result)`` for
+#: ``OutputPipeline._resume_emit`` (stage ``i`` returned ``result``)
+Check = Callable[["Chunk"], "tuple[Chunk, int, Any] | None"]
+#: ``(through, emit, take, check or None)``
+Fast = tuple[Through, Through, Callable[[], int], Check | None]
 
 
 class Raised:
@@ -53,14 +59,15 @@ class Raised:
 
 
 #: the generated ``make`` functions, by the shape of the stages they serve
-_made: dict[tuple[Any, ...], Callable[..., tuple[Through, Through, Callable[[], int]]]] = {}
+_made: dict[tuple[Any, ...], Callable[..., Fast]] = {}
 
 
 def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
-             ) -> tuple[Through, Through, Callable[[], int]] | None:
-    """``(through, emit, take)`` for the pipeline's stages, or None when it has no fast
-    path; ``take()`` gives the number of chunks that passed every stage since it was last
-    called (counted with the audit on, else 0) and starts the step's count again.
+             ) -> Fast | None:
+    """``(through, emit, take, check)`` for the pipeline's stages, or None when it has no
+    fast path; ``take()`` gives the number of chunks that passed every stage since it was
+    last called (counted with the audit on, else 0) and starts the step's count again;
+    ``check`` (``Check``) is None when some stage is ``async``.
 
     ``plans``: the agent's ``CallOptions.plans`` when the call runs the agent's own
     lists (the same stages every call): the generated function is looked up there."""
@@ -69,7 +76,7 @@ def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
     if not stages or (recorder is not None and recorder.tracer is not None):
         return None
     sampled = recorder is not None
-    make: Callable[..., tuple[Through, Through, Callable[[], int]]] | None = (
+    make: Callable[..., Fast] | None = (
         plans.get(("fast path", sampled), _UNPLANNED) if plans is not None else _UNPLANNED)
     if make is _UNPLANNED:
         make = _make_for(stages, sampled)
@@ -89,7 +96,7 @@ _UNPLANNED: Any = object()
 
 
 def _make_for(stages: list[Any], sampled: bool
-              ) -> Callable[..., tuple[Through, Through, Callable[[], int]]] | None:
+              ) -> Callable[..., Fast] | None:
     """The generated ``make`` for stages of this shape (None: no fast path, a wrapper
     being among them)."""
     if any(s.wrapper for s in stages):
@@ -104,15 +111,17 @@ def _make_for(stages: list[Any], sampled: bool
 
 def _compile(
     shape: tuple[Any, ...], sampled: bool
-) -> Callable[..., tuple[Through, Through, Callable[[], int]]]:
+) -> Callable[..., Fast]:
     """The source of ``make(pl, ..., f0, a0, p0, s0, ...)``, which returns the run's
     ``(through, emit, take)``, compiled."""
     params = ["pl", "pending", "counts"]
     consts: list[str] = []  # arguments bound once per run, read into locals of make
 
     def stage_calls(indent: str, timed: bool) -> list[str]:
-        """Every stage in turn, ``{resume}`` standing for the function to resume in;
-        ``timed``: each stage's time added to its step stats (the one chunk in 32)."""
+        """Every stage in turn, ``{resume}`` standing for the function to resume in
+        (``{resume}(chunk, i, result)``, awaited; ``left`` in the synchronous ``check``:
+        it returns ``(i, result)``); ``timed``: each stage's time added to its step
+        stats (the one chunk in 32)."""
         lines = [f"{indent}t = ns()"] if timed else []
         for i, (argnames, has_parts, is_async) in enumerate(shape):
             args = []
@@ -148,15 +157,21 @@ def _compile(
                 consts.append(f"    k{i}_{j} = a{i}[{j}]")
 
     def body(resume: str) -> list[str]:
+        def fill(lines: list[str]) -> list[str]:
+            if resume == "left":
+                return [line.replace("await {resume}", "").replace("{resume}", "")
+                        for line in lines]
+            return [line.replace("{resume}", resume) for line in lines]
+
         if not sampled:
-            return [line.replace("{resume}", resume) for line in stage_calls("        ", False)]
+            return fill(stage_calls("        ", False))
         return [
             "        nonlocal seen, passed",
             "        seen += 1",
             "        if seen & 31 != 1:",
-            *(line.replace("{resume}", resume) for line in stage_calls("            ", False)),
+            *fill(stage_calls("            ", False)),
             "        else:",
-            *(line.replace("{resume}", resume) for line in stage_calls("            ", True)),
+            *fill(stage_calls("            ", True)),
         ]
 
     # Counts for the general loop's bookkeeping: a text chunk that passed every stage
@@ -194,11 +209,20 @@ def _compile(
             "            return await pl._after_fast([chunk])",
             "        return [chunk]",
             "",
-            "    return through, emit, take",
+            *([
+                "    def check(chunk):",
+                *body("left"),
+                *epilogue,
+                "        return None",
+                "",
+                "    return through, emit, take, check",
+            ] if not any(is_async for _, _, is_async in shape) else [
+                "    return through, emit, take, None",
+            ]),
         ]
     )
     namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised, "ns": perf_counter_ns}
     code = compile(source, f"<tripwire fast path: {len(shape)} stages>", "exec")
     exec(code, namespace)  # noqa: S102 - source built above from fixed text and indexes
-    make: Callable[..., tuple[Through, Through, Callable[[], int]]] = namespace["make"]
+    make: Callable[..., Fast] = namespace["make"]
     return make

@@ -37,7 +37,6 @@ from tripwire.errors import APICallError, TripWire
 from tripwire.messages import (
     Message,
     MessageList,
-    coerce_message,
     message_to_core,
     new_id,
     signal_message,
@@ -81,8 +80,7 @@ class Run:
         self.request_context = call.request_context
         self.abort_signal = asyncio.Event()
         self.message_list = MessageList(system_messages=agent.instructions)
-        initial = messages if isinstance(messages, list) else [messages]
-        self.message_list.add([coerce_message(m) for m in initial], "input")
+        self.message_list.add(messages, "input")  # checks each; the run fails before start
         self.pipeline = OutputPipeline(self.run_id)
         self.tracing_context = TracingContext(self.run_id, agent.id)
         tracer = _observe.tracer()
@@ -108,6 +106,9 @@ class Run:
         #: first chunk reaches anyone; ``monitor`` ones, which the run never waits for
         self.guards: list[asyncio.Task[Any]] = []
         self.monitors: list[asyncio.Task[Any]] = []
+        #: nobody reads the chunks (``generate()``): the model's chunks that passed
+        #: the output processors update the step and are not yielded
+        self.unread = False
 
     # -- the loop
     async def events(self) -> AsyncGenerator[Chunk, None]:
@@ -166,7 +167,7 @@ class Run:
             # ``finish`` passes the stream processors before process_output_result runs
             # (state they write on it is visible there) but reaches the client last.
             finish: list[Chunk] = []
-            for c in await pipeline.emit(Chunk(
+            for c in () if self._unseen() else await pipeline.emit(Chunk(
                 "finish", {"finish_reason": self.finish_reason, "usage": self.usage},
                 run_id=self.run_id,
             )):
@@ -262,10 +263,11 @@ class Run:
                 structured_output=config.structured_output,
             )
             acc = StepAccumulator(step_number, from_cache=cached is not None)
-            for c in await pipeline.emit(Chunk("step-start", {"step_number": step_number},
-                                               run_id=self.run_id)):
-                acc.observe(c)
-                yield c
+            if not self._unseen():
+                for c in await pipeline.emit(Chunk("step-start", {"step_number": step_number},
+                                                   run_id=self.run_id)):
+                    acc.observe(c)
+                    yield c
             source = _replay(cached) if cached is not None else config.model.stream(request)
             self.current_acc = acc
             if self.recorder is not None and self.recorder.tracer is not None:
@@ -278,7 +280,10 @@ class Run:
             keep = acc.raw.append
             observe = acc.observe
             emit = pipeline.emit
+            check = pipeline.check
             direct = not pipeline.stages  # no processor runs per chunk
+            unread = self.unread
+            unseen = direct and unread
             run_id = self.run_id
             try:
                 while True:
@@ -306,19 +311,39 @@ class Run:
                         break
                     keep(raw)
                     kind = raw.type
+                    if unseen and not pipeline.pending and not kind.startswith("data-"):
+                        # no processor and no reader: the step is all it updates
+                        if kind == "finish":
+                            acc.finish = raw.payload
+                        else:
+                            observe(raw)
+                        continue
                     if kind == "finish":
                         acc.finish = raw.payload
                         raw = Chunk("step-finish", _step_finish_payload(raw.payload),
                                     run_id=run_id, source=raw.source)
                     elif raw.run_id is None:
                         raw = stamp_run_id(raw, run_id)
-                    if direct and not pipeline.pending and not kind.startswith("data-"):
+                    if pipeline.pending or kind.startswith("data-"):
+                        out = await emit(raw)
+                    elif direct:
                         observe(raw)  # what emit() would do, without its coroutine
                         yield raw
                         continue
-                    for c in await emit(raw):
+                    elif check is not None:
+                        left = check(raw)  # every stage in turn, without a coroutine
+                        if left is None and not pipeline.pending:
+                            observe(raw)
+                            if not unread:
+                                yield raw
+                            continue
+                        out = await pipeline.went_on(raw, left)
+                    else:
+                        out = await emit(raw)
+                    for c in out:
                         observe(c)
-                        yield c
+                        if not unread:
+                            yield c
             finally:
                 closer = getattr(iterator, "aclose", None)
                 if closer is not None:
@@ -376,6 +401,12 @@ class Run:
                                                self._maybe_retry)) as tool_chunks:
                 async for c in tool_chunks:
                     yield c
+
+    def _unseen(self) -> bool:
+        """Whether a chunk emitted now would reach no processor and no reader (a
+        ``generate()`` without ``process_output_stream``): then it is not made."""
+        pipeline = self.pipeline
+        return self.unread and not pipeline.stages and not pipeline.pending
 
     def _client_calls(self, step: StepResult) -> bool:
         """Whether ``step`` asked for a client-side tool: the run ends there and the

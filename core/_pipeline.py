@@ -194,6 +194,10 @@ class OutputPipeline:
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
         self.fast = False
+        #: the fast path's synchronous ``_fastpath.Check``, when there is one: the loop
+        #: calls it instead of awaiting ``emit`` (no coroutine per chunk), and
+        #: ``went_on`` with what it returned
+        self.check: _fastpath.Check | None = None
         #: the fast path's notes: [whether a text chunk passed every stage (then no
         #: stage dropped every text chunk)]
         self.counts: list[Any] = [False]
@@ -211,7 +215,8 @@ class OutputPipeline:
         if fast is not None:
             # instance attributes in front of the methods of the same names (the
             # generated functions hold this pipeline through a weak proxy: no cycle)
-            vars(self).update(zip(("through", "emit", "_take_passed"), fast, strict=True))
+            vars(self).update(zip(("through", "emit", "_take_passed", "check"), fast,
+                                  strict=True))
             self.fast = True
 
     def set_retry_count(self, value: int) -> None:
@@ -422,6 +427,14 @@ class OutputPipeline:
 
     async def _resume_emit(self, chunk: Chunk, i: int, result: Any) -> list[Chunk]:
         return await self._after_fast(await self._resume(chunk, i, result))
+
+    async def went_on(self, chunk: Chunk, left: tuple[Chunk, int, Any] | None) -> list[Chunk]:
+        """``emit(chunk)``'s result after ``check(chunk)`` returned ``left``: the general
+        loop from the stage that did not pass the chunk, or (None: all passed it) the
+        data chunks they wrote meanwhile."""
+        if left is None:
+            return await self._after_fast([chunk])
+        return await self._resume_emit(*left)
 
     async def _after_fast(self, out: list[Chunk]) -> list[Chunk]:
         """``emit``'s end: the data chunks hooks wrote meanwhile, then what is stored."""

@@ -302,6 +302,7 @@ class Agent:
 
 
 async def _complete(run: Run) -> GenerateResult:
+    run.unread = True
     events = run.events()
     try:
         async for _ in events:
