@@ -101,7 +101,8 @@ def _make_for(stages: list[Any], sampled: bool
     being among them)."""
     if any(s.wrapper for s in stages):
         return None
-    shape = tuple((s.impl.argnames, s.parts is not None, s.impl.is_async) for s in stages)
+    shape = tuple((s.bound.argnames, s.parts is not None,
+                   s.cp.impls["process_output_stream"].is_async) for s in stages)
     key = (shape, sampled)
     make = _made.get(key)
     if make is None:

@@ -131,8 +131,12 @@ class Run:
                 checkpoint = self.message_list.checkpoint()
                 try:
                     async with aclosing(self._step(step_number)) as step_chunks:
-                        async for c in step_chunks:
-                            yield c
+                        if self.unread:  # nobody reads them: one hop less per chunk
+                            async for _ in step_chunks:
+                                pass
+                        else:
+                            async for c in step_chunks:
+                                yield c
                 except _RetryStep as retry:
                     tw = retry.tripwire
                     self.steps[-1].tripwire = tripwire_info(tw) if self.steps else None
@@ -267,7 +271,8 @@ class Run:
                 for c in await pipeline.emit(Chunk("step-start", {"step_number": step_number},
                                                    run_id=self.run_id)):
                     acc.observe(c)
-                    yield c
+                    if not self.unread:
+                        yield c
             source = _replay(cached) if cached is not None else config.model.stream(request)
             self.current_acc = acc
             if self.recorder is not None and self.recorder.tracer is not None:
@@ -399,8 +404,12 @@ class Run:
         if step.tool_calls:
             async with aclosing(self.tools.run(step, config, self.steps, acc.bad_args,
                                                self._maybe_retry)) as tool_chunks:
-                async for c in tool_chunks:
-                    yield c
+                if self.unread:
+                    async for _ in tool_chunks:
+                        pass
+                else:
+                    async for c in tool_chunks:
+                        yield c
 
     def _unseen(self) -> bool:
         """Whether a chunk emitted now would reach no processor and no reader (a

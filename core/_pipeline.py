@@ -130,15 +130,14 @@ _UNCOUNTED = _StepStats()
 class _Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "impl", "id", "fn", "args", "part_index", "parts", "data",
+    __slots__ = ("bound", "cp", "id", "fn", "args", "part_index", "parts", "data",
                  "texts", "dropped", "released", "wrapper", "stats")
 
     def __init__(self, bound: BoundHook, message_list: MessageList, counted: bool,
                  common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
         self.bound = bound
-        self.cp = bound.cp
-        self.impl = bound.cp.impls["process_output_stream"]
-        self.id = bound.cp.id
+        self.cp = cp = bound.cp
+        self.id = cp.id
         # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
         self.fn = bound.fn
         self.part_index = bound.part_index
@@ -161,7 +160,7 @@ class _Stage:
                 self.parts = []
                 bound.set("stream_parts", self.parts)
             bound.set("message_list", message_list)
-        self.data = bound.cp.process_data_parts
+        self.data = cp.process_data_parts
         self.wrapper = bound.wrapper
         # Text deltas seen and dropped: a processor that drops every one of them and
         # never releases held chunks has most likely forgotten to ``return part``

@@ -98,7 +98,7 @@ class ToolResult:
     is_error: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(init=False)
 class Chunk:
     """One stream event. Immutable: a processor that changes a chunk returns a new one
     (``chunk.evolve(payload={...})``).
@@ -117,6 +117,18 @@ class Chunk:
     run_id: str | None = None
     source: str = "AGENT"
     transient: bool = False
+
+    def __init__(self, type: str, payload: dict[str, Any] | None = None,  # noqa: A002
+                 run_id: str | None = None, source: str = "AGENT",
+                 transient: bool = False) -> None:
+        # Written by hand: every model chunk and every chunk the runner makes comes
+        # through here, and attrs' frozen __init__ sets each field through
+        # object.__setattr__ (twice the time). ``payload`` defaults to a new dict.
+        _set_type(self, type)
+        _set_payload(self, {} if payload is None else payload)
+        _set_run_id(self, run_id)
+        _set_source(self, source)
+        _set_transient(self, transient)
 
     def evolve(self, **changes: Any) -> Chunk:
         """A copy with ``changes`` (``type``, ``payload``, ``run_id``, ``source``,
