@@ -65,8 +65,9 @@ _made: dict[tuple[Any, ...], Callable[..., Fast]] = {}
 def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
              ) -> Fast | None:
     """``(through, emit, take, check)`` for the pipeline's stages, or None when it has no
-    fast path; ``take()`` gives the number of chunks that passed every stage since it was
-    last called (counted with the audit on, else 0) and starts the step's count again;
+    fast path; ``take()`` gives the number of chunks the fast path saw since it was last
+    called (counted with the audit on, else 0) and starts the step's count again (those
+    that left it are counted by ``OutputPipeline._resume``);
     ``check`` (``Check``) is None when some stage is ``async``.
 
     ``plans``: the agent's ``CallOptions.plans`` when the call runs the agent's own
@@ -166,32 +167,37 @@ def _compile(
 
         if not sampled:
             return fill(stage_calls("        ", False))
+        # A countdown to the next timed chunk (the first of the step, then one in 32):
+        # the fewest operations per chunk; the chunks seen follow from it and the
+        # number of timed ones (``take``).
         return [
-            "        nonlocal seen, passed",
-            "        seen += 1",
-            "        if seen & 31 != 1:",
+            "        nonlocal countdown, rounds",
+            "        countdown -= 1",
+            "        if countdown:",
             *fill(stage_calls("            ", False)),
             "        else:",
+            "            countdown = 32",
+            "            rounds += 1",
             *fill(stage_calls("            ", True)),
         ]
 
-    # Counts for the general loop's bookkeeping: a text chunk that passed every stage
-    # (so no stage dropped all text), and, with the audit on, chunks that passed them all.
+    # For the general loop's bookkeeping: a text chunk that passed every stage (so no
+    # stage dropped all text).
     epilogue = ["        if chunk.type == 'text-delta':", "            counts[0] = True"]
-    if sampled:
-        epilogue.append("        passed += 1")
     source = "\n".join(
         [
             f"def make({', '.join(params)}):",
             *consts,
-            # chunks the fast path saw this step (the first, and one in 32, are timed),
-            # and chunks that passed every stage (the audit's counts)
-            "    seen = passed = 0",
+            # with the audit on: chunks until the next timed one, and timed chunks so
+            # far this step (chunks that left the fast path are counted by the pipeline)
+            "    countdown = 1",
+            "    rounds = 0",
             "",
             "    def take():",
-            "        nonlocal seen, passed",
-            "        n = passed",
-            "        seen = passed = 0",
+            "        nonlocal countdown, rounds",
+            "        n = rounds * 32 - countdown + 1",
+            "        countdown = 1",
+            "        rounds = 0",
             "        return n",
             "",
             "    async def through(chunk, skip=None, start=0):",

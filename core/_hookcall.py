@@ -189,7 +189,8 @@ class BoundHook:
         if self.run_slots:
             for name, i in self.run_slots:
                 args[i] = common[name]  # type: ignore[index]
-        wall = wall_ns() if recorder.tracer is not None else 0
+        sink = recorder.sink  # (None: spans are on, or the run has ended)
+        wall = 0 if sink is not None or recorder.tracer is None else wall_ns()
         start = _ns()
         try:
             result = self.fn(*args)
@@ -198,12 +199,11 @@ class BoundHook:
         if result is not None and is_coroutine(result):
             return self._recorded_end(result, None, wall, start, recorder)
         duration = _ns() - start
-        cp = self.cp
         outcome = "passed" if result is None else outcome_of(self.hook, result)
-        sink = recorder.sink
         if sink is not None:
-            sink.append((cp.id, self.hook, recorder.step, outcome, duration, 1, 0, 0, 0, cp.mode))
+            sink.append((self, recorder.step, outcome, duration))  # a record when read
         else:
+            cp = self.cp
             recorder.record(cp.id, self.hook, wall, duration, outcome, cp.mode)
         return result
 

@@ -60,8 +60,9 @@ class Recorder:
         self._raw: list[tuple[Any, ...]] = []  # made into AuditRecords when read
         #: where the hot paths append a record themselves, as the tuple ``record``
         #: makes: ``(processor_id, hook, step, outcome, duration_ns, calls, dropped,
-        #: modified, emitted, mode)``; None when ``record`` must be called (spans are
-        #: on, or the run has ended)
+        #: modified, emitted, mode)``, or for one hook call ``(bound_hook, step,
+        #: outcome, duration_ns)``; None when ``record`` must be called (spans are on,
+        #: or the run has ended)
         self.sink: list[tuple[Any, ...]] | None = self._raw if tracer is None else None
         self._records: list[AuditRecord] = []
         self._run_ended = False
@@ -84,13 +85,20 @@ class Recorder:
         """The audit records so far (the same list, growing, as checks beside the run
         report later)."""
         raw = self._raw
+        records = self._records
         if raw:
-            self._records.extend(AuditRecord(pid, hook, step, outcome, ns / 1e6, calls,
-                                             dropped, modified, emitted, mode)
-                                 for pid, hook, step, outcome, ns, calls, dropped, modified,
-                                 emitted, mode in raw)
+            for entry in raw:
+                if len(entry) == 4:  # one hook call: (bound hook, step, outcome, ns)
+                    bound, step, outcome, ns = entry
+                    cp = bound.cp
+                    records.append(AuditRecord(cp.id, bound.hook, step, outcome, ns / 1e6,
+                                               1, 0, 0, 0, cp.mode))
+                else:
+                    pid, hook, step, outcome, ns, calls, dropped, modified, emitted, mode = entry
+                    records.append(AuditRecord(pid, hook, step, outcome, ns / 1e6, calls,
+                                               dropped, modified, emitted, mode))
             raw.clear()  # the same list: ``sink`` is it
-        return self._records
+        return records
 
     # -- spans of the run's structure
     @property

@@ -82,18 +82,17 @@ class Writer:
 
 
 class _StepStats:
-    """What one stage did with the chunks of one step (for the audit)."""
+    """What one stage did with the chunks of one step (for the audit).
 
-    __slots__ = ("calls", "ns", "timed", "dropped", "modified", "emitted", "outcome",
-                 "first_ns")
+    The counts start at the class's zeros (a run makes one per stage: nothing is set
+    until counted)."""
 
-    def __init__(self) -> None:
-        self.calls = self.ns = self.timed = self.dropped = self.modified = self.emitted = 0
-        self.outcome: str | None = None
-        self.first_ns = 0
+    calls = ns = timed = dropped = modified = emitted = first_ns = 0
+    outcome: str | None = None
 
-    #: start the next step's counts (the object stays: the fast path holds it)
-    reset = __init__
+    def reset(self) -> None:
+        """Start the next step's counts (the object stays: the fast path holds it)."""
+        vars(self).clear()
 
     def duration_ns(self) -> int:
         """The time spent in the stage this step, estimated from the timed calls."""
@@ -193,6 +192,10 @@ class OutputPipeline:
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
         self.fast = False
+        #: the general loop counted chunks in stage stats since the last flush
+        self.counted = False
+        #: chunks that left the fast path since the last flush (it counts all it saw)
+        self.left_fast = 0
         #: the fast path's synchronous ``_fastpath.Check``, when there is one: the loop
         #: calls it instead of awaiting ``emit`` (no coroutine per chunk), and
         #: ``went_on`` with what it returned
@@ -238,10 +241,12 @@ class OutputPipeline:
 
     def flush_stats(self) -> None:
         """Hand each stage's counts of the step to the recorder (one record each)."""
-        fast = self._take_passed()
-        if self.recorder is None:
-            return
+        fast = self._take_passed() - self.left_fast  # those that passed every stage
+        self.left_fast = 0
         recorder = self.recorder
+        if recorder is None or not (fast or self.counted):
+            return  # no audit, or no chunk since the last flush
+        self.counted = False
         record = recorder.record
         sink = recorder.sink
         for stage in self.stages:
@@ -267,8 +272,8 @@ class OutputPipeline:
 
     @staticmethod
     def _take_passed() -> int:
-        """Chunks the fast path passed through every stage this step (none without it:
-        ``attach`` puts the generated counter here)."""
+        """Chunks the fast path saw this step (none without it: ``attach`` puts the
+        generated counter here)."""
         return 0
 
     def take_step_data(self) -> list[DataPart]:
@@ -291,6 +296,8 @@ class OutputPipeline:
         is_data = kind.startswith("data-")
         is_text = kind == "text-delta"
         recorder = self.recorder
+        if recorder is not None:
+            self.counted = True  # stage stats to flush
         for i in range(start, len(stages)):
             stage = stages[i]
             if (is_data and not stage.data) or (skip is not None and stage.id == skip):
@@ -416,6 +423,9 @@ class OutputPipeline:
         passed the chunk (counted here), the general loop goes on from ``i``."""
         is_text = chunk.type == "text-delta"
         recorder = self.recorder
+        if recorder is not None:
+            self.counted = True
+            self.left_fast += 1
         for stage in self.stages[:i]:
             if is_text:
                 stage.texts += 1
