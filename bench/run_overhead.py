@@ -1,6 +1,7 @@
 """Per-run framework overhead: what a run costs on top of the model and the processors.
 
 Run by hand:  python bench/run_overhead.py [--runs 2000] [--repeat 5]
+              python bench/run_overhead.py --against 55d2696 [--rounds 5]
 
 Scenarios (a scripted model, so the model costs next to nothing):
 - generate: one text answer of 10 chunks;
@@ -10,13 +11,25 @@ Each with 0 and 5 pass-through processors (input and output hooks), and the same
 the audit on. Prints the best-of-N mean µs per run, and µs per chunk of the 200-chunk
 stream with no processors (the target: at most 1.5 µs of framework time per chunk).
 Also prints the cost of parallel groups and wrappers (5 processors, wrapped or grouped).
+
+``--against REV`` measures this tree and the git revision REV side by side: the same
+script (its ``--baseline`` scenarios, which every version supports) runs in turns, this
+tree then REV, ``--rounds`` times, and each cell keeps its best. The host's speed drifts
+over minutes, so numbers taken at different times do not compare; taken in turns they
+do. REV is checked out in a temporary git worktree and imported from there.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from tripwire import Agent, Chunk, Processor, hookimpl, tool
 from tripwire.testing import MockModel, MockResponse
@@ -126,22 +139,74 @@ async def direct_loop(runs: int, n: int) -> float:
     return (time.perf_counter() - start) / runs * 1e6
 
 
+SCENARIOS = ("generate", "stream-200", "tool-step")
+
+
+def against(rev: str, runs: int, rounds: int) -> None:
+    """This tree and ``rev`` side by side (see the module docstring)."""
+    repo = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", "-q", str(tree),
+                        rev], check=True)
+        try:
+            # the package as an install maps it: tripwire = core/, with hookspecs/ and
+            # plugins/ inside
+            package = Path(tmp) / "path" / "tripwire"
+            package.mkdir(parents=True)
+            for item in (tree / "core").iterdir():
+                (package / item.name).symlink_to(item)
+            for sub in ("hookspecs", "plugins"):
+                (package / sub).symlink_to(tree / sub)
+            envs = {"this tree": dict(os.environ),
+                    rev: {**os.environ, "PYTHONPATH": str(package.parent)}}
+            best: dict[str, dict[str, float]] = {name: {} for name in envs}
+            for _ in range(rounds):
+                for name, env in envs.items():
+                    out = subprocess.run(
+                        [sys.executable, __file__, "--baseline", "--json", "--runs", str(runs),
+                         "--repeat", "1"], env=env, cwd=tmp, check=True, capture_output=True,
+                        text=True).stdout
+                    for cell, value in json.loads(out).items():
+                        best[name][cell] = min(value, best[name].get(cell, value))
+        finally:
+            subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force",
+                            str(tree)], check=True)
+    print(f"µs per run, best of {rounds} rounds x {runs} runs, in turns")
+    print(f"{'scenario':<12} {'procs':>5} {'this tree':>10} {rev:>10} {'ratio':>6}")
+    for cell, ours in best["this tree"].items():
+        scenario, procs = cell.split("/")
+        theirs = best[rev][cell]
+        print(f"{scenario:<12} {procs:>5} {ours:>10.1f} {theirs:>10.1f} {ours / theirs:>6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--baseline", action="store_true",
                         help="only what older versions support (no audit, groups, wrappers)")
+    parser.add_argument("--against", metavar="REV",
+                        help="measure this tree and the git revision REV side by side")
+    parser.add_argument("--rounds", type=int, default=5, help="turns each, with --against")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.against:
+        against(args.against, args.runs, args.rounds)
+        return
 
     def best(coro_factory) -> float:
         return min(asyncio.run(coro_factory()) for _ in range(args.repeat))
 
     none = lambda: []  # noqa: E731
     five = lambda: [pass_through(i) for i in range(5)]  # noqa: E731
+    if args.json:  # one measurement per cell, for --against
+        print(json.dumps({f"{scenario}/{n}": best(lambda s=scenario, f=f: time_runs(
+            s, f, args.runs)) for scenario in SCENARIOS for n, f in ((0, none), (5, five))}))
+        return
     print(f"µs per run, best of {args.repeat} x {args.runs} runs")
     print(f"{'scenario':<12} {'0 procs':>9} {'5 procs':>9} {'0 audit':>9} {'5 audit':>9}")
-    for scenario in ("generate", "stream-200", "tool-step"):
+    for scenario in SCENARIOS:
         cells = [best(lambda s=scenario, f=f, a=a: time_runs(s, f, args.runs,
                                                              **({"audit": True} if a else {})))
                  for a in ((False,) if args.baseline else (False, True)) for f in (none, five)]

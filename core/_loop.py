@@ -402,14 +402,11 @@ class Run:
         for c in await pipeline.flush() if pipeline.pending else ():
             yield c
         if step.tool_calls:
-            async with aclosing(self.tools.run(step, config, self.steps, acc.bad_args,
-                                               self._maybe_retry)) as tool_chunks:
-                if self.unread:
-                    async for _ in tool_chunks:
-                        pass
-                else:
-                    async for c in tool_chunks:
-                        yield c
+            chunks = await self.tools.run(step, config, self.steps, acc.bad_args,
+                                          self._maybe_retry)
+            if not self.unread:
+                for c in chunks:
+                    yield c
 
     def _unseen(self) -> bool:
         """Whether a chunk emitted now would reach no processor and no reader (a

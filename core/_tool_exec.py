@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tripwire.chunks import Chunk, ToolCall, ToolResult
@@ -47,10 +47,12 @@ class ToolRunner:
     async def run(
         self, step: StepResult, config: StepConfig, steps: list[StepResult],
         bad_args: dict[str, str], retryable: Callable[[TripWire], None],
-    ) -> AsyncGenerator[Chunk, None]:
-        """Run ``step``'s tool calls; yield their result chunks after the output
-        processors. ``retryable`` turns a ``retry=True`` abort of
-        ``process_tool_result`` into a step retry when the limit allows."""
+    ) -> list[Chunk]:
+        """Run ``step``'s tool calls; their result chunks after the output processors.
+        ``retryable`` turns a ``retry=True`` abort of ``process_tool_result`` into a
+        step retry when the limit allows. When a later call's result trips, the chunks
+        of the calls before it go with the tripwire (``_released``): the client gets
+        them before it, as it would had they been sent one by one."""
         tools = config.active()
         calls = [c for c in step.tool_calls if not runs_on_client(c, tools)]
         if len(calls) == 1:  # nothing to run beside it: no task, no trip through the loop
@@ -59,29 +61,36 @@ class ToolRunner:
             outcomes = await asyncio.gather(
                 *(self._execute(call, tools, bad_args) for call in calls))
         message_list = self._message_list
-        for call, (ok, value) in zip(calls, outcomes, strict=True):
-            message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
-                "result", call.tool_call_id, call.tool_name, call.args, value, is_error=not ok)))
-            if ok:
-                try:
-                    result = await self._hooks.process_tool_result(
-                        message_list, call, value, step.step_number, config, steps)
-                except TripWire as tw:
-                    retryable(tw)
-                    raise
-                step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name, call.args,
-                                                    result))
-                chunk = Chunk("tool-result", {"tool_call_id": call.tool_call_id,
-                                              "tool_name": call.tool_name, "result": result},
-                              run_id=self._run_id)
-            else:
-                step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name, call.args,
-                                                    value, is_error=True))
-                chunk = Chunk("tool-error", {"tool_call_id": call.tool_call_id,
-                                             "tool_name": call.tool_name, "error": value},
-                              run_id=self._run_id)
-            for c in await self._pipeline.emit(chunk):
-                yield c
+        out: list[Chunk] = []
+        try:
+            for call, (ok, value) in zip(calls, outcomes, strict=True):
+                message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
+                    "result", call.tool_call_id, call.tool_name, call.args, value,
+                    is_error=not ok)))
+                if ok:
+                    try:
+                        result = await self._hooks.process_tool_result(
+                            message_list, call, value, step.step_number, config, steps)
+                    except TripWire as tw:
+                        retryable(tw)
+                        raise
+                    step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name,
+                                                        call.args, result))
+                    chunk = Chunk("tool-result", {"tool_call_id": call.tool_call_id,
+                                                  "tool_name": call.tool_name, "result": result},
+                                  run_id=self._run_id)
+                else:
+                    step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name,
+                                                        call.args, value, is_error=True))
+                    chunk = Chunk("tool-error", {"tool_call_id": call.tool_call_id,
+                                                 "tool_name": call.tool_name, "error": value},
+                                  run_id=self._run_id)
+                out.extend(await self._pipeline.emit(chunk))
+        except TripWire as tw:
+            if out:  # the results before it, after the output processors
+                tw._released = [*out, *getattr(tw, "_released", ())]  # type: ignore[attr-defined]
+            raise
+        return out
 
     async def _execute(
         self, call: ToolCall, tools: dict[str, Tool], bad_args: dict[str, str]

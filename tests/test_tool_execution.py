@@ -76,3 +76,38 @@ async def test_max_steps_stops_the_loop(make_bare_agent):
     result = await make_bare_agent(model=model, tools=[delete_account]).generate("x", max_steps=2)
     assert len(model.requests) == 2
     assert result.finish_reason == "tool-calls"
+
+
+async def test_results_of_earlier_calls_reach_the_client_before_a_later_one_trips(
+    make_bare_agent,
+):
+    """Tool results are passed through the output processors call by call; when the
+    second call's result trips, the first call's result chunk still reaches the client,
+    before the tripwire (and the stream's text and stored messages keep neither)."""
+
+    @tool
+    def lookup(i: int) -> str:
+        """Look up."""
+        return f"value {i}"
+
+    class Block(Processor):
+        id = "block"
+
+        @hookimpl
+        def process_tool_result(self, args, abort):
+            if args["i"] == 1:
+                abort("second result blocked")
+
+    calls = [{"tool_name": "lookup", "args": {"i": i}, "tool_call_id": f"c{i}"}
+             for i in range(2)]
+    def agent():
+        return make_bare_agent(model=MockModel([MockResponse(tool_calls=calls), "done"]),
+                               tools=[lookup], output_processors=[Block()])
+
+    stream = agent().stream("x")
+    kinds = [(c.type, c.payload.get("tool_call_id")) async for c in stream]
+    assert kinds[-2:] == [("tool-result", "c0"), ("tripwire", None)]
+    assert ("tool-result", "c1") not in kinds
+    assert stream.tripwire.processor_id == "block"
+    result = await agent().generate("x")
+    assert result.tripwire.processor_id == "block" and result.messages == []
