@@ -10,11 +10,12 @@ The moment anything else happens (a stage returns something other than the chunk
 was given, raises, or the chunk is a ``data-*`` chunk, or starts further down the list)
 the chunk goes on through the general loop, from the stage where it left the fast path,
 with that stage's result: the general loop stays the one place that decides what a
-result means. With the audit on, the fast path counts the chunks it passed (added to
-each stage's counts when the step's stats are flushed) and times one chunk in 32 (the
-first of each step always) stage by stage, from which each stage's time in the step is
-estimated; with OpenTelemetry spans on, and with a wrapper among the stages, there is no
-fast path.
+result means. With the audit on, the fast path counts the chunks it saw (those that
+passed every stage are added to each stage's counts when the step's stats are flushed)
+and times one chunk in 32 (the run's first always) stage by stage, into the pipeline's
+``timings``: a stage's time in a step is estimated from its average over the run so
+far; with OpenTelemetry spans on, and with a wrapper among the stages, there is no fast
+path.
 """
 
 from __future__ import annotations
@@ -87,9 +88,10 @@ def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
         return None
     # A weak proxy: the pipeline holds these functions, and they must not hold it
     # back (a run leaves no reference cycle for the garbage collector).
-    values: list[Any] = [weakref.proxy(pipeline), pipeline.pending, pipeline.counts]
+    values: list[Any] = [weakref.proxy(pipeline), pipeline.pending, pipeline.counts,
+                         pipeline.timings]
     for stage in stages:
-        values += (stage.fn, stage.args, stage.parts, stage.stats)
+        values += (stage.fn, stage.args, stage.parts)
     return make(*values)
 
 
@@ -114,16 +116,16 @@ def _make_for(stages: list[Any], sampled: bool
 def _compile(
     shape: tuple[Any, ...], sampled: bool
 ) -> Callable[..., Fast]:
-    """The source of ``make(pl, ..., f0, a0, p0, s0, ...)``, which returns the run's
-    ``(through, emit, take)``, compiled."""
-    params = ["pl", "pending", "counts"]
+    """The source of ``make(pl, pending, counts, timings, f0, a0, p0, ...)``, which
+    returns the run's ``(through, emit, take, check)``, compiled."""
+    params = ["pl", "pending", "counts", "timings"]
     consts: list[str] = []  # arguments bound once per run, read into locals of make
 
     def stage_calls(indent: str, timed: bool) -> list[str]:
         """Every stage in turn, ``{resume}`` standing for the function to resume in
         (``{resume}(chunk, i, result)``, awaited; ``left`` in the synchronous ``check``:
-        it returns ``(i, result)``); ``timed``: each stage's time added to its step
-        stats (the one chunk in 32)."""
+        it returns ``(i, result)``); ``timed``: each stage's time added to the run's
+        ``timings`` (the one chunk in 32)."""
         lines = [f"{indent}t = ns()"] if timed else []
         for i, (argnames, has_parts, is_async) in enumerate(shape):
             args = []
@@ -147,13 +149,13 @@ def _compile(
             lines.append(f"{indent}    return await {{resume}}(chunk, {i}, r)")
             if timed:
                 lines.append(f"{indent}t2 = ns()")
-                lines.append(f"{indent}s{i}.ns += t2 - t")
-                lines.append(f"{indent}s{i}.timed += 1")
+                lines.append(f"{indent}timings[{2 * i}] += t2 - t")
+                lines.append(f"{indent}timings[{2 * i + 1}] += 1")
                 lines.append(f"{indent}t = t2")
         return lines
 
     for i, (argnames, _, _) in enumerate(shape):
-        params += [f"f{i}", f"a{i}", f"p{i}", f"s{i}"]
+        params += [f"f{i}", f"a{i}", f"p{i}"]
         for j, name in enumerate(argnames):
             if name not in ("part", "retry_count"):
                 consts.append(f"    k{i}_{j} = a{i}[{j}]")
@@ -167,9 +169,9 @@ def _compile(
 
         if not sampled:
             return fill(stage_calls("        ", False))
-        # A countdown to the next timed chunk (the first of the step, then one in 32):
-        # the fewest operations per chunk; the chunks seen follow from it and the
-        # number of timed ones (``take``).
+        # A countdown to the next timed chunk (the run's first, then one in 32): the
+        # fewest operations per chunk; the chunks seen follow from it and the number
+        # of timed ones (``take``).
         return [
             "        nonlocal countdown, rounds",
             "        countdown -= 1",
@@ -188,16 +190,17 @@ def _compile(
         [
             f"def make({', '.join(params)}):",
             *consts,
-            # with the audit on: chunks until the next timed one, and timed chunks so
-            # far this step (chunks that left the fast path are counted by the pipeline)
+            # with the audit on: chunks until the next timed one, timed chunks so far,
+            # and the chunks seen at the last ``take`` (chunks that left the fast path
+            # are counted by the pipeline)
             "    countdown = 1",
-            "    rounds = 0",
+            "    rounds = taken = 0",
             "",
             "    def take():",
-            "        nonlocal countdown, rounds",
-            "        n = rounds * 32 - countdown + 1",
-            "        countdown = 1",
-            "        rounds = 0",
+            "        nonlocal taken",
+            "        seen = rounds * 32 - countdown + 1",
+            "        n = seen - taken",
+            "        taken = seen",
             "        return n",
             "",
             "    async def through(chunk, skip=None, start=0):",

@@ -60,9 +60,10 @@ class Recorder:
         self._raw: list[tuple[Any, ...]] = []  # made into AuditRecords when read
         #: where the hot paths append a record themselves, as the tuple ``record``
         #: makes: ``(processor_id, hook, step, outcome, duration_ns, calls, dropped,
-        #: modified, emitted, mode)``, or for one hook call ``(bound_hook, step,
-        #: outcome, duration_ns)``; None when ``record`` must be called (spans are on,
-        #: or the run has ended)
+        #: modified, emitted, mode)``, for one hook call ``(bound_hook, step, outcome,
+        #: duration_ns)``, for a step's chunks that passed every output stage on the
+        #: fast path ``(stage_ids, step, chunks, timings)``; None when ``record`` must
+        #: be called (spans are on, or the run has ended)
         self.sink: list[tuple[Any, ...]] | None = self._raw if tracer is None else None
         self._records: list[AuditRecord] = []
         self._run_ended = False
@@ -88,15 +89,25 @@ class Recorder:
         records = self._records
         if raw:
             for entry in raw:
-                if len(entry) == 4:  # one hook call: (bound hook, step, outcome, ns)
+                if len(entry) == 10:
+                    pid, hook, step, outcome, ns, calls, dropped, modified, emitted, mode = entry
+                    records.append(AuditRecord(pid, hook, step, outcome, ns / 1e6, calls,
+                                               dropped, modified, emitted, mode))
+                elif type(entry[0]) is tuple:
+                    # a step's chunks that passed every output stage on the fast path:
+                    # (stage ids, step, chunks, the run's timings so far)
+                    ids, step, count, timings = entry
+                    for i, pid in enumerate(ids):
+                        timed = timings[2 * i + 1]
+                        ns = timings[2 * i] * count // timed if timed else 0
+                        records.append(AuditRecord(pid, "process_output_stream", step,
+                                                   "passed", ns / 1e6, count, 0, 0, count,
+                                                   "blocking"))
+                else:  # one hook call: (bound hook, step, outcome, ns)
                     bound, step, outcome, ns = entry
                     cp = bound.cp
                     records.append(AuditRecord(cp.id, bound.hook, step, outcome, ns / 1e6,
                                                1, 0, 0, 0, cp.mode))
-                else:
-                    pid, hook, step, outcome, ns, calls, dropped, modified, emitted, mode = entry
-                    records.append(AuditRecord(pid, hook, step, outcome, ns / 1e6, calls,
-                                               dropped, modified, emitted, mode))
             raw.clear()  # the same list: ``sink`` is it
         return records
 
@@ -155,6 +166,8 @@ class Recorder:
                 error: BaseException | None) -> None:
         self._run_ended = True
         self.sink = None
+        if self.tracer is None:
+            return  # no spans
         self.end_step()
         if self._model_span is not None:
             self.end_model_call(None, from_cache=False, error=error)

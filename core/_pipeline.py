@@ -132,7 +132,7 @@ class _Stage:
     __slots__ = ("bound", "cp", "id", "fn", "args", "part_index", "parts", "data",
                  "texts", "dropped", "released", "wrapper", "stats")
 
-    def __init__(self, bound: BoundHook, message_list: MessageList, counted: bool,
+    def __init__(self, bound: BoundHook, message_list: MessageList,
                  common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
         self.bound = bound
         self.cp = cp = bound.cp
@@ -167,8 +167,16 @@ class _Stage:
         self.texts = 0
         self.dropped = 0
         self.released = False
-        # (counted only with the audit on; else one shared, never written)
-        self.stats = _StepStats() if counted else _UNCOUNTED
+        # (one shared, never written, until the general loop counts a chunk with the
+        # audit on: ``counting``)
+        self.stats = _UNCOUNTED
+
+    def counting(self) -> _StepStats:
+        """The stage's stats for this step, made when first needed (audit on)."""
+        stats = self.stats
+        if stats is _UNCOUNTED:
+            stats = self.stats = _StepStats()
+        return stats
 
 
 _NOTHING: Any = object()
@@ -196,6 +204,10 @@ class OutputPipeline:
         self.counted = False
         #: chunks that left the fast path since the last flush (it counts all it saw)
         self.left_fast = 0
+        #: with the audit on, the fast path's timed chunks over the run: per stage, the
+        #: ns spent and the number timed (``[ns0, timed0, ns1, timed1, ...]``)
+        self.timings: list[int] = []
+        self.stage_ids: tuple[str, ...] = ()
         #: the fast path's synchronous ``_fastpath.Check``, when there is one: the loop
         #: calls it instead of awaiting ``emit`` (no coroutine per chunk), and
         #: ``went_on`` with what it returned
@@ -211,8 +223,15 @@ class OutputPipeline:
         gives a processor's common arguments for this call; ``plans`` is the call's
         ``CallOptions.plans`` (what every call of the same lists shares)."""
         self.message_list = message_list
-        counted = self.recorder is not None
-        self.stages = [_Stage(b, message_list, counted, common) for b in bound]
+        self.stages = [_Stage(b, message_list, common) for b in bound]
+        if self.recorder is not None:
+            self.timings = [0] * (2 * len(self.stages))
+            ids = plans.get("stage ids") if plans is not None else None
+            if ids is None:
+                ids = tuple([stage.id for stage in self.stages])
+                if plans is not None:
+                    plans["stage ids"] = ids
+            self.stage_ids = ids
         fast = _fastpath.generate(self, plans)
         if fast is not None:
             # instance attributes in front of the methods of the same names (the
@@ -246,28 +265,29 @@ class OutputPipeline:
         recorder = self.recorder
         if recorder is None or not (fast or self.counted):
             return  # no audit, or no chunk since the last flush
-        self.counted = False
-        record = recorder.record
         sink = recorder.sink
-        for stage in self.stages:
+        if not self.counted and sink is not None:
+            # Only the fast path saw chunks, all passed unchanged: one note for every
+            # stage, made into records when the audit is read (``Recorder.records``).
+            sink.append((self.stage_ids, recorder.step, fast, tuple(self.timings)))
+            return
+        self.counted = False
+        timings = self.timings
+        for i, stage in enumerate(self.stages):
             stats = stage.stats
+            timed = timings[2 * i + 1]
+            fast_ns = timings[2 * i] * fast // timed if timed else 0
             if not stats.calls:  # only the fast path saw chunks: all passed unchanged
                 if fast:
-                    timed = stats.timed
-                    ns = stats.ns * fast // timed if timed else 0
-                    if sink is not None:
-                        sink.append((stage.id, "process_output_stream", recorder.step, "passed",
-                                     ns, fast, 0, 0, fast, "blocking"))
-                    else:
-                        record(stage.id, "process_output_stream", 0, ns, "passed", "blocking",
-                               ..., fast, 0, 0, fast)
-                    stats.ns = stats.timed = 0
+                    recorder.record(stage.id, "process_output_stream", 0, fast_ns, "passed",
+                                    "blocking", ..., fast, 0, 0, fast)
                 continue
+            duration = stats.duration_ns() + fast_ns
             stats.calls += fast
             stats.emitted += fast
-            record(stage.id, "process_output_stream", stats.first_ns, stats.duration_ns(),
-                   stats.final_outcome(), "blocking", ..., stats.calls, stats.dropped,
-                   stats.modified, stats.emitted)
+            recorder.record(stage.id, "process_output_stream", stats.first_ns, duration,
+                            stats.final_outcome(), "blocking", ..., stats.calls, stats.dropped,
+                            stats.modified, stats.emitted)
             stats.reset()
 
     @staticmethod
@@ -312,7 +332,7 @@ class OutputPipeline:
             if stage.part_index >= 0:
                 args[stage.part_index] = chunk
             if recorder is not None:
-                stats = stage.stats
+                stats = stage.counting()
                 if not stats.calls and recorder.tracer is not None:
                     stats.first_ns = wall_ns()
                 stats.calls += 1
@@ -430,8 +450,9 @@ class OutputPipeline:
             if is_text:
                 stage.texts += 1
             if recorder is not None:
-                stage.stats.calls += 1
-                stage.stats.emitted += 1
+                stats = stage.counting()
+                stats.calls += 1
+                stats.emitted += 1
         return await self._through(chunk, None, i, result)
 
     async def _resume_emit(self, chunk: Chunk, i: int, result: Any) -> list[Chunk]:

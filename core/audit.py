@@ -39,8 +39,8 @@ class AuditRecord:
     ``step`` is None for the once-per-run hooks (``process_input``,
     ``process_output_result``) and for checks in ``parallel``/``monitor`` mode.
     ``duration_ms`` is the time spent in the processor (a wrapper's includes what it
-    wraps; for ``process_output_stream`` it is estimated from one call in 32, so
-    the audit stays cheap on the per-chunk path). The chunk counts are for
+    wraps; for ``process_output_stream`` it is estimated from one call in 32 over
+    the run, so the audit stays cheap on the per-chunk path). The chunk counts are for
     ``process_output_stream``, exact.
     """
 

@@ -87,7 +87,7 @@ class Slow(Processor):
 
 
 async def test_the_per_chunk_time_is_estimated_stage_by_stage(make_bare_agent):
-    """The fast path times one chunk in 32 (the first of each step) stage by stage: the
+    """The fast path times one chunk in 32 (the run's first always) stage by stage: the
     slow stage's estimate is its calls times 2 ms, the pass-through stages' far less."""
     model = MockModel([MockResponse(chunks=[
         Chunk("text-delta", {"id": "t", "text": f"w{i} "}) for i in range(40)])])
@@ -105,6 +105,30 @@ async def test_the_per_chunk_time_is_estimated_stage_by_stage(make_bare_agent):
         (fast,) = [r for r in by(result.audit, "process_output_stream", pid) if r.step == 0]
         assert fast.calls == slow.calls
         assert fast.duration_ms < slow.duration_ms / 3
+
+
+async def test_later_steps_and_the_final_chunks_are_estimated_from_the_runs_timings(
+    make_bare_agent,
+):
+    """One chunk in 32 over the whole run is timed (the run's first always): a step
+    with no timed chunk of its own, and the run's final chunks (step None), get the
+    stage's average so far, never 0."""
+
+    @tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    model = MockModel([MockResponse(tool_calls=[{"tool_name": "ping", "args": {},
+                                                 "tool_call_id": "c"}]),
+                       MockResponse(text="a b c")])
+    agent = make_bare_agent(model=model, tools=[ping], output_processors=[Slow()],
+                            audit=True)
+    result = await agent.generate("hi")
+    records = by(result.audit, "process_output_stream", "slow")
+    assert [r.step for r in records] == [0, 1, None]
+    for r in records:
+        assert r.calls >= 1 and r.duration_ms >= 3 * r.calls * 0.9, r
 
 
 async def test_records_are_built_when_first_read_and_then_kept(make_bare_agent):
