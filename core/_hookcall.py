@@ -189,26 +189,33 @@ class BoundHook:
         if self.run_slots:
             for name, i in self.run_slots:
                 args[i] = common[name]  # type: ignore[index]
-        sink = recorder.sink  # (None: spans are on, or the run has ended)
-        wall = 0 if sink is not None or recorder.tracer is None else wall_ns()
+        sink = recorder.sink
+        if sink is not None:  # the audit alone: a note, made a record when it is read
+            start = _ns()
+            try:
+                result = self.fn(*args)
+            except BaseException as e:
+                return self._recorded_end(None, e, 0, start, recorder)
+            if result is None:
+                sink.append((self, recorder.step, "passed", _ns() - start))
+                return None
+            if is_coroutine(result):
+                return self._recorded_end(result, None, 0, start, recorder)
+            sink.append((self, recorder.step, outcome_of(self.hook, result), _ns() - start))
+            return result
+        # spans are on (or the run has ended): ``record`` makes the span too
+        wall = wall_ns() if recorder.tracer is not None else 0
         start = _ns()
         try:
             result = self.fn(*args)
         except BaseException as e:
             return self._recorded_end(None, e, wall, start, recorder)
-        if result is None:
-            if sink is not None:  # the common case: a record made when the audit is read
-                sink.append((self, recorder.step, "passed", _ns() - start))
-                return None
-        elif is_coroutine(result):
+        if result is not None and is_coroutine(result):
             return self._recorded_end(result, None, wall, start, recorder)
         duration = _ns() - start
-        outcome = "passed" if result is None else outcome_of(self.hook, result)
-        if sink is not None:
-            sink.append((self, recorder.step, outcome, duration))
-        else:
-            cp = self.cp
-            recorder.record(cp.id, self.hook, wall, duration, outcome, cp.mode)
+        cp = self.cp
+        recorder.record(cp.id, self.hook, wall, duration, outcome_of(self.hook, result),
+                        cp.mode)
         return result
 
     async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,

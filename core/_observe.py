@@ -56,6 +56,13 @@ def tracer() -> Any:
 class Recorder:
     """The audit records (and spans) of one run."""
 
+    # (spans only with a tracer: class defaults, so a run with the audit alone sets none)
+    _run_span: Any = None
+    _step_span: Any = None
+    _model_span: Any = None
+    _run_ended = False
+    step: int | None = None
+
     def __init__(self, run_id: str, agent_id: str, *, keep: bool, tracer: Any) -> None:
         self._raw: list[tuple[Any, ...]] = []  # made into AuditRecords when read
         #: where the hot paths append a record themselves, as the tuple ``record``
@@ -66,13 +73,8 @@ class Recorder:
         #: be called (spans are on, or the run has ended)
         self.sink: list[tuple[Any, ...]] | None = self._raw if tracer is None else None
         self._records: list[AuditRecord] = []
-        self._run_ended = False
         self.keep = keep
         self.tracer = tracer
-        self.step: int | None = None
-        self._run_span: Any = None
-        self._step_span: Any = None
-        self._model_span: Any = None
         if tracer is not None:
             self._run_span = tracer.start_span(f"invoke_agent {agent_id}", attributes={
                 "gen_ai.operation.name": "invoke_agent",
