@@ -71,6 +71,51 @@ async def test_openai_event_of_the_wrong_shape_names_the_field(llm_server, event
     assert error.response_body == json.dumps(event)
 
 
+@pytest.mark.parametrize("event,expected", OPENAI_SHAPES)
+async def test_openai_event_of_the_wrong_shape_after_good_ones_names_the_field(
+    llm_server, event, expected,
+):
+    """Later text deltas are read on a short path; any other shape still goes the
+    checked way (and the error quotes the bad event, not the one before it)."""
+    good = {"id": "c", "object": "chat.completion.chunk", "model": "m",
+            "choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": None}]}
+    error = await stream_error(llm_server, "openai", sse(good, good, event, "[DONE]"))
+    assert "openai sent a malformed stream event" in error.message
+    assert expected in error.message
+    assert error.response_body == json.dumps(event)
+
+
+async def test_openai_text_deltas_of_every_usual_shape_are_read_alike(llm_server):
+    """A text delta with a role, logprobs, a service tier, null usage, an unknown key, a
+    null or empty content, a refusal, another choice index or a finish reason: read as
+    the checked way reads them."""
+    first = {"id": "c", "model": "m", "choices": [{"index": 0, "delta": {"role": "assistant",
+                                                                          "content": ""}}]}
+    events = [
+        first,
+        {"id": "c", "choices": [{"index": 0, "delta": {"content": "a"}}]},
+        {"id": "c", "choices": [{"index": 0, "delta": {"role": "assistant", "content": "b"},
+                                 "logprobs": None, "finish_reason": None}]},
+        {"id": "c", "service_tier": "default", "choices": [{"delta": {"content": "c"}}]},
+        {"id": "c", "choices": [{"index": 0, "delta": {"content": None}}]},
+        {"id": "c", "choices": [{"index": 1, "delta": {"content": "ignored"}}]},
+        {"id": "c", "x-unknown": 1, "choices": [{"index": 0, "delta": {"content": "d"}}]},
+        {"id": "c", "choices": [{"index": 0, "delta": {"content": "e", "refusal": None}}],
+         "usage": None},
+        {"id": "c", "choices": [{"index": 0, "delta": {"content": "", "refusal": "no"}}]},
+        {"id": "c", "choices": [{"index": 0, "delta": {"content": "f"},
+                                 "finish_reason": "stop"}]},
+        {"id": "c", "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 6}},
+    ]
+    llm_server.script(RawReply(sse(*events, "[DONE]")))
+    async with llm_server.model("openai") as model:
+        chunks = await collect(model)
+    assert "".join(c.payload["text"] for c in chunks if c.type == "text-delta") == "abcdenof"
+    finish = chunks[-1]
+    assert finish.payload["finish_reason"] == "content-filter"  # a refusal was streamed
+    assert (finish.payload["usage"].input_tokens, finish.payload["usage"].output_tokens) == (3, 6)
+
+
 @pytest.mark.parametrize("count", ["many", float("inf"), float("nan"), -3, True])
 async def test_openai_usage_with_counts_that_are_not_numbers(llm_server, count):
     body = sse(

@@ -374,8 +374,9 @@ class HTTPModel(CallErrors, abc.ABC):
             yielded = False
             try:
                 async with self._open(call) as response:
-                    sse = iter_sse(response.content, max_event_bytes=self.max_event_bytes)
-                    events = self._guard(sse, call)
+                    # (the parser notes each event's data in ``call.event`` as it reads
+                    # it: what a malformed-event error shows)
+                    events = iter_sse(response.content, max_event_bytes=self.max_event_bytes)
                     chunks = self._parse_stream(events, call)
                     async with aclosing(events), aclosing(chunks):
                         while True:
@@ -387,6 +388,10 @@ class HTTPModel(CallErrors, abc.ABC):
                                 raise
                             except TooLarge as e:
                                 raise self._too_large(call, e.what, e.size) from None
+                            except (TimeoutError, aiohttp.ClientError) as e:
+                                raise self._network_error(e, call) from e
+                            except UnicodeDecodeError as e:
+                                raise self._not_utf8(e, call) from None
                             except _SHAPE_ERRORS as e:
                                 raise self._malformed(call.event, call, e) from e
                             yielded = True
@@ -498,24 +503,6 @@ class HTTPModel(CallErrors, abc.ABC):
 
     def _open(self, call: Call) -> PostResponse:
         return PostResponse(self, call)
-
-    async def _guard(
-        self, events: AsyncGenerator[tuple[str, str], None], call: Call
-    ) -> AsyncGenerator[tuple[str, str], None]:
-        """The SSE events, with network failures and bad UTF-8 mapped to
-        ``APICallError``; remembers each event's data in ``call.event``."""
-        async with aclosing(events):
-            while True:
-                try:
-                    event = await anext(events)
-                except StopAsyncIteration:
-                    return
-                except (TimeoutError, aiohttp.ClientError) as e:
-                    raise self._network_error(e, call) from e
-                except UnicodeDecodeError as e:
-                    raise self._not_utf8(e, call) from None
-                call.event = event[1]
-                yield event
 
     async def _wait_before_retry(self, error: APICallError, call: Call, retry_number: int) -> None:
         delay = retry_delay(

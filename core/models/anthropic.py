@@ -184,6 +184,7 @@ class Anthropic(HTTPModel):
         stopped = False
         limit = self.max_event_bytes  # for what is assembled from many events
         async for event, data in events:
+            call.event = data
             obj = event_object(data)
             kind = obj.get("type") or event
             if kind == "content_block_delta":

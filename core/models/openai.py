@@ -176,10 +176,31 @@ class OpenAICompatible(HTTPModel):
         refused = False
         text_id = reasoning_id = "0"
         async for _event, data in events:
+            call.event = data
             if data == "[DONE]":
                 done = True
                 break
             obj = event_object(data)
+            # The common event, a text delta of the one choice, read directly; anything
+            # else (and any value of an unexpected type) goes the checked way below.
+            choices = obj.get("choices")
+            if (response_id is not None and type(choices) is list and len(choices) == 1
+                    and len(obj) <= _PLAIN_KEYS_MAX and _PLAIN_EVENT_KEYS.issuperset(obj)
+                    and obj.get("usage") is None):
+                choice = choices[0]
+                if type(choice) is dict and choice.get("index", 0) == 0 \
+                        and choice.get("finish_reason") is None \
+                        and _PLAIN_CHOICE_KEYS.issuperset(choice):
+                    delta = choice.get("delta")
+                    if type(delta) is dict and _PLAIN_DELTA_KEYS.issuperset(delta) \
+                            and delta.get("refusal") is None:
+                        content = delta.get("content")
+                        if type(content) is str:
+                            if content:
+                                yield Chunk("text-delta", {"id": text_id, "text": content})
+                            continue
+                        if content is None:
+                            continue
             if obj.get("error"):
                 raise self._stream_error(data, obj, call)
             if response_id is None and obj.get("id"):
@@ -291,6 +312,15 @@ class OpenAICompatible(HTTPModel):
         if usage:
             meta["usage"] = usage
         return {self.provider: meta}
+
+
+# The keys of a plain text-delta event (``_parse_stream`` reads those directly).
+# (``usage`` and ``refusal`` only when null)
+_PLAIN_EVENT_KEYS = frozenset({"id", "object", "created", "model", "system_fingerprint",
+                               "choices", "service_tier", "obfuscation", "usage"})
+_PLAIN_KEYS_MAX = len(_PLAIN_EVENT_KEYS)
+_PLAIN_CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
+_PLAIN_DELTA_KEYS = frozenset({"content", "role", "refusal"})
 
 
 def _merge_tool_call_delta(
