@@ -93,6 +93,16 @@ class Shout(Processor):
         return part
 
 
+class AsyncPass(Processor):
+    """Passes every chunk on, from an ``async`` implementation (no fast path check)."""
+
+    id = "async-pass"
+
+    @hookimpl
+    async def process_output_stream(self, part):
+        return part
+
+
 class HoldUntilBoundary(Processor):
     """Holds every text delta back and releases them together at the next non-text
     chunk: the usual shape of a processor guarding matches split across chunks."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 
 import pytest
+from helpers import AsyncPass
 
 from tripwire import Chunk, Processor, hookimpl
 from tripwire.errors import ProcessorError
@@ -52,14 +53,6 @@ class Change(Processor):
                 part.evolve(payload={**part.payload, "text": "sev"}),
                 part.evolve(payload={**part.payload, "text": "en "}),
             ]
-        return part
-
-
-class AsyncPass(Processor):
-    id = "async-pass"
-
-    @hookimpl
-    async def process_output_stream(self, part):
         return part
 
 

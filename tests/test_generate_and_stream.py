@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from helpers import Cache, delete_account
+from helpers import AsyncPass, Cache, Shout, delete_account
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,24 +88,6 @@ class _SyncPass(Processor):
         return part
 
 
-class _AsyncPass(Processor):
-    id = "async-pass"
-
-    @hookimpl
-    async def process_output_stream(self, part):
-        return part
-
-
-class _Shout(Processor):
-    id = "shout"
-
-    @hookimpl
-    def process_output_stream(self, part):
-        if part.type == "text-delta":
-            return part.evolve(payload={**part.payload, "text": part.payload["text"].upper()})
-        return part
-
-
 class _DropReasoning(Processor):
     id = "drop-reasoning"
 
@@ -124,7 +106,7 @@ class _Announce(Processor):
         await writer.custom({"type": "data-note", "data": {"n": len(messages)}})
 
 
-_PROCESSORS = {"none": [], "sync": [_SyncPass], "async": [_AsyncPass], "shout": [_Shout],
+_PROCESSORS = {"none": [], "sync": [_SyncPass], "async": [AsyncPass], "shout": [Shout],
                "drop": [_DropReasoning, _SyncPass], "data": [_Announce]}
 
 _parts = st.one_of(
