@@ -13,8 +13,8 @@ with that stage's result: the general loop stays the one place that decides what
 result means. With the audit on, the fast path counts the chunks it saw (those that
 passed every stage are added to each stage's counts when the step's stats are flushed)
 and times one chunk in 32 (the run's first always) stage by stage, into the pipeline's
-``timings``: a stage's time in a step is estimated from its average over the run so
-far; with OpenTelemetry spans on, and with a wrapper among the stages, there is no fast
+``timings``: a stage's time in a step is estimated from its average over the run;
+with OpenTelemetry spans on, and with a wrapper among the stages, there is no fast
 path.
 """
 

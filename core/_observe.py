@@ -69,8 +69,8 @@ class Recorder:
         #: makes: ``(processor_id, hook, step, outcome, duration_ns, calls, dropped,
         #: modified, emitted, mode)``, for one hook call ``(bound_hook, step, outcome,
         #: duration_ns)``, for a step's chunks that passed every output stage on the
-        #: fast path ``(stage_ids, step, chunks, timings)``; None when ``record`` must
-        #: be called (spans are on, or the run has ended)
+        #: fast path ``(stage_ids, step, chunks, the run's timings list)``; None when
+        #: ``record`` must be called (spans are on, or the run has ended)
         self.sink: list[tuple[Any, ...]] | None = self._raw if tracer is None else None
         self._records: list[AuditRecord] = []
         self.keep = keep
@@ -97,7 +97,8 @@ class Recorder:
                                                dropped, modified, emitted, mode))
                 elif type(entry[0]) is tuple:
                     # a step's chunks that passed every output stage on the fast path:
-                    # (stage ids, step, chunks, the run's timings so far)
+                    # (stage ids, step, chunks, the run's timings: each stage's average
+                    # time per chunk over the run, times the step's chunks)
                     ids, step, count, timings = entry
                     for i, pid in enumerate(ids):
                         timed = timings[2 * i + 1]

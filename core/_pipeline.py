@@ -268,8 +268,9 @@ class OutputPipeline:
         sink = recorder.sink
         if not self.counted and sink is not None:
             # Only the fast path saw chunks, all passed unchanged: one note for every
-            # stage, made into records when the audit is read (``Recorder.records``).
-            sink.append((self.stage_ids, recorder.step, fast, tuple(self.timings)))
+            # stage, made into records when the audit is read (``Recorder.records``),
+            # with the run's timings as they are then.
+            sink.append((self.stage_ids, recorder.step, fast, self.timings))
             return
         self.counted = False
         timings = self.timings

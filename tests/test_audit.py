@@ -112,7 +112,7 @@ async def test_later_steps_and_the_final_chunks_are_estimated_from_the_runs_timi
 ):
     """One chunk in 32 over the whole run is timed (the run's first always): a step
     with no timed chunk of its own, and the run's final chunks (step None), get the
-    stage's average so far, never 0."""
+    stage's average over the run, never 0."""
 
     @tool
     def ping() -> str:
