@@ -80,7 +80,8 @@ class Run:
         self.request_context = call.request_context
         self.abort_signal = asyncio.Event()
         self.message_list = MessageList(system_messages=agent.instructions)
-        self.message_list.add(messages, "input")  # checks each; the run fails before start
+        # (``add`` checks each message: a bad one fails the call before the run starts)
+        self.message_list.add(messages if isinstance(messages, list) else [messages], "input")
         self.pipeline = OutputPipeline(self.run_id)
         self.tracing_context = TracingContext(self.run_id, agent.id)
         tracer = _observe.tracer()

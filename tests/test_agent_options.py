@@ -17,6 +17,18 @@ def test_unknown_call_option_is_a_clear_error(make_bare_agent):
         agent.stream("x", max_step=3)
 
 
+@pytest.mark.parametrize("messages", [42, ("a", "b"), ["ok", None]])
+async def test_messages_that_are_not_messages_are_a_clear_error(make_bare_agent, messages):
+    """A string, a Message, a dict or a list of them; anything else is named, before
+    the model is called (a tuple is not a list of messages)."""
+    agent = make_bare_agent(["never"])
+    with pytest.raises(TypeError, match="expected a Message, a str or a dict, got"):
+        await agent.generate(messages)
+    with pytest.raises(TypeError, match="expected a Message, a str or a dict, got"):
+        agent.stream(messages)
+    assert agent.model.requests == []
+
+
 @pytest.mark.parametrize("value", [-1, "3", 1.5])
 def test_bad_max_processor_retries(make_bare_agent, value):
     with pytest.raises(ConfigurationError, match="max_processor_retries"):
