@@ -124,7 +124,7 @@ def _compile(
     def stage_calls(indent: str, timed: bool) -> list[str]:
         """Every stage in turn, ``{resume}`` standing for the function to resume in
         (``{resume}(chunk, i, result)``, awaited; ``left`` in the synchronous ``check``:
-        it returns ``(i, result)``); ``timed``: each stage's time added to the run's
+        it returns ``(chunk, i, result)``); ``timed``: each stage's time added to the run's
         ``timings`` (the one chunk in 32)."""
         lines = [f"{indent}t = ns()"] if timed else []
         for i, (argnames, has_parts, is_async) in enumerate(shape):

@@ -82,16 +82,16 @@ class Writer:
 
 
 class _StepStats:
-    """What one stage did with the chunks of one step (for the audit).
+    """What one stage did with the chunks of one step in the general loop (for the
+    audit; made when that loop first counts a chunk of the stage: ``_Stage.counting``).
 
-    The counts start at the class's zeros (a run makes one per stage: nothing is set
-    until counted)."""
+    The counts start at the class's zeros: nothing is set until counted."""
 
     calls = ns = timed = dropped = modified = emitted = first_ns = 0
     outcome: str | None = None
 
     def reset(self) -> None:
-        """Start the next step's counts (the object stays: the fast path holds it)."""
+        """Start the next step's counts."""
         vars(self).clear()
 
     def duration_ns(self) -> int:
@@ -259,7 +259,8 @@ class OutputPipeline:
         self.current_message = None
 
     def flush_stats(self) -> None:
-        """Hand each stage's counts of the step to the recorder (one record each)."""
+        """Hand each stage's counts of the step to the recorder (one record each, or
+        one note for all stages when only the fast path saw chunks)."""
         fast = self._take_passed() - self.left_fast  # those that passed every stage
         self.left_fast = 0
         recorder = self.recorder

@@ -185,8 +185,7 @@ class OpenAICompatible(HTTPModel):
             # else (and any value of an unexpected type) goes the checked way below.
             choices = obj.get("choices")
             if (response_id is not None and type(choices) is list and len(choices) == 1
-                    and len(obj) <= _PLAIN_KEYS_MAX and _PLAIN_EVENT_KEYS.issuperset(obj)
-                    and obj.get("usage") is None):
+                    and _PLAIN_EVENT_KEYS.issuperset(obj) and obj.get("usage") is None):
                 choice = choices[0]
                 if type(choice) is dict and choice.get("index", 0) == 0 \
                         and choice.get("finish_reason") is None \
@@ -318,7 +317,6 @@ class OpenAICompatible(HTTPModel):
 # (``usage`` and ``refusal`` only when null)
 _PLAIN_EVENT_KEYS = frozenset({"id", "object", "created", "model", "system_fingerprint",
                                "choices", "service_tier", "obfuscation", "usage"})
-_PLAIN_KEYS_MAX = len(_PLAIN_EVENT_KEYS)
 _PLAIN_CHOICE_KEYS = frozenset({"index", "delta", "finish_reason", "logprobs"})
 _PLAIN_DELTA_KEYS = frozenset({"content", "role", "refusal"})
 
