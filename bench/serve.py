@@ -48,6 +48,10 @@ sys.path.insert(0, str(HERE))
 DELTAS = 20
 #: The gateway's and the proxy's event loop (``tripwire serve --loop``).
 LOOP = os.environ.get("TRIPWIRE_BENCH_LOOP", "auto")
+#: Pass-through processors of the gateway's agent (``TRIPWIRE_BENCH_PROCS``).
+PROCS = int(os.environ.get("TRIPWIRE_BENCH_PROCS", "5"))
+#: The gateway's worker processes (``TRIPWIRE_BENCH_WORKERS``, ``tripwire serve --workers``).
+WORKERS = int(os.environ.get("TRIPWIRE_BENCH_WORKERS", "1"))
 #: Seconds between the events of a paced upstream stream.
 PACE = 0.02
 #: Rounds of direct, proxy and gateway requests a paced level is split into.
@@ -103,10 +107,12 @@ async def upstream(pace: float) -> None:
     await serve_forever(handler)
 
 
-async def gateway(upstream_url: str) -> None:
+def make_gateway(upstream_url: str) -> Any:
+    """The gateway: one agent with ``PROCS`` pass-through processors in its input and
+    output lists."""
     from tripwire import Agent, Processor, hookimpl
     from tripwire.models import OpenAICompatible
-    from tripwire.serve import Gateway, running
+    from tripwire.serve import Gateway
 
     class PassThrough(Processor):
         def __init__(self, i: int) -> None:
@@ -120,15 +126,31 @@ async def gateway(upstream_url: str) -> None:
         def process_output_stream(self, part):
             return part
 
-    processors = [PassThrough(i) for i in range(int(os.environ.get("TRIPWIRE_BENCH_PROCS", "5")))]
+    processors = [PassThrough(i) for i in range(PROCS)]
     agent = Agent(id="bench", model=OpenAICompatible(f"{upstream_url}/v1", None, "m",
                                                      max_connections=1000),
                   input_processors=processors, output_processors=processors,
                   default_error_processors=False)
+    return Gateway({"bench": agent}, max_concurrent=10_000)
+
+
+async def gateway(upstream_url: str) -> None:
+    from tripwire.serve import running
+
+    built = make_gateway(upstream_url)
     gc.freeze()  # as tripwire serve does once it has built its agents
-    async with running(Gateway({"bench": agent}, max_concurrent=10_000), "127.0.0.1", 0) as url:
+    async with running(built, "127.0.0.1", 0) as url:
         print(url, flush=True)
         await asyncio.Event().wait()
+
+
+def gateway_workers(upstream_url: str) -> int:
+    """The gateway as ``tripwire serve --workers WORKERS`` runs it: a supervisor and
+    forked workers on one port."""
+    from tripwire.serve import serve_workers
+
+    return serve_workers(lambda: make_gateway(upstream_url), WORKERS, "127.0.0.1", 0,
+                         loop=LOOP, on_listening=lambda url: print(url, flush=True))
 
 
 async def bare_proxy(upstream_url: str) -> None:
@@ -154,12 +176,15 @@ async def bare_proxy(upstream_url: str) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux ``/proc``; NaN elsewhere)."""
+    """User + system CPU time of a process and its children (a supervisor's workers)
+    so far (Linux ``/proc``; NaN elsewhere)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
 
 
 def start(*args: str) -> tuple[subprocess.Popen[str], str]:
@@ -244,7 +269,7 @@ async def main(total: int, levels: list[int]) -> None:
     layout = ("gateway and proxy on a CPU of their own, upstream and client on the other"
               if PIN else "processes placed by the system")
     print(f"{DELTAS}-delta streams, {total} requests per burst level, "
-          f"{os.environ.get('TRIPWIRE_BENCH_PROCS', '5')} pass-through processors, "
+          f"{PROCS} pass-through processors, {WORKERS} gateway worker(s), "
           f"{os.cpu_count()} CPUs, {layout} (load average {os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
           f"loop (tripwire serve's default: uvloop when installed). Latency to the last byte, added to the "
           f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
@@ -328,6 +353,8 @@ def run(argv: list[str]) -> Any:
     pin(argv[0] if argv else "client")
     if argv and argv[0] == "upstream":
         return asyncio.run(upstream(float(argv[1])))
+    if argv and argv[0] == "gateway" and WORKERS > 1:
+        return gateway_workers(argv[1])
     if argv and argv[0] in ("proxy", "gateway"):
         from tripwire.serve import event_loop
 

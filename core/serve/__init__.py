@@ -18,6 +18,7 @@ import contextlib
 import gc
 import logging
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, TypeVar
@@ -28,9 +29,10 @@ from tripwire.errors import MissingDependencyError
 from tripwire.serve._app import Gateway
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
 from tripwire.serve._metrics import Metrics, access_log
+from tripwire.serve._workers import serve_workers
 
 __all__ = ["ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop", "load_keys",
-           "register", "running", "serve"]
+           "register", "running", "serve", "serve_workers"]
 
 T = TypeVar("T")
 
@@ -65,17 +67,18 @@ def event_loop(
 
 
 @contextlib.asynccontextmanager
-async def running(gateway: Gateway, host: str = "127.0.0.1",
-                  port: int = 8080) -> AsyncIterator[str]:
-    """Serve ``gateway`` on ``host:port`` (0: a free port) until the block ends, then
-    drain it (in-flight requests finish, new ones get 503) and stop; yields the base
-    URL ``http://host:port``. A client that disconnects cancels its request (and so
-    its upstream call)."""
+async def running(gateway: Gateway, host: str = "127.0.0.1", port: int = 8080, *,
+                  sock: socket.socket | None = None) -> AsyncIterator[str]:
+    """Serve ``gateway`` on ``host:port`` (0: a free port), or on the listening socket
+    ``sock``, until the block ends, then drain it (in-flight requests finish, new ones
+    get 503) and stop; yields the base URL ``http://host:port``. A client that
+    disconnects cancels its request (and so its upstream call)."""
     runner = web.AppRunner(gateway.app(), handler_cancellation=True, access_log=None,
                            shutdown_timeout=gateway.shutdown_timeout)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port)
+        site: web.BaseSite = (web.TCPSite(runner, host, port) if sock is None
+                              else web.SockSite(runner, sock))
         await site.start()
         bound_host, bound_port = runner.addresses[0][:2]
         yield f"http://{bound_host}:{bound_port}"
@@ -85,9 +88,14 @@ async def running(gateway: Gateway, host: str = "127.0.0.1",
         await gateway.aclose()
 
 
-async def serve(gateway: Gateway, host: str, port: int, *, loop_name: str | None = None) -> None:
+async def serve(gateway: Gateway, host: str, port: int, *, loop_name: str | None = None,
+                sock: socket.socket | None = None,
+                on_listening: Callable[[str], None] | None = None) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully (``loop_name``, the
-    event loop's, is named on the start-up line).
+    event loop's, is named on the start-up line; ``sock``: a listening socket to serve
+    on instead of ``host:port``; ``on_listening(url)``: called, instead of writing the
+    start-up line, once the gateway takes requests: a worker of ``--workers`` tells
+    its supervisor, which writes the line once for all of them).
 
     What was built at start (agents, processors, their tables and models) lives as long
     as the server: ``gc.freeze()`` takes it out of the garbage collector's scans, which
@@ -98,20 +106,31 @@ async def serve(gateway: Gateway, host: str, port: int, *, loop_name: str | None
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # Windows
             loop.add_signal_handler(sig, stop.set)
-    async with running(gateway, host, port) as url:
-        agents = ", ".join(gateway.agents)
-        auth = f"{len(gateway.keys.keys)} key(s)" if gateway.keys.required else "no keys (open)"
-        on = f"; {loop_name} event loop" if loop_name else ""
-        sys.stderr.write(f"tripwire serve: listening on {url}/v1 (agents: {agents}; {auth}{on})\n")
-        if not gateway.keys.required and host not in ("127.0.0.1", "localhost", "::1"):
-            sys.stderr.write(f"tripwire serve: warning: no keys are configured and {host} is "
-                             f"not loopback: anyone who reaches it can use the agents (add "
-                             f"[serve.keys.NAME] tables, docs/serve.md)\n")
-        sys.stderr.flush()
+    async with running(gateway, host, port, sock=sock) as url:
+        if on_listening is None:
+            _announce(gateway, url, host, loop_name)
+        else:
+            on_listening(url)
         await stop.wait()
-        sys.stderr.write("tripwire serve: shutting down (in-flight requests finish, new "
-                         "ones get 503)\n")
+        who = "" if gateway.worker is None else f" worker {gateway.worker}"
+        sys.stderr.write(f"tripwire serve{who}: shutting down (in-flight requests finish, "
+                         f"new ones get 503)\n")
         sys.stderr.flush()
+
+
+def _announce(gateway: Gateway, url: str, host: str, loop_name: str | None,
+              workers: int = 1) -> None:
+    """The start-up line (and the warning for an open gateway off loopback)."""
+    agents = ", ".join(gateway.agents)
+    auth = f"{len(gateway.keys.keys)} key(s)" if gateway.keys.required else "no keys (open)"
+    on = f"; {loop_name} event loop" if loop_name else ""
+    on += f"; {workers} workers" if workers > 1 else ""
+    sys.stderr.write(f"tripwire serve: listening on {url}/v1 (agents: {agents}; {auth}{on})\n")
+    if not gateway.keys.required and host not in ("127.0.0.1", "localhost", "::1"):
+        sys.stderr.write(f"tripwire serve: warning: no keys are configured and {host} is "
+                         f"not loopback: anyone who reaches it can use the agents (add "
+                         f"[serve.keys.NAME] tables, docs/serve.md)\n")
+    sys.stderr.flush()
 
 
 def register(subparsers: Any) -> None:
@@ -141,23 +160,42 @@ def register(subparsers: Any) -> None:
                         help="event loop: auto takes uvloop when it is installed "
                              "(pip install 'tripwire[serve]'), else asyncio "
                              "(default: %(default)s)")
+    parser.add_argument("--workers", type=_workers_count, default=1, metavar="N",
+                        help="worker processes sharing the port, one per core to use "
+                             "(POSIX; default: %(default)s); in-memory caches, budgets and "
+                             "memory stores are per worker (docs/serve.md)")
     parser.set_defaults(func=_serve)
 
 
+def _workers_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"expects a whole number >= 1, got {text!r}")
+    return count
+
+
 def _serve(args: argparse.Namespace) -> int:
-    name, run = event_loop(args.loop)
-    return run(_serve_on(args, name))
-
-
-async def _serve_on(args: argparse.Namespace, loop_name: str) -> int:
-    from tripwire.config import load_config
-
-    gateway = Gateway.from_config(load_config(args.config), keys_file=args.keys)
-    if not args.no_access_log:
+    if not args.no_access_log:  # before the workers fork: they inherit it
         handler = logging.StreamHandler(sys.stdout)
         handler.setFormatter(logging.Formatter("%(message)s"))
         access_log.addHandler(handler)
         access_log.setLevel(logging.INFO)
         access_log.propagate = False
-    await serve(gateway, args.host, args.port, loop_name=loop_name)
+
+    def make() -> Gateway:
+        from tripwire.config import load_config
+
+        return Gateway.from_config(load_config(args.config), keys_file=args.keys)
+
+    if args.workers > 1:
+        return serve_workers(make, args.workers, args.host, args.port, loop=args.loop)
+    name, run = event_loop(args.loop)  # (a missing uvloop is said before the file is read)
+    return run(_serve_alone(make(), args.host, args.port, name))
+
+
+async def _serve_alone(gateway: Gateway, host: str, port: int, loop_name: str) -> int:
+    await serve(gateway, host, port, loop_name=loop_name)
     return 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -28,6 +27,7 @@ from tripwire.serve._keys import ApiKey, Keys, load_keys
 from tripwire.serve._metrics import Metrics, log_access
 from tripwire.serve._request import BadRequest, ChatRequest, parse_request
 from tripwire.serve._response import Completion, dumps, error_body
+from tripwire.serve._shared import KeySlots, gather_metrics
 
 log = logging.getLogger("tripwire.serve")
 
@@ -81,7 +81,12 @@ class Gateway:
         self.shutdown_timeout = shutdown_timeout
         self.metrics = Metrics()
         self.draining = False
-        self._active: dict[str, int] = defaultdict(int)
+        #: requests in flight per key (shared by the workers of ``--workers N``)
+        self.slots = KeySlots()
+        #: the other workers' Unix sockets (``/metrics`` reports their counts too), and
+        #: this one's number (``/healthz`` says which worker answered); None: one worker
+        self.peers: list[str] = []
+        self.worker: int | None = None
         self._idle = asyncio.Event()
         self._idle.set()
         self.created = int(time.time())
@@ -180,10 +185,14 @@ class Gateway:
                             content_type="application/json")
 
     async def healthz(self, request: web.Request) -> web.Response:
-        return web.json_response({"status": "ok", "agents": len(self.agents)})
+        health: dict[str, Any] = {"status": "ok", "agents": len(self.agents)}
+        if self.worker is not None:
+            health["worker"] = self.worker
+        return web.json_response(health)
 
     async def metrics_text(self, request: web.Request) -> web.Response:
-        return web.Response(text=self.metrics.render(),
+        metrics = await gather_metrics(self.metrics, self.peers) if self.peers else self.metrics
+        return web.Response(text=metrics.render(),
                             content_type="text/plain", charset="utf-8",
                             headers={"X-Content-Type-Options": "nosniff"})
 
@@ -219,11 +228,10 @@ class Gateway:
             if key is not None:
                 record.update(key=key.name, tenant=key.tenant)
                 limit = key.max_concurrent or self.max_concurrent
-                if self._active[key.name] >= limit:
+                if not self.slots.acquire(key.name, limit):
                     record["status"] = 429
                     return _error(429, f"Too many concurrent requests for this key (limit "
                                   f"{limit}).", "rate_limit_error", "concurrency_limit")
-                self._active[key.name] += 1
                 admitted = True
             response = await self._chat(request, key, record)
             record["status"] = response.status
@@ -234,7 +242,7 @@ class Gateway:
         finally:
             if admitted:
                 assert key is not None
-                self._active[key.name] -= 1
+                self.slots.release(key.name)
             record["latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record.setdefault("status", 500)
             self.metrics.observe(record)

@@ -52,6 +52,31 @@ class Metrics:
         counts[bisect.bisect_left(BUCKETS, seconds)] += 1
         self.latency_sum[agent] += seconds
 
+    def state(self) -> dict[str, Any]:
+        """Everything counted, as JSON values (what a worker tells its peers)."""
+        return {
+            "requests": [[*labels, n] for labels, n in self.requests.items()],
+            "tripwires": [[*labels, n] for labels, n in self.tripwires.items()],
+            "upstream_errors": [[*labels, n] for labels, n in self.upstream_errors.items()],
+            "latency": self.latency,
+            "latency_sum": dict(self.latency_sum),
+            "in_flight": self.in_flight,
+        }
+
+    def merge(self, state: dict[str, Any]) -> None:
+        """Add another worker's counts (``state()``) to these."""
+        for name in ("requests", "tripwires", "upstream_errors"):
+            counts = getattr(self, name)
+            for *labels, n in state[name]:
+                counts[tuple(labels)] += n
+        for agent, counts in state["latency"].items():
+            mine = self.latency.setdefault(agent, [0] * (len(BUCKETS) + 1))
+            for i, n in enumerate(counts):
+                mine[i] += n
+        for agent, seconds in state["latency_sum"].items():
+            self.latency_sum[agent] += seconds
+        self.in_flight += state["in_flight"]
+
     def render(self) -> str:
         """All metrics in the Prometheus text format."""
         lines = [
