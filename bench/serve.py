@@ -6,7 +6,8 @@ for any aiohttp gateway on the machine).
 Four processes on 127.0.0.1, placed by the system (``TRIPWIRE_BENCH_PIN=1``: the gateway
 and the bare proxy, measured one at a time, on one CPU, the upstream and this client,
 the bench's load, on another; ``TRIPWIRE_BENCH_PROCS=N``: N pass-through processors
-instead of 5). The upstream (a prepared OpenAI stream of 20 text deltas,
+instead of 5; ``TRIPWIRE_BENCH_WORKERS=1,2``: a gateway of one worker process and one
+of two, as ``tripwire serve --workers`` runs them, measured in the same rounds). The upstream (a prepared OpenAI stream of 20 text deltas,
 sent at once or one event every 20 ms on the upstream's own clock), the bare proxy, the
 gateway (``tripwire.serve.running`` on ``tripwire serve``'s default event loop;
 ``TRIPWIRE_BENCH_LOOP=asyncio`` for the standard one) and this client (aiohttp). At each
@@ -50,8 +51,9 @@ DELTAS = 20
 LOOP = os.environ.get("TRIPWIRE_BENCH_LOOP", "auto")
 #: Pass-through processors of the gateway's agent (``TRIPWIRE_BENCH_PROCS``).
 PROCS = int(os.environ.get("TRIPWIRE_BENCH_PROCS", "5"))
-#: The gateway's worker processes (``TRIPWIRE_BENCH_WORKERS``, ``tripwire serve --workers``).
-WORKERS = int(os.environ.get("TRIPWIRE_BENCH_WORKERS", "1"))
+#: The gateways measured, by their worker processes (``tripwire serve --workers``):
+#: ``TRIPWIRE_BENCH_WORKERS=1,2`` measures one of each in the same interleaved rounds.
+WORKERS = [int(n) for n in os.environ.get("TRIPWIRE_BENCH_WORKERS", "1").split(",")]
 #: Seconds between the events of a paced upstream stream.
 PACE = 0.02
 #: Rounds of direct, proxy and gateway requests a paced level is split into.
@@ -144,12 +146,12 @@ async def gateway(upstream_url: str) -> None:
         await asyncio.Event().wait()
 
 
-def gateway_workers(upstream_url: str) -> int:
-    """The gateway as ``tripwire serve --workers WORKERS`` runs it: a supervisor and
-    forked workers on one port."""
+def gateway_workers(upstream_url: str, workers: int) -> int:
+    """The gateway as ``tripwire serve --workers N`` runs it: a supervisor and forked
+    workers on one port."""
     from tripwire.serve import serve_workers
 
-    return serve_workers(lambda: make_gateway(upstream_url), WORKERS, "127.0.0.1", 0,
+    return serve_workers(lambda: make_gateway(upstream_url), workers, "127.0.0.1", 0,
                          loop=LOOP, on_listening=lambda url: print(url, flush=True))
 
 
@@ -269,7 +271,8 @@ async def main(total: int, levels: list[int]) -> None:
     layout = ("gateway and proxy on a CPU of their own, upstream and client on the other"
               if PIN else "processes placed by the system")
     print(f"{DELTAS}-delta streams, {total} requests per burst level, "
-          f"{PROCS} pass-through processors, {WORKERS} gateway worker(s), "
+          f"{PROCS} pass-through processors, gateways of "
+          f"{' and '.join(map(str, WORKERS))} worker process(es) ('1w', '2w', ...), "
           f"{os.cpu_count()} CPUs, {layout} (load average {os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
           f"loop (tripwire serve's default: uvloop when installed). Latency to the last byte, added to the "
           f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
@@ -290,20 +293,22 @@ async def main(total: int, levels: list[int]) -> None:
     for pace, stagger, title in modes:
         up, up_url = start("upstream", str(pace))
         proxy, proxy_url = start("proxy", up_url)
-        gw, gw_url = start("gateway", up_url)
+        gateways = [(n, *start("gateway", up_url, str(n))) for n in WORKERS]
         try:
             print(f"\n{title}")
             print(f"{'streams':>8} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
                   f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
                   f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
             for concurrency in levels:
-                # Paced levels run in ROUNDS rounds of direct, proxy, gateway, pooled:
+                # Paced levels run in ROUNDS rounds of direct, proxy, gateway(s), pooled:
                 # the machine's state drifts over seconds (other jobs on the host), and
-                # interleaving gives the three the same share of every state.
+                # interleaving gives them all the same share of every state.
                 n = total if not pace else max(concurrency * 10, 100)
                 rounds = 1 if not pace else ROUNDS
-                direct, bare, served = Samples(), Samples(), Samples()
-                proxy_cpu = cpu = 0.0
+                direct, bare = Samples(), Samples()
+                served = [Samples() for _ in gateways]
+                cpu = [0.0 for _ in gateways]
+                proxy_cpu = 0.0
                 for r in range(rounds):
                     part = n // rounds
                     await level(f"{up_url}/v1/chat/completions", "m", concurrency, part,
@@ -312,24 +317,29 @@ async def main(total: int, levels: list[int]) -> None:
                     await level(f"{proxy_url}/v1/chat/completions", "m", concurrency, part,
                                 bare, stagger, r)
                     proxy_cpu += cpu_seconds(proxy.pid) - before
-                    before = cpu_seconds(gw.pid)
-                    await level(f"{gw_url}/v1/chat/completions", "bench", concurrency, part,
-                                served, stagger, r)
-                    cpu += cpu_seconds(gw.pid) - before
+                    for i, (_, gw, gw_url) in enumerate(gateways):
+                        before = cpu_seconds(gw.pid)
+                        await level(f"{gw_url}/v1/chat/completions", "bench", concurrency,
+                                    part, served[i], stagger, r)
+                        cpu[i] += cpu_seconds(gw.pid) - before
                 proxy_cpu = proxy_cpu / bare.count * 1000
-                cpu = cpu / served.count * 1000
-                d, b, g = direct.stats(), bare.stats(), served.stats()
-                print(f"{concurrency:>8} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
-                      f"{d['rps']:>7.0f} | "
-                      f"{b['p50'] - d['p50']:>8.2f}ms "
-                      f"{b['p99'] - d['p99']:>6.2f}ms | "
-                      f"{g['p50'] - d['p50']:>10.2f}ms "
-                      f"{g['p99'] - d['p99']:>6.2f}ms "
-                      f"{g['first50'] - d['first50']:>6.2f}ms "
-                      f"{g['rps']:>7.0f} | {cpu:>6.2f}ms {proxy_cpu:>6.2f}ms",
-                      flush=True)
+                d, b = direct.stats(), bare.stats()
+                for (workers, _, _), samples, seconds in zip(gateways, served, cpu,
+                                                             strict=True):
+                    g = samples.stats()
+                    label = (f"{concurrency} {workers}w" if len(gateways) > 1
+                             else str(concurrency))
+                    print(f"{label:>8} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
+                          f"{d['rps']:>7.0f} | "
+                          f"{b['p50'] - d['p50']:>8.2f}ms "
+                          f"{b['p99'] - d['p99']:>6.2f}ms | "
+                          f"{g['p50'] - d['p50']:>10.2f}ms "
+                          f"{g['p99'] - d['p99']:>6.2f}ms "
+                          f"{g['first50'] - d['first50']:>6.2f}ms "
+                          f"{g['rps']:>7.0f} | {seconds / samples.count * 1000:>6.2f}ms "
+                          f"{proxy_cpu:>6.2f}ms", flush=True)
         finally:
-            for process in (gw, proxy, up):
+            for process in (*(gw for _, gw, _ in gateways), proxy, up):
                 process.terminate()
                 process.wait()
 
@@ -353,8 +363,8 @@ def run(argv: list[str]) -> Any:
     pin(argv[0] if argv else "client")
     if argv and argv[0] == "upstream":
         return asyncio.run(upstream(float(argv[1])))
-    if argv and argv[0] == "gateway" and WORKERS > 1:
-        return gateway_workers(argv[1])
+    if argv and argv[0] == "gateway" and int(argv[2]) > 1:
+        return gateway_workers(argv[1], int(argv[2]))
     if argv and argv[0] in ("proxy", "gateway"):
         from tripwire.serve import event_loop
 

@@ -374,3 +374,39 @@ async def test_stream_needs_a_model_request(llm_server):
 
 async def collect_raw(model, req) -> list:
     return [c async for c in model.stream(req)]
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_a_stream_whose_end_comes_after_its_last_event_keeps_its_connection(
+        llm_server, wire):
+    # The server sends the end of the chunked body 30 ms after the last event (as a
+    # real one may, in a read of its own): the parser is done at the last event, and
+    # closing the response then would close the connection and cost every later call
+    # a new TCP (and TLS) handshake.
+    llm_server.script(*[Reply(text=f"call {i}", event_delay=0.03) for i in range(3)])
+    async with llm_server.model(wire) as model:
+        for i in range(3):
+            assert texts(await collect(model)) == f"call {i}"
+            await asyncio.sleep(0.1)  # the end has come meanwhile
+    peers = {r.peer for r in llm_server.requests}
+    assert len(peers) == 1, peers
+
+
+async def test_a_stream_that_never_ends_after_its_last_event_is_closed_in_the_background(
+        llm_server, monkeypatch):
+    from fake_llm_server import Flood, openai_events
+
+    from tripwire.models import _response
+
+    monkeypatch.setattr(_response, "FINISH_SECONDS", 0.1)
+    stream = b"".join(openai_events(Reply(text="held"), "m"))  # then held open, no end
+    llm_server.script(Flood(block=stream, total=len(stream)), Reply(text="next"))
+    before = set(_response._finishing)
+    async with llm_server.openai() as model:
+        assert texts(await asyncio.wait_for(collect(model), 5)) == "held"  # not kept waiting
+        assert _response._finishing - before  # the rest of the body is waited for ...
+        await asyncio.sleep(0.3)
+        assert not _response._finishing - before  # ... no longer than FINISH_SECONDS
+        assert texts(await collect(model)) == "next"
+    first, second = llm_server.requests
+    assert first.peer != second.peer  # the held connection was closed, not reused

@@ -8,6 +8,7 @@ otherwise); anything else is an ``APICallError`` before the caller sees a byte.
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 from typing import TYPE_CHECKING
 
@@ -82,9 +83,44 @@ class PostResponse:
         head = await read_body(model, response, call, limit=SNIPPET_BYTES)
         raise model._unexpected_content(response, head, call)
 
-    async def __aexit__(self, *exc: object) -> None:
-        if self.response is not None:
-            self.response.close()
+    async def __aexit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        response = self.response
+        if response is None:
+            return
+        if kind is None and not response.content.at_eof():
+            # Read to the end in the background, then the connection goes back to the pool:
+            # a stream's parser stops at its last event ([DONE], message_stop), and the
+            # end of the body often comes a moment later, in a read of its own. Closing
+            # at once would close the connection, and the next call would wait for a new
+            # TCP (and TLS) handshake.
+            task = asyncio.ensure_future(_finish_reading(response))
+            _finishing.add(task)
+            task.add_done_callback(_finishing.discard)
+            return
+        response.close()
+
+
+#: Responses being read to their end (``_finish_reading``), kept from the collector.
+_finishing: set[asyncio.Task[None]] = set()
+#: The most of a body's rest that is read to keep its connection, and how long for.
+FINISH_BYTES = 64 * 1024
+FINISH_SECONDS = 1.0
+
+
+async def _finish_reading(response: aiohttp.ClientResponse) -> None:
+    """Read what is left of ``response`` (a few bytes: the end of a chunked body) so
+    that aiohttp returns its connection to the pool. More than ``FINISH_BYTES``, or no
+    end within ``FINISH_SECONDS``, and the connection is closed instead, as it would
+    have been."""
+    read = 0
+    try:
+        async with asyncio.timeout(FINISH_SECONDS):
+            while read <= FINISH_BYTES and not response.content.at_eof():
+                read += len(await response.content.readany())
+    except (TimeoutError, aiohttp.ClientError, OSError):
+        pass  # the close below drops the connection: nothing is lost but its reuse
+    finally:
+        response.close()  # after the end: a no-op (the connection is back in the pool)
 
 
 async def read_body(

@@ -1,9 +1,10 @@
 """``tripwire serve --workers N``: N processes serving one listening socket, so the
 gateway uses N cores, as gunicorn's and uvicorn's workers do.
 
-The supervisor (the process started) checks the configuration once, opens the socket,
-and forks the workers; each builds its own agents from the file and serves on the
-socket it inherited (the kernel hands each new connection to one of them). What must
+The supervisor (the process started) checks the configuration once, takes the port,
+and forks the workers; each builds its own agents from the file and listens on the port
+(on Linux with ``SO_REUSEPORT``, so the kernel spreads new connections evenly over
+them; elsewhere on the supervisor's socket, which they inherit). What must
 hold across workers is shared: a key's ``max_concurrent`` counts the requests of all of
 them (``KeySlots`` in shared memory), and ``/metrics`` reports the counts of all of
 them (each worker answers its peers on a private Unix socket). What each worker keeps
@@ -45,7 +46,6 @@ Target = Callable[[int, socket.socket, "KeySlots", list[str], Any], int]
 
 #: Seconds between a worker's checks that its supervisor still runs.
 ORPHAN_CHECK = 1.0
-
 
 #: Whether each worker can listen on the port itself (Linux's ``SO_REUSEPORT``: the
 #: kernel spreads new connections evenly over the workers). Elsewhere the workers share
