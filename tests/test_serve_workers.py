@@ -281,3 +281,21 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_port_another_servers_workers_share_is_not_joined(tmp_path, upstream):
+    # SO_REUSEPORT lets any process of the same user bind a port its sockets share: a
+    # second server must not quietly take half of the first one's connections.
+    first = Served(config(tmp_path, upstream), env(LIMITED_KEY=KEY), "--workers", "2")
+    try:
+        port = first.url.rsplit(":", 1)[1]
+        second = subprocess.run(
+            [sys.executable, "-m", "tripwire", "serve", "-c", str(tmp_path / "agents.toml"),
+             "--port", port, "--workers", "2"], env=env(LIMITED_KEY=KEY),
+            capture_output=True, text=True, timeout=60)
+    finally:
+        code, _, err = first.stop()
+    assert second.returncode == 1
+    assert f"error while attempting to bind on address ('127.0.0.1', {port}): address " \
+           f"already in use" in second.stderr
+    assert code == 0, err

@@ -53,7 +53,8 @@ ORPHAN_CHECK = 1.0
 REUSE_PORT = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 
 
-def bind(host: str, port: int, *, listen: bool = True) -> socket.socket:
+def bind(host: str, port: int, *, listen: bool = True,
+         reuse_port: bool = REUSE_PORT) -> socket.socket:
     """A TCP socket bound to ``host:port`` (0: a free port), listening unless
     ``listen`` is False (the supervisor's placeholder that holds the port when the
     workers listen with ``SO_REUSEPORT``)."""
@@ -62,9 +63,13 @@ def bind(host: str, port: int, *, listen: bool = True) -> socket.socket:
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if REUSE_PORT:
+        if reuse_port:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind(address)
+        try:
+            sock.bind(address)
+        except OSError as e:  # as aiohttp says it for one worker
+            raise OSError(e.errno, f"error while attempting to bind on address {address!r}: "
+                                   f"{(e.strerror or str(e)).lower()}") from None
         if listen:
             sock.listen(1024)
         sock.setblocking(False)
@@ -180,6 +185,9 @@ def serve_workers(make_gateway: Callable[[], Gateway], workers: int,
             f"serving with workers forks the process after the gateway is built, and "
             f"building it started threads ({', '.join(threads)}), which a fork would copy "
             f"half-way; serve this configuration with one worker")
+    if REUSE_PORT:  # alone first: a port another server's workers share is not joined
+        with bind(host, port, listen=False, reuse_port=False) as probe:
+            port = probe.getsockname()[1]
     sock = bind(host, port, listen=not REUSE_PORT)
     folder = tempfile.mkdtemp(prefix="tripwire-serve-")
     try:
