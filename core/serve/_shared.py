@@ -57,6 +57,7 @@ class KeySlots:
         return slots
 
     def for_worker(self, row: int) -> KeySlots:
+        """Worker ``row``'s view: the same counts, its own row to add to."""
         view = KeySlots()
         view.__dict__.update(self.__dict__)
         view._row = row
