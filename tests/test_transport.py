@@ -393,12 +393,13 @@ async def test_a_stream_whose_end_comes_after_its_last_event_keeps_its_connectio
 
 
 async def test_a_stream_that_never_ends_after_its_last_event_is_closed_in_the_background(
-        llm_server, monkeypatch):
+        llm_server, monkeypatch, caplog):
     from fake_llm_server import Flood, openai_events
 
     from tripwire.models import _response
 
     monkeypatch.setattr(_response, "FINISH_SECONDS", 0.1)
+    caplog.set_level(logging.DEBUG, logger="tripwire.models")
     stream = b"".join(openai_events(Reply(text="held"), "m"))  # then held open, no end
     llm_server.script(Flood(block=stream, total=len(stream)), Reply(text="next"))
     before = set(_response._finishing)
@@ -410,3 +411,4 @@ async def test_a_stream_that_never_ends_after_its_last_event_is_closed_in_the_ba
         assert texts(await collect(model)) == "next"
     first, second = llm_server.requests
     assert first.peer != second.peer  # the held connection was closed, not reused
+    assert "the end of a stream from 127.0.0.1 did not come (TimeoutError" in caplog.text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import logging
 from typing import TYPE_CHECKING
 
 import aiohttp
@@ -19,6 +20,8 @@ from tripwire.models._wire import load_json
 
 if TYPE_CHECKING:
     from tripwire.models._http import Call, HTTPModel
+
+logger = logging.getLogger("tripwire.models")
 
 #: Most of a non-2xx body that is read (the rest is not needed to report the error).
 MAX_ERROR_BODY_BYTES = 64 * 1024
@@ -117,8 +120,10 @@ async def _finish_reading(response: aiohttp.ClientResponse) -> None:
         async with asyncio.timeout(FINISH_SECONDS):
             while read <= FINISH_BYTES and not response.content.at_eof():
                 read += len(await response.content.readany())
-    except (TimeoutError, aiohttp.ClientError, OSError):
-        pass  # the close below drops the connection: nothing is lost but its reuse
+    except (TimeoutError, aiohttp.ClientError, OSError) as e:
+        # nothing is lost but the connection's reuse: the close below drops it
+        logger.debug("the end of a stream from %s did not come (%s: %s); its connection "
+                     "is closed", response.url.host, type(e).__name__, e)
     finally:
         response.close()  # after the end: a no-op (the connection is back in the pool)
 
