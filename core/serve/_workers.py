@@ -164,7 +164,7 @@ def serve_workers(make_gateway: Callable[[], Gateway], workers: int,
                   on_listening: Callable[[str], None] | None = None) -> int:
     """Serve the gateway ``make_gateway`` builds in ``workers`` processes on
     ``host:port`` (0: a free port) until SIGINT / SIGTERM; the exit code (1 when a
-    worker died right after its start). ``on_listening(url)`` is called once the port
+    worker died before it took requests). ``on_listening(url)`` is called once the port
     takes connections (they wait for a worker to accept them).
 
     ``make_gateway`` runs once here, to check what it builds before anything forks (a
@@ -219,7 +219,7 @@ def serve_workers(make_gateway: Callable[[], Gateway], workers: int,
 
 async def _worker(gateway: Gateway, index: int, sock: socket.socket, slots: KeySlots,
                   paths: list[str], ready: Any) -> int:
-    """Worker ``index``: serve ``gateway`` on the supervisor's socket, sharing the key
+    """Worker ``index``: serve ``gateway`` on ``sock`` (the port), sharing the key
     slots, and answer the peers' metrics requests on its own Unix socket; ``ready``
     (an event) is set once it takes requests."""
     from aiohttp import web
