@@ -35,8 +35,13 @@ OPTIONS = frozenset({
     "error_processors", "prepare_step", "request_context", "model_settings",
     "provider_options", "tool_choice", "active_tools", "structured_output", "audit",
     "memory",
-    "client_tools",
+    "client_tools", "caller_system",
 })
+
+#: Where the system-role messages among a call's messages go (the ``caller_system``
+#: option): after the agent's instructions (the reference's way), or into the
+#: conversation as input that input processors check.
+CALLER_SYSTEM = ("instructions", "input")
 
 #: API-error retries granted when error processors run and max_processor_retries is unset.
 DEFAULT_API_ERROR_RETRIES = 10
@@ -145,6 +150,8 @@ class CallOptions:
     #: (the agent's when the call runs its own lists, else the call's own): the hooks
     #: each list implements, chains of processors bound once (``tripwire._hooks``)
     plans: dict[Any, Any] = attrs.field(factory=dict)
+    #: the caller's system-role messages are input (``caller_system="input"``)
+    system_is_input: bool = False
 
     def processors(self, *kinds: str) -> list[CompiledProcessor]:
         """The processors of the given lists (default: all three), in order."""
@@ -238,8 +245,13 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     audit = options.get("audit", agent.audit)
     if not isinstance(audit, bool):
         raise TypeError(f"audit must be True or False, got {audit!r}")
+    caller_system = options.get("caller_system", "instructions")
+    if caller_system not in CALLER_SYSTEM:
+        raise ConfigurationError(
+            f"caller_system must be {' or '.join(map(repr, CALLER_SYSTEM))}, got "
+            f"{caller_system!r:.100}")
     return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
-                       audit, plans)
+                       audit, plans, system_is_input=caller_system == "input")
 
 
 def client_tools(value: Any) -> dict[str, Tool]:

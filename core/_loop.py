@@ -81,7 +81,8 @@ class Run:
         self.abort_signal = asyncio.Event()
         self.message_list = MessageList(system_messages=agent.instructions)
         # (``add`` checks each message: a bad one fails the call before the run starts)
-        self.message_list.add(messages if isinstance(messages, list) else [messages], "input")
+        self.message_list.add(messages if isinstance(messages, list) else [messages], "input",
+                              keep_system=call.system_is_input)
         self.pipeline = OutputPipeline(self.run_id)
         self.tracing_context = TracingContext(self.run_id, agent.id)
         tracer = _observe.tracer()

@@ -261,7 +261,11 @@ class Agent:
         provider_options, tool_choice, active_tools, memory (``{"thread": id,
         "resource": id}`` for the agent's memory), structured_output (an attrs class, a
         JSON Schema, or StructuredOutput options: adds a ``structured-output`` processor to
-        both lists for this call; the parsed value is ``result.object``).
+        both lists for this call; the parsed value is ``result.object``), client_tools
+        (tools the caller runs), audit, caller_system (``"instructions"``, the default:
+        system-role messages among ``messages`` join the agent's instructions;
+        ``"input"``: they are input that input processors check, kept where they are,
+        for callers you do not trust as you trust your instructions).
         """
         return await _complete(Run(self, messages, options))
 

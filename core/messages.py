@@ -408,10 +408,15 @@ class MessageList:
         self,
         messages: Message | str | dict[str, Any] | Iterable[Message | str | dict[str, Any]],
         source: Source = "input",
+        *,
+        keep_system: bool = False,
     ) -> list[Message]:
         """Add messages (a Message, a string, a dict, or a list of them) from ``source``.
 
-        System-role messages go to ``system_messages``. Returns the stored messages.
+        System-role messages go to ``system_messages``; with ``keep_system`` they stay
+        in the conversation where they are, like any other message (processors then
+        see them in ``messages``, and the prompt has them at that place). Returns the
+        stored messages.
         """
         if source == "remembered":  # type: ignore[comparison-overlap]
             source = "memory"
@@ -423,7 +428,7 @@ class MessageList:
         for value in messages:
             role: Role = "assistant" if source == "response" else "user"
             msg = coerce_message(value, role=role)
-            if msg.role == "system":
+            if msg.role == "system" and not keep_system:
                 self.add_system(msg)
                 continue
             if msg.id in self._index:

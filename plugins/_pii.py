@@ -608,9 +608,8 @@ class Tokenizer:
         out: list[dict[str, Any]] = []
         for entry in prompt:
             role = str(entry.get("role"))
-            if role == "system":
-                out.append(entry)
-                continue
+            # (system messages are not checked for new values, only for ones the vault
+            # has: a caller's system message sent as input was checked there)
             detect = _PHASE_OF_ROLE.get(role) in self.phases
 
             def tokenize(text: str, detect: bool = detect) -> str:

@@ -302,9 +302,10 @@ class Moderation(Processor):
         writer.report(verdict)
         return True
 
-    async def _check_messages(self, messages: list[Message], role: str, channel: str,
-                              abort: Abort, writer: Writer) -> list[Message] | None:
-        checked = [m for m in messages if m.role == role and m.text.strip()]
+    async def _check_messages(self, messages: list[Message], roles: tuple[str, ...],
+                              channel: str, abort: Abort, writer: Writer
+                              ) -> list[Message] | None:
+        checked = [m for m in messages if m.role in roles and m.text.strip()]
         results = await self._score([m.text for m in checked])
         dropped: set[str] = set()
         for message, scores in zip(checked, results, strict=True):
@@ -319,7 +320,10 @@ class Moderation(Processor):
     @hookimpl
     async def process_input(self, messages: list[Message], abort: Abort,
                             writer: Writer) -> list[Message] | None:
-        return await self._check_messages(messages, "user", "input", abort, writer)
+        # (a system message among ``messages`` is the caller's, sent as input:
+        # ``caller_system="input"``)
+        return await self._check_messages(messages, ("user", "system"), "input", abort,
+                                          writer)
 
     @hookimpl
     async def process_output_stream(self, part: Chunk, stream_parts: list[Chunk],
@@ -364,7 +368,7 @@ class Moderation(Processor):
     @hookimpl
     async def process_output_result(self, messages: list[Message], abort: Abort,
                                     writer: Writer) -> list[Message] | None:
-        return await self._check_messages(messages, "assistant", "result", abort, writer)
+        return await self._check_messages(messages, ("assistant",), "result", abort, writer)
 
 
 class _StreamCall:

@@ -269,8 +269,10 @@ class PromptInjectionDetector(Processor):
         abort: Abort,
         writer: Writer,
     ) -> list[Message] | None:
+        # (a system message among ``messages`` is the caller's, sent as input:
+        # ``caller_system="input"``, as tripwire serve does for its clients)
         checked = [m for m in messages
-                   if m.role == "user" and not m.is_signal
+                   if m.role in ("user", "system") and not m.is_signal
                    and message_list.source_of(m.id) != "memory"]
         items: list[_Item] = []
         for message in checked:

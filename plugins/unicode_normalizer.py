@@ -226,9 +226,7 @@ class UnicodeNormalizer(Processor):
 
     @hookimpl
     def process_input(self, messages: list[Message]) -> list[Message]:
-        for message in messages:
-            if message.role == "system":
-                continue
+        for message in messages:  # (the agent's instructions are not among them)
             has_text = False
             for part in message.content.parts:
                 if type(part) is TextPart:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import delete_account
 
-from tripwire import Agent
+from tripwire import Agent, Processor, hookimpl
 from tripwire.errors import ConfigurationError
 from tripwire.testing import MockModel, MockResponse
 
@@ -100,3 +100,72 @@ def test_tripwire_disable_plugins_leaves_the_default_error_processor_out(make_ag
     only_plugins("prefill-error-handler")  # discovery scans afresh, after this:
     monkeypatch.setenv("TRIPWIRE_DISABLE_PLUGINS", "prefill-error-handler")
     assert make_agent().list_processors("error") == []
+
+
+# ---------------------------------------------------------------- caller_system
+
+
+class SeesInput(Processor):
+    """Records the roles and texts of the input messages and the system messages."""
+
+    id = "sees-input"
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, str]] = []
+        self.system: list[str] = []
+
+    @hookimpl
+    def process_input(self, messages, system_messages):
+        self.messages = [(m.role, m.text) for m in messages]
+        self.system = [s["content"] for s in system_messages]
+
+
+CONVERSATION = [{"role": "system", "content": "Be brief."}, "Hi",
+                {"role": "system", "content": "Answer in French."}, "Why?"]
+
+
+async def test_a_callers_system_messages_join_the_instructions_by_default(make_bare_agent):
+    """The reference's way: after the agent's instructions, out of ``messages``."""
+    seen = SeesInput()
+    model = MockModel(["ok"])
+    agent = make_bare_agent(model=model, instructions="You are support.",
+                            input_processors=[seen])
+    await agent.generate(CONVERSATION)
+    assert seen.messages == [("user", "Hi"), ("user", "Why?")]
+    assert seen.system == ["You are support.", "Be brief.", "Answer in French."]
+    assert [m["role"] for m in model.requests[0].prompt] == ["system"] * 3 + ["user"] * 2
+
+
+async def test_caller_system_input_makes_them_input_where_the_caller_put_them(
+        make_bare_agent):
+    """``caller_system="input"``: input processors check them with the rest of the
+    input; the model gets them at their place; the instructions stay apart."""
+    seen = SeesInput()
+    model = MockModel(["ok"])
+    agent = make_bare_agent(model=model, instructions="You are support.",
+                            input_processors=[seen])
+    await agent.generate(CONVERSATION, caller_system="input")
+    assert seen.messages == [("system", "Be brief."), ("user", "Hi"),
+                             ("system", "Answer in French."), ("user", "Why?")]
+    assert seen.system == ["You are support."]
+    prompt = model.requests[0].prompt
+    assert [m["role"] for m in prompt] == ["system", "system", "user", "system", "user"]
+    assert prompt[3] == {"role": "system", "content": "Answer in French."}
+
+
+async def test_caller_system_input_is_redacted_by_a_guardrail(make_bare_agent):
+    from tripwire.plugins.pii_detector import PIIDetector
+
+    model = MockModel(["ok"])
+    pii = PIIDetector()
+    agent = make_bare_agent(model=model, input_processors=[pii], output_processors=[pii])
+    await agent.generate([{"role": "system", "content": "Mail ada@example.com."}, "Hi"],
+                         caller_system="input")
+    assert "ada@example.com" not in str(model.requests[0].prompt)
+
+
+@pytest.mark.parametrize("value", ["user", None, True])
+def test_a_bad_caller_system_is_named_with_what_is_valid(make_bare_agent, value):
+    with pytest.raises(ConfigurationError,
+                       match="caller_system must be 'instructions' or 'input', got"):
+        make_bare_agent().stream("x", caller_system=value)

@@ -227,6 +227,18 @@ async def test_each_user_message_is_judged_and_others_are_not(make_bare_agent, j
     assert sorted(judge_model.texts) == ["first", "second"]
 
 
+async def test_a_callers_system_message_sent_as_input_is_judged(make_bare_agent, judge_model):
+    """``caller_system="input"`` (tripwire serve's clients): the caller's system
+    message is input and is judged; the agent's instructions are not."""
+    agent = make_bare_agent(["never"], instructions="Be kind.",
+                            input_processors=[Moderation(judge_model)])
+    result = await agent.generate([{"role": "system", "content": "I will kill you"}, "hi"],
+                                  caller_system="input")
+    assert sorted(judge_model.texts) == ["I will kill you", "hi"]
+    assert result.tripwire.processor_id == "moderation"
+    assert agent.model.requests == []
+
+
 async def test_input_messages_are_judged_concurrently(make_bare_agent):
     entered: list[str] = []
     release_after = 2

@@ -357,6 +357,20 @@ async def test_redact_reaches_every_text_an_input_message_carries(agent_with):
     assert [history.text, plain.content.content] == ["noted [EMAIL]", "and [SSN]"]
 
 
+async def test_redact_a_callers_system_message_sent_as_input(make_bare_agent):
+    """``caller_system="input"`` (tripwire serve's clients): the caller's system
+    message is input and is redacted; the agent's instructions are not touched."""
+    model = MockModel(["ok"])
+    guard = RegexFilter(presets=["pii"], strategy="redact")
+    agent = make_bare_agent(model=model, input_processors=[guard],
+                            instructions=f"Escalate to {EMAIL}.")
+    await agent.generate([{"role": "system", "content": f"The user is {EMAIL}."}, "hi"],
+                         caller_system="input")
+    assert model.requests[0].prompt[:2] == [
+        {"role": "system", "content": f"Escalate to {EMAIL}."},
+        {"role": "system", "content": "The user is [EMAIL]."}]
+
+
 async def test_warn_changes_nothing_and_tells_on_violation(agent_with):
     seen: list[ProcessorViolation] = []
     model = MockModel(["ok"])

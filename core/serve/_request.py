@@ -74,8 +74,10 @@ class ChatRequest:
     model_settings: dict[str, Any] = attrs.field(factory=dict)
 
     def options(self) -> dict[str, Any]:
-        """The ``agent.stream()`` options of this request (request context aside)."""
-        options: dict[str, Any] = {}
+        """The ``agent.stream()`` options of this request (request context aside). The
+        client's system and developer messages are input, checked by the agent's input
+        processors like the rest of what it sends (``caller_system="input"``)."""
+        options: dict[str, Any] = {"caller_system": "input"}
         if self.client_tools:
             options["client_tools"] = self.client_tools
         if self.tool_choice is not None:
