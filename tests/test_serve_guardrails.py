@@ -21,7 +21,8 @@ from tripwire import Agent
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
 from tripwire.plugins.response_cache import ResponseCache
-from tripwire.serve import Gateway, running
+from tripwire.serve import Gateway, Keys, running
+from tripwire.serve._keys import ApiKey, digest
 
 EMAIL = "ada@example.com"
 EMAIL_MASKED = "a*a@*******.com"  # the default redaction (preserve_format)
@@ -41,10 +42,11 @@ def guarded(upstream: FakeLLMServer, detector: PIIDetector | None = None,
     return Gateway({"support": agent})
 
 
-async def post(url: str, body: dict[str, Any]) -> tuple[int, bytes]:
+async def post(url: str, body: dict[str, Any], key: str | None = None) -> tuple[int, bytes]:
     """Status and every byte of the response to one chat completion request."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
     async with aiohttp.ClientSession() as session, session.post(
-            f"{url}/v1/chat/completions", json=body) as response:
+            f"{url}/v1/chat/completions", json=body, headers=headers) as response:
         return response.status, await response.read()
 
 
@@ -234,3 +236,25 @@ async def test_tokenize_covers_the_clients_system_message():
         sent = upstream.requests[0].body["messages"]
     assert status == 200
     assert sent[0] == {"role": "system", "content": "The customer is <EMAIL_1>."}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_one_tenants_cached_answer_is_never_another_tenants(stream):
+    """The response cache is scoped by the key's tenant: the same question from another
+    tenant goes to the upstream and gets its own answer, never the first tenant's."""
+    keys = Keys([ApiKey("acme", digest("key-acme-0123456789"), "tenant-acme"),
+                 ApiKey("globex", digest("key-globex-0123456789"), "tenant-globex")])
+    async with FakeLLMServer() as upstream:
+        upstream.script(Reply(text="Acme's balance is 1,234."),
+                        Reply(text="Globex's balance is 99."))
+        agent = Agent(id="support", model=upstream.openai(max_retries=0),
+                      input_processors=[ResponseCache()], default_error_processors=False)
+        async with running(Gateway({"support": agent}, keys=keys), "127.0.0.1", 0) as url:
+            answers = [await post(url, request(stream, "What is my balance?"), key)
+                       for key in ("key-acme-0123456789", "key-globex-0123456789",
+                                   "key-acme-0123456789")]
+        assert len(upstream.requests) == 2
+    texts = [(stream_parts if stream else message_parts)(raw)["content"]
+             for _, raw in answers]
+    assert texts == ["Acme's balance is 1,234.", "Globex's balance is 99.",
+                     "Acme's balance is 1,234."]
