@@ -78,6 +78,13 @@ class Detector(Protocol):
     reports; ``max_length``: an upper bound of one match's length in characters (what
     a stream guard holds back, see ``tripwire.HoldBack``). ``detect`` returns the
     detections in ``text`` (any order; overlapping ones are resolved by the guard).
+
+    Optional: ``hold_from(text) -> int``, the earliest index of ``text`` where a value
+    that more text could still complete (or change) can start. A stream guard then
+    holds back only from there (never more than ``max_length - 1`` characters):
+    ``tripwire.holdback.run_start`` for values without white space, so a stream waits
+    for the end of a word, not for ``max_length`` characters. Without it, a guard holds
+    the last ``max_length - 1`` characters.
     """
 
     name: str

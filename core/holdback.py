@@ -13,7 +13,13 @@ How it decides what is safe
     complete yet needs at least one character still to come, so it can only start in
     the last ``max_match_length - 1`` characters seen. Chunks are held whole: a chunk
     is released once it ends before those characters and no complete match runs past
-    its end; matches in it are replaced first.
+    its end; matches in it are replaced first. A guard that knows more about where an
+    unfinished match can start passes ``hold_from``: ``hold_from(text)`` is the
+    earliest index of ``text`` where a match that more text could still complete (or
+    change) can start, and the text before it is released sooner. For matches that
+    never hold white space (addresses, URLs, tokens), that is ``run_start``: the start
+    of the last word, so a stream is held back one word at a time, not
+    ``max_match_length`` characters.
 
 Channels and text ids
     ``text-delta`` and ``reasoning-delta`` are two channels: a match never spans text
@@ -71,13 +77,34 @@ import attrs
 
 from tripwire.chunks import Chunk
 
-__all__ = ["HoldBack", "Match", "Released", "replace_all"]
+__all__ = ["HoldBack", "Match", "Released", "replace_all", "run_start"]
 
 #: The chunk types ``HoldBack`` holds, and the channel each belongs to.
 CHANNELS: dict[str, str] = {"text-delta": "text", "reasoning-delta": "reasoning"}
 
 Finder = Callable[[str], Iterable[tuple[int, int, Any]]]
 _EMPTY = (list, tuple)
+#: What ends a run for ``run_start``: ASCII white space (a subset of every pattern's
+#: ``\s``, so a value that holds no ``\s`` lies within one run).
+_SPACES = " \t\r\n"
+
+
+def run_start(text: str) -> int:
+    """Where the last run of characters without white space (space, tab, CR, LF)
+    begins in ``text``; ``len(text)`` when ``text`` ends with white space.
+
+    The ``hold_from`` of a guard (or a ``Detector``) whose matches never hold white
+    space: a match that is not complete yet can only lie in the last run.
+    """
+    end = len(text)
+    i = end
+    while i and text[i - 1] not in _SPACES:
+        i -= 1
+        if i < end - 64:  # a long run: find its start in one pass from the right
+            j = max(text.rfind(" ", 0, i), text.rfind("\n", 0, i), text.rfind("\t", 0, i),
+                    text.rfind("\r", 0, i))
+            return j + 1
+    return i
 
 
 @attrs.frozen
@@ -119,10 +146,16 @@ class HoldBack:
         str``; ``None`` keeps the text (for guards that block or only report).
     :param types: the delta types to hold (default both); other deltas pass like any
         other chunk.
+    :param hold_from: ``hold_from(text)``, the earliest index of ``text`` (the held
+        text with the channel's context before it) where a match that more text could
+        still complete or change can start; what comes before it is not held back
+        (never more than ``max_match_length - 1`` characters are). ``run_start`` for
+        matches without white space. ``None``: the last ``max_match_length - 1``
+        characters are held.
     """
 
-    __slots__ = ("max_match_length", "find", "replace", "types", "_keep", "_channel",
-                 "_chunks", "_buffer", "_base", "_held_at", "_ends", "_context")
+    __slots__ = ("max_match_length", "find", "replace", "types", "hold_from", "_keep",
+                 "_channel", "_chunks", "_buffer", "_base", "_held_at", "_ends", "_context")
 
     def __init__(
         self,
@@ -131,6 +164,7 @@ class HoldBack:
         replace: str | Callable[[Match], str] | None = None,
         *,
         types: Iterable[str] = tuple(CHANNELS),
+        hold_from: Callable[[str], int] | None = None,
     ) -> None:
         if (not isinstance(max_match_length, int) or isinstance(max_match_length, bool)
                 or max_match_length < 1):
@@ -144,6 +178,10 @@ class HoldBack:
                 f"HoldBack: replace must be a string, a callable (Match) -> str or None, "
                 f"got {replace!r}"
             )
+        if hold_from is not None and not callable(hold_from):
+            raise TypeError(
+                f"HoldBack: hold_from must be a callable (text) -> index or None, got "
+                f"{hold_from!r}")
         types = tuple(types)
         unknown = [t for t in types if t not in CHANNELS]
         if unknown or not types:
@@ -155,6 +193,7 @@ class HoldBack:
         self.find = find
         self.replace = replace
         self.types = frozenset(types)
+        self.hold_from = hold_from
         self._keep = max_match_length - 1
         # The channel of the held chunks (``None``: nothing is held).
         self._channel: str | None = None
@@ -254,6 +293,10 @@ class HoldBack:
             result = self.find(text)
             # (most texts hold no match: an empty list or tuple needs no grouping)
             groups = _groups(result, text, base) if result or type(result) not in _EMPTY else []
+            # No unfinished match can start before ``boundary``.
+            boundary = len(text) - self._keep
+            if self.hold_from is not None and not final:
+                boundary = max(boundary, _hold_index(self.hold_from, text))
         except BaseException:
             self.discard()
             raise
@@ -265,10 +308,9 @@ class HoldBack:
             cut = len(text)
             released = len(ends)
         else:
-            # No unfinished match can start before the last ``_keep`` characters;
-            # release the chunks that end there or earlier, unless a match crosses
-            # their end.
-            released = bisect.bisect_right(ends, len(text) - self._keep - shift)
+            # Release the chunks that end at ``boundary`` or earlier, unless a match
+            # crosses their end.
+            released = bisect.bisect_right(ends, boundary - shift)
             cut = ends[released - 1] + shift if released else base
             for start, end, _ in reversed(groups):
                 if start < cut < end:
@@ -338,6 +380,16 @@ class HoldBack:
         del self._ends[:released]
         self._buffer = text[keep_from:]
         self._base = cut - keep_from
+
+
+def _hold_index(hold_from: Callable[[str], int], text: str) -> int:
+    """``hold_from(text)``, checked: an index of ``text``."""
+    index = hold_from(text)
+    if type(index) is not int or not 0 <= index <= len(text):
+        raise ValueError(
+            f"HoldBack: hold_from returned {index!r} for a text of {len(text)} characters; "
+            f"it must return an index from 0 to len(text)")
+    return index
 
 
 def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]]) -> str:

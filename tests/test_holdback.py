@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tripwire
 from tripwire import Chunk, HoldBack
-from tripwire.holdback import Match, Released, replace_all
+from tripwire.holdback import Match, Released, replace_all, run_start
 
 SETTINGS = settings(max_examples=300, deadline=None, database=None)
 
@@ -71,6 +71,46 @@ def test_only_the_last_max_match_length_minus_one_characters_wait():
     assert hold.push(chunks[3]).chunks == [chunks[0]]
     assert hold.push(chunks[4]).chunks == [chunks[1]]
     assert hold.held == "zuv"
+
+
+def test_hold_from_releases_what_no_unfinished_match_can_reach():
+    """``hold_from=run_start`` (matches without white space): only the last word
+    waits, however long ``max_match_length`` is."""
+    hold = HoldBack(4096, finder("password"), replace="***", hold_from=run_start)
+    first = hold.push(text("say the pass"))
+    assert joined(first.chunks) == "" and hold.held == "say the pass"  # (whole chunks)
+    released = hold.push(text("word now and then "))
+    assert joined(released.chunks) == "say the *** now and then "
+    assert hold.held == ""
+    assert joined(hold.push(text("more")).chunks) == ""
+    assert joined(hold.flush().chunks) == "more"
+
+
+def test_hold_from_never_holds_more_than_the_window():
+    hold = HoldBack(4, finder("abcd"), replace="#", hold_from=lambda t: 0)
+    out = feed(hold, [text("xxxxxxxx"), text("yyyy")])  # (a hold_from of 0: all of it)
+    assert joined(out.chunks) == "xxxxxxxx" and hold.held == "yyyy"
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (-1, "hold_from returned -1 for a text of 3 characters"),
+    (4, "hold_from returned 4"),
+    ("1", "hold_from returned '1'"),
+])
+def test_a_hold_from_that_returns_a_bad_index_is_named(value, message):
+    hold = HoldBack(8, finder("x"), hold_from=lambda t: value)
+    with pytest.raises(ValueError, match=message):
+        hold.push(text("abc"))
+    assert hold.held == ""
+
+
+def test_run_start_is_the_start_of_the_last_word():
+    assert run_start("") == 0
+    assert run_start("one two") == 4
+    assert run_start("one two ") == 8
+    assert run_start("a\tb\nc\r" + "d" * 200) == 6
+    assert run_start("x" * 300) == 0
+    assert run_start("a" + " " * 5) == 6
 
 
 def test_chunks_are_held_whole():
@@ -349,6 +389,23 @@ def test_property_masking_releases_everything_else_in_order_exactly_once(case):
         ids_out = iter(ids_in)
         assert all(i in ids_out for i in (c.payload["id"] for c in out if c.type == kind))
     assert [c for c in out if c.type not in texts] == [c for c in chunks if c.type not in texts]
+    assert len(matches) == sum(t.count(keyword) for t in texts.values())
+
+
+@SETTINGS
+@given(streams(), st.integers(0, 40))
+def test_property_holding_from_the_last_word_masks_as_well(case, extra):
+    """``hold_from=run_start`` and a window longer than any match (a detector's loose
+    upper bound): the same guarantees as a window of the keyword's length."""
+    keyword, texts, chunks = case
+    hold = HoldBack(len(keyword) + extra, finder(keyword), replace=MASK,
+                    hold_from=run_start)
+    out, matches = feed(hold, chunks)
+    assert hold.held == ""
+    for kind, original in texts.items():
+        got = joined(out, kind)
+        assert keyword not in got
+        assert expected_pattern(keyword, original).fullmatch(got), (got, original)
     assert len(matches) == sum(t.count(keyword) for t in texts.values())
 
 

@@ -1137,3 +1137,66 @@ responses = [{ chunks = [{ type = "text-delta", id = "t1", text = "card 4111 111
     result = await agent.generate(f"mail {EMAIL}")
     assert prompt_text(agent.model)[-1] == f"mail {EMAIL_MASKED}"
     assert result.text == "card **** **** **** 1111"
+
+
+# ------------------------------------------------------------------ how long the stream waits
+
+#: Values of the default types whose detectors say where a value can start
+#: (``hold_from``: email, url, api-key) and one whose detector does not (a card).
+DEFAULT_STREAMED = [EMAIL, "https://ada:pa55-w0rd@db.example.com:5432/app",
+                    "sk-proj-" + "Ab3xQ9" * 26, CARD,
+                    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+                    "BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4\n-----END PRIVATE KEY-----"]
+
+
+@PROPERTY
+@given(st.data())
+def test_property_default_types_mask_a_value_cut_anywhere_as_in_the_whole_text(guarded, data):
+    """With every default type the window holds back a word at a time where it can;
+    a value cut anywhere is still masked exactly as in the text in one piece."""
+    value = data.draw(st.sampled_from(DEFAULT_STREAMED))
+    full = f"Some words go first here, then {value} and more words after it."
+    at = full.index(value)
+    cuts = sorted({*data.draw(st.lists(st.integers(0, len(full)), max_size=12)),
+                   data.draw(st.integers(at + 1, at + len(value) - 1))})
+    bounds = [0, *cuts, len(full)]
+    pieces = [text(full[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    _, streamed = run_sync(guarded(PIIDetector(), [MockResponse(chunks=pieces)]))
+    _, whole = run_sync(guarded(PIIDetector(), [MockResponse(chunks=[text(full)])]))
+    assert texts(streamed) == texts(whole)
+    assert "pa55-w0rd" not in texts(streamed) and value not in texts(streamed)
+
+
+class _Counted(Processor):
+    """Counts the characters of text the model has sent so far."""
+
+    id = "counted"
+
+    def __init__(self) -> None:
+        self.chars = 0
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta":
+            self.chars += len(part.payload["text"])
+        return part
+
+
+@pytest.mark.parametrize(("types", "most"), [
+    (None, 110),  # every default type: the date of birth's 96 characters, in whole chunks
+    (["api-key"], 12),    # a word at a time
+    (["email", "url", "api-key"], 12),
+])
+async def test_prose_is_released_a_word_at_a_time_not_a_window_at_a_time(make_bare_agent,
+                                                                         types, most):
+    words = [f"word{i} " for i in range(400)]
+    counted = _Counted()
+    detector = PIIDetector(**({"detection_types": types} if types else {}))
+    agent = make_bare_agent(
+        model=MockModel([MockResponse(chunks=[text(w) for w in words])]),
+        output_processors=[counted, detector])
+    first = None
+    async for chunk in agent.stream("hi"):
+        if chunk.type == "text-delta" and first is None:
+            first = counted.chars
+    assert first is not None and first <= most

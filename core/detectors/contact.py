@@ -25,6 +25,7 @@ from tripwire.detectors import _views
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guardrails import Detection
+from tripwire.holdback import run_start
 
 __all__ = ["EmailDetector", "PhoneDetector", "UrlDetector"]
 
@@ -61,6 +62,8 @@ class EmailDetector:
     name = "email"
     types = ("email",)
     max_length = 254  # RFC 5321: the longest address a mail path can carry
+    #: An address holds no white space: only the last word can be one not complete yet.
+    hold_from = staticmethod(run_start)
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
@@ -352,6 +355,8 @@ class UrlDetector:
     name = "url"
     types = ("url",)
     max_length = 2048
+    #: A URL ends at white space: only the last word can be one not complete yet.
+    hold_from = staticmethod(run_start)
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []

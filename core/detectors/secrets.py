@@ -77,6 +77,7 @@ from functools import lru_cache
 
 from tripwire.detectors import _views
 from tripwire.guardrails import Detection
+from tripwire.holdback import run_start
 
 __all__ = ["SecretDetector", "entropy_ratio", "shannon_entropy"]
 
@@ -182,6 +183,7 @@ _PLACEHOLDER_PASSWORDS = frozenset(
 
 _NL = r"(?:\r?\n|\\r\\n|\\n)"
 _PEM_MARK = re.compile(r"-----(BEGIN|END) ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
+_PEM_END = re.compile(r"-----END ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
 # After the BEGIN line: RFC 1421 / OpenPGP armor headers, then base64 lines (blank ones
 # too), the last one possibly cut off by the end of the text.
 _PEM_BODY = re.compile(
@@ -247,6 +249,23 @@ class SecretDetector:
 
     def __repr__(self) -> str:
         return f"SecretDetector(generic={self.generic}, min_entropy={self.min_entropy})"
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """Where a secret that ``text`` does not complete yet can start: in its last
+        word (every rule but private keys matches text without white space), at the
+        BEGIN line of a private-key block with no END line yet, or at the base64 lines
+        that end ``text`` (an END line may still come and make them a key's body)."""
+        start = min(run_start(text), _open_body_start(text))
+        begin = text.rfind("-----BEGIN", max(0, len(text) - MAX_LENGTH))
+        if begin != -1 and begin < start:
+            mark = _PEM_MARK.match(text, begin)
+            if mark is None:
+                if "\n" not in text[begin:]:
+                    start = begin  # (a BEGIN line still coming in)
+            elif _PEM_END.search(text, mark.end()) is None:
+                start = begin
+        return start
 
     def detect(self, text: str) -> list[Detection]:
         # Each family is searched only where it can be: the long-token families in the
@@ -457,6 +476,25 @@ def _private_keys(text: str) -> Iterator[Detection]:
             continue
         covered = end
         yield from _pieces(text, m.start(), end, score)
+
+
+def _open_body_start(text: str) -> int:
+    """Where the lines of base64 characters (blank ones too) that end ``text`` start,
+    at most ``MAX_LENGTH`` back; ``len(text)`` when its last line is something else."""
+    floor = max(0, len(text) - MAX_LENGTH)
+    start = end = len(text)
+    while end > floor:
+        nl = text.rfind("\n", floor, end)
+        line_start = nl + 1 if nl != -1 else floor
+        line = text[line_start:end].strip(" \t\r")
+        if line:
+            if _NOT_BASE64.search(line):
+                break
+            start = text.index(line, line_start)
+        if nl == -1:
+            break
+        end = nl
+    return start
 
 
 def _footer(begin: re.Match[str]) -> str:
