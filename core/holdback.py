@@ -77,7 +77,7 @@ import attrs
 
 from tripwire.chunks import Chunk
 
-__all__ = ["HoldBack", "Match", "Released", "replace_all", "run_start"]
+__all__ = ["HoldBack", "Match", "Released", "joint_hold_from", "replace_all", "run_start"]
 
 #: The chunk types ``HoldBack`` holds, and the channel each belongs to.
 CHANNELS: dict[str, str] = {"text-delta": "text", "reasoning-delta": "reasoning"}
@@ -380,6 +380,31 @@ class HoldBack:
         del self._ends[:released]
         self._buffer = text[keep_from:]
         self._base = cut - keep_from
+
+
+def joint_hold_from(
+    parts: Iterable[tuple[int, Callable[[str], int] | None]],
+) -> Callable[[str], int] | None:
+    """The ``hold_from`` of a guard that looks for several kinds of match at once, each
+    given as ``(max_match_length, hold_from or None)``: the earliest place where a match
+    of any kind that is not complete yet can start (a kind without ``hold_from``: its
+    last ``max_match_length - 1`` characters). ``None`` when no kind has one: the
+    window's own length then says it all."""
+    holds = [(length - 1, hold) for length, hold in parts]
+    if all(hold is None for _, hold in holds):
+        return None
+
+    def earliest(text: str) -> int:
+        n = len(text)
+        out = n
+        for keep, hold in holds:
+            at = n - keep
+            if hold is not None:
+                at = max(at, _hold_index(hold, text))
+            out = min(out, at)
+        return max(0, out)
+
+    return earliest
 
 
 def _hold_index(hold_from: Callable[[str], int], text: str) -> int:

@@ -19,7 +19,7 @@ import attrs
 from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Detector, merge
-from tripwire.holdback import HoldBack, Match
+from tripwire.holdback import HoldBack, Match, joint_hold_from
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.results import response_text
 
@@ -302,28 +302,6 @@ class Hit(NamedTuple):
     released: int
 
 
-def hold_from(detectors: Iterable[Detector]) -> Callable[[str], int] | None:
-    """The ``HoldBack.hold_from`` of a window over ``detectors``: the earliest place
-    where a value of any of them that is not complete yet can start (a detector
-    without ``hold_from``: its last ``max_length - 1`` characters). ``None`` when no
-    detector has one (the window's own ``max_length`` says it all)."""
-    holds = [(d.max_length - 1, getattr(d, "hold_from", None)) for d in detectors]
-    if all(h is None for _, h in holds):
-        return None
-
-    def earliest(text: str) -> int:
-        n = len(text)
-        out = n
-        for keep, hold in holds:
-            at = n - keep
-            if hold is not None:
-                at = max(at, hold(text))
-            out = min(out, at)
-        return max(0, out)
-
-    return earliest
-
-
 class StreamWindow:
     """One call's hold-back window and where each channel of the stream is.
 
@@ -347,8 +325,8 @@ class StreamWindow:
         raw: Callable[[str, list[Detector]], list[Detection]] | None = None,
         finish: Callable[[str, list[Detection]], list[Detection]] | None = None,
     ) -> None:
-        self.hold = HoldBack(max_length, self._hits, replace,
-                             hold_from=hold_from([*local, *others]))
+        self.hold = HoldBack(max_length, self._hits, replace, hold_from=joint_hold_from(
+            (d.max_length, getattr(d, "hold_from", None)) for d in [*local, *others]))
         #: characters the model sent on each channel (detection offsets count these)
         self.pushed = {"text": 0, "reasoning": 0}
         #: characters released on each channel (``filter``: which chunks a match spans)

@@ -49,10 +49,10 @@ from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
-from tripwire.holdback import HoldBack, Match, replace_all
+from tripwire.holdback import HoldBack, Match, joint_hold_from, replace_all, run_start
 from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.options import PositiveInt, check
-from tripwire.plugins._regex import PRESETS, Matcher, Rule, width
+from tripwire.plugins._regex import PRESETS, Matcher, Rule, in_one_word, width
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 
@@ -143,6 +143,10 @@ class RegexFilter(Processor):
         #: The longest match of any rule: how much streamed text is held back (one
         #: character more, so that a word-start rule sees what precedes a match).
         self.max_length = max(r.max_length or 1 for r in every)
+        # Rules whose matches lie within one word hold back only the last word.
+        self._hold_from = joint_hold_from(
+            ((r.max_length or 1) + 1, run_start if in_one_word(r.pattern) else None)
+            for r in every)
         self._replace: Callable[[Match], str] | None = None
         if strategy == "redact":
             for rule in every:
@@ -413,7 +417,8 @@ class _Stream:
         self.guard = guard
         # One character more than the longest match: a word-start rule needs the
         # character before its match.
-        self.hold = HoldBack(guard.max_length + 1, self.find, guard._replace)
+        self.hold = HoldBack(guard.max_length + 1, self.find, guard._replace,
+                             hold_from=guard._hold_from)
         self.keep = guard.max_length  # what HoldBack keeps: the context's length, at most
         self.held: str | None = None
         # Per channel: characters pushed, characters released, and how many had been

@@ -964,3 +964,50 @@ def test_property_warn_reports_each_value_of_an_unbroken_text_once(make_bare_age
     (verdict,) = result.verdicts
     # Each value once: a value's overlapping matches of one rule are one detection.
     assert len(verdict.detections) == sum(i in values for i in text)
+
+
+# ---------------------------------------------------------------- how long the stream waits
+
+
+@pytest.mark.parametrize(("pattern", "one_word"), [
+    (r"(?<!\w)[A-Za-z0-9._%+-]{1,64}@[a-z]{2,9}\.com(?![\w-])", True),
+    (r"ORD-\d{6}\b", True), (r"\S{3,9}", True), (r"[^\s]{2,4}$", True), (r"(?i:abc)", True),
+    (r"a b", False), (r"a\sb", False), (r"[^x]{2}", False), (r"x.y", False),
+    (r"foo(?=bar)", False), (r"(?:a|b c)", False), (r"\W", False),
+])
+def test_in_one_word_reads_the_parsed_pattern(pattern, one_word):
+    from tripwire.plugins._regex import in_one_word
+
+    assert in_one_word(pattern) is one_word
+
+
+class _Counted(Processor):
+    """Counts the characters of text the model has sent so far."""
+
+    id = "counted"
+
+    def __init__(self) -> None:
+        self.chars = 0
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta":
+            self.chars += len(part.payload["text"])
+        return part
+
+
+@pytest.mark.parametrize(("presets", "most"), [
+    (["urls"], 12), (["pii"], 45), (["secrets"], 530),
+])
+async def test_one_word_rules_hold_back_a_word_others_their_max_length(make_bare_agent,
+                                                                       presets, most):
+    counted = _Counted()
+    model = MockModel([MockResponse(chunks=[{"type": "text-delta", "id": "t",
+                                             "text": f"word{i} "} for i in range(300)])])
+    agent = make_bare_agent(model=model, output_processors=[
+        counted, RegexFilter(presets=presets, strategy="redact")])
+    first = None
+    async for chunk in agent.stream("hi"):
+        if chunk.type == "text-delta" and first is None:
+            first = counted.chars
+    assert first is not None and first <= most
