@@ -20,7 +20,7 @@ import attrs
 
 from tripwire.plugins._prefilter import Atom, Gate, Locator, Span, gate, windows
 
-__all__ = ["PRESETS", "WORD_START", "Matcher", "Rule", "in_one_word", "width"]
+__all__ = ["PRESETS", "WORD_START", "Matcher", "Rule", "width"]
 
 
 @attrs.frozen
@@ -29,8 +29,8 @@ class Rule:
     expression; use inline flags such as ``(?i:...)`` for case), ``replacement`` (what
     ``strategy = "redact"`` puts in place of each match) and ``max_length``: the most
     characters one match can cover, which is how much streamed text is held back at
-    most (a rule whose matches lie within one word, ``in_one_word``, holds back only
-    the last word).
+    most (a rule whose matches lie within one word,
+    ``tripwire.holdback.in_one_word``, holds back only the last word).
     ``max_length`` is computed when the pattern is bounded (``\\d{3}-\\d{4}``: 8); give
     it for a pattern that can match without bound (``\\d+``), as the bound you accept:
     a longer match is not guarded whole in a stream."""
@@ -112,92 +112,6 @@ def width(pattern: str) -> tuple[int | None, int | None]:
         n = len(_UNESCAPE.sub(r"\1", pattern))
         return n, n
     return None, None
-
-
-#: ASCII white space: what ends a run for ``tripwire.holdback.run_start``.
-_SPACES = frozenset(map(ord, " \t\r\n"))
-
-
-def in_one_word(pattern: str) -> bool:
-    """Whether every match of ``pattern`` lies within one run of characters without
-    white space, and depends on at most one character after it (a lookahead of one
-    character, ``\\b``, ``$``): then a stream guard need only hold back the last word
-    (``tripwire.holdback.run_start``). ``False`` when that cannot be shown."""
-    if _PARSER is None:
-        return False
-    try:
-        parsed = _PARSER.parse(pattern)
-    except re.error:
-        return False
-    return _no_space(parsed)
-
-
-def _no_space(sub: Any) -> bool:
-    """``in_one_word`` of a parsed (sub)pattern."""
-    for op, av in sub:
-        name = str(op)
-        if name == "LITERAL":
-            if av in _SPACES:
-                return False
-        elif name == "IN":
-            if any(_set_has(av, ch) for ch in _SPACES):
-                return False
-        elif name == "BRANCH":
-            if not all(_no_space(b) for b in av[1]):
-                return False
-        elif name == "SUBPATTERN":
-            if not _no_space(av[-1]):
-                return False
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            if not _no_space(av[2]):
-                return False
-        elif name == "ATOMIC_GROUP":
-            if not _no_space(av):
-                return False
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            direction, inner = av
-            # A lookbehind looks at what was released (kept as context); a lookahead
-            # may look at one character past the match, no further.
-            if direction > 0 and inner.getwidth()[1] > 1:
-                return False
-        elif name == "GROUPREF_EXISTS":
-            if not all(p is None or _no_space(p) for p in av[1:]):
-                return False
-        elif name not in ("AT", "GROUPREF"):
-            return False  # ANY, NOT_LITERAL, and anything not known to be safe
-    return True
-
-
-def _set_has(items: list[tuple[Any, Any]], ch: int) -> bool:
-    """Whether the character class ``items`` (the parser's ``IN`` argument) holds ``ch``."""
-    negate = False
-    found = False
-    for op, av in items:
-        name = str(op)
-        if name == "NEGATE":
-            negate = True
-        elif name == "LITERAL":
-            found = found or av == ch
-        elif name == "RANGE":
-            found = found or av[0] <= ch <= av[1]
-        elif name == "CATEGORY":
-            found = found or _category_has(str(av), ch)
-        else:
-            return True  # not known: assume it may
-    return found != negate
-
-
-#: Classes that hold no white space (``\\d``, ``\\S``, ``\\w``).
-_NO_SPACE_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_NOT_SPACE", "CATEGORY_WORD"})
-
-
-def _category_has(category: str, ch: int) -> bool:
-    """Whether the class ``category`` holds the white space character ``ch``."""
-    if category in _NO_SPACE_CATEGORIES:
-        return False
-    if category == "CATEGORY_LINEBREAK":
-        return ch == 10
-    return True
 
 
 def _word_start_body(pattern: str) -> str | None:

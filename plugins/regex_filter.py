@@ -49,10 +49,17 @@ from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
-from tripwire.holdback import HoldBack, Match, joint_hold_from, replace_all, run_start
+from tripwire.holdback import (
+    HoldBack,
+    Match,
+    in_one_word,
+    joint_hold_from,
+    replace_all,
+    run_start,
+)
 from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.options import PositiveInt, check
-from tripwire.plugins._regex import PRESETS, Matcher, Rule, in_one_word, width
+from tripwire.plugins._regex import PRESETS, Matcher, Rule, width
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 

@@ -976,7 +976,7 @@ def test_property_warn_reports_each_value_of_an_unbroken_text_once(make_bare_age
     (r"foo(?=bar)", False), (r"(?:a|b c)", False), (r"\W", False),
 ])
 def test_in_one_word_reads_the_parsed_pattern(pattern, one_word):
-    from tripwire.plugins._regex import in_one_word
+    from tripwire.holdback import in_one_word
 
     assert in_one_word(pattern) is one_word
 

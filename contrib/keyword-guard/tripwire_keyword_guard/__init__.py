@@ -34,7 +34,7 @@ from tripwire import (
     hookimpl,
     notify_violation,
 )
-from tripwire.holdback import Match, replace_all
+from tripwire.holdback import Match, in_one_word, joint_hold_from, replace_all, run_start
 
 __all__ = ["KeywordGuard"]
 __version__ = "0.2.0"
@@ -126,6 +126,10 @@ class KeywordGuard(Processor):
         if max_match_length is None:
             max_match_length = max(len(p) for p in self.patterns)
         self.max_match_length = max_match_length
+        # A pattern whose matches lie within one word holds back only the last word.
+        self._hold_from = joint_hold_from(
+            (max_match_length, run_start if in_one_word(c.pattern) else None)
+            for c in self._compiled)
         if strategy == "mask" and self._find(mask):
             raise ValueError(
                 f"mask {mask!r} is matched by the patterns themselves; choose a mask that "
@@ -215,7 +219,8 @@ class KeywordGuard(Processor):
     ) -> list[Chunk]:
         hold: HoldBack | None = state.get("hold")
         if hold is None:
-            hold = state["hold"] = HoldBack(self.max_match_length, self._find, self._replace)
+            hold = state["hold"] = HoldBack(self.max_match_length, self._find, self._replace,
+                                            hold_from=self._hold_from)
         chunks, matches = hold.push(part)
         for channel in ("text", "reasoning"):
             await self._found(abort, _WHERE[channel], [m for m in matches if m.channel == channel])
