@@ -104,6 +104,13 @@ def test_a_hold_from_that_returns_a_bad_index_is_named(value, message):
     assert hold.held == ""
 
 
+def test_in_one_word_names_a_pattern_that_is_not_a_regular_expression():
+    from tripwire.holdback import in_one_word
+
+    with pytest.raises(ValueError, match=r"in_one_word: '\(' is not a regular expression"):
+        in_one_word("(")
+
+
 def test_run_start_is_the_start_of_the_last_word():
     assert run_start("") == 0
     assert run_start("one two") == 4
