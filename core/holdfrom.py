@@ -46,7 +46,6 @@ def run_start(text: str) -> int:
     return i
 
 
-
 _SPACE_CODES = frozenset(map(ord, _SPACES))
 
 
