@@ -73,6 +73,42 @@ disable = ["regex-filter"]
     assert len(upstream.requests) == 1
 
 
+async def test_a_keys_system_messages_are_checked_unless_it_is_trusted_with_them(
+        tmp_path, monkeypatch):
+    """By default a client's system message is input the agent's processors check; a
+    key with ``caller_system = "instructions"`` (your own application) has its system
+    messages trusted like the agent's instructions. Its user messages are still checked."""
+    monkeypatch.setenv("ACME_KEY", "acme-secret")
+    monkeypatch.setenv("OWN_KEY", "own-secret")
+    secret = "my key is AKIAIOSFODNN7EXAMPLE"
+    system = [{"role": "system", "content": secret}, {"role": "user", "content": "hi"}]
+    async with FakeLLMServer() as upstream:
+        served = gateway(tmp_path, """
+[serve.keys.acme]
+key_env = "ACME_KEY"
+
+[serve.keys.own]
+key_env = "OWN_KEY"
+caller_system = "instructions"
+""", upstream.openai_base_url)
+        upstream.script(Reply(text="ok"))
+        async with running(served, "127.0.0.1", 0) as url:
+            for key, allowed in (("acme-secret", False), ("own-secret", True)):
+                async with openai.AsyncOpenAI(base_url=f"{url}/v1", api_key=key,
+                                              max_retries=0) as api:
+                    if allowed:
+                        await api.chat.completions.create(model="support", messages=system)
+                    else:
+                        with pytest.raises(openai.BadRequestError) as caught:
+                            await api.chat.completions.create(model="support",
+                                                              messages=system)
+                        assert caught.value.body["code"] == "regex-filter"
+            with pytest.raises(openai.BadRequestError):
+                await ask(url, "own-secret", secret)
+    assert len(upstream.requests) == 1
+    assert upstream.requests[0].body["messages"][0] == {"role": "system", "content": secret}
+
+
 async def test_a_key_can_add_processors_and_a_keys_file_holds_keys(tmp_path, monkeypatch):
     (tmp_path / "keys.toml").write_text(f"""
 [keys.strict]
@@ -103,6 +139,8 @@ input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", patter
      + "a" * 64 + "'\n", "the same key"),
     ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\ninput_processors = ['no-such-thing']\n",
      "no-such-thing"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\ncaller_system = 'trusted'\n",
+     "caller_system: expects 'instructions' or 'input', got 'trusted'"),
     ("[serve]\nkeys_file = 'missing.toml'\n", "no such keys file"),
     ("[serve]\nmax_concurrent = 0\n", "max_concurrent"),
     ("[serve]\nmax_body_bytes = 'big'\n", "max_body_bytes"),

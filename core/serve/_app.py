@@ -274,8 +274,11 @@ class Gateway:
         if failure is not None:
             return failure
         context = RequestContext({RESOURCE_ID_KEY: key.tenant} if key is not None else None)
+        options = chat.options()
+        if key is not None:
+            options["caller_system"] = key.caller_system
         try:
-            run = agent.stream(chat.messages, request_context=context, **chat.options())
+            run = agent.stream(chat.messages, request_context=context, **options)
         except (ConfigurationError, TypeError) as e:
             return _error(400, str(e), "invalid_request_error")
         completion = Completion(chat.agent, run.run_id, client_tools)

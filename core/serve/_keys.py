@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from tripwire._call_options import CALLER_SYSTEM
 from tripwire.config import _check_specs
 from tripwire.errors import ConfigurationError
 from tripwire.options import check
@@ -36,6 +37,7 @@ KEY_TABLE: dict[str, Any] = {
     "input_processors": list[str | dict[str, Any]],
     "output_processors": list[str | dict[str, Any]],
     "max_concurrent": int,
+    "caller_system": str,
 }
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -46,8 +48,9 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class ApiKey:
     """One configured key: ``name`` (its table, what logs show), the SHA-256 of the
     key, the tenant (``RESOURCE_ID_KEY`` of its requests), the agents it may use
-    (``None``: all), processor ids it runs without, processors it adds, and its
-    limit of concurrent requests (``None``: the gateway default)."""
+    (``None``: all), processor ids it runs without, processors it adds, its limit of
+    concurrent requests (``None``: the gateway default), and how its system messages
+    count."""
 
     name: str
     digest: bytes = attrs.field(repr=False)
@@ -57,6 +60,10 @@ class ApiKey:
     input_processors: tuple[Any, ...] = ()
     output_processors: tuple[Any, ...] = ()
     max_concurrent: int | None = None
+    #: how the key's system and developer messages count (the ``caller_system`` option
+    #: of ``agent.stream()``): ``"input"``, checked by the input processors, or
+    #: ``"instructions"``, trusted like the agent's own
+    caller_system: str = "input"
 
     @property
     def overrides(self) -> bool:
@@ -179,6 +186,11 @@ def _key(name: str, table: Any, where: str) -> ApiKey:
     for key in ("input_processors", "output_processors"):
         if key in table:
             _check_specs(table[key], f"{where} {key}")
+    caller_system = table.get("caller_system", "input")
+    if caller_system not in CALLER_SYSTEM:
+        raise ConfigurationError(
+            f"{where} caller_system: expects {' or '.join(map(repr, CALLER_SYSTEM))}, got "
+            f"{caller_system!r:.80}")
     agents = table.get("agents")
     return ApiKey(
         name=name,
@@ -189,4 +201,5 @@ def _key(name: str, table: Any, where: str) -> ApiKey:
         input_processors=tuple(table.get("input_processors", ())),
         output_processors=tuple(table.get("output_processors", ())),
         max_concurrent=limit,
+        caller_system=caller_system,
     )
