@@ -506,7 +506,9 @@ class MessageList:
         """Reconcile a processor's returned list with the messages of its stage.
 
         Stage messages missing from ``returned`` are removed; the returned messages take
-        the stage's place, in the returned order (new ones get ``default_source``).
+        the stage's place, in the returned order (new ones get ``default_source``). A new
+        system-role message goes to ``system_messages``; one that was in the
+        conversation (``add(..., keep_system=True)``) stays there.
         """
         coerced = [coerce_message(m) for m in returned]
         stage_ids = {m.id for m in stage}
@@ -522,7 +524,7 @@ class MessageList:
             (kept_before if i < at else kept_after).append(rec)
         new = []
         for m in coerced:
-            if m.role == "system":
+            if m.role == "system" and m.id not in old_source:
                 self.add_system(m)
                 continue
             new.append((m, old_source.get(m.id, default_source)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import delete_account
 
-from tripwire import Agent, Processor, hookimpl
+from tripwire import Agent, Message, Processor, hookimpl
 from tripwire.errors import ConfigurationError
 from tripwire.testing import MockModel, MockResponse
 
@@ -169,3 +169,26 @@ def test_a_bad_caller_system_is_named_with_what_is_valid(make_bare_agent, value)
     with pytest.raises(ConfigurationError,
                        match="caller_system must be 'instructions' or 'input', got"):
         make_bare_agent().stream("x", caller_system=value)
+
+
+async def test_caller_system_input_stays_in_place_when_a_processor_returns_the_list(
+        make_bare_agent):
+    """A processor that returns the messages it was given keeps a caller's system
+    message in the conversation (the processors after it still see it); a system
+    message a processor adds joins the system messages, as in the reference."""
+
+    class Returns(Processor):
+        id = "returns"
+
+        @hookimpl
+        def process_input(self, messages):
+            return [*messages, Message.system("Added by a processor.")]
+
+    seen = SeesInput()
+    model = MockModel(["ok"])
+    agent = make_bare_agent(model=model, instructions="You are support.",
+                            input_processors=[Returns(), seen])
+    await agent.generate(CONVERSATION, caller_system="input")
+    assert seen.messages == [("system", "Be brief."), ("user", "Hi"),
+                             ("system", "Answer in French."), ("user", "Why?")]
+    assert seen.system == ["You are support.", "Added by a processor."]

@@ -21,6 +21,7 @@ from tripwire import Agent
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
 from tripwire.plugins.response_cache import ResponseCache
+from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
 from tripwire.serve import Gateway, Keys, running
 from tripwire.serve._keys import ApiKey, digest
 
@@ -206,14 +207,18 @@ async def test_tokenize_the_upstream_sees_placeholders_and_the_client_its_values
     assert stream_parts(raw)["content"] == f"I will write to {EMAIL} now."
 
 
+@pytest.mark.parametrize("normalized", [False, True])
 @pytest.mark.parametrize("role", ["system", "developer"])
-async def test_an_injection_in_the_clients_system_message_is_blocked(role):
+async def test_an_injection_in_the_clients_system_message_is_blocked(role, normalized):
     """A client's system and developer messages are input, not instructions: the
     agent's input processors check them like the user's (a guardrail the client could
-    step around by saying "system" would guard nothing)."""
+    step around by saying "system" would guard nothing). Also behind a processor that
+    returns the messages it was given (``unicode-normalizer``, which goes first): they
+    stay in the conversation for the processors after it."""
+    first = [UnicodeNormalizer()] if normalized else []
     async with FakeLLMServer() as upstream:
         agent = Agent(id="support", model=upstream.openai(max_retries=0),
-                      input_processors=[PromptInjectionDetector()],
+                      input_processors=[*first, PromptInjectionDetector()],
                       default_error_processors=False)
         async with running(Gateway({"support": agent}), "127.0.0.1", 0) as url:
             status, raw = await post(url, {"model": "support", "messages": [
