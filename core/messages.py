@@ -415,8 +415,9 @@ class MessageList:
 
         System-role messages go to ``system_messages``; with ``keep_system`` they stay
         in the conversation where they are, like any other message (processors then
-        see them in ``messages``, and the prompt has them at that place). Returns the
-        stored messages.
+        see them in ``messages``, and the prompt has them at that place), and so does
+        one already in the conversation (it is updated in place). Returns the stored
+        messages.
         """
         if source == "remembered":  # type: ignore[comparison-overlap]
             source = "memory"
@@ -428,7 +429,7 @@ class MessageList:
         for value in messages:
             role: Role = "assistant" if source == "response" else "user"
             msg = coerce_message(value, role=role)
-            if msg.role == "system" and not keep_system:
+            if msg.role == "system" and not keep_system and msg.id not in self._index:
                 self.add_system(msg)
                 continue
             if msg.id in self._index:

@@ -192,3 +192,14 @@ async def test_caller_system_input_stays_in_place_when_a_processor_returns_the_l
     assert seen.messages == [("system", "Be brief."), ("user", "Hi"),
                              ("system", "Answer in French."), ("user", "Why?")]
     assert seen.system == ["You are support.", "Added by a processor."]
+
+
+def test_adding_a_system_message_already_in_the_conversation_updates_it_in_place():
+    from tripwire.messages import MessageList
+
+    ml = MessageList(system_messages=["Instructions."])
+    (kept,) = ml.add([{"role": "system", "content": "Be brief."}], keep_system=True)
+    kept.content.parts[0].text = "Be very brief."
+    ml.add(kept)
+    assert [(m.role, m.text) for m in ml.all.db()] == [("system", "Be very brief.")]
+    assert ml.system_messages == [{"role": "system", "content": "Instructions."}]
