@@ -768,6 +768,11 @@ def _end_only(f: Fakes) -> str:
     return block[block.index("\n", 400) + 1:]
 
 
+def _end_only_escaped(f: Fakes) -> str:
+    block = json.dumps(f.private_key())[1:-1]   # "\n" as two characters
+    return block[block.index("\\n", 400) + 2:]
+
+
 #: Each kind of secret with the text before and after it in a stream:
 #: ``(make(fakes), before, after)``.
 STREAMED = {
@@ -781,6 +786,7 @@ STREAMED = {
     "private-key-indented": (lambda f: f.private_key().replace("\n", "\n    "),
                              "tls:\n  key: |\n    ", "\n  cert: x"),
     "private-key-end-only": (_end_only, "(cut) a few lines\n", "\nthat was it"),
+    "private-key-end-only-json": (_end_only_escaped, '{"key": "(cut)\\n', '"}'),
     "jwt": (Fakes.jwt, "token: ", " expires soon."),
     "aws": (Fakes.aws_secret_key, "aws_secret_access_key = ", "\nregion = eu-west-1"),
     "aws-access-key": (Fakes.aws_access_key, "the key id is ", ", rotate it."),
@@ -825,6 +831,12 @@ def test_hold_from_holds_one_word_of_prose_and_a_whole_open_key_block(secrets, f
     assert secrets.hold_from(body) == len("lines of a key\n")
     assert secrets.hold_from("-----BEGIN CERTIFICATE-----\nMIIB") == len(
         "-----BEGIN CERTIFICATE-----\n")
+    # The END line of a key whose BEGIN is not there, coming in: its body waits.
+    for end in ("-", "-----EN", "-----END PRIV", "-----END PRIVATE KEY---"):
+        assert secrets.hold_from(body + "\n" + end) == len("lines of a key\n")
+    # (escaped line breaks: the detector's key starts at the first line of its own)
+    escaped = 'x = "' + "QUJD" * 16 + "\\n" + "REVG" * 8 + "\\n-----END PRIV"
+    assert secrets.hold_from(escaped) == len('x = "' + "QUJD" * 16 + "\\n")
 
 
 @given(st.lists(st.integers(0, 200), max_size=30))

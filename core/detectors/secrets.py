@@ -184,6 +184,8 @@ _PLACEHOLDER_PASSWORDS = frozenset(
 _NL = r"(?:\r?\n|\\r\\n|\\n)"
 _PEM_MARK = re.compile(r"-----(BEGIN|END) ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
 _PEM_END = re.compile(r"-----END ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY( BLOCK)?-----")
+# The start of an END line at the end of a text (``-``, ``-----EN``, ``-----END RSA PRI``).
+_END_LINE_START = re.compile(r"-{1,5}(?:E(?:N(?:D(?: [A-Z0-9 ]*-{0,5})?)?)?)?\Z")
 # After the BEGIN line: RFC 1421 / OpenPGP armor headers, then base64 lines (blank ones
 # too), the last one possibly cut off by the end of the text.
 _PEM_BODY = re.compile(
@@ -255,8 +257,12 @@ class SecretDetector:
         """Where a secret that ``text`` does not complete yet can start: in its last
         word (every rule but private keys matches text without white space), at the
         BEGIN line of a private-key block with no END line yet, or at the base64 lines
-        that end ``text`` (an END line may still come and make them a key's body)."""
+        that end ``text`` (an END line may still come and make them a key's body), also
+        when the start of that END line is there already."""
         start = min(run_start(text), _open_body_start(text))
+        end_line = _END_LINE_START.search(text, max(0, len(text) - 64))
+        if end_line is not None:
+            start = min(start, _body_start(text, end_line.start()))
         begin = text.rfind("-----BEGIN", max(0, len(text) - MAX_LENGTH))
         if begin != -1 and begin < start:
             mark = _PEM_MARK.match(text, begin)
