@@ -9,6 +9,9 @@ Processors
                        accepts
     ``Cache()``        a response cache keyed on the prompt (``process_llm_request``
                        short-circuits the model, ``process_llm_response`` fills it)
+    ``CountsText()``   counts the characters of text the model has sent so far (put
+                       it before a stream guard: ``first_release(stream, counter)``
+                       says how far the model had got when the first text came out)
 A tool
     ``delete_account`` records each user id it is called with in ``deleted``
 A judge model
@@ -230,3 +233,30 @@ class Finder:
                     if value.lower() in flat and kind in allowed]
         yield Chunk("text-delta", {"id": "t", "text": json.dumps({"findings": findings})})
         yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
+
+
+class CountsText(Processor):
+    """Counts the characters of text the model has sent so far (``chars``)."""
+
+    id = "counts-text"
+
+    def __init__(self) -> None:
+        self.chars = 0
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta":
+            self.chars += len(part.payload["text"])
+        return part
+
+
+async def first_release(stream: Any, counter: CountsText) -> tuple[int | None, list[Chunk]]:
+    """How many characters of text the model had sent when the first text chunk came
+    out of ``stream`` (``counter`` sits before the guard), and all the chunks."""
+    first = None
+    chunks = []
+    async for chunk in stream:
+        chunks.append(chunk)
+        if chunk.type == "text-delta" and first is None:
+            first = counter.chars
+    return first, chunks

@@ -11,20 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import strings, texts
+from helpers import CountsText, first_release, strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tripwire.plugins
-from tripwire import (
-    Chunk,
-    ConfigurationError,
-    Message,
-    Processor,
-    ProcessorViolation,
-    hookimpl,
-    tool,
-)
+from tripwire import Chunk, ConfigurationError, Message, ProcessorViolation, tool
 from tripwire.agent import Agent
 from tripwire.testing import MockModel, MockResponse
 
@@ -262,21 +254,6 @@ async def test_a_regex_match_split_across_chunks_is_masked(make_agent_with):
     assert texts(chunks) == "call [REDACTED] now"
 
 
-class _Counted(Processor):
-    """Counts the characters of text the model has sent so far."""
-
-    id = "counted"
-
-    def __init__(self) -> None:
-        self.chars = 0
-
-    @hookimpl
-    def process_output_stream(self, part):
-        if part.type == "text-delta":
-            self.chars += len(part.payload["text"])
-        return part
-
-
 async def test_a_pattern_within_one_word_holds_back_a_word_not_max_match_length(
         make_agent_with):
     """``ACME-\\d{1,400}`` lies within one word: the stream waits for the end of a word,
@@ -285,13 +262,9 @@ async def test_a_pattern_within_one_word_holds_back_a_word_not_max_match_length(
     model = MockModel([deltas(*words, "ACME-12", "34567 ", "done")])
     guard = KeywordGuard(patterns=[r"ACME-\d{1,400}"], regex=True, strategy="mask",
                          max_match_length=405)
-    counted = _Counted()
-    first = None
-    chunks = []
-    async for chunk in make_agent_with(model, outputs=[counted, guard]).stream("hi"):
-        chunks.append(chunk)
-        if chunk.type == "text-delta" and first is None:
-            first = counted.chars
+    counted = CountsText()
+    first, chunks = await first_release(
+        make_agent_with(model, outputs=[counted, guard]).stream("hi"), counted)
     assert first is not None and first <= len("w0 w1 ")
     assert texts(chunks) == "".join(words) + "[REDACTED] done"
 

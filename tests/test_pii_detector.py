@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from helpers import RejectFirst, strings, texts
+from helpers import CountsText, RejectFirst, first_release, strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -1167,21 +1167,6 @@ def test_property_default_types_mask_a_value_cut_anywhere_as_in_the_whole_text(g
     assert "pa55-w0rd" not in texts(streamed) and value not in texts(streamed)
 
 
-class _Counted(Processor):
-    """Counts the characters of text the model has sent so far."""
-
-    id = "counted"
-
-    def __init__(self) -> None:
-        self.chars = 0
-
-    @hookimpl
-    def process_output_stream(self, part):
-        if part.type == "text-delta":
-            self.chars += len(part.payload["text"])
-        return part
-
-
 @pytest.mark.parametrize(("types", "most"), [
     (None, 110),  # every default type: the date of birth's 96 characters, in whole chunks
     (["api-key"], 12),    # a word at a time
@@ -1190,13 +1175,10 @@ class _Counted(Processor):
 async def test_prose_is_released_a_word_at_a_time_not_a_window_at_a_time(make_bare_agent,
                                                                          types, most):
     words = [f"word{i} " for i in range(400)]
-    counted = _Counted()
+    counted = CountsText()
     detector = PIIDetector(**({"detection_types": types} if types else {}))
     agent = make_bare_agent(
         model=MockModel([MockResponse(chunks=[text(w) for w in words])]),
         output_processors=[counted, detector])
-    first = None
-    async for chunk in agent.stream("hi"):
-        if chunk.type == "text-delta" and first is None:
-            first = counted.chars
+    first, _ = await first_release(agent.stream("hi"), counted)
     assert first is not None and first <= most

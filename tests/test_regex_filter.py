@@ -10,7 +10,7 @@ import textwrap
 from typing import Any
 
 import pytest
-from helpers import strings, texts
+from helpers import CountsText, first_release, strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -981,33 +981,15 @@ def test_in_one_word_reads_the_parsed_pattern(pattern, one_word):
     assert in_one_word(pattern) is one_word
 
 
-class _Counted(Processor):
-    """Counts the characters of text the model has sent so far."""
-
-    id = "counted"
-
-    def __init__(self) -> None:
-        self.chars = 0
-
-    @hookimpl
-    def process_output_stream(self, part):
-        if part.type == "text-delta":
-            self.chars += len(part.payload["text"])
-        return part
-
-
 @pytest.mark.parametrize(("presets", "most"), [
     (["urls"], 12), (["pii"], 45), (["secrets"], 530),
 ])
 async def test_one_word_rules_hold_back_a_word_others_their_max_length(make_bare_agent,
                                                                        presets, most):
-    counted = _Counted()
+    counted = CountsText()
     model = MockModel([MockResponse(chunks=[{"type": "text-delta", "id": "t",
                                              "text": f"word{i} "} for i in range(300)])])
     agent = make_bare_agent(model=model, output_processors=[
         counted, RegexFilter(presets=presets, strategy="redact")])
-    first = None
-    async for chunk in agent.stream("hi"):
-        if chunk.type == "text-delta" and first is None:
-            first = counted.chars
+    first, _ = await first_release(agent.stream("hi"), counted)
     assert first is not None and first <= most
