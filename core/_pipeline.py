@@ -397,6 +397,8 @@ class OutputPipeline:
                 return []
             # Several chunks: each passes the later processors on its own.
             stage.released = True
+            if i + 1 == len(stages):  # (none after this one: they are out as they are)
+                return list(r)
             out: list[Chunk] = []
             for c in r:
                 try:
