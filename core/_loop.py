@@ -344,7 +344,10 @@ class Run:
                             if not unread:
                                 yield raw
                             continue
-                        out = await pipeline.went_on(raw, left)
+                        at_once = (pipeline.released_at_once(left) if left is not None
+                                   else None)  # (a last stage's list: no coroutine)
+                        out = at_once if at_once is not None else await pipeline.went_on(
+                            raw, left)
                     else:
                         out = await emit(raw)
                     for c in out:

@@ -462,6 +462,32 @@ class OutputPipeline:
     async def _resume_emit(self, chunk: Chunk, i: int, result: Any) -> list[Chunk]:
         return await self._after_fast(await self._resume(chunk, i, result))
 
+    def released_at_once(self, left: tuple[Chunk, int, Any]) -> list[Chunk] | None:
+        """``went_on(chunk, left)``'s result when it needs no await: the last stage
+        returned a list of well-formed chunks (a hold-back guard releasing text),
+        nothing is pending and no audit counts. ``None``: await ``went_on``."""
+        chunk, i, result = left
+        stages = self.stages
+        if (type(result) is not list or i != len(stages) - 1 or self.pending
+                or self.recorder is not None or stages[i].wrapper):
+            return None
+        data = False
+        try:
+            for c in result:
+                check_chunk(c)
+                if c.type.startswith("data-"):
+                    data = True
+        except ValueError:
+            return None  # (the general loop reports it as the stage's failure)
+        if chunk.type == "text-delta":  # (as ``_resume`` and ``_through`` count it)
+            for stage in stages:
+                stage.texts += 1
+        stages[i].released = True
+        if data:
+            for c in result:
+                self._observe(c)
+        return list(result)
+
     async def went_on(self, chunk: Chunk, left: tuple[Chunk, int, Any] | None) -> list[Chunk]:
         """``emit(chunk)``'s result after ``check(chunk)`` returned ``left``: the general
         loop from the stage that did not pass the chunk, or (None: all passed it) the

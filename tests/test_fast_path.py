@@ -263,3 +263,46 @@ async def test_data_chunks_written_by_a_processor_reach_the_client(make_bare_age
     kinds = [c.type for c in chunks]
     assert kinds.index("data-note") == kinds.index("text-delta") + 2  # right after "two "
     assert isinstance(chunks[kinds.index("data-note")], Chunk)
+
+
+class ReleaseLast(Processor):
+    """The last stage: returns each text chunk in a list, a data chunk after "two", a
+    malformed list after "four", and nothing (an empty list) for "six"."""
+
+    id = "release-last"
+
+    def __init__(self, fail_open: bool = False) -> None:
+        self.fail_open = fail_open
+
+    @hookimpl
+    def process_output_stream(self, part):
+        word = part.text.strip()
+        if word == "two":
+            return [part, Chunk("data-note", {"data": 2})]
+        if word == "four":
+            return [part, {"type": "text-delta"}]
+        if word == "six":
+            return []
+        return [part]
+
+
+@pytest.mark.parametrize("stages", [1, 2])
+async def test_a_last_stage_returning_lists_is_the_same_with_or_without_stages_before(
+        make_bare_agent, stages):
+    """The last stage's list goes out without a coroutine; the result is the general
+    loop's: data chunks stored, a malformed chunk the stage's failure, counts kept."""
+    before = [Record("before")] if stages == 2 else []
+    agent = make_bare_agent(model=MockModel([TEXT]),
+                            output_processors=[*before, ReleaseLast(fail_open=True)])
+    stream = agent.stream("hi")
+    chunks = [c async for c in stream]
+    result = await stream.result
+    # "four" failed open: the chunk went on as it came (the malformed one did not)
+    assert "".join(texts(chunks)) == TEXT.replace("six ", "")
+    assert [c.type for c in chunks].count("data-note") == 1
+    assert [p.type for p in result.messages[-1].content.parts
+            if p.type.startswith("data-")] == ["data-note"]
+    with pytest.raises(ProcessorError, match="release-last"):
+        agent = make_bare_agent(model=MockModel([TEXT]),
+                                output_processors=[*before, ReleaseLast()])
+        await agent.generate("hi")
