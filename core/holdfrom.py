@@ -139,18 +139,23 @@ def joint_hold_from(
     of any kind that is not complete yet can start (a kind without ``hold_from``: its
     last ``max_match_length - 1`` characters). ``None`` when no kind has one: the
     window's own length then says it all."""
-    holds = [(length - 1, hold) for length, hold in parts]
-    if all(hold is None for _, hold in holds):
+    # One entry per distinct ``hold_from`` (kinds sharing one, such as ``run_start``,
+    # call it once per text), with the most characters any of its kinds may hold.
+    keeps: dict[Callable[[str], int], int] = {}
+    plain: int | None = None  # kinds without one: their last characters
+    for length, hold in parts:
+        if hold is None:
+            plain = max(plain or 0, length - 1)
+        else:
+            keeps[hold] = max(keeps.get(hold, 0), length - 1)
+    if not keeps:
         return None
 
     def earliest(text: str) -> int:
         n = len(text)
-        out = n
-        for keep, hold in holds:
-            at = n - keep
-            if hold is not None:
-                at = max(at, checked_hold(hold, text))
-            out = min(out, at)
+        out = n if plain is None else n - plain
+        for hold, keep in keeps.items():
+            out = min(out, max(n - keep, checked_hold(hold, text)))
         return max(0, out)
 
     return earliest

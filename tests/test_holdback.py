@@ -111,6 +111,18 @@ def test_in_one_word_names_a_pattern_that_is_not_a_regular_expression():
         in_one_word("(")
 
 
+def test_joint_hold_from_is_the_earliest_of_its_kinds():
+    from tripwire.holdback import joint_hold_from
+
+    assert joint_hold_from([]) is None
+    assert joint_hold_from([(5, None), (9, None)]) is None  # the window says it all
+    earliest = joint_hold_from([(50, run_start), (300, run_start), (4, None)])
+    assert earliest is not None
+    assert earliest("one two three") == len("one two ")     # the last word
+    assert earliest("one two three ") == len("one two three ") - 3  # the 4-long kind
+    assert earliest("x" * 400) == 400 - 299                  # never more than 300 - 1
+
+
 def test_run_start_is_the_start_of_the_last_word():
     assert run_start("") == 0
     assert run_start("one two") == 4
