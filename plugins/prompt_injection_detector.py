@@ -37,34 +37,27 @@ never include the offending text.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
-import json
-import re
 from collections.abc import Coroutine
 from typing import Annotated, Any, Literal, NoReturn
-from urllib.parse import quote, unquote
-
-import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Verdict
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
-from tripwire.messages import DataPart, FilePart, Message, MessageList, TextPart
+from tripwire.messages import DataPart, FilePart, Message, MessageList
 from tripwire.models import Model
 from tripwire.options import Range, check
-from tripwire.plugins._injection import TYPES, Analysis, Scanner, rewrite
-from tripwire.plugins._injection.judge import (
-    CONTEXT,
-    INSTRUCTIONS,
-    REWRITE_INSTRUCTIONS,
-    JudgeVerdict,
-    schema_for,
-)
+from tripwire.plugins._injection import TYPES, Analysis, Scanner
+from tripwire.plugins._injection.cleaning import UNCLEAN, cleaned_text, cleaned_value
+from tripwire.plugins._injection.findings import Finding
+from tripwire.plugins._injection.judge import CONTEXT, JudgeVerdict, make_judge
+from tripwire.plugins._injection.texts import Item, as_text, document, encode, set_text
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
+
+__all__ = ["DetectionType", "Finding", "PromptInjectionDetector", "Strategy", "Threshold",
+           "Tier", "as_text"]
 
 DetectionType = Literal[
     "injection",
@@ -77,47 +70,6 @@ DetectionType = Literal[
 Strategy = Literal["block", "warn", "filter", "rewrite"]
 Tier = Literal["heuristic", "judge", "both"]
 Threshold = Annotated[float, Range(min=0.0, max=1.0)]
-
-_TEXT_MEDIA = re.compile(
-    r"^(?:text/.*|application/(?:json|xml|yaml|x-yaml|javascript|x-ndjson|csv|x-csv"
-    r"|markdown|x-markdown|rtf|x-sh|x-python|sql|x-httpd-php|xhtml\+xml)|.*\+(?:json|xml))"
-    r"(?:;.*)?$",
-    re.I,
-)
-_BASE64_BODY = re.compile(r"[A-Za-z0-9+/=\r\n]{8,}")
-#: What a removal must weigh for ``rewrite`` to cut it out.
-_REWRITE_MIN = 0.3
-
-
-@attrs.frozen
-class Finding:
-    """What decided about one text, and how: ``tier`` (``"heuristic"`` or ``"judge"``),
-    the flagged ``types`` (empty: the text passes), every type's ``scores`` from that
-    tier, the ``detections`` behind the flag (the heuristics' rules with their offsets;
-    the judge's span the whole text, ``detector = "judge"``), the judge's ``reason``
-    and ``rewritten_content``, and the heuristic ``analysis`` (always made: it is what
-    ``rewrite`` cuts from when the judge gives no rewritten text)."""
-
-    tier: Literal["heuristic", "judge"]
-    types: list[str]
-    scores: dict[str, float]
-    detections: tuple[Detection, ...]
-    analysis: Analysis
-    reason: str | None = None
-    rewritten_content: str | None = None
-
-
-@attrs.define
-class _Item:
-    """One text a hook checks: its message, its part (a document) or neither (the
-    message's text, a tool result), what the heuristics and the judge are given."""
-
-    text: str
-    channel: str
-    analysis: Analysis
-    message: Message | None = None
-    part: Any = None
-    encoding: str = "text"
 
 
 class PromptInjectionDetector(Processor):
@@ -211,14 +163,10 @@ class PromptInjectionDetector(Processor):
         self.scanner = Scanner(self.detection_types)
         self.judge: Judge | None = None
         if model is not None:
-            if instructions is None:
-                instructions = INSTRUCTIONS + (REWRITE_INSTRUCTIONS if strategy == "rewrite"
-                                               else "")
             try:
-                self.judge = Judge(model, instructions=instructions, name="prompt-injection",
-                                   schema=schema_for(self.detection_types,
-                                                     rewrite=strategy == "rewrite"),
-                                   timeout=judge_timeout)
+                self.judge = make_judge(model, self.detection_types,
+                                        rewrite=strategy == "rewrite",
+                                        instructions=instructions, timeout=judge_timeout)
             except ConfigurationError as e:
                 raise ConfigurationError(f"{self.id}: {e}") from e
         self.instructions = self.judge.instructions if self.judge is not None else None
@@ -255,8 +203,8 @@ class PromptInjectionDetector(Processor):
         """What the configured tier decides about one value (as ``analyze`` reads it):
         ``check(...).types`` is empty when it passes. May call the judge (``JudgeError``
         when it fails)."""
-        (finding,) = await self._decide([_Item(as_text(value), channel,
-                                               self.analyze(value, channel))])
+        (finding,) = await self._decide([Item(as_text(value), channel,
+                                              self.analyze(value, channel))])
         return finding
 
     # ------------------------------------------------------------------ hooks
@@ -274,18 +222,18 @@ class PromptInjectionDetector(Processor):
         checked = [m for m in messages
                    if m.role in ("user", "system") and not m.is_signal
                    and message_list.source_of(m.id) != "memory"]
-        items: list[_Item] = []
+        items: list[Item] = []
         for message in checked:
             if message.text.strip():
-                items.append(_Item(message.text, "input",
-                                   self.scanner.scan(message.text, "input"), message))
+                items.append(Item(message.text, "input",
+                                  self.scanner.scan(message.text, "input"), message))
             for part in message.content.parts:
-                document = _document(part)
-                if document is not None:
-                    text, encoding = document
+                held = document(part)
+                if held is not None:
+                    text, encoding = held
                     analysis = (self.analyze(part.data, "document") if type(part) is DataPart
                                 else self.scanner.scan(text, "document"))
-                    items.append(_Item(text, "document", analysis, message, part, encoding))
+                    items.append(Item(text, "document", analysis, message, part, encoding))
         findings = await self._decide(items, abort)
         dropped: set[int] = set()
         removed: set[int] = set()
@@ -315,7 +263,7 @@ class PromptInjectionDetector(Processor):
         writer: Writer,
     ) -> ToolResultChange | None:
         (finding,) = await self._decide(
-            [_Item(as_text(result), "tool-result", self.analyze(result, "tool-result"))], abort)
+            [Item(as_text(result), "tool-result", self.analyze(result, "tool-result"))], abort)
         types = finding.types
         if not types:
             return None
@@ -325,8 +273,8 @@ class PromptInjectionDetector(Processor):
             await self._report("tool-result", "warned", finding, writer)
             return None
         if self.strategy == "rewrite":
-            cleaned = self._cleaned_value(result, finding, "tool-result")
-            if cleaned is not _UNCLEAN:
+            cleaned = cleaned_value(self, result, finding, "tool-result")
+            if cleaned is not UNCLEAN:
                 await self._report("tool-result", "rewritten", finding, writer)
                 return {"result": cleaned}
         await self._report("tool-result", "filtered", finding, writer)
@@ -335,14 +283,14 @@ class PromptInjectionDetector(Processor):
 
     # -------------------------------------------------------------- deciding
 
-    async def _decide(self, items: list[_Item], abort: Abort | None = None) -> list[Finding]:
+    async def _decide(self, items: list[Item], abort: Abort | None = None) -> list[Finding]:
         """A finding for each item: the heuristics' where they decide (tier
         ``heuristic``, or ``both`` and they flag it), the judge's for the rest, its
         calls made concurrently. With ``block`` and an abort, a text the heuristics flag
         ends the run before any judge call."""
         findings: list[Finding | None] = []
         for item in items:
-            heuristic = self._heuristic(item.analysis)
+            heuristic = Finding.heuristic(item.analysis, self.flagged(item.analysis))
             decided = self.tier == "heuristic" or (self.tier == "both" and heuristic.types)
             findings.append(heuristic if decided or not item.text.strip() else None)
         if abort is not None and self.strategy == "block":
@@ -356,22 +304,10 @@ class PromptInjectionDetector(Processor):
             replies = await _all(
                 [judge(items[i].text, context=CONTEXT.get(items[i].channel)) for i in pending])
             for i, reply in zip(pending, replies, strict=True):
-                findings[i] = self._judged(items[i], reply)
+                verdict = JudgeVerdict.from_reply(reply, self.detection_types)
+                findings[i] = Finding.judged(items[i].text, items[i].analysis, verdict,
+                                             self.detection_types, self.threshold)
         return [f for f in findings if f is not None]
-
-    def _heuristic(self, analysis: Analysis) -> Finding:
-        types = self.flagged(analysis)
-        return Finding("heuristic", types, dict(analysis.scores), analysis.detections(types),
-                       analysis)
-
-    def _judged(self, item: _Item, reply: dict[str, Any]) -> Finding:
-        verdict = JudgeVerdict.from_reply(reply, self.detection_types)
-        types = [t for t in self.detection_types
-                 if verdict.scores[t] >= self.threshold and verdict.scores[t] > 0]
-        detections = tuple(Detection(t, 0, len(item.text), verdict.scores[t], detector="judge")
-                           for t in types)
-        return Finding("judge", types, verdict.scores, detections, item.analysis,
-                       verdict.reason, verdict.rewritten_content)
 
     # ---------------------------------------------------------------- acting
 
@@ -384,15 +320,15 @@ class PromptInjectionDetector(Processor):
             await self._report("input", "warned", finding, writer)
             return True
         if self.strategy == "rewrite":
-            cleaned = self._cleaned_text(message.text, finding, "input")
+            cleaned = cleaned_text(self, message.text, finding, "input")
             if cleaned is not None:
-                _set_text(message, cleaned)
+                set_text(message, cleaned)
                 await self._report("input", "rewritten", finding, writer)
                 return True
         await self._report("input", "filtered", finding, writer)
         return False
 
-    async def _act_on_document(self, item: _Item, finding: Finding, abort: Abort,
+    async def _act_on_document(self, item: Item, finding: Finding, abort: Abort,
                                writer: Writer) -> bool:
         """Act on a flagged document; False when its part is to be dropped."""
         if self.strategy == "block":
@@ -403,68 +339,19 @@ class PromptInjectionDetector(Processor):
         if self.strategy == "rewrite":
             part = item.part
             if type(part) is FilePart:
-                cleaned = self._cleaned_text(item.text, finding, "document")
+                cleaned = cleaned_text(self, item.text, finding, "document")
                 if cleaned is not None:
-                    part.data = _encode(cleaned, item.encoding, part.data)
+                    part.data = encode(cleaned, item.encoding, part.data)
                     await self._report("document", "rewritten", finding, writer)
                     return True
             else:
-                data = self._cleaned_value(part.data, finding, "document")
-                if data is not _UNCLEAN:
+                data = cleaned_value(self, part.data, finding, "document")
+                if data is not UNCLEAN:
                     part.data = data
                     await self._report("document", "rewritten", finding, writer)
                     return True
         await self._report("document", "filtered", finding, writer)
         return False
-
-    def _cleaned_text(self, text: str, finding: Finding, channel: str) -> str | None:
-        """``text`` cleaned: the judge's ``rewritten_content`` when it gave one, else
-        the offending sentences cut out; None when that changes nothing or the
-        heuristics still flag the result."""
-        if finding.rewritten_content is not None and finding.rewritten_content.strip():
-            cleaned = finding.rewritten_content
-        else:
-            cleaned = rewrite(text, self._removable(finding.analysis, finding.types),
-                              finding.types)
-        if cleaned == text or self.flagged(self.scanner.scan(cleaned, channel)):
-            return None
-        return cleaned
-
-    def _cleaned_value(self, value: Any, finding: Finding, channel: str) -> Any:
-        """A tool result or document data cleaned (the judge's rewrite when it gave
-        one: for a structured value, when it is JSON), else ``_UNCLEAN``."""
-        cleaned: Any = _UNCLEAN
-        rewritten = finding.rewritten_content
-        if rewritten is not None and rewritten.strip():
-            if isinstance(value, str):
-                cleaned = rewritten
-            else:
-                try:
-                    cleaned = json.loads(rewritten)
-                except ValueError:
-                    cleaned = _UNCLEAN
-        if cleaned is _UNCLEAN:
-            cleaned = self._rewrite_value(value, finding.types, channel)
-        if cleaned == value or self.flagged(self.analyze(cleaned, channel)):
-            return _UNCLEAN
-        return cleaned
-
-    def _rewrite_value(self, value: Any, types: list[str], channel: str) -> Any:
-        """A tool result (or document data) with the offending sentences of each of
-        its strings removed."""
-        if isinstance(value, str):
-            analysis = self.scanner.scan(value, channel)
-            return rewrite(value, self._removable(analysis, types), types)
-        if isinstance(value, dict):
-            return {k: self._rewrite_value(v, types, channel) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [self._rewrite_value(v, types, channel) for v in value]
-        return value
-
-    @staticmethod
-    def _removable(analysis: Analysis, types: list[str]) -> list[Any]:
-        return [h for h in analysis.hits
-                if any(h.weights.get(t, 0.0) >= _REWRITE_MIN for t in types)]
 
     # ------------------------------------------------------------- reporting
 
@@ -491,10 +378,6 @@ class PromptInjectionDetector(Processor):
             self.id, _message(finding), self._metadata(verdict, finding)))
 
 
-#: What ``_cleaned_value`` returns when a value cannot be cleaned.
-_UNCLEAN: Any = object()
-
-
 async def _all(calls: list[Coroutine[Any, Any, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The results of ``calls`` run concurrently; when one fails the others are
     cancelled and its error raised."""
@@ -508,75 +391,6 @@ async def _all(calls: list[Coroutine[Any, Any, dict[str, Any]]]) -> list[dict[st
         raise
 
 
-def _set_text(message: Message, cleaned: str) -> None:
-    """Replace the message's text in place (one text part where the first was, and
-    ``content.content`` when it had one)."""
-    parts = message.content.parts
-    first = next((i for i, p in enumerate(parts) if type(p) is TextPart), None)
-    rest = [p for p in parts if type(p) is not TextPart]
-    if first is None:
-        message.content.content = cleaned
-    else:
-        rest.insert(first, TextPart(cleaned))
-        message.content.parts = rest
-        if isinstance(message.content.content, str):
-            message.content.content = cleaned
-
-
 def _message(finding: Finding) -> str:
     message = f"Prompt injection detected. Types: {', '.join(finding.types)}"
     return f"{message}. Reason: {finding.reason}" if finding.reason else message
-
-
-def as_text(value: Any) -> str:
-    """What is scanned of a value: a string as it is, bytes as UTF-8, anything else
-    as its JSON form (offsets of detections are into that form)."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bytes | bytearray):
-        return bytes(value).decode("utf-8", errors="replace")
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(value)
-
-
-def _document(part: Any) -> tuple[str, str] | None:
-    """``(text, encoding)`` of a document part (``encoding``: how ``FilePart.data``
-    holds it: ``text``, ``base64``, ``data-base64`` or ``data-url``), else None."""
-    if type(part) is DataPart:
-        return (as_text(part.data), "data") if part.type.startswith("data-document") else None
-    if type(part) is not FilePart or not _TEXT_MEDIA.match(part.media_type or ""):
-        return None
-    data = part.data or ""
-    if data.startswith("data:"):
-        header, _, body = data.partition(",")
-        if header.endswith(";base64"):
-            decoded = _b64text(body)
-            return (decoded, "data-base64") if decoded is not None else None
-        return unquote(body), "data-url"
-    if _BASE64_BODY.fullmatch(data) and len(data.strip()) % 4 == 0:
-        decoded = _b64text(data)
-        if decoded is not None:
-            return decoded, "base64"
-    return data, "text"
-
-
-def _b64text(body: str) -> str | None:
-    try:
-        return base64.b64decode("".join(body.split()), validate=True).decode("utf-8")
-    except (binascii.Error, ValueError):
-        return None
-
-
-def _encode(text: str, encoding: str, original: str) -> str:
-    """``text`` held the way the original ``FilePart.data`` was."""
-    if encoding == "base64":
-        return base64.b64encode(text.encode()).decode()
-    if encoding == "data-base64":
-        return original.partition(",")[0] + "," + base64.b64encode(text.encode()).decode()
-    if encoding == "data-url":
-        return original.partition(",")[0] + "," + quote(text)
-    return text

@@ -37,6 +37,11 @@ the pattern language) with the tables ``phrases`` and ``markers`` (3), ``context
 (4), ``scan`` (``Scanner``: all of them together, and 5) and ``rewrite`` (what
 ``strategy = "rewrite"`` leaves of a text).
 
+The processor's other pieces live here too: ``judge`` (the judge tier: its prompt,
+schema and verdict), ``findings`` (``Finding``: what either tier decides about a text),
+``texts`` (the texts a hook checks: values, document parts, and how a cleaned text goes
+back) and ``cleaning`` (``strategy = "rewrite"`` applied to a flagged text or value).
+
 Speed: a rule runs only on a text holding a word of each of its needle groups (sets
 of words, looked up once per text); in a text longer than ``LONG_TEXT`` only around
 those words, and the letters-only view only near two pieces that join into one.
