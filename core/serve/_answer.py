@@ -1,0 +1,207 @@
+"""How a run becomes the client's answer, in OpenAI's chat completions format: one
+``chat.completion`` body (``complete``), or server-sent events written as the chunks
+pass the output processors (``stream``); a tripwire or a failed run as an error.
+
+Both read the same ``agent.stream()``, so both paths run the same processors on the
+same chunks. Nothing reaches a streaming client before the first chunk that passed the
+output processors: a tripwire until then is an HTTP 400, after it a last event with
+``finish_reason: "content_filter"``.
+
+The loop in ``stream`` runs once per streamed event, the gateway's latency-critical
+path: an event goes from ``Completion.event`` through ``send`` to the ``_Coalescing``
+writer, and nothing more should be called or awaited there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from tripwire.agent import AgentStream
+from tripwire.errors import APICallError
+from tripwire.processor import TripwireInfo
+from tripwire.serve._request import ChatRequest
+from tripwire.serve._response import Completion, error_body
+
+__all__ = ["complete", "error_response", "stream"]
+
+log = logging.getLogger("tripwire.serve")
+
+_SSE_HEADERS = {"Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def error_response(status: int, message: str, type: str, code: Any = None,
+                   param: str | None = None) -> web.Response:
+    """An HTTP error in OpenAI's format: ``{"error": {message, type, param, code}}``."""
+    return web.Response(status=status, text=error_body(message, type, code, param),
+                        content_type="application/json")
+
+
+async def complete(run: AgentStream, completion: Completion,
+                   record: dict[str, Any]) -> web.Response:
+    """The whole answer of a run that is not streamed: its ``chat.completion`` body,
+    or the error response of its tripwire or failure."""
+    async for chunk in run:
+        if chunk.type == "tripwire":
+            return _tripped(run.tripwire, record)
+        if chunk.type == "error":
+            return _failed(chunk.payload["error"], record)
+        completion.collect(chunk)
+    result = await run.result
+    _usage(record, result.usage)
+    return web.Response(text=completion.body(result.text, result.finish_reason, result.usage),
+                        content_type="application/json")
+
+
+async def stream(request: web.Request, run: AgentStream, completion: Completion,
+                 chat: ChatRequest, record: dict[str, Any]) -> web.StreamResponse:
+    """The streamed answer of a run: its chunks as server-sent events as they pass,
+    written through a ``_Coalescing`` writer; a tripwire or failure before the first
+    event is an error response, after it the stream's last event."""
+    writer: _Coalescing | None = None
+
+    async def send(data: bytes, *, last: bool = False) -> None:
+        """Write ``data``; ``last``: with the end of the response, in one write
+        (the client's last byte then waits for one system call, not two)."""
+        nonlocal writer
+        if writer is None:
+            response = web.StreamResponse(headers=_SSE_HEADERS)
+            await response.prepare(request)
+            writer = _Coalescing(response)
+            data = completion.start() + data
+        if last:
+            await writer.close(data)
+        else:
+            await writer.send(data)
+
+    try:
+        async for chunk in run:
+            kind = chunk.type
+            if kind == "finish":
+                usage = chunk.payload["usage"]
+                _usage(record, usage)
+                await send(completion.finish_events(
+                    completion.stream_finish(chunk.payload["finish_reason"]),
+                    usage if chat.include_usage else None), last=True)
+                break
+            if kind == "tripwire":
+                if writer is None:
+                    return _tripped(run.tripwire, record)
+                info = run.tripwire
+                assert info is not None
+                record["tripwire"] = info.processor_id
+                await send(completion.finish_events(
+                    "content_filter", (await run.usage) if chat.include_usage else None,
+                    extra={"tripwire": {"message": info.reason, "type": "tripwire",
+                                        "code": info.processor_id}}), last=True)
+                break
+            if kind == "error":
+                error = chunk.payload["error"]
+                if writer is None:
+                    return _failed(error, record)
+                status, message, kind = _error_details(error, record)
+                await send(f"data: {error_body(message, kind, status)}\n\n".encode(),
+                           last=True)
+                break
+            data = completion.event(chunk)
+            if data is not None:
+                await send(data)
+        else:
+            if writer is None:  # the run ended without a finish chunk (closed early)
+                return error_response(500, "The run ended without a response.", "server_error")
+            await writer.close()
+        assert writer is not None
+        return writer.response
+    finally:
+        if writer is not None:
+            writer.cancel()
+
+
+def _tripped(info: TripwireInfo | None, record: dict[str, Any]) -> web.Response:
+    """The 400 for a run a tripwire ended before anything was sent."""
+    assert info is not None
+    record["tripwire"] = info.processor_id
+    return error_response(400, info.reason, "tripwire", info.processor_id)
+
+
+def _failed(error: BaseException, record: dict[str, Any]) -> web.Response:
+    """The error for a run that failed before anything was sent."""
+    status, message, kind = _error_details(error, record)
+    return error_response(status, message, kind, None if status >= 500 else status)
+
+
+class _Coalescing:
+    """Writes a stream's events: the first of a turn of the event loop at once, the
+    ones ready in that same turn (events a processor releases together, or that came
+    from the upstream in one read) joined into one write on the next turn. A paced
+    stream's event goes out with no wait and no task; a burst reaches the client in two
+    packets instead of one each (fewer system calls and wake-ups). At most ``limit``
+    bytes wait before ``send`` waits for the client."""
+
+    def __init__(self, response: web.StreamResponse, limit: int = 256 * 1024) -> None:
+        self.response = response
+        self.limit = limit
+        self._pending: list[bytes] = []
+        self._size = 0
+        self._task: asyncio.Task[None] | None = None
+        self._busy = False  # written in this turn of the loop
+        self._loop = asyncio.get_running_loop()
+
+    def _next_turn(self) -> None:
+        self._busy = False
+
+    async def send(self, data: bytes) -> None:
+        task = self._task
+        if task is not None and task.done():
+            self._task = None
+            task.result()  # a failed write (the client went away) ends the stream
+        if not self._busy and self._task is None:
+            self._busy = True
+            self._loop.call_soon(self._next_turn)
+            await self.response.write(data)
+            return
+        self._pending.append(data)
+        self._size += len(data)
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._flush())
+        elif self._size > self.limit:
+            await self._task
+
+    async def _flush(self) -> None:
+        while self._pending:
+            data = b"".join(self._pending)
+            self._pending.clear()
+            self._size = 0
+            await self.response.write(data)
+        self._task = None
+
+    async def close(self, data: bytes = b"") -> None:
+        """Write what is pending, then ``data`` with the end of the response."""
+        if self._task is not None:
+            await self._task
+        await self.response.write_eof(data)
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+
+def _error_details(error: BaseException, record: dict[str, Any]) -> tuple[int, str, str]:
+    """HTTP status, message and OpenAI error type of a run's error: an upstream's own
+    status for a failed model call (502 when it sent none), 500 for anything else."""
+    if isinstance(error, APICallError):
+        status = error.status_code or 0
+        record["upstream_status"] = status
+        kind = "upstream_error" if status >= 500 or not status else "invalid_request_error"
+        return status or 502, f"Upstream model call failed: {error.message}", kind
+    log.error("a run failed: %s: %s", type(error).__name__, error)
+    return 500, f"The gateway failed: {type(error).__name__}", "server_error"
+
+
+def _usage(record: dict[str, Any], usage: Any) -> None:
+    record["prompt_tokens"] = usage.input_tokens
+    record["completion_tokens"] = usage.output_tokens

@@ -1,0 +1,93 @@
+"""The ``[serve]`` table of a configuration file, and the agents a gateway serves from
+it: one per ``[agents.NAME]``, and for each key with processor overrides its own copy of
+the agents it may use (``Gateway.from_config`` puts them together).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tripwire.agent import Agent
+from tripwire.config import Config, build_processors
+from tripwire.errors import ConfigurationError
+from tripwire.options import check
+from tripwire.serve._keys import ApiKey, Keys
+
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_CONCURRENT", "DEFAULT_SHUTDOWN_TIMEOUT",
+           "SERVE_KEYS", "build_agents", "serve_table"]
+
+#: ``[serve]`` keys and the types their values must have.
+SERVE_KEYS: dict[str, Any] = {
+    "keys": dict[str, Any],
+    "keys_file": str,
+    "max_body_bytes": int,
+    "max_concurrent": int,
+    "shutdown_timeout": float,
+}
+
+DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+DEFAULT_MAX_CONCURRENT = 64
+DEFAULT_SHUTDOWN_TIMEOUT = 30.0
+
+
+def serve_table(config: Config) -> dict[str, Any]:
+    """The ``[serve]`` table of ``config``: every key known and of its type, the limits
+    above zero (a ``ConfigurationError`` naming the key otherwise)."""
+    serve = dict(config.serve)
+    where = f"{config.path}: [serve]"
+    for name, value in serve.items():
+        if name not in SERVE_KEYS:
+            raise ConfigurationError(
+                f"{where}: unknown key {name!r}; valid keys: {', '.join(SERVE_KEYS)}")
+        serve[name] = check(name, value, SERVE_KEYS[name], owner=where, noun="key")
+    for name in ("max_body_bytes", "max_concurrent", "shutdown_timeout"):
+        if name in serve and not serve[name] > 0:
+            raise ConfigurationError(
+                f"{where} {name}: expects a number > 0, got {serve[name]}")
+    return serve
+
+
+def build_agents(config: Config, keys: Keys
+                 ) -> tuple[dict[str, Agent], dict[tuple[str, str], Agent]]:
+    """The agents of ``config`` by name, and the agents keys with processor overrides
+    use instead, by ``(key name, agent name)``."""
+    if not config.agents:
+        raise ConfigurationError(f"{config.path}: no agents to serve (add [agents.NAME])")
+    agents = {name: config.agent(name) for name in config.agents}
+    key_agents: dict[tuple[str, str], Agent] = {}
+    for key in keys.keys:
+        unknown = [a for a in key.agents or () if a not in agents]
+        if unknown:
+            raise ConfigurationError(
+                f"serve.keys.{key.name} agents: no agent {unknown[0]!r}; agents: "
+                f"{', '.join(agents)}")
+        if key.overrides:
+            mine = [name for name in agents if key.may_use(name)]
+            _check_disabled(key, [agents[name] for name in mine])
+            for name in mine:
+                key_agents[(key.name, name)] = _override(config, name, key)
+    return agents, key_agents
+
+
+def _override(config: Config, name: str, key: ApiKey) -> Agent:
+    """The agent ``name`` as ``key`` runs it: without the processors it disables, with
+    the ones it adds."""
+    kwargs = config.agent_kwargs(name)
+    for kind in ("input_processors", "output_processors", "error_processors"):
+        kept = [p for p in kwargs.get(kind) or [] if getattr(p, "id", None) not in key.disable]
+        try:
+            kept += build_processors(list(getattr(key, kind, ())))
+        except ConfigurationError as e:
+            raise ConfigurationError(f"serve.keys.{key.name} {kind}{e}") from e
+        kwargs[kind] = kept
+    return config.build(Agent, name, kwargs)
+
+
+def _check_disabled(key: ApiKey, agents: list[Agent]) -> None:
+    """A disabled id that none of the key's agents has is a typo: say so."""
+    ids = {getattr(p, "id", None) for agent in agents for p in agent.list_processors()}
+    missing = [d for d in key.disable if d not in ids]
+    if missing:
+        raise ConfigurationError(
+            f"serve.keys.{key.name} disable: no agent of this key has the processor "
+            f"{missing[0]!r}")
