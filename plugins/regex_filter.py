@@ -36,7 +36,6 @@ Speed: the patterns are compiled once per processor, into as few scans as possib
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
@@ -58,8 +57,8 @@ from tripwire.holdback import (
     run_start,
 )
 from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
-from tripwire.options import PositiveInt, check
-from tripwire.plugins._regex import PRESETS, Matcher, Rule, width
+from tripwire.options import check
+from tripwire.plugins._regex import PRESETS, Matcher, Rule, rules_in_force, structure_rules
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 
@@ -121,7 +120,7 @@ class RegexFilter(Processor):
                 f"{self.id}: presets must be a list of {', '.join(map(repr, PRESETS))}; "
                 f"got {presets!r}"
             )
-        structured = _structure_rules(rules, self.id)
+        structured = structure_rules(rules, self.id)
         presets = list(dict.fromkeys(presets or ()))
         if not structured and not presets:
             raise ConfigurationError(
@@ -134,17 +133,9 @@ class RegexFilter(Processor):
         self.presets = presets
         self.strategy = strategy
         self.phase = phase
-        every: list[Rule] = []
-        where: dict[str, str] = {}
-        for index, rule in enumerate(structured):
-            every.append(_checked(rule, f"rule {index} ({rule.name!r})", self.id))
-            _claim(where, rule.name, f"rule {index}", self.id)
-        for preset in presets:
-            for rule in PRESETS[preset]:
-                every.append(_checked(rule, f"preset {preset!r} rule {rule.name!r}", self.id))
-                _claim(where, rule.name, f"preset {preset!r}", self.id)
+        every = rules_in_force(structured, presets, self.id)
         #: Every rule in force, in order: ``rules``, then each preset's.
-        self.active_rules: tuple[Rule, ...] = tuple(every)
+        self.active_rules: tuple[Rule, ...] = every
         self._matcher = Matcher([r.pattern for r in every])
         self._names = [r.name for r in every]
         #: The longest match of any rule: how much streamed text is held back (one
@@ -501,92 +492,3 @@ def _unseen(state: dict[str, Any], matches: list[Match]) -> list[Match]:
         else:
             out.append(m)
     return out
-
-
-# ------------------------------------------------------------ options
-
-
-_RULE_KEYS = tuple(a.name for a in attrs.fields(Rule))
-
-
-def _structure_rules(rules: Any, owner: str) -> list[Rule]:
-    """``rules`` as ``Rule`` objects (tables converted), with a clear error for anything
-    else, an unknown or a missing key."""
-    if rules is None:
-        return []
-    if not isinstance(rules, list | tuple):
-        raise ConfigurationError(
-            f"{owner}: rules must be a list of rules ({{name, pattern, replacement, "
-            f"max_length}} tables or Rule objects), got {rules!r}"
-        )
-    out: list[Rule] = []
-    for index, rule in enumerate(rules):
-        if isinstance(rule, Rule):
-            out.append(rule)
-            continue
-        if not isinstance(rule, Mapping):
-            raise ConfigurationError(
-                f"{owner}: rule {index} must be a table {{name, pattern, replacement, "
-                f"max_length}} or a Rule, got {rule!r}"
-            )
-        unknown = [k for k in rule if k not in _RULE_KEYS]
-        missing = [k for k in ("name", "pattern") if k not in rule]
-        if unknown or missing:
-            problem = (f"has no key {', '.join(map(repr, unknown))}" if unknown
-                       else f"needs {' and '.join(map(repr, missing))}")
-            raise ConfigurationError(
-                f"{owner}: rule {index} {problem}; a rule has name, pattern, replacement "
-                f"(default '[REDACTED]') and max_length"
-            )
-        out.append(check(f"rule {index}", dict(rule), Rule, owner=owner))
-    return out
-
-
-def _checked(rule: Rule, where: str, owner: str) -> Rule:
-    """``rule`` with its ``max_length`` computed when it was not given; every problem
-    a ``ConfigurationError`` naming the rule."""
-    if not rule.name:
-        raise ConfigurationError(f"{owner}: {where}: name must be a non-empty string")
-    try:
-        re.compile(rule.pattern)
-    except re.error as e:
-        raise ConfigurationError(
-            f"{owner}: {where}: pattern {rule.pattern!r} is not a valid regular expression: {e}"
-        ) from e
-    low, high = width(rule.pattern)
-    if low == 0 or (low is None and re.compile(rule.pattern).search("") is not None):
-        raise ConfigurationError(
-            f"{owner}: {where}: pattern {rule.pattern!r} can match the empty string; a "
-            f"rule must match at least one character"
-        )
-    given = rule.max_length
-    if given is not None:
-        check("max_length", given, PositiveInt, owner=f"{owner}: {where}")
-        if high is not None and given < high:
-            raise ConfigurationError(
-                f"{owner}: {where}: max_length {given} is less than the longest match of "
-                f"{rule.pattern!r} ({high} characters); leave it out to have it computed"
-            )
-        return rule
-    if high is None and low is None:
-        raise ConfigurationError(
-            f"{owner}: {where}: the longest match of {rule.pattern!r} cannot be computed "
-            f"(this Python's re has no parser tripwire can read); give max_length, the "
-            f"most characters one match may cover"
-        )
-    if high is None:
-        raise ConfigurationError(
-            f"{owner}: {where}: pattern {rule.pattern!r} can match without bound; give "
-            f"max_length, the most characters one match may cover (streamed text is held "
-            f"back that far), e.g. by bounding repeats: '\\d{{1,12}}' instead of '\\d+'"
-        )
-    return attrs.evolve(rule, max_length=high)
-
-
-def _claim(where: dict[str, str], name: str, owner_of: str, owner: str) -> None:
-    if name in where:
-        raise ConfigurationError(
-            f"{owner}: rule name {name!r} is used twice ({where[name]} and {owner_of}); "
-            f"rule names must be unique"
-        )
-    where[name] = owner_of
