@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from tripwire._call_options import CALLER_SYSTEM
-from tripwire.config import _check_specs
+from tripwire._config_processors import check_specs
 from tripwire.errors import ConfigurationError
 from tripwire.options import check
 
@@ -185,7 +185,7 @@ def _key(name: str, table: Any, where: str) -> ApiKey:
         raise ConfigurationError(f"{where} max_concurrent: expects an integer >= 1, got {limit}")
     for key in ("input_processors", "output_processors"):
         if key in table:
-            _check_specs(table[key], f"{where} {key}")
+            check_specs(table[key], f"{where} {key}")
     caller_system = table.get("caller_system", "input")
     if caller_system not in CALLER_SYSTEM:
         raise ConfigurationError(
