@@ -148,7 +148,7 @@ class CallOptions:
     audit: bool = False
     #: what the hooks of a call bind the same way for every call with these units
     #: (the agent's when the call runs its own lists, else the call's own): the hooks
-    #: each list implements, chains of processors bound once (``tripwire._hooks``)
+    #: each list implements, chains of processors bound once (``tripwire._binding``)
     plans: dict[Any, Any] = attrs.field(factory=dict)
     #: the caller's system-role messages are input (``caller_system="input"``)
     system_is_input: bool = False

@@ -2,9 +2,10 @@
 ``pm.hook``): one method per hook, so the loop reads like the diagram in docs/hooks.md.
 
 Each method builds the hook's ``HookState`` and an adapter (the arguments a processor
-is given, how its return is applied, what a wrapper receives), then runs the chain:
-processors in list order, a wrapper around the rest of the chain, a parallel group's
-members concurrently on forks of the state, merged once all have passed.
+is given, how its return is applied, what a wrapper receives), then runs the chain
+``tripwire._binding`` bound: processors in list order, a wrapper around the rest of
+the chain, a parallel group's members concurrently on forks of the state, merged once
+all have passed.
 
 A ``TripWire`` raised by a processor propagates to the caller (the loop decides
 between a retry and the end of the run); everything else a processor does wrong is
@@ -22,24 +23,16 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from tripwire import _returns
-from tripwire._call_options import CallOptions, ParallelUnit, StepConfig, Unit, flat
-from tripwire._hookcall import (
-    FAILED_OPEN,
-    BoundHook,
-    handle_failure,
-    make_abort,
-    shareable,
-    shared_bound,
-)
+from tripwire._binding import Bindings, ParallelGroup
+from tripwire._call_options import CallOptions, StepConfig, flat
+from tripwire._hookcall import FAILED_OPEN, BoundHook, handle_failure
 from tripwire._hookstate import HookState, describe
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, ToolCall
-from tripwire.context import TracingContext
 from tripwire.errors import ProcessorError
 from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
 
 if TYPE_CHECKING:
-    from tripwire._pipeline import OutputPipeline
     from tripwire.models import Model
     from tripwire.results import OutputResult, StepResult
     from tripwire.types import SendSignal
@@ -62,112 +55,23 @@ class _Adapter:
     view: Callable[[HookState], Any] = lambda state: None
 
 
-@attrs.define(eq=False)
-class _Parallel:
-    """A parallel group's chains, bound for one hook."""
-
-    unit: ParallelUnit
-    chains: list[list[Any]]
-    member_ids: list[str]
-
-
 class Hooks:
-    """The nine hooks of one call, bound to its processors and services."""
+    """The nine hooks of one call, run over its processors as ``bindings`` binds them."""
 
-    def __init__(
-        self,
-        call: CallOptions,
-        pipeline: OutputPipeline,
-        tracing_context: TracingContext,
-        abort_signal: asyncio.Event,
-        recorder: Any = None,
-    ) -> None:
-        self.call = call
-        self.recorder = recorder
-        self._pipeline = pipeline
-        self._tracing_context = tracing_context
-        self._abort_signal = abort_signal
-        self._retry_count = 0
-        #: ``state`` per processor id: shared by that processor's hooks for the call
-        self.states: dict[str, dict[str, Any]] = {}
-        self._commons: dict[int, dict[str, Any]] = {}
-        self._bound: dict[tuple[int, str], BoundHook] = {}
-        self._chains: dict[tuple[str, str], list[Any]] = {}
+    def __init__(self, bindings: Bindings) -> None:
+        self.bindings = bindings
+        self.call = bindings.call
+        self.recorder = bindings.recorder
         #: the hooks some input (output) processor of the call implements: the loop
         #: calls no hook that none does
         self.input_hooks: frozenset[str]
         self.output_hooks: frozenset[str]
         #: some input processor runs ``process_input`` beside the run (``start_checks``)
         self.has_checks: bool
-        found = call.plans.get("hooks")
+        found = self.call.plans.get("hooks")
         if found is None:
-            found = call.plans["hooks"] = _implemented(call)
+            found = self.call.plans["hooks"] = _implemented(self.call)
         self.input_hooks, self.output_hooks, self.has_checks = found
-
-    # -- binding
-    def common(self, cp: CompiledProcessor) -> dict[str, Any]:
-        """The common hook arguments of one processor, built once per call."""
-        key = id(cp.processor)
-        common = self._commons.get(key)
-        if common is None:
-            declared = cp.declared  # only what its implementations take is built
-            common = self._commons[key] = {
-                "abort": make_abort(cp.id) if "abort" in declared else None,
-                "retry_count": self._retry_count,
-                "request_context": self.call.request_context,
-                "tracing_context": self._tracing_context,
-                "state": self.states.setdefault(cp.id, {}) if "state" in declared else None,
-                "writer": self._pipeline.writer(cp) if "writer" in declared else None,
-                "abort_signal": self._abort_signal,
-            }
-        return common
-
-    def bound(self, cp: CompiledProcessor, hook: str) -> BoundHook:
-        key = (id(cp.processor), hook)
-        bound = self._bound.get(key)
-        if bound is None:
-            if shareable(cp, hook):
-                bound = self._bound[key] = shared_bound(cp, hook)
-            else:
-                bound = self._bound[key] = BoundHook(cp, hook, self.common(cp))
-                bound.recorder = self.recorder
-        return bound
-
-    def chain(self, units: list[Unit], hook: str) -> list[Any]:
-        """The units that implement ``hook``, bound: ``BoundHook``s, and ``_Parallel``
-        groups for parallel units. ``process_input`` of a processor in ``parallel`` or
-        ``monitor`` mode is not part of the chain (it runs beside it)."""
-        out: list[Any] = []
-        for u in units:
-            if isinstance(u, ParallelUnit):
-                chains, ids = [], []
-                for member_id, member in zip(u.member_ids, u.chains, strict=True):
-                    bound = self.chain(member, hook)
-                    if bound:
-                        chains.append(bound)
-                        ids.append(member_id)
-                if chains:
-                    out.append(_Parallel(u, chains, ids))
-            elif hook in u.impls and (u.mode == "blocking" or hook != "process_input"):
-                out.append(self.bound(u, hook))
-            elif hook in u.impls and self.recorder is not None:
-                self.recorder.record(u.id, hook, 0, 0, "skipped-by-mode", mode=u.mode)
-        return out
-
-    def _chain(self, kind: str, hook: str) -> list[Any]:
-        """``chain()`` of one list for one hook, built once per call (once for every
-        call when it binds nothing per call: ``CallOptions.plans``)."""
-        key = (kind, hook)
-        found = self._chains.get(key)
-        if found is None:
-            found = self.call.plans.get(key)
-            if found is None:
-                units = getattr(self.call, kind)
-                found = self.chain(units, hook)
-                if _shared_chain(units, hook, found):
-                    self.call.plans[key] = found
-            self._chains[key] = found
-        return found
 
     def start_checks(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:
         """Start ``process_input`` of the processors in ``parallel`` and ``monitor``
@@ -180,9 +84,9 @@ class Hooks:
         return tasks
 
     async def _check_input(self, cp: CompiledProcessor, message_list: MessageList) -> None:
-        bound = self.bound(cp, "process_input")
+        bound = self.bindings.bound(cp, "process_input")
         state = HookState(message_list)
-        common = self.common(cp) if bound.run_slots else None
+        common = self.bindings.common(cp) if bound.run_slots else None
         result = (bound(_INPUT_VALUES, state, common) if self.recorder is None
                   else bound.recorded(_INPUT_VALUES, state, self.recorder, common))
         if type(result) is CoroutineType:
@@ -193,42 +97,6 @@ class Hooks:
                 f"not change it (it returned {type(result).__name__}); make it blocking to "
                 f"change the input"))
 
-    def stream_stages(self) -> list[BoundHook]:
-        """``process_output_stream`` of the output processors, in order (a parallel
-        group's members one after another: per-chunk hooks gain nothing from
-        concurrency)."""
-        found = self.call.plans.get("stages")
-        if found is not None:
-            return found  # type: ignore[no-any-return]
-        stages = [self.bound(cp, "process_output_stream") for cp in flat(self.call.outputs)
-                  if "process_output_stream" in cp.impls]
-        if all(b.shared for b in stages):
-            self.call.plans["stages"] = stages
-        return stages
-
-    @property
-    def retry_count(self) -> int:
-        return self._retry_count
-
-    def set_retry_count(self, value: int) -> None:
-        if value == self._retry_count:
-            return
-        self._retry_count = value
-        for common in self._commons.values():
-            common["retry_count"] = value
-        for bound in self._bound.values():
-            if not bound.shared:  # a shared one reads it from the call's common values
-                bound.set("retry_count", value)
-        self._pipeline.set_retry_count(value)
-
-    def _set_retry_count_of(self, bound: BoundHook, value: int) -> None:
-        """The ``retry_count`` ``bound``'s processor is given from now on."""
-        if bound.shared:
-            if bound.run_slots:
-                self.common(bound.cp)["retry_count"] = value
-        else:
-            bound.set("retry_count", value)
-
     # -- running a chain
     async def _run(self, chain: list[Any], adapter: _Adapter, state: HookState) -> None:
         recorder = self.recorder
@@ -236,13 +104,13 @@ class Hooks:
         for i, item in enumerate(chain):
             if state.cached is not None or state.retry_by is not None:  # state.stopped
                 return
-            if type(item) is _Parallel:
+            if type(item) is ParallelGroup:
                 await self._parallel(item, adapter, state)
             elif item.wrapper:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
-                common = self.common(item.cp) if item.run_slots else None
+                common = self.bindings.common(item.cp) if item.run_slots else None
                 result = (item(values, state, common) if recorder is None
                           else item.recorded(values, state, recorder, common))
                 if type(result) is CoroutineType:
@@ -266,7 +134,7 @@ class Hooks:
         if replacement is not None and replacement is not FAILED_OPEN:
             adapter.apply(bound.cp, replacement, state)
 
-    async def _parallel(self, group: _Parallel, adapter: _Adapter, state: HookState) -> None:
+    async def _parallel(self, group: ParallelGroup, adapter: _Adapter, state: HookState) -> None:
         forks = [state.fork() for _ in group.chains]
         tasks = [asyncio.ensure_future(self._run(chain, adapter, fork))
                  for chain, fork in zip(group.chains, forks, strict=True)]
@@ -298,7 +166,7 @@ class Hooks:
 
     # -- the hooks, in the order they run
     async def process_input(self, message_list: MessageList) -> None:
-        chain = self._chain("inputs", "process_input")
+        chain = self.bindings.chain_of("inputs", "process_input")
         if not chain:
             return
 
@@ -315,7 +183,7 @@ class Hooks:
     ) -> None:
         """``send_signal()`` makes the step's ``send_signal`` (only when a processor
         runs)."""
-        chain = self._chain("inputs", "process_input_step")
+        chain = self.bindings.chain_of("inputs", "process_input_step")
         if not chain:
             return
         signal = send_signal()
@@ -336,7 +204,7 @@ class Hooks:
     ) -> tuple[list[dict[str, Any]], list[Chunk] | None]:
         """The prompt to send (processors may rewrite it for this call only), and the
         cached chunks when a processor answered the call itself."""
-        chain = self._chain("inputs", "process_llm_request")
+        chain = self.bindings.chain_of("inputs", "process_llm_request")
         if not chain:
             return prompt, None
         values = {"prompt": lambda s: s.prompt, "model": lambda s: config.model,
@@ -366,7 +234,7 @@ class Hooks:
         step: StepResult, from_cache: bool, finish: Mapping[str, Any],
     ) -> None:
         """``steps`` are the accepted steps before ``step``, the one just answered."""
-        chain = self._chain("inputs", "process_llm_response")
+        chain = self.bindings.chain_of("inputs", "process_llm_response")
         if not chain:
             return
         values = {"chunks": lambda s: list(chunks), "model": lambda s: model,
@@ -400,22 +268,22 @@ class Hooks:
         for cp in self.call.processors():
             if "process_api_error" in cp.impls and id(cp.processor) not in seen:
                 seen.add(id(cp.processor))
-                chain.append(self.bound(cp, "process_api_error"))
+                chain.append(self.bindings.bound(cp, "process_api_error"))
         state = HookState(message_list)
         for bound in chain:  # API-error retries of this step, not processor retries
-            self._set_retry_count_of(bound, retries)
+            self.bindings.set_retry_count_of(bound, retries)
         try:
             await self._run(chain, _Adapter("process_api_error", values, apply, view), state)
         finally:
             for bound in chain:
-                self._set_retry_count_of(bound, self._retry_count)
+                self.bindings.set_retry_count_of(bound, self.bindings.retry_count)
         return state.retry_by
 
     async def process_output_step(
         self, message_list: MessageList, step: StepResult, config: StepConfig,
         steps: list[StepResult],
     ) -> None:
-        chain = self._chain("outputs", "process_output_step")
+        chain = self.bindings.chain_of("outputs", "process_output_step")
         if not chain:
             return
         values = {
@@ -443,7 +311,7 @@ class Hooks:
     ) -> Any:
         """The tool's result after every output processor (``{"result": value}``
         replaces it, as does ``message_list.update_tool_invocation``)."""
-        chain = self._chain("outputs", "process_tool_result")
+        chain = self.bindings.chain_of("outputs", "process_tool_result")
         if not chain:
             return value
 
@@ -476,7 +344,7 @@ class Hooks:
         return found.result if found is not None else value
 
     async def process_output_result(self, message_list: MessageList, output: OutputResult) -> None:
-        chain = self._chain("outputs", "process_output_result")
+        chain = self.bindings.chain_of("outputs", "process_output_result")
         if not chain:
             return  # output.text is already the response's text
 
@@ -549,11 +417,3 @@ def _implemented(call: CallOptions) -> tuple[frozenset[str], frozenset[str], boo
     return (frozenset(h for cp in inputs for h in cp.impls),
             frozenset(h for cp in outputs for h in cp.impls),
             any(cp.mode != "blocking" and "process_input" in cp.impls for cp in inputs))
-
-
-def _shared_chain(units: list[Unit], hook: str, chain: list[Any]) -> bool:
-    """True when ``chain`` (``Hooks.chain(units, hook)``) is the same for every call:
-    each of its processors bound once for all calls, none left out by its mode (that
-    is recorded in the audit per call) and no parallel group (bound per call)."""
-    return all(type(b) is BoundHook and b.shared for b in chain) and len(chain) == sum(
-        1 if isinstance(u, ParallelUnit) else hook in u.impls for u in units)

@@ -25,6 +25,7 @@ from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from tripwire import _observe
+from tripwire._binding import Bindings
 from tripwire._call_options import resolve_call
 from tripwire._hooks import Hooks
 from tripwire._modes import next_after_checks
@@ -89,10 +90,11 @@ class Run:
         self.recorder = (_observe.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
                          if call.audit or tracer is not None else None)
         self.pipeline.recorder = self.recorder
-        self.hooks = Hooks(call, self.pipeline, self.tracing_context, self.abort_signal,
-                           self.recorder)
-        self.pipeline.attach(self.hooks.stream_stages(), self.message_list, self.hooks.common,
-                             call.plans)
+        self.bindings = Bindings(call, self.pipeline, self.tracing_context, self.abort_signal,
+                                 self.recorder)
+        self.hooks = Hooks(self.bindings)
+        self.pipeline.attach(self.bindings.stream_stages(), self.message_list,
+                             self.bindings.common, call.plans)
         self.tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
                                 self.request_context, self.abort_signal, self.run_id)
         self.steps: list[StepResult] = []
@@ -147,9 +149,9 @@ class Run:
                         signal_message(tw.reason, attributes={"type": "retry-feedback"}),
                         "response",
                     )
-                    self.hooks.set_retry_count(self.hooks.retry_count + 1)
+                    self.bindings.set_retry_count(self.bindings.retry_count + 1)
                     for c in await self._step_retry(step_number, tw.reason, tw.processor_id,
-                                                    self.hooks.retry_count):
+                                                    self.bindings.retry_count):
                         yield c
                     continue
                 except TripWire as tw:
@@ -159,7 +161,7 @@ class Run:
                     if last is not None and last.step_number == step_number and last.tripwire is None:
                         last.tripwire = tripwire_info(tw)
                     raise
-                self.hooks.set_retry_count(0)
+                self.bindings.set_retry_count(0)
                 step = self.steps[-1]
                 if (step.tool_calls and step_number + 1 < self.call.max_steps
                         and not self._client_calls(step)):
@@ -438,7 +440,7 @@ class Run:
     def _maybe_retry(self, tw: TripWire) -> None:
         """Turn a ``retry=True`` abort into a step retry when the limit allows."""
         limit = self.call.max_retries
-        if tw.retry and limit is not None and self.hooks.retry_count < limit:
+        if tw.retry and limit is not None and self.bindings.retry_count < limit:
             raise _RetryStep(tw) from None
 
     async def _retry_api_error(

@@ -3,8 +3,9 @@
 its chunks to the caller.
 
 The loop's parts live in modules named for them: call options (``_call_options``),
-the typed hook facade (``_hooks``), the output pipeline (``_pipeline``), tool
-execution (``_tool_exec``), what hooks return (``_returns``), results (``results``).
+processors bound to their hooks (``_binding``), the typed hook facade (``_hooks``), the
+output pipeline (``_pipeline``), tool execution (``_tool_exec``), what hooks return
+(``_returns``), results (``results``).
 """
 
 from __future__ import annotations
