@@ -13,7 +13,7 @@ with that stage's result: the general loop stays the one place that decides what
 result means. With the audit on, the fast path counts the chunks it saw (those that
 passed every stage are added to each stage's counts when the step's stats are flushed)
 and times one chunk in 32 (the run's first always) stage by stage, into the pipeline's
-``timings``: a stage's time in a step is estimated from its average over the run;
+``audit.timings``: a stage's time in a step is estimated from its average over the run;
 with OpenTelemetry spans on, and with a wrapper among the stages, there is no fast
 path.
 """
@@ -89,7 +89,7 @@ def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
     # A weak proxy: the pipeline holds these functions, and they must not hold it
     # back (a run leaves no reference cycle for the garbage collector).
     values: list[Any] = [weakref.proxy(pipeline), pipeline.pending, pipeline.counts,
-                         pipeline.timings]
+                         pipeline.audit.timings if pipeline.audit is not None else []]
     for stage in stages:
         values += (stage.fn, stage.args, stage.parts)
     return make(*values)

@@ -1,15 +1,15 @@
 """The output pipeline: every chunk a client receives passes ``process_output_stream``
 of the output processors here, in list order, exactly once.
 
-It also carries the ``data-*`` chunks hooks and tools write (``Writer``), and keeps the
-non-transient ones for the step's stored message.
+It also carries the ``data-*`` chunks hooks and tools write (``tripwire._writer``), and
+keeps the non-transient ones for the step's stored message. Each processor is a
+``tripwire._stage.Stage``; with the audit on, ``tripwire._stagestats`` hands what the
+stages did to the recorder, step by step.
 """
 
 from __future__ import annotations
 
-import logging
 import time
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,166 +22,18 @@ from tripwire._hookcall import (
     on_tripwire,
 )
 from tripwire._observe import wall_ns
+from tripwire._stage import Stage, warn_dropped_all
+from tripwire._stagestats import StageAudit
 from tripwire._validation import CompiledProcessor
+from tripwire._writer import Writer
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import TripWire
 from tripwire.messages import DataPart, Message, MessageList
 
-log = logging.getLogger("tripwire")
-
-
-class Writer:
-    """Lets a hook (or a tool) emit ``data-*`` chunks to the client."""
-
-    __slots__ = ("_pipeline", "_emitter")
-
-    def __init__(self, pipeline: OutputPipeline, emitter: str | None) -> None:
-        self._pipeline = pipeline
-        self._emitter = emitter
-
-    async def custom(self, chunk: Mapping[str, Any] | Chunk) -> None:
-        """Emit ``{"type": "data-...", "data": ..., "transient": bool}``.
-
-        Transient chunks reach the client but are not stored with the message.
-        """
-        if isinstance(chunk, Chunk):
-            out = chunk
-        elif isinstance(chunk, Mapping):
-            kind = chunk.get("type")
-            if not isinstance(kind, str) or not kind.startswith("data-"):
-                raise ValueError(
-                    f"writer.custom() needs a chunk whose type starts with 'data-', got {kind!r}"
-                )
-            unknown = set(chunk) - {"type", "data", "transient", "id"}
-            if unknown:
-                raise ValueError(
-                    f"writer.custom(): unknown key(s) {sorted(unknown)}; valid: type, data, "
-                    f"transient, id"
-                )
-            payload = {"data": chunk.get("data")}
-            if "id" in chunk:
-                payload["id"] = chunk["id"]
-            out = Chunk(kind, payload, run_id=self._pipeline.run_id,
-                        transient=bool(chunk.get("transient", False)))
-        else:
-            raise TypeError(f"writer.custom() takes a mapping, got {type(chunk).__name__}")
-        if not out.type.startswith("data-"):
-            raise ValueError(f"writer.custom() only emits data-* chunks, got {out.type!r}")
-        self._pipeline.pending.append((out, self._emitter))
-
-    def report(self, verdict: Any) -> None:
-        """Record a guard's ``tripwire.guardrails.Verdict`` on the run's result
-        (``result.verdicts``): how a guard that warns, redacts or rewrites says what it
-        did (one that blocks puts ``verdict.to_metadata()`` on its tripwire instead)."""
-        from tripwire.guardrails import Verdict
-
-        if not isinstance(verdict, Verdict):
-            raise TypeError(f"writer.report() takes a tripwire.guardrails.Verdict, got "
-                            f"{type(verdict).__name__}")
-        self._pipeline.verdicts.append(verdict)
-
-
-class _StepStats:
-    """What one stage did with the chunks of one step in the general loop (for the
-    audit; made when that loop first counts a chunk of the stage: ``_Stage.counting``).
-
-    The counts start at the class's zeros: nothing is set until counted."""
-
-    calls = ns = timed = dropped = modified = emitted = first_ns = 0
-    outcome: str | None = None
-
-    def reset(self) -> None:
-        """Start the next step's counts."""
-        vars(self).clear()
-
-    def duration_ns(self) -> int:
-        """The time spent in the stage this step, estimated from the timed calls."""
-        return self.ns * self.calls // self.timed if self.timed else 0
-
-    def took(self, began: int, outcome: str | None, result: Any = None,
-             chunk: Any = None) -> None:
-        if began:
-            self.ns += time.perf_counter_ns() - began
-            self.timed += 1
-        if outcome is not None:
-            self.outcome = outcome
-        elif result is None:
-            self.dropped += 1
-        elif type(result) is list:
-            self.modified += 1
-            self.emitted += len(result)
-        else:
-            self.emitted += 1
-            if result is not chunk:
-                self.modified += 1
-
-    def final_outcome(self) -> str:
-        if self.outcome is not None:
-            return self.outcome
-        if self.modified:
-            return "modified"
-        return "dropped" if self.dropped else "passed"
-
-
-_UNCOUNTED = _StepStats()
-
-
-class _Stage:
-    """One output processor's ``process_output_stream`` in the pipeline."""
-
-    __slots__ = ("bound", "cp", "id", "fn", "args", "part_index", "parts", "data",
-                 "texts", "dropped", "released", "wrapper", "stats")
-
-    def __init__(self, bound: BoundHook, message_list: MessageList,
-                 common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
-        self.bound = bound
-        self.cp = cp = bound.cp
-        self.id = cp.id
-        # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
-        self.fn = bound.fn
-        self.part_index = bound.part_index
-        self.parts: list[Chunk] | None = None
-        if bound.shared:  # bound for every call: this call's values in a copy
-            args = bound.args.copy()
-            for name, i in bound.own:
-                if name == "stream_parts":
-                    args[i] = self.parts = []
-                elif name == "message_list":
-                    args[i] = message_list
-            if bound.run_slots:
-                values = common(bound.cp)
-                for name, i in bound.run_slots:
-                    args[i] = values[name]
-            self.args = args
-        else:
-            self.args = bound.args
-            if bound.declares("stream_parts"):
-                self.parts = []
-                bound.set("stream_parts", self.parts)
-            bound.set("message_list", message_list)
-        self.data = cp.process_data_parts
-        self.wrapper = bound.wrapper
-        # Text deltas seen and dropped: a processor that drops every one of them and
-        # never releases held chunks has most likely forgotten to ``return part``
-        # (warned once, after the run).
-        self.texts = 0
-        self.dropped = 0
-        self.released = False
-        # (one shared, never written, until the general loop counts a chunk with the
-        # audit on: ``counting``)
-        self.stats = _UNCOUNTED
-
-    def counting(self) -> _StepStats:
-        """The stage's stats for this step, made when first needed (audit on)."""
-        stats = self.stats
-        if stats is _UNCOUNTED:
-            stats = self.stats = _StepStats()
-        return stats
+__all__ = ["OutputPipeline", "Writer"]
 
 
 _NOTHING: Any = object()
-
-_warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 class OutputPipeline:
@@ -190,7 +42,7 @@ class OutputPipeline:
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self.recorder: Any = None  # the run's audit/trace Recorder, when on
-        self.stages: list[_Stage] = []
+        self.stages: list[Stage] = []
         self.message_list: MessageList | None = None
         #: data chunks hooks wrote and not yet processed, with the id of their writer
         self.pending: list[tuple[Chunk, str | None]] = []
@@ -200,14 +52,8 @@ class OutputPipeline:
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
         self.fast = False
-        #: the general loop counted chunks in stage stats since the last flush
-        self.counted = False
-        #: chunks that left the fast path since the last flush (it counts all it saw)
-        self.left_fast = 0
-        #: with the audit on, the fast path's timed chunks over the run: per stage, the
-        #: ns spent and the number timed (``[ns0, timed0, ns1, timed1, ...]``)
-        self.timings: list[int] = []
-        self.stage_ids: tuple[str, ...] = ()
+        #: the stages' statistics for the audit, when the run has a ``recorder``
+        self.audit: StageAudit | None = None
         #: the fast path's synchronous ``_fastpath.Check``, when there is one: the loop
         #: calls it instead of awaiting ``emit`` (no coroutine per chunk), and
         #: ``went_on`` with what it returned
@@ -223,31 +69,23 @@ class OutputPipeline:
         gives a processor's common arguments for this call; ``plans`` is the call's
         ``CallOptions.plans`` (what every call of the same lists shares)."""
         self.message_list = message_list
-        self.stages = [_Stage(b, message_list, common) for b in bound]
+        self.stages = [Stage(b, message_list, common) for b in bound]
         if self.recorder is not None:
-            self.timings = [0] * (2 * len(self.stages))
-            ids = plans.get("stage ids") if plans is not None else None
-            if ids is None:
-                ids = tuple([stage.id for stage in self.stages])
-                if plans is not None:
-                    plans["stage ids"] = ids
-            self.stage_ids = ids
+            self.audit = StageAudit(self.recorder, self.stages, plans)
         fast = _fastpath.generate(self, plans)
         if fast is not None:
+            through, emit, take, check = fast
             # instance attributes in front of the methods of the same names (the
             # generated functions hold this pipeline through a weak proxy: no cycle)
-            vars(self).update(zip(("through", "emit", "_take_passed", "check"), fast,
-                                  strict=True))
+            vars(self).update(through=through, emit=emit, check=check)
+            if self.audit is not None:
+                self.audit.take_passed = take
             self.fast = True
 
     def set_retry_count(self, value: int) -> None:
-        """The ``retry_count`` the stages are given from now on (a bound-per-call
-        stage shares its binding's arguments, which ``BoundHook.set`` changes)."""
+        """The ``retry_count`` the stages are given from now on."""
         for stage in self.stages:
-            if stage.bound.shared:
-                for name, i in stage.bound.run_slots:
-                    if name == "retry_count":
-                        stage.args[i] = value
+            stage.set_retry_count(value)
 
     def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
         """A writer whose chunks skip ``emitter``'s own ``process_output_stream``."""
@@ -259,44 +97,9 @@ class OutputPipeline:
         self.current_message = None
 
     def flush_stats(self) -> None:
-        """Hand each stage's counts of the step to the recorder (one record each, or
-        one note for all stages when only the fast path saw chunks)."""
-        fast = self._take_passed() - self.left_fast  # those that passed every stage
-        self.left_fast = 0
-        recorder = self.recorder
-        if recorder is None or not (fast or self.counted):
-            return  # no audit, or no chunk since the last flush
-        sink = recorder.sink
-        if not self.counted and sink is not None:
-            # Only the fast path saw chunks, all passed unchanged: one note for every
-            # stage, made into records when the audit is read (``Recorder.records``),
-            # with the run's timings as they are then.
-            sink.append((self.stage_ids, recorder.step, fast, self.timings))
-            return
-        self.counted = False
-        timings = self.timings
-        for i, stage in enumerate(self.stages):
-            stats = stage.stats
-            timed = timings[2 * i + 1]
-            fast_ns = timings[2 * i] * fast // timed if timed else 0
-            if not stats.calls:  # only the fast path saw chunks: all passed unchanged
-                if fast:
-                    recorder.record(stage.id, "process_output_stream", 0, fast_ns, "passed",
-                                    "blocking", ..., fast, 0, 0, fast)
-                continue
-            duration = stats.duration_ns() + fast_ns
-            stats.calls += fast
-            stats.emitted += fast
-            recorder.record(stage.id, "process_output_stream", stats.first_ns, duration,
-                            stats.final_outcome(), "blocking", ..., stats.calls, stats.dropped,
-                            stats.modified, stats.emitted)
-            stats.reset()
-
-    @staticmethod
-    def _take_passed() -> int:
-        """Chunks the fast path saw this step (none without it: ``attach`` puts the
-        generated counter here)."""
-        return 0
+        """Hand each stage's counts of the step to the audit (``StageAudit.flush``)."""
+        if self.audit is not None:
+            self.audit.flush(self.stages)
 
     def take_step_data(self) -> list[DataPart]:
         """The step's data parts so far (for its message); later ones go to
@@ -317,9 +120,9 @@ class OutputPipeline:
         kind = chunk.type
         is_data = kind.startswith("data-")
         is_text = kind == "text-delta"
-        recorder = self.recorder
-        if recorder is not None:
-            self.counted = True  # stage stats to flush
+        audit = self.audit
+        if audit is not None:
+            audit.counted = True  # stage stats to flush
         for i in range(start, len(stages)):
             stage = stages[i]
             if (is_data and not stage.data) or (skip is not None and stage.id == skip):
@@ -333,9 +136,9 @@ class OutputPipeline:
             args = stage.args
             if stage.part_index >= 0:
                 args[stage.part_index] = chunk
-            if recorder is not None:
+            if audit is not None:
                 stats = stage.counting()
-                if not stats.calls and recorder.tracer is not None:
+                if not stats.calls and audit.recorder.tracer is not None:
                     stats.first_ns = wall_ns()
                 stats.calls += 1
                 # One call in 32 is timed (the first always): the duration is estimated
@@ -351,7 +154,7 @@ class OutputPipeline:
                 else:
                     r = stage.fn(*args)
                 if r is chunk:  # passed on unchanged: the fast path
-                    if recorder is not None:
+                    if audit is not None:
                         stats = stage.stats
                         stats.emitted += 1
                         if began:
@@ -372,17 +175,17 @@ class OutputPipeline:
                             f"process_output_stream must return a Chunk, None or a list of "
                             f"Chunks, got {type(r).__name__}")
             except TripWire as tw:
-                if recorder is not None:
+                if audit is not None:
                     stage.stats.took(began, "retry-requested" if tw.retry else "aborted")
                 await on_tripwire(stage.cp, tw)
                 raise
             except Exception as e:
-                if recorder is not None:
+                if audit is not None:
                     stage.stats.took(began, "error" if not stage.cp.fail_open else "fail-open")
                 handle_failure(stage.cp, "process_output_stream", e)
                 r = chunk
             else:
-                if recorder is not None:
+                if audit is not None:
                     stage.stats.took(began, None, r, chunk)
             if type(r) is Chunk:
                 if r is not chunk:
@@ -409,7 +212,7 @@ class OutputPipeline:
             return out
         return [chunk]
 
-    async def _wrap(self, stage: _Stage, chunk: Chunk, skip: str | None, i: int) -> list[Chunk]:
+    async def _wrap(self, stage: Stage, chunk: Chunk, skip: str | None, i: int) -> list[Chunk]:
         """A wrapper stage: its code before ``yield`` sees the chunk, ``result = yield``
         receives the chunks the processors after it emitted, and it may return a
         replacement list (which goes to the client as it is)."""
@@ -446,14 +249,14 @@ class OutputPipeline:
         """The fast path left at stage ``i`` with its ``result``: the stages before it
         passed the chunk (counted here), the general loop goes on from ``i``."""
         is_text = chunk.type == "text-delta"
-        recorder = self.recorder
-        if recorder is not None:
-            self.counted = True
-            self.left_fast += 1
+        audit = self.audit
+        if audit is not None:
+            audit.counted = True
+            audit.left_fast += 1
         for stage in self.stages[:i]:
             if is_text:
                 stage.texts += 1
-            if recorder is not None:
+            if audit is not None:
                 stats = stage.counting()
                 stats.calls += 1
                 stats.emitted += 1
@@ -469,7 +272,7 @@ class OutputPipeline:
         chunk, i, result = left
         stages = self.stages
         if (type(result) is not list or i != len(stages) - 1 or self.pending
-                or self.recorder is not None or stages[i].wrapper):
+                or self.audit is not None or stages[i].wrapper):
             return None
         data = False
         try:
@@ -547,20 +350,5 @@ class OutputPipeline:
 
     def warn_if_dropped_all(self) -> None:
         """Name, once per processor, one that dropped every text chunk of the run."""
-        if self.counts[0]:  # a text chunk passed every stage
-            return
-        for stage in self.stages:
-            if not stage.texts or stage.dropped != stage.texts or stage.released:
-                continue
-            processor = stage.cp.processor
-            try:
-                if processor in _warned_drop_all:
-                    continue
-                _warned_drop_all.add(processor)
-            except TypeError:  # not weak-referenceable: warn every time
-                pass
-            log.warning(
-                "processor %r dropped every text-delta of this run (%d): its "
-                "process_output_stream returned None for each. Return the part (or a new "
-                "chunk) to pass it on; None drops that one chunk.", stage.cp.id, stage.texts,
-            )
+        if not self.counts[0]:  # (else a text chunk passed every stage)
+            warn_dropped_all(self.stages)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypedDict
 
-from tripwire._pipeline import Writer
+from tripwire._writer import Writer
 
 if TYPE_CHECKING:
     from tripwire.chunks import Chunk
