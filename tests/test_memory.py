@@ -321,3 +321,21 @@ def test_memory_from_toml_with_working_memory_and_semantic_recall(tmp_path, url)
                     f'memory = {{ store = "{url}", semantic_recall = {{ top = 2 }} }}\n')
     with pytest.raises(ConfigurationError, match="semantic_recall.*top"):
         Agent.from_config(str(path), "chat")
+
+
+@pytest.mark.parametrize("name", ["message-history", "working-memory", "semantic-recall"])
+def test_memory_processors_are_installed_processors_not_cache_backends(tmp_path, name):
+    """Each memory processor is an entry point in tripwire.processors (an agent's list
+    can name it, ``tripwire plugins`` lists it) and not a cache backend's URL scheme."""
+    from tripwire import registry
+
+    reg = registry.current()
+    assert name in reg.names(registry.PROCESSORS)
+    assert name not in reg.names(registry.CACHES)
+    db = tmp_path / "chat.db"
+    extra = ', embedder = "hashing/64"' if name == "semantic-recall" else ""
+    path = tmp_path / "tripwire.toml"
+    path.write_text(f'[agents.chat]\nmodel = "openai/gpt-5-mini"\n'
+                    f'input_processors = [{{ use = "{name}", store = "sqlite:///{db}"{extra} }}]\n')
+    a = Agent.from_config(str(path), "chat")
+    assert [p.id for p in a.list_processors("input")] == [name]
