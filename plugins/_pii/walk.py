@@ -1,0 +1,115 @@
+"""Where values sit: walks that apply a change to every string of a nested value
+(tool arguments and results), of a stored message, or of a prompt message, and
+list the strings each of them visits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+
+from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
+
+
+def walk(value: Any, change: Callable[[str], str]) -> Any:
+    """``value`` with ``change`` applied to every string in it, through dicts (keys
+    and values), lists and tuples; ``value`` itself (the same object) when no string
+    changed, so an unchanged tool argument or result is passed on as it was."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        items = [(walk(k, change), walk(v, change)) for k, v in value.items()]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(items, value.items(), strict=True)):
+            return value
+        return dict(items)
+    if isinstance(value, list | tuple):
+        new = [walk(v, change) for v in value]
+        if all(a is b for a, b in zip(new, value, strict=True)):
+            return value
+        if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
+            return type(value)(*new)
+        return type(value)(new)
+    return value
+
+
+def strings(value: Any) -> Iterable[str]:
+    """Every string in ``value``, as ``walk`` visits them."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from strings(k)
+            yield from strings(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from strings(v)
+
+
+def edit_message(message: Message, change: Callable[[str], str]) -> None:
+    """Apply ``change`` to every text of ``message`` in place: text and reasoning
+    parts, tool calls' arguments and results (a new ``ToolInvocation``, so the
+    arguments a pending call runs with are not touched), ``content.content``."""
+    for part in message.content.parts:
+        if type(part) is TextPart or type(part) is ReasoningPart:
+            new = change(part.text)
+            if new is not part.text:
+                part.text = new
+        elif type(part) is ToolInvocationPart:
+            inv = part.tool_invocation
+            args, result = walk(inv.args, change), walk(inv.result, change)
+            if args is not inv.args or result is not inv.result:
+                part.tool_invocation = attrs.evolve(inv, args=args, result=result)
+    content = message.content.content
+    if isinstance(content, str):
+        new = change(content)
+        if new is not content:
+            message.content.content = new
+
+
+def message_strings(message: Message) -> Iterable[str]:
+    """The texts ``edit_message`` visits."""
+    for part in message.content.parts:
+        if type(part) is TextPart or type(part) is ReasoningPart:
+            yield part.text
+        elif type(part) is ToolInvocationPart:
+            yield from strings(part.tool_invocation.args)
+            yield from strings(part.tool_invocation.result)
+    if isinstance(message.content.content, str):
+        yield message.content.content
+
+
+#: Where values sit in a prompt part (the rest, ids, names, file data, is left alone).
+_PROMPT_KEYS = {"text": "text", "reasoning": "text", "tool-call": "input",
+                "tool-result": "output"}
+
+
+def prompt_strings(entry: dict[str, Any]) -> Iterable[str]:
+    """The texts of one prompt message that ``prompt_content`` visits."""
+    content = entry.get("content")
+    if isinstance(content, str):
+        yield content
+    elif isinstance(content, list):
+        for part in content:
+            key = _PROMPT_KEYS.get(str(part.get("type"))) if isinstance(part, dict) else None
+            if key is not None:
+                yield from strings(part.get(key))
+
+
+def prompt_content(content: Any, change: Callable[[str], str]) -> Any:
+    """A prompt message's content with ``change`` applied to its texts, tool inputs
+    and outputs (new dicts where something changed: the prompt is not the stored
+    history); ``content`` itself when nothing changed."""
+    if isinstance(content, str):
+        return change(content)
+    if not isinstance(content, list):
+        return content
+    out = []
+    for part in content:
+        key = _PROMPT_KEYS.get(str(part.get("type"))) if isinstance(part, dict) else None
+        if key is not None and key in part:
+            value = walk(part[key], change)
+            part = part if value is part[key] else {**part, key: value}
+        out.append(part)
+    return content if all(a is b for a, b in zip(out, content, strict=True)) else out
