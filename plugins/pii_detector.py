@@ -39,7 +39,7 @@ client receives (``tripwire.plugins._pii.Tokenizer``). See
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Any, Literal
 
 import attrs
@@ -50,14 +50,11 @@ from tripwire.chunks import Chunk
 from tripwire.detectors import BUILTIN_TYPES, DEFAULT_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Detector, Verdict, load_detector, merge
-from tripwire.holdback import Match
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
-from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
+from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
 from tripwire.options import Range, check
 from tripwire.plugins._pii import (
-    Hit,
-    StreamWindow,
     Tokenizer,
     combine,
     edit_message,
@@ -65,6 +62,7 @@ from tripwire.plugins._pii import (
     splice,
     walk,
 )
+from tripwire.plugins._pii.stream import OutputStream
 from tripwire.plugins._pii_judge import (
     DEFAULT_INSTRUCTIONS,
     JUDGED_TYPES,
@@ -73,7 +71,6 @@ from tripwire.plugins._pii_judge import (
     schema_for,
 )
 from tripwire.processor import Processor, ProcessorViolation
-from tripwire.segmenthold import SegmentHold
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "PHASES", "PIIDetector", "instructions_for",
            "schema_for"]
@@ -90,10 +87,6 @@ PHASES: tuple[Phase, ...] = ("input", "output", "step", "tool-results", "result"
 
 _ACTION = {"warn": "warned", "filter": "filtered", "redact": "redacted",
            "tokenize": "tokenized"}
-#: Where the built-in detectors live.
-_BUILT_IN = "tripwire.detectors."
-#: The stream's HoldBack channels, as verdicts name them.
-_STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
 
 class PIIDetector(Processor):
     """Detects personal data and secrets and blocks, warns, filters, redacts or
@@ -203,7 +196,6 @@ class PIIDetector(Processor):
         # builds its own): what depends on this instance's options is keyed by it.
         self._clean_key = f"clean:{id(self)}"
         self._stream_key = f"stream:{id(self)}"
-        self._gate_key = f"gate:{id(self)}"
         self._tier: JudgeTier | None = None
         if model is not None:
             if not self.judged_types:
@@ -472,149 +464,14 @@ class PIIDetector(Processor):
         self, part: Chunk, state: dict[str, Any], abort: Any, writer: Any,
         message_list: MessageList,
     ) -> Chunk | list[Chunk] | None:
+        """The call's ``OutputStream`` (``tokenize``: the ``Tokenizer``) checks ``part``."""
         if self._tokenizer is not None:
             return self._tokenizer.stream(part, state)
-        kind = part.type
-        chunks = await self._hold(part, state, abort, writer) if "output" in self.phases else [part]
-        if not chunks or chunks[-1] is not part:
-            return chunks
-        if kind == "tool-call" and "output" in self.phases:
-            last = await self._tool_call(part, state, abort, writer)
-        elif kind == "tool-error" and "tool-results" in self.phases:
-            last = await self._tool_error(part, message_list, state, abort, writer)
-        elif kind == "object-result" and "result" in self.phases:
-            last = await self._payload(part, "object", "result", state, abort, writer)
-        else:
-            return chunks if len(chunks) > 1 else part
-        return [*chunks[:-1], last] if last is not None else chunks[:-1]
+        stream: OutputStream | None = state.get(self._stream_key)
+        if stream is None:
+            stream = state[self._stream_key] = OutputStream(self, state)
+        return await stream.push(part, abort, writer, message_list)
 
-    async def _hold(self, part: Chunk, state: dict[str, Any], abort: Any, writer: Any
-                    ) -> list[Chunk]:
-        """``part`` through the hold-back window: the chunks to emit now, values in the
-        released text redacted (``redact``), dropped with their chunks (``filter``), or
-        blocked / reported."""
-        window: StreamWindow | None = state.get(self._stream_key)
-        if window is None:
-            replace = self._stream_replacement if self.strategy == "redact" else None
-            # Built-in detectors only look near what they report: the window need not
-            # search all it holds again for each chunk.
-            local = [d for d in self._detectors if type(d).__module__.startswith(_BUILT_IN)]
-            window = StreamWindow(self.max_length, self._find, replace, local=local,
-                                  others=[d for d in self._detectors if d not in local],
-                                  raw=self._raw, finish=self._finish)
-            state[self._stream_key] = window
-        chunks, matches = window.push(part)
-        located: dict[str, list[Detection]] = {"text": [], "reasoning": []}
-        for m in matches:
-            located[m.channel].append(window.locate(m))
-        for channel, detections in located.items():
-            await self._act(_STREAM_CHANNEL[channel], detections, abort, writer, state)
-        if self.strategy == "filter":
-            chunks = window.drop_matched(chunks, located)
-        return await self._gate(chunks, state, abort, writer)
-
-    async def _gate(self, chunks: list[Chunk], state: dict[str, Any], abort: Any,
-                    writer: Any) -> list[Chunk]:
-        """``chunks`` (released by the deterministic window) through a
-        ``tripwire.SegmentHold``: with the judge tier, text is released a segment
-        (``judge_stream``) at a time, once the judge has seen it, with what it found
-        redacted, dropped or blocked. ``warn`` and ``tokenize`` change nothing the
-        client sees, so they do not wait."""
-        if (self._tier is None or self.judge_stream == "off"
-                or self.strategy not in ("block", "filter", "redact")):
-            return chunks
-        call: _StreamCall | None = state.get(self._gate_key)
-        if call is None:
-            call = _StreamCall(self, state)
-            state[self._gate_key] = call
-        call.abort, call.writer = abort, writer
-        return await call.hold.push_all(chunks, fail_open=self.fail_open, owner=self.id)
-
-    async def _judge_segment(self, call: _StreamCall, text: str, start: int, channel: str
-                             ) -> list[tuple[int, int, str | None]]:
-        """The stream's check: the judge's findings in ``text[start:]`` acted on, as
-        ``SegmentHold`` edits."""
-        assert self._tier is not None
-        found = await self._tier.judge_segment(text, start)
-        if not found:
-            return []
-        await self._act(_STREAM_CHANNEL[channel], [d for d, _ in found], call.abort,
-                        call.writer, call.state)
-        if self.strategy == "filter":
-            return [(d.start, d.end, None) for d, _ in found]
-        if self.strategy != "redact":
-            return []
-        return [(d.start, d.end, self._cut_mask(len(d.value or "")) if cut
-                 else self._redacted(d.type, d.value or "")) for d, cut in found]
-
-    def _cut_mask(self, length: int) -> str:
-        """The mask of the rest of a value whose start was already sent: whole, so
-        what was sent and the mask together reveal nothing more."""
-        return "*" * (length if self.preserve_format else min(length, 8))
-
-    def _stream_replacement(self, match: Match) -> str:
-        hit: Hit = match.rule
-        if hit.released and self.redaction_method == "mask":
-            # A flush cut this value and its start is already out.
-            return self._cut_mask(len(match.text) - hit.released)
-        return self._redacted(hit.detection.type, match.text)
-
-    async def _tool_call(self, part: Chunk, state: dict[str, Any], abort: Any, writer: Any
-                         ) -> Chunk | None:
-        """A tool call's arguments, before the tool runs: it runs with what this returns
-        (``filter``: the call is dropped and the tool does not run)."""
-        args, raw_args = part.payload.get("args"), part.payload.get("raw_args")
-        await self._judge_value(raw_args if isinstance(raw_args, str) else args, state,
-                                args, raw_args)
-        found: list[Detection] = []
-        args = walk(part.payload.get("args"), lambda s: self._check(s, found, state))
-        raw_found: list[Detection] = []
-        raw = walk(part.payload.get("raw_args"), lambda s: self._check(s, raw_found, state))
-        found = found or raw_found
-        if not found:
-            return part
-        await self._act("tool-call", found, abort, writer, state)
-        if self.strategy == "filter":
-            return None
-        if self.strategy != "redact":
-            return part
-        payload = {**part.payload, "args": args}
-        if "raw_args" in part.payload:
-            payload["raw_args"] = raw
-        return part.evolve(payload=payload)
-
-    async def _tool_error(self, part: Chunk, message_list: MessageList, state: dict[str, Any],
-                          abort: Any, writer: Any) -> Chunk | None:
-        """A failed tool's error (``process_tool_result`` does not run for it): the
-        client's chunk and the stored result the model sees next."""
-        new = await self._payload(part, "error", "tool-result", state, abort, writer,
-                                  filtered=self._withheld)
-        if new is not part and new is not None:
-            inv = message_list.find_tool_invocation(part.payload.get("tool_call_id", ""))
-            if inv is not None:
-                message_list.update_tool_invocation(ToolInvocationPart(
-                    attrs.evolve(inv, result=new.payload["error"])))
-        return new
-
-    async def _payload(
-        self, part: Chunk, key: str, channel: str, state: dict[str, Any], abort: Any,
-        writer: Any, filtered: Callable[[list[Detection]], Any] | None = None,
-    ) -> Chunk | None:
-        """``part`` with ``payload[key]`` checked: redacted, or (``filter``) dropped or
-        replaced by ``filtered(detections)``."""
-        await self._judge_value(part.payload.get(key), state)
-        found: list[Detection] = []
-        value = walk(part.payload.get(key), lambda s: self._check(s, found, state))
-        if not found:
-            return part
-        await self._act(channel, found, abort, writer, state)
-        if self.strategy == "filter":
-            if filtered is None:
-                return None
-            value = filtered(found)
-        elif self.strategy != "redact":
-            return part
-        return part.evolve(payload={**part.payload, key: value})
 
 
 def load_detectors(
@@ -659,23 +516,3 @@ def load_detectors(
             raise ConfigurationError(f"{owner}: detector {d.name!r} has max_length {n!r}; it "
                                      f"must be an integer >= 1")
     return detectors, frozenset(builtin) | custom_types | frozenset(judge)
-
-
-class _StreamCall:
-    """One call's judge gate: its ``SegmentHold``, and the call's ``abort`` and
-    ``writer`` for the check (set at each chunk)."""
-
-    __slots__ = ("abort", "hold", "state", "writer")
-
-    def __init__(self, guard: PIIDetector, state: dict[str, Any]) -> None:
-        self.state = state
-        self.abort: Any = None
-        self.writer: Any = None
-
-        async def check(text: str, start: int, channel: str
-                        ) -> list[tuple[int, int, str | None]]:
-            return await guard._judge_segment(self, text, start, channel)
-
-        until = guard.judge_stream
-        assert until != "off"
-        self.hold = SegmentHold(check, until=until)

@@ -30,8 +30,8 @@ from tripwire import (
 )
 from tripwire.detectors import DEFAULT_TYPES
 from tripwire.guardrails import Detection
-from tripwire.plugins import pii_detector
 from tripwire.plugins._pii import Vault, mask, redact
+from tripwire.plugins._pii import stream as pii_stream
 from tripwire.plugins.pii_detector import PHASES, PIIDetector
 from tripwire.testing import MockModel, MockResponse
 
@@ -1067,7 +1067,7 @@ def test_property_searching_only_the_end_of_the_window_finds_what_a_full_search_
     types = [t for t in DEFAULT_TYPES if t not in ("url", "api-key")]
     incremental = client(PIIDetector(detection_types=types, phases=["output"]))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(pii_detector, "_BUILT_IN", "nowhere.")  # every search is a full one
+        mp.setattr(pii_stream, "_BUILT_IN", "nowhere.")  # every search is a full one
         full = client(PIIDetector(detection_types=types, phases=["output"]))
     assert incremental == full
 

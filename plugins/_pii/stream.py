@@ -1,0 +1,199 @@
+"""``pii-detector``'s side of the stream (every strategy but ``tokenize``, which
+restores placeholders through its ``Tokenizer``): one ``OutputStream`` per call.
+
+Text and reasoning deltas go through the deterministic hold-back window
+(``StreamWindow``) and, with the judge tier, a ``tripwire.SegmentHold`` that releases
+them once the judge has seen them. A tool call's arguments, a failed tool's error and
+the parsed object are checked whole before they go on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from tripwire.chunks import Chunk
+from tripwire.guardrails import Detection
+from tripwire.holdback import Match
+from tripwire.messages import MessageList, ToolInvocationPart
+from tripwire.plugins._pii.walk import walk
+from tripwire.plugins._pii.window import Hit, StreamWindow
+from tripwire.segmenthold import SegmentHold
+
+if TYPE_CHECKING:
+    from tripwire.plugins.pii_detector import PIIDetector
+
+#: Where the built-in detectors live.
+_BUILT_IN = "tripwire.detectors."
+#: The stream's HoldBack channels, as verdicts name them.
+_STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
+
+
+class OutputStream:
+    """One call's stream through a ``PIIDetector`` (``guard``): what its
+    ``process_output_stream`` hands each chunk to.
+
+    Made at the call's first chunk and kept in the call's ``state``. ``abort`` and
+    ``writer`` are the current chunk's: the judge's check, which the ``SegmentHold``
+    calls, acts with them.
+    """
+
+    __slots__ = ("abort", "writer", "_guard", "_state", "_window", "_gate")
+
+    def __init__(self, guard: PIIDetector, state: dict[str, Any]) -> None:
+        self._guard = guard
+        self._state = state
+        self.abort: Any = None
+        self.writer: Any = None
+        #: The deterministic hold-back window (``output`` phase only).
+        self._window: StreamWindow | None = None
+        #: The judge's gate (with the judge tier, for ``block``, ``filter`` and
+        #: ``redact``; ``warn`` and ``tokenize`` change nothing the client sees, so
+        #: they do not wait).
+        self._gate: SegmentHold | None = None
+        if "output" not in guard.phases:
+            return
+        replace = self._replacement if guard.strategy == "redact" else None
+        # Built-in detectors only look near what they report: the window need not
+        # search all it holds again for each chunk.
+        local = [d for d in guard._detectors if type(d).__module__.startswith(_BUILT_IN)]
+        self._window = StreamWindow(guard.max_length, guard._find, replace, local=local,
+                                    others=[d for d in guard._detectors if d not in local],
+                                    raw=guard._raw, finish=guard._finish)
+        until = guard.judge_stream
+        if (guard._tier is not None and until != "off"
+                and guard.strategy in ("block", "filter", "redact")):
+            self._gate = SegmentHold(self._judge_segment, until=until)
+
+    async def push(self, part: Chunk, abort: Any, writer: Any, message_list: MessageList
+                   ) -> Chunk | list[Chunk] | None:
+        """``part`` checked: the chunks to emit now.
+
+        Text and reasoning go through the hold-back window: values in the released
+        text redacted (``redact``), dropped with their chunks (``filter``), or blocked
+        / reported; then, with the judge's gate, a segment (``judge_stream``) at a
+        time, once the judge has seen it, with what it found redacted, dropped or
+        blocked. A tool call (``output``), a failed tool's error (``tool-results``)
+        and the parsed object (``result``) are checked once the window lets them out.
+        """
+        guard = self._guard
+        kind = part.type
+        window = self._window
+        if window is None:
+            chunks = [part]
+        else:
+            chunks, matches = window.push(part)
+            located: dict[str, list[Detection]] = {"text": [], "reasoning": []}
+            for m in matches:
+                located[m.channel].append(window.locate(m))
+            for channel, detections in located.items():
+                await guard._act(_STREAM_CHANNEL[channel], detections, abort, writer,
+                                 self._state)
+            if guard.strategy == "filter":
+                chunks = window.drop_matched(chunks, located)
+            if self._gate is not None:
+                self.abort, self.writer = abort, writer
+                chunks = await self._gate.push_all(chunks, fail_open=guard.fail_open,
+                                                   owner=guard.id)
+        if not chunks or chunks[-1] is not part:
+            return chunks
+        if kind == "tool-call" and "output" in guard.phases:
+            last = await self._tool_call(part, abort, writer)
+        elif kind == "tool-error" and "tool-results" in guard.phases:
+            last = await self._tool_error(part, message_list, abort, writer)
+        elif kind == "object-result" and "result" in guard.phases:
+            last = await self._payload(part, "object", "result", abort, writer)
+        else:
+            return chunks if len(chunks) > 1 else part
+        return [*chunks[:-1], last] if last is not None else chunks[:-1]
+
+    async def _judge_segment(self, text: str, start: int, channel: str
+                             ) -> list[tuple[int, int, str | None]]:
+        """The gate's check: the judge's findings in ``text[start:]`` acted on, as
+        ``SegmentHold`` edits."""
+        guard = self._guard
+        assert guard._tier is not None
+        found = await guard._tier.judge_segment(text, start)
+        if not found:
+            return []
+        await guard._act(_STREAM_CHANNEL[channel], [d for d, _ in found], self.abort,
+                         self.writer, self._state)
+        if guard.strategy == "filter":
+            return [(d.start, d.end, None) for d, _ in found]
+        if guard.strategy != "redact":
+            return []
+        return [(d.start, d.end, self._cut_mask(len(d.value or "")) if cut
+                 else guard._redacted(d.type, d.value or "")) for d, cut in found]
+
+    def _cut_mask(self, length: int) -> str:
+        """The mask of the rest of a value whose start was already sent: whole, so
+        what was sent and the mask together reveal nothing more."""
+        return "*" * (length if self._guard.preserve_format else min(length, 8))
+
+    def _replacement(self, match: Match) -> str:
+        """The window's replacement of a value it releases (``redact``)."""
+        hit: Hit = match.rule
+        if hit.released and self._guard.redaction_method == "mask":
+            # A flush cut this value and its start is already out.
+            return self._cut_mask(len(match.text) - hit.released)
+        return self._guard._redacted(hit.detection.type, match.text)
+
+    async def _tool_call(self, part: Chunk, abort: Any, writer: Any) -> Chunk | None:
+        """A tool call's arguments, before the tool runs: it runs with what this returns
+        (``filter``: the call is dropped and the tool does not run)."""
+        guard, state = self._guard, self._state
+        args, raw_args = part.payload.get("args"), part.payload.get("raw_args")
+        await guard._judge_value(raw_args if isinstance(raw_args, str) else args, state,
+                                 args, raw_args)
+        found: list[Detection] = []
+        args = walk(part.payload.get("args"), lambda s: guard._check(s, found, state))
+        raw_found: list[Detection] = []
+        raw = walk(part.payload.get("raw_args"), lambda s: guard._check(s, raw_found, state))
+        found = found or raw_found
+        if not found:
+            return part
+        await guard._act("tool-call", found, abort, writer, state)
+        if guard.strategy == "filter":
+            return None
+        if guard.strategy != "redact":
+            return part
+        payload = {**part.payload, "args": args}
+        if "raw_args" in part.payload:
+            payload["raw_args"] = raw
+        return part.evolve(payload=payload)
+
+    async def _tool_error(self, part: Chunk, message_list: MessageList, abort: Any,
+                          writer: Any) -> Chunk | None:
+        """A failed tool's error (``process_tool_result`` does not run for it): the
+        client's chunk and the stored result the model sees next."""
+        new = await self._payload(part, "error", "tool-result", abort, writer,
+                                  filtered=self._guard._withheld)
+        if new is not part and new is not None:
+            inv = message_list.find_tool_invocation(part.payload.get("tool_call_id", ""))
+            if inv is not None:
+                message_list.update_tool_invocation(ToolInvocationPart(
+                    attrs.evolve(inv, result=new.payload["error"])))
+        return new
+
+    async def _payload(
+        self, part: Chunk, key: str, channel: str, abort: Any, writer: Any,
+        filtered: Callable[[list[Detection]], Any] | None = None,
+    ) -> Chunk | None:
+        """``part`` with ``payload[key]`` checked: redacted, or (``filter``) dropped or
+        replaced by ``filtered(detections)``."""
+        guard, state = self._guard, self._state
+        await guard._judge_value(part.payload.get(key), state)
+        found: list[Detection] = []
+        value = walk(part.payload.get(key), lambda s: guard._check(s, found, state))
+        if not found:
+            return part
+        await guard._act(channel, found, abort, writer, state)
+        if guard.strategy == "filter":
+            if filtered is None:
+                return None
+            value = filtered(found)
+        elif guard.strategy != "redact":
+            return part
+        return part.evolve(payload={**part.payload, key: value})
