@@ -39,7 +39,7 @@ client receives (``tripwire.plugins._pii.Tokenizer``). See
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 import attrs
@@ -47,21 +47,20 @@ import attrs
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.detectors import BUILTIN_TYPES, DEFAULT_TYPES, JUDGE_TYPES, build
+from tripwire.detectors import DEFAULT_TYPES, JUDGE_TYPES
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Detector, Verdict, load_detector, merge
+from tripwire.guardrails import Detection, Verdict
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
 from tripwire.options import Range, check
 from tripwire.plugins._pii import (
     Tokenizer,
-    combine,
     edit_message,
     redact,
-    splice,
     walk,
 )
+from tripwire.plugins._pii.scan import Scanner, load_detectors
 from tripwire.plugins._pii.stream import OutputStream
 from tripwire.plugins._pii_judge import (
     DEFAULT_INSTRUCTIONS,
@@ -187,43 +186,45 @@ class PIIDetector(Processor):
         if not phases:
             raise ConfigurationError(f"{owner}: phases must name at least one of "
                                      f"{', '.join(PHASES)}, got an empty list")
-        self._detectors, self._wanted = load_detectors(owner, detection_types, regions,
-                                                       detectors, judged=model is not None)
+        loaded, wanted = load_detectors(owner, detection_types, regions, detectors,
+                                        judged=model is not None)
         #: The types the judge looks for (none without ``model``).
         self.judged_types = tuple(t for t in dict.fromkeys(detection_types)
                                   if t in JUDGED_TYPES) if model is not None else ()
         # The call's state is shared by the instances of this id (from TOML each list
         # builds its own): what depends on this instance's options is keyed by it.
-        self._clean_key = f"clean:{id(self)}"
+        clean_key = f"clean:{id(self)}"
         self._stream_key = f"stream:{id(self)}"
-        self._tier: JudgeTier | None = None
+        tier: JudgeTier | None = None
         if model is not None:
             if not self.judged_types:
                 raise ConfigurationError(
                     f"{owner}: model= adds the judge tier, but detection_types names none of "
                     f"the types it finds ({', '.join(JUDGED_TYPES)})")
-            self._tier = JudgeTier(owner, model, self.judged_types, instructions,
-                                   judge_timeout, key=f"judged:{id(self)}",
-                                   clean_key=self._clean_key)
+            tier = JudgeTier(owner, model, self.judged_types, instructions, judge_timeout,
+                             key=f"judged:{id(self)}", clean_key=clean_key)
         #: The judge tier's ``tripwire.Judge`` (``None`` without ``model``).
-        self.judge: Judge | None = None if self._tier is None else self._tier.judge
+        self.judge: Judge | None = None if tier is None else tier.judge
         self.instructions = None if self.judge is None else self.judge.instructions
         #: How the stream waits for the judge (``"off"``: it does not).
         self.judge_stream: JudgeStream = judge_stream
         self.detection_types = tuple(dict.fromkeys(
-            [*(t for t in detection_types if t in self._wanted), *sorted(self._wanted)]))
+            [*(t for t in detection_types if t in wanted), *sorted(wanted)]))
         self.strategy = strategy
         self.redaction_method = redaction_method
         self.include_detections = include_detections
         self.preserve_format = preserve_format
         self.threshold = threshold
         self.regions = regions
-        self.detectors = tuple(self._detectors[len(self._detectors) - len(detectors):])
+        self.detectors = tuple(loaded[len(loaded) - len(detectors):])
         self.phases = frozenset(phases)
         self.store = store
         #: The most characters one value can cover: what the stream holds back.
-        self.max_length = max((d.max_length for d in self._detectors), default=1)
-        self._tokenizer = (Tokenizer(owner, self._detect, self.phases, store, self._wanted)
+        self.max_length = max((d.max_length for d in loaded), default=1)
+        self._scan = Scanner(loaded, wanted, threshold, tier,
+                             redact=self._redacted if strategy == "redact" else None,
+                             clean_key=clean_key)
+        self._tokenizer = (Tokenizer(owner, self._scan.detect, self.phases, store, wanted)
                            if strategy == "tokenize" else None)
 
     def __repr__(self) -> str:
@@ -242,63 +243,6 @@ class PIIDetector(Processor):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-    # ------------------------------------------------------------ finding
-
-    def _find(self, text: str) -> list[Detection]:
-        """The deterministic detections in ``text`` (merged, in text order), each with
-        its value."""
-        return self._finish(text, self._raw(text, self._detectors)) if text else []
-
-    def _detect(self, text: str, state: dict[str, Any]) -> list[Detection]:
-        """The detections in ``text``: the deterministic ones, and the judge's findings
-        for it in this call (``_judge`` ran first) wherever they occur in it."""
-        found = self._find(text)
-        judged = self._tier.found_in(text, state) if self._tier is not None else []
-        return combine(text, found, judged) if judged else found
-
-    async def _judge_messages(self, messages: Iterable[Message], state: dict[str, Any]
-                              ) -> None:
-        if self._tier is not None:
-            await self._tier.judge_messages(messages, state)
-
-    async def _judge_value(self, value: Any, state: dict[str, Any], *more: Any) -> None:
-        if self._tier is not None:
-            await self._tier.judge_value(value, state, *more)
-
-    def _raw(self, text: str, detectors: list[Detector]) -> list[Detection]:
-        """What ``detectors`` find in ``text``, of the types wanted and scoring enough."""
-        return [d for detector in detectors for d in detector.detect(text)
-                if d.score >= self.threshold and d.type in self._wanted]
-
-    def _finish(self, text: str, found: list[Detection]) -> list[Detection]:
-        """``found`` checked, merged (the longest of overlapping ones wins) and given
-        their values."""
-        for d in found:
-            if not (isinstance(d.start, int) and isinstance(d.end, int)
-                    and 0 <= d.start < d.end <= len(text)):
-                raise ValueError(f"detector {d.detector!r} returned the span ({d.start!r}, "
-                                 f"{d.end!r}) for a text of {len(text)} characters")
-        return [d if d.value is not None else attrs.evolve(d, value=text[d.start:d.end])
-                for d in merge(found)]
-
-    def _check(self, text: str, found: list[Detection], state: dict[str, Any]) -> str:
-        """``text`` with its detections redacted (``redact``) or as it is (the other
-        strategies); the detections are added to ``found``. Texts found clean are
-        remembered for the call, so the history is not searched again at every phase."""
-        clean: set[str] = state.setdefault(self._clean_key, set())
-        if text in clean:
-            return text
-        detections = self._detect(text, state)
-        if not detections:
-            clean.add(text)
-            return text
-        found.extend(detections)
-        if self.strategy != "redact":
-            return text
-        out = splice(text, detections, lambda d, value: self._redacted(d.type, value))
-        clean.add(out)  # what a later phase meets again is not searched (nor judged) again
-        return out
 
     def _redacted(self, kind: str, value: str) -> str:
         return redact(kind, value, self.redaction_method, self.preserve_format)
@@ -356,14 +300,14 @@ class PIIDetector(Processor):
         """Check (and redact, in place) ``messages``; the ids of those ``filter`` drops.
         With ``keep_tool_calls`` a message holding tool calls is not dropped (its calls
         would lose their record): its text and reasoning parts holding PII are."""
-        await self._judge_messages(messages, state)
+        await self._scan.judge_messages(messages, state)
         found_all: list[Detection] = []
         dropped: set[str] = set()
         for message in messages:
             found: list[Detection] = []
 
             def check(text: str, found: list[Detection] = found) -> str:
-                return self._check(text, found, state)
+                return self._scan.check(text, found, state)
 
             edit_message(message, check)
             if found and self.strategy == "filter":
@@ -371,7 +315,7 @@ class PIIDetector(Processor):
                     message.content.parts = [
                         p for p in message.content.parts
                         if not isinstance(p, TextPart | ReasoningPart)
-                        or not self._detect(p.text, state)]
+                        or not self._scan.detect(p.text, state)]
                 else:
                     dropped.add(message.id)
             found_all.extend(found)
@@ -384,7 +328,7 @@ class PIIDetector(Processor):
     ) -> list[Message] | None:
         if self._tokenizer is not None:
             if "input" in self.phases:
-                await self._judge_messages(messages, state)
+                await self._scan.judge_messages(messages, state)
             await self._act("input", self._tokenizer.input(messages, state), abort, writer, state)
             return None
         if "input" not in self.phases:
@@ -410,7 +354,7 @@ class PIIDetector(Processor):
         if self._tokenizer is not None:
             # Judged now, the model's own values are found when its answer is tokenized
             # on its way back to the model (``process_llm_request``).
-            await self._judge_messages(message_list.response.db(), state)
+            await self._scan.judge_messages(message_list.response.db(), state)
             if self.store == "placeholders":
                 self._tokenizer.sweep(message_list.response.db(), state)
             return None
@@ -430,9 +374,9 @@ class PIIDetector(Processor):
             return None
         dropped = await self._check_messages(messages, "result", state, abort, writer)
         if result.object is not None:
-            await self._judge_value(result.object, state)
+            await self._scan.judge_value(result.object, state)
             found: list[Detection] = []
-            checked = walk(result.object, lambda s: self._check(s, found, state))
+            checked = walk(result.object, lambda s: self._scan.check(s, found, state))
             await self._act("result", found, abort, writer, state)
             if found and self.strategy in ("redact", "filter"):
                 result.object = checked if self.strategy == "redact" else None
@@ -445,13 +389,13 @@ class PIIDetector(Processor):
     ) -> dict[str, Any] | None:
         if "tool-results" not in self.phases:
             return None
-        await self._judge_value(result, state)
+        await self._scan.judge_value(result, state)
         found: list[Detection] = []
         if self._tokenizer is not None:
             checked, found = self._tokenizer.tool_result(result, tool_call_id, message_list,
                                                          state)
         else:
-            checked = walk(result, lambda s: self._check(s, found, state))
+            checked = walk(result, lambda s: self._scan.check(s, found, state))
         await self._act("tool-result", found, abort, writer, state)
         if found and self.strategy == "filter":
             return {"result": self._withheld(found)}
@@ -471,48 +415,3 @@ class PIIDetector(Processor):
         if stream is None:
             stream = state[self._stream_key] = OutputStream(self, state)
         return await stream.push(part, abort, writer, message_list)
-
-
-
-def load_detectors(
-    owner: str, detection_types: Sequence[str], regions: Sequence[str] | None,
-    specs: Sequence[Any], *, judged: bool = False,
-) -> tuple[list[Detector], frozenset[str]]:
-    """The detectors for ``detection_types`` (built-in) plus those ``specs`` name, and
-    every type wanted (theirs, and with ``judged``, the judge tier's). Judge-tier
-    types (``name``, ``address``) are an error unless ``judged`` or a detector given
-    provides them; so is an unknown type."""
-    custom: list[Detector] = []
-    for i, spec in enumerate(specs):
-        try:
-            custom.append(load_detector(spec))
-        except ConfigurationError as e:
-            raise ConfigurationError(f"{owner}: detectors[{i}]: {e}") from e
-    custom_types = {t for d in custom for t in d.types}
-    judge = [t for t in detection_types if t in JUDGE_TYPES and t not in custom_types]
-    if judge and not judged:
-        raise ConfigurationError(
-            f"{owner}: detection type(s) {', '.join(judge)} need the judge tier: give "
-            f"model= (a router id or a model object); the deterministic types are "
-            f"{', '.join(BUILTIN_TYPES)}")
-    unknown = [t for t in detection_types
-               if t not in BUILTIN_TYPES and t not in custom_types and t not in judge]
-    if unknown:
-        raise ConfigurationError(
-            f"{owner}: unknown detection type(s) {', '.join(unknown)}; valid: "
-            f"{', '.join(BUILTIN_TYPES)} (and the types of the detectors given)")
-    builtin = [t for t in dict.fromkeys(detection_types) if t in BUILTIN_TYPES]
-    try:
-        detectors = [*build(builtin, **({} if regions is None else {"regions": list(regions)})),
-                     *custom]
-    except ValueError as e:
-        raise ConfigurationError(f"{owner}: {e}") from e
-    if not detectors and not judge:
-        raise ConfigurationError(f"{owner}: nothing to detect: detection_types is empty and "
-                                 f"no detectors are given")
-    for d in detectors:
-        n = d.max_length
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ConfigurationError(f"{owner}: detector {d.name!r} has max_length {n!r}; it "
-                                     f"must be an integer >= 1")
-    return detectors, frozenset(builtin) | custom_types | frozenset(judge)

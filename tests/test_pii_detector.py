@@ -891,7 +891,7 @@ async def test_every_type_tokenizes_and_comes_back(guarded, kind):
     said, _ = SAMPLES[kind]
     model = MockModel([deltas("you said: <", f"{kind.upper().replace('-', '_')}_1>")])
     result = await guarded(PIIDetector(strategy="tokenize"), model).generate(said)
-    value = next(d.value for d in PIIDetector(detection_types=[kind])._find(said))
+    value = next(d.value for d in PIIDetector(detection_types=[kind])._scan.find(said))
     assert not holds(model.requests[0].prompt, value)
     assert result.text == f"you said: {value}"
 

@@ -6,10 +6,14 @@ per concern:
                deterministic detections;
 ``walk``       walks over nested tool values, stored messages and prompt messages;
 ``window``     the stream's hold-back window (``StreamWindow``);
-``tokenizer``  the ``tokenize`` strategy (``Vault``, ``Tokenizer``).
+``tokenizer``  the ``tokenize`` strategy (``Vault``, ``Tokenizer``);
+``scan``       what the detector finds in a text (``load_detectors``, ``Scanner``);
+``stream``     the detector's side of the stream (``OutputStream``, one per call).
 
-Their names are re-exported here. Private; the behaviour is documented in
-``docs/processors/pii-detector.md``.
+The names of the first five are re-exported here. ``scan`` and ``stream`` are the
+detector's own parts, imported from their modules (``scan`` imports
+``tripwire.plugins._pii_judge``, which imports this package). Private; the behaviour is
+documented in ``docs/processors/pii-detector.md``.
 """
 
 from tripwire.plugins._pii.findings import combine, locate, value_patterns

@@ -58,12 +58,13 @@ class OutputStream:
         replace = self._replacement if guard.strategy == "redact" else None
         # Built-in detectors only look near what they report: the window need not
         # search all it holds again for each chunk.
-        local = [d for d in guard._detectors if type(d).__module__.startswith(_BUILT_IN)]
-        self._window = StreamWindow(guard.max_length, guard._find, replace, local=local,
-                                    others=[d for d in guard._detectors if d not in local],
-                                    raw=guard._raw, finish=guard._finish)
+        scan = guard._scan
+        local = [d for d in scan.detectors if type(d).__module__.startswith(_BUILT_IN)]
+        self._window = StreamWindow(guard.max_length, scan.find, replace, local=local,
+                                    others=[d for d in scan.detectors if d not in local],
+                                    raw=scan.raw, finish=scan.finish)
         until = guard.judge_stream
-        if (guard._tier is not None and until != "off"
+        if (scan.tier is not None and until != "off"
                 and guard.strategy in ("block", "filter", "redact")):
             self._gate = SegmentHold(self._judge_segment, until=until)
 
@@ -114,8 +115,9 @@ class OutputStream:
         """The gate's check: the judge's findings in ``text[start:]`` acted on, as
         ``SegmentHold`` edits."""
         guard = self._guard
-        assert guard._tier is not None
-        found = await guard._tier.judge_segment(text, start)
+        tier = guard._scan.tier
+        assert tier is not None
+        found = await tier.judge_segment(text, start)
         if not found:
             return []
         await guard._act(_STREAM_CHANNEL[channel], [d for d, _ in found], self.abort,
@@ -143,14 +145,14 @@ class OutputStream:
     async def _tool_call(self, part: Chunk, abort: Any, writer: Any) -> Chunk | None:
         """A tool call's arguments, before the tool runs: it runs with what this returns
         (``filter``: the call is dropped and the tool does not run)."""
-        guard, state = self._guard, self._state
+        guard, scan, state = self._guard, self._guard._scan, self._state
         args, raw_args = part.payload.get("args"), part.payload.get("raw_args")
-        await guard._judge_value(raw_args if isinstance(raw_args, str) else args, state,
-                                 args, raw_args)
+        await scan.judge_value(raw_args if isinstance(raw_args, str) else args, state,
+                               args, raw_args)
         found: list[Detection] = []
-        args = walk(part.payload.get("args"), lambda s: guard._check(s, found, state))
+        args = walk(part.payload.get("args"), lambda s: scan.check(s, found, state))
         raw_found: list[Detection] = []
-        raw = walk(part.payload.get("raw_args"), lambda s: guard._check(s, raw_found, state))
+        raw = walk(part.payload.get("raw_args"), lambda s: scan.check(s, raw_found, state))
         found = found or raw_found
         if not found:
             return part
@@ -183,10 +185,10 @@ class OutputStream:
     ) -> Chunk | None:
         """``part`` with ``payload[key]`` checked: redacted, or (``filter``) dropped or
         replaced by ``filtered(detections)``."""
-        guard, state = self._guard, self._state
-        await guard._judge_value(part.payload.get(key), state)
+        guard, scan, state = self._guard, self._guard._scan, self._state
+        await scan.judge_value(part.payload.get(key), state)
         found: list[Detection] = []
-        value = walk(part.payload.get(key), lambda s: guard._check(s, found, state))
+        value = walk(part.payload.get(key), lambda s: scan.check(s, found, state))
         if not found:
             return part
         await guard._act(channel, found, abort, writer, state)
