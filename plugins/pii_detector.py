@@ -35,6 +35,11 @@ default) replaces each value (``redaction_method``); ``tokenize`` replaces value
 placeholders (``<EMAIL_1>``) before the model sees them and restores them in what the
 client receives (``tripwire.plugins._pii.Tokenizer``). See
 ``docs/processors/pii-detector.md``.
+
+This module holds the options and the hooks; the machinery is in
+``tripwire.plugins._pii``, a module per concern: ``scan`` (what is found in a text),
+``stream`` (the streamed output, one ``OutputStream`` per call), ``tokenizer`` (the
+``tokenize`` strategy), ``window``, ``redaction``, ``findings`` and ``walk``.
 """
 
 from __future__ import annotations
