@@ -250,6 +250,7 @@ class PIIDetector(Processor):
         await self.aclose()
 
     def _redacted(self, kind: str, value: str) -> str:
+        """The replacement of ``value`` (``redact``: ``redaction_method``)."""
         return redact(kind, value, self.redaction_method, self.preserve_format)
 
     # ------------------------------------------------------------ acting
