@@ -583,6 +583,23 @@ async def test_draining_lets_in_flight_streams_finish_and_refuses_new_requests(u
     assert rest[-1].choices[0].finish_reason == "stop"
 
 
+async def test_drain_with_timeout_zero_does_not_wait_for_a_stream_in_flight(upstream):
+    """``drain(timeout=0)`` answers at once (False: a stream is still going), not after
+    the gateway's ``shutdown_timeout``; the stream still finishes."""
+    upstream.script(Reply(text="one two three", delta_size=4, event_delay=0.05))
+    gateway = Gateway({"support": make_agent(upstream)}, shutdown_timeout=30)
+    async with serving(gateway) as url:
+        stream = await client(url).chat.completions.create(
+            model="support", stream=True, messages=[{"role": "user", "content": "Hi"}])
+        first = await stream.__anext__()
+        assert await asyncio.wait_for(gateway.drain(timeout=0), 5) is False
+        rest = [e async for e in stream]
+        assert await gateway.drain(timeout=5) is True
+        assert await gateway.drain(timeout=0) is True  # idle: True, even with no time to wait
+    text = "".join(e.choices[0].delta.content or "" for e in [first, *rest] if e.choices)
+    assert text == "one two three"
+
+
 async def test_events_reach_the_client_as_they_come_not_at_the_end(upstream):
     """An upstream that never ends: the client still gets its events one by one."""
     upstream.script(Reply(text="tick", endless=True, event_delay=0.01))

@@ -111,8 +111,11 @@ class Gateway:
         are done, at most ``timeout`` seconds (default ``shutdown_timeout``); whether
         they all finished."""
         self.draining = True
+        if self._idle.is_set():
+            return True
         try:
-            await asyncio.wait_for(self._idle.wait(), timeout or self.shutdown_timeout)
+            await asyncio.wait_for(self._idle.wait(), self.shutdown_timeout if timeout is None
+                                   else timeout)
         except TimeoutError:
             return False
         return True
