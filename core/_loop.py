@@ -13,62 +13,41 @@ The order of the stages is the diagram in docs/hooks.md::
                process_llm_response -> process_output_step -> tools ->
                process_tool_result
     process_output_result              once, then the finish chunk
+
+This module holds that order and the per-chunk loop (the hot path); the stages around
+it live in modules named for them: a step's preparation (``_step_request``), a step the
+model finished (``_step_end``), retried and rejected steps (``_step_retry``), tool
+execution (``_tool_exec``), the run's end and result (``_run_end``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
-from tripwire import _observe
+from tripwire import _observe, _run_end
 from tripwire._binding import Bindings
 from tripwire._call_options import resolve_call
 from tripwire._hooks import Hooks
 from tripwire._modes import next_after_checks
 from tripwire._pipeline import OutputPipeline
-from tripwire._signals import make_send_signal
+from tripwire._step_end import accept_step, output_step
+from tripwire._step_request import model_request, prepare_step, replay, request_prompt
+from tripwire._step_retry import RetryStep, StepRetries
 from tripwire._tool_exec import ToolRunner, runs_on_client
 from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, TripWire
-from tripwire.messages import (
-    Message,
-    MessageList,
-    message_to_core,
-    new_id,
-    signal_message,
-)
-from tripwire.models import ModelRequest, model_label
+from tripwire.messages import MessageList, new_id
+from tripwire.models import model_label
 from tripwire.processor import TripwireInfo
-from tripwire.results import (
-    GenerateResult,
-    OutputResult,
-    StepAccumulator,
-    StepResult,
-    response_text,
-    tripwire_info,
-)
+from tripwire.results import GenerateResult, StepAccumulator, StepResult
 
 if TYPE_CHECKING:
-    from tripwire._call_options import StepConfig
     from tripwire.agent import Agent
-
-log = logging.getLogger("tripwire")
-
-# Chunks that carry a step's content (what a discarded attempt must not leak).
-_STEP_CONTENT = frozenset({"text-delta", "reasoning-delta", "tool-call", "tool-result",
-                           "tool-error"})
-
-
-class _RetryStep(Exception):
-    """A processor asked for the current step to be run again, and the limit allows."""
-
-    def __init__(self, tripwire: TripWire) -> None:
-        self.tripwire = tripwire
 
 
 class Run:
@@ -98,6 +77,8 @@ class Run:
         self.tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
                                 self.request_context, self.abort_signal, self.run_id)
         self.steps: list[StepResult] = []
+        self.retries = StepRetries(agent, call, self.hooks, self.bindings, self.pipeline,
+                                   self.message_list, self.steps, self.run_id)
         self.tripwire: TripwireInfo | None = None
         self.finish_reason = "unknown"
         self.text = ""
@@ -116,18 +97,10 @@ class Run:
 
     # -- the loop
     async def events(self) -> AsyncGenerator[Chunk, None]:
-        pipeline = self.pipeline
+        """The chunks the client receives, stage by stage in the order above; a run a
+        processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``."""
         try:
-            hooks = self.hooks
-            if "process_input" in hooks.input_hooks:
-                await hooks.process_input(self.message_list)
-            if hooks.has_checks:
-                checks = hooks.start_checks(self.message_list)
-                self.guards = checks["parallel"]
-                for task in checks["monitor"]:
-                    self.agent._own_task(task)
-                    self.monitors.append(task)
-            for c in await pipeline.flush() if pipeline.pending else ():
+            for c in await self._start():
                 yield c
             run_start = self.message_list.checkpoint()
             step_number = 0
@@ -141,25 +114,12 @@ class Run:
                         else:
                             async for c in step_chunks:
                                 yield c
-                except _RetryStep as retry:
-                    tw = retry.tripwire
-                    self.steps[-1].tripwire = tripwire_info(tw) if self.steps else None
-                    self.message_list.rollback(checkpoint)
-                    self.message_list.add(
-                        signal_message(tw.reason, attributes={"type": "retry-feedback"}),
-                        "response",
-                    )
-                    self.bindings.set_retry_count(self.bindings.retry_count + 1)
-                    for c in await self._step_retry(step_number, tw.reason, tw.processor_id,
-                                                    self.bindings.retry_count):
+                except RetryStep as retry:
+                    for c in await self.retries.retry(retry.tripwire, step_number, checkpoint):
                         yield c
                     continue
                 except TripWire as tw:
-                    # A tripped step is not accepted: its messages are not kept.
-                    self.message_list.rollback(checkpoint)
-                    last = self.steps[-1] if self.steps else None
-                    if last is not None and last.step_number == step_number and last.tripwire is None:
-                        last.tripwire = tripwire_info(tw)
+                    self.retries.reject(tw, step_number, checkpoint)
                     raise
                 self.bindings.set_retry_count(0)
                 step = self.steps[-1]
@@ -168,116 +128,65 @@ class Run:
                     step_number += 1
                     continue
                 break
-            pipeline.flush_stats()
-            self._start_step(None)
-            self.text = self._response_text()
-            self.finish_reason = self.steps[-1].finish_reason if self.steps else "unknown"
-            # ``finish`` passes the stream processors before process_output_result runs
-            # (state they write on it is visible there) but reaches the client last.
-            finish: list[Chunk] = []
-            for c in () if self._unseen() else await pipeline.emit(Chunk(
-                "finish", {"finish_reason": self.finish_reason, "usage": self.usage},
-                run_id=self.run_id,
-            )):
-                if c.type == "finish":
-                    finish.append(c)
-                else:
-                    yield c
-            output = OutputResult(self.text, self.usage, self.finish_reason, list(self.steps))
-            try:
-                if "process_output_result" in hooks.output_hooks:
-                    await hooks.process_output_result(self.message_list, output)
-            except TripWire:
-                # The whole response is rejected: none of it is kept or returned.
-                self.response_rejected = True
-                self.message_list.rollback(run_start)
-                raise
-            for c in await pipeline.flush() if pipeline.pending else ():
+            now, finish = await _run_end.finish_chunks(self)
+            for c in now:
                 yield c
-            # the response's text after process_output_result (or what a processor set
-            # for the caller when the stored messages hold something else)
-            self.text = output.text if output.caller_text is None else output.caller_text
-            self.object = output.object
-            if output.object is not None:
-                for c in await pipeline.emit(Chunk("object-result", {"object": output.object},
-                                                   run_id=self.run_id)):
-                    yield c
+            output, now = await _run_end.output_result(self, run_start)
+            for c in now:
+                yield c
+            for c in await _run_end.object_chunks(self, output):
+                yield c
             for c in finish:
                 yield c
         except TripWire as tw:
-            self.tripwire = tripwire_info(tw)
-            self.finish_reason = "other"
-            self.text = "" if self.response_rejected else self._response_text()
-            # Chunks released together with the one that tripped, and that passed
-            # every processor, still reach the client, before the tripwire.
-            for c in getattr(tw, "_released", ()):
+            for c in _run_end.tripwire_chunks(self, tw):
                 yield c
-            payload = {"reason": tw.reason, "retry": tw.retry, "metadata": tw.metadata,
-                       "processor_id": tw.processor_id}
-            if self.tripwire.model_call_cancelled:
-                payload["model_call_cancelled"] = True
-            yield Chunk("tripwire", payload, run_id=self.run_id)
         except (asyncio.CancelledError, GeneratorExit):
             self.abort_signal.set()
-            self.text = self._text_so_far()
+            self.text = _run_end.text_so_far(self)
             raise
         except Exception as e:
             self.finish_reason = "error"
-            for c in await self._error_chunks(e):
+            for c in await _run_end.error_chunks(self, e):
                 yield c
             raise
         finally:
-            for task in self.guards:  # a run that ended before its model call
-                task.cancel()
-            if self.guards:
-                await asyncio.gather(*self.guards, return_exceptions=True)
-            pipeline.warn_if_dropped_all()
-            if self.recorder is not None:
-                pipeline.flush_stats()
-                self.recorder.end_run(
-                    finish_reason=self.finish_reason,
-                    tripwire_by=self.tripwire.processor_id if self.tripwire else None,
-                    error=sys.exc_info()[1] if self.finish_reason == "error" else None)
+            await _run_end.close(self, sys.exc_info()[1] if self.finish_reason == "error"
+                                 else None)
+
+    async def _start(self) -> list[Chunk]:
+        """``process_input`` (once per run), then the checks that run beside the model
+        call; the chunks hooks wrote meanwhile."""
+        hooks = self.hooks
+        if "process_input" in hooks.input_hooks:
+            await hooks.process_input(self.message_list)
+        if hooks.has_checks:
+            checks = hooks.start_checks(self.message_list)
+            self.guards = checks["parallel"]
+            for task in checks["monitor"]:
+                self.agent._own_task(task)
+                self.monitors.append(task)
+        pipeline = self.pipeline
+        return await pipeline.flush() if pipeline.pending else []
 
     async def _step(self, step_number: int) -> AsyncGenerator[Chunk, None]:
+        """One step's chunks: its preparation, the model call (made again when
+        ``process_api_error`` asks) with each chunk through the output processors, then
+        the accepted step's hooks and tools."""
         pipeline = self.pipeline
-        config = self.call.config.for_step(self.message_list.system_messages)
-        transient: list[Message] = []
-        pipeline.new_step()
-        self._start_step(step_number)
-        hooks = self.hooks
-        if "process_input_step" in hooks.input_hooks:
-            await hooks.process_input_step(
-                self.message_list, step_number, self.steps, config,
-                lambda: make_send_signal(self.message_list, self.pipeline, transient,
-                                         lambda: bool(self.steps)), self.agent._resolve)
-        if all(m is not config.model for m in self.models_used):
-            self.models_used.append(config.model)
-        for c in await pipeline.flush() if pipeline.pending else ():
+        config, transient, out = await prepare_step(self, step_number)
+        for c in out:
             yield c
         api_retries = 0
         while True:
-            prompt: list[dict[str, Any]] = self._prompt(config, transient)
-            cached: list[Chunk] | None = None
-            if "process_llm_request" in hooks.input_hooks:
-                prompt, cached = await hooks.process_llm_request(
-                    prompt, config, step_number, self.steps)
-            for c in await pipeline.flush() if pipeline.pending else ():
+            prompt, cached, out = await request_prompt(self, config, transient, step_number)
+            for c in out:
                 yield c
-            request = ModelRequest(
-                prompt=prompt, tools=list(config.active().values()),
-                tool_choice=config.tool_choice, model_settings=config.model_settings,
-                provider_options=config.provider_options,
-                structured_output=config.structured_output,
-            )
+            request = model_request(config, prompt)
             acc = StepAccumulator(step_number, from_cache=cached is not None)
-            if not self._unseen():
-                for c in await pipeline.emit(Chunk("step-start", {"step_number": step_number},
-                                                   run_id=self.run_id)):
-                    acc.observe(c)
-                    if not self.unread:
-                        yield c
-            source = _replay(cached) if cached is not None else config.model.stream(request)
+            for c in await self._step_start(acc):
+                yield c
+            source = replay(cached) if cached is not None else config.model.stream(request)
             self.current_acc = acc
             if self.recorder is not None and self.recorder.tracer is not None:
                 self.recorder.start_model_call(config.model)
@@ -361,21 +270,20 @@ class Run:
                 if closer is not None:
                     await closer()
             if failed is not None:
-                if self.recorder is not None and self.recorder.tracer is not None:
-                    self.recorder.end_model_call(None, from_cache=acc.from_cache, error=failed)
-                retry_by = await self._retry_api_error(failed, step_number, api_retries)
-                if retry_by is not None:
-                    # The failed attempt is discarded like a rejected step: the client is
-                    # told, and none of its text reaches the result or the next prompt.
-                    api_retries += 1
-                    self.current_acc = None
-                    for c in await self._step_retry(step_number, str(failed), retry_by,
+                self.end_model_call(acc, failed)
+                retry_by = await self.retries.api_error(failed, step_number, api_retries)
+                if retry_by is None:
+                    raise failed
+                # The failed attempt is discarded like a rejected step: the client is
+                # told, and none of its text reaches the result or the next prompt.
+                api_retries += 1
+                self.current_acc = None
+                for c in await self.retries.discard(step_number, str(failed), retry_by,
                                                     api_retries):
-                        yield c
-                    for c in await pipeline.flush() if pipeline.pending else ():
-                        yield c
-                    continue
-                raise failed
+                    yield c
+                for c in await pipeline.flush() if pipeline.pending else ():
+                    yield c
+                continue
             if not acc.finish:
                 # A model (or cache entry) without a finish chunk: the step still ends.
                 acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
@@ -385,37 +293,38 @@ class Run:
                     acc.observe(c)
                     yield c
             break
-        if self.recorder is not None and self.recorder.tracer is not None:
-            self.recorder.end_model_call(acc.finish, from_cache=acc.from_cache)
-        self.current_acc = None
-        step = acc.result()
-        self.usage = self.usage + step.usage
-        message = acc.message(pipeline.take_step_data())
-        if message is not None:
-            self.message_list.add(message, "response")
-            pipeline.current_message = message
-        if "process_llm_response" in hooks.input_hooks:
-            await hooks.process_llm_response(acc.raw, config.model, step_number,
-                                             self.steps, step, acc.from_cache, acc.finish)
-        self.steps.append(step)
-        for c in await pipeline.flush() if pipeline.pending else ():
+        step, out = await accept_step(self, acc, config, step_number)
+        for c in out:
             yield c
-        try:
-            if "process_output_step" in hooks.output_hooks:
-                await hooks.process_output_step(self.message_list, step, config, self.steps)
-        except TripWire as tw:
-            self._maybe_retry(tw)
-            raise
-        for c in await pipeline.flush() if pipeline.pending else ():
+        for c in await output_step(self, step, config):
             yield c
         if step.tool_calls:
             chunks = await self.tools.run(step, config, self.steps, acc.bad_args,
-                                          self._maybe_retry)
+                                          self.retries.maybe_retry)
             if not self.unread:
                 for c in chunks:
                     yield c
 
-    def _unseen(self) -> bool:
+    # -- around the model call
+    async def _step_start(self, acc: StepAccumulator) -> list[Chunk]:
+        """The ``step-start`` chunk after the output processors, for the client (none
+        when it would reach no processor and no reader)."""
+        if self.unseen():
+            return []
+        out = await self.pipeline.emit(Chunk("step-start", {"step_number": acc.step_number},
+                                             run_id=self.run_id))
+        for c in out:
+            acc.observe(c)
+        return [] if self.unread else out
+
+    def end_model_call(self, acc: StepAccumulator, error: Exception | None = None) -> None:
+        """Close the model call's span (``error`` when the call failed)."""
+        if self.recorder is not None and self.recorder.tracer is not None:
+            self.recorder.end_model_call(None if error is not None else acc.finish,
+                                         from_cache=acc.from_cache, error=error)
+
+    # -- state the stages share
+    def unseen(self) -> bool:
         """Whether a chunk emitted now would reach no processor and no reader (a
         ``generate()`` without ``process_output_stream``): then it is not made."""
         pipeline = self.pipeline
@@ -427,7 +336,7 @@ class Run:
         tools = self.call.config.tools
         return any(runs_on_client(c, tools) for c in step.tool_calls)
 
-    def _start_step(self, step_number: int | None) -> None:
+    def start_step(self, step_number: int | None) -> None:
         """Audit records and spans from here on belong to ``step_number``."""
         recorder = self.recorder
         if recorder is not None:
@@ -437,94 +346,9 @@ class Run:
             recorder.start_step(step_number)
             self.tracing_context.span = recorder.span
 
-    def _maybe_retry(self, tw: TripWire) -> None:
-        """Turn a ``retry=True`` abort into a step retry when the limit allows."""
-        limit = self.call.max_retries
-        if tw.retry and limit is not None and self.bindings.retry_count < limit:
-            raise _RetryStep(tw) from None
-
-    async def _retry_api_error(
-        self, error: Exception, step_number: int, retries: int
-    ) -> str | None:
-        """Run ``process_api_error``; the id of the processor whose retry request is
-        granted, or None."""
-        cp = await self.hooks.process_api_error(error, self.message_list, step_number,
-                                                self.steps, retries)
-        if cp is None:
-            return None
-        limit = self.call.api_error_retries
-        if retries >= limit:
-            log.info(
-                "API-error retry requested by %r but the limit (%d) is reached", cp.id, limit)
-            return None
-        if self.call.max_retries is None and cp not in self.agent._defaults:
-            self.agent._warn_implicit_retry_budget()
-        return cp.id
-
-    # -- what clients are told
-    async def _error_chunks(self, error: Exception) -> list[Chunk]:
-        """The ``error`` chunk, after the output processors (once). A processor may
-        change it but not swallow it: dropped, tripped or failed, the original is sent."""
-        chunk = Chunk("error", {"error": error}, run_id=self.run_id)
-        try:
-            out = await self.pipeline.through(chunk)
-        except Exception:  # TripWire included
-            log.debug(
-                "an output processor failed on the error chunk; sending the original",
-                exc_info=True)
-            out = []
-        if not any(c.type == "error" for c in out):
-            out.append(chunk)
-        return out
-
-    async def _step_retry(
-        self, step_number: int, reason: str, processor_id: str | None, retry_count: int
-    ) -> list[Chunk]:
-        """The ``step-retry`` chunk that tells clients to discard the step, after the
-        output processors. Content a processor held back from the discarded attempt and
-        releases now is dropped with it: it must reach neither the client nor the text."""
-        self.pipeline.new_step()
-        out = await self.pipeline.emit(Chunk(
-            "step-retry",
-            {"step_number": step_number, "reason": reason, "processor_id": processor_id,
-             "retry_count": retry_count},
-            run_id=self.run_id,
-        ))
-        return [c for c in out if c.type not in _STEP_CONTENT]
-
-    # -- text and result
-    def _prompt(self, config: StepConfig, transient: list[Message]) -> list[dict[str, Any]]:
-        prompt: list[dict[str, Any]] = [dict(s) for s in config.system_messages]
-        prompt.extend(self.message_list.all.core())
-        for m in transient:
-            prompt.extend(message_to_core(m))
-        return prompt
-
-    def _response_text(self) -> str:
-        return response_text(self.message_list)
-
-    def _text_so_far(self) -> str:
-        """The text of a run closed early: accepted steps, plus what the current step
-        had streamed."""
-        text = self._response_text()
-        if self.current_acc is not None:
-            text += "".join(self.current_acc.text)
-        return text
-
     def result(self) -> GenerateResult:
-        return GenerateResult(
-            text=self.text,
-            finish_reason=self.finish_reason,
-            usage=self.usage,
-            steps=list(self.steps),
-            messages=self.message_list.response.db(),
-            message_list=self.message_list,
-            tripwire=self.tripwire,
-            object=self.object,
-            run_id=self.run_id,
-            audit=self.recorder if self.recorder is not None else [],  # records when read
-            verdicts=self.pipeline.verdicts,
-        )
+        """What ``generate()`` returns (and a stream's awaitables read)."""
+        return _run_end.result(self)
 
 
 def _step_finish_payload(finish: Mapping[str, Any]) -> dict[str, Any]:
@@ -535,8 +359,3 @@ def _step_finish_payload(finish: Mapping[str, Any]) -> dict[str, Any]:
     if finish.get("provider_metadata"):
         payload["provider_metadata"] = finish["provider_metadata"]
     return payload
-
-
-async def _replay(chunks: list[Chunk]) -> AsyncIterator[Chunk]:
-    for c in chunks:
-        yield c

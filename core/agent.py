@@ -4,8 +4,10 @@ its chunks to the caller.
 
 The loop's parts live in modules named for them: call options (``_call_options``),
 processors bound to their hooks (``_binding``), the typed hook facade (``_hooks``), the
-output pipeline (``_pipeline``), tool execution (``_tool_exec``), what hooks return
-(``_returns``), results (``results``).
+output pipeline (``_pipeline``), a step's preparation (``_step_request``), a finished
+step (``_step_end``), retried and rejected steps (``_step_retry``), tool execution
+(``_tool_exec``), how a run ends (``_run_end``), what hooks return (``_returns``),
+results (``results``).
 """
 
 from __future__ import annotations
