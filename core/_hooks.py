@@ -378,6 +378,8 @@ _INPUT_VALUES: dict[str, Callable[[HookState], Any]] = {
     "system_messages": lambda s: list(s.ml.system_messages),
     "message_list": _message_list,
 }
+
+
 def _copy(value: Any) -> Any:
     """A mapping handed to a hook as a copy: read-only there, the call's own unchanged."""
     return copy.deepcopy(value) if isinstance(value, dict) else value

@@ -69,7 +69,8 @@ class StepRetries:
     async def retry(self, tw: TripWire, step_number: int, checkpoint: Checkpoint) -> list[Chunk]:
         """Undo the step ``tw`` aborted and give the model the reason as feedback for
         its next attempt; the ``step-retry`` chunks for the client."""
-        self._steps[-1].tripwire = tripwire_info(tw) if self._steps else None
+        if self._steps:  # the step being retried (a retry comes after the step is accepted)
+            self._steps[-1].tripwire = tripwire_info(tw)
         self._message_list.rollback(checkpoint)
         self._message_list.add(
             signal_message(tw.reason, attributes={"type": "retry-feedback"}),

@@ -8,7 +8,7 @@ for phones, ...) for ``detection_types``, plus any detector given in ``detectors
 group). Detections scoring under ``threshold`` are ignored.
 
 With ``model=`` a ``tripwire.Judge`` also finds names, addresses and dates of birth
-(``tripwire.plugins._pii_judge``). It quotes each value; the processor redacts it at
+(``tripwire.plugins._pii.judge``). It quotes each value; the processor redacts it at
 every occurrence, and merges the findings with the deterministic ones, which they never
 drop. In the stream, text waits in a ``tripwire.SegmentHold`` until the judge has seen
 its sentence (``judge_stream``), so a name is redacted before any of it is sent.
@@ -65,15 +65,15 @@ from tripwire.plugins._pii import (
     redact,
     walk,
 )
-from tripwire.plugins._pii.scan import Scanner, load_detectors
-from tripwire.plugins._pii.stream import OutputStream
-from tripwire.plugins._pii_judge import (
+from tripwire.plugins._pii.judge import (
     DEFAULT_INSTRUCTIONS,
     JUDGED_TYPES,
     JudgeTier,
     instructions_for,
     schema_for,
 )
+from tripwire.plugins._pii.scan import Scanner, load_detectors
+from tripwire.plugins._pii.stream import OutputStream
 from tripwire.processor import Processor, ProcessorViolation
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "PHASES", "PIIDetector", "instructions_for",

@@ -7,12 +7,12 @@ per concern:
 ``walk``       walks over nested tool values, stored messages and prompt messages;
 ``window``     the stream's hold-back window (``StreamWindow``);
 ``tokenizer``  the ``tokenize`` strategy (``Vault``, ``Tokenizer``);
+``judge``      the judge tier (a model asked for the values the detectors cannot find);
 ``scan``       what the detector finds in a text (``load_detectors``, ``Scanner``);
 ``stream``     the detector's side of the stream (``OutputStream``, one per call).
 
-The names of the first five are re-exported here. ``scan`` and ``stream`` are the
-detector's own parts, imported from their modules (``scan`` imports
-``tripwire.plugins._pii_judge``, which imports this package). Private; the behaviour is
+The names of the first five are re-exported here. ``judge``, ``scan`` and ``stream``
+are the detector's own parts, imported from their modules. Private; the behaviour is
 documented in ``docs/processors/pii-detector.md``.
 """
 

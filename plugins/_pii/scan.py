@@ -16,8 +16,8 @@ from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Detector, load_detector, merge
 from tripwire.messages import Message
 from tripwire.plugins._pii.findings import combine
+from tripwire.plugins._pii.judge import JudgeTier
 from tripwire.plugins._pii.redaction import splice
-from tripwire.plugins._pii_judge import JudgeTier
 
 
 def load_detectors(

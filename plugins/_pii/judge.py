@@ -22,7 +22,8 @@ from tripwire.guardrails import Detection
 from tripwire.judge import Judge
 from tripwire.messages import Message
 from tripwire.models import Model
-from tripwire.plugins._pii import combine, locate, message_strings, strings
+from tripwire.plugins._pii.findings import combine, locate
+from tripwire.plugins._pii.walk import message_strings, strings
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "JudgeTier", "instructions_for",
            "schema_for"]
