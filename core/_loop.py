@@ -74,11 +74,9 @@ class Run:
         self.hooks = Hooks(self.bindings)
         self.pipeline.attach(self.bindings.stream_stages(), self.message_list,
                              self.bindings.common, call.plans)
-        self.tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
-                                self.request_context, self.abort_signal, self.run_id)
         self.steps: list[StepResult] = []
-        self.retries = StepRetries(agent, call, self.hooks, self.bindings, self.pipeline,
-                                   self.message_list, self.steps, self.run_id)
+        self._tools: ToolRunner | None = None
+        self._retries: StepRetries | None = None
         self.tripwire: TripwireInfo | None = None
         self.finish_reason = "unknown"
         self.text = ""
@@ -100,8 +98,9 @@ class Run:
         """The chunks the client receives, stage by stage in the order above; a run a
         processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``."""
         try:
-            for c in await self._start():
-                yield c
+            if self.starts:
+                for c in await self._start():
+                    yield c
             run_start = self.message_list.checkpoint()
             step_number = 0
             while True:
@@ -134,8 +133,9 @@ class Run:
             output, now = await _run_end.output_result(self, run_start)
             for c in now:
                 yield c
-            for c in await _run_end.object_chunks(self, output):
-                yield c
+            if _run_end.take_output(self, output) is not None:
+                for c in await _run_end.object_chunks(self):
+                    yield c
             for c in finish:
                 yield c
         except TripWire as tw:
@@ -151,8 +151,38 @@ class Run:
                 yield c
             raise
         finally:
-            await _run_end.close(self, sys.exc_info()[1] if self.finish_reason == "error"
-                                 else None)
+            if self.guards:  # a run that ended before its model call
+                await _run_end.stop_checks(self)
+            _run_end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
+
+    # (made when a step first needs them: most runs call no tool and retry nothing)
+    # (not functools.cached_property: on Python 3.11 it takes a lock on every read)
+    @property
+    def tools(self) -> ToolRunner:
+        """Runs the tools a step called."""
+        tools = self._tools
+        if tools is None:
+            tools = self._tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
+                                             self.request_context, self.abort_signal,
+                                             self.run_id)
+        return tools
+
+    @property
+    def retries(self) -> StepRetries:
+        """The run's retry limits and what a retried or rejected step leaves."""
+        retries = self._retries
+        if retries is None:
+            retries = self._retries = StepRetries(
+                self.agent, self.call, self.hooks, self.bindings, self.pipeline,
+                self.message_list, self.steps, self.run_id)
+        return retries
+
+    @property
+    def starts(self) -> bool:
+        """Whether the run has a start stage: ``process_input`` or checks beside the
+        model call."""
+        hooks = self.hooks
+        return "process_input" in hooks.input_hooks or hooks.has_checks
 
     async def _start(self) -> list[Chunk]:
         """``process_input`` (once per run), then the checks that run beside the model

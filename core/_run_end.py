@@ -68,16 +68,19 @@ async def output_result(run: Run, run_start: Checkpoint) -> tuple[OutputResult, 
     return output, await pipeline.flush() if pipeline.pending else []
 
 
-async def object_chunks(run: Run, output: OutputResult) -> list[Chunk]:
-    """Take the text and object ``process_output_result`` left; the ``object-result``
-    chunk when there is an object."""
+def take_output(run: Run, output: OutputResult) -> object:
+    """Take the text and object ``process_output_result`` left; the object (None when
+    there is none)."""
     # the response's text after process_output_result (or what a processor set for the
     # caller when the stored messages hold something else)
     run.text = output.text if output.caller_text is None else output.caller_text
     run.object = output.object
-    if output.object is None:
-        return []
-    return await run.pipeline.emit(Chunk("object-result", {"object": output.object},
+    return output.object
+
+
+async def object_chunks(run: Run) -> list[Chunk]:
+    """The ``object-result`` chunk of the run's object, after the output processors."""
+    return await run.pipeline.emit(Chunk("object-result", {"object": run.object},
                                          run_id=run.run_id))
 
 
@@ -122,13 +125,17 @@ def text_so_far(run: Run) -> str:
     return text
 
 
-async def close(run: Run, error: BaseException | None) -> None:
-    """However the run ended: stop the checks that never got to run beside a model
-    call, and close its audit record (``error`` when it failed)."""
-    for task in run.guards:  # a run that ended before its model call
+async def stop_checks(run: Run) -> None:
+    """Stop the checks that never got to run beside a model call (the run ended
+    before it)."""
+    for task in run.guards:
         task.cancel()
-    if run.guards:
-        await asyncio.gather(*run.guards, return_exceptions=True)
+    await asyncio.gather(*run.guards, return_exceptions=True)
+
+
+def close(run: Run, error: BaseException | None) -> None:
+    """However the run ended (after ``stop_checks``): warn about a processor that
+    dropped every text chunk, and close the audit record (``error`` when it failed)."""
     pipeline = run.pipeline
     pipeline.warn_if_dropped_all()
     if run.recorder is not None:
