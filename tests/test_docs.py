@@ -46,3 +46,27 @@ def test_every_hookspec_takes_the_common_arguments():
 def test_public_names_are_exported():
     for name in tripwire.__all__:
         assert hasattr(tripwire, name), name
+
+
+def _toml_blocks() -> list[tuple[str, int, str]]:
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
+                 *sorted((ROOT / "contrib").glob("*/README.md"))]:
+        text = path.read_text()
+        for m in re.finditer(r"```toml\n(.*?)```", text, re.S):
+            found.append((str(path.relative_to(ROOT)), text.count("\n", 0, m.start()) + 2,
+                          m.group(1)))
+    return found
+
+
+@pytest.mark.parametrize(("path", "line", "block"), _toml_blocks(),
+                         ids=lambda v: v if isinstance(v, str) and "\n" not in v else "")
+def test_every_toml_block_in_the_docs_is_valid_toml(path, line, block):
+    """A user copies these into a file: each must parse (Python 3.11's tomllib, TOML
+    1.0: an inline table on one line)."""
+    import tomllib
+
+    try:
+        tomllib.loads(block)
+    except tomllib.TOMLDecodeError as e:
+        pytest.fail(f"{path}:{line}: {e}")
