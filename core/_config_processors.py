@@ -8,7 +8,7 @@ table (``{ parallel = [...], id = "..." }``, ``{ sequence = [...], id = "..." }`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tripwire._discovery import create
@@ -53,9 +53,14 @@ def check_specs(specs: Any, where: str) -> None:
                 f"got {spec!r}"
             )
 
-def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
+def build_processors(spec_list: Sequence[str | Mapping[str, Any]],
+                     model: Callable[[str], Any] | None = None) -> list[Any]:
     """Processors from a list of names, ``{"use": NAME, **options}`` tables and group
     tables (``{"parallel": [...], "id": ...}``, ``{"sequence": [...], "id": ...}``).
+
+    ``model`` (``Config.processor_model``) turns a processor's ``model = "models.NAME"``
+    option into the model that ``[models.NAME]`` table describes, so a judge can call the
+    same self-hosted endpoint as the agent; without it such a reference is an error.
 
     Two keys of a processor table are not constructor options: ``mode`` (wraps the
     processor as ``WithMode``) and ``fail_open`` (a bool set as the processor's
@@ -72,7 +77,7 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
         if isinstance(spec, Mapping) and (kind := _group_kind(spec)) is not None:
             group_id: Any = spec.get("id")  # parallel() and sequence() check it
             try:
-                members = build_processors(spec[kind])
+                members = build_processors(spec[kind], model)
                 if kind == "parallel":
                     out.append(parallel(*members, id=group_id, select=spec.get("select")))
                 else:
@@ -90,6 +95,17 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]]) -> list[Any]:
                 f"[{i}]: expected a processor name or a table with use = \"NAME\", "
                 f"got {spec!r}"
             )
+        ref = options.get("model")
+        if isinstance(ref, str) and ref.startswith("models."):
+            if model is None:
+                raise ConfigurationError(
+                    f"[{i}]: processor {name!r} model: {ref!r} refers to a [models.NAME] "
+                    f"table, which only a configuration file has; use a router id "
+                    f"\"provider/model\" or a model object")
+            try:
+                options["model"] = model(ref)
+            except ConfigurationError as e:
+                raise ConfigurationError(f"[{i}]: processor {name!r} {e}") from e
         mode = options.pop("mode", None)
         fail_open = options.pop("fail_open", None)
         if fail_open is not None and not isinstance(fail_open, bool):

@@ -95,6 +95,10 @@ class Config:
     models: Mapping[str, Mapping[str, Any]]
     #: the ``[serve]`` table as read (``tripwire serve`` checks it: docs/serve.md)
     serve: Mapping[str, Any] = attrs.field(factory=dict)
+    #: models built from ``[models.NAME]`` tables for processors' ``model`` options and
+    #: not yet handed to an agent (``build`` makes them its to close)
+    _processor_models: list[Any] = attrs.field(factory=list, init=False, eq=False,
+                                               repr=False)
 
     def _where(self, table: str, key: str | None = None) -> str:
         return f"{self.path}: [{table}]" + (f" {key}" if key else "")
@@ -131,7 +135,7 @@ class Config:
                 continue
             if key in PROCESSOR_LISTS:
                 try:
-                    kwargs[key] = build_processors(value)
+                    kwargs[key] = build_processors(value, self.processor_model)
                 except ConfigurationError as e:
                     raise ConfigurationError(f"{self._where(where, key)}{e}") from e
             elif key == "tools":
@@ -185,12 +189,15 @@ class Config:
         """``cls(**kwargs)`` for ``[agents.NAME]``: an error the constructor raises names
         the file and the table; a model built from a ``[models.NAME]`` table belongs to
         the agent (``agent.aclose()`` / ``async with agent`` closes its session)."""
+        built = list(self._processor_models)  # for this agent's processors
+        self._processor_models.clear()
         try:
             agent = cls(**kwargs)
         except (TripwireError, TypeError, ValueError) as e:
             raise ConfigurationError(f"{self._where(f'agents.{name}')}: {e}") from e
-        if agent.model is kwargs.get("model") and hasattr(agent.model, "aclose"):
-            agent._adopt(agent.model)
+        for model in (agent.model, *built) if agent.model is kwargs.get("model") else built:
+            if hasattr(model, "aclose"):
+                agent._adopt(model)
         return agent
 
     def _model_table(self, ref: str, where: str) -> tuple[str, Mapping[str, Any]]:
@@ -210,6 +217,13 @@ class Config:
             return ref
         table_name, table = self._model_table(ref, where)
         return MODEL_KINDS[table["use"]].build(table, self._where(f"models.{table_name}"))
+
+    def processor_model(self, ref: str) -> Any:
+        """The model a processor's ``model = "models.NAME"`` option refers to, built
+        afresh; the next agent ``build`` makes it its own to close."""
+        built = self.model(ref)
+        self._processor_models.append(built)
+        return built
 
     def model_settings(self, ref: str, *, where: str = "model") -> dict[str, Any]:
         """The ``settings`` of the ``[models.NAME]`` table ``ref`` refers to (``{}`` for a

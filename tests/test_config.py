@@ -733,3 +733,4 @@ def test_from_config_constructor_errors_name_the_file_and_table(tmp_path):
     with pytest.raises(ConfigurationError, match=r"agents\.support.*unexpected") as info:
         Agent.from_config(str(path), "support", bogus=1)
     assert str(path) in str(info.value)
+

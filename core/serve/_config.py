@@ -76,7 +76,7 @@ def _override(config: Config, name: str, key: ApiKey) -> Agent:
     for kind in ("input_processors", "output_processors", "error_processors"):
         kept = [p for p in kwargs.get(kind) or [] if getattr(p, "id", None) not in key.disable]
         try:
-            kept += build_processors(list(getattr(key, kind, ())))
+            kept += build_processors(list(getattr(key, kind, ())), config.processor_model)
         except ConfigurationError as e:
             raise ConfigurationError(f"serve.keys.{key.name} {kind}{e}") from e
         kwargs[kind] = kept
