@@ -40,7 +40,7 @@ from tripwire._step_retry import RetryStep, StepRetries
 from tripwire._tool_exec import ToolRunner, runs_on_client
 from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
 from tripwire.context import TracingContext
-from tripwire.errors import APICallError, TripWire
+from tripwire.errors import APICallError, ConfigurationError, TripWire
 from tripwire.messages import MessageList, new_id
 from tripwire.models import model_label
 from tripwire.processor import TripwireInfo
@@ -248,6 +248,11 @@ class Run:
                     except (asyncio.CancelledError, GeneratorExit):
                         raise
                     except TripWire:  # a check beside the model call aborted
+                        raise
+                    except ConfigurationError as e:
+                        # the call cannot be made as asked (a model setting, a missing
+                        # key): the caller's to fix, not a malformed chunk to retry
+                        self.end_model_call(acc, e)
                         raise
                     except ValueError as e:
                         failed = APICallError(

@@ -103,6 +103,40 @@ async def test_malformed_model_chunks_are_api_call_errors(make_bare_agent, chunk
     assert "mock/mock-model sent a malformed chunk" in str(info.value)
 
 
+async def test_a_call_the_model_cannot_make_is_a_configuration_error_not_a_bad_chunk(
+        make_bare_agent):
+    """A provider that refuses the call as asked (an unknown model setting, a missing
+    key) raises ConfigurationError from its stream: the caller gets it as it is, and no
+    error processor is asked to retry it (it was once reported as a malformed chunk)."""
+    asked = []
+
+    class Retry(Processor):
+        id = "retry"
+
+        @hookimpl
+        def process_api_error(self, error):
+            asked.append(error)
+            return {"retry": True}
+
+    class Refusing:
+        provider, model_id = "strict", "m"
+
+        async def stream(self, request):
+            raise ConfigurationError("unknown model setting(s) ['presence_penalty']")
+            yield  # an async generator, as providers are
+
+    agent = make_bare_agent(model=Refusing(), error_processors=[Retry()])
+    with pytest.raises(ConfigurationError, match=r"unknown model setting\(s\)") as info:
+        await agent.generate("hi")
+    assert "malformed" not in str(info.value) and asked == []
+    chunks = []
+    with pytest.raises(ConfigurationError):  # streamed: an error chunk, then the error
+        async for c in agent.stream("hi"):
+            chunks.append(c)
+    assert chunks[-1].type == "error"
+    assert isinstance(chunks[-1].payload["error"], ConfigurationError)
+
+
 async def test_a_malformed_model_chunk_goes_to_the_error_processors(make_bare_agent):
     class Retry(Processor):
         id = "retry"
