@@ -187,6 +187,28 @@ async def test_settings_and_system_messages_reach_the_upstream(upstream):
     assert [m["content"] for m in body["messages"][:2]] == ["You are terse.", "Answer in French."]
 
 
+@pytest.mark.parametrize("stream", [False, True])
+async def test_every_openai_request_field_reaches_the_upstream_as_given(upstream, stream):
+    """The fields of OpenAI's API that are no portable setting go into the upstream's
+    body as the client sent them (they once failed every request with a 502), over the
+    agent's own provider_options."""
+    fields = {"presence_penalty": 0.5, "frequency_penalty": -0.25, "logit_bias": {"50256": -100},
+              "parallel_tool_calls": False, "reasoning_effort": "low", "service_tier": "auto",
+              "user": "user-42", "response_format": {"type": "json_object"}}
+    upstream.script(Reply(text="{}"))
+    agent = Agent(id="support", model=upstream.openai(max_retries=0),
+                  provider_options={"openai": {"user": "operator", "metadata_tag": "x"}})
+    async with serving([agent]) as url:
+        answer = await client(url).chat.completions.create(
+            model="support", stream=stream, messages=[{"role": "user", "content": "Hi"}],
+            **fields)
+        if stream:
+            [e async for e in answer]
+    body = upstream.requests[0].body
+    assert {k: body.get(k) for k in fields} == fields
+    assert body["metadata_tag"] == "x"  # the agent's own, kept beside the client's
+
+
 # ---------------------------------------------------------------- tools
 
 

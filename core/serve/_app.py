@@ -235,7 +235,7 @@ class Gateway:
         if failure is not None:
             return failure
         context = RequestContext({RESOURCE_ID_KEY: key.tenant} if key is not None else None)
-        options = chat.options()
+        options = chat.options(getattr(agent.model, "provider", None), agent.provider_options)
         if key is not None:
             options["caller_system"] = key.caller_system
         try:

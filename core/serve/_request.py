@@ -34,10 +34,13 @@ from tripwire.models._wire import (
 )
 
 #: Request fields passed to the upstream as model settings, as they are.
-SETTINGS = frozenset({
-    "temperature", "top_p", "max_tokens", "stop", "seed", "presence_penalty",
-    "frequency_penalty", "logit_bias", "parallel_tool_calls", "response_format",
-    "reasoning_effort", "service_tier", "user",
+SETTINGS = frozenset({"temperature", "top_p", "max_tokens", "stop", "seed"})
+#: Request fields of OpenAI's API that are no portable model setting: sent to the
+#: upstream as they are, in the body (``provider_options`` of the agent's model's
+#: provider), where an upstream that does not know one says so.
+UPSTREAM_FIELDS = frozenset({
+    "presence_penalty", "frequency_penalty", "logit_bias", "parallel_tool_calls",
+    "response_format", "reasoning_effort", "service_tier", "user",
 })
 #: Request fields that are read but change nothing (bookkeeping of OpenAI's own API).
 IGNORED = frozenset({"store", "metadata"})
@@ -46,7 +49,7 @@ HANDLED = frozenset({
     "model", "messages", "stream", "stream_options", "tools", "tool_choice", "n",
     "max_completion_tokens",
 })
-FIELDS = SETTINGS | IGNORED | HANDLED
+FIELDS = SETTINGS | UPSTREAM_FIELDS | IGNORED | HANDLED
 
 _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 
@@ -72,12 +75,22 @@ class ChatRequest:
     client_tools: list[dict[str, Any]] = attrs.field(factory=list)
     tool_choice: Any = None
     model_settings: dict[str, Any] = attrs.field(factory=dict)
+    #: the ``UPSTREAM_FIELDS`` the client gave, for the upstream's request body
+    upstream_fields: dict[str, Any] = attrs.field(factory=dict)
 
-    def options(self) -> dict[str, Any]:
-        """The ``agent.stream()`` options of this request (request context aside). The
-        client's system and developer messages are input, checked by the agent's input
-        processors like the rest of what it sends (``caller_system="input"``)."""
+    def options(self, provider: str | None = None,
+                provider_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The ``agent.stream()`` options of this request (request context aside), for
+        an agent whose model's ``provider`` gets the upstream fields over the agent's
+        own ``provider_options``. The client's system and developer messages are input,
+        checked by the agent's input processors like the rest of what it sends
+        (``caller_system="input"``)."""
         options: dict[str, Any] = {"caller_system": "input"}
+        if self.upstream_fields and provider is not None:
+            own = (provider_options or {}).get(provider)
+            options["provider_options"] = {
+                provider: {**own, **self.upstream_fields} if isinstance(own, Mapping)
+                else self.upstream_fields}
         if self.client_tools:
             options["client_tools"] = self.client_tools
         if self.tool_choice is not None:
@@ -119,6 +132,7 @@ def _parse(body: Any) -> ChatRequest:
     if n is not None and n != 1:
         raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
     settings = {k: body[k] for k in SETTINGS if body.get(k) is not None}
+    upstream = {k: body[k] for k in UPSTREAM_FIELDS if body.get(k) is not None}
     if body.get("max_completion_tokens") is not None:
         settings["max_tokens"] = body["max_completion_tokens"]
     tools = _tools(body.get("tools"))
@@ -130,6 +144,7 @@ def _parse(body: Any) -> ChatRequest:
         client_tools=tools,
         tool_choice=_tool_choice(body.get("tool_choice"), [t["name"] for t in tools]),
         model_settings=settings,
+        upstream_fields=upstream,
     )
 
 
