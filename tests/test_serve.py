@@ -622,6 +622,32 @@ async def test_drain_with_timeout_zero_does_not_wait_for_a_stream_in_flight(upst
     assert text == "one two three"
 
 
+async def test_shutdown_cancels_what_is_still_in_flight_once_shutdown_timeout_is_up(upstream):
+    """A stream that never ends holds the shutdown ``shutdown_timeout`` seconds, then is
+    cancelled (about half a second more: ``CANCEL_GRACE`` twice), not three times the
+    timeout (the drain's wait, then aiohttp's two waits of the same length)."""
+    import time
+
+    from tripwire.serve import CANCEL_GRACE
+
+    upstream.script(Reply(text="tick", endless=True, event_delay=0.01))
+    gateway = Gateway({"support": make_agent(upstream)}, shutdown_timeout=2)
+    session = aiohttp.ClientSession()
+    try:
+        async with running(gateway, "127.0.0.1", 0) as url:
+            response = await session.post(f"{url}/v1/chat/completions", json={
+                "model": "support", "stream": True,
+                "messages": [{"role": "user", "content": "Hi"}]})
+            await response.content.readline()  # streaming
+            began = time.monotonic()
+        took = time.monotonic() - began
+        with contextlib.suppress(aiohttp.ClientError):
+            await response.read()  # the stream was cut: it ends (no hang)
+    finally:
+        await session.close()
+    assert 2 <= took < 2 + 2 * CANCEL_GRACE + 1.5, took
+
+
 async def test_events_reach_the_client_as_they_come_not_at_the_end(upstream):
     """An upstream that never ends: the client still gets its events one by one."""
     upstream.script(Reply(text="tick", endless=True, event_delay=0.01))

@@ -66,6 +66,11 @@ def event_loop(
     return "uvloop", uvloop.run
 
 
+#: Seconds a request still in flight when the drain's time is up gets to end (once
+#: before, once after it is cancelled): a stream's last event, the access log line.
+CANCEL_GRACE = 0.25
+
+
 @contextlib.asynccontextmanager
 async def running(gateway: Gateway, host: str = "127.0.0.1", port: int = 8080, *,
                   sock: socket.socket | None = None) -> AsyncIterator[str]:
@@ -73,8 +78,11 @@ async def running(gateway: Gateway, host: str = "127.0.0.1", port: int = 8080, *
     ``sock``, until the block ends, then drain it (in-flight requests finish, new ones
     get 503) and stop; yields the base URL ``http://host:port``. A client that
     disconnects cancels its request (and so its upstream call)."""
+    # (``gateway.drain()`` waits for the requests in flight, up to the gateway's
+    # shutdown_timeout; the runner then only cancels those left, each given
+    # CANCEL_GRACE seconds twice by aiohttp: to end, then to end once cancelled)
     runner = web.AppRunner(gateway.app(), handler_cancellation=True, access_log=None,
-                           shutdown_timeout=gateway.shutdown_timeout)
+                           shutdown_timeout=CANCEL_GRACE)
     await runner.setup()
     try:
         site: web.BaseSite = (web.TCPSite(runner, host, port) if sock is None
