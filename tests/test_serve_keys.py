@@ -256,3 +256,38 @@ tenant = "big-co"
             assert "max_total_tokens" in caught.value.body["message"]
             assert await ask(url, "big-secret", "hi", model="billing") == "answer"
     assert len(upstream.requests) == 2  # the tripped request never reached the upstream
+
+
+def test_a_key_may_disable_the_default_error_processor(tmp_path, monkeypatch):
+    """``disable = ["prefill-error-handler"]`` (a default every agent gets) takes it out
+    of that key's agents; the agent as other keys run it keeps it."""
+    monkeypatch.setenv("ACME_KEY", "acme-secret")
+    monkeypatch.setenv("RAW_KEY", "raw-secret")
+    served = gateway(tmp_path, """
+[serve.keys.acme]
+key_env = "ACME_KEY"
+
+[serve.keys.raw]
+key_env = "RAW_KEY"
+agents = ["billing"]
+disable = ["prefill-error-handler"]
+""")
+    assert [p.id for p in served.agents["billing"].list_processors()] == \
+        ["prefill-error-handler"]
+    assert [p.id for p in served.key_agents[("raw", "billing")].list_processors()] == []
+
+
+def test_a_key_whose_processors_clash_with_its_agents_is_named_in_the_error(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("ACME_KEY", "acme-secret")
+    with pytest.raises(ConfigurationError) as caught:
+        gateway(tmp_path, """
+[serve.keys.acme]
+key_env = "ACME_KEY"
+agents = ["support"]
+input_processors = [{ use = "regex-filter", presets = ["pii"] }]
+""")
+    message = str(caught.value)
+    assert message.startswith("serve.keys.acme: the agent 'support' with this key's "
+                              "processors: "), message
+    assert "two processors in input_processors have the id 'regex-filter'" in message

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tripwire.agent import Agent
+from tripwire.agent import Agent, _default_error_processors
 from tripwire.config import Config, build_processors
 from tripwire.errors import ConfigurationError
 from tripwire.options import check
@@ -80,7 +80,19 @@ def _override(config: Config, name: str, key: ApiKey) -> Agent:
         except ConfigurationError as e:
             raise ConfigurationError(f"serve.keys.{key.name} {kind}{e}") from e
         kwargs[kind] = kept
-    return config.build(Agent, name, kwargs)
+    if kwargs.get("default_error_processors", True):
+        # the default error processors (prefill-error-handler) are disabled by id too:
+        # the agent then gets the others as its own
+        defaults = _default_error_processors()
+        if any(p.id in key.disable for p in defaults):
+            kwargs["default_error_processors"] = False
+            kwargs["error_processors"] += [p for p in defaults if p.id not in key.disable]
+    try:
+        return config.build(Agent, name, kwargs)
+    except ConfigurationError as e:
+        raise ConfigurationError(
+            f"serve.keys.{key.name}: the agent {name!r} with this key's processors: {e}"
+        ) from e
 
 
 def _check_disabled(key: ApiKey, agents: list[Agent]) -> None:
