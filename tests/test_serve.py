@@ -648,6 +648,21 @@ async def test_shutdown_cancels_what_is_still_in_flight_once_shutdown_timeout_is
     assert 2 <= took < 2 + 2 * CANCEL_GRACE + 1.5, took
 
 
+async def test_an_unknown_path_or_method_is_an_openai_error_object(upstream):
+    async with serving([make_agent(upstream)]) as url:
+        with pytest.raises(openai.NotFoundError) as caught:  # the legacy completions API
+            await client(url).completions.create(model="support", prompt="Hi")
+        assert caught.value.body["type"] == "invalid_request_error"
+        assert "POST /v1/completions" in caught.value.body["message"]
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{url}/v1/chat/completions") as r:
+                assert r.status == 405 and r.headers["Allow"] == "POST"
+                error = (await r.json())["error"]
+        assert error["type"] == "invalid_request_error"
+        assert error["message"].startswith("Method GET is not allowed for /v1/chat/completions")
+    assert upstream.requests == []
+
+
 async def test_events_reach_the_client_as_they_come_not_at_the_end(upstream):
     """An upstream that never ends: the client still gets its events one by one."""
     upstream.script(Reply(text="tick", endless=True, event_delay=0.01))

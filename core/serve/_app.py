@@ -129,6 +129,10 @@ class Gateway:
         self._idle.clear()
         try:
             return await handler(request)
+        except web.HTTPException as e:  # no such route or method: OpenAI's error object too
+            if e.status < 400:
+                raise
+            return _http_error(request, e)
         finally:
             self.metrics.in_flight -= 1
             if not self.metrics.in_flight:
@@ -282,3 +286,20 @@ def _check_tool_choice(chat: ChatRequest, agent: Agent) -> web.Response | None:
                 f"among the tools ({', '.join(sorted(names)) or 'none'}).",
                 "invalid_request_error", None, "tool_choice")
     return None
+
+
+def _http_error(request: web.Request, e: web.HTTPException) -> web.Response:
+    """aiohttp's own error (an unknown path, a method the path does not take) in
+    OpenAI's format, as OpenAI's API answers one."""
+    if isinstance(e, web.HTTPMethodNotAllowed):
+        allowed = ", ".join(sorted(e.allowed_methods))
+        response = error_response(405, f"Method {request.method} is not allowed for "
+                                       f"{request.path} (allowed: {allowed}).",
+                                  "invalid_request_error")
+        response.headers["Allow"] = allowed
+        return response
+    if isinstance(e, web.HTTPNotFound):
+        return error_response(404, f"Invalid URL ({request.method} {request.path}); this "
+                                   f"gateway serves POST /v1/chat/completions, GET /v1/models, "
+                                   f"GET /healthz and GET /metrics.", "invalid_request_error")
+    return error_response(e.status, e.reason, "invalid_request_error")
