@@ -214,8 +214,6 @@ def main() -> None:
     stream = best(lambda: time_runs("stream-200", none, args.runs))
     bare = best(lambda: direct_loop(args.runs, 200))
     if args.baseline:
-        stream = best(lambda: time_runs("stream-200", none, args.runs))
-        bare = best(lambda: direct_loop(args.runs, 200))
         print(f"\nstream-200, no processors: {(stream - bare) / 200:.2f} µs per chunk")
         return
     print(f"\nstream-200 with no processors: {(stream - bare) / 200:.2f} µs of framework time "
