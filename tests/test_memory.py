@@ -278,7 +278,7 @@ async def test_on_violation_is_untouched_by_memory(url):
 
 async def test_a_thread_of_another_resource_is_refused_before_anything_is_loaded(url):
     from tripwire.errors import ProcessorError
-    from tripwire.memory._common import ThreadOwnerError
+    from tripwire.memory import ThreadOwnerError
 
     async with agent(url, ["secret reply", "x"]) as a:
         await a.generate("my secret", memory={"thread": "t1", "resource": "ann"})

@@ -168,6 +168,63 @@ async def test_a_version_1_file_keeps_its_vectors_through_the_migration(tmp_path
         assert [(h.message_id, round(h.score, 6)) for h in hits] == [("m1", 1.0)]
 
 
+async def test_a_version_2_file_keeps_its_messages_and_vectors_and_scopes_ids_after(tmp_path):
+    """Version 2 keyed a message and a vector by its id alone; the file, written here as
+    that version wrote it, keeps everything (in order) and takes the same id in another
+    thread without touching the first."""
+    import json
+
+    from tripwire._serde import message_to_dict
+    from tripwire.memory import VectorRow
+    from tripwire.memory.sqlite import MIGRATIONS
+    from tripwire.memory.store import pack
+
+    def row(seq, thread, text):
+        m = Message.user(text)
+        m.id = f"m{seq}"
+        return (seq, m.id, thread, "alice", "user", m.created_at.isoformat(),
+                json.dumps(message_to_dict(m)))
+
+    db = sqlite3.connect(tmp_path / "old.db")
+    for migration in MIGRATIONS[:2]:  # the schema of version 2, as it was released
+        db.executescript(migration)
+    db.execute("PRAGMA user_version = 2")
+    db.executemany("INSERT INTO threads VALUES (?, 'alice', '2024-01-01T00:00:00+00:00', "
+                   "'2024-01-01T00:00:00+00:00')", [("ta",), ("tb",)])
+    db.executemany("INSERT INTO messages (seq, id, thread_id, resource_id, role, created_at, "
+                   "body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   [row(1, "ta", "first"), row(2, "tb", "elsewhere"), row(7, "ta", "second"),
+                    row(9, "tb", "deleted")])
+    db.execute("DELETE FROM messages WHERE seq = 9")  # seq 9 stays used (AUTOINCREMENT)
+    db.execute("INSERT INTO vectors (index_name, message_id, thread_id, resource_id, dim, "
+               "vector) VALUES ('ix', 'm1', 'ta', 'alice', 2, ?)", (pack([1.0, 0.0]),))
+    db.commit()
+    db.close()
+    async with SQLiteStore(tmp_path / "old.db") as store:
+        assert [(m.id, m.text) for m in await store.last_messages("ta", 10)] == \
+            [("m1", "first"), ("m7", "second")]
+        bob = Message.user("bob's text")
+        bob.id = "m1"
+        await store.save_messages("tc", "bob", [bob])
+        await store.save_vectors("ix", [VectorRow("m1", "tc", "bob", [0.0, 1.0])])
+        await store.save_messages("ta", "alice", [Message.user("third")])
+        assert [(m.id, m.text) for m in await store.last_messages("ta", 10)][:2] == \
+            [("m1", "first"), ("m7", "second")]
+        assert [m.text for m in await store.last_messages("ta", 10)][2:] == ["third"]
+        assert [m.text for m in await store.last_messages("tc", 10)] == ["bob's text"]
+        hits = await store.query_vectors("ix", [1.0, 0.0], 4, resource_id="alice")
+        assert [(h.message_id, h.thread_id, round(h.score, 6)) for h in hits] == \
+            [("m1", "ta", 1.0)]
+        assert await store.delete_thread("ta") == 3  # the foreign key still cascades
+        assert [m.text for m in await store.last_messages("tb", 10)] == ["elsewhere"]
+    db = sqlite3.connect(tmp_path / "old.db")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    assert db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone() \
+        == (11,)  # the third message and bob's took 10 and 11: no seq was used twice
+    db.close()
+
+
 async def test_vectors_kept_in_memory_follow_every_change_even_from_another_process(tmp_path):
     from tripwire.memory import VectorRow
 

@@ -92,6 +92,80 @@ async def test_a_message_saved_again_is_replaced_not_duplicated(store):
     assert [x.text for x in await store.last_messages("t", 10)] == ["final"]
 
 
+def _with_id(message_id: str, text: str) -> Message:
+    m = Message.user(text)
+    m.id = message_id  # ids come from callers: two tenants may pick the same one
+    return m
+
+
+async def _texts(store, thread: str) -> list[tuple[str, str, str | None, str | None]]:
+    return [(m.id, m.text, m.thread_id, m.resource_id)
+            for m in await store.last_messages(thread, 10)]
+
+
+@pytest.mark.parametrize("alice, bob", [("alice", "bob"), ("ann", "ann"), (None, None)])
+async def test_a_message_id_is_scoped_to_its_thread(store, alice, bob):
+    """Saving a message (and its vector) with an id another thread holds already stores
+    a message of its own: the other thread's message and vector stay as they were."""
+    await store.save_messages("ta", alice, [_with_id("m1", "alice's secret")])
+    await store.save_vectors("ix", [VectorRow("m1", "ta", alice, [1.0, 0.0])])
+    await store.save_messages("tb", bob, [_with_id("m1", "bob's text")])
+    await store.save_vectors("ix", [VectorRow("m1", "tb", bob, [0.0, 1.0])])
+    assert await _texts(store, "ta") == [("m1", "alice's secret", "ta", alice)]
+    assert await _texts(store, "tb") == [("m1", "bob's text", "tb", bob)]
+    assert (await store.get_thread("ta")).message_count == 1
+    assert [m.text for m in await store.messages_around("ta", ["m1"], 1, 1)] == \
+        ["alice's secret"]
+    hits = await store.query_vectors("ix", [1.0, 0.0], 5, thread_id="ta")
+    assert [(h.message_id, h.thread_id, round(h.score, 6)) for h in hits] == \
+        [("m1", "ta", 1.0)]
+    if alice != bob:
+        hits = await store.query_vectors("ix", [1.0, 0.0], 5, resource_id=alice)
+        assert [(h.thread_id, round(h.score, 6)) for h in hits] == [("ta", 1.0)]
+    # saved again in its own thread, a message is still replaced there only
+    await store.save_messages("tb", bob, [_with_id("m1", "bob's edit")])
+    await store.save_vectors("ix", [VectorRow("m1", "tb", bob, [0.0, -1.0])])
+    assert await _texts(store, "tb") == [("m1", "bob's edit", "tb", bob)]
+    assert await _texts(store, "ta") == [("m1", "alice's secret", "ta", alice)]
+    hits = await store.query_vectors("ix", [1.0, 0.0], 5)
+    assert sorted((h.thread_id, round(h.score, 6)) for h in hits) == \
+        [("ta", 1.0), ("tb", 0.0)]
+    # deleting one thread leaves the other's message and vector
+    assert await store.delete_thread("tb") == 1
+    assert await _texts(store, "ta") == [("m1", "alice's secret", "ta", alice)]
+    assert [h.thread_id for h in await store.query_vectors("ix", [1.0, 0.0], 5)] == ["ta"]
+
+
+async def test_a_save_into_a_thread_of_another_resource_is_refused_and_changes_nothing(store):
+    from tripwire.memory import ThreadOwnerError
+
+    await store.save_messages("t", "alice", [_with_id("m1", "alice's secret")])
+    await store.save_vectors("ix", [VectorRow("m1", "t", "alice", [1.0, 0.0])])
+    before = await store.get_thread("t")
+    with pytest.raises(ThreadOwnerError, match="'t' belongs to another resource than 'bob'"):
+        await store.save_messages("t", "bob", [_with_id("m1", "bob's text"),
+                                               _with_id("m2", "more")])
+    with pytest.raises(ThreadOwnerError, match="'t' belongs to another resource than 'bob'"):
+        await store.save_vectors("ix", [VectorRow("m1", "t", "bob", [0.0, 1.0])])
+    assert await _texts(store, "t") == [("m1", "alice's secret", "t", "alice")]
+    assert await store.get_thread("t") == before
+    hits = await store.query_vectors("ix", [1.0, 0.0], 5)
+    assert [(h.message_id, h.thread_id, round(h.score, 6)) for h in hits] == \
+        [("m1", "t", 1.0)]
+    assert await store.query_vectors("ix", [1.0, 0.0], 5, resource_id="bob") == []
+    # a vector indexed for another resource, in a thread not saved yet, is kept too
+    await store.save_vectors("ix", [VectorRow("m9", "new", "alice", [1.0, 0.0])])
+    with pytest.raises(ThreadOwnerError, match="'m9' of thread 'new'"):
+        await store.save_vectors("ix", [VectorRow("m9", "new", "bob", [0.0, 1.0])])
+    hits = await store.query_vectors("ix", [1.0, 0.0], 5, thread_id="new")
+    assert [(h.message_id, round(h.score, 6)) for h in hits] == [("m9", 1.0)]
+    # the owner (and a call with no resource, as check_owner allows) still saves there
+    await store.save_messages("t", "alice", [_with_id("m2", "alice again")])
+    await store.save_messages("t", None, [_with_id("m3", "no resource")])
+    assert [m.text for m in await store.last_messages("t", 10)] == \
+        ["alice's secret", "alice again", "no resource"]
+
+
 async def test_threads_are_listed_touched_and_counted(store):
     await store.save_messages("a", "alice", [Message.user("1")])
     await store.save_messages("b", "bob", [Message.user("2"), Message.user("3")])

@@ -165,7 +165,7 @@ def test_bad_options_are_refused(url, options, match):
 
 
 async def test_a_thread_document_of_another_resource_is_refused(url):
-    from tripwire.memory._common import ThreadOwnerError
+    from tripwire.memory import ThreadOwnerError
 
     wm = WorkingMemory(url, scope="thread")
     await wm.store.save_messages("t1", "ann", [])

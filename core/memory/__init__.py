@@ -1,7 +1,6 @@
 """Memory: message history, working memory and semantic recall, as processors, on a
 store (SQLite built in; Postgres from tripwire-postgres). See docs/memory.md."""
 
-from tripwire.memory._common import ThreadOwnerError
 from tripwire.memory._memory import Memory
 from tripwire.memory.embedders import (
     CachedEmbedder,
@@ -10,7 +9,14 @@ from tripwire.memory.embedders import (
     OpenAIEmbedder,
     resolve_embedder,
 )
-from tripwire.memory.store import MemoryStore, Thread, VectorHit, VectorRow, open_store
+from tripwire.memory.store import (
+    MemoryStore,
+    Thread,
+    ThreadOwnerError,
+    VectorHit,
+    VectorRow,
+    open_store,
+)
 
 __all__ = [
     "CachedEmbedder",

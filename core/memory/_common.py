@@ -8,7 +8,7 @@ from typing import Any
 
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
-from tripwire.memory.store import MemoryStore, open_store
+from tripwire.memory.store import MemoryStore, check_thread_owner, open_store
 from tripwire.messages import Message, StepStartPart, ToolInvocationPart
 
 
@@ -28,19 +28,13 @@ def memory_ids(request_context: Mapping[str, Any] | None) -> tuple[str | None, s
     return out[0], out[1]
 
 
-class ThreadOwnerError(PermissionError):
-    """A call named a thread that belongs to another resource."""
-
-
 async def check_owner(store: MemoryStore, thread_id: str, resource_id: str | None) -> None:
     """Refuse a call whose resource is not the one the thread was saved with."""
     if resource_id is None:
         return
     thread = await store.get_thread(thread_id)
-    if thread is not None and thread.resource_id not in (None, resource_id):
-        raise ThreadOwnerError(
-            f"thread {thread_id!r} belongs to another resource than {resource_id!r}; "
-            f"use a thread id of this resource")
+    if thread is not None:
+        check_thread_owner(thread_id, thread.resource_id, resource_id)
 
 
 def store_option(store: Any, owner: str) -> MemoryStore:

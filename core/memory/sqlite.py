@@ -33,7 +33,7 @@ from tripwire._sqlite import prepare_wal_file
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.loops import PerLoop
 from tripwire.memory._vector_cache import VectorCache
-from tripwire.memory.store import Thread, VectorHit, VectorRow, pack
+from tripwire.memory.store import Thread, VectorHit, VectorRow, check_thread_owner, pack
 from tripwire.messages import Message
 
 _BUSY_TIMEOUT = 10.0  # seconds a writer waits for another (other processes too)
@@ -100,6 +100,50 @@ MIGRATIONS: tuple[str, ...] = (
         generation INTEGER NOT NULL
     );
     INSERT INTO vector_generation (id, generation) VALUES (1, 0)
+    """,
+    # 3: a message (and its vector) is identified by its thread and its id, no longer by
+    # its id alone: ids come from callers, and a save of one thread replaced (moved) the
+    # message of another thread, of another resource too. Rows keep their seq (order),
+    # and the tables their highest seq ever (AUTOINCREMENT: seq is never reused).
+    """
+    CREATE TABLE messages_v3 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL,
+        thread_id TEXT NOT NULL REFERENCES threads(id) ON DELETE CASCADE,
+        resource_id TEXT,
+        role TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (thread_id, id)
+    );
+    INSERT INTO messages_v3 (seq, id, thread_id, resource_id, role, created_at, body)
+        SELECT seq, id, thread_id, resource_id, role, created_at, body FROM messages;
+    DELETE FROM sqlite_sequence WHERE name = 'messages_v3';
+    INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'messages_v3', seq FROM sqlite_sequence WHERE name = 'messages';
+    DROP TABLE messages;
+    ALTER TABLE messages_v3 RENAME TO messages;
+    CREATE INDEX messages_thread ON messages(thread_id, seq);
+    CREATE TABLE vectors_v3 (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        index_name TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        resource_id TEXT,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL,
+        UNIQUE (index_name, thread_id, message_id)
+    );
+    INSERT INTO vectors_v3 (seq, index_name, message_id, thread_id, resource_id, dim, vector)
+        SELECT seq, index_name, message_id, thread_id, resource_id, dim, vector FROM vectors;
+    DELETE FROM sqlite_sequence WHERE name = 'vectors_v3';
+    INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'vectors_v3', seq FROM sqlite_sequence WHERE name = 'vectors';
+    DROP TABLE vectors;
+    ALTER TABLE vectors_v3 RENAME TO vectors;
+    CREATE INDEX vectors_resource ON vectors(index_name, resource_id, seq);
+    CREATE INDEX vectors_thread ON vectors(index_name, thread_id, seq);
+    UPDATE vector_generation SET generation = generation + 1
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -221,10 +265,12 @@ class SQLiteStore:
                 "VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, "
                 "resource_id = COALESCE(threads.resource_id, excluded.resource_id)",
                 (thread_id, resource_id, now, now))
+            # another resource's thread: the error rolls the touch back
+            check_thread_owner(thread_id, await _thread_owner(conn, thread_id), resource_id)
             await conn.executemany(
                 "INSERT INTO messages (id, thread_id, resource_id, role, created_at, body) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body, "
-                "role = excluded.role",
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(thread_id, id) DO UPDATE SET "
+                "body = excluded.body, role = excluded.role",
                 rows)
 
     async def last_messages(self, thread_id: str, limit: int) -> list[Message]:
@@ -333,22 +379,36 @@ class SQLiteStore:
 
     # -- vectors
     async def save_vectors(self, index: str, rows: Sequence[VectorRow]) -> None:
+        latest = {(r.thread_id, r.message_id): r for r in rows}  # a message's last row
         values = [(index, r.message_id, r.thread_id, r.resource_id, len(r.vector),
-                   pack(r.vector)) for r in rows]
-        ids = list(dict.fromkeys(r.message_id for r in rows))
+                   pack(r.vector)) for r in latest.values()]
+        threads: dict[str, list[VectorRow]] = {}
+        for r in latest.values():
+            threads.setdefault(r.thread_id, []).append(r)
         async with self._write() as conn:
             replaced = 0
-            for start in range(0, len(ids), 500):  # a vector saved again: remove, bump
-                chunk = ids[start:start + 500]
-                cursor = await conn.execute(
-                    f"DELETE FROM vectors WHERE index_name = ? AND message_id IN "
-                    f"({','.join('?' * len(chunk))})", (index, *chunk))
-                replaced += cursor.rowcount
+            for thread_id, saved in threads.items():
+                owner = await _thread_owner(conn, thread_id)
+                for r in saved:
+                    check_thread_owner(thread_id, owner, r.resource_id)
+                for start in range(0, len(saved), 500):  # saved again: check, remove, bump
+                    chunk = [r.message_id for r in saved[start:start + 500]]
+                    where = (f"index_name = ? AND thread_id = ? AND message_id IN "
+                             f"({','.join('?' * len(chunk))})")
+                    async with conn.execute(f"SELECT message_id, resource_id FROM vectors "
+                                            f"WHERE {where}", (index, thread_id, *chunk)) as c:
+                        for message_id, stored in await c.fetchall():
+                            check_thread_owner(thread_id, stored,
+                                               latest[thread_id, message_id].resource_id,
+                                               message_id)
+                    cursor = await conn.execute(f"DELETE FROM vectors WHERE {where}",
+                                                (index, thread_id, *chunk))
+                    replaced += cursor.rowcount
             if replaced:
                 await _bump_generation(conn)
             await conn.executemany(
-                "INSERT OR REPLACE INTO vectors (index_name, message_id, thread_id, "
-                "resource_id, dim, vector) VALUES (?, ?, ?, ?, ?, ?)", values)
+                "INSERT INTO vectors (index_name, message_id, thread_id, resource_id, dim, "
+                "vector) VALUES (?, ?, ?, ?, ?, ?)", values)
 
     async def query_vectors(
         self, index: str, vector: Sequence[float], top_k: int, *,
@@ -398,6 +458,14 @@ def _message(body: str, thread_id: str, resource_id: str | None) -> Message:
 def _thread(row: Sequence[Any]) -> Thread:
     return Thread(row[0], row[1], datetime.fromisoformat(row[2]),
                   datetime.fromisoformat(row[3]), int(row[4]))
+
+
+async def _thread_owner(conn: Any, thread_id: str) -> str | None:
+    """The resource a thread belongs to (None: no such thread, or saved with none)."""
+    async with conn.execute("SELECT resource_id FROM threads WHERE id = ?",
+                            (thread_id,)) as cursor:
+        row = await cursor.fetchone()
+    return row[0] if row else None
 
 
 async def _bump_generation(conn: Any) -> None:

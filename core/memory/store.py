@@ -6,13 +6,18 @@ A store keeps four things, behind one async protocol (``MemoryStore``):
   touched by every save;
 - **messages**: stored in the one serialised form tripwire has
   (``tripwire._serde.message_to_dict``), so a round trip is lossless for every part
-  type; ordered by the order they were saved in;
+  type; ordered by the order they were saved in. A message is identified by its thread
+  and its id: ids come from callers, so two threads may hold the same id, each its own
+  message. A thread belongs to the resource it was first saved with, and a save naming
+  another resource is refused (``ThreadOwnerError``), so a stored message is, in
+  effect, keyed by (resource, thread, id): one resource never changes another's;
 - **working memory**: one document per key (``resource:<id>`` or ``thread:<id>``),
   changed only through ``update_working_memory(key, update)``, which applies
   ``update`` to the current text inside one transaction: concurrent updates never
   lose a write;
-- **vectors**: an embedding per message and index, searched exactly (cosine) within a
-  resource or a thread.
+- **vectors**: an embedding per message (thread and id) and index, searched exactly
+  (cosine) within a resource or a thread; a vector saved for one resource is never
+  replaced for another.
 
 ``open_store("sqlite:///chat.db")`` builds a store from a URL: ``sqlite:///path``
 (``sqlite:///:memory:`` and ``memory://`` for a private in-memory database) are built
@@ -31,6 +36,29 @@ import attrs
 
 from tripwire.errors import ConfigurationError
 from tripwire.messages import Message
+
+
+class ThreadOwnerError(PermissionError):
+    """A call or a save named a thread (or a message's vector) that belongs to another
+    resource."""
+
+
+def check_thread_owner(
+    thread_id: str, owner: str | None, resource_id: str | None, message_id: str | None = None,
+) -> None:
+    """Refuse ``resource_id`` when what it would read or change belongs to ``owner``,
+    another resource: the thread ``thread_id`` or, with ``message_id``, that message's
+    stored vector. Nothing is refused when either is None (a call with no resource, a
+    thread saved with none)."""
+    if resource_id is None or owner is None or owner == resource_id:
+        return
+    if message_id is None:
+        raise ThreadOwnerError(
+            f"thread {thread_id!r} belongs to another resource than {resource_id!r}; use "
+            f"a thread id of this resource")
+    raise ThreadOwnerError(
+        f"the vector of message {message_id!r} of thread {thread_id!r} is stored for "
+        f"another resource than {resource_id!r}; use a thread id of this resource")
 
 
 @attrs.frozen
@@ -73,7 +101,10 @@ class MemoryStore(Protocol):
         self, thread_id: str, resource_id: str | None, messages: Sequence[Message]
     ) -> None:
         """Store ``messages`` in ``thread_id`` (created when new; a message whose id is
-        stored already is replaced) and touch the thread, in one transaction."""
+        stored in this thread already is replaced, one of another thread is never
+        touched) and touch the thread, in one transaction. ``ThreadOwnerError``, and
+        nothing saved, when the thread belongs to another resource than ``resource_id``
+        (``check_thread_owner``)."""
 
     async def last_messages(self, thread_id: str, limit: int) -> list[Message]:
         """The last ``limit`` messages of a thread, oldest first."""
@@ -103,7 +134,11 @@ class MemoryStore(Protocol):
         """Apply ``update`` to the stored text (None when there is none) and store what
         it returns, in one transaction; the stored text."""
 
-    async def save_vectors(self, index: str, rows: Sequence[VectorRow]) -> None: ...
+    async def save_vectors(self, index: str, rows: Sequence[VectorRow]) -> None:
+        """Store the rows in ``index``, in one transaction; a row replaces the vector of
+        the same message (thread and id) only. ``ThreadOwnerError``, and nothing saved,
+        when a row's thread, or the vector it would replace, belongs to another resource
+        than the row's."""
 
     async def query_vectors(
         self, index: str, vector: Sequence[float], top_k: int, *,

@@ -15,7 +15,14 @@ from typing import Any
 from tripwire._serde import message_from_dict, message_to_dict
 from tripwire.errors import ConfigurationError
 from tripwire.loops import PerLoop
-from tripwire.memory.store import Thread, VectorHit, VectorRow, pack, rank
+from tripwire.memory.store import (
+    Thread,
+    VectorHit,
+    VectorRow,
+    check_thread_owner,
+    pack,
+    rank,
+)
 from tripwire.messages import Message
 
 __all__ = ["PostgresStore", "MIGRATIONS"]
@@ -57,6 +64,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX tripwire_vectors_resource ON tripwire_vectors(index_name, resource_id);
     CREATE INDEX tripwire_vectors_thread ON tripwire_vectors(index_name, thread_id);
+    """,
+    # 2: a message (and its vector) is identified by its thread and its id, no longer by
+    # its id alone: ids come from callers, and a save of one thread replaced (moved) the
+    # message of another thread, of another resource too
+    """
+    ALTER TABLE tripwire_messages DROP CONSTRAINT tripwire_messages_id_key;
+    ALTER TABLE tripwire_messages ADD CONSTRAINT tripwire_messages_thread_id_id_key
+        UNIQUE (thread_id, id);
+    ALTER TABLE tripwire_vectors DROP CONSTRAINT tripwire_vectors_pkey;
+    ALTER TABLE tripwire_vectors ADD PRIMARY KEY (index_name, thread_id, message_id);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -117,16 +134,18 @@ class PostgresStore:
         now = datetime.now(UTC)
         pool = await self._get_pool()
         async with pool.acquire() as conn, conn.transaction():
-            await conn.execute(
+            # the thread's row stays locked until commit: its owner cannot change meanwhile
+            owner = await conn.fetchval(
                 "INSERT INTO tripwire_threads (id, resource_id, created_at, updated_at) "
                 "VALUES ($1, $2, $3, $3) ON CONFLICT (id) DO UPDATE SET updated_at = "
                 "GREATEST(tripwire_threads.updated_at, excluded.updated_at), resource_id = "
-                "COALESCE(tripwire_threads.resource_id, excluded.resource_id)",
-                thread_id, resource_id, now)
+                "COALESCE(tripwire_threads.resource_id, excluded.resource_id) "
+                "RETURNING resource_id", thread_id, resource_id, now)
+            check_thread_owner(thread_id, owner, resource_id)  # rolls the touch back
             await conn.executemany(
                 "INSERT INTO tripwire_messages (id, thread_id, resource_id, role, created_at, "
-                "body) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET "
-                "body = excluded.body, role = excluded.role", rows)
+                "body) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (thread_id, id) DO UPDATE "
+                "SET body = excluded.body, role = excluded.role", rows)
 
     async def last_messages(self, thread_id: str, limit: int) -> list[Message]:
         if limit <= 0:
@@ -228,15 +247,32 @@ class PostgresStore:
 
     # -- vectors
     async def save_vectors(self, index: str, rows: Sequence[VectorRow]) -> None:
-        values = [(index, r.message_id, r.thread_id, r.resource_id, len(r.vector),
-                   pack(r.vector)) for r in rows]
+        latest = {(r.thread_id, r.message_id): r for r in rows}  # a message's last row
+        if not latest:
+            return
+        saving = list(latest.values())
         pool = await self._get_pool()
         async with pool.acquire() as conn, conn.transaction():
-            await conn.executemany(
+            owners = dict(await conn.fetch(
+                "SELECT id, resource_id FROM tripwire_threads WHERE id = ANY($1::text[])",
+                list({r.thread_id for r in saving})))
+            for r in saving:
+                check_thread_owner(r.thread_id, owners.get(r.thread_id), r.resource_id)
+            # a stored vector of another resource is not updated, so not returned (the
+            # WHERE decides after a concurrent insert of the same row commits, too)
+            saved = await conn.fetch(
                 "INSERT INTO tripwire_vectors (index_name, message_id, thread_id, resource_id, "
-                "dim, vector) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (index_name, "
+                "dim, vector) SELECT $1::text, * FROM unnest($2::text[], $3::text[], "
+                "$4::text[], $5::int[], $6::bytea[]) ON CONFLICT (index_name, thread_id, "
                 "message_id) DO UPDATE SET vector = excluded.vector, dim = excluded.dim, "
-                "thread_id = excluded.thread_id, resource_id = excluded.resource_id", values)
+                "resource_id = excluded.resource_id WHERE tripwire_vectors.resource_id IS NULL "
+                "OR excluded.resource_id IS NULL OR tripwire_vectors.resource_id = "
+                "excluded.resource_id RETURNING thread_id, message_id",
+                index, [r.message_id for r in saving], [r.thread_id for r in saving],
+                [r.resource_id for r in saving], [len(r.vector) for r in saving],
+                [pack(r.vector) for r in saving])
+            if len(saved) < len(saving):
+                await _refuse_unsaved(conn, index, saving, {tuple(s) for s in saved})
 
     async def query_vectors(
         self, index: str, vector: Sequence[float], top_k: int, *,
@@ -256,6 +292,21 @@ class PostgresStore:
         if len(rows) > 2000:
             return await asyncio.to_thread(rank, vector, rows, top_k)
         return rank(vector, rows, top_k)
+
+
+async def _refuse_unsaved(
+    conn: Any, index: str, saving: Sequence[VectorRow], saved: set[tuple[str, str]],
+) -> None:
+    """Raise the ``ThreadOwnerError`` of the first row the upsert left alone (its
+    stored vector belongs to another resource); the transaction is rolled back."""
+    for r in saving:
+        if (r.thread_id, r.message_id) not in saved:
+            stored = await conn.fetchval(
+                "SELECT resource_id FROM tripwire_vectors WHERE index_name = $1 AND "
+                "thread_id = $2 AND message_id = $3", index, r.thread_id, r.message_id)
+            check_thread_owner(r.thread_id, stored, r.resource_id, r.message_id)
+    raise RuntimeError(f"saving vectors to {index!r}: {len(saving) - len(saved)} row(s) "
+                       f"were neither inserted nor updated")
 
 
 def _body(message: Message) -> dict[str, Any]:
