@@ -6,7 +6,8 @@ limits, in the reference's order (total, input, output tokens, then steps, then
 dollars), each with ``>=``: at or past a limit the ``block`` strategy aborts (a
 tripwire, ``retry=False``) before the model is called; ``warn`` lets the step run and
 reports the violation to ``on_violation`` and as a transient ``data-cost-guard``
-chunk. After each step (``process_output_step``) its usage is recorded.
+chunk. Once the model has answered a step (``process_llm_response``, before any
+output processor's ``process_output_step`` can end the run) its usage is recorded.
 
 ``scope="run"`` counts the current call's steps. ``"thread"`` and ``"resource"`` count
 every run of the thread / resource (``tripwire.THREAD_ID_KEY`` /
@@ -438,9 +439,22 @@ class CostGuard(Processor):
         return "max_total_tokens"
 
     @hookimpl
+    async def process_llm_response(
+        self, steps: list[Any], state: dict[str, Any], request_context: Mapping[str, Any]
+    ) -> None:
+        """Record the step the model just answered (the last of ``steps``) as soon as
+        its usage is known: an output processor that aborts in ``process_output_step``
+        before the guard's own ends the run, and the spend must not be lost with it."""
+        prefix = self.scope_key(request_context)
+        if prefix is not None:
+            await self._record(steps, state, prefix)
+
+    @hookimpl
     async def process_output_step(
         self, steps: list[Any], state: dict[str, Any], request_context: Mapping[str, Any]
     ) -> None:
+        # (already recorded by process_llm_response when the guard is an input
+        # processor too; this covers a guard only in the output list)
         prefix = self.scope_key(request_context)
         if prefix is not None:
             await self._record(steps, state, prefix)

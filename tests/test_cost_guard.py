@@ -17,7 +17,9 @@ from tripwire import (
     THREAD_ID_KEY,
     Agent,
     ConfigurationError,
+    Processor,
     ProcessorError,
+    hookimpl,
     tool,
 )
 from tripwire.caches import open_cache
@@ -213,6 +215,42 @@ async def test_steps_are_recorded_even_when_not_in_the_output_list():
     )
     result = await agent.generate("go", request_context=_ctx("solo"))
     assert result.tripwire.reason == "Cost guard: max_total_tokens limit exceeded (30/20)"
+
+
+class _RejectsEveryStep(Processor):
+    id = "rejects-every-step"
+
+    @hookimpl
+    def process_output_step(self, abort):
+        abort("rejected")
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+async def test_a_step_an_earlier_output_processor_rejects_is_still_charged(streamed):
+    # The model answered (and the provider billed it); an output processor before the
+    # guard ended the run in process_output_step, so the guard's own never ran. A client
+    # that can make the run end that way must not get answers for free.
+    cache = open_cache("memory://")
+    guard = CostGuard(limits={"max_total_tokens": 100}, scope="resource", cache=cache)
+    agent = Agent(
+        id="a",
+        model=MockModel([MockResponse("an answer", usage=USAGE)]),
+        input_processors=[guard],
+        output_processors=[_RejectsEveryStep(), guard],
+        default_error_processors=False,
+    )
+    ctx = _ctx(f"user-{uuid.uuid4()}")
+    if streamed:
+        run = agent.stream("go", request_context=ctx)
+        async for _ in run:
+            pass
+        tripwire = run.tripwire
+    else:
+        tripwire = (await agent.generate("go", request_context=ctx)).tripwire
+    assert tripwire.processor_id == "rejects-every-step"
+    prefix = f"cost-guard:resource:{ctx[RESOURCE_ID_KEY]}"
+    assert await cache.get(f"{prefix}:total_tokens") == b"15"
+    assert await cache.get(f"{prefix}:steps") == b"1"
 
 
 async def test_an_answer_replayed_by_response_cache_spends_nothing():
