@@ -173,6 +173,24 @@ def _template(message: Any, owner: str) -> str:
             f"{owner}: message has unknown placeholder(s) {bad}; valid: "
             f"{', '.join('{' + p + '}' for p in sorted(_PLACEHOLDERS))}"
         )
+    # Format it now with values of the types it gets (usage and limit are text,
+    # scope_key is None for a run): a format spec or conversion that cannot apply
+    # ("{limit:d}", "{usage!z}") fails here, not at the first violation mid-run.
+    for scope_key in (None, "cost-guard:resource:id"):
+        try:
+            message.format(
+                limit_type="max_total_tokens",
+                usage="1",
+                limit="1",
+                scope="run",
+                scope_key=scope_key,
+            )
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+            raise ConfigurationError(
+                f"{owner}: message is not a valid template ({type(e).__name__}: {e}; "
+                f"{{usage}} and {{limit}} are text, {{scope_key}} is None for the run "
+                f"scope): {message!r}"
+            ) from None
     return message
 
 
@@ -276,6 +294,12 @@ class CostGuard(Processor):
             raise ConfigurationError(
                 f"{self.id}: reserve_tokens needs limits.max_total_tokens and a thread or "
                 f"resource scope (it holds part of a shared budget for a step in flight)"
+            )
+        if reserve_tokens > self.limits.get("max_total_tokens", reserve_tokens):
+            raise ConfigurationError(
+                f"{self.id}: reserve_tokens {reserve_tokens} is more than "
+                f"limits.max_total_tokens {self.limits['max_total_tokens']}: no step could "
+                f"ever run (it is the estimate of one step's tokens)"
             )
         self.reserve_tokens = reserve_tokens
         self.cache: CacheBackend | None = None if scope == "run" else _open(cache)

@@ -435,6 +435,11 @@ async def test_two_processes_share_one_budget(kind, tmp_path, request):
             r"unknown placeholder\(s\) \['budget'\]",
         ),
         ({"limits": {"max_steps": 1}, "message": "over {"}, "not a valid template"),
+        # accepted by the placeholder check, but they fail when formatted: at
+        # construction, not mid-run (where a fail_open guard would let the step through)
+        ({"limits": {"max_steps": 1}, "message": "over {limit:d}"}, "not a valid template"),
+        ({"limits": {"max_steps": 1}, "message": "{usage:{bad}}"}, "not a valid template"),
+        ({"limits": {"max_steps": 1}, "message": "{usage!z}"}, "not a valid template"),
         ({"limits": {"max_steps": 1}, "scope": "resource", "cache": "ftp://x"}, "ftp"),
         (
             {"limits": {"max_steps": 1}, "scope": "resource", "cache": object()},
@@ -452,6 +457,10 @@ async def test_two_processes_share_one_budget(kind, tmp_path, request):
         (
             {"limits": {"max_steps": 9}, "scope": "thread", "reserve_tokens": 5},
             "needs limits.max_total_tokens",
+        ),
+        (
+            {"limits": {"max_total_tokens": 9}, "scope": "thread", "reserve_tokens": 10},
+            "reserve_tokens 10 is more than limits.max_total_tokens 9",
         ),
     ],
 )
