@@ -302,6 +302,8 @@ class CostGuard(Processor):
                 f"ever run (it is the estimate of one step's tokens)"
             )
         self.reserve_tokens = reserve_tokens
+        #: models already logged for reporting no usage
+        self._no_usage: set[str] = set()
         self.cache: CacheBackend | None = None if scope == "run" else _open(cache)
         #: a backend this guard opened from a URL (not a shared ``memory://`` one)
         self._owns_cache = (
@@ -369,13 +371,34 @@ class CostGuard(Processor):
         assert self.cache is not None
         return await self.cache.incr(f"{prefix}:{name}", amount, self.window_seconds)
 
+    def _usage(self, step: Any, model: Any) -> Usage:
+        """What ``step`` spent: nothing when a cache replayed it (no model call), else
+        the usage its model reported. A model call that reports none is logged, once
+        per model: token and dollar limits cannot count it (an OpenAI-compatible server
+        that ignores ``stream_options.include_usage`` would otherwise make every step
+        silently free)."""
+        if step.from_cache:
+            return Usage()
+        used: Usage = step.usage
+        if not (used.total_tokens or used.input_tokens or used.output_tokens):
+            counted = [t for t in self.limits if t != "max_steps"]
+            label = model_label(model) if model is not None else "the model"
+            if counted and label not in self._no_usage:
+                self._no_usage.add(label)
+                log.warning(
+                    "%s: %s reported no token usage for a step; %s cannot count it (does "
+                    "the server send usage, e.g. honour stream_options.include_usage?)",
+                    self.id,
+                    label,
+                    ", ".join(counted),
+                )
+        return used
+
     def _run_totals(self, steps: list[Any], state: dict[str, Any]) -> _Totals:
         models = state.get("models", {})
         totals = _Totals(steps=len(steps))
         for i, step in enumerate(steps):
-            if step.from_cache:  # replayed by a cache: no model call, nothing spent
-                continue
-            used = step.usage
+            used = self._usage(step, models.get(i))
             totals.input_tokens += used.input_tokens
             totals.output_tokens += used.output_tokens
             totals.total_tokens += used.total_tokens or used.input_tokens + used.output_tokens
@@ -392,8 +415,7 @@ class CostGuard(Processor):
         held: dict[int, int] = state.setdefault("reserved_tokens", {})
         done = state.get("recorded", 0)
         for i in range(done, len(steps)):
-            # a step replayed by a cache made no model call: it spends no tokens
-            used = Usage() if steps[i].from_cache else steps[i].usage
+            used = self._usage(steps[i], models.get(i))
             total = used.total_tokens or used.input_tokens + used.output_tokens
             amounts = (
                 ("input_tokens", used.input_tokens),

@@ -253,6 +253,25 @@ async def test_a_step_an_earlier_output_processor_rejects_is_still_charged(strea
     assert await cache.get(f"{prefix}:steps") == b"1"
 
 
+@pytest.mark.parametrize("scope", ["run", "resource"])
+async def test_a_model_that_reports_no_usage_is_logged_not_silently_free(scope, caplog):
+    # An OpenAI-compatible server that ignores stream_options.include_usage sends no
+    # usage: every step then counts 0 tokens and a token budget is never reached. The
+    # guard cannot know the spend, but it says so (once per model), instead of nothing.
+    guard = CostGuard(limits={"max_total_tokens": 10}, scope=scope)
+    call = {"tool_name": "lookup", "args": {"q": "x"}, "tool_call_id": "c0"}
+    no_usage = MockResponse(
+        tool_calls=[call], usage={"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
+    )
+    agent = _agent(guard, [no_usage, "a", no_usage, "b"])
+    with caplog.at_level("WARNING", logger="tripwire.plugins.cost_guard"):
+        for _ in range(2):
+            await agent.generate("go", request_context=_ctx(f"user-{uuid.uuid4()}"))
+    warnings = [r.getMessage() for r in caplog.records if "reported no token usage" in r.message]
+    assert len(warnings) == 1
+    assert "mock" in warnings[0] and "max_total_tokens" in warnings[0]
+
+
 async def test_an_answer_replayed_by_response_cache_spends_nothing():
     from tripwire.plugins.response_cache import ResponseCache
 
