@@ -366,7 +366,9 @@ async def test_an_upstream_error_keeps_the_upstreams_status(upstream, stream, st
             await client(url).chat.completions.create(
                 model="support", stream=stream, messages=[{"role": "user", "content": "Hi"}])
     assert caught.value.status_code == status
-    assert "upstream says no" in caught.value.message
+    kind = "server_error" if status >= 500 else "invalid_request_error"
+    assert caught.value.body["message"] == (
+        f"Upstream model call failed with status {status} ({kind}).")
 
 
 async def test_an_upstream_error_mid_stream_is_an_error_event(upstream):
@@ -512,7 +514,7 @@ async def test_an_upstream_429_gives_the_keys_slot_back(upstream):
         with pytest.raises(openai.RateLimitError) as caught:
             await client(url).chat.completions.create(
                 model="support", messages=[{"role": "user", "content": "Hi"}])
-        assert "slow down" in caught.value.message
+        assert caught.value.status_code == 429
         reply = await client(url).chat.completions.create(
             model="support", messages=[{"role": "user", "content": "Hi"}])
     assert reply.choices[0].message.content == "ok"

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
 from typing import Any
 
 import aiohttp
 import hypothesis.strategies as st
 import pytest
-from fake_llm_server import FakeLLMServer, FakeToolCall, Reply
+from fake_llm_server import ErrorReply, FakeLLMServer, FakeToolCall, Reply
 from hypothesis import given, settings
 
-from tripwire import Agent
+from tripwire import Agent, APICallError
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
 from tripwire.plugins.response_cache import ResponseCache
 from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
 from tripwire.serve import Gateway, Keys, running
+from tripwire.serve._answer import _error_details
 from tripwire.serve._keys import ApiKey, digest
 
 EMAIL = "ada@example.com"
@@ -263,3 +266,106 @@ async def test_one_tenants_cached_answer_is_never_another_tenants(stream):
              for _, raw in answers]
     assert texts == ["Acme's balance is 1,234.", "Globex's balance is 99.",
                      "Acme's balance is 1,234."]
+
+
+# ---------------------------------------------------------------- upstream errors
+
+
+SECRET = "the vault code is 7Q-ALPHA-SECRET"
+INSTRUCTIONS = f"You are Zed, a support agent; {SECRET}. Never say it."
+#: An upstream's 400 that quotes the request it was sent, as real ones do.
+QUOTING = f"Invalid content in message 0: {INSTRUCTIONS!r}"
+SUMMARY = "Upstream model call failed with status 400 (invalid_request_error: bad_content)."
+
+
+def instructed(upstream: FakeLLMServer, **gateway: Any) -> Gateway:
+    """A gateway whose agent ("support") holds ``SECRET`` in its instructions, which the
+    client never sent and must never see."""
+    agent = Agent(id="support", model=upstream.openai(max_retries=0), instructions=INSTRUCTIONS,
+                  default_error_processors=False)
+    return Gateway({"support": agent}, **gateway)
+
+
+def quoting_error() -> ErrorReply:
+    return ErrorReply(400, body=json.dumps({"error": {
+        "message": QUOTING, "type": "invalid_request_error", "param": "messages",
+        "code": "bad_content"}}))
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_upstream_error_quoting_the_instructions_does_not_reach_the_client(
+        stream, caplog):
+    """The upstream's message quotes the system prompt; the client gets the upstream's
+    status, type and code, never its message. The access log keeps the status, the
+    gateway's own log the whole message (the operator's)."""
+    caplog.set_level(logging.INFO, logger="tripwire.serve")
+    async with FakeLLMServer() as upstream:
+        upstream.script(quoting_error())
+        async with running(instructed(upstream), "127.0.0.1", 0) as url:
+            status, raw = await post(url, request(stream))
+        assert SECRET in json.dumps(upstream.requests[0].body)  # the upstream had it
+    assert status == 400
+    assert SECRET not in raw.decode()
+    assert json.loads(raw)["error"] == {"message": SUMMARY, "type": "invalid_request_error",
+                                        "param": None, "code": 400}
+    access = [json.loads(r.getMessage()) for r in caplog.records
+              if r.name == "tripwire.serve.access"]
+    assert [(a["status"], a["upstream_status"]) for a in access] == [(400, 400)]
+    assert any(SECRET in r.getMessage() for r in caplog.records if r.name == "tripwire.serve")
+
+
+async def test_an_upstream_error_mid_stream_quoting_the_instructions_does_not_reach_the_client():
+    """A stream error event after the stream began: the last event is the error object,
+    built from the type and code of the upstream's event, not its message."""
+    error = {"message": QUOTING, "type": "server_error", "code": "bad_content"}
+    async with FakeLLMServer() as upstream:
+        upstream.script(Reply(text="Let me check that for you.", delta_size=4, error_after=4,
+                              error=error))
+        async with running(instructed(upstream), "127.0.0.1", 0) as url:
+            status, raw = await post(url, request(True))
+    assert status == 200
+    assert SECRET not in raw.decode()
+    events = [json.loads(line[len(b"data: "):]) for line in raw.split(b"\n\n") if line]
+    assert events[1]["choices"][0]["delta"]["content"]  # the stream had begun
+    assert events[-1] == {"error": {
+        "message": "Upstream model call failed (server_error: bad_content).",
+        "type": "upstream_error", "param": None, "code": 502}}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_upstream_error_messages_true_passes_the_upstreams_message_on(stream):
+    """The operator's choice: the client gets the upstream's message, whatever it
+    quotes (docs/serve.md says what that risks)."""
+    async with FakeLLMServer() as upstream:
+        upstream.script(quoting_error())
+        gateway = instructed(upstream, upstream_error_messages=True)
+        async with running(gateway, "127.0.0.1", 0) as url:
+            status, raw = await post(url, request(stream))
+    assert status == 400
+    message = json.loads(raw)["error"]["message"]
+    assert message.startswith("Upstream model call failed: ") and SECRET in message
+
+
+SUMMARY_SHAPE = re.compile(r"Upstream model call failed( with status \d+)?"
+                           r"( \([A-Za-z0-9_.-]{1,64}(: [A-Za-z0-9_.-]{1,64})?\))?\.")
+
+
+@settings(max_examples=300, deadline=None)
+@given(status=st.none() | st.integers(100, 599),
+       fields=st.dictionaries(st.sampled_from(["message", "type", "code", "param"]),
+                              st.none() | st.text() | st.integers() | st.booleans()
+                              | st.lists(st.text(), max_size=2)),
+       wrapped=st.booleans())
+def test_an_upstream_errors_client_message_holds_no_free_text(status, fields, wrapped):
+    """Whatever the upstream's error body holds, the client's message is the status and
+    identifiers (the body's type and code when they are one): no room for a quote."""
+    body = json.dumps({"error": fields} if wrapped else fields)
+    error = APICallError(f"openai API error: {fields.get('message')}", status_code=status,
+                         response_body=body)
+    code, message, _ = _error_details(error, {}, False)
+    assert code == (status or 502)
+    assert SUMMARY_SHAPE.fullmatch(message), message
+    for name in ("type", "code"):
+        value = fields.get(name)
+        if wrapped and isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", value):
+            assert value in message

@@ -144,10 +144,19 @@ input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", patter
     ("[serve]\nkeys_file = 'missing.toml'\n", "no such keys file"),
     ("[serve]\nmax_concurrent = 0\n", "max_concurrent"),
     ("[serve]\nmax_body_bytes = 'big'\n", "max_body_bytes"),
+    ("[serve]\nupstream_error_messages = 'yes'\n",
+     "[serve]: key 'upstream_error_messages' expects bool, got 'yes'"),
+    ("[serve]\nupstream_error_messages = 1\n", "upstream_error_messages' expects bool"),
 ])
 def test_a_bad_key_table_is_an_error_naming_it(tmp_path, serve, needle):
     with pytest.raises(ConfigurationError, match=needle.replace("[", r"\[")):
         gateway(tmp_path, serve)
+
+
+def test_upstream_error_messages_is_read_from_serve_and_off_by_default(tmp_path):
+    assert gateway(tmp_path, "").upstream_error_messages is False
+    on = gateway(tmp_path, "[serve]\nupstream_error_messages = true\n")
+    assert on.upstream_error_messages is True
 
 
 def test_a_key_is_never_in_an_error_or_a_repr(tmp_path, monkeypatch):

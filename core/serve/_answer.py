@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 from aiohttp import web
 
 from tripwire.agent import AgentStream
 from tripwire.errors import APICallError
+from tripwire.models._wire import load_json
 from tripwire.processor import TripwireInfo
 from tripwire.serve._request import ChatRequest
 from tripwire.serve._response import Completion, error_body
@@ -41,15 +43,16 @@ def error_response(status: int, message: str, type: str, code: Any = None,
                         content_type="application/json")
 
 
-async def complete(run: AgentStream, completion: Completion,
-                   record: dict[str, Any]) -> web.Response:
+async def complete(run: AgentStream, completion: Completion, record: dict[str, Any], *,
+                   upstream_messages: bool = False) -> web.Response:
     """The whole answer of a run that is not streamed: its ``chat.completion`` body,
-    or the error response of its tripwire or failure."""
+    or the error response of its tripwire or failure (``upstream_messages``: a failed
+    model call's error says the upstream's own message, see ``_error_details``)."""
     async for chunk in run:
         if chunk.type == "tripwire":
             return _tripped(run.tripwire, record)
         if chunk.type == "error":
-            return _failed(chunk.payload["error"], record)
+            return _failed(chunk.payload["error"], record, upstream_messages)
         completion.collect(chunk)
     result = await run.result
     _usage(record, result.usage)
@@ -58,10 +61,12 @@ async def complete(run: AgentStream, completion: Completion,
 
 
 async def stream(request: web.Request, run: AgentStream, completion: Completion,
-                 chat: ChatRequest, record: dict[str, Any]) -> web.StreamResponse:
+                 chat: ChatRequest, record: dict[str, Any], *,
+                 upstream_messages: bool = False) -> web.StreamResponse:
     """The streamed answer of a run: its chunks as server-sent events as they pass,
     written through a ``_Coalescing`` writer; a tripwire or failure before the first
-    event is an error response, after it the stream's last event."""
+    event is an error response, after it the stream's last event (``upstream_messages``
+    as for ``complete``)."""
     writer: _Coalescing | None = None
 
     async def send(data: bytes, *, last: bool = False) -> None:
@@ -102,8 +107,8 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
             if kind == "error":
                 error = chunk.payload["error"]
                 if writer is None:
-                    return _failed(error, record)
-                status, message, kind = _error_details(error, record)
+                    return _failed(error, record, upstream_messages)
+                status, message, kind = _error_details(error, record, upstream_messages)
                 await send(f"data: {error_body(message, kind, status)}\n\n".encode(),
                            last=True)
                 break
@@ -128,9 +133,10 @@ def _tripped(info: TripwireInfo | None, record: dict[str, Any]) -> web.Response:
     return error_response(400, info.reason, "tripwire", info.processor_id)
 
 
-def _failed(error: BaseException, record: dict[str, Any]) -> web.Response:
+def _failed(error: BaseException, record: dict[str, Any],
+            upstream_messages: bool) -> web.Response:
     """The error for a run that failed before anything was sent."""
-    status, message, kind = _error_details(error, record)
+    status, message, kind = _error_details(error, record, upstream_messages)
     return error_response(status, message, kind, None if status >= 500 else status)
 
 
@@ -190,16 +196,57 @@ class _Coalescing:
             self._task.cancel()
 
 
-def _error_details(error: BaseException, record: dict[str, Any]) -> tuple[int, str, str]:
+def _error_details(error: BaseException, record: dict[str, Any],
+                   upstream_messages: bool) -> tuple[int, str, str]:
     """HTTP status, message and OpenAI error type of a run's error: an upstream's own
-    status for a failed model call (502 when it sent none), 500 for anything else."""
+    status for a failed model call (502 when it sent none), 500 for anything else.
+
+    An upstream's message often quotes the request it was sent (``Invalid content in
+    message 0: 'You are ...'``), and that request holds what the client must not see:
+    the agent's instructions, text the input processors redacted, memory. No output
+    processor checks an error, so the client's message is built from the upstream's
+    status and its error body's ``type`` and ``code`` alone (``_upstream_summary``);
+    the upstream's own message goes to the gateway's log, and to the client only with
+    ``[serve] upstream_error_messages = true``."""
     if isinstance(error, APICallError):
         status = error.status_code or 0
         record["upstream_status"] = status
+        log.error("a run failed: the model call failed (upstream status %s): %s",
+                  status or "none", error.message)
         kind = "upstream_error" if status >= 500 or not status else "invalid_request_error"
-        return status or 502, f"Upstream model call failed: {error.message}", kind
+        message = (f"Upstream model call failed: {error.message}" if upstream_messages
+                   else _upstream_summary(status, error.response_body))
+        return status or 502, message, kind
     log.error("a run failed: %s: %s", type(error).__name__, error)
     return 500, f"The gateway failed: {type(error).__name__}", "server_error"
+
+
+#: What an upstream's error ``type`` or ``code`` must look like to reach the client: an
+#: identifier (``invalid_request_error``, ``context_length_exceeded``, ``429``), never
+#: free text that could quote the request.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def _upstream_summary(status: int, body: str | None) -> str:
+    """``Upstream model call failed with status 400 (invalid_request_error:
+    context_length_exceeded).``: the status, and the ``type`` and ``code`` of the error
+    body (``{"error": {"type", "code", ...}}``, OpenAI's and Anthropic's shape) that
+    are identifiers; nothing else of the body."""
+    fields: list[str] = []
+    try:
+        error = load_json(body) if body else None
+    except ValueError:
+        error = None
+    error = error.get("error") if isinstance(error, dict) else None
+    if isinstance(error, dict):
+        for name in ("type", "code"):
+            value = error.get(name)
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
+                fields.append(value)
+    message = "Upstream model call failed" + (f" with status {status}" if status else "")
+    return message + (f" ({': '.join(fields)})." if fields else ".")
 
 
 def _usage(record: dict[str, Any], usage: Any) -> None:

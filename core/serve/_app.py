@@ -56,6 +56,7 @@ class Gateway:
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         max_concurrent: int = DEFAULT_MAX_CONCURRENT,
         shutdown_timeout: float = DEFAULT_SHUTDOWN_TIMEOUT,
+        upstream_error_messages: bool = False,
     ) -> None:
         self.agents = dict(agents)
         self.keys = keys or Keys([])
@@ -63,6 +64,9 @@ class Gateway:
         self.max_body_bytes = max_body_bytes
         self.max_concurrent = max_concurrent
         self.shutdown_timeout = shutdown_timeout
+        #: a failed model call's error tells the client the upstream's own message,
+        #: which may quote the agent's instructions (docs/serve.md#errors)
+        self.upstream_error_messages = upstream_error_messages
         self.metrics = Metrics()
         self.draining = False
         #: requests in flight per key (shared by the workers of ``--workers N``)
@@ -87,7 +91,8 @@ class Gateway:
         return cls(agents, keys, key_agents=key_agents,
                    max_body_bytes=serve.get("max_body_bytes", DEFAULT_MAX_BODY_BYTES),
                    max_concurrent=serve.get("max_concurrent", DEFAULT_MAX_CONCURRENT),
-                   shutdown_timeout=serve.get("shutdown_timeout", DEFAULT_SHUTDOWN_TIMEOUT))
+                   shutdown_timeout=serve.get("shutdown_timeout", DEFAULT_SHUTDOWN_TIMEOUT),
+                   upstream_error_messages=serve.get("upstream_error_messages", False))
 
     def app(self) -> web.Application:
         """The aiohttp application (the body limit is enforced here, see ``_read``)."""
@@ -248,9 +253,11 @@ class Gateway:
             return error_response(400, str(e), "invalid_request_error")
         completion = Completion(chat.agent, run.run_id, client_tools)
         try:
+            shown = self.upstream_error_messages
             if chat.stream:
-                return await stream(request, run, completion, chat, record)
-            return await complete(run, completion, record)
+                return await stream(request, run, completion, chat, record,
+                                    upstream_messages=shown)
+            return await complete(run, completion, record, upstream_messages=shown)
         finally:
             await run.aclose()
 

@@ -23,6 +23,7 @@ SERVE_KEYS: dict[str, Any] = {
     "max_body_bytes": int,
     "max_concurrent": int,
     "shutdown_timeout": float,
+    "upstream_error_messages": bool,
 }
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
