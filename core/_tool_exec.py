@@ -69,23 +69,29 @@ class ToolRunner:
                     is_error=not ok)))
                 if ok:
                     try:
-                        result = await self._hooks.process_tool_result(
+                        value = await self._hooks.process_tool_result(
                             message_list, call, value, step.step_number, config, steps)
                     except TripWire as tw:
                         retryable(tw)
                         raise
-                    step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name,
-                                                        call.args, result))
                     chunk = Chunk("tool-result", {"tool_call_id": call.tool_call_id,
-                                                  "tool_name": call.tool_name, "result": result},
+                                                  "tool_name": call.tool_name, "result": value},
                                   run_id=self._run_id)
                 else:
-                    step.tool_results.append(ToolResult(call.tool_call_id, call.tool_name,
-                                                        call.args, value, is_error=True))
                     chunk = Chunk("tool-error", {"tool_call_id": call.tool_call_id,
                                                  "tool_name": call.tool_name, "error": value},
                                   run_id=self._run_id)
                 out.extend(await self._pipeline.emit(chunk))
+                # The result as the model sees it next, read after the output processors:
+                # one that redacts a tool error does so in its chunk and in the stored
+                # result (process_tool_result does not run for a failed tool), and the
+                # raw error must not stay in ``result.tool_results``. A processor that
+                # drops the chunk hides it from the client only: the model still gets
+                # the stored result (every call needs one), and so does this.
+                stored = message_list.find_tool_invocation(call.tool_call_id)
+                step.tool_results.append(ToolResult(
+                    call.tool_call_id, call.tool_name, call.args,
+                    stored.result if stored is not None else value, is_error=not ok))
         except TripWire as tw:
             if out:  # the results before it, after the output processors
                 tw._released = [*out, *getattr(tw, "_released", ())]  # type: ignore[attr-defined]

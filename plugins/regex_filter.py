@@ -16,7 +16,8 @@ the same instance can go in both)::
                                     ``tripwire.HoldBack`` window, so a value split
                                     across chunks or text ids is still found), a tool
                                     call's arguments before the tool runs, a tool
-                                    error's text
+                                    error's text (for the client, the stored history
+                                    and the model)
              process_tool_result    a tool's result, before the model, the client and
                                     the stored history see it
              process_output_result  the final response messages (what other processors
@@ -56,7 +57,7 @@ from tripwire.holdback import (
     replace_all,
     run_start,
 )
-from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
+from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.options import check
 from tripwire.plugins._regex import PRESETS, Matcher, Rule, rules_in_force, structure_rules
 from tripwire.processor import Processor, ProcessorViolation
@@ -242,7 +243,8 @@ class RegexFilter(Processor):
 
     @hookimpl
     async def process_output_stream(self, part: Chunk, state: dict[str, Any], abort: Abort,
-                                    writer: Writer) -> Chunk | list[Chunk]:
+                                    writer: Writer, message_list: MessageList
+                                    ) -> Chunk | list[Chunk]:
         if self.phase == "input":
             return part
         stream: _Stream | None = state.get("stream")
@@ -270,10 +272,17 @@ class RegexFilter(Processor):
             part = await self._check_payload(part, ("args", "raw_args"), "tool-call",
                                              abort, writer, state)
         elif part.type == "tool-error":
-            # process_tool_result does not run for a tool that failed; its error text
-            # still reaches the client.
-            part = await self._check_payload(part, ("error",), "tool-result", abort, writer,
-                                             state)
+            # process_tool_result does not run for a tool that failed: its error text is
+            # checked here, for the client and for the stored result the model sees next
+            # (and result.tool_results holds).
+            checked = await self._check_payload(part, ("error",), "tool-result", abort,
+                                                writer, state)
+            if checked is not part:
+                inv = message_list.find_tool_invocation(part.payload["tool_call_id"])
+                if inv is not None:
+                    message_list.update_tool_invocation(ToolInvocationPart(
+                        attrs.evolve(inv, result=checked.payload["error"])))
+            part = checked
         if not out:
             return part
         out.append(part)

@@ -3,10 +3,16 @@ the processors allowed, and two processors never run each other's code."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from helpers import strings
 
 from tripwire import Processor, ProcessorError, hookimpl, tool
+from tripwire.plugins.pii_detector import PIIDetector
+from tripwire.plugins.regex_filter import RegexFilter, Rule
 from tripwire.testing import MockModel, MockResponse
+from tripwire_keyword_guard import KeywordGuard
 
 
 @tool
@@ -230,3 +236,140 @@ async def test_return_empty_list_from_process_output_step_keeps_tool_steps_worki
     assert result.text == "valid valid answer"
     assert result.steps[0].tool_results[0].result["name"] == "Ada"
     assert "Ada" in repr(model.requests[1].prompt)
+
+
+# ---------------------------------------------------------------- tool errors
+
+EMAIL = "ada@example.com"
+PHONE = "(415) 555-2671"
+ORDER = "ORD-884213"  # the regex-filter rule's
+KEYWORD = "hunter2"   # keyword-guard's
+RAW = (EMAIL, PHONE, ORDER, KEYWORD)
+
+
+@tool
+def refund(order: str) -> str:
+    """Refund an order."""
+    raise LookupError(f"no refund for {ORDER}: mail {EMAIL} or call {PHONE} (pin {KEYWORD})")
+
+
+def guards() -> list[Processor]:
+    """pii-detector (redact), regex-filter (a custom rule) and keyword-guard (mask): each
+    redacts a failed tool's error in its ``tool-error`` chunk."""
+    return [PIIDetector(strategy="redact", detection_types=["email", "phone"]),
+            RegexFilter(rules=[Rule("order", r"ORD-\d{6}", "[ORDER]")], strategy="redact"),
+            KeywordGuard(patterns=[KEYWORD], strategy="mask")]
+
+
+async def tool_run(agent: Any, mode: str) -> tuple[list[Any], Any]:
+    """The chunks the client got (none for ``generate``) and the result."""
+    if mode == "generate":
+        return [], await agent.generate("refund my order")
+    stream = agent.stream("refund my order")
+    chunks = [c async for c in stream]
+    return chunks, await stream.result
+
+
+def leaks(*values: Any) -> list[str]:
+    return [s for s in strings(list(values)) if any(raw in s for raw in RAW)]
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_a_tool_errors_redacted_text_is_all_any_result_holds(make_bare_agent, mode):
+    """The raw error reaches no path: the client's chunks, ``result.tool_results``, every
+    step's tool results, the stored messages and the model's next prompt all hold the
+    error the output processors let through, and the same one."""
+    model = MockModel([MockResponse(tool_calls=[call("refund", {"order": "7"})]),
+                       MockResponse(text="Sorry about that.")])
+    agent = make_bare_agent(model=model, tools=[refund], output_processors=guards())
+    chunks, result = await tool_run(agent, mode)
+    assert result.tripwire is None and result.text == "Sorry about that."
+    assert not leaks(chunks)
+    assert not leaks(result.tool_results, [s.tool_results for s in result.steps])
+    assert not leaks(result.messages, result.message_list.all.db())
+    assert not leaks(model.requests[1].prompt)
+    (stored,) = result.tool_results
+    assert stored.is_error and stored.result == (
+        "LookupError: no refund for [ORDER]: mail a*a@*******.com or call (XXX) XXX-2671 "
+        "(pin [REDACTED])")
+    assert result.steps[0].tool_results == [stored]
+    assert result.messages[0].tool_invocations[0].result == stored.result
+    if mode == "stream":
+        (error,) = [c for c in chunks if c.type == "tool-error"]
+        assert error.payload["error"] == stored.result
+
+
+@pytest.mark.parametrize("guard", guards(), ids=lambda g: g.id)
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_each_guard_alone_keeps_a_tool_errors_value_out_of_every_result(
+        make_bare_agent, guard, mode):
+    """Each guard on its own: what it matches is gone from the chunk, the results, the
+    stored history and the next prompt."""
+    raw = {"pii-detector": EMAIL, "regex-filter": ORDER, "keyword-guard": KEYWORD}[guard.id]
+    model = MockModel([MockResponse(tool_calls=[call("refund", {"order": "7"})]),
+                       MockResponse(text="Sorry.")])
+    agent = make_bare_agent(model=model, tools=[refund], output_processors=[guard])
+    chunks, result = await tool_run(agent, mode)
+    where = strings([chunks, result.tool_results, [s.tool_results for s in result.steps],
+                     result.messages, result.message_list.all.db(), model.requests[1].prompt])
+    assert not [s for s in where if raw in s]
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_a_tool_result_in_the_results_is_the_one_the_client_got(make_bare_agent, mode):
+    """A tool that succeeded: its chunk after the output processors, ``tool_results`` and
+    the stored invocation hold the same processed value."""
+    @tool
+    def lookup(order: str) -> dict:
+        """Look an order up."""
+        return {"order": ORDER, "contact": EMAIL}
+
+    model = MockModel([MockResponse(tool_calls=[call("lookup", {"order": "7"})]),
+                       MockResponse(text="Found it.")])
+    agent = make_bare_agent(model=model, tools=[lookup], output_processors=guards())
+    chunks, result = await tool_run(agent, mode)
+    expected = {"order": "[ORDER]", "contact": "a*a@*******.com"}
+    assert [r.result for r in result.tool_results] == [expected]
+    assert result.messages[0].tool_invocations[0].result == expected
+    assert not leaks(model.requests[1].prompt)
+    if mode == "stream":
+        (sent,) = [c for c in chunks if c.type == "tool-result"]
+        assert sent.payload["result"] == expected
+
+
+class DropToolErrors(Processor):
+    """Keeps failed tools' errors from the client."""
+
+    id = "drop-tool-errors"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        return None if part.type == "tool-error" else part
+
+
+async def test_a_dropped_tool_error_leaves_the_result_the_model_got(make_bare_agent):
+    """A processor that drops the ``tool-error`` chunk hides it from the client; the model
+    still gets a result for its call, and ``tool_results`` holds that one (redacted by the
+    guards before the drop)."""
+    model = MockModel([MockResponse(tool_calls=[call("refund", {"order": "7"})]),
+                       MockResponse(text="Sorry.")])
+    agent = make_bare_agent(model=model, tools=[refund],
+                            output_processors=[*guards(), DropToolErrors()])
+    chunks, result = await tool_run(agent, "stream")
+    assert "tool-error" not in [c.type for c in chunks]
+    (stored,) = result.tool_results
+    assert stored.is_error and stored.result == result.messages[0].tool_invocations[0].result
+    assert stored.result.startswith("LookupError: no refund for [ORDER]")
+    assert not leaks(stored, model.requests[1].prompt)
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_a_tool_error_that_trips_a_guard_is_in_no_step(make_bare_agent, mode):
+    """``block``: the run stops at the error; no step keeps it."""
+    model = MockModel([MockResponse(tool_calls=[call("refund", {"order": "7"})]), "never"])
+    agent = make_bare_agent(model=model, tools=[refund],
+                            output_processors=[PIIDetector(strategy="block")])
+    chunks, result = await tool_run(agent, mode)
+    assert result.tripwire is not None and result.tripwire.processor_id == "pii-detector"
+    assert not leaks(chunks, [s.tool_results for s in result.steps], result.messages)
+    assert len(model.requests) == 1

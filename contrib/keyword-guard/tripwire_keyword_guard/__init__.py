@@ -28,9 +28,12 @@ from tripwire import (
     Chunk,
     HoldBack,
     Message,
+    MessageList,
     Processor,
     ProcessorViolation,
     TextPart,
+    ToolInvocation,
+    ToolInvocationPart,
     hookimpl,
     notify_violation,
 )
@@ -215,7 +218,7 @@ class KeywordGuard(Processor):
 
     @hookimpl
     async def process_output_stream(
-        self, part: Chunk, state: dict[str, Any], abort: Any
+        self, part: Chunk, state: dict[str, Any], abort: Any, message_list: MessageList
     ) -> list[Chunk]:
         hold: HoldBack | None = state.get("hold")
         if hold is None:
@@ -229,9 +232,13 @@ class KeywordGuard(Processor):
             chunks[-1] = await self._check_payload(part, ("args", "raw_args"),
                                                    "tool call arguments", abort)
         elif part.type == "tool-error":
-            # process_tool_result does not run for a tool that failed; its error text
-            # still reaches the client.
-            chunks[-1] = await self._check_payload(part, ("error",), "tool error", abort)
+            # process_tool_result does not run for a tool that failed: its error text is
+            # masked here, for the client and for the stored result the model sees next.
+            chunks[-1] = checked = await self._check_payload(part, ("error",), "tool error",
+                                                             abort)
+            if checked is not part:
+                _store_result(message_list, part.payload["tool_call_id"],
+                              checked.payload["error"])
         return chunks
 
     async def _check_payload(
@@ -248,3 +255,12 @@ class KeywordGuard(Processor):
         checked = self._check(result, found)
         await self._found(abort, "tool result", found)
         return {"result": checked} if found else None
+
+
+def _store_result(message_list: MessageList, tool_call_id: str, result: Any) -> None:
+    """``result`` as the stored result of the call ``tool_call_id`` (what the model sees
+    next, the history and ``result.tool_results`` hold)."""
+    inv = message_list.find_tool_invocation(tool_call_id)
+    if inv is not None:
+        message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
+            inv.state, inv.tool_call_id, inv.tool_name, inv.args, result, inv.is_error)))
