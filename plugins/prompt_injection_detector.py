@@ -52,7 +52,14 @@ from tripwire.plugins._injection import TYPES, Analysis, Scanner
 from tripwire.plugins._injection.cleaning import UNCLEAN, cleaned_text, cleaned_value
 from tripwire.plugins._injection.findings import Finding
 from tripwire.plugins._injection.judge import CONTEXT, JudgeVerdict, make_judge
-from tripwire.plugins._injection.texts import Item, as_text, document, encode, set_text
+from tripwire.plugins._injection.texts import (
+    Item,
+    as_text,
+    document,
+    encode,
+    is_json,
+    set_text,
+)
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 
@@ -191,9 +198,9 @@ class PromptInjectionDetector(Processor):
 
     def analyze(self, value: Any, channel: str = "input") -> Analysis:
         """The heuristic scores and hits for one text (or a tool result: a non-string
-        value is read as its JSON form), as arriving on ``channel``."""
-        structured = not isinstance(value, str | bytes | bytearray) and value is not None
-        return self.scanner.scan(as_text(value), channel, structured=structured)
+        value is read as its JSON form, a string holding JSON as JSON), as arriving on
+        ``channel``."""
+        return self.scanner.scan(as_text(value), channel, structured=is_json(value))
 
     def flagged(self, analysis: Analysis) -> list[str]:
         """The types of ``analysis`` at or over the threshold."""

@@ -21,7 +21,7 @@ import attrs
 from tripwire.messages import DataPart, FilePart, Message, TextPart
 from tripwire.plugins._injection.scan import Analysis
 
-__all__ = ["Item", "as_text", "document", "encode", "set_text"]
+__all__ = ["Item", "as_text", "document", "encode", "is_json", "set_text"]
 
 _TEXT_MEDIA = re.compile(
     r"^(?:text/.*|application/(?:json|xml|yaml|x-yaml|javascript|x-ndjson|csv|x-csv"
@@ -58,6 +58,25 @@ def as_text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         return str(value)
+
+
+def is_json(value: Any) -> bool:
+    """Whether ``value`` is read as JSON: a structured value (scanned as its JSON
+    form), or a string holding a JSON object or array (a tool result as the OpenAI wire
+    carries it, or a tool that returns JSON text). In JSON the quotes around every
+    string are syntax, not quotations."""
+    if isinstance(value, bytes | bytearray) or value is None:
+        return False
+    if not isinstance(value, str):
+        return True
+    text = value.strip()
+    if not (text[:1] == "{" and text[-1:] == "}" or text[:1] == "[" and text[-1:] == "]"):
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def document(part: Any) -> tuple[str, str] | None:
