@@ -12,6 +12,7 @@ Processors
     ``CountsText()``   counts the characters of text the model has sent so far (put
                        it before a stream guard: ``first_release(stream, counter)``
                        says how far the model had got when the first text came out)
+    ``keyword_guard()``  contrib/keyword-guard's ``KeywordGuard``, imported from source
 A tool
     ``delete_account`` records each user id it is called with in ``deleted``
 A judge model
@@ -29,7 +30,10 @@ Model providers (against tests/fake_llm_server.py)
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -37,6 +41,21 @@ import attrs
 from tripwire import Chunk, Processor, hookimpl, tool
 from tripwire.chunks import Usage
 from tripwire.models import ModelRequest
+
+
+def keyword_guard() -> type:
+    """``KeywordGuard`` of contrib/keyword-guard, the separately published processor,
+    imported from source (its wheel is installed in a venv in test_packaging.py)."""
+    source = Path(__file__).resolve().parents[1] / "contrib" / "keyword-guard"
+    name = "tripwire_keyword_guard"
+    module = sys.modules.get(name)
+    if module is None or Path(module.__file__).resolve().parent.parent != source:
+        spec = importlib.util.spec_from_file_location(name, source / name / "__init__.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module.KeywordGuard
+
 
 deleted: list[str] = []
 

@@ -4,14 +4,11 @@ run inside real agent runs (its wheel is installed in a venv in test_packaging.p
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import CountsText, first_release, strings, texts
+from helpers import CountsText, first_release, keyword_guard, strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,23 +17,7 @@ from tripwire import Chunk, ConfigurationError, Message, ProcessorViolation, too
 from tripwire.agent import Agent
 from tripwire.testing import MockModel, MockResponse
 
-SOURCE = Path(__file__).resolve().parents[1] / "contrib" / "keyword-guard"
-
-
-def _load_from_source():
-    name = "tripwire_keyword_guard"
-    module = sys.modules.get(name)
-    if module is None or Path(module.__file__).resolve().parent.parent != SOURCE:
-        spec = importlib.util.spec_from_file_location(
-            name, SOURCE / name / "__init__.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return module
-
-
-KeywordGuard = _load_from_source().KeywordGuard
+KeywordGuard = keyword_guard()
 
 
 def deltas(*texts: str, id: str = "t1") -> MockResponse:
