@@ -17,8 +17,11 @@ Where it looks, and the channel its verdict records:
 * ``process_input``: the text of the user messages of this call (``"input"``) and
   the documents they carry (``"document"``): ``FilePart``s with a text media type
   (plain, base64 or ``data:`` URL) and ``DataPart``s whose type starts with
-  ``data-document``. Recalled history (source ``memory``) and signal messages are
-  not scanned again.
+  ``data-document``; and the caller's history: the tool results in it (a tool call's
+  recorded result, a ``tool`` message's text: ``"tool-result"``, the way in of an
+  indirect injection through ``tripwire serve``) and its tool calls' arguments
+  (``"tool-call"``). Recalled history (source ``memory``) and signal messages are not
+  scanned again.
 * ``process_tool_result``: every tool result (``"tool-result"``), before the model
   or the client sees it. Put the same instance in both lists::
 
@@ -29,7 +32,7 @@ What it does about a flagged text (a type scoring at least ``threshold``) is the
 ``strategy``: ``block`` ends the run (``Prompt injection detected. Types: a, b``,
 the verdict as the tripwire's metadata), ``warn`` lets it through and reports,
 ``filter`` drops the message (a document: the part; a tool result: replaced by a
-notice), ``rewrite`` removes the offending sentences and neutralises fake role
+notice; a tool call of the history: the call, with its result), ``rewrite`` removes the offending sentences and neutralises fake role
 delimiters, saying so in the text (what cannot be cleaned is filtered). Verdicts
 never include the offending text.
 """
@@ -40,12 +43,20 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Annotated, Any, Literal, NoReturn
 
+import attrs
+
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Verdict
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
-from tripwire.messages import DataPart, FilePart, Message, MessageList
+from tripwire.messages import (
+    DataPart,
+    FilePart,
+    Message,
+    MessageList,
+    ToolInvocationPart,
+)
 from tripwire.models import Model
 from tripwire.options import Range, check
 from tripwire.plugins._injection import TYPES, Analysis, Scanner
@@ -80,7 +91,8 @@ Threshold = Annotated[float, Range(min=0.0, max=1.0)]
 
 
 class PromptInjectionDetector(Processor):
-    """Detect prompt injection in user input, documents and tool results.
+    """Detect prompt injection in user input, documents, tool results and the tool
+    calls of the caller's history.
 
     Options (keyword-only):
 
@@ -224,33 +236,22 @@ class PromptInjectionDetector(Processor):
         abort: Abort,
         writer: Writer,
     ) -> list[Message] | None:
-        # (a system message among ``messages`` is the caller's, sent as input:
-        # ``caller_system="input"``, as tripwire serve does for its clients)
         checked = [m for m in messages
-                   if m.role in ("user", "system") and not m.is_signal
-                   and message_list.source_of(m.id) != "memory"]
-        items: list[Item] = []
-        for message in checked:
-            if message.text.strip():
-                items.append(Item(message.text, "input",
-                                  self.scanner.scan(message.text, "input"), message))
-            for part in message.content.parts:
-                held = document(part)
-                if held is not None:
-                    text, encoding = held
-                    analysis = (self.analyze(part.data, "document") if type(part) is DataPart
-                                else self.scanner.scan(text, "document"))
-                    items.append(Item(text, "document", analysis, message, part, encoding))
+                   if not m.is_signal and message_list.source_of(m.id) != "memory"]
+        items = [item for message in checked for item in self._items(message)]
         findings = await self._decide(items, abort)
         dropped: set[int] = set()
         removed: set[int] = set()
         for item, finding in zip(items, findings, strict=True):
             assert item.message is not None
-            if not finding.types or id(item.message) in dropped:
+            if not finding.types or id(item.message) in dropped or id(item.part) in removed:
                 continue
             if item.part is None:
-                if not await self._act_on_message(item.message, finding, abort, writer):
+                if not await self._act_on_message(item, finding, abort, writer):
                     dropped.add(id(item.message))
+            elif type(item.part) is ToolInvocationPart:
+                if not await self._act_on_invocation(item, finding, abort, writer):
+                    removed.add(id(item.part))
             elif not await self._act_on_document(item, finding, abort, writer):
                 removed.add(id(item.part))
         for message in checked:
@@ -260,6 +261,42 @@ class PromptInjectionDetector(Processor):
                 if not parts and not (message.content.content or "").strip():
                     dropped.add(id(message))
         return [m for m in messages if id(m) not in dropped] if dropped else None
+
+    def _items(self, message: Message) -> list[Item]:
+        """The texts of one input message to check: a user or system message's text
+        (a system message among the input is the caller's, sent as input:
+        ``caller_system="input"``, as tripwire serve does for its clients) and
+        documents, a tool message's text as a tool result, and in any message the tool
+        calls' arguments and results (the caller's history: tool results are the
+        classic way in for an indirect injection, and no ``process_tool_result`` saw
+        them)."""
+        items: list[Item] = []
+        typed = message.role in ("user", "system")
+        if typed and message.text.strip():
+            items.append(Item(message.text, "input", self.scanner.scan(message.text, "input"),
+                              message))
+        elif message.role == "tool" and message.text.strip():
+            items.append(Item(message.text, "tool-result",
+                              self.analyze(message.text, "tool-result"), message))
+        for part in message.content.parts:
+            if type(part) is ToolInvocationPart:
+                invocation = part.tool_invocation
+                if invocation.args:
+                    items.append(Item(as_text(invocation.args), "tool-call",
+                                      self.analyze(invocation.args, "tool-call"),
+                                      message, part))
+                if invocation.state == "result" and invocation.result is not None:
+                    items.append(Item(as_text(invocation.result), "tool-result",
+                                      self.analyze(invocation.result, "tool-result"),
+                                      message, part))
+                continue
+            held = document(part) if typed else None
+            if held is not None:
+                text, encoding = held
+                analysis = (self.analyze(part.data, "document") if type(part) is DataPart
+                            else self.scanner.scan(text, "document"))
+                items.append(Item(text, "document", analysis, message, part, encoding))
+        return items
 
     @hookimpl
     async def process_tool_result(
@@ -271,22 +308,10 @@ class PromptInjectionDetector(Processor):
     ) -> ToolResultChange | None:
         (finding,) = await self._decide(
             [Item(as_text(result), "tool-result", self.analyze(result, "tool-result"))], abort)
-        types = finding.types
-        if not types:
+        if not finding.types:
             return None
-        if self.strategy == "block":
-            self._block("tool-result", finding, abort)
-        if self.strategy == "warn":
-            await self._report("tool-result", "warned", finding, writer)
-            return None
-        if self.strategy == "rewrite":
-            cleaned = cleaned_value(self, result, finding, "tool-result")
-            if cleaned is not UNCLEAN:
-                await self._report("tool-result", "rewritten", finding, writer)
-                return {"result": cleaned}
-        await self._report("tool-result", "filtered", finding, writer)
-        return {"result": f"[{self.id}: the result of {tool_name} was withheld: prompt "
-                          f"injection detected (types: {', '.join(types)})]"}
+        checked = await self._act_on_result(result, tool_name, finding, abort, writer)
+        return None if checked is result else {"result": checked}
 
     # -------------------------------------------------------------- deciding
 
@@ -318,9 +343,18 @@ class PromptInjectionDetector(Processor):
 
     # ---------------------------------------------------------------- acting
 
-    async def _act_on_message(self, message: Message, finding: Finding, abort: Abort,
+    async def _act_on_message(self, item: Item, finding: Finding, abort: Abort,
                               writer: Writer) -> bool:
-        """Act on a flagged message text; False when the message is to be dropped."""
+        """Act on a flagged message text; False when the message is to be dropped. The
+        text of a tool message is a tool result, acted on as one."""
+        message = item.message
+        assert message is not None
+        if item.channel == "tool-result":
+            text = message.text
+            checked = await self._act_on_result(text, None, finding, abort, writer)
+            if checked is not text:
+                set_text(message, checked)
+            return True
         if self.strategy == "block":
             self._block("input", finding, abort)
         if self.strategy == "warn":
@@ -333,6 +367,52 @@ class PromptInjectionDetector(Processor):
                 await self._report("input", "rewritten", finding, writer)
                 return True
         await self._report("input", "filtered", finding, writer)
+        return False
+
+    async def _act_on_result(self, result: Any, tool_name: str | None, finding: Finding,
+                             abort: Abort, writer: Writer) -> Any:
+        """Act on a flagged tool result: what the model is to see instead (``result``
+        itself when it passes unchanged)."""
+        if self.strategy == "block":
+            self._block("tool-result", finding, abort)
+        if self.strategy == "warn":
+            await self._report("tool-result", "warned", finding, writer)
+            return result
+        if self.strategy == "rewrite":
+            cleaned = cleaned_value(self, result, finding, "tool-result")
+            if cleaned is not UNCLEAN:
+                await self._report("tool-result", "rewritten", finding, writer)
+                return cleaned
+        await self._report("tool-result", "filtered", finding, writer)
+        what = f"the result of {tool_name}" if tool_name else "a tool result"
+        return (f"[{self.id}: {what} was withheld: prompt injection detected "
+                f"(types: {', '.join(finding.types)})]")
+
+    async def _act_on_invocation(self, item: Item, finding: Finding, abort: Abort,
+                                 writer: Writer) -> bool:
+        """Act on a flagged tool call of the caller's history: its arguments (channel
+        ``tool-call``) or its result (``tool-result``); False when the call is to be
+        dropped (with its result: a call's record holds both)."""
+        part = item.part
+        invocation = part.tool_invocation
+        if item.channel == "tool-result":
+            checked = await self._act_on_result(invocation.result, invocation.tool_name,
+                                                finding, abort, writer)
+            if checked is not invocation.result:
+                part.tool_invocation = attrs.evolve(invocation, result=checked)
+            return True
+        if self.strategy == "block":
+            self._block("tool-call", finding, abort)
+        if self.strategy == "warn":
+            await self._report("tool-call", "warned", finding, writer)
+            return True
+        if self.strategy == "rewrite":
+            cleaned = cleaned_value(self, invocation.args, finding, "tool-call")
+            if cleaned is not UNCLEAN:
+                part.tool_invocation = attrs.evolve(invocation, args=cleaned)
+                await self._report("tool-call", "rewritten", finding, writer)
+                return True
+        await self._report("tool-call", "filtered", finding, writer)
         return False
 
     async def _act_on_document(self, item: Item, finding: Finding, abort: Abort,
