@@ -135,6 +135,20 @@ class Bindings:
             self.call.plans["stages"] = stages
         return stages
 
+    def drop_states(self, busy: list[asyncio.Task[Any]]) -> None:
+        """Empty every processor's ``state`` at the run's end (however it ended), so
+        what a processor keeps there (a cache's lease on a model call in flight) goes
+        with the run, not with the ``AgentStream`` its caller still holds. With checks
+        in ``monitor`` mode still running (``busy``: they may outlive the run), once
+        they are done."""
+        pending = [task for task in busy if not task.done()]
+        if pending:
+            asyncio.gather(*pending, return_exceptions=True).add_done_callback(
+                lambda _: self.drop_states([]))
+            return
+        for state in self.states.values():
+            state.clear()
+
     @property
     def retry_count(self) -> int:
         """How many times the current step has been retried (the hooks' ``retry_count``)."""

@@ -135,7 +135,8 @@ async def stop_checks(run: Run) -> None:
 
 def close(run: Run, error: BaseException | None) -> None:
     """However the run ended (after ``stop_checks``): warn about a processor that
-    dropped every text chunk, and close the audit record (``error`` when it failed)."""
+    dropped every text chunk, close the audit record (``error`` when it failed) and
+    drop the processors' per-call state."""
     pipeline = run.pipeline
     pipeline.warn_if_dropped_all()
     if run.recorder is not None:
@@ -144,6 +145,7 @@ def close(run: Run, error: BaseException | None) -> None:
             finish_reason=run.finish_reason,
             tripwire_by=run.tripwire.processor_id if run.tripwire else None,
             error=error)
+    run.bindings.drop_states(run.monitors)
 
 
 def result(run: Run) -> GenerateResult:

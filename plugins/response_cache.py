@@ -359,8 +359,9 @@ class ResponseCache(Processor):
 class _Lease:
     """The right (and duty) to compute one key's answer for the identical calls that
     wait for it. Released with the stored bytes, or ``None`` when there is no answer;
-    a lease dropped without release (a run tripped, failed or cancelled mid-step)
-    releases itself when collected, so waiters never hang on it."""
+    a lease dropped without release (a run tripped, failed, closed or left with
+    ``break`` mid-step) releases itself when the run ends and empties its ``state``,
+    so waiters never hang on it."""
 
     def __init__(self, inflight: dict[str, asyncio.Future[bytes | None]], key: str) -> None:
         loop = asyncio.get_running_loop()

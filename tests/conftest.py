@@ -9,6 +9,7 @@ the fixtures below build on them where they can.
 ``fake_distributions``   the installed distributions replaced by fakes
 ``llm_server``           a local OpenAI / Anthropic server (tests/fake_llm_server.py)
 ``cli``                  tripwire's command line, run in-process
+``no_gc``                the cyclic garbage collector off for the test
 
 Plain helpers shared by several modules (processors, what the model saw) are in
 ``tests/helpers.py``.
@@ -16,6 +17,7 @@ Plain helpers shared by several modules (processors, what the model saw) are in
 
 from __future__ import annotations
 
+import gc
 import importlib.metadata
 import re
 from collections.abc import Callable, Iterator
@@ -104,6 +106,18 @@ def make_bare_agent(make_agent: Callable[..., Any]) -> Callable[..., Any]:
         return make_agent(responses, **options)
 
     return make
+
+
+@pytest.fixture
+def no_gc() -> Iterator[None]:
+    """The cyclic garbage collector off for the test: what must happen when the last
+    reference goes (a stream left by ``break``) cannot lean on a collection."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @pytest.fixture

@@ -18,6 +18,9 @@ A tool
 A judge model
     ``Finder(known=KNOWN)``  reports the known names, addresses and dates of birth
                        present in the judged text (pii-detector's judge tier)
+Waiting
+    ``eventually(condition)``  wait until ``condition()`` holds (a generous bound that
+                       only detects a hang)
 What the model saw
     ``user_text(model, i=0)``  the texts of the user messages of request ``i``
 Model providers (against tests/fake_llm_server.py)
@@ -30,9 +33,11 @@ Model providers (against tests/fake_llm_server.py)
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +193,17 @@ def strings(value: Any) -> list[str]:
     if isinstance(value, list | tuple):
         return [s for v in value for s in strings(v)]
     return []
+
+
+async def eventually(condition: Callable[[], object], timeout: float = 30.0) -> None:
+    """Wait until ``condition()`` holds; ``TimeoutError`` after ``timeout`` seconds
+    (a bound that detects a hang, not a timing requirement)."""
+
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.001)
+
+    await asyncio.wait_for(poll(), timeout)
 
 
 def user_text(model, i: int = 0) -> list[str]:

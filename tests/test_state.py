@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from helpers import Blocker, Shout
+import pytest
+from helpers import Blocker, Shout, eventually
 
 from tripwire import Processor, RequestContext, hookimpl
 from tripwire.testing import MockModel
@@ -97,3 +98,67 @@ async def test_processor_index_is_set_at_runtime(make_bare_agent):
     a, b = Shout(), Blocker("never", pid="b")
     await make_bare_agent(["x"], input_processors=[b], output_processors=[a]).generate("x")
     assert (b.processor_index, a.processor_index) == (0, 1)
+
+
+class Kept:
+    """Something a processor keeps in its state for the run (a cache's lease)."""
+
+
+class Keeps(Processor):
+    """Keeps a ``Kept`` in its state at the model call; remembers the state."""
+
+    id = "keeps"
+
+    def __init__(self):
+        self.states = []
+
+    @hookimpl
+    def process_llm_request(self, state):
+        state["kept"] = Kept()
+        self.states.append(state)
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream", "tripped stream"])
+async def test_the_state_is_dropped_when_the_run_ends(make_bare_agent, no_gc, mode):
+    """What a processor keeps in ``state`` goes with the run (however it ends), even
+    while the caller holds the stream."""
+    keeps = Keeps()
+    agent = make_bare_agent(["a b"], input_processors=[keeps],
+                            output_processors=[Blocker("process_output_stream")]
+                            if mode == "tripped stream" else [])
+    if mode == "generate":
+        await agent.generate("x")
+    else:
+        stream = agent.stream("x")
+        async for _ in stream:
+            pass
+        assert (stream.tripwire is not None) == (mode == "tripped stream")
+    assert keeps.states == [{}]
+
+
+async def test_a_monitor_still_running_keeps_its_state_until_it_is_done(make_bare_agent):
+    started, release = asyncio.Event(), asyncio.Event()
+    seen = []
+
+    class Watches(Processor):
+        id = "watches"
+        mode = "monitor"
+
+        @hookimpl
+        async def process_input(self, state):
+            state["since"] = "the start"
+            self.state = state
+            started.set()
+            await release.wait()
+            seen.append(dict(state))
+
+    watches = Watches()
+    agent = make_bare_agent(model=MockModel(["ok"], chunk_delay=0.01), input_processors=[watches])
+    run = asyncio.ensure_future(agent.generate("x"))
+    await asyncio.wait_for(started.wait(), 30)
+    assert (await run).text == "ok"  # the run ended while the monitor still runs
+    assert watches.state == {"since": "the start"}
+    release.set()
+    await eventually(lambda: seen)
+    assert seen == [{"since": "the start"}]
+    await eventually(lambda: watches.state == {})  # dropped once the monitor is done
