@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import weakref
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
@@ -378,14 +379,20 @@ class AgentStream:
     a finished stream replays its chunks. ``stream.tripwire`` is set once a processor
     stopped the run. Breaking out of the loop or cancelling the task stops the model
     call and runs no further hooks; ``await stream.aclose()`` does so explicitly.
+    After a ``break`` the event loop closes the dropped iteration in its next turns,
+    held stream or not (nothing here waits for the garbage collector).
     """
 
     def __init__(self, run: Run) -> None:
         self._run = run
         self._events: AsyncGenerator[Chunk, None] | None = None
-        #: the async generator a consumer is iterating (``ag_running`` is read: the
-        #: generator type, not the ``AsyncGenerator`` protocol)
-        self._live: Any = None
+        #: the async generator a consumer is iterating, held weakly: its frame holds
+        #: this stream, and a strong reference back would make a cycle that keeps a
+        #: loop's ``break`` from closing the run until the garbage collector runs
+        #: (the generator's refcount reaching 0 is what has the event loop close it)
+        self._live: weakref.ref[Any] | None = None
+        #: set by whoever closes the run first (``_close_events``), for the others
+        self._closing: asyncio.Future[None] | None = None
         self._done = False
         self.chunks: list[Chunk] = []
 
@@ -402,8 +409,14 @@ class AgentStream:
             raise RuntimeError(
                 "this stream is already being consumed; iterate it once (a finished "
                 "stream replays its chunks), or await stream.text / stream.result")
-        self._live = live = self._iterate()
+        live = self._iterate()
+        self._live = weakref.ref(live)
         return live
+
+    def _iteration(self) -> Any:
+        """The async generator a consumer is iterating, while it exists (``ag_running``
+        is read: the generator type, not the ``AsyncGenerator`` protocol)."""
+        return None if self._live is None else self._live()
 
     async def _iterate(self) -> AsyncGenerator[Chunk, None]:
         if self._events is not None:
@@ -417,7 +430,25 @@ class AgentStream:
                 yield chunk
         finally:
             self._done = True
+            await self._close_events()
+
+    async def _close_events(self) -> None:
+        """Close the run's generator (its ``finally`` ends the run) once. After a
+        ``break`` the event loop closes the dropped iteration in a task of its own while
+        ``await stream.text`` may close the run too: the second closer waits for the
+        first rather than finding the generator running."""
+        closing = self._closing
+        if closing is not None:
+            await asyncio.shield(closing)
+            return
+        events = self._events
+        if events is None:
+            return
+        self._closing = closing = asyncio.get_running_loop().create_future()
+        try:
             await events.aclose()
+        finally:
+            closing.set_result(None)
 
     async def _finish(self) -> GenerateResult:
         if self._events is None:
@@ -426,12 +457,14 @@ class AgentStream:
         elif not self._done:
             # The consumer stopped iterating (``break``) before the end: the run is over,
             # and the result holds what it had produced so far.
-            live = self._live
+            live = self._iteration()
             if live is not None and live.ag_running:
                 raise RuntimeError(
                     "the stream is being iterated elsewhere right now; await its result "
                     "after that loop ends")
             await self.aclose()
+        else:
+            await self._close_events()  # the event loop may still be closing it
         return self._run.result()
 
     def _awaitable(self, attr: str) -> Awaitable[Any]:
@@ -483,9 +516,10 @@ class AgentStream:
         if self._events is None:
             self._events = self._run.events()
             self._done = True
-        if self._live is not None:
-            await self._live.aclose()
-        await self._events.aclose()
+        live = self._iteration()
+        if live is not None:
+            await live.aclose()
+        await self._close_events()
         self._done = True
 
     async def __aenter__(self) -> AgentStream:

@@ -10,6 +10,7 @@ import logging
 import textwrap
 
 import pytest
+from helpers import eventually
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -605,6 +606,51 @@ async def test_concurrent_runs_wait_out_a_tripped_leader(make_bare_agent):
     assert sorted(r.tripwire is not None for r in results) == [False] * 4 + [True]
     assert [r.text for r in results if r.tripwire is None] == ["clean"] * 4
     assert len(model.requests) == 2
+
+
+class SeesRequests(Processor):
+    """Counts the model calls about to be made (put it before the cache)."""
+
+    id = "sees-requests"
+
+    def __init__(self):
+        self.calls = 0
+
+    @hookimpl
+    def process_llm_request(self):
+        self.calls += 1
+
+
+@pytest.mark.parametrize("held", [False, True], ids=["stream-dropped", "stream-held"])
+async def test_a_waiter_goes_on_when_the_leader_breaks_out_of_its_stream(
+    make_bare_agent, no_gc, held
+):
+    """A leader that leaves its stream with ``break`` ends its run there (no garbage
+    collection needed, whether or not it still holds the stream): the identical call
+    waiting for it calls the model itself instead of waiting out coalesce_timeout."""
+    model = MockModel(["one two three four five six", "second"], chunk_delay=0.01)
+    sees = SeesRequests()
+    agent = make_bare_agent(
+        model=model, input_processors=[sees, ResponseCache(coalesce_timeout=60)]
+    )
+    streams = [agent.stream("hi")]
+
+    async def leader():
+        async for chunk in streams[0] if held else streams.pop():
+            if chunk.type == "text-delta":
+                await eventually(lambda: sees.calls == 2)  # the waiter is on its way
+                await asyncio.sleep(0.01)
+                break
+
+    async def waiter():
+        await eventually(lambda: model.requests)  # the leader holds the lease
+        return (await agent.generate("hi")).text
+
+    # (a generous bound that only detects the hang: the waiter waiting 60 s)
+    _, text = await asyncio.wait_for(asyncio.gather(leader(), waiter()), 30)
+    assert text == "second"  # the leader's answer was cut short: not shared
+    assert len(model.requests) == 2
+    assert len(streams) == held
 
 
 async def test_coalescing_can_be_turned_off(make_bare_agent):
