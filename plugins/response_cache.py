@@ -42,12 +42,13 @@ import asyncio
 import enum
 import inspect
 import logging
+import math
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from tripwire._markers import hookimpl
-from tripwire.caches import CacheBackend, check_ttl, decode_chunks, encode_chunks, open_cache
+from tripwire.caches import CacheBackend, decode_chunks, encode_chunks, open_cache
 from tripwire.caches.keys import (
     KEY_PREFIX,
     CacheKeyInputs,
@@ -57,7 +58,7 @@ from tripwire.caches.keys import (
 from tripwire.chunks import Chunk
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.options import check
+from tripwire.options import Mismatch, check, conform
 from tripwire.processor import Processor
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ class ResponseCache(Processor):
 
     :param cache: a cache URL (``"memory://"``, ``"sqlite:///path.db"``,
         ``"redis://127.0.0.1:6379/0"``) or a backend object; default ``memory://``.
-    :param ttl: seconds an entry lives (default 300).
+    :param ttl: seconds an entry lives, a positive, finite number (default 300).
     :param key: a fixed key (``str``; the step number is added after the first step) or
         a function of the ``CacheKeyInputs`` returning one (sync or async); a function
         that raises or returns no string falls back to the default key, with a warning.
@@ -97,7 +98,7 @@ class ResponseCache(Processor):
     :param agent_id: the agent id in the key; default the running agent's id.
     :param coalesce: compute concurrent identical calls once (default True).
     :param coalesce_timeout: the longest a waiting call waits for the first one before
-        calling the model itself (seconds, default 120).
+        calling the model itself (seconds, a positive, finite number; default 120).
     """
 
     id = "response-cache"
@@ -117,22 +118,19 @@ class ResponseCache(Processor):
         coalesce: bool = True,
         coalesce_timeout: float = 120,
     ) -> None:
-        try:
-            check_ttl(ttl)
-            check_ttl(coalesce_timeout)
-        except ValueError as e:
-            raise ConfigurationError(f"{self.id}: {e}") from None
+        ttl = _seconds("ttl", ttl, owner=self.id)
+        coalesce_timeout = _seconds("coalesce_timeout", coalesce_timeout, owner=self.id)
         _check_overrides({"key": key, "scope": scope, "bust": bust}, owner=self.id)
         check("agent_id", agent_id, str | None, owner=self.id)
         check("coalesce", coalesce, bool, owner=self.id)
         self.cache = open_cache(cache)
-        self.ttl = float(ttl)
+        self.ttl = ttl
         self.key = key
         self.scope = scope
         self.bust = bust
         self.agent_id = agent_id
         self.coalesce = coalesce
-        self.coalesce_timeout = float(coalesce_timeout)
+        self.coalesce_timeout = coalesce_timeout
         # event loop -> key -> the future of the call computing it
         # keys of entries whose step tripped after the write, to delete before the next read
         self._tripped: list[str] = []
@@ -445,6 +443,22 @@ def _storable(chunk: Chunk) -> Chunk:
             k: v for k, v in payload.items() if k in ("finish_reason", "usage", "provider_metadata")
         }
     return Chunk(chunk.type, payload, None, chunk.source, chunk.transient)
+
+
+def _seconds(name: str, value: Any, *, owner: str) -> float:
+    """``value`` as a positive, finite number of seconds, else a ``ConfigurationError``
+    naming the option. ``None`` is not "no limit" here: an entry without expiry would
+    stay in an SQLite file or Redis forever, and a waiter without a timeout could wait
+    forever on a call that never ends."""
+    try:
+        seconds: float = conform(value, float)
+    except Mismatch:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise ConfigurationError(
+            f"{owner}: {name} must be a positive, finite number of seconds, got {value!r}"
+        )
+    return seconds
 
 
 def _check_overrides(values: Mapping[str, Any], *, owner: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import textwrap
 
 import pytest
@@ -508,7 +509,7 @@ def test_a_bad_override_is_a_clear_error(overrides, message):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"ttl": 0}, "ttl_seconds must be a positive"),
+        ({"ttl": 0}, "ttl must be a positive, finite number of seconds, got 0"),
         ({"cache": "nope://x"}, "unknown cache backend 'nope'"),
         ({"cache": 42}, "int lacks get"),
         ({"key": ""}, "key must be a non-empty str"),
@@ -519,6 +520,54 @@ def test_a_bad_override_is_a_clear_error(overrides, message):
 def test_bad_options_are_clear_errors(options, message):
     with pytest.raises(ConfigurationError, match=message):
         ResponseCache(**options)
+
+
+NOT_SECONDS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=5),
+    st.integers(max_value=0),
+    st.floats(max_value=0),
+    st.sampled_from([math.inf, -math.inf, math.nan, 10**400, [300], {"seconds": 1}, b"5"]),
+)
+
+
+@pytest.mark.parametrize("option", ["ttl", "coalesce_timeout"])
+@given(value=NOT_SECONDS)
+def test_ttl_and_coalesce_timeout_must_be_positive_finite_seconds(option, value):
+    """``None`` included: an entry that never expires would stay in SQLite or Redis for
+    good, and a waiter without a bound could wait forever."""
+    with pytest.raises(ConfigurationError) as raised:
+        ResponseCache(**{option: value})
+    assert str(raised.value).startswith(
+        f"response-cache: {option} must be a positive, finite number of seconds, got "
+    )
+
+
+@pytest.mark.parametrize("option", ["ttl", "coalesce_timeout"])
+@given(value=st.one_of(st.integers(1, 10**9), st.floats(min_value=1e-6, max_value=1e9)))
+def test_ttl_and_coalesce_timeout_take_any_positive_number_of_seconds(option, value):
+    cache = ResponseCache(**{option: value})
+    assert getattr(cache, option) == value and type(getattr(cache, option)) is float
+
+
+@pytest.mark.parametrize("line", ["ttl = 0", "ttl = inf", "coalesce_timeout = -1.5"])
+async def test_bad_seconds_in_a_config_file_name_the_option(tmp_path, line):
+    path = tmp_path / "tripwire.toml"
+    path.write_text(
+        textwrap.dedent(f"""\
+            [agents.a]
+            model = "models.scripted"
+            input_processors = [{{ use = "response-cache", {line} }}]
+
+            [models.scripted]
+            use = "mock"
+        """),
+        encoding="utf-8",
+    )
+    name = line.split(" = ")[0]
+    with pytest.raises(ConfigurationError, match=f"{name} must be a positive, finite number"):
+        Agent.from_config(str(path), "a")
 
 
 # ------------------------------------------------------------------ expiry
