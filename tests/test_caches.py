@@ -271,6 +271,53 @@ async def _in_new_loop(cache):
         await cache.close()
 
 
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [
+        ("/0?ttl=abc", r"unknown option\(s\) ttl; valid: .*db.*socket_timeout"),
+        ("/0?prefix=", r"unknown option\(s\) prefix; valid: "),
+        ("/0?db=x", r"\?db= must be a database number >= 0, got 'x'"),
+        ("?db=-1", r"\?db= must be a database number >= 0, got '-1'"),
+        ("/x", r"database in the URL's path must be a number >= 0 .*got 'x'"),
+        ("/1?db=2", r"give the database once"),
+        ("/0?socket_timeout=soon", r"\?socket_timeout= must be a number of seconds > 0"),
+        ("/0?max_connections=0", r"\?max_connections= must be a whole number >= 1"),
+        ("/0?socket_keepalive=maybe", r"\?socket_keepalive= must be true or false"),
+        ("/0?ssl_cert_reqs=none", r"\?ssl_cert_reqs= is for rediss:// \(TLS\) URLs"),
+    ],
+)
+def test_a_bad_redis_url_is_an_error_when_the_backend_is_built(redis_server, tail, message):
+    # redis-py reads these at the first command (or drops them without a word); with a
+    # server up, building the backend is where a bad URL must fail
+    url = f"redis://127.0.0.1:{redis_server.port}{tail}"
+    with pytest.raises(ConfigurationError, match=message):
+        open_cache(url)
+
+
+def test_a_bad_redis_url_error_hides_the_password(redis_server):
+    url = f"redis://:hunter2-secret@127.0.0.1:{redis_server.port}/0?db=x"
+    with pytest.raises(ConfigurationError, match=r"redis://:\*\*\*@127") as raised:
+        open_cache(url)
+    assert "hunter2-secret" not in str(raised.value)
+
+
+async def test_redis_url_options_reach_the_client(redis_server):
+    import redis.asyncio as aioredis
+
+    cache = open_cache(
+        f"redis://127.0.0.1:{redis_server.port}?db=3&client_name=tw-test&socket_timeout=5"
+    )
+    await cache.set("k", b"in db 3", 60)
+    raw = aioredis.Redis(host="127.0.0.1", port=redis_server.port, db=3)
+    try:
+        assert await raw.get("k") == b"in db 3"
+        assert "tw-test" in [c["name"] for c in await raw.client_list()]
+    finally:
+        await raw.aclose()
+        await cache.close()
+    assert open_cache("rediss://127.0.0.1:1/0?ssl_cert_reqs=none")  # built, not connected
+
+
 # ------------------------------------------------------------------ the stored format
 
 

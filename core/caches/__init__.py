@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol, runtime_checkable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from tripwire import registry
 from tripwire._serde import chunk_from_dict, chunk_to_dict
@@ -108,7 +108,9 @@ def open_cache(cache: str | CacheBackend) -> CacheBackend:
     except ConfigurationError:
         raise
     except (TypeError, ValueError) as e:
-        raise ConfigurationError(f"cache URL {cache!r}: {e}") from e
+        from tripwire.models import mask_url  # a password in the URL stays out of the error
+
+        raise ConfigurationError(f"cache URL {mask_url(cache)!r}: {e}") from e
     return open_cache(backend)  # checks that the factory built a backend
 
 
@@ -183,6 +185,20 @@ def check_key(key: str) -> str:
     return key
 
 
+def url_options(url: str, valid: Collection[str]) -> dict[str, str]:
+    """The options in the query of a backend's ``url`` (``?name=value&...``), each
+    name's last value, as text for the backend to check. A name not in ``valid`` is a
+    ``ValueError`` naming it and the valid ones, so a misspelt or unsupported option
+    fails when the backend is built, not at its first use (or never)."""
+    query = parse_qs(urlsplit(url).query, keep_blank_values=True)
+    unknown = sorted(set(query) - set(valid))
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {', '.join(unknown)}; valid: {', '.join(sorted(valid)) or 'none'}"
+        )
+    return {name: values[-1] for name, values in query.items()}
+
+
 __all__ = [
     "FORMAT_VERSION",
     "GROUP",
@@ -195,4 +211,5 @@ __all__ = [
     "encode_chunks",
     "open_cache",
     "schemes",
+    "url_options",
 ]

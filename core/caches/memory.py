@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
-from tripwire.caches import check_key, check_ttl
+from tripwire.caches import check_key, check_ttl, url_options
 
 DEFAULT_MAX_ENTRIES = 1000
 
@@ -33,13 +33,10 @@ class MemoryCache:
         parts = urlsplit(url)
         if parts.netloc or parts.path not in ("", "/"):
             raise ValueError("a memory cache URL is memory:// (optionally ?max_entries=N)")
-        query = parse_qs(parts.query, keep_blank_values=True)
-        unknown = sorted(set(query) - {"max_entries"})
-        if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)}; valid: max_entries")
-        if "max_entries" not in query:
+        options = url_options(url, {"max_entries"})
+        if "max_entries" not in options:
             return cls()
-        raw = query["max_entries"][-1]
+        raw = options["max_entries"]
         try:
             return cls(int(raw))
         except ValueError:

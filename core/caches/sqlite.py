@@ -27,10 +27,10 @@ import threading
 import time
 from collections.abc import Callable
 from typing import TypeVar
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
 from tripwire._sqlite import enable_wal
-from tripwire.caches import check_key, check_ttl
+from tripwire.caches import check_key, check_ttl, url_options
 
 T = TypeVar("T")
 
@@ -74,12 +74,9 @@ class SQLiteCache:
         path = unquote(parts.path)[1:] if parts.path.startswith("/") else unquote(parts.path)
         if not path:
             raise ValueError("an SQLite cache URL names a file: sqlite:///path.db")
-        query = parse_qs(parts.query, keep_blank_values=True)
-        unknown = sorted(set(query) - {"busy_timeout"})
-        if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)}; valid: busy_timeout")
-        if "busy_timeout" in query:
-            raw = query["busy_timeout"][-1]
+        options = url_options(url, {"busy_timeout"})
+        if "busy_timeout" in options:
+            raw = options["busy_timeout"]
             try:
                 seconds = float(raw)
             except ValueError:

@@ -11,7 +11,9 @@ uses it. Processes on many machines share one cache and one set of counters:
 
 Every wait has a timeout (``socket_timeout`` / ``socket_connect_timeout``, default 2 s;
 ``timeout``, the wait for a free connection of the pool of ``max_connections`` (50), 2 s;
-each overridable in the URL's query, as redis-py reads them). A lost connection is
+each overridable in the URL's query). The query options (``QUERY_OPTIONS``) are checked
+when the backend is built: an unknown name or a bad value is a ``ValueError`` naming the
+option and what is valid, never a failure at first use. A lost connection is
 re-established by the client on the next command, so after a Redis restart the cache
 works again without a new backend. The client is bound to the event loop it was made
 in; a backend used from another loop (``generate_sync`` makes one per call) makes a
@@ -23,12 +25,13 @@ from __future__ import annotations
 import asyncio
 import math
 import weakref
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import unquote, urlsplit
 
 import redis.asyncio as aioredis
 
-from tripwire.caches import check_key, check_ttl
+from tripwire.caches import check_key, check_ttl, url_options
 
 DEFAULT_TIMEOUT = 2.0
 DEFAULT_MAX_CONNECTIONS = 50
@@ -45,18 +48,22 @@ class RedisCache:
             raise ValueError(
                 f"a Redis cache URL starts with redis://, rediss:// or unix://, got {url!r}"
             )
-        query = parse_qs(parts.query)
+        query = _query_options(url, parts.scheme)
+        if parts.scheme != "unix" and parts.path not in ("", "/"):
+            if "db" in query:
+                raise ValueError("give the database once: in the path (/0) or as ?db=, not both")
+            _check_path_db(unquote(parts.path[1:]))
         defaults = {
             "socket_timeout": DEFAULT_TIMEOUT,
             "socket_connect_timeout": DEFAULT_TIMEOUT,
             "max_connections": DEFAULT_MAX_CONNECTIONS,
             "timeout": DEFAULT_TIMEOUT,
         }
-        for option, default in defaults.items():
-            if option not in query:
-                client_options.setdefault(option, default)
+        # the query wins over keyword arguments, which win over the defaults
+        self._options = {**defaults, **client_options, **query}
+        # redis-py reads the rest of the URL (host, port, database, user, password)
+        self._pool_url = parts._replace(query="", fragment="").geturl()
         self.url = url
-        self._options = client_options
         # one client per event loop (a client's sockets belong to the loop that made it)
         self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aioredis.Redis] = (
             weakref.WeakKeyDictionary()
@@ -64,7 +71,7 @@ class RedisCache:
 
     @classmethod
     def from_url(cls, url: str) -> RedisCache:
-        """The entry point's factory: ``redis://[[user]:password@]host[:port][/db]``."""
+        """The entry point's factory: ``redis://[[user]:password@]host[:port][/db][?option=value&...]``."""
         return cls(url)
 
     def _redis(self) -> aioredis.Redis:
@@ -74,7 +81,7 @@ class RedisCache:
             # A blocking pool: past max_connections a command waits (up to ``timeout``)
             # for a free connection rather than failing, so a burst of concurrent runs
             # is served by a bounded number of sockets.
-            pool = aioredis.BlockingConnectionPool.from_url(self.url, **self._options)
+            pool = aioredis.BlockingConnectionPool.from_url(self._pool_url, **self._options)
             client = self._clients[loop] = aioredis.Redis.from_pool(pool)
         return client
 
@@ -123,6 +130,99 @@ def _ttl_ms(ttl_seconds: float | None) -> int | None:
     """``ttl_seconds`` (checked by ``tripwire.caches.check_ttl``) in whole milliseconds."""
     ttl = check_ttl(ttl_seconds)
     return None if ttl is None else max(1, math.ceil(ttl * 1000))
+
+
+def _seconds(raw: str) -> float:
+    value = float(raw)
+    if not 0 < value < math.inf:
+        raise ValueError
+    return value
+
+
+def _whole(minimum: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        value = int(raw)
+        if value < minimum:
+            raise ValueError
+        return value
+
+    return parse
+
+
+def _flag(raw: str) -> bool:
+    return {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[
+        raw.lower()
+    ]
+
+
+def _text(raw: str) -> str:
+    if not raw:
+        raise ValueError
+    return raw
+
+
+def _one_of(*choices: str) -> Callable[[str], str]:
+    def parse(raw: str) -> str:
+        if raw.lower() not in choices:
+            raise ValueError
+        return raw.lower()
+
+    return parse
+
+
+def _protocol(raw: str) -> int:
+    if raw not in ("2", "3"):
+        raise ValueError
+    return int(raw)
+
+
+#: The options a URL's query may set: name -> (what is valid, parser).
+QUERY_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "db": ("a database number >= 0", _whole(0)),
+    "socket_timeout": ("a number of seconds > 0", _seconds),
+    "socket_connect_timeout": ("a number of seconds > 0", _seconds),
+    "timeout": ("a number of seconds > 0", _seconds),
+    "max_connections": ("a whole number >= 1", _whole(1)),
+    "health_check_interval": ("a whole number of seconds >= 0", _whole(0)),
+    "socket_keepalive": ("true or false", _flag),
+    "client_name": ("a non-empty name", _text),
+    "protocol": ("2 or 3", _protocol),
+}
+#: ... and those only a ``rediss://`` (TLS) URL may set.
+TLS_QUERY_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "ssl_cert_reqs": ("none, optional or required", _one_of("none", "optional", "required")),
+    "ssl_ca_certs": ("a file path", _text),
+    "ssl_certfile": ("a file path", _text),
+    "ssl_keyfile": ("a file path", _text),
+    "ssl_check_hostname": ("true or false", _flag),
+}
+
+
+def _query_options(url: str, scheme: str) -> dict[str, Any]:
+    """The options of ``url``'s query, checked and parsed (``QUERY_OPTIONS``). Left to
+    redis-py, they are read at the first command, which then fails on a bad number or
+    an unknown name (a keyword its connection does not take), or not at all when the
+    value is empty (``?prefix=`` is dropped without a word)."""
+    known = QUERY_OPTIONS | TLS_QUERY_OPTIONS
+    options: dict[str, Any] = {}
+    for name, raw in url_options(url, known).items():
+        if name in TLS_QUERY_OPTIONS and scheme != "rediss":
+            raise ValueError(f"?{name}= is for rediss:// (TLS) URLs, not {scheme}://")
+        valid, parse = known[name]
+        try:
+            options[name] = parse(raw)
+        except (KeyError, ValueError):
+            raise ValueError(f"?{name}= must be {valid}, got {raw!r}") from None
+    return options
+
+
+def _check_path_db(raw: str) -> None:
+    """Left to redis-py, a path that is not a number is silently database 0."""
+    if not (raw.isascii() and raw.isdigit()):
+        raise ValueError(
+            f"the database in the URL's path must be a number >= 0 (redis://host:6379/0), "
+            f"got {raw!r}"
+        )
 
 
 def _masked(url: str) -> str:
