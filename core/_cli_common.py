@@ -1,5 +1,6 @@
 """What several ``tripwire`` subcommands share: the ``--config`` and ``--verbose``
-options, and the one-line error exit (``tripwire: error: ...``, exit code 1).
+options, the check of a count option (``positive_int``), and the one-line error exit
+(``tripwire: error: ...``, exit code 1).
 """
 
 from __future__ import annotations
@@ -23,6 +24,19 @@ def add_verbose_option(parser: argparse.ArgumentParser, *, default: Any = 0) -> 
         "--verbose", "-v", action="count", default=default,
         help="log what tripwire does to stderr (-vv: debug) and show tracebacks",
     )
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type=`` for a count (``--workers N``, ``--last N``): a whole number
+    >= 1, else argparse's usage error naming the option (``argument --last: expects a
+    whole number >= 1, got '0'``, exit code 2)."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"expects a whole number >= 1, got {text!r}")
+    return count
 
 
 def fail(message: str) -> int:

@@ -80,6 +80,23 @@ def test_show_prints_a_thread(url, cli):
     assert code == 1 and "no thread 'nope'" in err
 
 
+@pytest.mark.parametrize("last", ["0", "-1", "x", "1.5"])
+def test_show_last_takes_a_whole_number_of_at_least_one(url, cli, capsys, last):
+    # --last 0 printed the whole thread and --last -1 nothing, both with exit code 0
+    with pytest.raises(SystemExit) as exited:
+        cli("memory", "show", "t1", "--store", url, "--last", last)
+    out, err = capsys.readouterr()
+    assert exited.value.code == 2 and out == ""
+    assert f"argument --last: expects a whole number >= 1, got '{last}'" in err
+
+
+def test_show_last_n_prints_the_last_n_messages(url, cli):
+    code, out, _ = cli("memory", "show", "t1", "--store", url, "--last", "1")
+    assert code == 0 and out.splitlines() == ["assistant: hi"]
+    code, out, _ = cli("memory", "show", "t1", "--store", url, "--last", "5")
+    assert code == 0 and out.splitlines() == ["user: hello", "assistant: hi"]
+
+
 def test_delete_a_thread_or_everything_of_a_resource(url, cli):
     code, out, _ = cli("memory", "delete", "--store", url, "--thread", "t1")
     assert code == 0 and out.strip() == "deleted thread t1: 2 messages"

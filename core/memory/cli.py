@@ -19,6 +19,8 @@ import os
 import sys
 from typing import Any
 
+from tripwire._cli_common import positive_int
+
 STORE_ENV = "TRIPWIRE_MEMORY_STORE"
 
 
@@ -39,8 +41,8 @@ def register_memory_command(subparsers: Any) -> None:
     show = sub.add_parser("show", help="print the messages of a thread, oldest first")
     show.add_argument("thread", metavar="THREAD", help="the thread id")
     _store_option(show)
-    show.add_argument("--last", type=int, default=None, metavar="N",
-                      help="only the last N messages")
+    show.add_argument("--last", type=positive_int, default=None, metavar="N",
+                      help="only the last N messages (N >= 1)")
     show.add_argument("--json", action="store_true",
                       help="each message in its stored form, one JSON object per line")
     show.set_defaults(func=_show)

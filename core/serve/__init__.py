@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from tripwire._cli_common import positive_int
 from tripwire.errors import MissingDependencyError
 from tripwire.serve._app import Gateway
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
@@ -168,21 +169,11 @@ def register(subparsers: Any) -> None:
                         help="event loop: auto takes uvloop when it is installed "
                              "(pip install 'tripwire[serve]'), else asyncio "
                              "(default: %(default)s)")
-    parser.add_argument("--workers", type=_workers_count, default=1, metavar="N",
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="worker processes sharing the port, one per core to use "
                              "(POSIX; default: %(default)s); in-memory caches, budgets and "
                              "memory stores are per worker (docs/serve.md)")
     parser.set_defaults(func=_serve)
-
-
-def _workers_count(text: str) -> int:
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"expects a whole number >= 1, got {text!r}")
-    return count
 
 
 def _serve(args: argparse.Namespace) -> int:
