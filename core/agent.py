@@ -283,7 +283,8 @@ class Agent:
         It runs its own event loop, then closes the HTTP sessions the run opened in it
         (of every model the run used, yours included: they reopen on their next call),
         so repeated calls leak no connection. Inside a running event loop, use
-        ``await agent.generate(...)``.
+        ``await agent.generate(...)``. When the run failed, its error is raised even if
+        closing fails too (that failure is logged, and noted on the error).
         """
         try:
             asyncio.get_running_loop()
@@ -298,15 +299,46 @@ class Agent:
 
         async def main() -> GenerateResult:
             try:
-                return await _complete(run)
-            finally:
-                if run.monitors:  # the loop ends here: let this run's monitors report
-                    await asyncio.gather(*run.monitors, return_exceptions=True)
-                await _close_models([*run.models_used, *self._owned_models.values()])
-                if self.memory is not None:  # its connection belongs to this loop
-                    await self.memory.aclose()
+                result = await _complete(run)
+            except BaseException as error:
+                await self._end_sync_run(run, error)
+                raise
+            await self._end_sync_run(run, None)
+            return result
 
         return asyncio.run(main())
+
+    async def _end_sync_run(self, run: Run, error: BaseException | None) -> None:
+        """What ``generate_sync`` does before its loop ends: wait for the run's monitors,
+        close the models' HTTP sessions and the memory's connection (they belong to this
+        loop). A failure to close never replaces ``error``, the run's: it is logged and
+        noted on ``error``; after a run that succeeded it is raised."""
+        if run.monitors:  # the loop ends here: let this run's monitors report
+            await asyncio.gather(*run.monitors, return_exceptions=True)
+        closers: list[Callable[[], Awaitable[None]]] = [
+            lambda: _close_models([*run.models_used, *self._owned_models.values()])
+        ]
+        if self.memory is not None:  # its connection belongs to this loop
+            closers.append(self.memory.aclose)
+        failures: list[Exception] = []
+        for close in closers:
+            try:
+                await close()
+            except Exception as e:
+                failures.append(e)
+        if not failures:
+            return
+        if error is None:
+            raise failures[0]
+        for failure in failures:
+            log.warning(
+                "agent %r: closing after a failed generate_sync run failed too; the run's "
+                "error is raised", self.id, exc_info=failure,
+            )
+            error.add_note(
+                f"(closing after this error failed too, with {type(failure).__name__}: "
+                f"logged as a warning on the 'tripwire' logger)"
+            )
 
 
 async def _complete(run: Run) -> GenerateResult:
@@ -348,14 +380,21 @@ def _forget_task(tasks: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]],
 
 
 async def _close_models(models: Iterable[Any]) -> None:
-    """``aclose()`` each distinct model that has one (HTTP providers)."""
+    """``aclose()`` each distinct model that has one (HTTP providers); one that fails
+    does not keep the others open (the first failure is raised after)."""
     seen: set[int] = set()
+    failures: list[Exception] = []
     for model in models:
         closer = getattr(model, "aclose", None)
         if closer is None or id(model) in seen:
             continue
         seen.add(id(model))
-        await closer()
+        try:
+            await closer()
+        except Exception as e:
+            failures.append(e)
+    if failures:
+        raise failures[0]
 
 
 def _default_error_processors() -> list[Any]:

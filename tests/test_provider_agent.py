@@ -238,6 +238,47 @@ def test_generate_sync_with_a_model_you_built_does_not_leak_sockets():
     assert after - before <= 4
 
 
+def test_generate_sync_raises_the_runs_error_when_closing_fails_too(caplog):
+    # The model's session belongs to a loop that is still open: the run fails, and so
+    # does closing the model after it; the error raised used to be the closing one
+    with BackgroundLLMServer() as server:
+        server.script(Reply(text="one"), Reply(text="two"))
+        model = server.openai()
+        agent = Agent(id="a", model=model)
+        first = asyncio.new_event_loop()
+        try:
+            assert first.run_until_complete(agent.generate("hi")).text == "one"
+            with pytest.raises(RuntimeError, match="is used from two event loops") as raised:
+                agent.generate_sync("hi")
+            assert raised.value.__context__ is None  # not raised while handling another
+            assert "closing after this error failed too" in " ".join(raised.value.__notes__)
+            assert "closing after a failed generate_sync run failed too" in caplog.text
+            first.run_until_complete(model.aclose())
+            assert agent.generate_sync("hi").text == "two"
+        finally:
+            first.close()
+
+
+def test_generate_sync_raises_the_api_error_not_the_close_error(monkeypatch, caplog):
+    async def broken_close() -> None:
+        raise RuntimeError("cannot close")
+
+    with BackgroundLLMServer() as server:
+        server.script(ErrorReply(400, "bad request"), Reply(text="fine"))
+        model = server.openai()
+        monkeypatch.setattr(model, "aclose", broken_close)
+        agent = Agent(id="a", model=model, default_error_processors=False)
+        with pytest.raises(APICallError) as raised:
+            agent.generate_sync("hi")
+        assert raised.value.status_code == 400
+        assert "RuntimeError: cannot close" in caplog.text
+        # after a run that succeeded, a failure to close is the error
+        with pytest.raises(RuntimeError, match="cannot close"):
+            agent.generate_sync("hi")
+        monkeypatch.undo()
+        asyncio.run(model.aclose())
+
+
 async def test_tool_arguments_nested_100k_deep_do_not_run_the_tool(llm_server):
     calls = []
 

@@ -330,6 +330,32 @@ def test_a_session_orphaned_by_a_closed_loop_gets_its_sockets_closed():
     assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
+def test_a_provider_used_from_a_second_loop_while_the_first_is_open_says_what_to_do():
+    # A hand-made loop left open (idle, not running) still owns the session: a call
+    # from another loop said "in use on another running event loop"
+    with BackgroundLLMServer() as server:
+        server.script(Reply(text="one"), Reply(text="two"))
+        model = server.openai()
+        first = asyncio.new_event_loop()
+        try:
+            assert texts(first.run_until_complete(collect(model))) == "one"
+            with pytest.raises(RuntimeError) as raised:
+                asyncio.run(collect(model))
+            message = str(raised.value)
+            assert "is used from two event loops" in message
+            assert "which is still open, though not running" in message
+            assert "await model.aclose() there" in message and "running event loop" not in message
+            # closing it from the other loop is refused, and leaves it to its own loop
+            with pytest.raises(RuntimeError, match="can be neither used nor closed from this"):
+                asyncio.run(model.aclose())
+            assert not model.closed
+            first.run_until_complete(model.aclose())  # what the message says to do
+            assert model.closed
+            assert texts(asyncio.run(collect(model))) == "two"
+        finally:
+            first.close()
+
+
 # ---------------------------------------------------------------- secrets
 
 

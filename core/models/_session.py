@@ -9,7 +9,10 @@ A session's connections belong to its loop. Three ways it ends:
 - its loop was closed without that (a hand-made loop and ``loop.close()``): the
   next call, in another loop, finds the session orphaned and closes its sockets.
 
-Each time the provider stays usable: the next call makes a new session lazily.
+Each time the provider stays usable: the next call makes a new session lazily. While
+the loop that made the session is open (running in another thread, or idle, as a
+hand-made loop between ``run_until_complete`` calls), using or closing the provider
+from another loop is a ``RuntimeError`` saying so and what to do.
 """
 
 from __future__ import annotations
@@ -44,13 +47,8 @@ class LoopSession:
         """The session for the running loop, made on first use."""
         loop = asyncio.get_running_loop()
         if self._session is not None and self._loop is not loop:
-            old_loop = self._loop
-            if old_loop is not None and not old_loop.is_closed():
-                raise RuntimeError(
-                    f"{self._describe()} is in use on another running event loop; create one "
-                    f"provider per event loop (or call aclose() on the other loop first)"
-                )
-            await self.close()
+            self._check_owner(loop)
+            await self.close()  # its loop is closed: an orphan, closed here
         if self._session is None or self._session.closed:
             # No cookie jar: a provider is stateless between calls. A shared jar would
             # send a cookie one call's response set on every later call, whoever made
@@ -58,20 +56,46 @@ class LoopSession:
             # ``tripwire serve``).
             session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._max_connections),
-                cookie_jar=aiohttp.DummyCookieJar())
+                cookie_jar=aiohttp.DummyCookieJar(),
+            )
             watch = self._watch_loop(session, loop)
             await anext(watch)  # now the loop's shutdown_asyncgens() will close it
             self._session, self._loop, self._watch = session, loop, watch
         return self._session
 
     async def close(self) -> None:
-        """Close the session (idempotent); a new one is made on the next ``get``."""
+        """Close the session (idempotent); a new one is made on the next ``get``.
+        ``RuntimeError`` when the session belongs to another event loop that is still
+        open (it is left as it is, to be closed there)."""
+        self._check_owner(asyncio.get_running_loop())
         session, loop, watch = self._session, self._loop, self._watch
         self._session = self._loop = self._watch = None
         if watch is not None:
             await watch.aclose()  # type: ignore[attr-defined]  # its finally closes the session
         elif session is not None and loop is not None:
             await _close(session, loop)
+
+    def _check_owner(self, loop: asyncio.AbstractEventLoop) -> None:
+        """``RuntimeError`` when the session was made in an event loop other than
+        ``loop`` that is not closed yet: its connections belong to that loop and can be
+        neither used nor closed from this one (a closed loop's session is an orphan,
+        which any loop may close)."""
+        owner = self._loop
+        if self._session is None or owner is None or owner is loop or owner.is_closed():
+            return
+        state = (
+            "is running (in another thread)"
+            if owner.is_running()
+            else "is still open, though not running"
+        )
+        raise RuntimeError(
+            f"{self._describe()} is used from two event loops: its HTTP session belongs to "
+            f"the event loop it was made in, which {state}, and can be neither used nor "
+            f"closed from this one. Create the model inside the event loop that uses it "
+            f"(one model per loop), or before using it here close its session in the loop "
+            f"that made it (await model.aclose() there, e.g. "
+            f"loop.run_until_complete(model.aclose())) or close that loop"
+        )
 
     async def _watch_loop(
         self, session: aiohttp.ClientSession, loop: asyncio.AbstractEventLoop
