@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_llm_server import ErrorReply, FakeToolCall, RawReply, Reply
+from fake_llm_server import API_KEY, ErrorReply, FakeToolCall, RawReply, Reply
 from helpers import WIRES, collect, request
 
 from tripwire import APICallError
@@ -273,11 +273,30 @@ async def test_response_of_the_wrong_shape_names_the_field(llm_server, wire, bod
     assert not info.value.is_retryable
 
 
-async def test_response_that_is_not_utf8_is_an_api_call_error(llm_server):
-    llm_server.script(RawReply(b'{"choices": [{"message": {"content": "\xff\xfe"}}]}', content_type="application/json"))
-    async with llm_server.openai() as model:
-        with pytest.raises(APICallError, match="not valid utf-8"):
-            await model.generate(request())
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("streamed", [True, False], ids=["stream", "generate"])
+async def test_a_body_that_is_not_utf8_is_the_same_error_streamed_or_not(
+    llm_server, wire, streamed
+):
+    # stream() said "openai stream is not valid UTF-8" (and quoted nothing); generate()
+    # and the docs: "openai sent a response that is not valid utf-8"
+    text = (
+        b'{"choices": [{"index": 0, "delta": {"content": "\xff\xfe ' + API_KEY.encode() + b'"}}]}'
+    )
+    if streamed:
+        llm_server.script(RawReply(b"data: " + text + b"\n\n"))
+    else:
+        llm_server.script(RawReply(text, content_type="application/json"))
+    async with llm_server.model(wire) as model:
+        with pytest.raises(APICallError) as info:
+            await (collect(model) if streamed else model.generate(request()))
+    error = info.value
+    assert error.message.startswith(
+        f"{wire} sent a response that is not valid utf-8: 'utf-8' codec can't decode byte 0xff"
+    )
+    assert not error.is_retryable and error.status_code == 200 and len(llm_server.requests) == 1
+    assert '"content": "\ufffd\ufffd ***"' in error.response_body  # quoted, the key masked
+    assert API_KEY not in error.message + error.response_body
 
 
 @pytest.mark.parametrize("wire", WIRES)

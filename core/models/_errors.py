@@ -125,6 +125,9 @@ class CallErrors:
         )
 
     def _not_decodable(self, raw: bytes, charset: str, error: UnicodeDecodeError, call: Call) -> APICallError:
+        """A body (``generate()``) or a stream's line (``stream()``) that is not valid in
+        its charset; the start of ``raw`` (undecodable bytes as U+FFFD) in
+        ``response_body``."""
         return APICallError(
             f"{self.provider} sent a response that is not valid {charset}: {error}",
             status_code=call.status,
@@ -170,14 +173,6 @@ class CallErrors:
             f"{self.provider} stream ended before the response was complete",
             status_code=call.status,
             is_retryable=True,
-            url=call.url,
-        )
-
-    def _not_utf8(self, error: UnicodeDecodeError, call: Call) -> APICallError:
-        return APICallError(
-            f"{self.provider} stream is not valid UTF-8: {error}",
-            status_code=call.status,
-            is_retryable=False,
             url=call.url,
         )
 

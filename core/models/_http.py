@@ -390,8 +390,8 @@ class HTTPModel(CallErrors, abc.ABC):
                                 raise self._too_large(call, e.what, e.size) from None
                             except (TimeoutError, aiohttp.ClientError) as e:
                                 raise self._network_error(e, call) from e
-                            except UnicodeDecodeError as e:
-                                raise self._not_utf8(e, call) from None
+                            except UnicodeDecodeError as e:  # SSE is UTF-8 (WHATWG)
+                                raise self._not_decodable(e.object, "utf-8", e, call) from None
                             except _SHAPE_ERRORS as e:
                                 raise self._malformed(call.event, call, e) from e
                             yielded = True
