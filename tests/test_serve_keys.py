@@ -300,3 +300,31 @@ input_processors = [{ use = "regex-filter", presets = ["pii"] }]
     assert message.startswith("serve.keys.acme: the agent 'support' with this key's "
                               "processors: "), message
     assert "two processors in input_processors have the id 'regex-filter'" in message
+
+
+@pytest.mark.parametrize("presented", [b"ab\xffcd", b"\xc3(", "acme-secr\u00e9t".encode()])
+async def test_a_key_that_is_not_utf8_is_a_401_and_not_logged(tmp_path, monkeypatch, caplog,
+                                                              presented):
+    """Header bytes that are not UTF-8 (aiohttp hands them on as surrogates) are a wrong
+    key: a 401 in OpenAI's format, not a 500 whose traceback quotes part of the key."""
+    import asyncio
+    import logging
+
+    monkeypatch.setenv("ACME_KEY", "acme-secret")
+    served = gateway(tmp_path, "[serve.keys.acme]\nkey_env = 'ACME_KEY'\n")
+    caplog.set_level(logging.DEBUG)
+    body = b'{"model": "support", "messages": [{"role": "user", "content": "Hi"}]}'
+    async with running(served, "127.0.0.1", 0) as url:
+        host, port = url.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\n"
+                     b"Authorization: Bearer " + presented + b"\r\nContent-Length: "
+                     + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+        answer = await asyncio.wait_for(reader.read(), timeout=10)
+        writer.close()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 401 ")
+    assert json.loads(payload)["error"]["code"] == "invalid_api_key"
+    logged = "\n".join(r.getMessage() + str(r.exc_info or "") for r in caplog.records)
+    assert "Traceback" not in logged and "\\udc" not in logged
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

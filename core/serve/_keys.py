@@ -75,8 +75,10 @@ class ApiKey:
 
 
 def digest(key: str) -> bytes:
-    """The SHA-256 of a key (what tables with ``key_sha256`` hold, as hex)."""
-    return hashlib.sha256(key.encode("utf-8")).digest()
+    """The SHA-256 of a key (what tables with ``key_sha256`` hold, as hex). Bytes that
+    are not UTF-8 (a header or an environment variable holding them reaches Python as
+    surrogates) are hashed as they came: such a key is just another key, not an error."""
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).digest()
 
 
 class Keys:
