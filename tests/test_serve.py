@@ -433,6 +433,28 @@ async def test_a_bad_request_is_an_openai_error_naming_what_is_wrong(upstream, b
     assert upstream.requests == []
 
 
+@pytest.mark.parametrize(("field", "value"), [
+    ("stop", 5), ("stop", ["END", 1]), ("temperature", "hot"), ("temperature", True),
+    ("top_p", [1]), ("max_tokens", "lots"), ("max_tokens", 1.5), ("max_completion_tokens", "8"),
+    ("seed", "abc"), ("n", True), ("temperature", "NaN"), ("top_p", "Infinity"),
+])
+async def test_a_model_setting_of_the_wrong_type_is_a_400_naming_it(upstream, field, value):
+    """Not a 500 (``stop: 5`` failed the run) and not a body the upstream gets: each
+    setting has OpenAI's type (a number, finite; an integer; a string or strings)."""
+    raw = json.dumps({"model": "support", "messages": [{"role": "user", "content": "x"}],
+                      field: value})
+    if value in ("NaN", "Infinity"):  # JSON's non-standard constants, as Python reads them
+        raw = raw.replace(f'"{value}"', value)
+    upstream.script(Reply(text="never"))
+    async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/v1/chat/completions", data=raw) as r:
+            assert r.status == 400, await r.text()
+            error = (await r.json())["error"]
+    assert error["param"] == field and field in error["message"]
+    assert error["type"] == "invalid_request_error"
+    assert upstream.requests == []
+
+
 async def test_a_body_that_is_not_json_or_too_large_is_refused(upstream):
     async with serving([make_agent(upstream)], max_body_bytes=1000) as url, \
             aiohttp.ClientSession() as http:

@@ -8,6 +8,7 @@ is valid and what came (the gateway answers it with a 400 in OpenAI's error form
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -129,12 +130,12 @@ def _parse(body: Any) -> ChatRequest:
         raise BadRequest("'stream_options.include_usage' must be a boolean",
                          "stream_options.include_usage")
     n = body.get("n")
-    if n is not None and n != 1:
+    if n is not None and (type(n) is not int or n != 1):
         raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
-    settings = {k: body[k] for k in SETTINGS if body.get(k) is not None}
+    settings = {k: _setting(k, body[k]) for k in SETTINGS if body.get(k) is not None}
     upstream = {k: body[k] for k in UPSTREAM_FIELDS if body.get(k) is not None}
     if body.get("max_completion_tokens") is not None:
-        settings["max_tokens"] = body["max_completion_tokens"]
+        settings["max_tokens"] = _setting("max_completion_tokens", body["max_completion_tokens"])
     tools = _tools(body.get("tools"))
     return ChatRequest(
         agent=model,
@@ -146,6 +147,24 @@ def _parse(body: Any) -> ChatRequest:
         model_settings=settings,
         upstream_fields=upstream,
     )
+
+
+def _setting(name: str, value: Any) -> Any:
+    """A model setting of OpenAI's type (a wrong one would fail the run, or reach the
+    upstream, which may take it differently); ``BadRequest`` naming it otherwise."""
+    if name in ("temperature", "top_p"):
+        ok = type(value) in (int, float) and math.isfinite(value)
+        expected = "a finite number"
+    elif name == "stop":
+        ok = type(value) is str or (type(value) is list
+                                    and all(type(s) is str for s in value))
+        expected = "a string or an array of strings"
+    else:  # max_tokens, max_completion_tokens, seed
+        ok = type(value) is int
+        expected = "an integer"
+    if not ok:
+        raise BadRequest(f"'{name}' must be {expected}, got {value!r:.40}", name)
+    return value
 
 
 def _tools(value: Any) -> list[dict[str, Any]]:
