@@ -433,6 +433,30 @@ async def test_a_bad_request_is_an_openai_error_naming_what_is_wrong(upstream, b
     assert upstream.requests == []
 
 
+@pytest.mark.parametrize(("change", "param"), [
+    ({"messages": "Hi"}, "messages"),
+    ({"messages": [5]}, "messages[0]"),
+    ({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]},
+     "messages[0].content[0].image_url.url"),
+    ({"messages": [{"role": "user", "content": [
+        {"type": "input_audio", "input_audio": {"format": "ogg", "data": ""}}]}]},
+     "messages[0].content[0].input_audio.format"),
+    ({"tools": "all"}, "tools"),
+    ({"tools": [{"type": "function", "function": {"name": 5}}]}, "tools[0].function.name"),
+    ({"tool_choice": "any"}, "tool_choice"),
+    ({"stream_options": True}, "stream_options"),
+])
+async def test_a_field_of_the_wrong_shape_is_the_errors_param(upstream, change, param):
+    """OpenAI's ``error.param`` names the field that is wrong, as clients show it."""
+    body = {"model": "support", "messages": [{"role": "user", "content": "Hi"}], **change}
+    async with serving([make_agent(upstream)]) as url:
+        with pytest.raises(openai.BadRequestError) as caught:
+            await client(url).chat.completions.create(**body)
+    assert caught.value.param == param
+    assert caught.value.body["message"].startswith(param)
+    assert upstream.requests == []
+
+
 @pytest.mark.parametrize(("field", "value"), [
     ("stop", 5), ("stop", ["END", 1]), ("temperature", "hot"), ("temperature", True),
     ("top_p", [1]), ("max_tokens", "lots"), ("max_tokens", 1.5), ("max_completion_tokens", "8"),

@@ -26,7 +26,12 @@ MAX_ARGS_DEPTH = 100
 
 
 class WireError(ValueError):
-    """What a server sent does not have the shape of its wire format."""
+    """What a server sent does not have the shape of its wire format; ``field``: the
+    field that is wrong (``messages[0].content``), where one is named."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class TooLarge(Exception):
@@ -91,7 +96,7 @@ def as_object(value: Any, where: str, *args: Any) -> dict[str, Any]:
     if value is None:
         return {}
     if type(value) is not dict:
-        raise WireError(f"{where % args} must be an object or null, got {kind_of(value)}")
+        raise WireError(f"{where % args} must be an object or null, got {kind_of(value)}", where % args)
     return value
 
 
@@ -100,7 +105,7 @@ def as_list(value: Any, where: str, *args: Any) -> list[Any]:
     if value is None:
         return []
     if type(value) is not list:
-        raise WireError(f"{where % args} must be an array or null, got {kind_of(value)}")
+        raise WireError(f"{where % args} must be an array or null, got {kind_of(value)}", where % args)
     return value
 
 
@@ -108,7 +113,7 @@ def as_text(value: Any, where: str, *args: Any) -> str | None:
     """``value`` if it is a string, ``None`` for null; else ``WireError``."""
     if value is None or type(value) is str:
         return value
-    raise WireError(f"{where % args} must be a string or null, got {kind_of(value)}")
+    raise WireError(f"{where % args} must be a string or null, got {kind_of(value)}", where % args)
 
 
 def as_index(value: Any, where: str, *args: Any) -> int:
@@ -116,7 +121,7 @@ def as_index(value: Any, where: str, *args: Any) -> int:
     if value is None:
         return 0
     if type(value) is not int or value < 0:
-        raise WireError(f"{where % args} must be a non-negative integer, got {value!r:.50}")
+        raise WireError(f"{where % args} must be a non-negative integer, got {value!r:.50}", where % args)
     return value
 
 

@@ -106,7 +106,7 @@ def parse_request(body: Any) -> ChatRequest:
     try:
         return _parse(body)
     except WireError as e:
-        raise BadRequest(str(e)) from None
+        raise BadRequest(str(e), e.field) from None
 
 
 def _parse(body: Any) -> ChatRequest:
@@ -289,7 +289,8 @@ def _user_parts(content: Any, i: int) -> list[Part]:
             image = as_object(part.get("image_url"), "messages[%d].content[%d].image_url", i, j)
             url = as_text(image.get("url"), "messages[%d].content[%d].image_url.url", i, j)
             if not url:
-                raise BadRequest(f"messages[{i}].content[{j}].image_url.url is required")
+                raise BadRequest(f"messages[{i}].content[{j}].image_url.url is required",
+                                 f"messages[{i}].content[{j}].image_url.url")
             media_type = url[5:].split(";", 1)[0] if url.startswith("data:") else "image/*"
             parts.append(FilePart(url, media_type))
         elif kind == "input_audio":
@@ -298,7 +299,8 @@ def _user_parts(content: Any, i: int) -> list[Part]:
             fmt = audio.get("format")
             if fmt not in _AUDIO_TYPES:
                 raise BadRequest(f"messages[{i}].content[{j}].input_audio.format must be wav "
-                                 f"or mp3, got {fmt!r:.20}")
+                                 f"or mp3, got {fmt!r:.20}",
+                                 f"messages[{i}].content[{j}].input_audio.format")
             data = as_text(audio.get("data"), "messages[%d].content[%d].input_audio.data", i, j)
             parts.append(FilePart(data or "", _AUDIO_TYPES[fmt]))
         else:
