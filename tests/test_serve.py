@@ -607,6 +607,38 @@ async def test_the_access_log_has_one_json_line_per_request_without_text_or_key(
         assert secret not in text
 
 
+async def test_every_request_has_an_access_log_line_refused_ones_too(upstream, caplog):
+    """A wrong key on /v1/models, an unknown path and a request refused while the
+    gateway drains each leave a line (a key guessed at /v1/models was invisible, and so
+    was every 503 of a shutdown); the drained chat completion is counted too."""
+    keys = keyed(ApiKey("acme", digest(KEY), "tenant-acme"))
+    caplog.set_level(logging.INFO, logger="tripwire.serve.access")
+    gateway = Gateway({"support": make_agent(upstream)}, keys=keys)
+    async with serving(gateway) as url, aiohttp.ClientSession() as http:
+        async with http.get(f"{url}/v1/models",
+                            headers={"Authorization": "Bearer guessed-key"}) as r:
+            assert r.status == 401
+        async with http.get(f"{url}/v1/models", headers={"Authorization": f"Bearer {KEY}"}):
+            pass
+        async with http.post(f"{url}/v1/completions", json={}) as r:
+            assert r.status == 404
+        gateway.draining = True
+        async with http.post(f"{url}/v1/chat/completions", json={},
+                             headers={"Authorization": f"Bearer {KEY}"}) as r:
+            assert r.status == 503
+        metrics = gateway.metrics.render()
+        gateway.draining = False
+    lines = [r.getMessage() for r in caplog.records if r.name == "tripwire.serve.access"]
+    records = [json.loads(line) for line in lines]
+    assert [(r["method"], r["path"], r["status"], r["key"]) for r in records] == [
+        ("GET", "/v1/models", 401, None), ("GET", "/v1/models", 200, "acme"),
+        ("POST", "/v1/completions", 404, None), ("POST", "/v1/chat/completions", 503, None)]
+    assert all(r["latency_ms"] >= 0 for r in records)
+    assert "guessed-key" not in "".join(lines) and KEY not in "".join(lines)
+    assert 'tripwire_serve_requests_total{agent="",key="",status="503"} 1' in metrics
+    assert 'status="401"' not in metrics and 'status="404"' not in metrics  # not chat requests
+
+
 async def test_metrics_count_requests_latency_tripwires_and_upstream_errors(upstream):
     upstream.script(Reply(text="fine"), ErrorReply(502, "bad gateway"))
     agent = make_agent(upstream, input_processors=[BlockWord("forbidden")],

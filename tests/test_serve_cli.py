@@ -116,8 +116,10 @@ def test_the_docs_config_serves_and_its_curl_examples_answer_as_shown(tmp_path, 
         code, out, err = served.stop()
     assert code == 0, err
     log = [json.loads(line) for line in out.splitlines()]
-    assert [(r["status"], r.get("tripwire")) for r in log] == [
-        (200, None), (200, None), (400, "regex-filter")]
+    assert [(r["path"], r["status"], r.get("tripwire")) for r in log] == [
+        ("/v1/chat/completions", 200, None), ("/v1/chat/completions", 200, None),
+        ("/v1/chat/completions", 400, "regex-filter"), ("/v1/models", 401, None),
+        ("/v1/models", 200, None)]
     documented = json.loads(next(body for lang, body in blocks(DOC[DOC.index("## Logs"):])
                                  if lang == "json"))
     same_shape(documented, log[0])

@@ -101,7 +101,8 @@ async def test_two_workers_serve_and_metrics_count_both(tmp_path, upstream):
         code, out, err = served.stop()
     assert code == 0, err
     assert err.count("shutting down") == 2 and "all workers stopped" in err
-    assert len([line for line in out.splitlines() if line.startswith("{")]) == 12
+    logged = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert len([r for r in logged if r["path"] == "/v1/chat/completions"]) == 12
     assert KEY not in out + err
 
 

@@ -12,6 +12,7 @@ agents are read from a configuration file ``_config``.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -38,6 +39,13 @@ from tripwire.serve._response import Completion, dumps
 from tripwire.serve._shared import KeySlots, gather_metrics
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+#: The path of the chat completions (the requests ``/metrics`` counts).
+CHAT_PATH = "/v1/chat/completions"
+
+#: The access-log record of the request being served: the middleware makes it (every
+#: request gets its line), the handlers add what they learn (key, agent, tokens).
+_RECORD: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("tripwire_serve_record")
 
 
 class Gateway:
@@ -98,7 +106,7 @@ class Gateway:
         """The aiohttp application (the body limit is enforced here, see ``_read``)."""
         app = web.Application(client_max_size=self.max_body_bytes,
                               middlewares=[self._middleware])
-        app.router.add_post("/v1/chat/completions", self.chat_completions)
+        app.router.add_post(CHAT_PATH, self.chat_completions)
         app.router.add_get("/v1/models", self.models)
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics_text)
@@ -127,6 +135,28 @@ class Gateway:
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Every request: refused while draining, counted in flight, its access-log line
+        written (and, for a chat completion, counted in the metrics) once it is done."""
+        started = time.perf_counter()
+        record: dict[str, Any] = {"time": round(time.time(), 3), "method": request.method,
+                                  "path": request.path, "agent": None, "tenant": None,
+                                  "key": None, "stream": False}
+        _RECORD.set(record)
+        try:
+            response = await self._admit(request, handler)
+            record["status"] = response.status
+            return response
+        except asyncio.CancelledError:
+            record["status"] = 499  # the client went away
+            raise
+        finally:
+            record["latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
+            record.setdefault("status", 500)
+            if request.method == "POST" and request.path == CHAT_PATH:
+                self.metrics.observe(record)
+            log_access(record)
+
+    async def _admit(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if self.draining:
             return error_response(503, "The gateway is shutting down; retry on another instance.",
                                   "service_unavailable", "shutting_down")
@@ -181,42 +211,23 @@ class Gateway:
         if key is None:
             return None, error_response(401, "Incorrect API key provided.", "invalid_request_error",
                                         "invalid_api_key")
+        _RECORD.get().update(key=key.name, tenant=key.tenant)
         return key, None
 
     async def chat_completions(self, request: web.Request) -> web.StreamResponse:
-        started = time.perf_counter()
-        record: dict[str, Any] = {"time": round(time.time(), 3), "method": "POST",
-                                  "path": request.path, "agent": None,
-                                  "tenant": None, "key": None, "stream": False}
-        key: ApiKey | None = None
-        admitted = False
+        key, failure = self._authenticate(request)
+        if failure is not None:
+            return failure
+        if key is None:
+            return await self._chat(request, None, _RECORD.get())
+        limit = key.max_concurrent or self.max_concurrent
+        if not self.slots.acquire(key.name, limit):
+            return error_response(429, f"Too many concurrent requests for this key (limit "
+                                  f"{limit}).", "rate_limit_error", "concurrency_limit")
         try:
-            key, failure = self._authenticate(request)
-            if failure is not None:
-                record["status"] = failure.status
-                return failure
-            if key is not None:
-                record.update(key=key.name, tenant=key.tenant)
-                limit = key.max_concurrent or self.max_concurrent
-                if not self.slots.acquire(key.name, limit):
-                    record["status"] = 429
-                    return error_response(429, f"Too many concurrent requests for this key (limit "
-                                          f"{limit}).", "rate_limit_error", "concurrency_limit")
-                admitted = True
-            response = await self._chat(request, key, record)
-            record["status"] = response.status
-            return response
-        except asyncio.CancelledError:
-            record["status"] = 499  # the client went away
-            raise
+            return await self._chat(request, key, _RECORD.get())
         finally:
-            if admitted:
-                assert key is not None
-                self.slots.release(key.name)
-            record["latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
-            record.setdefault("status", 500)
-            self.metrics.observe(record)
-            log_access(record)
+            self.slots.release(key.name)
 
     async def _chat(self, request: web.Request, key: ApiKey | None,
                     record: dict[str, Any]) -> web.StreamResponse:
