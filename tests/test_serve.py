@@ -460,14 +460,14 @@ async def test_a_field_of_the_wrong_shape_is_the_errors_param(upstream, change, 
 @pytest.mark.parametrize(("field", "value"), [
     ("stop", 5), ("stop", ["END", 1]), ("temperature", "hot"), ("temperature", True),
     ("top_p", [1]), ("max_tokens", "lots"), ("max_tokens", 1.5), ("max_completion_tokens", "8"),
-    ("seed", "abc"), ("n", True), ("temperature", "NaN"), ("top_p", "Infinity"),
+    ("seed", "abc"), ("n", True), ("temperature", "1e999"), ("top_p", "-1e999"),
 ])
 async def test_a_model_setting_of_the_wrong_type_is_a_400_naming_it(upstream, field, value):
     """Not a 500 (``stop: 5`` failed the run) and not a body the upstream gets: each
     setting has OpenAI's type (a number, finite; an integer; a string or strings)."""
     raw = json.dumps({"model": "support", "messages": [{"role": "user", "content": "x"}],
                       field: value})
-    if value in ("NaN", "Infinity"):  # JSON's non-standard constants, as Python reads them
+    if value in ("1e999", "-1e999"):  # valid JSON that Python reads as an infinity
         raw = raw.replace(f'"{value}"', value)
     upstream.script(Reply(text="never"))
     async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
@@ -476,6 +476,22 @@ async def test_a_model_setting_of_the_wrong_type_is_a_400_naming_it(upstream, fi
             error = (await r.json())["error"]
     assert error["param"] == field and field in error["message"]
     assert error["type"] == "invalid_request_error"
+    assert upstream.requests == []
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+async def test_nan_and_infinity_are_not_json(upstream, constant):
+    """Python's reader takes them, JSON does not: a field holding one (a setting passed
+    on as it came) would reach the upstream as a body that is not JSON."""
+    raw = json.dumps({"model": "support", "messages": [{"role": "user", "content": "x"}],
+                      "presence_penalty": 0}).replace('"presence_penalty": 0',
+                                                      f'"presence_penalty": {constant}')
+    upstream.script(Reply(text="never"))
+    async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/v1/chat/completions", data=raw) as r:
+            assert r.status == 400
+            error = (await r.json())["error"]
+    assert "not valid JSON" in error["message"] and constant in error["message"]
     assert upstream.requests == []
 
 

@@ -57,12 +57,18 @@ def grow(size: int, more: int, limit: int, what: str) -> int:
 # ---------------------------------------------------------------- reading server data
 
 
-def load_json(text: str | bytes) -> Any:
-    """``json.loads`` whose failures are all ``ValueError`` (too deep nesting too)."""
+def load_json(text: str | bytes, *, constants: bool = True) -> Any:
+    """``json.loads`` whose failures are all ``ValueError`` (too deep nesting too);
+    ``constants=False``: ``NaN``, ``Infinity`` and ``-Infinity``, which Python's reader
+    takes and JSON does not, are such failures too."""
     try:
-        return json.loads(text)
+        return json.loads(text) if constants else json.loads(text, parse_constant=_no_constant)
     except RecursionError:
         raise WireError("JSON nested too deeply to parse") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise WireError(f"{name} is not JSON")
 
 
 def event_object(data: str) -> dict[str, Any]:

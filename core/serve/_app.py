@@ -284,7 +284,7 @@ class Gateway:
         except web.HTTPRequestEntityTooLarge:
             return _too_large(self.max_body_bytes)
         try:
-            return load_json(raw)
+            return load_json(raw, constants=False)
         except ValueError as e:
             return error_response(400, f"The request body is not valid JSON: {e}",
                                   "invalid_request_error")
