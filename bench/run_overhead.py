@@ -144,34 +144,20 @@ SCENARIOS = ("generate", "stream-200", "tool-step")
 
 def against(rev: str, runs: int, rounds: int) -> None:
     """This tree and ``rev`` side by side (see the module docstring)."""
-    repo = Path(__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory() as tmp:
-        tree = Path(tmp) / "tree"
-        subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", "-q", str(tree),
-                        rev], check=True)
-        try:
-            # the package as an install maps it: tripwire = core/, with hookspecs/ and
-            # plugins/ inside
-            package = Path(tmp) / "path" / "tripwire"
-            package.mkdir(parents=True)
-            for item in (tree / "core").iterdir():
-                (package / item.name).symlink_to(item)
-            for sub in ("hookspecs", "plugins"):
-                (package / sub).symlink_to(tree / sub)
-            envs = {"this tree": dict(os.environ),
-                    rev: {**os.environ, "PYTHONPATH": str(package.parent)}}
-            best: dict[str, dict[str, float]] = {name: {} for name in envs}
-            for _ in range(rounds):
-                for name, env in envs.items():
-                    out = subprocess.run(
-                        [sys.executable, __file__, "--baseline", "--json", "--runs", str(runs),
-                         "--repeat", "1"], env=env, cwd=tmp, check=True, capture_output=True,
-                        text=True).stdout
-                    for cell, value in json.loads(out).items():
-                        best[name][cell] = min(value, best[name].get(cell, value))
-        finally:
-            subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force",
-                            str(tree)], check=True)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _trees import revision_path
+
+    with tempfile.TemporaryDirectory() as tmp, revision_path(rev, tmp) as path:
+        envs = {"this tree": dict(os.environ), rev: {**os.environ, "PYTHONPATH": str(path)}}
+        best: dict[str, dict[str, float]] = {name: {} for name in envs}
+        for _ in range(rounds):
+            for name, env in envs.items():
+                out = subprocess.run(
+                    [sys.executable, __file__, "--baseline", "--json", "--runs", str(runs),
+                     "--repeat", "1"], env=env, cwd=tmp, check=True, capture_output=True,
+                    text=True).stdout
+                for cell, value in json.loads(out).items():
+                    best[name][cell] = min(value, best[name].get(cell, value))
     print(f"µs per run, best of {rounds} rounds x {runs} runs, in turns")
     print(f"{'scenario':<12} {'procs':>5} {'this tree':>10} {rev:>10} {'ratio':>6}")
     for cell, ours in best["this tree"].items():

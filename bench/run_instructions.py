@@ -1,0 +1,93 @@
+"""Per-run framework overhead in CPU instructions (callgrind), this tree against a release.
+
+Run by hand:  python bench/run_instructions.py [--against 55d2696] [--runs 200]
+
+Timings on a shared machine drift by tens of percent over minutes; instruction counts
+do not (the same interpreter, ``PYTHONHASHSEED=0``). Each cell runs the scenario of
+``bench/run_overhead.py`` (the same agents, the same pass-through processors) under
+``valgrind --tool=callgrind`` twice, after a warm-up of 20 runs: once with no further
+run and once with ``--runs`` runs; the difference over ``--runs`` is the cost of one
+run, start-up and warm-up cancelled out. Both trees run this tree's copy of
+``bench/run_overhead.py``. Needs valgrind; a cell takes 20-60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _trees import revision_path
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = ("generate", "stream-200", "tool-step")
+
+#: What each valgrind child runs: the warm-up, then ``runs`` runs of one cell.
+CHILD = """
+import asyncio, importlib.util, sys
+spec = importlib.util.spec_from_file_location("run_overhead", sys.argv[1])
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+scenario, processors, runs = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+factory = lambda: [bench.pass_through(i) for i in range(processors)]
+async def main():
+    await bench.time_runs(scenario, factory, 20)
+    if runs:
+        await bench.time_runs(scenario, factory, runs)
+asyncio.run(main())
+"""
+
+
+def instructions(env: dict[str, str], cwd: str, scenario: str, processors: int,
+                 runs: int) -> int:
+    """Instructions the whole child process executed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
+             sys.executable, "-c", CHILD, str(HERE / "run_overhead.py"), scenario,
+             str(processors), str(runs)],
+            env={**env, "PYTHONHASHSEED": "0"}, cwd=cwd, capture_output=True, text=True,
+            check=True)
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if found is None:
+        raise RuntimeError(f"no instruction count in valgrind's output:\n{out.stderr}")
+    return int(found.group(1))
+
+
+def per_run(env: dict[str, str], cwd: str, scenario: str, processors: int,
+            runs: int) -> int:
+    return (instructions(env, cwd, scenario, processors, runs)
+            - instructions(env, cwd, scenario, processors, 0)) // runs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", metavar="REV", help="also count the git revision REV")
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        envs = {"this tree": dict(os.environ)}
+        if args.against:
+            path = stack.enter_context(revision_path(args.against, tmp))
+            envs[args.against] = {**os.environ, "PYTHONPATH": str(path)}
+        print(f"instructions per run (the difference of {args.runs} runs and none)")
+        print(f"{'scenario':<12} {'procs':>5} " + " ".join(f"{n:>12}" for n in envs)
+              + (f" {'ratio':>6}" if args.against else ""))
+        for scenario in SCENARIOS:
+            for processors in (0, 5):
+                counts = [per_run(env, tmp, scenario, processors, args.runs)
+                          for env in envs.values()]
+                ratio = f" {counts[0] / counts[1]:>6.2f}" if args.against else ""
+                print(f"{scenario:<12} {processors:>5} "
+                      + " ".join(f"{c:>12,}" for c in counts) + ratio, flush=True)
+
+if __name__ == "__main__":
+    main()
