@@ -1,8 +1,8 @@
 """``keyword-guard``: a tripwire processor that blocks or masks configured keywords or
 regular expressions everywhere text reaches the model, the tools or the client.
 
-Put it in ``input_processors`` to guard what users send (with the tool-call arguments
-and tool results of the history they send), in ``output_processors`` to
+Put it in ``input_processors`` to guard what users send (with the reasoning, tool-call
+arguments and tool results of the history they send), in ``output_processors`` to
 guard what the model streams back (text and reasoning), the arguments it calls tools
 with and the results the tools return, or in both::
 
@@ -32,6 +32,7 @@ from tripwire import (
     MessageList,
     Processor,
     ProcessorViolation,
+    ReasoningPart,
     TextPart,
     ToolInvocation,
     ToolInvocationPart,
@@ -203,12 +204,13 @@ class KeywordGuard(Processor):
 
     @hookimpl
     async def process_input(self, messages: list[Message], abort: Any) -> list[Message]:
-        """Check the input messages: their text, and the tool calls' arguments and
-        results they carry (a caller's history: no other hook of this guard saw them)."""
+        """Check the input messages: their text and reasoning parts, and the tool calls'
+        arguments and results they carry (a caller's history, every turn of which the
+        caller wrote: no other hook of this guard saw them)."""
         found: list[Match] = []
         for message in messages:
             for part in message.content.parts:
-                if type(part) is TextPart:
+                if type(part) is TextPart or type(part) is ReasoningPart:
                     part.text = self._check(part.text, found)
                 elif type(part) is ToolInvocationPart:
                     invocation = part.tool_invocation
