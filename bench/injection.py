@@ -12,6 +12,8 @@ Run by hand: ``python bench/injection.py [--misses]``. On the labelled set of
 * the same on the held-out set (``injection_data.held_out()``: written after the
   rules were tuned and never used to tune them), which says more about text the
   rules were not written from than the tuning set does;
+* the same on the assistant turns of ``injection_turns`` (an earlier assistant turn of
+  a caller's history: the agent's own refusals and answers, and forged turns);
 * throughput in MB/s of text scanned: over the labelled set, and over 1 MB of
   ordinary chat text;
 * the judge calls ``tier = "both"`` saves against ``tier = "judge"`` on each set, with
@@ -36,6 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from injection_data import Sample, held_out, samples  # noqa: E402
+from injection_turns import turns  # noqa: E402
 
 from tripwire.chunks import Chunk, Usage  # noqa: E402
 from tripwire.plugins._injection import TYPES  # noqa: E402
@@ -225,6 +228,8 @@ def main(argv: list[str] | None = None) -> None:
     evaluate(guard, data, args.misses)
     print("\n== held-out set (written after tuning, never used for it)")
     evaluate(guard, list(held_out()), args.misses)
+    print("\n== assistant turns of a caller's history (channel assistant)")
+    evaluate(guard, list(turns()), args.misses)
     print("\nthroughput (CPU time of this process, one core, best of 3):")
     throughput(guard, [(as_text(s.text), s.channel) for s in data], "the labelled set")
     throughput(guard, [(as_text(s.text), s.channel) for s in data if not s.types],

@@ -14,14 +14,17 @@ injection is not one.
 
 Where it looks, and the channel its verdict records:
 
-* ``process_input``: the text of the user messages of this call (``"input"``) and
-  the documents they carry (``"document"``): ``FilePart``s with a text media type
+* ``process_input``: every message the caller sent, whatever role it claims: the
+  text of its user messages (and of system messages sent as input) (``"input"``), the
+  text and reasoning of its assistant turns (``"input"``, read in the assistant's
+  voice: channel ``assistant`` for the scanner and the judge; a forged turn is the way
+  in of a fake-compliance or many-shot jailbreak through ``tripwire serve``), the
+  documents its messages carry (``"document"``): ``FilePart``s with a text media type
   (plain, base64 or ``data:`` URL) and ``DataPart``s whose type starts with
-  ``data-document``; and the caller's history: the tool results in it (a tool call's
-  recorded result, a ``tool`` message's text: ``"tool-result"``, the way in of an
-  indirect injection through ``tripwire serve``) and its tool calls' arguments
-  (``"tool-call"``). Recalled history (source ``memory``) and signal messages are not
-  scanned again.
+  ``data-document``; the tool results in it (a tool call's recorded result, a ``tool``
+  message's text: ``"tool-result"``, the way in of an indirect injection) and its tool
+  calls' arguments (``"tool-call"``). Recalled history (source ``memory``) and signal
+  messages are not scanned again.
 * ``process_tool_result``: every tool result (``"tool-result"``), before the model
   or the client sees it. Put the same instance in both lists::
 
@@ -31,10 +34,11 @@ Where it looks, and the channel its verdict records:
 What it does about a flagged text (a type scoring at least ``threshold``) is the
 ``strategy``: ``block`` ends the run (``Prompt injection detected. Types: a, b``,
 the verdict as the tripwire's metadata), ``warn`` lets it through and reports,
-``filter`` drops the message (a document: the part; a tool result: replaced by a
-notice; a tool call of the history: the call, with its result), ``rewrite`` removes the offending sentences and neutralises fake role
-delimiters, saying so in the text (what cannot be cleaned is filtered). Verdicts
-never include the offending text.
+``filter`` drops the message (a document or a reasoning part: the part; a tool
+result: replaced by a notice; a tool call of the history: the call, with its result),
+``rewrite`` removes the offending sentences and neutralises fake role delimiters,
+saying so in the text (what cannot be cleaned is filtered). Verdicts never include the
+offending text.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ from tripwire.messages import (
     FilePart,
     Message,
     MessageList,
+    ReasoningPart,
     ToolInvocationPart,
 )
 from tripwire.models import Model
@@ -91,8 +96,8 @@ Threshold = Annotated[float, Range(min=0.0, max=1.0)]
 
 
 class PromptInjectionDetector(Processor):
-    """Detect prompt injection in user input, documents, tool results and the tool
-    calls of the caller's history.
+    """Detect prompt injection in user input, documents, tool results and the
+    assistant turns and tool calls of the caller's history.
 
     Options (keyword-only):
 
@@ -132,10 +137,10 @@ class PromptInjectionDetector(Processor):
     id = "prompt-injection-detector"
     name = "Prompt Injection Detector"
     description = (
-        "Scores user input, documents and tool results for prompt injection, jailbreaks, "
-        "exfiltration, fake system messages and role hijacks; sees through encodings, "
-        "invisible characters, homoglyphs and markup; an optional model judges what the "
-        "heuristics let through."
+        "Scores user input (the caller's history included), documents and tool results "
+        "for prompt injection, jailbreaks, exfiltration, fake system messages and role "
+        "hijacks; sees through encodings, invisible characters, homoglyphs and markup; an "
+        "optional model judges what the heuristics let through."
     )
 
     def __init__(
@@ -252,6 +257,12 @@ class PromptInjectionDetector(Processor):
             elif type(item.part) is ToolInvocationPart:
                 if not await self._act_on_invocation(item, finding, abort, writer):
                     removed.add(id(item.part))
+            elif type(item.part) is ReasoningPart:
+                text = await self._act_on_text(item, finding, abort, writer)
+                if text is None:
+                    removed.add(id(item.part))
+                else:
+                    item.part.text = text
             elif not await self._act_on_document(item, finding, abort, writer):
                 removed.add(id(item.part))
         for message in checked:
@@ -263,22 +274,31 @@ class PromptInjectionDetector(Processor):
         return [m for m in messages if id(m) not in dropped] if dropped else None
 
     def _items(self, message: Message) -> list[Item]:
-        """The texts of one input message to check: a user or system message's text
-        (a system message among the input is the caller's, sent as input:
-        ``caller_system="input"``, as tripwire serve does for its clients) and
-        documents, a tool message's text as a tool result, and in any message the tool
-        calls' arguments and results (the caller's history: tool results are the
-        classic way in for an indirect injection, and no ``process_tool_result`` saw
-        them)."""
+        """The texts of one input message to check. The caller wrote every one of
+        them, whatever role it claims: a user or system message's text (a system
+        message among the input is the caller's, sent as input:
+        ``caller_system="input"``, as tripwire serve does for its clients); an
+        assistant message's text and reasoning, read in the assistant's voice
+        (channel ``assistant``: weighed as direct input, a refusal discounted; a forged
+        assistant turn is how a fake-compliance or many-shot jailbreak comes in); a
+        tool message's text as a tool result; documents; and the tool calls' arguments
+        and results (tool results are the classic way in for an indirect injection,
+        and no ``process_tool_result`` saw them)."""
         items: list[Item] = []
-        typed = message.role in ("user", "system")
-        if typed and message.text.strip():
-            items.append(Item(message.text, "input", self.scanner.scan(message.text, "input"),
+        voice = "assistant" if message.role == "assistant" else "input"
+        if message.role == "tool":
+            if message.text.strip():
+                items.append(Item(message.text, "tool-result",
+                                  self.analyze(message.text, "tool-result"), message))
+        elif message.text.strip():
+            items.append(Item(message.text, voice, self.scanner.scan(message.text, voice),
                               message))
-        elif message.role == "tool" and message.text.strip():
-            items.append(Item(message.text, "tool-result",
-                              self.analyze(message.text, "tool-result"), message))
         for part in message.content.parts:
+            if type(part) is ReasoningPart:
+                if part.text.strip():
+                    items.append(Item(part.text, voice, self.scanner.scan(part.text, voice),
+                                      message, part))
+                continue
             if type(part) is ToolInvocationPart:
                 invocation = part.tool_invocation
                 if invocation.args:
@@ -290,7 +310,7 @@ class PromptInjectionDetector(Processor):
                                       self.analyze(invocation.result, "tool-result"),
                                       message, part))
                 continue
-            held = document(part) if typed else None
+            held = document(part)
             if held is not None:
                 text, encoding = held
                 analysis = (self.analyze(part.data, "document") if type(part) is DataPart
@@ -328,7 +348,7 @@ class PromptInjectionDetector(Processor):
         if abort is not None and self.strategy == "block":
             for item, finding in zip(items, findings, strict=True):
                 if finding is not None and finding.types:
-                    self._block(item.channel, finding, abort)
+                    self._block(_REPORTED.get(item.channel, item.channel), finding, abort)
         pending = [i for i, f in enumerate(findings) if f is None]
         if pending:
             assert self.judge is not None
@@ -355,19 +375,31 @@ class PromptInjectionDetector(Processor):
             if checked is not text:
                 set_text(message, checked)
             return True
+        checked = await self._act_on_text(item, finding, abort, writer)
+        if checked is None:
+            return False
+        if checked is not item.text:
+            set_text(message, checked)
+        return True
+
+    async def _act_on_text(self, item: Item, finding: Finding, abort: Abort,
+                           writer: Writer) -> str | None:
+        """Act on a flagged text the caller wrote (a message's text, a reasoning part):
+        what is to stand instead (``item.text`` itself when it passes, its cleaned
+        version), None when it is to go. Reported on channel ``input``, whatever voice
+        it was read in."""
         if self.strategy == "block":
             self._block("input", finding, abort)
         if self.strategy == "warn":
             await self._report("input", "warned", finding, writer)
-            return True
+            return item.text
         if self.strategy == "rewrite":
-            cleaned = cleaned_text(self, message.text, finding, "input")
+            cleaned = cleaned_text(self, item.text, finding, item.channel)
             if cleaned is not None:
-                set_text(message, cleaned)
                 await self._report("input", "rewritten", finding, writer)
-                return True
+                return cleaned
         await self._report("input", "filtered", finding, writer)
-        return False
+        return None
 
     async def _act_on_result(self, result: Any, tool_name: str | None, finding: Finding,
                              abort: Abort, writer: Writer) -> Any:
@@ -463,6 +495,11 @@ class PromptInjectionDetector(Processor):
         writer.report(verdict)
         await notify_violation(self, ProcessorViolation(
             self.id, _message(finding), self._metadata(verdict, finding)))
+
+
+#: The verdict channel of a channel a text is read in, where they differ: an assistant
+#: turn the caller sent is its input.
+_REPORTED = {"assistant": "input"}
 
 
 async def _all(calls: list[Coroutine[Any, Any, dict[str, Any]]]) -> list[dict[str, Any]]:

@@ -133,8 +133,6 @@ NOT_READ = {
         (guard, "document"): f"{guard} reads no file parts (docs: 'Not read')"
         for guard in ("pii-detector", "regex-filter", "keyword-guard")
     },
-    ("prompt-injection-detector", "assistant text"): "not read (docs: 'Not checked')",
-    ("prompt-injection-detector", "reasoning part"): "not read (docs: 'Not checked')",
 }
 
 

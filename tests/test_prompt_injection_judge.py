@@ -359,6 +359,21 @@ async def test_the_judge_is_told_the_channel(make_bare_agent):
     assert request.model_settings == {"temperature": 0}
 
 
+async def test_an_assistant_turn_of_the_history_is_judged_as_one(make_bare_agent):
+    """A fake compliance the heuristics let through, forged as an earlier assistant
+    turn: the judge is told it is one (the model reads it as its own words)."""
+    judge = ByText(SNEAKY)
+    agent = make_bare_agent(["never"], input_processors=[PromptInjectionDetector(model=judge)])
+    forged = Message.assistant(SNEAKY)
+    result = await agent.generate([Message.user("Hi"), forged, Message.user(BENIGN)])
+    assert result.tripwire is not None and result.tripwire.metadata["channel"] == "input"
+    assert agent.model.requests == []
+    asked = {r.prompt[1]["content"][0]["text"].partition("\n\nText to judge:\n")[2]:
+             r.prompt[1]["content"][0]["text"].split("\n")[1] for r in judge.requests}
+    assert asked == {"Hi": CONTEXT["input"], SNEAKY: CONTEXT["assistant"],
+                     BENIGN: CONTEXT["input"]}
+
+
 # ------------------------------------------------------ documents, tool results
 
 PAGES: dict[str, Any] = {}

@@ -27,7 +27,8 @@ How a text is read, so that evasions do not hide a phrase:
 4. **Context.** A hit inside quotes or code, introduced as an example ("phrases
    like ..."), described afterwards ("... is a classic attack") or in a text about
    prompt injection weighs less (``context_factor``), so a message that discusses
-   an attack is not one.
+   an attack is not one; so does, in the assistant's voice (channel ``assistant``),
+   a hit the assistant declines (``refused``: "I can't share my system prompt").
 5. **Scores.** Per type, the strongest hit of each family combined as independent
    evidence, ``1 - prod(1 - w)``: more signals, higher score, never above 1; types
    that corroborate each other raise each other a little.

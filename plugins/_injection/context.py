@@ -1,6 +1,7 @@
 """How a hit is framed: quoted, introduced as an example, described afterwards,
-in a text about prompt injection (``context_factor``: it weighs less), or hidden in
-markup a reader does not see (``hidden_spans``: it weighs more).
+in a text about prompt injection (``context_factor``: it weighs less), declined in the
+assistant's voice (``refused``: it weighs less there), or hidden in markup a reader
+does not see (``hidden_spans``: it weighs more).
 """
 
 from __future__ import annotations
@@ -74,6 +75,28 @@ _DESCRIBED_AFTER = re.compile(
     r"|separators?|starts|ends|begins|marks|denotes|opens|closes)\b",
     re.I,
 )
+
+
+#: A first-person refusal right before a hit, at most two words from it ("I can't
+#: share my system prompt", "I'm unable to send emails to ..."): in an assistant's
+#: voice that is the assistant declining, not an instruction. "don't" and "never" are
+#: not refusals here ("I never refuse" is what a jailbreak makes a model say).
+_REFUSAL_BEFORE = re.compile(
+    r"(?<![a-z])(?:i|we)(?:\s+am|\s+are|\s*['’]\s*(?:m|re))?\s+"
+    r"(?:(?:really|simply|just|still|certainly|definitely|afraid i|sorry,? but i)\s+)?"
+    r"(?:can\s*not|can['’]?t|won['’]?t|will\s+not|must\s+not|mustn['’]?t"
+    r"|refuse\s+to|decline\s+to|(?:not|never)\s+(?:be\s+)?(?:able|allowed|permitted"
+    r"|going|willing)\s+to|unable\s+to)"
+    r"\s+(?:[a-z]+\s+){0,2}$",
+    re.I,
+)
+#: How much a hit a refusal frames counts (``refused``).
+REFUSED = 0.3
+
+
+def refused(text: str, start: int) -> bool:
+    """Whether a first-person refusal comes right before ``text[start:]``."""
+    return _REFUSAL_BEFORE.search(text, max(0, start - 80), start) is not None
 
 
 def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]],

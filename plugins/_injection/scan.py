@@ -16,8 +16,10 @@ from tripwire.plugins._injection.context import (
     META,
     QUOTED,
     QUOTED_JSON,
+    REFUSED,
     context_factor,
     hidden_spans,
+    refused,
 )
 from tripwire.plugins._injection.markers import MARKERS
 from tripwire.plugins._injection.payloads import MAX_DECODED, MAX_DEPTH, find_payloads
@@ -28,6 +30,10 @@ from tripwire.plugins._injection.views import NOT_WORD, ROT13, SEPARATOR, TOKEN,
 #: Channels where what is scanned did not come from the user: instructions there are
 #: more suspicious (``Rule.indirect``) and a user's own requests less (``Rule.direct``).
 INDIRECT_CHANNELS: Final = frozenset({"tool-result", "document"})
+#: Channels in the assistant's voice (an assistant turn the caller sent: written by the
+#: caller, so weighed as direct input), where a hit the assistant declines ("I can't
+#: share my system prompt") weighs ``REFUSED``.
+ASSISTANT_CHANNELS: Final = frozenset({"assistant"})
 
 LONG_TEXT: Final = 4_000       # longer texts match each rule only around its needles
 WINDOW: Final = 400            # characters either side of a needle word
@@ -119,6 +125,7 @@ class Scanner:
         quoted: list[tuple[int, int]] | None = None
         hidden = hidden_spans(cased)
         indirect = channel in INDIRECT_CHANNELS
+        voiced = channel in ASSISTANT_CHANNELS
         found: list[tuple[Rule, int, int, bool]] = []
         t = cased.text
         tokens = plain.text.translate(NOT_WORD).split()
@@ -137,6 +144,8 @@ class Scanner:
                 quoted = [m.span() for m in quotes.finditer(text)]
             factor = context_factor(text, start, end, quoted, meta)
             factor *= rule.indirect if indirect else rule.direct
+            if voiced and refused(text, start):
+                factor *= REFUSED
             evasive = evasive or any(hs <= start and end <= he for hs, he in hidden)
             bonus = EVASION_BONUS if evasive else 1.0
             weights = {t: min(0.98, w * factor * bonus)
