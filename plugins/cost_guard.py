@@ -19,6 +19,12 @@ runs can pass a limit by at most the steps in flight when it was reached; ``max_
 is exact even then (a step is reserved atomically before it runs), and
 ``reserve_tokens`` does the same for tokens with an estimate of a step's size.
 
+A shared budget is also charged while a step streams (``_cost_estimate``): the
+prompt's and the streamed output's estimated tokens, every ``charge_every`` of them, so
+a caller that stops reading mid-stream (or whose stream a processor trips) is charged
+what it received; the real usage replaces the estimate when it arrives. Limits are
+still checked between steps only, as in the reference.
+
 A run without the thread / resource id its scope needs is counted as a run of its own
 (as the reference does); a backend error ends the run (``ProcessorError``, fail
 closed) unless the processor is ``fail_open``.
@@ -29,18 +35,20 @@ from __future__ import annotations
 import logging
 import math
 import string
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from typing import Any, Literal
 
 import attrs
 
 from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
 from tripwire.caches import CacheBackend, close_cache, open_cache
-from tripwire.chunks import Usage
+from tripwire.chunks import Chunk, Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.models import model_label
-from tripwire.options import check
+from tripwire.options import NonNegativeInt, check
+from tripwire.plugins._cost_estimate import ENCODING, StepCharge, prompt_tokens
+from tripwire.plugins._tokens import TokenCounter, get_encoding, require
 
 __all__ = ["DEFAULT_MESSAGE", "LIMIT_TYPES", "CostGuard", "Price"]
 
@@ -244,6 +252,12 @@ class CostGuard(Processor):
             whose reservation does not fit is refused. Concurrent runs then overspend
             by the estimate's error instead of by every step in flight (stricter
             than the reference, which lets the last step run past the limit).
+        charge_every (int, default ``256``): shared scopes: charge a step's estimated
+            tokens (the prompt once the model answers, then the streamed output) every
+            this many while it streams, so a caller that stops reading mid-stream is
+            charged what it got (to within this many tokens); the real usage replaces
+            the estimate. ``0`` charges only when the usage arrives. Needs the
+            ``tokens`` extra (``pip install 'tripwire[tokens]'``).
 
     The tripwire's metadata is ``{processor_id, usage: {input_tokens, output_tokens,
     total_tokens}, limit, scope, scope_key}`` (``limit``: the configured limits;
@@ -263,6 +277,7 @@ class CostGuard(Processor):
         cache: Any = "memory://",
         window_seconds: float | None = None,
         reserve_tokens: int = 0,
+        charge_every: NonNegativeInt = 256,
     ) -> None:
         self.limits = _limits(limits, self.id)
         check("scope", scope, Scope, owner=self.id)
@@ -302,6 +317,19 @@ class CostGuard(Processor):
                 f"ever run (it is the estimate of one step's tokens)"
             )
         self.reserve_tokens = reserve_tokens
+        check("charge_every", charge_every, NonNegativeInt, owner=self.id)
+        #: estimated tokens charged at a time while a step streams (0: none; only
+        #: shared scopes charge as they go, a run's own steps are its result's)
+        self.charge_every: int = charge_every if scope != "run" else 0
+        if self.charge_every:
+            try:
+                require(self.id)
+            except ConfigurationError as e:
+                raise ConfigurationError(
+                    f"{e} (or set charge_every = 0 to charge a step only when its usage "
+                    f"arrives: a caller that stops reading mid-stream is then not charged)"
+                ) from None
+        self._counter: TokenCounter | None = None
         #: models already logged for reporting no usage
         self._no_usage: set[str] = set()
         self.cache: CacheBackend | None = None if scope == "run" else _open(cache)
@@ -371,12 +399,29 @@ class CostGuard(Processor):
         assert self.cache is not None
         return await self.cache.incr(f"{prefix}:{name}", amount, self.window_seconds)
 
+    async def _settle(self, prefix: str, name: str, amount: int) -> None:
+        """Add ``amount`` to a counter; a negative one gives back part of what this
+        step was charged. That cannot take the counter below zero unless its window
+        ended since the step was charged: the new window then starts at zero, not in
+        debt."""
+        value = await self._add(prefix, name, amount)
+        if amount < 0 and value < 0:
+            await self._add(prefix, name, -value)
+
+    @property
+    def counter(self) -> TokenCounter:
+        """The token counter estimates are made with (the encoding is loaded on first
+        use, once per process)."""
+        if self._counter is None:
+            self._counter = TokenCounter(get_encoding(ENCODING))
+        return self._counter
+
     def _usage(self, step: Any, model: Any) -> Usage:
         """What ``step`` spent: nothing when a cache replayed it (no model call), else
         the usage its model reported. A model call that reports none is logged, once
-        per model: token and dollar limits cannot count it (an OpenAI-compatible server
-        that ignores ``stream_options.include_usage`` would otherwise make every step
-        silently free)."""
+        per model: token and dollar limits cannot count it exactly (an
+        OpenAI-compatible server that ignores ``stream_options.include_usage`` would
+        otherwise make every step silently free; a shared scope keeps its estimate)."""
         if step.from_cache:
             return Usage()
         used: Usage = step.usage
@@ -386,8 +431,9 @@ class CostGuard(Processor):
             if counted and label not in self._no_usage:
                 self._no_usage.add(label)
                 log.warning(
-                    "%s: %s reported no token usage for a step; %s cannot count it (does "
-                    "the server send usage, e.g. honour stream_options.include_usage?)",
+                    "%s: %s reported no token usage for a step; %s cannot count it "
+                    "exactly (does the server send usage, e.g. honour "
+                    "stream_options.include_usage?)",
                     self.id,
                     label,
                     ", ".join(counted),
@@ -407,29 +453,63 @@ class CostGuard(Processor):
             )
         return totals
 
+    @staticmethod
+    def _step(state: dict[str, Any], index: int) -> StepCharge:
+        """The account of step ``index`` of the run (made on first use)."""
+        charges: dict[int, StepCharge] = state.setdefault("charges", {})
+        step = charges.get(index)
+        if step is None:
+            step = charges[index] = StepCharge()
+        return step
+
+    async def _charge(
+        self,
+        prefix: str,
+        step: StepCharge,
+        model: Any,
+        spent: tuple[int, int, int],
+        *,
+        settle: bool,
+    ) -> None:
+        """Bring the counters of ``prefix`` to ``spent`` (input, output and total
+        tokens, and their dollars) for ``step``. While the step streams they only go
+        up (``total_tokens`` only past a reservation); when it is recorded
+        (``settle``) they are set to what it used, and the step is counted."""
+        input_tokens, output_tokens, total = spent
+        charged = step.charged
+        targets = [
+            ("input_tokens", input_tokens),
+            ("output_tokens", output_tokens),
+            ("total_tokens", total),
+            ("cost_nano_usd", self._cost_nano(model, input_tokens, output_tokens)),
+        ]
+        if settle:
+            targets.append(("steps", 1))
+        for name, target in targets:
+            amount = target - charged.get(name, 0)
+            if amount > 0 or (settle and amount):
+                await self._settle(prefix, name, amount)
+                charged[name] = target
+
+    async def _charge_estimate(self, prefix: str, step: StepCharge, model: Any) -> None:
+        input_tokens, output_tokens = step.estimate()
+        spent = (input_tokens, output_tokens, input_tokens + output_tokens)
+        await self._charge(prefix, step, model, spent, settle=False)
+
     async def _record(self, steps: list[Any], state: dict[str, Any], prefix: str) -> None:
-        """Add the steps not yet recorded to the counters of ``prefix`` (each step once,
-        whichever hook gets to it first)."""
+        """Charge the steps not yet recorded what they used (each step once, whichever
+        hook gets to it first), less what they were charged before: a reservation,
+        the estimate while they streamed."""
         models = state.get("models", {})
-        reserved: set[int] = state.setdefault("reserved", set())
-        held: dict[int, int] = state.setdefault("reserved_tokens", {})
-        done = state.get("recorded", 0)
-        for i in range(done, len(steps)):
-            used = self._usage(steps[i], models.get(i))
-            total = used.total_tokens or used.input_tokens + used.output_tokens
-            amounts = (
-                ("input_tokens", used.input_tokens),
-                ("output_tokens", used.output_tokens),
-                ("total_tokens", total - held.pop(i, 0)),
-                (
-                    "cost_nano_usd",
-                    self._cost_nano(models.get(i), used.input_tokens, used.output_tokens),
-                ),
-                ("steps", 0 if i in reserved else 1),
-            )
-            for name, amount in amounts:
-                if amount:
-                    await self._add(prefix, name, amount)
+        for i in range(state.get("recorded", 0), len(steps)):
+            step = self._step(state, i)
+            model = models.get(i)
+            spent = step.spent(self._usage(steps[i], model))
+            await self._charge(prefix, step, model, spent, settle=True)
+            del state["charges"][i]
+            streaming = state.get("streaming")
+            if streaming is not None and streaming[1] is step:
+                state["streaming"] = None
             state["recorded"] = i + 1
 
     # -------------------------------------------------------------- hooks
@@ -461,7 +541,7 @@ class CostGuard(Processor):
                 totals.steps = taken - 1
                 violation = "max_steps"
             else:
-                state.setdefault("reserved", set()).add(len(steps))
+                self._step(state, len(steps)).charged["steps"] = 1
         if violation is None and prefix is not None and self.reserve_tokens:
             violation = await self._reserve_tokens(prefix, len(steps), totals, state)
         if violation is not None:
@@ -473,16 +553,67 @@ class CostGuard(Processor):
         """Hold ``reserve_tokens`` of the total budget for step ``index`` before it
         runs; ``"max_total_tokens"`` (and nothing held) when they do not fit."""
         limit = self.limits["max_total_tokens"]
+        step = self._step(state, index)
         taken = await self._add(prefix, "total_tokens", self.reserve_tokens)
         if taken <= limit:
-            state.setdefault("reserved_tokens", {})[index] = self.reserve_tokens
+            step.charged["total_tokens"] = self.reserve_tokens
             return None
         await self._add(prefix, "total_tokens", -self.reserve_tokens)
-        if index in state.get("reserved", ()):  # the step reserved above will not run
-            state["reserved"].discard(index)
+        if step.charged.get("steps"):  # the step reserved above will not run
             await self._add(prefix, "steps", -1)
+            step.charged["steps"] = 0
         totals.total_tokens = taken
         return "max_total_tokens"
+
+    @hookimpl(wrapper=True)
+    def process_llm_request(
+        self,
+        model: Any,
+        steps: list[Any],
+        state: dict[str, Any],
+        request_context: Mapping[str, Any],
+    ) -> Generator[None, Mapping[str, Any], None]:
+        """Start the estimate of the model call about to be made (a shared scope that
+        charges as it streams): its prompt as the processors after this one left it,
+        or nothing when one of them answered the call from a cache (a replay spends
+        nothing). A wrapper, so that a cache after this guard in the list is seen."""
+        result = yield
+        prefix = self.scope_key(request_context) if self.charge_every else None
+        if prefix is None:
+            return None
+        step = self._step(state, len(steps))
+        counter = self.counter
+        if result.get("response") is not None:
+            step.new_call(None, counter)
+            state["streaming"] = None
+        else:
+            step.new_call(prompt_tokens(counter, result["prompt"]), counter)
+            state["streaming"] = (prefix, step, model)
+        return None
+
+    @hookimpl
+    async def process_output_stream(self, part: Chunk, state: dict[str, Any]) -> Chunk:
+        """Count what the model streams and charge it every ``charge_every`` estimated
+        tokens. A call that fails (``step-retry``: it is made again; ``error``: the run
+        ends) is charged all it is estimated to have used, and keeps it."""
+        streaming = state.get("streaming")
+        if streaming is None:
+            return part
+        prefix, step, model = streaming
+        kind = part.type
+        if kind == "step-retry" or kind == "error":
+            state["streaming"] = None
+            await self._charge_estimate(prefix, step, model)
+            step.end_call()
+            return part
+        call = step.call
+        if call is None:
+            return part
+        call.add(part)
+        if step.due(self.charge_every):
+            await self._charge_estimate(prefix, step, model)
+            step.room = 0
+        return part
 
     @hookimpl
     async def process_llm_response(

@@ -3,9 +3,11 @@ tenants and per-key processor overrides, and every way a key table can be wrong.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 
+import aiohttp
 import hypothesis.strategies as st
 import openai
 import pytest
@@ -13,7 +15,9 @@ from fake_llm_server import FakeLLMServer, Reply
 from hypothesis import given, settings
 
 from tripwire import ConfigurationError
+from tripwire.caches import open_cache
 from tripwire.config import load_config
+from tripwire.plugins._tokens import get_encoding
 from tripwire.serve import Gateway, Keys, digest, running
 from tripwire.serve._keys import ApiKey
 
@@ -265,6 +269,51 @@ tenant = "big-co"
             assert "max_total_tokens" in caught.value.body["message"]
             assert await ask(url, "big-secret", "hi", model="billing") == "answer"
     assert len(upstream.requests) == 2  # the tripped request never reached the upstream
+
+
+async def test_a_key_whose_client_disconnects_mid_stream_is_charged_what_it_got(
+        tmp_path, monkeypatch):
+    """A client that always disconnects just before the end of the answer must not get
+    answers for free: the key's cost-guard charges the tokens as they stream, so its
+    budget runs out and the next request is refused before the upstream is called."""
+    monkeypatch.setenv("SMALL_KEY", "small-secret")
+    db = tmp_path / "budget.db"
+    guard = ('{ use = "cost-guard", limits = { max_total_tokens = 60 }, scope = "resource", '
+             f'cache = "sqlite:///{db}", charge_every = 8 }}')
+    encoding = get_encoding("o200k_base")
+    async with FakeLLMServer() as upstream:
+        served = gateway(tmp_path, f"""
+[serve.keys.small]
+key_env = "SMALL_KEY"
+tenant = "small-co"
+input_processors = [{guard}]
+output_processors = [{guard}]
+""", upstream.openai_base_url)
+        upstream.script(Reply(text="tick", endless=True, event_delay=0.002),
+                        Reply(text="answer"))
+        async with running(served, "127.0.0.1", 0) as url:
+            received = ""
+            async with aiohttp.ClientSession() as http:
+                response = await http.post(
+                    f"{url}/v1/chat/completions",
+                    headers={"Authorization": "Bearer small-secret"},
+                    json={"model": "billing", "stream": True,
+                          "messages": [{"role": "user", "content": "hi"}]})
+                while encoding.count(received) < 100:
+                    line = await response.content.readline()
+                    if line.startswith(b"data: {"):
+                        for choice in json.loads(line[6:])["choices"]:
+                            received += choice["delta"].get("content") or ""
+                response.close()  # the client goes away
+            await asyncio.wait_for(upstream.disconnected.wait(), timeout=10)
+            counters = open_cache(f"sqlite:///{db}")
+            charged = await counters.get("cost-guard:resource:small-co:output_tokens")
+            await counters.close()
+            assert int(charged or 0) >= encoding.count(received) - 8
+            with pytest.raises(openai.BadRequestError) as caught:
+                await ask(url, "small-secret", "again", model="billing")
+            assert caught.value.body["code"] == "cost-guard"
+    assert len(upstream.requests) == 1
 
 
 def test_a_key_may_disable_the_default_error_processor(tmp_path, monkeypatch):
