@@ -63,6 +63,37 @@ __all__ = ["DEFAULT_MESSAGE", "LIMIT_TYPES", "CostGuard", "Price"]
 
 log = logging.getLogger("tripwire.plugins.cost_guard")
 
+#: ``charge_every``'s default when the ``tokens`` extra is installed
+DEFAULT_CHARGE_EVERY = 256
+_warned_no_estimate = False
+
+
+def _charge_every(owner: str, given: int | None) -> int:
+    """``charge_every`` as given, else its default: 256 when the tokens can be
+    estimated; without the ``tokens`` extra 0, said once in the log (an explicit
+    number is then an error: what it asks for cannot be done)."""
+    global _warned_no_estimate
+    if given == 0:
+        return 0
+    try:
+        require(owner)
+    except ConfigurationError as e:
+        if given is not None:
+            raise ConfigurationError(
+                f"{e} (or set charge_every = 0 to charge a step only when its usage "
+                f"arrives: a caller that stops reading mid-stream is then not charged)"
+            ) from None
+        if not _warned_no_estimate:
+            _warned_no_estimate = True
+            log.warning(
+                "%s: the tokens extra is not installed, so a thread or resource budget "
+                "is charged only when a step's usage arrives: a caller that stops "
+                "reading mid-stream is not charged (pip install 'tripwire[tokens]')",
+                owner,
+            )
+        return 0
+    return DEFAULT_CHARGE_EVERY if given is None else given
+
 Scope = Literal["run", "thread", "resource"]
 Strategy = Literal["block", "warn"]
 #: Dollars are counted in nano-dollars, so counters stay integers (atomic increments).
@@ -134,12 +165,14 @@ class CostGuard(Processor):
             whose reservation does not fit is refused. Concurrent runs then overspend
             by the estimate's error instead of by every step in flight (stricter
             than the reference, which lets the last step run past the limit).
-        charge_every (int, default ``256``): shared scopes: charge a step's estimated
-            tokens (the prompt once the model answers, then the streamed output) every
-            this many while it streams, so a caller that stops reading mid-stream is
-            charged what it got (to within this many tokens); the real usage replaces
-            the estimate. ``0`` charges only when the usage arrives. Needs the
-            ``tokens`` extra (``pip install 'tripwire[tokens]'``).
+        charge_every (int, default ``256`` with the ``tokens`` extra): shared scopes:
+            charge a step's estimated tokens (the prompt once the model answers, then
+            the streamed output) every this many while it streams, so a caller that
+            stops reading mid-stream is charged what it got (to within this many
+            tokens); the real usage replaces the estimate. ``0`` charges only when the
+            usage arrives. Estimating needs the ``tokens`` extra (``pip install
+            'tripwire[tokens]'``): without it the default is ``0``, with a warning
+            logged once, and a number given is an error.
 
     The tripwire's metadata is ``{processor_id, usage: {input_tokens, output_tokens,
     total_tokens}, limit, scope, scope_key}`` (``limit``: the configured limits;
@@ -159,7 +192,7 @@ class CostGuard(Processor):
         cache: Any = "memory://",
         window_seconds: float | None = None,
         reserve_tokens: int = 0,
-        charge_every: NonNegativeInt = 256,
+        charge_every: NonNegativeInt | None = None,
     ) -> None:
         self.limits = check_limits(limits, self.id)
         check("scope", scope, Scope, owner=self.id)
@@ -199,18 +232,12 @@ class CostGuard(Processor):
                 f"ever run (it is the estimate of one step's tokens)"
             )
         self.reserve_tokens = reserve_tokens
-        check("charge_every", charge_every, NonNegativeInt, owner=self.id)
+        if charge_every is not None:
+            check("charge_every", charge_every, NonNegativeInt, owner=self.id)
         #: estimated tokens charged at a time while a step streams (0: none; only
         #: shared scopes charge as they go, a run's own steps are its result's)
-        self.charge_every: int = charge_every if scope != "run" else 0
-        if self.charge_every:
-            try:
-                require(self.id)
-            except ConfigurationError as e:
-                raise ConfigurationError(
-                    f"{e} (or set charge_every = 0 to charge a step only when its usage "
-                    f"arrives: a caller that stops reading mid-stream is then not charged)"
-                ) from None
+        self.charge_every: int = 0 if scope == "run" else _charge_every(self.id,
+                                                                          charge_every)
         self._counter: TokenCounter | None = None
         #: models already logged for reporting no usage
         self._no_usage: set[str] = set()

@@ -410,18 +410,35 @@ def test_charged_covers_what_was_received_and_a_completed_run_is_exact(
 # ------------------------------------------------------------ options
 
 
-@pytest.mark.parametrize("value", [-1, 2.5, "256", True, None])
+@pytest.mark.parametrize("value", [-1, 2.5, "256", True, [256]])
 def test_charge_every_must_be_a_whole_number_of_tokens(value):
     with pytest.raises(ConfigurationError, match="cost-guard: charge_every must be an integer"):
         _guard(charge_every=value)
 
 
-def test_charging_as_it_streams_needs_the_tokens_extra(monkeypatch):
+def test_charging_as_it_streams_needs_the_tokens_extra(monkeypatch, caplog):
+    from tripwire.plugins import cost_guard
+
     real = _tokens.importlib.util.find_spec
     monkeypatch.setattr(
         _tokens.importlib.util, "find_spec", lambda name: None if name == "tiktoken" else real(name)
     )
+    monkeypatch.setattr(cost_guard, "_warned_no_estimate", False)
+    # asked for: an error naming the extra and the way out
     with pytest.raises(ConfigurationError, match=r"tripwire\[tokens\].*charge_every = 0"):
-        _guard()
-    _guard(charge_every=0)  # charged when the usage arrives only: no tokens counted
+        _guard(charge_every=128)
+    # the default: off, said once in the log (a guard configured before this option
+    # existed keeps working without the extra)
+    with caplog.at_level("WARNING", logger="tripwire.plugins.cost_guard"):
+        assert _guard().charge_every == 0
+        assert _guard().charge_every == 0
+    said = [r.getMessage() for r in caplog.records if "tokens extra" in r.getMessage()]
+    assert len(said) == 1 and "not charged" in said[0], said
+    assert _guard(charge_every=0).charge_every == 0
     CostGuard(limits={"max_total_tokens": 9})  # a run's own budget counts none either
+
+
+def test_charge_every_defaults_to_256_with_the_tokens_extra():
+    assert _guard().charge_every == 256
+    assert _guard(charge_every=64).charge_every == 64
+    assert CostGuard(limits={"max_total_tokens": 9}).charge_every == 0  # run scope
