@@ -83,6 +83,8 @@ class Gateway:
         #: this one's number (``/healthz`` says which worker answered); None: one worker
         self.peers: list[str] = []
         self.worker: int | None = None
+        #: requests being served, whatever the path (a drain waits for them)
+        self._active = 0
         self._idle = asyncio.Event()
         self._idle.set()
         self.created = int(time.time())
@@ -142,8 +144,9 @@ class Gateway:
                                   "path": request.path, "agent": None, "tenant": None,
                                   "key": None, "stream": False}
         _RECORD.set(record)
+        chat = request.method == "POST" and request.path == CHAT_PATH
         try:
-            response = await self._admit(request, handler)
+            response = await self._admit(request, handler, chat)
             record["status"] = response.status
             return response
         except asyncio.CancelledError:
@@ -152,15 +155,19 @@ class Gateway:
         finally:
             record["latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
             record.setdefault("status", 500)
-            if request.method == "POST" and request.path == CHAT_PATH:
+            if chat:
                 self.metrics.observe(record)
             log_access(record)
 
-    async def _admit(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+    async def _admit(self, request: web.Request, handler: Handler,
+                     chat: bool) -> web.StreamResponse:
+        """Serve the request unless the gateway drains; ``chat``: a chat completion,
+        which the ``in_flight`` gauge counts (a scrape of ``/metrics`` is not one)."""
         if self.draining:
             return error_response(503, "The gateway is shutting down; retry on another instance.",
                                   "service_unavailable", "shutting_down")
-        self.metrics.in_flight += 1
+        self._active += 1
+        self.metrics.in_flight += chat
         self._idle.clear()
         try:
             return await handler(request)
@@ -169,8 +176,9 @@ class Gateway:
                 raise
             return _http_error(request, e)
         finally:
-            self.metrics.in_flight -= 1
-            if not self.metrics.in_flight:
+            self._active -= 1
+            self.metrics.in_flight -= chat
+            if not self._active:
                 self._idle.set()
 
     # -- small endpoints

@@ -121,7 +121,7 @@ class Metrics:
             lines.append(f"tripwire_serve_upstream_errors_total{{"
                          f"{_labels(('agent', 'status'), labels)}}} {n}")
         lines += [
-            "# HELP tripwire_serve_in_flight Requests being served now.",
+            "# HELP tripwire_serve_in_flight Chat completion requests being served now.",
             "# TYPE tripwire_serve_in_flight gauge",
             f"tripwire_serve_in_flight {self.in_flight}",
         ]
