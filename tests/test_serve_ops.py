@@ -3,7 +3,10 @@ access log of failed runs, errors nobody planned for, and clients that stop read
 
 from __future__ import annotations
 
+from typing import Any
+
 import aiohttp
+import pytest
 from fake_llm_server import FakeLLMServer, Reply
 from test_serve import client, make_agent, serving, upstream
 
@@ -33,3 +36,19 @@ async def test_in_flight_counts_chat_completions_not_the_scrape(upstream: FakeLL
                 "tripwire_serve_in_flight 1")
         [_ async for _ in stream]
         assert await gateway.drain(timeout=5) is True
+
+
+@pytest.mark.parametrize("stream", [False, None])
+async def test_stream_options_without_stream_is_a_400_as_openai_answers_it(upstream, stream):
+    body: dict[str, Any] = {"model": "support", "messages": [{"role": "user", "content": "Hi"}],
+                            "stream_options": {"include_usage": True}}
+    if stream is not None:
+        body["stream"] = stream
+    async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/v1/chat/completions", json=body) as r:
+            assert r.status == 400
+            error = (await r.json())["error"]
+    assert error == {"message": "The 'stream_options' parameter is only allowed when 'stream' "
+                                "is enabled.", "type": "invalid_request_error",
+                     "param": "stream_options", "code": None}
+    assert upstream.requests == []

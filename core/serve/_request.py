@@ -129,6 +129,9 @@ def _parse(body: Any) -> ChatRequest:
     if not isinstance(include_usage, bool):
         raise BadRequest("'stream_options.include_usage' must be a boolean",
                          "stream_options.include_usage")
+    if body.get("stream_options") is not None and not stream:  # as OpenAI answers it
+        raise BadRequest("The 'stream_options' parameter is only allowed when 'stream' is "
+                         "enabled.", "stream_options")
     n = body.get("n")
     if n is not None and (type(n) is not int or n != 1):
         raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
