@@ -151,6 +151,9 @@ input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", patter
     ("[serve]\nupstream_error_messages = 'yes'\n",
      "[serve]: key 'upstream_error_messages' expects bool, got 'yes'"),
     ("[serve]\nupstream_error_messages = 1\n", "upstream_error_messages' expects bool"),
+    ("[serve]\nmetrics_key = 5\n", "[serve]: key 'metrics_key' expects str"),
+    ("[serve]\nmetrics_key = ''\n", "metrics_key: expects the key /metrics asks for"),
+    ("[serve]\nmetrics_key = ' padded '\n", "without spaces around it"),
 ])
 def test_a_bad_key_table_is_an_error_naming_it(tmp_path, serve, needle):
     with pytest.raises(ConfigurationError, match=needle.replace("[", r"\[")):

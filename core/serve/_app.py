@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hmac
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -32,7 +33,7 @@ from tripwire.serve._config import (
     build_agents,
     serve_table,
 )
-from tripwire.serve._keys import ApiKey, Keys, load_keys
+from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
 from tripwire.serve._metrics import Metrics, log_access
 from tripwire.serve._request import BadRequest, ChatRequest, parse_request
 from tripwire.serve._response import Completion, dumps
@@ -65,6 +66,7 @@ class Gateway:
         max_concurrent: int = DEFAULT_MAX_CONCURRENT,
         shutdown_timeout: float = DEFAULT_SHUTDOWN_TIMEOUT,
         upstream_error_messages: bool = False,
+        metrics_key: str | None = None,
     ) -> None:
         self.agents = dict(agents)
         self.keys = keys or Keys([])
@@ -75,6 +77,8 @@ class Gateway:
         #: a failed model call's error tells the client the upstream's own message,
         #: which may quote the agent's instructions (docs/serve.md#errors)
         self.upstream_error_messages = upstream_error_messages
+        #: the SHA-256 of the key ``/metrics`` asks for (None: it is open)
+        self.metrics_digest = digest(metrics_key) if metrics_key is not None else None
         self.metrics = Metrics()
         self.draining = False
         #: requests in flight per key (shared by the workers of ``--workers N``)
@@ -102,7 +106,8 @@ class Gateway:
                    max_body_bytes=serve.get("max_body_bytes", DEFAULT_MAX_BODY_BYTES),
                    max_concurrent=serve.get("max_concurrent", DEFAULT_MAX_CONCURRENT),
                    shutdown_timeout=serve.get("shutdown_timeout", DEFAULT_SHUTDOWN_TIMEOUT),
-                   upstream_error_messages=serve.get("upstream_error_messages", False))
+                   upstream_error_messages=serve.get("upstream_error_messages", False),
+                   metrics_key=serve.get("metrics_key"))
 
     def app(self) -> web.Application:
         """The aiohttp application (the body limit is enforced here, see ``_read``)."""
@@ -199,6 +204,14 @@ class Gateway:
         return web.json_response(health)
 
     async def metrics_text(self, request: web.Request) -> web.Response:
+        """The metrics of every worker; with ``metrics_key``, only for a request that
+        presents it (compared in constant time, as API keys are: an API key is not it)."""
+        if self.metrics_digest is not None:
+            presented = _bearer(request)
+            if presented is None:
+                return _missing_key()
+            if not hmac.compare_digest(digest(presented), self.metrics_digest):
+                return _wrong_key()
         metrics = await gather_metrics(self.metrics, self.peers) if self.peers else self.metrics
         return web.Response(text=metrics.render(),
                             content_type="text/plain", charset="utf-8",
@@ -209,16 +222,12 @@ class Gateway:
     def _authenticate(self, request: web.Request) -> tuple[ApiKey | None, web.Response | None]:
         if not self.keys.required:
             return None, None
-        header = request.headers.get("Authorization", "")
-        scheme, _, presented = header.partition(" ")
-        if scheme.lower() != "bearer" or not presented.strip():
-            return None, error_response(
-                401, "You didn't provide an API key. Send it as 'Authorization: Bearer KEY'.",
-                "invalid_request_error", "missing_api_key")
-        key = self.keys.lookup(presented.strip())
+        presented = _bearer(request)
+        if presented is None:
+            return None, _missing_key()
+        key = self.keys.lookup(presented)
         if key is None:
-            return None, error_response(401, "Incorrect API key provided.", "invalid_request_error",
-                                        "invalid_api_key")
+            return None, _wrong_key()
         _RECORD.get().update(key=key.name, tenant=key.tenant)
         return key, None
 
@@ -296,6 +305,23 @@ class Gateway:
         except ValueError as e:
             return error_response(400, f"The request body is not valid JSON: {e}",
                                   "invalid_request_error")
+
+def _bearer(request: web.Request) -> str | None:
+    """The key of the request's ``Authorization: Bearer KEY`` header (None: none)."""
+    scheme, _, presented = request.headers.get("Authorization", "").partition(" ")
+    presented = presented.strip()
+    return presented if scheme.lower() == "bearer" and presented else None
+
+
+def _missing_key() -> web.Response:
+    return error_response(401, "You didn't provide an API key. Send it as 'Authorization: "
+                          "Bearer KEY'.", "invalid_request_error", "missing_api_key")
+
+
+def _wrong_key() -> web.Response:
+    return error_response(401, "Incorrect API key provided.", "invalid_request_error",
+                          "invalid_api_key")
+
 
 def _too_large(limit: int) -> web.Response:
     return error_response(413, f"The request body is larger than {limit} bytes.",

@@ -24,6 +24,7 @@ SERVE_KEYS: dict[str, Any] = {
     "max_concurrent": int,
     "shutdown_timeout": float,
     "upstream_error_messages": bool,
+    "metrics_key": str,
 }
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -45,6 +46,11 @@ def serve_table(config: Config) -> dict[str, Any]:
         if name in serve and not serve[name] > 0:
             raise ConfigurationError(
                 f"{where} {name}: expects a number > 0, got {serve[name]}")
+    key = serve.get("metrics_key")
+    if key is not None and (not key or key != key.strip()):  # never matched: a header's is stripped
+        raise ConfigurationError(
+            f"{where} metrics_key: expects the key /metrics asks for (Authorization: Bearer "
+            f"KEY), not empty and without spaces around it")
     return serve
 
 
