@@ -4,16 +4,21 @@ access log of failed runs, errors nobody planned for, and clients that stop read
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 from typing import Any
 
 import aiohttp
+import openai
 import pytest
 from fake_llm_server import FakeLLMServer, Reply
 from test_serve import KEY, client, make_agent, serving, upstream
 
 from tripwire.config import load_config
 from tripwire.serve import Gateway, Keys, digest
+from tripwire.serve._answer import INTERNAL_ERROR
 from tripwire.serve._keys import ApiKey
+from tripwire.serve._response import Completion
 
 __all__ = ["upstream"]  # the fixture
 
@@ -98,3 +103,98 @@ key_sha256 = "{hashlib.sha256(KEY.encode()).hexdigest()}"
     async with serving(open_) as url, aiohttp.ClientSession() as http:
         async with http.get(f"{url}/metrics") as r:
             assert r.status == 200
+
+
+# ---------------------------------------------------------------- errors nobody planned for
+
+SECRET = "internal detail 7f3a"
+
+
+def _access(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
+    return [json.loads(r.getMessage()) for r in caplog.records
+            if r.name == "tripwire.serve.access"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_unexpected_error_before_the_response_is_openais_500(upstream, caplog,
+                                                                      monkeypatch, stream):
+    """The workers' shared key counters locked too long (or any bug) before anything was
+    sent: OpenAI's error object (aiohttp answered in plain text), nothing of the error
+    said to the client, the traceback in the gateway's log."""
+    def locked(name: str, limit: int) -> bool:
+        raise RuntimeError(f"the workers' shared key counters stayed locked ({SECRET})")
+
+    caplog.set_level(logging.INFO, logger="tripwire.serve")
+    gateway = Gateway({"support": make_agent(upstream)},
+                      keys=Keys([ApiKey("acme", digest(KEY), "acme")]))
+    monkeypatch.setattr(gateway.slots, "acquire", locked)
+    async with serving(gateway) as url:
+        with pytest.raises(openai.InternalServerError) as caught:
+            await client(url).chat.completions.create(
+                model="support", stream=stream, messages=[{"role": "user", "content": "Hi"}])
+    assert caught.value.status_code == 500
+    assert caught.value.body["type"] == "server_error"
+    assert set(caught.value.body) == {"message", "type", "param", "code"}
+    assert SECRET not in caught.value.response.text and "RuntimeError" not in (
+        caught.value.response.text)
+    failed = [r for r in caplog.records if r.name == "tripwire.serve" and r.exc_info]
+    assert len(failed) == 1 and failed[0].levelno == logging.ERROR
+    assert SECRET in str(failed[0].exc_info[1])
+    assert [r["status"] for r in _access(caplog)] == [500]
+    assert upstream.requests == []
+
+
+async def test_an_unexpected_error_mid_stream_ends_it_with_the_error_event(upstream, caplog,
+                                                                           monkeypatch):
+    """A stream that has begun cannot become a 500: it ends with the error event a
+    failed model call's stream ends with, saying nothing of the error."""
+    render = Completion.event
+    seen = []
+
+    def event(self: Completion, chunk: Any) -> bytes | None:
+        if chunk.type == "text-delta":
+            seen.append(chunk)
+            if len(seen) == 3:
+                raise KeyError(SECRET)
+        return render(self, chunk)
+
+    monkeypatch.setattr(Completion, "event", event)
+    caplog.set_level(logging.INFO, logger="tripwire.serve")
+    upstream.script(Reply(text="one two three four five six", delta_size=4))
+    async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/v1/chat/completions", json={
+                "model": "support", "stream": True,
+                "messages": [{"role": "user", "content": "Hi"}]}) as r:
+            assert r.status == 200
+            events = [line[6:] for line in (await r.text()).splitlines()
+                      if line.startswith("data: ")]
+    assert json.loads(events[-1]) == {"error": {
+        "message": INTERNAL_ERROR, "type": "server_error", "param": None, "code": 500}}
+    assert [json.loads(e)["choices"][0]["delta"].get("content") for e in events[1:-1]] == [
+        "one ", "two "]
+    assert SECRET not in "".join(events)
+    assert any(r.name == "tripwire.serve" and r.exc_info and r.exc_info[0] is KeyError
+               for r in caplog.records)
+
+
+async def test_an_error_after_a_stream_ended_leaves_the_stream_whole(upstream, caplog,
+                                                                     monkeypatch):
+    """A key's slot given back with the shared counters locked, after the stream's last
+    byte: the client has its whole stream, the log the error."""
+    caplog.set_level(logging.INFO, logger="tripwire.serve")
+    gateway = Gateway({"support": make_agent(upstream)},
+                      keys=Keys([ApiKey("acme", digest(KEY), "acme")]))
+
+    def locked(name: str) -> None:
+        raise RuntimeError("the workers' shared key counters stayed locked")
+
+    monkeypatch.setattr(gateway.slots, "release", locked)
+    upstream.script(Reply(text="one two three", delta_size=4))
+    async with serving(gateway) as url:
+        stream = await client(url).chat.completions.create(
+            model="support", stream=True, messages=[{"role": "user", "content": "Hi"}])
+        events = [e async for e in stream]
+    text = "".join(e.choices[0].delta.content or "" for e in events if e.choices)
+    assert text == "one two three" and events[-1].choices[0].finish_reason == "stop"
+    assert any(r.name == "tripwire.serve" and r.exc_info for r in caplog.records)
+    assert [r["status"] for r in _access(caplog)] == [200]

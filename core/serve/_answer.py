@@ -28,9 +28,12 @@ from tripwire.processor import TripwireInfo
 from tripwire.serve._request import ChatRequest
 from tripwire.serve._response import Completion, error_body
 
-__all__ = ["complete", "error_response", "stream"]
+__all__ = ["INTERNAL_ERROR", "complete", "error_response", "stream"]
 
 log = logging.getLogger("tripwire.serve")
+
+#: What a client is told of an error the gateway did not expect (the log has the rest).
+INTERNAL_ERROR = "The gateway failed (an internal error; its log has the details)."
 
 _SSE_HEADERS = {"Content-Type": "text/event-stream; charset=utf-8",
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -120,6 +123,17 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
                 return error_response(500, "The run ended without a response.", "server_error")
             await writer.close()
         assert writer is not None
+        return writer.response
+    except Exception as e:
+        if writer is None or isinstance(e, ConnectionResetError):
+            raise  # nothing sent yet: the middleware's 500; or the client went away
+        log.error("a stream failed after it began: %s", type(e).__name__, exc_info=e)
+        try:  # the error event mid-stream errors end with
+            await writer.close(f"data: {error_body(INTERNAL_ERROR, 'server_error', 500)}\n\n"
+                               .encode())
+        except Exception:  # the stream cannot be ended: close it instead
+            if request.transport is not None:
+                request.transport.close()
         return writer.response
     finally:
         if writer is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hmac
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -25,7 +26,7 @@ from tripwire.config import Config
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.models._wire import load_json
-from tripwire.serve._answer import complete, error_response, stream
+from tripwire.serve._answer import INTERNAL_ERROR, complete, error_response, stream
 from tripwire.serve._config import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_CONCURRENT,
@@ -47,6 +48,12 @@ CHAT_PATH = "/v1/chat/completions"
 #: The access-log record of the request being served: the middleware makes it (every
 #: request gets its line), the handlers add what they learn (key, agent, tokens).
 _RECORD: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("tripwire_serve_record")
+#: The response of the request being served once it was prepared (its status and
+#: headers are on their way): an error after that cannot be a response of its own.
+_STARTED: contextvars.ContextVar[web.StreamResponse | None] = contextvars.ContextVar(
+    "tripwire_serve_started")
+
+log = logging.getLogger("tripwire.serve")
 
 
 class Gateway:
@@ -117,6 +124,7 @@ class Gateway:
         app.router.add_get("/v1/models", self.models)
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics_text)
+        app.on_response_prepare.append(_prepared)
         return app
 
     async def aclose(self) -> None:
@@ -149,10 +157,16 @@ class Gateway:
                                   "path": request.path, "agent": None, "tenant": None,
                                   "key": None, "stream": False}
         _RECORD.set(record)
+        _STARTED.set(None)
         chat = request.method == "POST" and request.path == CHAT_PATH
         try:
-            response = await self._admit(request, handler, chat)
-            record["status"] = response.status
+            try:
+                response = await self._admit(request, handler, chat)
+            except Exception as e:  # anything: the client gets OpenAI's 500
+                response = _unexpected(request, e)
+                if isinstance(e, ConnectionResetError):
+                    record["status"] = 499
+            record.setdefault("status", response.status)
             return response
         except asyncio.CancelledError:
             record["status"] = 499  # the client went away
@@ -305,6 +319,28 @@ class Gateway:
         except ValueError as e:
             return error_response(400, f"The request body is not valid JSON: {e}",
                                   "invalid_request_error")
+
+async def _prepared(request: web.Request, response: web.StreamResponse) -> None:
+    _STARTED.set(response)
+
+
+def _unexpected(request: web.Request, error: Exception) -> web.StreamResponse:
+    """The answer to an exception no handler caught (a bug, the workers' shared key
+    counters locked too long): OpenAI's 500, saying nothing of the error (the gateway's
+    log has it, with its traceback). A response already begun cannot be followed by
+    another: its connection is closed (a stream's own failures end it with an error
+    event first, see ``stream``). A client that went away (``ConnectionResetError``)
+    is no failure of the gateway's: not logged."""
+    if not isinstance(error, ConnectionResetError):
+        log.error("%s %s failed: %s", request.method, request.path, type(error).__name__,
+                  exc_info=error)
+    started = _STARTED.get()
+    if started is None:
+        return error_response(500, INTERNAL_ERROR, "server_error")
+    if request.transport is not None:
+        request.transport.close()  # what was written is sent first
+    return started
+
 
 def _bearer(request: web.Request) -> str | None:
     """The key of the request's ``Authorization: Bearer KEY`` header (None: none)."""
