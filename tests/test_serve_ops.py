@@ -14,6 +14,7 @@ import pytest
 from fake_llm_server import FakeLLMServer, Reply
 from test_serve import KEY, client, make_agent, serving, upstream
 
+from tripwire import Processor, hookimpl
 from tripwire.config import load_config
 from tripwire.serve import Gateway, Keys, digest
 from tripwire.serve._answer import INTERNAL_ERROR
@@ -140,7 +141,7 @@ async def test_an_unexpected_error_before_the_response_is_openais_500(upstream, 
     failed = [r for r in caplog.records if r.name == "tripwire.serve" and r.exc_info]
     assert len(failed) == 1 and failed[0].levelno == logging.ERROR
     assert SECRET in str(failed[0].exc_info[1])
-    assert [r["status"] for r in _access(caplog)] == [500]
+    assert [(r["status"], r["error"]) for r in _access(caplog)] == [(500, "RuntimeError")]
     assert upstream.requests == []
 
 
@@ -175,6 +176,7 @@ async def test_an_unexpected_error_mid_stream_ends_it_with_the_error_event(upstr
     assert SECRET not in "".join(events)
     assert any(r.name == "tripwire.serve" and r.exc_info and r.exc_info[0] is KeyError
                for r in caplog.records)
+    assert [(r["status"], r["error"]) for r in _access(caplog)] == [(200, "KeyError")]
 
 
 async def test_an_error_after_a_stream_ended_leaves_the_stream_whole(upstream, caplog,
@@ -198,3 +200,41 @@ async def test_an_error_after_a_stream_ended_leaves_the_stream_whole(upstream, c
     assert text == "one two three" and events[-1].choices[0].finish_reason == "stop"
     assert any(r.name == "tripwire.serve" and r.exc_info for r in caplog.records)
     assert [r["status"] for r in _access(caplog)] == [200]
+
+
+class Boom(Processor):
+    """Raises (with text that must stay out of logs and metrics) on the third text delta."""
+
+    id = "boom"
+
+    @hookimpl
+    def process_output_stream(self, part, state):
+        if part.type == "text-delta":
+            state["n"] = state.get("n", 0) + 1
+            if state["n"] == 3:
+                raise RuntimeError(SECRET)
+        return part
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_run_that_failed_has_its_error_in_the_access_log_and_metrics(upstream, caplog,
+                                                                            stream):
+    """A processor that raises mid-stream was a 200 with no sign of it; now the line
+    says the error's type name (never its text) and /metrics counts it."""
+    caplog.set_level(logging.INFO, logger="tripwire.serve.access")
+    upstream.script(Reply(text="one two three four five", delta_size=4))
+    gateway = Gateway({"support": make_agent(upstream, output_processors=[Boom()])})
+    async with serving(gateway) as url, aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/v1/chat/completions", json={
+                "model": "support", "stream": stream,
+                "messages": [{"role": "user", "content": "Hi"}]}) as r:
+            assert r.status == (200 if stream else 500)
+            body = await r.text()
+        async with http.get(f"{url}/metrics") as r:
+            metrics = await r.text()
+    [line] = [r for r in _access(caplog) if r["path"] == "/v1/chat/completions"]
+    assert line["status"] == (200 if stream else 500)
+    assert line["error"] == "ProcessorError"
+    assert f'tripwire_serve_errors_total{{agent="support",error="{line["error"]}"}} 1' in (
+        metrics.splitlines())
+    assert SECRET not in json.dumps(line) + metrics + body

@@ -128,6 +128,7 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
         if writer is None or isinstance(e, ConnectionResetError):
             raise  # nothing sent yet: the middleware's 500; or the client went away
         log.error("a stream failed after it began: %s", type(e).__name__, exc_info=e)
+        record["error"] = type(e).__name__
         try:  # the error event mid-stream errors end with
             await writer.close(f"data: {error_body(INTERNAL_ERROR, 'server_error', 500)}\n\n"
                                .encode())
@@ -221,7 +222,9 @@ def _error_details(error: BaseException, record: dict[str, Any],
     processor checks an error, so the client's message is built from the upstream's
     status and its error body's ``type`` and ``code`` alone (``_upstream_summary``);
     the upstream's own message goes to the gateway's log, and to the client only with
-    ``[serve] upstream_error_messages = true``."""
+    ``[serve] upstream_error_messages = true``. The access log gets the error's type
+    name (never its text, which may quote the request)."""
+    record["error"] = type(error).__name__
     if isinstance(error, APICallError):
         status = error.status_code or 0
         record["upstream_status"] = status

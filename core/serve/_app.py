@@ -166,6 +166,8 @@ class Gateway:
                 response = _unexpected(request, e)
                 if isinstance(e, ConnectionResetError):
                     record["status"] = 499
+                else:
+                    record["error"] = type(e).__name__
             record.setdefault("status", response.status)
             return response
         except asyncio.CancelledError:

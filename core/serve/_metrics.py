@@ -1,9 +1,9 @@
 """What the gateway reports about itself: Prometheus metrics (text exposition
-format 0.0.4, written here: four metric families need no client library) and the
+format 0.0.4, written here: six metric families need no client library) and the
 access log, one JSON line per request on the ``tripwire.serve.access`` logger.
 
 Neither ever holds message text or a key: requests are labelled by agent, key name
-and status, tripwires by processor id.
+and status, tripwires by processor id, failures by the error's type name.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class Metrics:
         self.requests: dict[tuple[str, str, str], int] = defaultdict(int)
         self.tripwires: dict[tuple[str, str], int] = defaultdict(int)
         self.upstream_errors: dict[tuple[str, str], int] = defaultdict(int)
+        self.errors: dict[tuple[str, str], int] = defaultdict(int)
         self.latency: dict[str, list[int]] = {}
         self.latency_sum: dict[str, float] = defaultdict(float)
         self.in_flight = 0
@@ -47,6 +48,8 @@ class Metrics:
             self.tripwires[(agent, record["tripwire"])] += 1
         if record.get("upstream_status") is not None:
             self.upstream_errors[(agent, str(record["upstream_status"]))] += 1
+        if record.get("error"):
+            self.errors[(agent, record["error"])] += 1
         seconds = record["latency_ms"] / 1000
         counts = self.latency.setdefault(agent, [0] * (len(BUCKETS) + 1))
         counts[bisect.bisect_left(BUCKETS, seconds)] += 1
@@ -58,6 +61,7 @@ class Metrics:
             "requests": [[*labels, n] for labels, n in self.requests.items()],
             "tripwires": [[*labels, n] for labels, n in self.tripwires.items()],
             "upstream_errors": [[*labels, n] for labels, n in self.upstream_errors.items()],
+            "errors": [[*labels, n] for labels, n in self.errors.items()],
             "latency": self.latency,
             "latency_sum": dict(self.latency_sum),
             "in_flight": self.in_flight,
@@ -65,7 +69,7 @@ class Metrics:
 
     def merge(self, state: dict[str, Any]) -> None:
         """Add another worker's counts (``state()``) to these."""
-        for name in ("requests", "tripwires", "upstream_errors"):
+        for name in ("requests", "tripwires", "upstream_errors", "errors"):
             counts = getattr(self, name)
             for *labels, n in state[name]:
                 counts[tuple(labels)] += n
@@ -120,6 +124,14 @@ class Metrics:
         for labels, n in sorted(self.upstream_errors.items()):
             lines.append(f"tripwire_serve_upstream_errors_total{{"
                          f"{_labels(('agent', 'status'), labels)}}} {n}")
+        lines += [
+            "# HELP tripwire_serve_errors_total Requests that failed, by agent and error (the "
+            "exception's type name), streams that failed after they began included.",
+            "# TYPE tripwire_serve_errors_total counter",
+        ]
+        for labels, n in sorted(self.errors.items()):
+            lines.append(f"tripwire_serve_errors_total{{"
+                         f"{_labels(('agent', 'error'), labels)}}} {n}")
         lines += [
             "# HELP tripwire_serve_in_flight Chat completion requests being served now.",
             "# TYPE tripwire_serve_in_flight gauge",
