@@ -387,7 +387,7 @@ class FakeLLMServer:
             while reply.endless:
                 await response.write(_text_event(wire, model, "tick "))
                 await asyncio.sleep(reply.event_delay or 0.005)
-        except ConnectionResetError:
+        except ConnectionError:  # a write to a client gone; its drain: "Connection lost"
             self.disconnected.set()
             return response
         await response.write_eof()

@@ -154,10 +154,20 @@ input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", patter
     ("[serve]\nmetrics_key = 5\n", "[serve]: key 'metrics_key' expects str"),
     ("[serve]\nmetrics_key = ''\n", "metrics_key: expects the key /metrics asks for"),
     ("[serve]\nmetrics_key = ' padded '\n", "without spaces around it"),
+    ("[serve]\nwrite_timeout = 0\n", "write_timeout: expects a number > 0, got 0"),
+    ("[serve]\nwrite_timeout = -1.5\n", "write_timeout: expects a number > 0"),
+    ("[serve]\nwrite_timeout = nan\n", "write_timeout: expects a number > 0, got nan"),
+    ("[serve]\nwrite_timeout = inf\n", "write_timeout: expects a finite number of seconds"),
+    ("[serve]\nwrite_timeout = '30'\n", "key 'write_timeout' expects float"),
 ])
 def test_a_bad_key_table_is_an_error_naming_it(tmp_path, serve, needle):
     with pytest.raises(ConfigurationError, match=needle.replace("[", r"\[")):
         gateway(tmp_path, serve)
+
+
+def test_write_timeout_is_read_from_serve_and_30_s_by_default(tmp_path):
+    assert gateway(tmp_path, "").write_timeout == 30
+    assert gateway(tmp_path, "[serve]\nwrite_timeout = 2.5\n").write_timeout == 2.5
 
 
 def test_upstream_error_messages_is_read_from_serve_and_off_by_default(tmp_path):

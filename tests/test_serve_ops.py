@@ -3,9 +3,11 @@ access log of failed runs, errors nobody planned for, and clients that stop read
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
+import socket
 from typing import Any
 
 import aiohttp
@@ -238,3 +240,51 @@ async def test_a_run_that_failed_has_its_error_in_the_access_log_and_metrics(ups
     assert f'tripwire_serve_errors_total{{agent="support",error="{line["error"]}"}} 1' in (
         metrics.splitlines())
     assert SECRET not in json.dumps(line) + metrics + body
+
+
+# ---------------------------------------------------------------- a client that stops reading
+
+
+async def test_a_client_that_stops_reading_is_dropped_after_write_timeout(upstream, caplog):
+    """A client that keeps its stream open but reads nothing (its receive buffer tiny and
+    full) held its key's slot and the upstream call for ever: writes had no timeout.
+    Now, once a write waited ``write_timeout`` seconds, the connection is dropped, the
+    run (its upstream call) cancelled and the slot given back."""
+    caplog.set_level(logging.INFO, logger="tripwire.serve.access")
+    upstream.script(Reply(text="x" * (32 << 20), delta_size=64 << 10))  # 32 MB
+    gateway = Gateway({"support": make_agent(upstream)}, write_timeout=0.5,
+                      keys=Keys([ApiKey("acme", digest(KEY), "acme", max_concurrent=1)]))
+    loop = asyncio.get_running_loop()
+    async with serving(gateway) as url:
+        host, port = url.removeprefix("http://").split(":")
+        body = json.dumps({"model": "support", "stream": True,
+                           "messages": [{"role": "user", "content": "Hi"}]}).encode()
+        with socket.socket() as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.setblocking(False)
+            await loop.sock_connect(sock, (host, int(port)))
+            await loop.sock_sendall(sock, (
+                f"POST /v1/chat/completions HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer "
+                f"{KEY}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                f"\r\n").encode() + body)  # and never a byte read
+
+            async def released() -> None:
+                while not upstream.requests or gateway.slots.in_flight("acme"):
+                    await asyncio.sleep(0.05)
+
+            await asyncio.wait_for(released(), timeout=30)  # hang detector
+            await asyncio.wait_for(upstream.disconnected.wait(), timeout=30)
+    [line] = [r for r in _access(caplog) if r["path"] == "/v1/chat/completions"]
+    assert (line["status"], line["error"]) == (499, "write_timeout")
+
+
+async def test_a_slow_upstream_is_not_a_write_timeout(upstream):
+    """Only a write left waiting counts: events further apart than ``write_timeout``
+    (a slow upstream, a processor holding text back) reach a client that reads."""
+    upstream.script(Reply(text="one two three", delta_size=4, event_delay=0.3))
+    async with serving(Gateway({"support": make_agent(upstream)}, write_timeout=0.1)) as url:
+        stream = await client(url).chat.completions.create(
+            model="support", stream=True, messages=[{"role": "user", "content": "Hi"}])
+        events = [e async for e in stream]
+    assert "".join(e.choices[0].delta.content or "" for e in events if e.choices) == (
+        "one two three")

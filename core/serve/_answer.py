@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -64,13 +65,23 @@ async def complete(run: AgentStream, completion: Completion, record: dict[str, A
 
 
 async def stream(request: web.Request, run: AgentStream, completion: Completion,
-                 chat: ChatRequest, record: dict[str, Any], *,
+                 chat: ChatRequest, record: dict[str, Any], *, write_timeout: float,
                  upstream_messages: bool = False) -> web.StreamResponse:
     """The streamed answer of a run: its chunks as server-sent events as they pass,
     written through a ``_Coalescing`` writer; a tripwire or failure before the first
     event is an error response, after it the stream's last event (``upstream_messages``
-    as for ``complete``)."""
+    as for ``complete``). A write the client leaves waiting ``write_timeout`` seconds
+    (it stopped reading) drops the connection: see ``give_up``."""
     writer: _Coalescing | None = None
+
+    def give_up() -> None:
+        """The client read nothing for ``write_timeout`` seconds: drop its connection,
+        which cancels the run (its upstream call) and frees its key's slot, as a client
+        that goes away does (access log: 499, ``error: "write_timeout"``)."""
+        record["error"] = "write_timeout"
+        log.warning("a client read nothing of its stream for %s s: dropped", write_timeout)
+        if request.transport is not None:
+            request.transport.abort()
 
     async def send(data: bytes, *, last: bool = False) -> None:
         """Write ``data``; ``last``: with the end of the response, in one write
@@ -79,7 +90,7 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
         if writer is None:
             response = web.StreamResponse(headers=_SSE_HEADERS)
             await response.prepare(request)
-            writer = _Coalescing(response)
+            writer = _Coalescing(response, write_timeout, give_up)
             data = completion.start() + data
         if last:
             await writer.close(data)
@@ -161,19 +172,37 @@ class _Coalescing:
     from the upstream in one read) joined into one write on the next turn. A paced
     stream's event goes out with no wait and no task; a burst reaches the client in two
     packets instead of one each (fewer system calls and wake-ups). At most ``limit``
-    bytes wait before ``send`` waits for the client."""
+    bytes wait before ``send`` waits for the client.
 
-    def __init__(self, response: web.StreamResponse, limit: int = 256 * 1024) -> None:
+    A write the client leaves waiting ``timeout`` seconds calls ``on_timeout``: one
+    timer per stream checks, every ``timeout`` seconds, when the write in progress (at
+    most one) began; a write itself only notes the time (no timer or task per write)."""
+
+    def __init__(self, response: web.StreamResponse, timeout: float,
+                 on_timeout: Callable[[], None], limit: int = 256 * 1024) -> None:
         self.response = response
         self.limit = limit
+        self.timeout = timeout
+        self._on_timeout = on_timeout
         self._pending: list[bytes] = []
         self._size = 0
         self._task: asyncio.Task[None] | None = None
         self._busy = False  # written in this turn of the loop
         self._loop = asyncio.get_running_loop()
+        self._since: float | None = None  # when the write in progress began
+        self._watch = self._loop.call_later(timeout, self._check)
 
     def _next_turn(self) -> None:
         self._busy = False
+
+    def _check(self) -> None:
+        since = self._since
+        now = self._loop.time()
+        if since is not None and now - since >= self.timeout:
+            self._on_timeout()
+            return
+        self._watch = self._loop.call_at((now if since is None else since) + self.timeout,
+                                         self._check)
 
     async def send(self, data: bytes) -> None:
         task = self._task
@@ -183,7 +212,9 @@ class _Coalescing:
         if not self._busy and self._task is None:
             self._busy = True
             self._loop.call_soon(self._next_turn)
+            self._since = self._loop.time()
             await self.response.write(data)
+            self._since = None
             return
         self._pending.append(data)
         self._size += len(data)
@@ -197,16 +228,21 @@ class _Coalescing:
             data = b"".join(self._pending)
             self._pending.clear()
             self._size = 0
+            self._since = self._loop.time()
             await self.response.write(data)
+            self._since = None
         self._task = None
 
     async def close(self, data: bytes = b"") -> None:
         """Write what is pending, then ``data`` with the end of the response."""
         if self._task is not None:
             await self._task
+        self._since = self._loop.time()
         await self.response.write_eof(data)
+        self._since = None
 
     def cancel(self) -> None:
+        self._watch.cancel()
         if self._task is not None:
             self._task.cancel()
 

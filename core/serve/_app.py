@@ -31,6 +31,7 @@ from tripwire.serve._config import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_CONCURRENT,
     DEFAULT_SHUTDOWN_TIMEOUT,
+    DEFAULT_WRITE_TIMEOUT,
     build_agents,
     serve_table,
 )
@@ -74,6 +75,7 @@ class Gateway:
         shutdown_timeout: float = DEFAULT_SHUTDOWN_TIMEOUT,
         upstream_error_messages: bool = False,
         metrics_key: str | None = None,
+        write_timeout: float = DEFAULT_WRITE_TIMEOUT,
     ) -> None:
         self.agents = dict(agents)
         self.keys = keys or Keys([])
@@ -81,6 +83,9 @@ class Gateway:
         self.max_body_bytes = max_body_bytes
         self.max_concurrent = max_concurrent
         self.shutdown_timeout = shutdown_timeout
+        #: seconds a stream's client may leave a write waiting (it stopped reading)
+        #: before the gateway drops it, cancelling its run and freeing its key's slot
+        self.write_timeout = write_timeout
         #: a failed model call's error tells the client the upstream's own message,
         #: which may quote the agent's instructions (docs/serve.md#errors)
         self.upstream_error_messages = upstream_error_messages
@@ -114,7 +119,8 @@ class Gateway:
                    max_concurrent=serve.get("max_concurrent", DEFAULT_MAX_CONCURRENT),
                    shutdown_timeout=serve.get("shutdown_timeout", DEFAULT_SHUTDOWN_TIMEOUT),
                    upstream_error_messages=serve.get("upstream_error_messages", False),
-                   metrics_key=serve.get("metrics_key"))
+                   metrics_key=serve.get("metrics_key"),
+                   write_timeout=serve.get("write_timeout", DEFAULT_WRITE_TIMEOUT))
 
     def app(self) -> web.Application:
         """The aiohttp application (the body limit is enforced here, see ``_read``)."""
@@ -300,7 +306,7 @@ class Gateway:
             shown = self.upstream_error_messages
             if chat.stream:
                 return await stream(request, run, completion, chat, record,
-                                    upstream_messages=shown)
+                                    write_timeout=self.write_timeout, upstream_messages=shown)
             return await complete(run, completion, record, upstream_messages=shown)
         finally:
             await run.aclose()

@@ -5,6 +5,7 @@ the agents it may use (``Gateway.from_config`` puts them together).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tripwire.agent import Agent, _default_error_processors
@@ -14,7 +15,7 @@ from tripwire.options import check
 from tripwire.serve._keys import ApiKey, Keys
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_CONCURRENT", "DEFAULT_SHUTDOWN_TIMEOUT",
-           "SERVE_KEYS", "build_agents", "serve_table"]
+           "DEFAULT_WRITE_TIMEOUT", "SERVE_KEYS", "build_agents", "serve_table"]
 
 #: ``[serve]`` keys and the types their values must have.
 SERVE_KEYS: dict[str, Any] = {
@@ -25,11 +26,13 @@ SERVE_KEYS: dict[str, Any] = {
     "shutdown_timeout": float,
     "upstream_error_messages": bool,
     "metrics_key": str,
+    "write_timeout": float,
 }
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT = 64
 DEFAULT_SHUTDOWN_TIMEOUT = 30.0
+DEFAULT_WRITE_TIMEOUT = 30.0
 
 
 def serve_table(config: Config) -> dict[str, Any]:
@@ -42,10 +45,14 @@ def serve_table(config: Config) -> dict[str, Any]:
             raise ConfigurationError(
                 f"{where}: unknown key {name!r}; valid keys: {', '.join(SERVE_KEYS)}")
         serve[name] = check(name, value, SERVE_KEYS[name], owner=where, noun="key")
-    for name in ("max_body_bytes", "max_concurrent", "shutdown_timeout"):
+    for name in ("max_body_bytes", "max_concurrent", "shutdown_timeout", "write_timeout"):
         if name in serve and not serve[name] > 0:
             raise ConfigurationError(
                 f"{where} {name}: expects a number > 0, got {serve[name]}")
+    if "write_timeout" in serve and not math.isfinite(serve["write_timeout"]):
+        raise ConfigurationError(
+            f"{where} write_timeout: expects a finite number of seconds > 0, got "
+            f"{serve['write_timeout']}")
     key = serve.get("metrics_key")
     if key is not None and (not key or key != key.strip()):  # never matched: a header's is stripped
         raise ConfigurationError(

@@ -126,7 +126,8 @@ class Metrics:
                          f"{_labels(('agent', 'status'), labels)}}} {n}")
         lines += [
             "# HELP tripwire_serve_errors_total Requests that failed, by agent and error (the "
-            "exception's type name), streams that failed after they began included.",
+            "exception's type name; write_timeout: a client that stopped reading), streams "
+            "that failed after they began included.",
             "# TYPE tripwire_serve_errors_total counter",
         ]
         for labels, n in sorted(self.errors.items()):
