@@ -5,6 +5,7 @@ them all. The real command in a subprocess, a real upstream over HTTP."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import multiprocessing
 import os
@@ -107,7 +108,9 @@ async def test_two_workers_serve_and_metrics_count_both(tmp_path, upstream):
 
 
 async def test_a_keys_limit_counts_the_requests_of_every_worker(tmp_path, upstream):
-    upstream.script(Reply(text="slow " * 8, delta_size=5, event_delay=0.1),
+    # the held stream lasts 30 s (far longer than the ten requests take on a loaded
+    # machine); the client leaves it early, which frees the slot
+    upstream.script(Reply(text="slow " * 300, delta_size=5, event_delay=0.1),
                     Reply(text="after"))
     served = Served(config(tmp_path, upstream, limit=1), env(LIMITED_KEY=KEY), "--workers", "2")
     try:
@@ -123,12 +126,15 @@ async def test_a_keys_limit_counts_the_requests_of_every_worker(tmp_path, upstre
                     statuses.append(r.status)
                     if r.status == 429:
                         assert (await r.json())["error"]["code"] == "concurrency_limit"
-            await stream.read()
             stream.close()
         assert statuses == [429] * 10
-        async with aiohttp.ClientSession(headers=auth()) as http, \
-                http.post(f"{served.url}/v1/chat/completions", json=BODY) as r:
-            assert r.status == 200  # the slot came back
+        for _ in range(200):  # the slot comes back once the gateway saw the client go
+            async with aiohttp.ClientSession(headers=auth()) as http, \
+                    http.post(f"{served.url}/v1/chat/completions", json=BODY) as r:
+                if r.status != 429:
+                    break
+            await asyncio.sleep(0.05)
+        assert r.status == 200
     finally:
         code, _, err = served.stop()
     assert code == 0, err
