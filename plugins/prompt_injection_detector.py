@@ -51,6 +51,7 @@ import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
+from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Verdict
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
@@ -68,14 +69,7 @@ from tripwire.plugins._injection import TYPES, Analysis, Scanner
 from tripwire.plugins._injection.cleaning import UNCLEAN, cleaned_text, cleaned_value
 from tripwire.plugins._injection.findings import Finding
 from tripwire.plugins._injection.judge import CONTEXT, JudgeVerdict, make_judge
-from tripwire.plugins._injection.texts import (
-    Item,
-    as_text,
-    document,
-    encode,
-    is_json,
-    set_text,
-)
+from tripwire.plugins._injection.texts import Item, as_text, is_json, set_text
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 
@@ -310,7 +304,7 @@ class PromptInjectionDetector(Processor):
                                       self.analyze(invocation.result, "tool-result"),
                                       message, part))
                 continue
-            held = document(part)
+            held = read_document(part)
             if held is not None:
                 text, encoding = held
                 analysis = (self.analyze(part.data, "document") if type(part) is DataPart
@@ -460,7 +454,7 @@ class PromptInjectionDetector(Processor):
             if type(part) is FilePart:
                 cleaned = cleaned_text(self, item.text, finding, "document")
                 if cleaned is not None:
-                    part.data = encode(cleaned, item.encoding, part.data)
+                    write_document(part, cleaned, item.encoding)
                     await self._report("document", "rewritten", finding, writer)
                     return True
             else:
