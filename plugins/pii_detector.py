@@ -17,7 +17,8 @@ Put the same instance in both lists: ``input_processors=[pii],
 output_processors=[pii]``. Each phase named in ``phases`` is checked:
 
 ``input``         the input messages (``process_input``): text and reasoning parts,
-                  ``content.content``, tool calls and results in the history;
+                  ``content.content``, tool calls and results in the history, text
+                  documents (``tripwire.documents``; images and PDFs are not read);
 ``output``        the stream (``process_output_stream``): text and reasoning deltas through
                   a ``tripwire.HoldBack`` window (a value split across chunks, text ids or
                   a cache replay is still found), and tool-call arguments before the tool

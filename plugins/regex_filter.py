@@ -11,7 +11,7 @@ Where it looks, by ``phase`` (the lists the processor is put in decide which hoo
 the same instance can go in both)::
 
     input    process_input          the input messages (text, reasoning, tool calls
-                                    and results they carry)
+                                    and results they carry, text documents)
     output   process_output_stream  streamed text and reasoning (through a
                                     ``tripwire.HoldBack`` window, so a value split
                                     across chunks or text ids is still found), a tool
@@ -46,6 +46,7 @@ import attrs
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
+from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
@@ -397,7 +398,8 @@ class _Scan:
 
     def message(self, message: Message) -> None:
         """Check ``message`` in place: text and reasoning parts, tool calls' arguments
-        and results, and ``content.content``."""
+        and results, text documents (written back in their encoding when redacted), and
+        ``content.content``."""
         for part in message.content.parts:
             if type(part) is TextPart or type(part) is ReasoningPart:
                 part.text = self.text(part.text)
@@ -405,6 +407,11 @@ class _Scan:
                 invocation = part.tool_invocation
                 invocation.args = self.value(invocation.args)
                 invocation.result = self.value(invocation.result)
+            elif (held := read_document(part)) is not None:
+                text, encoding = held
+                new = self.text(text)
+                if new != text:
+                    write_document(part, new, encoding)
         if isinstance(message.content.content, str):
             message.content.content = self.text(message.content.content)
 

@@ -2,9 +2,9 @@
 regular expressions everywhere text reaches the model, the tools or the client.
 
 Put it in ``input_processors`` to guard what users send (with the reasoning, tool-call
-arguments and tool results of the history they send), in ``output_processors`` to
-guard what the model streams back (text and reasoning), the arguments it calls tools
-with and the results the tools return, or in both::
+arguments, tool results and text documents of the history they send), in
+``output_processors`` to guard what the model streams back (text and reasoning), the
+arguments it calls tools with and the results the tools return, or in both::
 
     [agents.support]
     input_processors = [{ use = "keyword-guard", patterns = ["password"] }]
@@ -39,6 +39,7 @@ from tripwire import (
     hookimpl,
     notify_violation,
 )
+from tripwire.documents import read_document, write_document
 from tripwire.holdback import Match, in_one_word, joint_hold_from, replace_all, run_start
 
 __all__ = ["KeywordGuard"]
@@ -204,9 +205,11 @@ class KeywordGuard(Processor):
 
     @hookimpl
     async def process_input(self, messages: list[Message], abort: Any) -> list[Message]:
-        """Check the input messages: their text and reasoning parts, and the tool calls'
+        """Check the input messages: their text and reasoning parts, the tool calls'
         arguments and results they carry (a caller's history, every turn of which the
-        caller wrote: no other hook of this guard saw them)."""
+        caller wrote: no other hook of this guard saw them), and their text documents
+        (``tripwire.documents``: a masked one is written back in its encoding). Images,
+        PDFs and other binary files are not read."""
         found: list[Match] = []
         for message in messages:
             for part in message.content.parts:
@@ -216,6 +219,11 @@ class KeywordGuard(Processor):
                     invocation = part.tool_invocation
                     invocation.args = self._check(invocation.args, found)
                     invocation.result = self._check(invocation.result, found)
+                elif (held := read_document(part)) is not None:
+                    text, encoding = held
+                    new = self._check(text, found)
+                    if new is not text:
+                        write_document(part, new, encoding)
             if isinstance(message.content.content, str):
                 message.content.content = self._check(message.content.content, found)
         # With block the text was left as it was; abort() ends the run before anyone
