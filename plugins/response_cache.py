@@ -48,14 +48,20 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from tripwire._markers import hookimpl
-from tripwire.caches import CacheBackend, decode_chunks, encode_chunks, open_cache
+from tripwire.caches import (
+    FORMAT_VERSION,
+    CacheBackend,
+    decode_chunks,
+    encode_chunks,
+    open_cache,
+)
 from tripwire.caches.keys import (
     KEY_PREFIX,
     CacheKeyInputs,
     ModelIdentity,
     build_response_cache_key,
 )
-from tripwire.chunks import Chunk
+from tripwire.chunks import Chunk, check_chunk
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.options import Mismatch, check, conform
@@ -68,6 +74,8 @@ CONTEXT_KEY = "tripwire__response_cache_context"
 _OVERRIDES = ("key", "scope", "bust")
 #: Finish reasons of a step worth caching.
 _CACHEABLE_FINISH = frozenset({"stop", "length", "tool-calls"})
+#: The first line of an entry in the current format (``encode_chunks``).
+_ENTRY_HEADER = b"tripwire-chunks/%d\n" % FORMAT_VERSION
 
 KeyFunction = Callable[[CacheKeyInputs], "str | Awaitable[str]"]
 
@@ -232,7 +240,7 @@ class ResponseCache(Processor):
                     self.coalesce_timeout,
                 )
                 return None
-            chunks = decode_chunks(data)
+            chunks = _replayable(data, key)
             if chunks:
                 state.pop("key")
                 return {"response": chunks}
@@ -327,7 +335,7 @@ class ResponseCache(Processor):
                 e,
             )
             return None
-        return decode_chunks(data)
+        return _replayable(data, key)
 
     async def _purge(self) -> None:
         """Delete the entries of steps tripped after they were written."""
@@ -432,6 +440,31 @@ def _cacheable(chunks: list[Chunk]) -> bool:
         if c.type == "finish":
             finish = c.payload.get("finish_reason")
     return finish in _CACHEABLE_FINISH
+
+
+def _replayable(data: bytes | None, key: str) -> list[Chunk] | None:
+    """The chunks of an entry, or ``None`` (a miss) unless it is what
+    ``process_llm_response`` writes: chunks of a valid shape (``check_chunk``) making a
+    complete, successful step (``_cacheable``). A backend holds whatever bytes were put
+    in it: an entry that does not parse, a malformed chunk or a failed step is a miss
+    with a warning, never a failed run nor a replay of what was never written."""
+    chunks = decode_chunks(data)
+    if chunks is not None:
+        try:
+            for c in chunks:
+                check_chunk(c)
+        except (ValueError, TypeError) as e:
+            problem = f"has a malformed chunk ({e})"
+        else:
+            if _cacheable(chunks):
+                return chunks
+            problem = "is not a complete, successful step"
+    elif data and data.startswith(_ENTRY_HEADER):
+        problem = "does not parse"
+    else:
+        return None  # no entry, or one of another format version
+    log.warning("response-cache: the entry %s %s; read as a miss", key, problem)
+    return None
 
 
 def _storable(chunk: Chunk) -> Chunk:

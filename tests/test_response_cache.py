@@ -6,13 +6,14 @@ failures that never fail a run, and concurrent identical calls computed once."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 import textwrap
 
 import pytest
 from helpers import eventually
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tripwire
@@ -35,6 +36,7 @@ from tripwire.plugins.response_cache import CONTEXT_KEY, ResponseCache
 from tripwire.testing import MockModel, MockResponse
 
 LOGGER = "tripwire.plugins.response_cache"
+SECRET = "ZEBRA-7731"
 
 
 class FromCache(Processor):
@@ -283,6 +285,115 @@ async def test_an_entry_of_another_format_version_is_a_miss(make_bare_agent):
     old = encode_chunks([Chunk("text-delta", {"id": "t", "text": "stale"})])
     await backend.set(key, old.replace(b"/1\n", b"/0\n", 1), None)
     assert await run(agent) == "fresh again"
+
+
+# ------------------------------------------------------------------ poisoned entries
+
+_HEADER = b"tripwire-chunks/%d\n" % tripwire.caches.FORMAT_VERSION
+_FINISH = {"type": "finish", "payload": {"finish_reason": "stop"}}
+
+
+def _entry(*chunks):
+    return _HEADER + json.dumps(list(chunks)).encode()
+
+
+def _text(text):
+    return {"type": "text-delta", "payload": {"id": "t", "text": text}}
+
+
+class Poisoned(MemoryCache):
+    """A shared backend someone else wrote to: every read returns ``data``."""
+
+    def __init__(self, data):
+        super().__init__()
+        self.data = data
+
+    async def get(self, key):
+        return self.data
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        _HEADER + b"[" * 100_000 + b"]" * 100_000,  # nested too deeply to parse
+        _entry({"type": 5, "payload": {}}, _FINISH),
+        _entry({"type": "text-delta", "payload": {"text": 5}}, _FINISH),
+        _entry(
+            {"type": "tool-call", "payload": {"tool_call_id": "c", "tool_name": "t", "args": "x"}},
+            _FINISH,
+        ),
+        _entry(_text("a"), {"type": "finish", "payload": {"finish_reason": "stop", "usage": [1]}}),
+        _entry({"type": "tripwire", "payload": {"reason": "x"}}),  # never written: failed steps
+        _entry({"type": "error", "payload": {"error": "x"}}, _FINISH),
+        _entry(_text("no finish")),
+        _entry(_text("a"), {"type": "finish", "payload": {"finish_reason": "error"}}),
+        _entry(),
+    ],
+    ids=[
+        "deep",
+        "type",
+        "text",
+        "args",
+        "usage",
+        "tripwire",
+        "error",
+        "no-finish",
+        "failed-finish",
+        "empty",
+    ],
+)
+async def test_a_malformed_entry_is_a_miss_not_a_failed_run(make_bare_agent, caplog, data, mode):
+    agent = make_bare_agent(["live"], input_processors=[ResponseCache(cache=Poisoned(data))])
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        assert await run(agent, mode=mode) == "live"
+    assert len(agent.model.requests) == 1
+    assert "read as a miss" in caplog.text
+
+
+_json = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
+    | st.text(max_size=8)
+    | st.just(SECRET),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_chunk = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            ["text-delta", "reasoning-delta", "tool-call", "finish", "error", "tripwire", ""]
+        )
+        | _json,
+        "payload": st.one_of(
+            st.fixed_dictionaries(
+                {"id": st.just("t"), "text": st.sampled_from([SECRET, f"a {SECRET} b", "x"])}
+            ),
+            st.fixed_dictionaries({"finish_reason": st.sampled_from(["stop", "error", 3])}),
+            _json,
+        ),
+    },
+    optional={"source": _json, "transient": _json, "run_id": _json},
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(chunks=st.lists(_chunk, max_size=5), mode=st.sampled_from(["generate", "stream"]))
+def test_no_poisoned_entry_fails_a_run_or_escapes_the_guardrails(chunks, mode):
+    async def go():
+        agent = Agent(
+            id="a",
+            model=MockModel(["live"]),
+            default_error_processors=False,
+            input_processors=[ResponseCache(cache=Poisoned(_entry(*chunks)))],
+            output_processors=[RegexFilter([{"name": "s", "pattern": SECRET}], strategy="redact")],
+        )
+        return await run(agent, mode=mode)
+
+    assert SECRET not in asyncio.run(go())
 
 
 # ------------------------------------------------------------------ who shares an entry

@@ -151,8 +151,10 @@ def encode_chunks(chunks: Sequence[Chunk]) -> bytes:
 
 def decode_chunks(data: bytes | None) -> list[Chunk] | None:
     """The chunks ``encode_chunks`` wrote, or ``None`` for anything else: no entry, an
-    entry written with another format version, or bytes that do not parse. Never a
-    misread: an old or foreign entry is a miss, not a wrong answer."""
+    entry written with another format version, or bytes that do not parse (nested too
+    deeply included). Never a misread: an old or foreign entry is a miss, not a wrong
+    answer. Whether each chunk has the shape its type promises is the reader's check
+    (``tripwire.chunks.check_chunk``)."""
     if not data or not data.startswith(_HEADER):
         return None
     try:
@@ -160,7 +162,7 @@ def decode_chunks(data: bytes | None) -> list[Chunk] | None:
         if not isinstance(raw, list) or not all(isinstance(c, dict) for c in raw):
             return None
         return [chunk_from_dict(c) for c in raw]
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, RecursionError):
         return None
 
 
