@@ -46,6 +46,7 @@ import math
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+from urllib.parse import quote
 
 from tripwire._markers import hookimpl
 from tripwire.caches import (
@@ -98,8 +99,11 @@ class ResponseCache(Processor):
     :param key: a fixed key (``str``; the step number is added after the first step) or
         a function of the ``CacheKeyInputs`` returning one (sync or async); a function
         that raises or returns no string falls back to the default key, with a warning.
-        Either is stored under ``tripwire:response:key:<key>`` (a function's key that
-        already starts with ``tripwire:response:`` as it is).
+        Either is stored under ``tripwire:response:scope:<scope>:key:<key>``
+        (``tripwire:response:key:<key>`` unscoped), so tenants never share an entry
+        through a key of their own; a function's key that already starts with
+        ``tripwire:response:`` is used as it is (the function then answers for the
+        scope: ``inputs.scope``).
     :param scope: a tenant scope; default ``RESOURCE`` (the request context's resource
         id, unscoped when there is none); ``None`` or ``False`` for unscoped.
     :param bust: skip the read (the answer is still written): a forced refresh.
@@ -305,9 +309,13 @@ class ResponseCache(Processor):
     async def _key(self, key: Any, inputs: CacheKeyInputs) -> str:
         if key is None:
             return build_response_cache_key(inputs)
+        # a key of one's own is still the scope's: one tenant's entry under key "faq"
+        # is not another's
+        mine = (f"{KEY_PREFIX}:key:" if inputs.scope is None
+                else f"{KEY_PREFIX}:scope:{quote(inputs.scope, safe='')}:key:")
         if isinstance(key, str):
             step = f":step-{inputs.step_number}" if inputs.step_number else ""
-            return f"{KEY_PREFIX}:key:{key}{step}"
+            return f"{mine}{key}{step}"
         try:
             value = key(inputs)
             if inspect.isawaitable(value):
@@ -322,8 +330,9 @@ class ResponseCache(Processor):
             )
             return build_response_cache_key(inputs)
         # Keys of their own stay in the response cache's namespace: a key function
-        # cannot overwrite another user of the backend (a budget's counters).
-        return value if value.startswith(KEY_PREFIX + ":") else f"{KEY_PREFIX}:key:{value}"
+        # cannot overwrite another user of the backend (a budget's counters). One that
+        # gives a whole key of that namespace takes charge of the scope itself.
+        return value if value.startswith(KEY_PREFIX + ":") else f"{mine}{value}"
 
     async def _read(self, key: str) -> list[Chunk] | None:
         try:

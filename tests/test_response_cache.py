@@ -973,3 +973,21 @@ async def test_a_key_function_cannot_leave_the_caches_namespace(make_bare_agent)
         "cost-guard:resource:u1",  # the test's own
         "tripwire:response:key:cost-guard:resource:u1",
     ]
+
+
+@pytest.mark.parametrize("key", ["faq", lambda inputs: "faq"], ids=["str", "function"])
+async def test_a_key_of_ones_own_is_still_the_tenants(make_bare_agent, key):
+    """Tenant B never gets tenant A's answer through a fixed key (nor a key function
+    that ignores the scope); unscoped, the key is shared on purpose."""
+    agent = make_bare_agent(["A's balance is 1234", "B's own answer", "shared"],
+                            input_processors=[ResponseCache(key=key)])
+
+    async def ask(tenant):
+        ctx = RequestContext({RESOURCE_ID_KEY: tenant}) if tenant else None
+        return (await agent.generate("what is my balance?", request_context=ctx)).text
+
+    assert await ask("tenant-a") == "A's balance is 1234"
+    assert await ask("tenant-b") == "B's own answer"
+    assert await ask("tenant-a") == "A's balance is 1234"  # A's entry, replayed
+    assert await ask(None) == "shared"
+    assert len(agent.model.requests) == 3
