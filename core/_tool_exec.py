@@ -115,5 +115,8 @@ class ToolRunner:
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            log.info("tool %r raised %s: %s", call.tool_name, type(e).__name__, e)
+            # The type only: the message can hold what the tool was given or found (a
+            # guarded value), and reaches the model and the client as the tool's error
+            # after the output processors, which the log would bypass.
+            log.info("tool %r raised %s", call.tool_name, type(e).__name__)
             return False, f"{type(e).__name__}: {e}"
