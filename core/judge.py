@@ -106,11 +106,15 @@ class JudgeError(TripwireError):
 class _BadVerdict(Exception):
     """One attempt's reply was not a valid verdict (retried, then a ``JudgeError``)."""
 
-    def __init__(self, kind: str, problem: str, errors: tuple[str, ...] = ()) -> None:
+    def __init__(self, kind: str, problem: str, errors: tuple[str, ...] = (),
+                 feedback: str | None = None) -> None:
         super().__init__(problem)
         self.kind = kind
         self.problem = problem
         self.errors = errors
+        #: what the model is told on a retry (it saw the judged text: its values may be
+        #: quoted there, never in ``problem``, which ends up in a ``JudgeError``)
+        self.feedback = problem if feedback is None else feedback
 
 
 @attrs.define
@@ -335,7 +339,7 @@ class Judge:
                     *prompt,
                     {"role": "assistant", "content": [{"type": "text", "text": reply}]},
                     {"role": "user", "content": [{"type": "text", "text": (
-                        f"That reply is not a valid verdict: {bad.problem}. Reply again with "
+                        f"That reply is not a valid verdict: {bad.feedback}. Reply again with "
                         f"only a JSON object that matches the JSON Schema."
                     )}]},
                 ]
@@ -398,11 +402,12 @@ class Judge:
             ) from None
         found = sorted(self._validator.iter_errors(value), key=lambda e: list(map(str, e.path)))
         if found:
-            errors = tuple(f"{e.json_path}: {_short(e.message)}" for e in found[:_MAX_ERRORS])
             more = f" (and {len(found) - _MAX_ERRORS} more)" if len(found) > _MAX_ERRORS else ""
+            said = tuple(f"{e.json_path}: {_short(e.message)}" for e in found[:_MAX_ERRORS])
+            errors = tuple(f"{e.json_path}: {_short(_unquoted(e))}" for e in found[:_MAX_ERRORS])
             raise _BadVerdict(
                 "invalid", f"the verdict does not match the schema: {'; '.join(errors)}{more}",
-                errors,
+                errors, feedback=f"the verdict does not match the schema: {'; '.join(said)}{more}",
             )
         return value  # type: ignore[no-any-return]  # the schema says object
 
@@ -414,6 +419,17 @@ class Judge:
             message, judge=self.name, model=self.label, kind=kind,
             status_code=status_code, errors=errors,
         )
+
+
+def _unquoted(error: Any) -> str:
+    """A schema violation's message without the offending value (jsonschema's messages
+    start with it: ``'ada@example.com' is not of type 'array'``), which can be judged
+    text the model repeated: ``the value is not of type 'array'``."""
+    message: str = error.message
+    quoted = repr(error.instance)
+    if message.startswith(quoted):
+        return "the value" + message[len(quoted):]
+    return message
 
 
 def _short(text: str) -> str:

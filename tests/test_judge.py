@@ -175,8 +175,23 @@ async def test_a_schema_violation_on_the_last_attempt_names_the_path():
         await judge("x")
     assert info.value.kind == "invalid"
     assert info.value.errors == ("$: 'flagged' is a required property",
-                                 "$.categories[0]: 1 is not of type 'string'")
+                                 "$.categories[0]: the value is not of type 'string'")
     assert "does not match the schema: $: 'flagged' is a required property" in str(info.value)
+
+
+async def test_a_schema_violation_error_does_not_quote_the_value_the_model_repeated():
+    # A judge that puts the judged text where the schema wants something else: the
+    # model is told what it wrote (it saw the text), the JudgeError (logged, raised to
+    # a serve operator's log as a ProcessorError) is not.
+    bad = json.dumps({"flagged": SECRET_TEXT})
+    model = MockModel([bad, bad])
+    with pytest.raises(JudgeError) as info:
+        await make_judge(model)(SECRET_TEXT)
+    assert info.value.errors == ("$.flagged: the value is not of type 'boolean'",)
+    assert SECRET_TEXT not in str(info.value) and SECRET_TEXT not in repr(info.value)
+    assert "Alice" not in str(info.value)
+    feedback = prompt_texts(model.requests[1])[-1]
+    assert f"$.flagged: {SECRET_TEXT!r} is not of type 'boolean'" in feedback
 
 
 async def test_an_empty_reply_is_reported_as_empty():
