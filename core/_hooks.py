@@ -173,8 +173,12 @@ class Hooks:
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_input(s.ml, cp, result, s.ml.all.db())
 
-        await self._run(chain, _Adapter("process_input", _INPUT_VALUES, apply, _stage_view),
-                        HookState(message_list))
+        try:
+            await self._run(chain, _Adapter("process_input", _INPUT_VALUES, apply, _stage_view),
+                            HookState(message_list))
+        finally:
+            # (recalled system messages were checked in the conversation: back in place)
+            message_list.lift_recalled_system()
 
     async def process_input_step(
         self, message_list: MessageList, step_number: int, steps: list[StepResult],

@@ -18,12 +18,17 @@ from tripwire._message_types import (
     Part,
     Role,
     Source,
+    TextPart,
     ToolInvocation,
     ToolInvocationPart,
     coerce_message,
     coerce_system,
     replace_untagged,
 )
+
+#: The metadata key that marks a recalled system message while it waits in the
+#: conversation for the input processors (``MessageList.add_recalled_system``).
+_RECALLED_SYSTEM = "recalled_system"
 
 
 class MessageView(Sequence[Message]):
@@ -127,6 +132,35 @@ class MessageList:
 
     def add_system(self, message: str | dict[str, Any] | Message) -> None:
         self._system.append(coerce_system(message))
+
+    def add_recalled_system(self, message: dict[str, Any]) -> Message:
+        """Add a tagged system message recalled from memory (working memory's
+        document, semantic recall's hits from other threads): until the input
+        processors have run it stays in the conversation as a ``memory`` message, so
+        they check it as they check every recalled message (a redactor redacts it, a
+        guard that filters drops it, one that blocks stops the run); then
+        ``lift_recalled_system`` puts what is left of it among the system messages, with
+        its tag. It holds text the store kept, which no guard of this run has seen."""
+        data = coerce_system(message)
+        text = data.pop("content")
+        data.pop("role")
+        msg = Message._of("system", [TextPart(text)], {_RECALLED_SYSTEM: data})
+        self._insert_remembered(msg)
+        return msg
+
+    def lift_recalled_system(self) -> None:
+        """Move the recalled system messages still in the conversation (as the input
+        processors left them) to the end of the system messages, in order, with their
+        tags (``add_recalled_system``)."""
+        lifted = [m for m, s in self._records if s == "memory" and m.role == "system"
+                  and _RECALLED_SYSTEM in (m.content.metadata or {})]
+        if not lifted:
+            return
+        self.remove_by_ids(m.id for m in lifted)
+        for m in lifted:
+            if m.text.strip():
+                self.add_system({"role": "system", "content": m.text,
+                                 **(m.content.metadata or {})[_RECALLED_SYSTEM]})
 
     # -- mutators
     def add(

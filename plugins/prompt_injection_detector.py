@@ -24,7 +24,8 @@ Where it looks, and the channel its verdict records:
   ``data-document``; the tool results in it (a tool call's recorded result, a ``tool``
   message's text: ``"tool-result"``, the way in of an indirect injection) and its tool
   calls' arguments (``"tool-call"``). Recalled history (source ``memory``) and signal
-  messages are not scanned again.
+  messages are not scanned again; the system messages memory recalls (working memory's
+  document, semantic recall's hits from other threads) are.
 * ``process_tool_result``: every tool result (``"tool-result"``), before the model
   or the client sees it. Put the same instance in both lists::
 
@@ -235,8 +236,11 @@ class PromptInjectionDetector(Processor):
         abort: Abort,
         writer: Writer,
     ) -> list[Message] | None:
-        checked = [m for m in messages
-                   if not m.is_signal and message_list.source_of(m.id) != "memory"]
+        # (a recalled system message, working memory's document or other threads'
+        # hits, is scanned: it speaks with the system's voice, and working memory was
+        # written by the model, never scanned as input)
+        checked = [m for m in messages if not m.is_signal and (
+            m.role == "system" or message_list.source_of(m.id) != "memory")]
         items = [item for message in checked for item in self._items(message)]
         findings = await self._decide(items, abort)
         dropped: set[int] = set()

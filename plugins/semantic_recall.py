@@ -104,8 +104,9 @@ class SemanticRecall(Processor):
         other = [m for m in fresh if m.thread_id != thread_id]
         message_list.add(same, "memory")
         if other:
-            message_list.add_system({"role": "system", "content": _other_threads(other),
-                                     "tag": "memory"})
+            message_list.add_recalled_system({"role": "system",
+                                              "content": _other_threads(other),
+                                              "tag": "memory"})
 
     async def recall(self, query: str, thread_id: str, resource_id: str | None) -> list[Message]:
         """The hits for ``query`` with their neighbours, oldest first per thread."""

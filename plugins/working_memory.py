@@ -94,8 +94,8 @@ class WorkingMemory(Processor):
         if key.startswith("thread:") and thread_id is not None:
             await check_owner(self.store, thread_id, resource_id)
         data = await self.store.get_working_memory(key)
-        message_list.add_system({"role": "system", "content": self.instruction(data),
-                                 "tag": TAG})
+        message_list.add_recalled_system({"role": "system", "content": self.instruction(data),
+                                          "tag": TAG})
 
     @hookimpl
     def process_input_step(self, tools: dict[str, Tool],

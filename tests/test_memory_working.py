@@ -177,6 +177,7 @@ async def test_a_thread_document_of_another_resource_is_refused(url):
                                                     "tripwire__resource_id": "bob"})
     ml = MessageList(["x"])
     await wm.process_input(ml, {"tripwire__thread_id": "t1", "tripwire__resource_id": "ann"})
+    ml.lift_recalled_system()  # (what the run does after its input processors)
     assert "ann's notes" in ml.system_messages[-1]["content"]
     await wm.store.close()
 
