@@ -6,9 +6,9 @@ Run by hand:  python bench/run_instructions.py [--against 55d2696] [--runs 200]
 Timings on a shared machine drift by tens of percent over minutes; instruction counts
 do not (the same interpreter, ``PYTHONHASHSEED=0``). Each cell runs the scenario of
 ``bench/run_overhead.py`` (the same agents, the same pass-through processors) under
-``valgrind --tool=callgrind`` twice, after a warm-up of 20 runs: once with no further
-run and once with ``--runs`` runs; the difference over ``--runs`` is the cost of one
-run, start-up and warm-up cancelled out. Both trees run this tree's copy of
+``valgrind --tool=callgrind`` twice: one agent built, 20 runs to warm up, then no
+further run or ``--runs`` runs; the difference over ``--runs`` is the cost of one run,
+start-up, the agent's construction and the warm-up cancelled out. Both trees run this tree's copy of
 ``bench/run_overhead.py``. Needs valgrind; a cell takes 20-60 s.
 """
 
@@ -37,14 +37,23 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 scenario, processors, runs = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 options = {"audit": True} if sys.argv[5:] == ["audit"] else {}
-factory = lambda: [bench.pass_through(i) for i in range(processors)]
+agent, how = bench.agent_for(scenario, [bench.pass_through(i) for i in range(processors)],
+                             **options)
+async def run(n):
+    for _ in range(n):
+        if how == "tool":
+            agent.model._next = 0  # replay the two scripted responses again
+            agent.model.requests.clear()
+        if how == "stream":
+            async for _ in agent.stream("hi"):
+                pass
+        else:
+            await agent.generate("hi")
 async def main():
-    await bench.time_runs(scenario, factory, 20, **options)
-    if runs:
-        await bench.time_runs(scenario, factory, runs, **options)
+    await run(20)  # warm-up
+    await run(runs)
 asyncio.run(main())
 """
-
 
 def instructions(env: dict[str, str], cwd: str, scenario: str, processors: int,
                  runs: int, audit: bool = False) -> int:
