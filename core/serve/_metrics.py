@@ -12,6 +12,7 @@ import bisect
 import json
 import logging
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 access_log = logging.getLogger("tripwire.serve.access")
@@ -83,14 +84,9 @@ class Metrics:
 
     def render(self) -> str:
         """All metrics in the Prometheus text format."""
-        lines = [
-            "# HELP tripwire_serve_requests_total Chat completion requests, by agent, key "
-            "name and HTTP status.",
-            "# TYPE tripwire_serve_requests_total counter",
-        ]
-        for request_labels, n in sorted(self.requests.items()):
-            lines.append(f"tripwire_serve_requests_total{{"
-                         f"{_labels(('agent', 'key', 'status'), request_labels)}}} {n}")
+        lines = _counter("tripwire_serve_requests_total",
+                         "Chat completion requests, by agent, key name and HTTP status.",
+                         ("agent", "key", "status"), self.requests)
         lines += [
             "# HELP tripwire_serve_request_duration_seconds Time from request to the last "
             "byte of the response.",
@@ -108,37 +104,30 @@ class Metrics:
                          f"{self.latency_sum[agent]!r}")
             lines.append(f"tripwire_serve_request_duration_seconds_count{{{label}}} "
                          f"{int(cumulative)}")
-        lines += [
-            "# HELP tripwire_serve_tripwires_total Requests a processor stopped, by agent "
-            "and processor id.",
-            "# TYPE tripwire_serve_tripwires_total counter",
-        ]
-        for labels, n in sorted(self.tripwires.items()):
-            lines.append(f"tripwire_serve_tripwires_total{{"
-                         f"{_labels(('agent', 'processor'), labels)}}} {n}")
-        lines += [
-            "# HELP tripwire_serve_upstream_errors_total Failed model calls, by agent and "
-            "upstream HTTP status (0: no response).",
-            "# TYPE tripwire_serve_upstream_errors_total counter",
-        ]
-        for labels, n in sorted(self.upstream_errors.items()):
-            lines.append(f"tripwire_serve_upstream_errors_total{{"
-                         f"{_labels(('agent', 'status'), labels)}}} {n}")
-        lines += [
-            "# HELP tripwire_serve_errors_total Requests that failed, by agent and error (the "
-            "exception's type name; write_timeout: a client that stopped reading), streams "
-            "that failed after they began included.",
-            "# TYPE tripwire_serve_errors_total counter",
-        ]
-        for labels, n in sorted(self.errors.items()):
-            lines.append(f"tripwire_serve_errors_total{{"
-                         f"{_labels(('agent', 'error'), labels)}}} {n}")
+        lines += _counter("tripwire_serve_tripwires_total",
+                          "Requests a processor stopped, by agent and processor id.",
+                          ("agent", "processor"), self.tripwires)
+        lines += _counter("tripwire_serve_upstream_errors_total",
+                          "Failed model calls, by agent and upstream HTTP status (0: no "
+                          "response).", ("agent", "status"), self.upstream_errors)
+        lines += _counter("tripwire_serve_errors_total",
+                          "Requests that failed, by agent and error (the exception's type "
+                          "name; write_timeout: a client that stopped reading), streams "
+                          "that failed after they began included.", ("agent", "error"),
+                          self.errors)
         lines += [
             "# HELP tripwire_serve_in_flight Chat completion requests being served now.",
             "# TYPE tripwire_serve_in_flight gauge",
             f"tripwire_serve_in_flight {self.in_flight}",
         ]
         return "\n".join(lines) + "\n"
+
+
+def _counter(name: str, help_text: str, names: tuple[str, ...],
+             values: Mapping[tuple[Any, ...], int]) -> list[str]:
+    """A counter's HELP and TYPE lines and one sample per label set, sorted."""
+    return [f"# HELP {name} {help_text}", f"# TYPE {name} counter",
+            *(f"{name}{{{_labels(names, labels)}}} {n}" for labels, n in sorted(values.items()))]
 
 
 def log_access(record: dict[str, Any]) -> None:
