@@ -154,6 +154,10 @@ input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", patter
     ("[serve]\nmetrics_key = 5\n", "[serve]: key 'metrics_key' expects str"),
     ("[serve]\nmetrics_key = ''\n", "metrics_key: expects the key /metrics asks for"),
     ("[serve]\nmetrics_key = ' padded '\n", "without spaces around it"),
+    ("[serve]\nmetrics_key_env = 'TRIPWIRE_TEST_UNSET_VARIABLE'\n",
+     "metrics_key_env: the environment variable TRIPWIRE_TEST_UNSET_VARIABLE is not set"),
+    ("[serve]\nmetrics_key = 'k'\nmetrics_key_env = 'HOME'\n", "not both"),
+    ("[serve]\nmetrics_key_env = 3\n", "key 'metrics_key_env' expects str"),
     ("[serve]\nwrite_timeout = 0\n", "write_timeout: expects a number > 0, got 0"),
     ("[serve]\nwrite_timeout = -1.5\n", "write_timeout: expects a number > 0"),
     ("[serve]\nwrite_timeout = nan\n", "write_timeout: expects a number > 0, got nan"),
@@ -163,6 +167,16 @@ input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", patter
 def test_a_bad_key_table_is_an_error_naming_it(tmp_path, serve, needle):
     with pytest.raises(ConfigurationError, match=needle.replace("[", r"\[")):
         gateway(tmp_path, serve)
+
+
+def test_metrics_key_env_reads_the_key_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRIPWIRE_TEST_METRICS_KEY", "from-the-env")
+    gateway_ = gateway(tmp_path, "[serve]\nmetrics_key_env = 'TRIPWIRE_TEST_METRICS_KEY'\n")
+    assert gateway_.metrics_digest == digest("from-the-env")
+    assert gateway(tmp_path, "").metrics_digest is None
+    monkeypatch.setenv("TRIPWIRE_TEST_METRICS_KEY", " padded ")
+    with pytest.raises(ConfigurationError, match="without spaces around it"):
+        gateway(tmp_path, "[serve]\nmetrics_key_env = 'TRIPWIRE_TEST_METRICS_KEY'\n")
 
 
 def test_write_timeout_is_read_from_serve_and_30_s_by_default(tmp_path):

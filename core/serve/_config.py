@@ -6,6 +6,7 @@ the agents it may use (``Gateway.from_config`` puts them together).
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 from tripwire.agent import Agent, _default_error_processors
@@ -26,6 +27,7 @@ SERVE_KEYS: dict[str, Any] = {
     "shutdown_timeout": float,
     "upstream_error_messages": bool,
     "metrics_key": str,
+    "metrics_key_env": str,
     "write_timeout": float,
 }
 
@@ -53,6 +55,16 @@ def serve_table(config: Config) -> dict[str, Any]:
         raise ConfigurationError(
             f"{where} write_timeout: expects a finite number of seconds > 0, got "
             f"{serve['write_timeout']}")
+    if "metrics_key_env" in serve:
+        env = serve.pop("metrics_key_env")
+        if "metrics_key" in serve:
+            raise ConfigurationError(
+                f"{where}: give metrics_key or metrics_key_env (the environment variable "
+                f"holding it), not both")
+        if env not in os.environ:
+            raise ConfigurationError(
+                f"{where} metrics_key_env: the environment variable {env} is not set")
+        serve["metrics_key"] = os.environ[env]
     key = serve.get("metrics_key")
     if key is not None and (not key or key != key.strip()):  # never matched: a header's is stripped
         raise ConfigurationError(
