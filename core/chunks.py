@@ -109,7 +109,10 @@ class Chunk:
     {step_number}; ``step-finish`` {finish_reason, usage}; ``finish`` {finish_reason,
     usage}; ``step-retry`` {step_number, reason, processor_id, retry_count};
     ``tripwire`` {reason, retry, metadata, processor_id}; ``error`` {error};
-    ``data-*``: the data (``payload["data"]``).
+    ``data-*``: the data (``payload["data"]``). A model (a provider plugin, a cache
+    entry) may stream other types too (a citation, say): they reach the client as they
+    are (``check_chunk`` checks only that the payload is a dict); see
+    ``carries_other_content``.
     """
 
     type: str
@@ -172,6 +175,24 @@ def stamp_run_id(chunk: Chunk, run_id: str) -> Chunk:
 
 
 _TEXTY = frozenset({"text-delta", "reasoning-delta"})
+
+#: The chunk types the framework defines, other than ``data-*``: each guard reads the
+#: ones that carry content (text, reasoning, tool calls, errors, results) by their keys;
+#: the rest carry ids, counts and the framework's own reasons.
+FRAMEWORK_TYPES = frozenset({
+    "text-delta", "reasoning-delta", "tool-call", "tool-result", "tool-error",
+    "object-result", "step-start", "step-finish", "finish", "step-retry", "tripwire",
+    "error",
+})
+
+
+def carries_other_content(kind: str) -> bool:
+    """Whether a chunk of type ``kind`` carries content no key-by-key check reads: a
+    ``data-*`` chunk (what a tool, a processor or the model wrote), a ``source`` (a
+    citation's url and title) or any type the framework does not define (a provider
+    plugin's). The output guards check every string of such a chunk's payload, so a
+    value cannot reach the client through a chunk type they do not know."""
+    return kind not in FRAMEWORK_TYPES
 _FIELDS = frozenset({"type", "payload", "run_id", "source", "transient"})
 
 # Payload keys a chunk of each type must carry, with the types they must have.

@@ -21,8 +21,11 @@ output_processors=[pii]``. Each phase named in ``phases`` is checked:
                   documents (``tripwire.documents``; images and PDFs are not read);
 ``output``        the stream (``process_output_stream``): text and reasoning deltas through
                   a ``tripwire.HoldBack`` window (a value split across chunks, text ids or
-                  a cache replay is still found), and tool-call arguments before the tool
-                  runs (it runs with what this returns);
+                  a cache replay is still found), tool-call arguments before the tool
+                  runs (it runs with what this returns), and every string of any other
+                  chunk that carries content: ``data-*`` (what tools, other processors
+                  and the model write), ``source`` (a citation's url, title), a type
+                  the framework does not define (``process_data_parts = True``);
 ``step``          each step's stored messages (``process_output_step``);
 ``tool-results``  each tool result, walking nested values (``process_tool_result``), and
                   a failed tool's error;
@@ -148,6 +151,9 @@ class PIIDetector(Processor):
     """
 
     id = "pii-detector"
+    #: ``data-*`` chunks (what tools, other processors and the model write) are checked
+    #: too (phase ``output``); the pipeline never hands a processor its own.
+    process_data_parts = True
     name = "PII Detector"
     description = (
         "Finds personal data and secrets (validated, offline) in input, streamed output, "

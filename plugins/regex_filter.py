@@ -17,7 +17,9 @@ the same instance can go in both)::
                                     across chunks or text ids is still found), a tool
                                     call's arguments before the tool runs, a tool
                                     error's text (for the client, the stored history
-                                    and the model)
+                                    and the model), every string of any other chunk
+                                    that carries content (``data-*``, ``source``, a
+                                    type the framework does not define)
              process_tool_result    a tool's result, before the model, the client and
                                     the stored history see it
              process_output_result  the final response messages (what other processors
@@ -45,7 +47,7 @@ import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
-from tripwire.chunks import Chunk
+from tripwire.chunks import Chunk, carries_other_content
 from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
@@ -98,6 +100,9 @@ class RegexFilter(Processor):
 
     id = "regex-filter"
     name = "Regex Filter"
+    #: ``data-*`` chunks (what tools, other processors and the model write) are checked
+    #: too; the pipeline never hands a processor the data chunks it wrote itself.
+    process_data_parts = True
     description = (
         "Blocks, redacts or reports named regex matches (rules and pii / secrets / urls "
         "presets) in input, streamed text and reasoning, tool calls, tool results and "
@@ -254,6 +259,11 @@ class RegexFilter(Processor):
         if part.type == "tripwire":
             stream.discard()
             return part
+        if part.is_data:
+            # Checked whole, not through the window (no flush of held text, the order as
+            # before).
+            return await self._check_payload(part, tuple(part.payload), "output", abort,
+                                             writer, state)
         out: list[Chunk] = []
         channel = HOLD_CHANNELS.get(part.type)
         if stream.held is not None and stream.held != channel:
@@ -284,6 +294,10 @@ class RegexFilter(Processor):
                     message_list.update_tool_invocation(ToolInvocationPart(
                         attrs.evolve(inv, result=checked.payload["error"])))
             part = checked
+        elif carries_other_content(part.type):
+            # A source's url and title, a provider's own chunk type: every string.
+            part = await self._check_payload(part, tuple(part.payload), "output", abort,
+                                             writer, state)
         if not out:
             return part
         out.append(part)

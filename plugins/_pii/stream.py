@@ -4,7 +4,9 @@ restores placeholders through its ``Tokenizer``): one ``OutputStream`` per call.
 Text and reasoning deltas go through the deterministic hold-back window
 (``StreamWindow``) and, with the judge tier, a ``tripwire.SegmentHold`` that releases
 them once the judge has seen them. A tool call's arguments, a failed tool's error and
-the parsed object are checked whole before they go on.
+the parsed object are checked whole before they go on, and so is every string of any
+other chunk that carries content (``data-*``, ``source``, a type the framework does not
+define: ``tripwire.chunks.carries_other_content``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tripwire.chunks import Chunk
+from tripwire.chunks import Chunk, carries_other_content
 from tripwire.guardrails import Detection
 from tripwire.holdback import Match
 from tripwire.messages import MessageList, ToolInvocationPart
@@ -81,6 +83,12 @@ class OutputStream:
         """
         guard = self._guard
         kind = part.type
+        if part.is_data:
+            # Checked whole, not through the window or the judge's gate (no flush of
+            # held text, the order as before).
+            if "output" not in guard.phases:
+                return part
+            return await self._payload(part, None, "output", abort, writer)
         window = self._window
         if window is None:
             chunks = [part]
@@ -106,6 +114,8 @@ class OutputStream:
             last = await self._tool_error(part, message_list, abort, writer)
         elif kind == "object-result" and "result" in guard.phases:
             last = await self._payload(part, "object", "result", abort, writer)
+        elif carries_other_content(kind) and "output" in guard.phases:
+            last = await self._payload(part, None, "output", abort, writer)
         else:
             return chunks if len(chunks) > 1 else part
         return [*chunks[:-1], last] if last is not None else chunks[:-1]
@@ -180,15 +190,16 @@ class OutputStream:
         return new
 
     async def _payload(
-        self, part: Chunk, key: str, channel: str, abort: Any, writer: Any,
+        self, part: Chunk, key: str | None, channel: str, abort: Any, writer: Any,
         filtered: Callable[[list[Detection]], Any] | None = None,
     ) -> Chunk | None:
-        """``part`` with ``payload[key]`` checked: redacted, or (``filter``) dropped or
-        replaced by ``filtered(detections)``."""
+        """``part`` with ``payload[key]`` (``None``: the whole payload) checked:
+        redacted, or (``filter``) dropped or replaced by ``filtered(detections)``."""
         guard, scan, state = self._guard, self._guard._scan, self._state
-        await scan.judge_value(part.payload.get(key), state)
+        checked = part.payload if key is None else part.payload.get(key)
+        await scan.judge_value(checked, state)
         found: list[Detection] = []
-        value = walk(part.payload.get(key), lambda s: scan.check(s, found, state))
+        value = walk(checked, lambda s: scan.check(s, found, state))
         if not found:
             return part
         await guard._act(channel, found, abort, writer, state)
@@ -198,4 +209,4 @@ class OutputStream:
             value = filtered(found)
         elif guard.strategy != "redact":
             return part
-        return part.evolve(payload={**part.payload, key: value})
+        return part.evolve(payload=value if key is None else {**part.payload, key: value})

@@ -268,7 +268,9 @@ class Tokenizer:
         across chunks is restored), tool-call arguments (the tool runs with the real
         values), tool results and errors, the parsed object."""
         vault = self.need(state)
-        if "output" not in self.phases:
+        if "output" not in self.phases or part.is_data:
+            # (A data chunk: nothing of the caller's was replaced in it; it does not go
+            # through the window.)
             return part
         window: StreamWindow | None = state.get(self._stream_key)
         if window is None:

@@ -4,7 +4,8 @@ regular expressions everywhere text reaches the model, the tools or the client.
 Put it in ``input_processors`` to guard what users send (with the reasoning, tool-call
 arguments, tool results and text documents of the history they send), in
 ``output_processors`` to guard what the model streams back (text and reasoning), the
-arguments it calls tools with and the results the tools return, or in both::
+arguments it calls tools with, the results the tools return and every other chunk that
+carries content (``data-*``, ``source``), or in both::
 
     [agents.support]
     input_processors = [{ use = "keyword-guard", patterns = ["password"] }]
@@ -39,6 +40,7 @@ from tripwire import (
     hookimpl,
     notify_violation,
 )
+from tripwire.chunks import carries_other_content
 from tripwire.documents import read_document, write_document
 from tripwire.holdback import Match, in_one_word, joint_hold_from, replace_all, run_start
 
@@ -67,9 +69,12 @@ class KeywordGuard(Processor):
     """
 
     id = "keyword-guard"
+    #: ``data-*`` chunks (what tools, other processors and the model write) are checked
+    #: too; the pipeline never hands a processor the data chunks it wrote itself.
+    process_data_parts = True
     description = (
         "Blocks or masks keywords and regex patterns in input, streamed text and reasoning, "
-        "tool-call arguments and tool results"
+        "tool-call arguments, tool results and other content chunks (data-*, source)"
     )
 
     def __init__(
@@ -237,6 +242,13 @@ class KeywordGuard(Processor):
     async def process_output_stream(
         self, part: Chunk, state: dict[str, Any], abort: Any, message_list: MessageList
     ) -> list[Chunk]:
+        """Streamed text and reasoning through the hold-back window; a tool call's
+        arguments, a tool error's text and every string of any other chunk that carries
+        content (``data-*``, ``source``, a type the framework does not define:
+        ``tripwire.chunks.carries_other_content``) checked whole."""
+        if part.is_data:
+            # Not through the window (no flush of held text, the order as before).
+            return [await self._check_payload(part, tuple(part.payload), "data", abort)]
         hold: HoldBack | None = state.get("hold")
         if hold is None:
             hold = state["hold"] = HoldBack(self.max_match_length, self._find, self._replace,
@@ -256,6 +268,9 @@ class KeywordGuard(Processor):
             if checked is not part:
                 _store_result(message_list, part.payload["tool_call_id"],
                               checked.payload["error"])
+        elif carries_other_content(part.type):
+            chunks[-1] = await self._check_payload(part, tuple(part.payload),
+                                                   f"{part.type} chunk", abort)
         return chunks
 
     async def _check_payload(
