@@ -79,9 +79,17 @@ def take_output(run: Run, output: OutputResult) -> object:
 
 
 async def object_chunks(run: Run) -> list[Chunk]:
-    """The ``object-result`` chunk of the run's object, after the output processors."""
-    return await run.pipeline.emit(Chunk("object-result", {"object": run.object},
-                                         run_id=run.run_id))
+    """The ``object-result`` chunk of the run's object, after the output processors.
+    The caller gets the object the chunk carries when it leaves them (as a tool runs
+    with the arguments of the ``tool-call`` chunk they return): one a guard masked is
+    masked in ``result.object`` too, one dropped is ``None`` there, whatever the order
+    of the processors that set and checked it; a run one of them stops has none."""
+    chunk = Chunk("object-result", {"object": run.object}, run_id=run.run_id)
+    run.object = None
+    out = await run.pipeline.emit(chunk)
+    run.object = next((c.payload.get("object") for c in reversed(out)
+                       if c.type == "object-result"), None)
+    return out
 
 
 def tripwire_chunks(run: Run, tw: TripWire) -> list[Chunk]:

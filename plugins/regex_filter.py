@@ -17,7 +17,9 @@ the same instance can go in both)::
                                     across chunks or text ids is still found), a tool
                                     call's arguments before the tool runs, a tool
                                     error's text (for the client, the stored history
-                                    and the model), every string of any other chunk
+                                    and the model), every string of the structured
+                                    object (``object-result``, ``result.object``),
+                                    every string of any other chunk
                                     that carries content (``data-*``, ``source``, a
                                     type the framework does not define)
              process_tool_result    a tool's result, before the model, the client and
@@ -294,6 +296,11 @@ class RegexFilter(Processor):
                     message_list.update_tool_invocation(ToolInvocationPart(
                         attrs.evolve(inv, result=checked.payload["error"])))
             part = checked
+        elif part.type == "object-result":
+            # The parsed object (JSON escapes decoded: not the text the stream saw);
+            # result.object is what this chunk carries when it leaves the processors.
+            part = await self._check_payload(part, ("object",), "result", abort, writer,
+                                             state)
         elif carries_other_content(part.type):
             # A source's url and title, a provider's own chunk type: every string.
             part = await self._check_payload(part, tuple(part.payload), "output", abort,

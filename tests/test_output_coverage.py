@@ -138,3 +138,35 @@ def test_which_chunk_types_carry_other_content() -> None:
                  "object-result", "step-start", "step-finish", "finish", "step-retry",
                  "tripwire", "error"):
         assert not carries_other_content(kind)
+
+
+def _structured_agent(guard: Processor, value: str, guard_first: bool) -> Agent:
+    """An agent whose structured answer carries ``value`` (its last character as a JSON
+    escape, so the streamed text never shows it) in nested fields."""
+    from tripwire.plugins.structured_output import StructuredOutput
+
+    hidden = value[:-1] + f"\\u{ord(value[-1]):04x}"
+    text = f'{{"note": "it is {hidden}", "items": [{{"deep": ["{hidden}"]}}]}}'
+    so = StructuredOutput({"type": "object"}, strategy="warn")
+    outputs = [guard, so] if guard_first else [so, guard]
+    return Agent(id="a", model=MockModel([MockResponse(text=text)]), input_processors=[so],
+                 output_processors=outputs, default_error_processors=False)
+
+
+@pytest.mark.parametrize("guard_first", [True, False])
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_the_value_in_the_structured_object_never_reaches_the_caller(
+        guard: str, strategy: str, guard_first: bool) -> None:
+    """The object is parsed from the text (JSON escapes decoded): the guard checks it
+    as it checks a tool call's arguments, and ``result.object`` is what it left."""
+    value, strategies = GUARDS[guard]
+    chunks = [c async for c in _structured_agent(strategies[strategy](), value,
+                                                 guard_first).stream("hi")]
+    assert value not in repr([c for c in chunks if c.type == "object-result"])
+    result = await _structured_agent(strategies[strategy](), value, guard_first).generate("hi")
+    assert value not in repr(result.object)
+    assert (result.tripwire is not None) == (strategy == "block")
+    if strategy == "block":
+        assert any(c.type == "tripwire" for c in chunks) and result.object is None
+    elif strategy != "filter":
+        assert isinstance(result.object, dict) and set(result.object) == {"note", "items"}

@@ -4,8 +4,9 @@ regular expressions everywhere text reaches the model, the tools or the client.
 Put it in ``input_processors`` to guard what users send (with the reasoning, tool-call
 arguments, tool results and text documents of the history they send), in
 ``output_processors`` to guard what the model streams back (text and reasoning), the
-arguments it calls tools with, the results the tools return and every other chunk that
-carries content (``data-*``, ``source``), or in both::
+arguments it calls tools with, the results the tools return, the structured object
+(``object-result``, ``result.object``) and every other chunk that carries content
+(``data-*``, ``source``), or in both::
 
     [agents.support]
     input_processors = [{ use = "keyword-guard", patterns = ["password"] }]
@@ -268,6 +269,11 @@ class KeywordGuard(Processor):
             if checked is not part:
                 _store_result(message_list, part.payload["tool_call_id"],
                               checked.payload["error"])
+        elif part.type == "object-result":
+            # The parsed object (JSON escapes decoded: not the text the window saw);
+            # result.object is what this chunk carries when it leaves the processors.
+            chunks[-1] = await self._check_payload(part, ("object",), "structured object",
+                                                   abort)
         elif carries_other_content(part.type):
             chunks[-1] = await self._check_payload(part, tuple(part.payload),
                                                    f"{part.type} chunk", abort)
