@@ -157,6 +157,22 @@ def test_a_bad_serve_table_is_one_line_naming_the_key(tmp_path, cli):
     assert len(err.strip().splitlines()) == 1
 
 
+def test_the_command_leaves_the_access_logger_as_it_found_it(tmp_path, cli):
+    """``main(["serve", ...])`` in a program (or a test) must not leave its stdout handler
+    behind: a second call would write every line twice, and the program's own handlers
+    (propagation) would no longer see the access log."""
+    import logging
+
+    access = logging.getLogger("tripwire.serve.access")
+    before = (list(access.handlers), access.level, access.propagate)
+    path = tmp_path / "agents.toml"
+    path.write_text('[agents.a]\nmodel = "models.m"\n[models.m]\nuse = "mock"\n'
+                    '[serve]\nmax_concurrent = 0\n')
+    code, _, err = cli("serve", "-c", str(path), "--port", "0")
+    assert code == 1 and "max_concurrent" in err
+    assert (list(access.handlers), access.level, access.propagate) == before
+
+
 @pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
 async def test_sigterm_lets_the_stream_in_flight_finish_and_refuses_new_requests(tmp_path,
                                                                                  upstream,

@@ -20,7 +20,7 @@ import logging
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -177,22 +177,36 @@ def register(subparsers: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    if not args.no_access_log:  # before the workers fork: they inherit it
-        handler = logging.StreamHandler(sys.stdout)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        access_log.addHandler(handler)
-        access_log.setLevel(logging.INFO)
-        access_log.propagate = False
-
     def make() -> Gateway:
         from tripwire.config import load_config
 
         return Gateway.from_config(load_config(args.config), keys_file=args.keys)
 
-    if args.workers > 1:
-        return serve_workers(make, args.workers, args.host, args.port, loop=args.loop)
-    name, run = event_loop(args.loop)  # (a missing uvloop is said before the file is read)
-    return run(_serve_alone(make(), args.host, args.port, name))
+    # before the workers fork: they inherit it
+    with contextlib.nullcontext() if args.no_access_log else _access_log_to_stdout():
+        if args.workers > 1:
+            return serve_workers(make, args.workers, args.host, args.port, loop=args.loop)
+        name, run = event_loop(args.loop)  # (a missing uvloop is said before the file is read)
+        return run(_serve_alone(make(), args.host, args.port, name))
+
+
+@contextlib.contextmanager
+def _access_log_to_stdout() -> Iterator[None]:
+    """The access log's JSON lines to stdout (and only there) while the command runs;
+    the logger is as it was afterwards, so a program that calls ``main(["serve", ...])``
+    twice does not get every line twice, nor its own handlers bypassed after."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    level, propagate = access_log.level, access_log.propagate
+    access_log.addHandler(handler)
+    access_log.setLevel(logging.INFO)
+    access_log.propagate = False
+    try:
+        yield
+    finally:
+        access_log.removeHandler(handler)
+        access_log.setLevel(level)
+        access_log.propagate = propagate
 
 
 async def _serve_alone(gateway: Gateway, host: str, port: int, loop_name: str) -> int:
