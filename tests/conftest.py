@@ -11,6 +11,9 @@ the fixtures below build on them where they can.
 ``cli``                  tripwire's command line, run in-process
 ``no_gc``                the cyclic garbage collector off for the test
 
+Every test must leave tripwire's loggers as it found them (an autouse check): a handler
+left behind, or propagation turned off, hides later tests' log records from ``caplog``.
+
 Plain helpers shared by several modules (processors, what the model saw) are in
 ``tests/helpers.py``.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import gc
 import importlib.metadata
+import logging
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -26,6 +30,25 @@ from typing import Any
 import pytest
 
 from tripwire import registry
+
+
+def _tripwire_loggers() -> dict[str, tuple[Any, ...]]:
+    return {name: (tuple(logger.handlers), logger.level, logger.propagate, logger.disabled)
+            for name, logger in logging.Logger.manager.loggerDict.items()
+            if name.split(".")[0] == "tripwire" and isinstance(logger, logging.Logger)}
+
+
+@pytest.fixture(autouse=True)
+def _loggers_left_as_found() -> Iterator[None]:
+    """Fails the test that leaves a tripwire logger changed (a handler, its level, its
+    propagation): CI once lost nine tests' log records to one that did."""
+    before = _tripwire_loggers()
+    yield
+    after = _tripwire_loggers()
+    changed = sorted(name for name in before.keys() & after.keys() if before[name] != after[name])
+    added = sorted(name for name in after.keys() - before.keys()
+                   if after[name][0] or not after[name][2] or after[name][1])
+    assert not changed and not added, f"loggers left changed by the test: {changed + added}"
 
 
 class FakeEntryPoint(importlib.metadata.EntryPoint):
