@@ -42,7 +42,7 @@ Speed: the patterns are compiled once per processor, into as few scans as possib
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 import attrs
@@ -67,6 +67,7 @@ from tripwire.options import check
 from tripwire.plugins._regex import PRESETS, Matcher, Rule, rules_in_force, structure_rules
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
+from tripwire.values import map_strings
 
 __all__ = ["PRESETS", "Phase", "Preset", "RegexFilter", "Rule", "Strategy"]
 
@@ -393,29 +394,12 @@ class _Scan:
         return out
 
     def value(self, value: Any) -> Any:
-        """``value`` with its strings checked: dict keys and values, lists and tuples
-        walked; an integer is checked as its digits (a card number sent as a number)
-        and becomes the replaced string when redacted. Returns ``value`` itself when
-        nothing changed."""
-        if isinstance(value, str):
-            return self.text(value)
-        if isinstance(value, int) and not isinstance(value, bool):
-            digits = str(value)
-            out = self.text(digits)
-            return value if out == digits else out
-        if isinstance(value, Mapping):
-            before = self.changed
-            self.changed = False
-            items = [(self.value(k), self.value(v)) for k, v in value.items()]
-            changed, self.changed = self.changed, before or self.changed
-            return dict(items) if changed else value
-        if isinstance(value, list | tuple):
-            before = self.changed
-            self.changed = False
-            items = [self.value(v) for v in value]
-            changed, self.changed = self.changed, before or self.changed
-            return type(value)(items) if changed else value
-        return value
+        """``value`` with its strings checked at any depth (``tripwire.values.map_strings``:
+        dict keys and values, lists, tuples, sets, attrs and dataclass instances, rebuilt
+        with their types); an integer is checked as its digits (a card number sent as a
+        number) and becomes the replaced string when redacted. Returns ``value`` itself
+        when nothing changed."""
+        return map_strings(value, self.text, ints=True)
 
     def message(self, message: Message) -> None:
         """Check ``message`` in place: text and reasoning parts, tool calls' arguments

@@ -8,8 +8,11 @@ data parts): the run is blocked, or the value is masked / redacted / dropped.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+import attrs
+import cattrs
 import pytest
 from helpers import keyword_guard
 
@@ -170,3 +173,151 @@ async def test_the_value_in_the_structured_object_never_reaches_the_caller(
         assert any(c.type == "tripwire" for c in chunks) and result.object is None
     elif strategy != "filter":
         assert isinstance(result.object, dict) and set(result.object) == {"note", "items"}
+
+
+# ------------------------------------------------ the structured object as a class instance
+# structured-output with an attrs class gives result.object as an instance of it (cattrs),
+# and any processor may set a dataclass: the guards walk their fields (tripwire.values), and
+# a masked object keeps the user's classes, frozen ones included.
+
+
+@attrs.frozen
+class _Leaf:
+    value: str
+    tags: tuple[str, ...] = ()
+
+
+@attrs.define
+class _Group:
+    leaves: list[_Leaf]
+    notes: dict[str, str]
+
+
+@attrs.define
+class _Answer:
+    note: str
+    groups: list[_Group]
+
+
+@attrs.frozen
+class _FrozenAnswer:
+    note: str
+    groups: list[_Group]
+
+
+@dataclasses.dataclass(frozen=True)
+class _DCLeaf:
+    value: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass
+class _DCGroup:
+    leaves: list[_DCLeaf]
+    notes: dict[str, str]
+
+
+@dataclasses.dataclass
+class _DCAnswer:
+    note: str
+    groups: list[_DCGroup]
+
+
+#: Per shape: the class result.object is, and the class of its leaves.
+SHAPES: dict[str, tuple[type, type]] = {
+    "attrs": (_Answer, _Leaf), "frozen-attrs": (_FrozenAnswer, _Leaf),
+    "dataclass": (_DCAnswer, _DCLeaf)}
+
+
+class AsDataclass(Processor):
+    """Structures the parsed object into a dataclass (cattrs), as a user's processor might."""
+
+    id = "as-dataclass"
+
+    @hookimpl
+    def process_output_result(self, result: Any) -> None:
+        if result.object is not None:
+            result.object = cattrs.structure(result.object, _DCAnswer)
+
+
+def _escaped(value: str) -> str:
+    """``value`` as JSON escapes only: the streamed text never shows any of it."""
+    return "".join(f"\\u{ord(c):04x}" for c in value)
+
+
+def _instance_agent(guard: Processor, value: str, shape: str, guard_first: bool) -> Agent:
+    """An agent whose structured answer is an instance of ``SHAPES[shape]`` carrying
+    ``value`` in a field, in nested instances in lists, a tuple, a dict key and value."""
+    from tripwire.plugins.structured_output import StructuredOutput
+
+    v = _escaped(value)
+    text = (f'{{"note": "it is {v}", "groups": [{{"leaves": [{{"value": "x"}}, '
+            f'{{"value": "{v}", "tags": ["a", "{v}"]}}], "notes": {{"{v}": "{v}"}}}}]}}')
+    so: list[Processor] = ([StructuredOutput({"type": "object"}, strategy="warn"), AsDataclass()]
+                           if shape == "dataclass" else
+                           [StructuredOutput(SHAPES[shape][0], strategy="warn")])
+    outputs = [guard, *so] if guard_first else [*so, guard]
+    return Agent(id="a", model=MockModel([MockResponse(text=text)]), input_processors=so[:1],
+                 output_processors=outputs, default_error_processors=False)
+
+
+@pytest.mark.parametrize("guard_first", [True, False])
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_the_value_in_a_structured_instance_never_reaches_the_caller(
+        guard: str, strategy: str, shape: str, guard_first: bool) -> None:
+    """An attrs (frozen or not) or dataclass object, nested instances in lists: the
+    guard checks every field at any depth, on the ``object-result`` chunk, ``await
+    stream.object`` and ``result.object``; a masked object keeps its classes."""
+    value, strategies = GUARDS[guard]
+    cls, leaf = SHAPES[shape]
+    stream = _instance_agent(strategies[strategy](), value, shape, guard_first).stream("hi")
+    chunks = [c async for c in stream]
+    assert value not in repr([c for c in chunks if c.type == "object-result"])
+    assert value not in repr(await stream.object)
+    result = await _instance_agent(strategies[strategy](), value, shape,
+                                   guard_first).generate("hi")
+    assert value not in repr(result.object)
+    assert (result.tripwire is not None) == (strategy == "block")
+    if strategy in ("block", "filter"):
+        assert result.object is None
+    else:
+        obj = result.object
+        assert isinstance(obj, cls) and isinstance(obj.groups[0].leaves[1], leaf)
+        assert obj.groups[0].leaves[0].value == "x" and obj.groups[0].leaves[1].tags[0] == "a"
+        assert obj.note.startswith("it is ") and len(obj.groups[0].notes) == 1
+
+
+def _with_placeholders(token: str) -> _FrozenAnswer:
+    return _FrozenAnswer(token, [_Group([_Leaf(token, (token,))], {token: "x"})])
+
+
+class SetsObject(Processor):
+    """Sets result.object from the stored response (placeholders, with tokenize)."""
+
+    id = "sets-object"
+
+    @hookimpl
+    def process_output_result(self, messages: Any, result: Any) -> None:
+        result.object = _with_placeholders(messages[-1].text)
+
+
+@pytest.mark.parametrize("sets_first", [True, False])
+async def test_tokenize_restores_the_values_in_a_structured_instance(sets_first: bool) -> None:
+    """pii-detector's tokenize: placeholders in an attrs object (frozen, nested in a
+    list, a tuple, a dict key) are the caller's values again in ``result.object``,
+    ``await stream.object`` and the ``object-result`` chunk."""
+    def agent() -> Agent:
+        pii = PIIDetector(detection_types=["email"], strategy="tokenize")
+        outputs = [SetsObject(), pii] if sets_first else [pii, SetsObject()]
+        return Agent(id="a", model=MockModel([MockResponse(text="<EMAIL_1>")]),
+                     input_processors=[pii], output_processors=outputs,
+                     default_error_processors=False)
+
+    expected = _with_placeholders(EMAIL)
+    result = await agent().generate(f"I am {EMAIL}")
+    assert result.messages[-1].text == "<EMAIL_1>" and result.object == expected
+    stream = agent().stream(f"I am {EMAIL}")
+    chunks = [c async for c in stream]
+    assert [c.payload["object"] for c in chunks if c.type == "object-result"] == [expected]
+    assert await stream.object == expected

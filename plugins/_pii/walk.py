@@ -1,7 +1,9 @@
 """Where values sit: walks that apply a change to every string of a nested value
-(tool arguments and results), of a stored message, or of a prompt message, and
-list the strings each of them visits. A text document (``tripwire.documents``) is one
-string: its decoded text, written back the way the part held it.
+(tool arguments and results, the structured object: ``walk`` and ``strings`` are
+``tripwire.values.map_strings`` and ``strings``, the walk every guard uses), of a stored
+message, or of a prompt message, and list the strings each of them visits. A text
+document (``tripwire.documents``) is one string: its decoded text, written back the way
+the part held it.
 """
 
 from __future__ import annotations
@@ -19,40 +21,11 @@ from tripwire.documents import (
     write_document,
 )
 from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
+from tripwire.values import map_strings as walk
+from tripwire.values import strings
 
-
-def walk(value: Any, change: Callable[[str], str]) -> Any:
-    """``value`` with ``change`` applied to every string in it, through dicts (keys
-    and values), lists and tuples; ``value`` itself (the same object) when no string
-    changed, so an unchanged tool argument or result is passed on as it was."""
-    if isinstance(value, str):
-        return change(value)
-    if isinstance(value, dict):
-        items = [(walk(k, change), walk(v, change)) for k, v in value.items()]
-        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(items, value.items(), strict=True)):
-            return value
-        return dict(items)
-    if isinstance(value, list | tuple):
-        new = [walk(v, change) for v in value]
-        if all(a is b for a, b in zip(new, value, strict=True)):
-            return value
-        if isinstance(value, tuple) and hasattr(value, "_fields"):  # a named tuple
-            return type(value)(*new)
-        return type(value)(new)
-    return value
-
-
-def strings(value: Any) -> Iterable[str]:
-    """Every string in ``value``, as ``walk`` visits them."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from strings(k)
-            yield from strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from strings(v)
+__all__ = ["edit_message", "message_strings", "prompt_content", "prompt_strings", "strings",
+           "walk"]
 
 
 def edit_message(message: Message, change: Callable[[str], str]) -> None:

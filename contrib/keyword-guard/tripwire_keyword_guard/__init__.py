@@ -44,6 +44,7 @@ from tripwire import (
 from tripwire.chunks import carries_other_content
 from tripwire.documents import read_document, write_document
 from tripwire.holdback import Match, in_one_word, joint_hold_from, replace_all, run_start
+from tripwire.values import map_strings
 
 __all__ = ["KeywordGuard"]
 __version__ = "0.2.0"
@@ -167,22 +168,16 @@ class KeywordGuard(Processor):
         ]
 
     def _check(self, value: Any, found: list[Match]) -> Any:
-        """``value`` with matches in its strings replaced (mask) or kept (block),
-        walking dicts (keys and values), lists and tuples; matches go to ``found``.
+        """``value`` with matches in its strings replaced (mask) or kept (block), at any
+        depth (``tripwire.values.map_strings``: dicts, lists, tuples, sets, attrs and
+        dataclass instances, rebuilt with their types); matches go to ``found``.
         Returns ``value`` itself when nothing matched."""
-        if isinstance(value, str):
-            out, matches = replace_all(value, self._find, self._replace)
+        def check(text: str) -> str:
+            out, matches = replace_all(text, self._find, self._replace)
             found.extend(matches)
-            return out if matches else value
-        if isinstance(value, dict):
-            before = len(found)
-            items = [(self._check(k, found), self._check(v, found)) for k, v in value.items()]
-            return dict(items) if len(found) > before else value
-        if isinstance(value, list | tuple):
-            before = len(found)
-            items = [self._check(v, found) for v in value]
-            return type(value)(items) if len(found) > before else value
-        return value
+            return out if matches else text
+
+        return map_strings(value, check)
 
     def _detail(self, where: str, matches: Iterable[Match]) -> dict[str, Any]:
         """What tripwires and reports say: where, and how often each rule matched -
