@@ -321,3 +321,32 @@ async def test_tokenize_restores_the_values_in_a_structured_instance(sets_first:
     chunks = [c async for c in stream]
     assert [c.payload["object"] for c in chunks if c.type == "object-result"] == [expected]
     assert await stream.object == expected
+
+
+@attrs.frozen
+class _Code:
+    code: str = attrs.field(validator=attrs.validators.matches_re(r"[a-z0-9]+"))
+
+
+async def test_an_instance_whose_validator_rejects_the_masked_value_fails_closed() -> None:
+    """Masked, the object no longer validates: the run fails (a ``ProcessorError``) and
+    the value reaches neither the caller nor the client."""
+    from tripwire.errors import ProcessorError
+    from tripwire.plugins.structured_output import StructuredOutput
+
+    def agent() -> Agent:
+        so = StructuredOutput(_Code)
+        text = f'{{"code": "{_escaped(KEYWORD)}"}}'
+        return Agent(id="a", model=MockModel([MockResponse(text=text)]), input_processors=[so],
+                     output_processors=[so, KeywordGuard(patterns=[KEYWORD], strategy="mask")],
+                     default_error_processors=False)
+
+    with pytest.raises(ProcessorError, match="could not rebuild _Code") as caught:
+        await agent().generate("hi")
+    assert KEYWORD not in str(caught.value)
+    stream = agent().stream("hi")
+    chunks: list[Chunk] = []
+    with pytest.raises(ProcessorError):
+        async for c in stream:
+            chunks.append(c)
+    assert KEYWORD not in repr(chunks)
