@@ -73,6 +73,20 @@ class Hooks:
             found = self.call.plans["hooks"] = _implemented(self.call)
         self.input_hooks, self.output_hooks, self.has_checks = found
 
+    async def start(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:
+        """The run's start: ``process_input`` of the chain, then the checks beside the
+        run (``start_checks``) on what the chain left; their tasks by mode (``{}``
+        when there are none). Both see
+        the system messages memory recalled in the conversation, as ``memory``
+        messages with role system (``MessageList.add_recalled_system``); then (even
+        when the chain aborted) those go back among the system messages."""
+        try:
+            if "process_input" in self.input_hooks:
+                await self.process_input(message_list)
+            return self.start_checks(message_list) if self.has_checks else {}
+        finally:
+            message_list.lift_recalled_system()
+
     def start_checks(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:
         """Start ``process_input`` of the processors in ``parallel`` and ``monitor``
         mode, each on its own copy of the input; their tasks by mode."""
@@ -173,12 +187,8 @@ class Hooks:
         def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
             _returns.apply_input(s.ml, cp, result, s.ml.all.db())
 
-        try:
-            await self._run(chain, _Adapter("process_input", _INPUT_VALUES, apply, _stage_view),
-                            HookState(message_list))
-        finally:
-            # (recalled system messages were checked in the conversation: back in place)
-            message_list.lift_recalled_system()
+        await self._run(chain, _Adapter("process_input", _INPUT_VALUES, apply, _stage_view),
+                        HookState(message_list))
 
     async def process_input_step(
         self, message_list: MessageList, step_number: int, steps: list[StepResult],

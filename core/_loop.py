@@ -187,11 +187,8 @@ class Run:
     async def _start(self) -> list[Chunk]:
         """``process_input`` (once per run), then the checks that run beside the model
         call; the chunks hooks wrote meanwhile."""
-        hooks = self.hooks
-        if "process_input" in hooks.input_hooks:
-            await hooks.process_input(self.message_list)
-        if hooks.has_checks:
-            checks = hooks.start_checks(self.message_list)
+        checks = await self.hooks.start(self.message_list)
+        if checks:
             self.guards = checks["parallel"]
             for task in checks["monitor"]:
                 self.agent._own_task(task)
