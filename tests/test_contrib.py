@@ -4,6 +4,7 @@ run inside real agent runs (its wheel is installed in a venv in test_packaging.p
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from typing import Any
 
@@ -13,7 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tripwire.plugins
-from tripwire import Chunk, ConfigurationError, Message, ProcessorViolation, tool
+from tripwire import (
+    Chunk,
+    ConfigurationError,
+    Message,
+    ProcessorViolation,
+    monitor,
+    parallel_with_model,
+    tool,
+)
 from tripwire.agent import Agent
 from tripwire.testing import MockModel, MockResponse
 
@@ -146,6 +155,38 @@ async def test_input_without_matches_passes_unchanged(make_agent_with):
     await make_agent_with(model, inputs=[KeywordGuard(patterns=["secret"])]).generate("hello there")
     user = [m for m in model.requests[0].prompt if m["role"] == "user"][0]
     assert user["content"] == [{"type": "text", "text": "hello there"}]
+
+
+@pytest.mark.parametrize("strategy", ["block", "mask"])
+@pytest.mark.parametrize("mode", ["parallel", "monitor"])
+async def test_a_check_beside_the_run_passes_clean_input(make_agent_with, caplog, mode, strategy):
+    # (in parallel or monitor mode a check may not change the input: with nothing
+    # found it must say so, not hand back the messages as if it had changed them)
+    wrap = {"parallel": parallel_with_model, "monitor": monitor}[mode]
+    guard = KeywordGuard(patterns=["hunter2"], strategy=strategy)
+    agent = make_agent_with(MockModel(["ok"]), inputs=[wrap(guard)])
+    with caplog.at_level(logging.WARNING, logger="tripwire"):
+        result = await agent.generate("hello there")
+        for _ in range(10):  # a monitor reports beside the run
+            await asyncio.sleep(0)
+        await agent.aclose()
+    assert result.text == "ok" and result.tripwire is None
+    assert not caplog.records
+
+
+@pytest.mark.parametrize("mode", ["parallel", "monitor"])
+async def test_a_blocking_check_beside_the_run_catches_a_match(make_agent_with, mode):
+    wrap = {"parallel": parallel_with_model, "monitor": monitor}[mode]
+    guard = KeywordGuard(patterns=["hunter2"])
+    seen: list[ProcessorViolation] = []
+    guard.on_violation = seen.append
+    agent = make_agent_with(MockModel(["ok"]), inputs=[wrap(guard)])
+    result = await agent.generate("my password is hunter2")
+    for _ in range(10):  # a monitor reports beside the run
+        await asyncio.sleep(0)
+    await agent.aclose()
+    assert [v.processor_id for v in seen] == ["keyword-guard"]
+    assert (result.tripwire is None) == (mode == "monitor")
 
 
 async def test_case_sensitive_matches_case_exactly(make_agent_with):

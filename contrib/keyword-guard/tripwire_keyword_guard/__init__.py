@@ -205,12 +205,13 @@ class KeywordGuard(Processor):
     # ------------------------------------------------------------ input
 
     @hookimpl
-    async def process_input(self, messages: list[Message], abort: Any) -> list[Message]:
+    async def process_input(self, messages: list[Message], abort: Any) -> list[Message] | None:
         """Check the input messages: their text and reasoning parts, the tool calls'
         arguments and results they carry (a caller's history, every turn of which the
         caller wrote: no other hook of this guard saw them), and their text documents
         (``tripwire.documents``: a masked one is written back in its encoding). Images,
-        PDFs and other binary files are not read."""
+        PDFs and other binary files are not read. None when nothing matched (unchanged:
+        a check in ``parallel`` or ``monitor`` mode may not change the input)."""
         found: list[Match] = []
         for message in messages:
             for part in message.content.parts:
@@ -230,7 +231,7 @@ class KeywordGuard(Processor):
         # With block the text was left as it was; abort() ends the run before anyone
         # sees it.
         await self._found(abort, "input", found)
-        return messages
+        return messages if found else None
 
     # ------------------------------------------------------------ output
 
