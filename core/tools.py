@@ -38,6 +38,12 @@ class Tool:
     function here: the caller runs it. A run never executes its calls; the step that
     asked for one ends the run with ``finish_reason == "tool-calls"`` and the calls on
     ``result.tool_calls`` (and as ``tool-call`` chunks), for the caller to answer.
+
+    ``stores_arguments=True`` says the tool persists what it is given (a note, a
+    memory, a CRM field): guards that hand tools real values in place of what the
+    model saw (``pii-detector``'s ``tokenize`` with ``store="placeholders"``) give
+    such a tool the placeholders the model wrote instead, so the data never rests in
+    its store. Working memory's ``update_working_memory`` sets it.
     """
 
     name: str
@@ -47,8 +53,14 @@ class Tool:
     _arg_types: dict[str, Any] = attrs.field(factory=dict, repr=False, alias="arg_types")
     _injected: frozenset[str] = attrs.field(factory=frozenset, repr=False, alias="injected")
     client_side: bool = attrs.field(default=False, kw_only=True)
+    #: The tool persists its arguments (see above).
+    stores_arguments: bool = attrs.field(default=False, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
+        if not isinstance(self.stores_arguments, bool):
+            raise ValueError(f"tool {self.name!r}: stores_arguments must be a bool (True "
+                             f"when the tool persists its arguments), got "
+                             f"{self.stores_arguments!r}")
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", self.name):
             raise ValueError(
                 f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-'"
@@ -123,12 +135,15 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
+    stores_arguments: bool = False,
 ) -> Any:
     """Turn a typed function (sync or async) into a ``Tool``.
 
     The description is the docstring's first paragraph; ``:param x: text`` lines (or
     Google-style ``Args:``) describe parameters. Parameters named ``writer``,
     ``request_context`` or ``abort_signal`` are injected by the agent.
+    ``stores_arguments=True``: the tool persists what it is given
+    (``Tool.stores_arguments``).
 
     Example::
 
@@ -139,12 +154,14 @@ def tool(
     """
 
     def wrap(func: Callable[..., Any]) -> Tool:
-        return _make_tool(func, name=name, description=description)
+        return _make_tool(func, name=name, description=description,
+                          stores_arguments=stores_arguments)
 
     return wrap(fn) if fn is not None else wrap
 
 
-def _make_tool(func: Callable[..., Any], *, name: str | None, description: str | None) -> Tool:
+def _make_tool(func: Callable[..., Any], *, name: str | None, description: str | None,
+               stores_arguments: bool = False) -> Tool:
     sig = inspect.signature(func)
     try:
         hints = typing.get_type_hints(func, include_extras=True)
@@ -188,6 +205,7 @@ def _make_tool(func: Callable[..., Any], *, name: str | None, description: str |
         execute=func,
         arg_types=arg_types,
         injected=frozenset(injected),
+        stores_arguments=stores_arguments,
     )
 
 

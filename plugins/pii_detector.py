@@ -37,7 +37,9 @@ metadata); ``warn`` reports (``on_violation`` and ``result.verdicts``) and chang
 nothing; ``filter`` drops the message (the chunk, in the stream); ``redact`` (the
 default) replaces each value (``redaction_method``); ``tokenize`` replaces values with
 placeholders (``<EMAIL_1>``) before the model sees them and restores them in what the
-client receives (``tripwire.plugins._pii.Tokenizer``). See
+client receives (``tripwire.plugins._pii.Tokenizer``; with ``store="placeholders"`` a
+tool that stores its arguments, ``Tool.stores_arguments``, is run with the
+placeholders). See
 ``docs/processors/pii-detector.md``.
 
 This module holds the options and the hooks; the machinery is in
@@ -79,6 +81,7 @@ from tripwire.plugins._pii.judge import (
 from tripwire.plugins._pii.scan import Scanner, load_detectors
 from tripwire.plugins._pii.stream import OutputStream
 from tripwire.processor import Processor, ProcessorViolation
+from tripwire.tools import Tool
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "PHASES", "PIIDetector", "instructions_for",
            "schema_for"]
@@ -127,7 +130,8 @@ class PIIDetector(Processor):
         Where to look.
     ``store`` = ``"placeholders"``
         For ``tokenize``: what the stored history keeps, ``"placeholders"`` or
-        ``"values"`` (the model sees placeholders either way).
+        ``"values"`` (the model sees placeholders either way), and what a tool that
+        stores its arguments (``Tool.stores_arguments``) is run with.
     ``model`` = ``None``
         A router id (``"openai/gpt-5-nano"``) or a model object: adds the judge tier,
         a ``tripwire.Judge`` that finds the ``name``, ``address`` and ``date-of-birth``
@@ -350,11 +354,19 @@ class PIIDetector(Processor):
         return [m for m in messages if m.id not in dropped] if dropped else None
 
     @hookimpl
-    def process_llm_request(self, prompt: list[dict[str, Any]], state: dict[str, Any]
-                            ) -> dict[str, Any] | None:
+    def process_input_step(self, tools: dict[str, Tool], state: dict[str, Any]) -> None:
+        """``tokenize``: which tools store their arguments (also noted in
+        ``process_llm_request``, which a cache answering first skips)."""
+        if self._tokenizer is not None:
+            self._tokenizer.note_tools(tools, state)
+
+    @hookimpl
+    def process_llm_request(self, prompt: list[dict[str, Any]], tools: dict[str, Tool],
+                            state: dict[str, Any]) -> dict[str, Any] | None:
         """``tokenize``: every prompt with values replaced by placeholders."""
         if self._tokenizer is None:
             return None
+        self._tokenizer.note_tools(tools, state)
         tokenized = self._tokenizer.prompt(prompt, state)
         return None if tokenized is None else {"prompt": tokenized}
 

@@ -152,7 +152,9 @@ class WorkingMemory(Processor):
             "Markdown document" if self.format == "markdown" else
             "Update the working memory about the user.\n\n:param memory: a JSON object "
             "to merge into the stored one (null deletes a key)")
-        built: Tool = tool(update_working_memory, name=TOOL_NAME)
+        # It persists its argument: a tokenizing guard gives it the placeholders the
+        # model wrote, never the values (``Tool.stores_arguments``).
+        built: Tool = tool(update_working_memory, name=TOOL_NAME, stores_arguments=True)
         return built
 
 

@@ -1100,9 +1100,9 @@ def test_listed_and_created_by_discovery(only_plugins):
     only_plugins("pii-detector")
     entry = tripwire.plugins.available()["pii-detector"]
     assert entry.cls is PIIDetector and entry.distribution == "tripwire"
-    assert set(entry.hooks) == {"process_input", "process_llm_request", "process_output_stream",
-                                "process_output_step", "process_tool_result",
-                                "process_output_result"}
+    assert set(entry.hooks) == {"process_input", "process_input_step", "process_llm_request",
+                                "process_output_stream", "process_output_step",
+                                "process_tool_result", "process_output_result"}
     detector = tripwire.plugins.create("pii-detector", detection_types=["email"],
                                        strategy="tokenize", phases=["input", "output"])
     assert (detector.detection_types, detector.strategy, detector.phases) == (

@@ -6,7 +6,7 @@ and the values back in what the client receives.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from tripwire.chunks import Chunk
@@ -24,6 +24,7 @@ from tripwire.plugins._pii.walk import (
 )
 from tripwire.plugins._pii.window import Hit, StreamWindow
 from tripwire.results import response_text
+from tripwire.tools import Tool
 
 #: ``find(text, state)``: the detections in a text, in the call whose ``state`` it is.
 Find = Callable[[str, dict[str, Any]], list[Detection]]
@@ -119,6 +120,8 @@ _PHASE_OF_ROLE = {"user": "input", "assistant": "step", "tool": "tool-results"}
 #: Chunks whose payload holds values the client gets restored.
 _RESTORED_KEYS = {"tool-call": ("args", "raw_args"), "tool-result": ("result",),
                   "tool-error": ("error",), "object-result": ("object",)}
+#: The call's state key: the names of the tools that store their arguments.
+_STORING = "stores_arguments"
 
 
 class Tokenizer:
@@ -151,6 +154,16 @@ class Tokenizer:
             vault = state["vault"] = Vault()
             vault.reserve(history)
         return vault
+
+    def note_tools(self, tools: Mapping[str, Tool], state: dict[str, Any]) -> None:
+        """Note (for the call) the tools that store their arguments
+        (``Tool.stores_arguments``): with ``store="placeholders"`` their calls keep
+        placeholders (``stream``)."""
+        if self.store != "placeholders":
+            return
+        storing = [name for name, t in tools.items() if t.stores_arguments]
+        if storing:
+            state.setdefault(_STORING, set()).update(storing)
 
     def need(self, state: dict[str, Any]) -> Vault:
         """The call's vault, on the output side: made by the input side, or an error."""
@@ -266,7 +279,12 @@ class Tokenizer:
         """``process_output_stream``: placeholders in what the client receives replaced
         by their values: text and reasoning (through a hold-back window, so one split
         across chunks is restored), tool-call arguments (the tool runs with the real
-        values), tool results and errors, the parsed object."""
+        values), tool results and errors, the parsed object.
+
+        With ``store="placeholders"`` a call of a tool that stores its arguments
+        (``note_tools``) is not restored: the tool, its store, the client and the
+        history get placeholders, and any value the model wrote there itself is
+        replaced by one (phase ``step``)."""
         vault = self.need(state)
         if "output" not in self.phases or part.is_data:
             # (A data chunk: nothing of the caller's was replaced in it; it does not go
@@ -286,7 +304,14 @@ class Tokenizer:
         keys = _RESTORED_KEYS.get(part.type)
         if keys is None or chunks[-1] is not part:
             return chunks
-        payload = {k: walk(v, vault.restore) if k in keys else v for k, v in part.payload.items()}
+        edit = vault.restore
+        if part.type == "tool-call" and part.payload.get("tool_name") in state.get(_STORING, ()):
+            detect = "step" in self.phases
+
+            def edit(text: str) -> str:
+                return self.tokenize(text, state, detect=detect)
+
+        payload = {k: walk(v, edit) if k in keys else v for k, v in part.payload.items()}
         if any(payload[k] is not part.payload[k] for k in payload):
             chunks[-1] = part.evolve(payload=payload)
         return chunks
