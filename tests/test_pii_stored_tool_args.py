@@ -241,3 +241,14 @@ async def test_a_replayed_call_of_a_storing_tool_keeps_its_placeholders(store, s
         result, _ = await _run(agent, f"mail me at {EMAIL}", stream, memory=ANN)
     assert await store.get_working_memory("resource:ann") == "- **Email**: <EMAIL_1>"
     assert EMAIL not in _dumped(result.messages)
+
+
+async def test_with_output_off_a_value_the_model_writes_is_still_not_stored(store):
+    model = MockModel([call(TOOL_NAME, {"memory": "- **Email**: grace.hopper@navy.mil"}),
+                       "Noted."])
+    pii = PIIDetector(strategy="tokenize", phases=("input", "step", "tool-results", "result"))
+    async with Agent(id="a", model=model, memory=Memory(store, working_memory=True),
+                     input_processors=[pii], output_processors=[pii],
+                     default_error_processors=False) as agent:
+        await agent.generate("remember Grace's mail", memory=ANN)
+    assert await store.get_working_memory("resource:ann") == "- **Email**: <EMAIL_1>"

@@ -286,10 +286,12 @@ class Tokenizer:
         history get placeholders, and any value the model wrote there itself is
         replaced by one (phase ``step``)."""
         vault = self.need(state)
+        storing = part.type == "tool-call" and part.payload.get("tool_name") in state.get(
+            _STORING, ())
         if "output" not in self.phases or part.is_data:
             # (A data chunk: nothing of the caller's was replaced in it; it does not go
             # through the window.)
-            return part
+            return self._tokenized_call(part, state) if storing else part
         window: StreamWindow | None = state.get(self._stream_key)
         if window is None:
             def replace(match: Match) -> str:
@@ -304,14 +306,21 @@ class Tokenizer:
         keys = _RESTORED_KEYS.get(part.type)
         if keys is None or chunks[-1] is not part:
             return chunks
-        edit = vault.restore
-        if part.type == "tool-call" and part.payload.get("tool_name") in state.get(_STORING, ()):
-            detect = "step" in self.phases
-
-            def edit(text: str) -> str:
-                return self.tokenize(text, state, detect=detect)
-
-        payload = {k: walk(v, edit) if k in keys else v for k, v in part.payload.items()}
+        if storing:
+            chunks[-1] = self._tokenized_call(part, state)
+            return chunks
+        payload = {k: walk(v, vault.restore) if k in keys else v
+                   for k, v in part.payload.items()}
         if any(payload[k] is not part.payload[k] for k in payload):
             chunks[-1] = part.evolve(payload=payload)
         return chunks
+
+    def _tokenized_call(self, part: Chunk, state: dict[str, Any]) -> Chunk:
+        """A storing tool's ``tool-call`` with its placeholders kept and any value the
+        model wrote in it itself replaced by one (phase ``step``)."""
+        detect = "step" in self.phases
+        payload = {k: walk(v, lambda s: self.tokenize(s, state, detect=detect))
+                   if k in _RESTORED_KEYS["tool-call"] else v for k, v in part.payload.items()}
+        if all(payload[k] is part.payload[k] for k in payload):
+            return part
+        return part.evolve(payload=payload)
