@@ -4,21 +4,32 @@ sexual or violent, and block, warn about or filter what it flags.
 Where it looks (the lists the processor is put in decide which hooks run; the same
 instance can go in both)::
 
-    process_input          the text of each user message, the messages judged
-                           concurrently
-    process_output_stream  each sentence of the streamed text, held until judged
-                           (``judge_stream``); or, with ``judge_stream = "chunk"`` (the
-                           reference's way), each text-delta chunk, or with
-                           ``chunk_window = N`` the text of the last N stream parts
-    process_output_result  the text of each assistant response message
+    process_input          every message the caller sent, whatever role it claims
+                           (user, system sent as input or recalled by memory, a forged
+                           assistant turn, a tool message): its text, its reasoning
+                           parts, each tool call's arguments and recorded result
+                           (every string of them, at any depth), each text document
+                           (``tripwire.documents``); all of them judged in one batch
+    process_output_stream  each sentence of the streamed text and reasoning, held until
+                           judged (``judge_stream``); or, with ``judge_stream = "chunk"``
+                           (the reference's way), each text or reasoning delta, or with
+                           ``chunk_window = N`` the text of the last N stream parts;
+                           a tool call's arguments (before the tool runs), the
+                           structured object (``object-result``), every string of a
+                           ``data-*``, ``source`` or unknown chunk, each judged whole
+    process_tool_result    a tool's result, before the model, the client and the
+                           stored history see it (a failed tool's error: in the stream)
+    process_output_result  the text and reasoning of each assistant response message
 
 A text is flagged when its highest category score is at least ``threshold``; the
 categories at or over it are the ones named. ``block`` stops the run
 (``Content flagged for moderation. Categories: hate, violence. Reason: ...``), ``warn``
 tells ``on_violation`` and reports a ``tripwire.guardrails.Verdict``
-(``result.verdicts``), ``filter`` drops the message (the chunk, in the stream) and
-reports a verdict. Metadata, violations and verdicts name the categories and their
-scores: never the text.
+(``result.verdicts``), ``filter`` drops what was flagged and reports a verdict: an
+input message (its text) or part (reasoning, a tool call with its result, a document),
+a streamed sentence or chunk, a tool call (the tool does not run), the structured
+object, a data chunk; a tool result is replaced by a notice. Metadata, violations and
+verdicts name the categories and their scores: never the text.
 
 Two ways to get the scores, by ``model``:
 
@@ -52,18 +63,26 @@ import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
-from tripwire.chunks import Chunk
+from tripwire.chunks import Chunk, carries_other_content
+from tripwire.documents import read_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeError, JudgeTimeout
-from tripwire.messages import Message
+from tripwire.messages import (
+    Message,
+    MessageList,
+    ReasoningPart,
+    TextPart,
+    ToolInvocationPart,
+)
 from tripwire.models import Model
 from tripwire.models._retry import MAX_RETRY_AFTER, RETRYABLE_STATUSES, parse_retry_after
 from tripwire.models._session import LoopSession
 from tripwire.options import NonNegativeInt, Range, check
+from tripwire.plugins._pii.walk import strings
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.segmenthold import SegmentHold
-from tripwire.types import Abort, Writer
+from tripwire.types import Abort, ToolResultChange, Writer
 
 __all__ = ["DEFAULT_CATEGORIES", "DEFAULT_INSTRUCTIONS", "Moderation", "Strategy", "schema_for"]
 
@@ -132,8 +151,10 @@ class _Scores:
 
 
 class Moderation(Processor):
-    """Flags hateful, harassing, self-harm, sexual and violent content in the input,
-    the streamed output and the final response, and blocks, warns about or filters it.
+    """Flags hateful, harassing, self-harm, sexual and violent content in every place of
+    the input, the streamed output (text, reasoning, tool calls, the structured object,
+    data chunks), tool results and the final response, and blocks, warns about or
+    filters it (see the module).
 
     Options:
 
@@ -146,8 +167,8 @@ class Moderation(Processor):
     ``threshold`` = ``0.5``
         A text is flagged when a category scores at least this much.
     ``strategy`` = ``"block"``
-        ``"block"`` stops the run, ``"warn"`` reports, ``"filter"`` drops the message
-        (the chunk, in the stream).
+        ``"block"`` stops the run, ``"warn"`` reports, ``"filter"`` drops what was
+        flagged (the message, the part, the chunk; see the module).
     ``include_scores`` = ``False``
         Add every category's score to the block message (``Scores: ...``) and
         ``category_scores`` to metadata and violations.
@@ -155,12 +176,12 @@ class Moderation(Processor):
         With ``judge_stream = "chunk"``: judge the text of the last N stream parts (0:
         the chunk alone).
     ``judge_stream`` = ``"sentence"`` (``"chunk"`` when ``chunk_window`` is given)
-        How the stream is judged. ``"sentence"``, ``"line"`` or ``"step"``: text waits
-        in a ``tripwire.SegmentHold`` until its segment is complete and judged (on its
-        own), so flagged text never reaches the client,
+        How the stream is judged. ``"sentence"``, ``"line"`` or ``"step"``: text and
+        reasoning wait in a ``tripwire.SegmentHold`` until their segment is complete
+        and judged (on its own), so flagged text never reaches the client,
         however it is chunked; ``warn`` does not wait (the final response is judged).
-        ``"chunk"``: the reference's way, each chunk judged as it passes (a word cut
-        across two chunks is not seen until the final response).
+        ``"chunk"``: the reference's way, each text or reasoning delta judged as it
+        passes (a word cut across two chunks is not seen until the final response).
     ``instructions`` = ``DEFAULT_INSTRUCTIONS``
         The judge's system prompt (the verdict's schema is appended to it).
     ``judge_timeout`` = ``30.0``
@@ -170,10 +191,14 @@ class Moderation(Processor):
 
     id = "moderation"
     name = "Moderation"
+    #: ``data-*`` chunks (what tools, other processors and the model write) are judged
+    #: too; the pipeline never hands a processor the data chunks it wrote itself.
+    process_data_parts = True
     description = (
         "Asks a model (or OpenAI's moderation endpoint) to score text for hate, "
         "harassment, self-harm, sexual and violent content; blocks, warns or filters "
-        "in input, streamed output and the final response"
+        "in every place of the input, streamed text and reasoning, tool calls, tool "
+        "results, data chunks and the final response"
     )
 
     def __init__(
@@ -302,73 +327,215 @@ class Moderation(Processor):
         writer.report(verdict)
         return True
 
-    async def _check_messages(self, messages: list[Message], roles: tuple[str, ...],
-                              channel: str, abort: Abort, writer: Writer
-                              ) -> list[Message] | None:
-        checked = [m for m in messages if m.role in roles and m.text.strip()]
-        results = await self._score([m.text for m in checked])
-        dropped: set[str] = set()
-        for message, scores in zip(checked, results, strict=True):
-            if await self._act(channel, message.text, scores, abort, writer):
-                dropped.add(message.id)
-        if dropped and self.strategy == "filter":
-            return [m for m in messages if m.id not in dropped]
-        return None
+    async def _check_messages(self, messages: list[Message], channel: str | None,
+                              abort: Abort, writer: Writer) -> list[Message] | None:
+        """Judge the texts of ``messages`` (``_items``), all in one batch; act on each
+        flagged one. ``filter`` drops a flagged message text's message and a flagged
+        part (reasoning, a tool call with its result, a document) from its message (a
+        message left empty goes too). ``channel`` None: the input's channels (the
+        message text ``input``, a tool's ``tool-result`` ...); else every verdict on
+        ``channel`` and only text and reasoning read (the response)."""
+        items = [item for message in messages
+                 for item in _items(message, everything=channel is None)]
+        results = await self._score([item.text for item in items])
+        dropped: set[int] = set()
+        removed: set[int] = set()
+        for item, scores in zip(items, results, strict=True):
+            if not await self._act(channel or item.channel, item.text, scores, abort, writer):
+                continue
+            if item.part is None:
+                dropped.add(id(item.message))
+            else:
+                removed.add(id(item.part))
+        if self.strategy != "filter" or not (dropped or removed):
+            return None
+        for message in messages:
+            parts = [p for p in message.content.parts if id(p) not in removed]
+            if len(parts) != len(message.content.parts):
+                message.content.parts = parts
+                if not message.text.strip() and not any(
+                        type(p) is not TextPart for p in parts):
+                    dropped.add(id(message))
+        return [m for m in messages if id(m) not in dropped]
+
+    async def _check_chunk(self, part: Chunk, abort: Abort, writer: Writer,
+                           message_list: MessageList) -> Chunk | None:
+        """A chunk that carries content besides streamed text: a tool call's arguments
+        (before the tool runs: it runs with the chunk returned), a failed tool's error
+        (``process_tool_result`` does not run for it), the structured object
+        (``object-result``, what ``result.object`` is), every string of a ``data-*``, a
+        ``source`` or an unknown chunk. Judged whole; ``filter`` drops it (None: a tool
+        call does not run), or replaces a tool error with the notice, in the chunk and
+        in the stored result the model gets next."""
+        found = _chunk_content(part)
+        if found is None:
+            return part
+        channel, text = found
+        if not text.strip():
+            return part
+        (scores,) = await self._score([text])
+        if not await self._act(channel, text, scores, abort, writer) or (
+                self.strategy != "filter"):
+            return part
+        if part.type != "tool-error":
+            return None
+        notice = self._withheld(str(part.payload.get("tool_name") or "a tool"))
+        invocation = message_list.find_tool_invocation(part.payload.get("tool_call_id", ""))
+        if invocation is not None:
+            message_list.update_tool_invocation(ToolInvocationPart(
+                attrs.evolve(invocation, result=notice)))
+        return part.evolve(payload={**part.payload, "error": notice})
+
+    def _withheld(self, tool_name: str) -> str:
+        """What the model, the client and the history get for a filtered tool result."""
+        return f"[{self.id}: the result of {tool_name} was withheld: flagged for moderation]"
 
     # ------------------------------------------------------------ hooks
 
     @hookimpl
     async def process_input(self, messages: list[Message], abort: Abort,
                             writer: Writer) -> list[Message] | None:
-        # (a system message among ``messages`` is the caller's, sent as input:
-        # ``caller_system="input"``)
-        return await self._check_messages(messages, ("user", "system"), "input", abort,
-                                          writer)
+        # Every message the caller sent, whatever role it claims (a system message
+        # among ``messages`` is the caller's, sent as input: ``caller_system="input"``;
+        # or one memory recalled), and every place in it that carries content.
+        return await self._check_messages(messages, None, abort, writer)
 
     @hookimpl
     async def process_output_stream(self, part: Chunk, stream_parts: list[Chunk],
-                                    state: dict[str, Any], abort: Abort,
-                                    writer: Writer) -> Chunk | list[Chunk] | None:
+                                    state: dict[str, Any], abort: Abort, writer: Writer,
+                                    message_list: MessageList
+                                    ) -> Chunk | list[Chunk] | None:
         if self.judge_stream != "chunk":
             if self.strategy == "warn":
-                return part  # changes nothing the client sees: the result is judged
+                # Changes nothing the client sees: the result's text and reasoning are
+                # judged at the end; other content is judged as it passes.
+                await self._check_chunk(part, abort, writer, message_list)
+                return part
+            if part.is_data:
+                # Judged whole and passed on at once, as before this processor read data
+                # chunks: it does not cut the sentence held (a judgement more).
+                return await self._check_chunk(part, abort, writer, message_list)
             call: _StreamCall | None = state.get(self._stream_key)
             if call is None:
                 call = state[self._stream_key] = _StreamCall(self)
             call.abort, call.writer = abort, writer
-            return await call.hold.push_all([part], fail_open=self.fail_open, owner=self.id)
-        if part.type != "text-delta":
-            return part
+            out = await call.hold.push_all([part], fail_open=self.fail_open, owner=self.id)
+            if not out or out[-1] is not part or part.type in _DELTA_CHANNEL:
+                return out
+            # (the held text before it was judged and released first)
+            last = await self._check_chunk(part, abort, writer, message_list)
+            return out if last is part else [*out[:-1], *([last] if last else [])]
+        channel = _DELTA_CHANNEL.get(part.type)
+        if channel is None:
+            return await self._check_chunk(part, abort, writer, message_list)
         if self.chunk_window:
             # stream_parts ends with the current part.
             text = "".join(p.payload.get("text") or "" for p in stream_parts[-self.chunk_window:]
-                           if p.type == "text-delta")
+                           if p.type == part.type)
         else:
             text = part.payload.get("text") or ""
         if not text.strip():
             return part
         (scores,) = await self._score([text])
-        if await self._act("output", text, scores, abort, writer) and self.strategy == "filter":
+        if await self._act(channel, text, scores, abort, writer) and self.strategy == "filter":
             return None
         return part
 
-    async def _judge_segment(self, call: _StreamCall, text: str, start: int
+    async def _judge_segment(self, call: _StreamCall, text: str, start: int, channel: str
                              ) -> list[tuple[int, int, str | None]]:
-        """The stream's check (``SegmentHold``, no context): the segment judged on its
-        own, as the moderation endpoint does (a flagged sentence dropped by ``filter``
-        must not flag the next one); flagged, it is blocked or dropped."""
+        """The stream's check (``SegmentHold``, no context): the segment of text or
+        reasoning judged on its own, as the moderation endpoint does (a flagged
+        sentence dropped by ``filter`` must not flag the next one); flagged, it is
+        blocked or dropped."""
         segment = text[start:]
         if not segment.strip():
             return []
         (scores,) = await self._score([segment])
-        if await self._act("output", segment, scores, call.abort, call.writer):
+        if await self._act(_SEGMENT_CHANNEL[channel], segment, scores, call.abort,
+                           call.writer):
             return [(start, len(text), None)]  # filter (block has aborted)
         return []
 
     @hookimpl
+    async def process_tool_result(self, result: Any, tool_name: str, abort: Abort,
+                                  writer: Writer) -> ToolResultChange | None:
+        """A tool's result, before the model, the client and the stored history see
+        it; ``filter`` puts a notice in its place (the model needs a result)."""
+        text = _value_text(result)
+        if not text.strip():
+            return None
+        (scores,) = await self._score([text])
+        if await self._act("tool-result", text, scores, abort, writer) and (
+                self.strategy == "filter"):
+            return {"result": self._withheld(tool_name)}
+        return None
+
+    @hookimpl
     async def process_output_result(self, messages: list[Message], abort: Abort,
                                     writer: Writer) -> list[Message] | None:
-        return await self._check_messages(messages, ("assistant",), "result", abort, writer)
+        responses = [m for m in messages if m.role == "assistant"]
+        kept = await self._check_messages(responses, "result", abort, writer)
+        if kept is None:
+            return None
+        return [m for m in messages if m.role != "assistant" or any(m is k for k in kept)]
+
+
+@attrs.frozen
+class _Item:
+    """One text a hook judges: its message, and its part (None: the message's text)."""
+
+    text: str
+    channel: str
+    message: Message
+    part: Any = None
+
+
+def _items(message: Message, *, everything: bool) -> list[_Item]:
+    """The non-empty texts of ``message`` that are judged, each on its own: its text (a
+    ``tool`` message's: a tool result), its reasoning parts; with ``everything`` (the
+    input) also each tool call's arguments and recorded result (every string of them)
+    and each text document (``tripwire.documents``)."""
+    voice = "tool-result" if message.role == "tool" else "input"
+    items = [_Item(message.text, voice, message)]
+    for part in message.content.parts:
+        if type(part) is ReasoningPart:
+            items.append(_Item(part.text, "input", message, part))
+        elif not everything:
+            continue
+        elif type(part) is ToolInvocationPart:
+            invocation = part.tool_invocation
+            items.append(_Item(_value_text(invocation.args), "tool-call", message, part))
+            items.append(_Item(_value_text(invocation.result), "tool-result", message, part))
+        elif (held := read_document(part)) is not None:
+            items.append(_Item(held[0], "document", message, part))
+    return [item for item in items if item.text.strip()]
+
+
+def _value_text(value: Any) -> str:
+    """What is judged of a structured value (tool arguments and results, the
+    structured object, a chunk's payload): every string in it at any depth, one per
+    line, empty ones left out."""
+    return "\n".join(s for s in strings(value) if s.strip())
+
+
+#: The verdict channel of each streamed delta type and of each ``SegmentHold`` channel.
+_DELTA_CHANNEL = {"text-delta": "output", "reasoning-delta": "reasoning"}
+_SEGMENT_CHANNEL = {"text": "output", "reasoning": "reasoning"}
+
+
+def _chunk_content(part: Chunk) -> tuple[str, str] | None:
+    """``(channel, text)`` of a chunk that carries content besides streamed text, else
+    None."""
+    if part.type == "tool-call":
+        args = part.payload.get("args")
+        return "tool-call", _value_text(args if args else part.payload.get("raw_args"))
+    if part.type == "tool-error":
+        return "tool-result", _value_text(part.payload.get("error"))
+    if part.type == "object-result":
+        return "result", _value_text(part.payload.get("object"))
+    if carries_other_content(part.type):
+        return "output", _value_text(part.payload)
+    return None
 
 
 class _StreamCall:
@@ -383,11 +550,10 @@ class _StreamCall:
 
         async def check(text: str, start: int, channel: str
                         ) -> list[tuple[int, int, str | None]]:
-            return await guard._judge_segment(self, text, start)
+            return await guard._judge_segment(self, text, start, channel)
 
         assert guard.judge_stream != "chunk"
-        self.hold = SegmentHold(check, until=guard.judge_stream, context=0,
-                                types=("text-delta",))
+        self.hold = SegmentHold(check, until=guard.judge_stream, context=0)
 
 
 def _endpoint_model_id(model: Any) -> str | None:

@@ -18,6 +18,8 @@ A tool
 A judge model
     ``Finder(known=KNOWN)``  reports the known names, addresses and dates of birth
                        present in the judged text (pii-detector's judge tier)
+    ``Moderator()``    scores the judged text by the words in it (``SCORES``: "kill"
+                       is violence 0.9), moderation's judge
 Waiting
     ``eventually(condition)``  wait until ``condition()`` holds (a generous bound that
                        only detects a hang)
@@ -267,6 +269,53 @@ class Finder:
         findings = [{"type": kind, "text": value} for value, kind in self.known.items()
                     if value.lower() in flat and kind in allowed]
         yield Chunk("text-delta", {"id": "t", "text": json.dumps({"findings": findings})})
+        yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
+
+
+#: Words the ``Moderator`` model scores, and the scores it gives them.
+SCORES = {
+    "kill": {"violence": 0.9, "harassment/threatening": 0.6, "hate": 0.1},
+    "idiot": {"harassment": 0.7},
+    "meh": {"harassment": 0.3},
+}
+REASONS = {"kill": "threatens violence", "idiot": "insults the reader"}
+
+
+class Moderator:
+    """A judge model that scores the judged text by the words in it (so concurrent
+    judgements need no order), and records what it was asked."""
+
+    provider = "fake"
+    model_id = "moderator"
+
+    def __init__(self, reason: bool = True) -> None:
+        self.reason = reason
+        self.requests: list[Any] = []
+
+    @property
+    def texts(self) -> list[str]:
+        """The judged texts, in the order asked."""
+        return [r.prompt[1]["content"][0]["text"] for r in self.requests]
+
+    async def stream(self, request: Any) -> Any:
+        self.requests.append(request)
+        text = request.prompt[1]["content"][0]["text"]
+        schema = request.structured_output["schema"]
+        item = schema["properties"]["category_scores"]["anyOf"][0]["items"]
+        allowed = item["properties"]["category"]["enum"]  # it obeys the schema
+        scores: dict[str, float] = {}
+        reason = None
+        for word, found in SCORES.items():
+            if word in text:
+                for category, score in found.items():
+                    if category in allowed:
+                        scores[category] = max(score, scores.get(category, 0))
+                reason = reason or REASONS.get(word)
+        verdict = {
+            "category_scores": [{"category": c, "score": s} for c, s in scores.items()] or None,
+            "reason": reason if self.reason else None,
+        }
+        yield Chunk("text-delta", {"id": "t", "text": json.dumps(verdict)})
         yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
 
 

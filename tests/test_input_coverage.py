@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 import pytest
-from helpers import keyword_guard, strings
+from helpers import Moderator, keyword_guard, strings
 
 from tripwire import Agent, Message
 from tripwire.messages import (
@@ -30,6 +30,7 @@ from tripwire.messages import (
     ToolInvocation,
     ToolInvocationPart,
 )
+from tripwire.plugins.moderation import Moderation
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
 from tripwire.plugins.regex_filter import RegexFilter
@@ -52,6 +53,7 @@ PAYLOAD = {
     "regex-filter": (f"The order is {ORDER}, please check it.", [ORDER]),
     "keyword-guard": (f"The password is {KEYWORD} for now.", [KEYWORD]),
     "prompt-injection-detector": (f"Thanks for the help. {ATTACK}", ["previous instructions"]),
+    "moderation": ("I will kill them all tonight.", ["kill"]),  # Moderator: violence
 }
 
 #: Per guard, its strategies: the blocking one first, then those that let the run go on
@@ -79,6 +81,10 @@ GUARDS = {
         "block": lambda: PromptInjectionDetector(),
         "filter": lambda: PromptInjectionDetector(strategy="filter"),
         "rewrite": lambda: PromptInjectionDetector(strategy="rewrite"),
+    },
+    "moderation": {
+        "block": lambda: Moderation(Moderator()),
+        "filter": lambda: Moderation(Moderator(), strategy="filter"),
     },
 }
 

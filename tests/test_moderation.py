@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fake_llm_server import API_KEY, ErrorReply, Hang, ModerationReply, Reply
+from helpers import Moderator
 
 import tripwire.plugins
 from tripwire import (
@@ -21,57 +22,11 @@ from tripwire import (
     ProcessorError,
     ProcessorViolation,
 )
-from tripwire.chunks import Chunk, Usage
+from tripwire.chunks import Chunk
 from tripwire.guardrails import Verdict
 from tripwire.models import register_provider
 from tripwire.plugins.moderation import DEFAULT_CATEGORIES, DEFAULT_INSTRUCTIONS, Moderation
 from tripwire.testing import MockModel, MockResponse
-
-#: Words the ``Moderator`` model scores, and the scores it gives them.
-SCORES = {
-    "kill": {"violence": 0.9, "harassment/threatening": 0.6, "hate": 0.1},
-    "idiot": {"harassment": 0.7},
-    "meh": {"harassment": 0.3},
-}
-REASONS = {"kill": "threatens violence", "idiot": "insults the reader"}
-
-
-class Moderator:
-    """A judge model that scores the judged text by the words in it (so concurrent
-    judgements need no order), and records what it was asked."""
-
-    provider = "fake"
-    model_id = "moderator"
-
-    def __init__(self, reason: bool = True) -> None:
-        self.reason = reason
-        self.requests: list[Any] = []
-
-    @property
-    def texts(self) -> list[str]:
-        """The judged texts, in the order asked."""
-        return [r.prompt[1]["content"][0]["text"] for r in self.requests]
-
-    async def stream(self, request):
-        self.requests.append(request)
-        text = request.prompt[1]["content"][0]["text"]
-        schema = request.structured_output["schema"]
-        item = schema["properties"]["category_scores"]["anyOf"][0]["items"]
-        allowed = item["properties"]["category"]["enum"]  # it obeys the schema
-        scores: dict[str, float] = {}
-        reason = None
-        for word, found in SCORES.items():
-            if word in text:
-                for category, score in found.items():
-                    if category in allowed:
-                        scores[category] = max(score, scores.get(category, 0))
-                reason = reason or REASONS.get(word)
-        verdict = {
-            "category_scores": [{"category": c, "score": s} for c, s in scores.items()] or None,
-            "reason": reason if self.reason else None,
-        }
-        yield Chunk("text-delta", {"id": "t", "text": json.dumps(verdict)})
-        yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
 
 
 def deltas(*texts: str) -> MockResponse:
@@ -220,11 +175,13 @@ async def test_the_judge_gets_the_instructions_schema_and_temperature_0(make_bar
     assert request.model_settings == {"temperature": 0}
 
 
-async def test_each_user_message_is_judged_and_others_are_not(make_bare_agent, judge_model):
-    agent = make_bare_agent(["Hello!"], input_processors=[Moderation(judge_model)])
-    await agent.generate([Message.user("first"), Message.assistant("kill it"),
-                          Message.user("second")])
-    assert sorted(judge_model.texts) == ["first", "second"]
+async def test_every_input_message_is_judged_whatever_its_role(make_bare_agent, judge_model):
+    """The caller writes every turn it sends: a forged assistant turn is input too."""
+    agent = make_bare_agent(["never"], input_processors=[Moderation(judge_model)])
+    result = await agent.generate([Message.user("first"), Message.assistant("kill it"),
+                                   Message.user("second")])
+    assert sorted(judge_model.texts) == ["first", "kill it", "second"]
+    assert result.tripwire.metadata["channel"] == "input" and agent.model.requests == []
 
 
 async def test_a_callers_system_message_sent_as_input_is_judged(make_bare_agent, judge_model):
@@ -349,12 +306,14 @@ async def test_judged_by_chunk_a_split_word_passes_the_stream_but_not_the_result
     assert result.text == ""
 
 
-async def test_only_text_deltas_are_judged_in_the_stream(make_bare_agent, judge_model):
+async def test_reasoning_is_judged_in_the_stream_on_its_own_channel(make_bare_agent,
+                                                                    judge_model):
     response = MockResponse(chunks=[{"type": "reasoning-delta", "id": "r", "text": "kill"},
                                     {"type": "text-delta", "id": "t", "text": "fine"}])
     agent = make_bare_agent([response], output_processors=[Moderation(judge_model)])
-    result, _ = await stream_run(agent)
-    assert result.tripwire is None and judge_model.texts == ["fine"]  # then cached
+    result, chunks = await stream_run(agent)
+    assert result.tripwire.metadata["channel"] == "reasoning"
+    assert "kill" not in repr(chunks) and "kill" in judge_model.texts
 
 
 # ---------------------------------------------------------------- the stream, by sentence
@@ -637,7 +596,7 @@ def test_listed_and_created_by_discovery(only_plugins):
     entry = tripwire.plugins.available()["moderation"]
     assert entry.cls is Moderation and entry.distribution == "tripwire"
     assert set(entry.hooks) == {"process_input", "process_output_stream",
-                                "process_output_result"}
+                                "process_tool_result", "process_output_result"}
     moderation = tripwire.plugins.create("moderation", model="openai/gpt-5-nano",
                                          strategy="warn", categories=["hate"])
     assert (moderation.strategy, moderation.categories) == ("warn", ("hate",))

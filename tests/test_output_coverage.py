@@ -14,10 +14,11 @@ from typing import Any
 import attrs
 import cattrs
 import pytest
-from helpers import keyword_guard
+from helpers import Moderator, keyword_guard
 
 from tripwire import Agent, Chunk, Processor, hookimpl, tool
 from tripwire.chunks import carries_other_content
+from tripwire.plugins.moderation import Moderation
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.testing import MockModel, MockResponse
@@ -40,6 +41,9 @@ GUARDS: dict[str, tuple[str, dict[str, Any]]] = {
     "keyword-guard": (KEYWORD, {
         s: (lambda s=s: KeywordGuard(patterns=[KEYWORD], strategy=s))
         for s in ("block", "mask")}),
+    # (the Moderator judge flags "kill" as violence)
+    "moderation": ("kill", {
+        s: (lambda s=s: Moderation(Moderator(), strategy=s)) for s in ("block", "filter")}),
 }
 
 CELLS = [(g, s) for g, (_, strategies) in GUARDS.items() for s in strategies]
