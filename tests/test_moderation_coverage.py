@@ -11,12 +11,15 @@ The ``Moderator`` judge flags "kill" (violence); nothing else in these runs hold
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import pytest
 from fake_llm_server import API_KEY, ModerationReply
 from helpers import Moderator
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_input_coverage import PLACES, conversation
 
 from tripwire import Agent, Memory, Message, tool
@@ -251,3 +254,40 @@ async def test_a_data_chunk_does_not_cut_the_sentence_held() -> None:
     kinds = [c.type for c in chunks if c.type in ("text-delta", "data-lookup")]
     assert kinds[0] == "data-lookup" and "We will " not in judge.texts
     assert judge.texts[:2] == ["data\nrows\na row", "We will go home."]
+
+
+def _cut(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({c % (len(text) + 1) for c in cuts} | {0, len(text)})
+    return [text[a:b] for a, b in zip(points, points[1:], strict=False) if b > a]
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(reasoning_cuts=st.lists(st.integers(0, 60), max_size=8),
+       text_cuts=st.lists(st.integers(0, 60), max_size=8),
+       strategy=st.sampled_from(["block", "filter"]),
+       stream=st.booleans())
+def test_however_the_model_chunks_it_flagged_reasoning_and_text_stay_out(
+        reasoning_cuts: list[int], text_cuts: list[int], strategy: str, stream: bool) -> None:
+    """The stream held by sentence: a flagged sentence of reasoning or text never
+    reaches the client, whatever the model's deltas cut (``filter`` drops every delta
+    the flagged sentence touches, so a clean sentence in the same delta goes too)."""
+    chunks_in = [
+        *({"type": "reasoning-delta", "id": "r", "text": t}
+          for t in _cut(f"Let me think. I will {FLAGGED} them. Done.", reasoning_cuts)),
+        *({"type": "text-delta", "id": "t", "text": t}
+          for t in _cut(f"Fine. You {FLAGGED}ers. Bye.", text_cuts)),
+    ]
+
+    async def go() -> tuple[list[Any], Any]:
+        agent = Agent(id="a", model=MockModel([MockResponse(chunks=chunks_in)]),
+                      output_processors=[Moderation(Moderator(), strategy=strategy)],
+                      default_error_processors=False)
+        if not stream:
+            return [], await agent.generate("hi")
+        handle = agent.stream("hi")
+        return [c async for c in handle], await handle.result
+
+    chunks, result = asyncio.run(go())
+    seen = repr(chunks) + result.text + repr(result.messages) + repr(result.steps)
+    assert FLAGGED not in seen
+    assert (result.tripwire is not None) == (strategy == "block")
