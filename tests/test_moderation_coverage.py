@@ -21,6 +21,7 @@ from helpers import Moderator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_input_coverage import PLACES, conversation
+from test_output_coverage import CASES, _agent, _structured_agent
 
 from tripwire import Agent, Memory, Message, tool
 from tripwire.memory import open_store
@@ -116,6 +117,19 @@ async def test_flagged_output_never_reaches_the_client_the_tool_or_the_model(
         assert (CHANNEL[place], "filtered") in verdicts
     if place == "tool-call":
         assert case.calls == []  # the tool never ran
+
+
+@pytest.mark.parametrize("case", [*CASES, "object"])
+async def test_warn_reports_flagged_content_in_another_chunk(case: str) -> None:
+    """warn on the chunks of test_output_coverage (block and filter are in its matrix):
+    the content passes, a verdict says so."""
+    guard = Moderation(Moderator(), strategy="warn")
+    agent = (_structured_agent(guard, FLAGGED, True) if case == "object"
+             else _agent(guard, case, FLAGGED))
+    result = await agent.generate("hi")
+    channel = "result" if case == "object" else "output"
+    assert result.tripwire is None
+    assert [(v.channel, v.action) for v in result.verdicts] == [(channel, "warned")]
 
 
 @pytest.mark.parametrize("place", ["tool result", "tool error"])
