@@ -78,10 +78,10 @@ from tripwire.plugins._moderation_endpoint import (
     Scores,
     endpoint_model_id,
 )
-from tripwire.plugins._pii.walk import strings
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.segmenthold import SegmentHold
 from tripwire.types import Abort, ToolResultChange, Writer
+from tripwire.values import strings
 
 __all__ = ["DEFAULT_CATEGORIES", "DEFAULT_INSTRUCTIONS", "Moderation", "Strategy", "schema_for"]
 
