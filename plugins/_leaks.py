@@ -6,17 +6,29 @@ removed). Every window of ``n`` consecutive words of the text that is also a win
 the instructions (exactly, or from ``LOOSE_FROM`` words on with one interior word
 different) is a hit; hits that overlap, touch or stand at most ``MAX_GAP`` words apart
 form one leak. ``Scan`` lets a stream that only grows look up only its new words.
+
+Several strings can be checked as one text (``Value``): a nested value's (a tool call's
+arguments, the structured object, a data chunk's payload), so a leak split across its
+strings is still found, or a message's parts; ``shares`` and ``value_redacted`` replace
+each string's share of the leaks found in it.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import attrs
 
-__all__ = ["LOOSE_FROM", "MAX_GAP", "Index", "Scan", "Span", "find_leaks", "joined", "words"]
+from tripwire.guardrails import Detection, merge
+from tripwire.holdback import replace_all
+from tripwire.plugins._pii.walk import strings, walk
+
+__all__ = ["LOOSE_FROM", "MAX_GAP", "Index", "Scan", "Span", "Value", "find_leaks",
+           "hit_ranges", "joined", "redacted", "shares", "value_redacted", "value_text",
+           "words"]
 
 #: Hit windows at most this many words apart are one leak (the words between go too).
 MAX_GAP = 2
@@ -113,6 +125,19 @@ def find_leaks(
 _Word = tuple[str, int, int]
 
 
+def hit_ranges(index: Index | None, text: str) -> list[tuple[int, int]]:
+    """Where the hit windows of ``text`` lie (from their first matching word's start to
+    their last one's end): the words of a leak that match the instructions, without the
+    gaps ``MAX_GAP`` lets a leak take in."""
+    if index is None or not index.exact:
+        return []
+    n = index.n
+    ws, hits = Scan().update(index, text, None)
+    # (A different first or last word is not part of the leak, as in ``_runs``.)
+    return [(ws[i + 1 if other == 0 else i][1], ws[i + n - 2 if other == n - 1 else i + n - 1][2])
+            for i, other in hits]
+
+
 class Scan:
     """The words of the text scanned last and its hit windows ``(first word, the word
     that differs or -1)``, so that a text that only grew costs its new words."""
@@ -196,4 +221,70 @@ def joined(spans: list[Span]) -> list[Span]:
                            tuple(dict.fromkeys(prev.types + span.types)), prev.detector)
         else:
             out.append(span)
+    return out
+
+
+#: The deterministic tier's leak types (the n-grams').
+NGRAM_TYPES = frozenset({"verbatim", "near-verbatim"})
+
+
+@attrs.frozen
+class Value:
+    """Strings checked as one ``text``: a nested value's (``sep`` 1: a line break
+    between two; ``hits``: where the n-grams' hit windows lie in ``text``) or a
+    message's parts (``sep`` 0, ``hits`` None)."""
+
+    texts: list[str]
+    text: str
+    sep: int
+    hits: list[tuple[int, int]] | None
+
+
+def value_text(index: Index | None, value: Any) -> Value:
+    """Every string of ``value``, as ``walk`` visits them (dict keys and values, lists
+    and tuples), as one text: a line break between two, so a leak split across strings
+    is still found (a word split across two is not)."""
+    texts = list(strings(value))
+    text = "\n".join(texts)
+    return Value(texts, text, 1, hit_ranges(index, text))
+
+
+def shares(target: Value, spans: list[Span], replacement: Callable[[int], str]) -> list[str]:
+    """Each of ``target.texts`` with its share of ``spans`` (offsets in ``target.text``)
+    replaced (``replacement(length)``). With ``target.hits``, a string that a leak of
+    the n-grams only takes in as a gap between its hits (a key between two quoted
+    values) is left as it is."""
+    edited: list[str] = []
+    start = 0
+    for text in target.texts:
+        end = start + len(text)
+        mine = [Span(max(s.start, start) - start, min(s.end, end) - start, s.types)
+                for s in spans if s.start < end and s.end > start
+                and (target.hits is None or not NGRAM_TYPES.issuperset(s.types)
+                     or any(a < min(s.end, end) and b > max(s.start, start)
+                            for a, b in target.hits))]
+        edited.append(redacted(text, mine, replacement) if mine else text)
+        start = end + target.sep
+    return edited
+
+
+def value_redacted(value: Any, target: Value, spans: list[Span],
+                   replacement: Callable[[int], str]) -> Any:
+    """``value`` (``target`` is its ``value_text``) with its strings' shares of
+    ``spans`` replaced in place; ``value`` itself when nothing changed."""
+    changed = iter(zip(target.texts, shares(target, spans, replacement), strict=True))
+
+    def change(text: str) -> str:
+        old, new = next(changed)
+        return text if new == old else new
+
+    return walk(value, change)
+
+
+def redacted(text: str, spans: list[Span], replacement: Callable[[int], str]) -> str:
+    """``text`` with each span replaced by ``replacement(its length)`` (spans never
+    overlap)."""
+    detections = merge([Detection(s.types[0], s.start, s.end) for s in spans])
+    labelled = [(d.start, d.end, d.end - d.start) for d in detections]
+    out, _ = replace_all(text, lambda _: labelled, lambda m: replacement(m.rule))
     return out

@@ -21,7 +21,9 @@ Judge (``model=``)
     output, and answers ``{leaked, types, spans}`` (``JUDGE_SCHEMA``): paraphrases and
     summaries the n-grams cannot see. In the stream, text waits in a
     ``tripwire.SegmentHold`` until the judge has seen its sentence (``judge_stream``);
-    each text of the final response is judged too. Its spans
+    each text and reasoning of the final response is judged too, and so are a tool
+    call's arguments, the structured object and each other content chunk as they
+    stream. Its spans
     are merged with the deterministic detections (which it never drops). A judge
     failure is this processor's error: its ``fail_open`` decides (default: the run
     fails).
@@ -34,9 +36,29 @@ Where the system messages come from
     ``process_input_step`` records the system messages each model call was given
     (with what earlier input processors changed) in ``state``, and those are used.
 
+What is checked
+    ``process_output_stream``: text and reasoning deltas through the hold-back window
+    (below; reasoning is its own channel, verdict channel ``reasoning``); a tool
+    call's arguments (``args``, ``raw_args``) before the tool runs (it runs with what
+    this returns; ``filter`` drops the call and the tool does not run); the parsed
+    object (``object-result``: ``result.object`` is what it leaves); every string of
+    any other chunk that carries content (``data-*``, ``source``, a type the framework
+    does not define: ``tripwire.chunks.carries_other_content``; ``process_data_parts
+    = True``). A value is checked whole, at any depth: its strings (dict keys and
+    values, list items) one after another, a line break between two, so a leak split
+    across strings is found; each string's share of a leak is replaced in place (a
+    string the leak only takes in as a gap between its hits, such as a key between
+    two quoted values, is left), ``filter`` drops the chunk, ``block`` aborts. With
+    ``model=``, the judge sees each value too. ``process_output_result``: per
+    assistant message its text parts as one text (or ``content.content``), its
+    reasoning parts as one, and each tool call's arguments. Not checked: tool
+    results and a tool's error text (what tools return, not the model's output), the
+    text of documents and files.
+
 Streaming
-    Only ``text-delta`` chunks are checked (reasoning is not), through a
-    ``tripwire.HoldBack`` window of ``ngram * CHARS_PER_WORD`` characters: a hit
+    ``text-delta`` and ``reasoning-delta`` chunks go through one ``tripwire.HoldBack``
+    window of ``ngram * CHARS_PER_WORD`` characters, each channel matched as one text
+    whatever its ids (so a leak across text or reasoning ids is found): a hit
     window is found once its last word arrives, while its first is still held, so no
     ``ngram`` words of a leak reach the client together. While a leak goes on, every
     chunk of it stays held (its run grows with each new hit word), so a long leak is
@@ -63,17 +85,28 @@ import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
-from tripwire.chunks import Chunk
+from tripwire.chunks import Chunk, carries_other_content
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict, merge
-from tripwire.holdback import HoldBack, Match, replace_all
+from tripwire.guardrails import Detection, Verdict
+from tripwire.holdback import CHANNELS as HOLD_CHANNELS
+from tripwire.holdback import Match
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
-from tripwire.messages import Message, MessageList, TextPart
+from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
 from tripwire.options import Range, check
-from tripwire.plugins._leaks import Index, Scan, Span, find_leaks, joined, words
+from tripwire.plugins._leaks import (
+    Index,
+    Span,
+    Value,
+    find_leaks,
+    joined,
+    shares,
+    value_redacted,
+    value_text,
+    words,
+)
+from tripwire.plugins._scrub_stream import Found, Stream
 from tripwire.processor import Processor, ProcessorViolation
-from tripwire.segmenthold import SegmentHold
 from tripwire.types import Abort, Writer
 
 __all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
@@ -124,6 +157,9 @@ _ACTIONS = {"block": "blocked", "warn": "warned", "filter": "filtered", "redact"
 # What a leak is replaced with under ``filter`` while streaming: a chunk holding it is
 # dropped. A Unicode noncharacter: no model writes it.
 _DROP = "\ufdd0"
+#: The verdict channel of each stream channel (``tripwire.holdback.CHANNELS``).
+_VERDICT_CHANNEL = {"text": "output", "reasoning": "reasoning"}
+
 def _system_texts(messages: Iterable[Any]) -> list[str]:
     """The text of each system message (a string, ``{"content": str}`` or content
     parts with ``text``)."""
@@ -139,8 +175,9 @@ def _system_texts(messages: Iterable[Any]) -> list[str]:
 
 
 class SystemPromptScrubber(Processor):
-    """Finds the agent's system prompt leaking into its output (streamed text and the
-    final response) and blocks, reports, drops or redacts it.
+    """Finds the agent's system prompt leaking into its output (streamed text and
+    reasoning, tool calls' arguments, the structured object, data and other content
+    chunks, the final response) and blocks, reports, drops or redacts it.
 
     Options:
 
@@ -174,6 +211,9 @@ class SystemPromptScrubber(Processor):
 
     id = "system-prompt-scrubber"
     name = "System Prompt Scrubber"
+    #: ``data-*`` chunks (what tools, other processors and the model write) are checked
+    #: too; the pipeline never hands a processor the data chunks it wrote itself.
+    process_data_parts = True
     description = (
         "Finds the agent's system prompt leaking into its output (verbatim and "
         "near-verbatim word n-grams, custom patterns, a judge for paraphrases) and "
@@ -308,44 +348,111 @@ class SystemPromptScrubber(Processor):
     async def process_output_stream(self, part: Chunk, state: dict[str, Any],
                                     message_list: MessageList | None, abort: Abort,
                                     writer: Writer) -> list[Chunk]:
-        stream: _Stream | None = state.get("stream")
+        stream: Stream | None = state.get("stream")
         if stream is None:
-            stream = state["stream"] = _Stream(self)
+            stream = state["stream"] = Stream(self)
         if part.type == "tripwire":
-            stream.hold.discard()
-            stream.pending.clear()
-            if stream.gate is not None:
-                stream.gate.discard()
+            stream.discard()
             return [part]
         stream.state, stream.message_list = state, message_list
         stream.abort, stream.writer = abort, writer
-        if part.type == "text-delta":
+        if part.is_data:
+            # Checked whole, not through the window or the judge's gate (no flush of
+            # held text, the order as before).
+            checked = await self._check_payload(stream, part, None, "output")
+            return [] if checked is None else [checked]
+        channel = HOLD_CHANNELS.get(part.type)
+        chunks: list[Chunk] = []
+        if stream.held is not None and stream.held != channel:
+            # What is held of the other channel is complete: release it first (so the
+            # finder knows which channel it scans).
+            chunks.extend(await self._released(stream, stream.flush()))
+        if channel is not None:
             if stream.index is None:
                 stream.index = self.index(self._instructions(state, message_list))
-            stream.pushed += len(part.payload.get("text", ""))
-        chunks, matches = stream.hold.push(part)
-        for match in matches:
-            span: _Found = match.rule
-            stream.pending.extend(
-                Detection(t, span.start, span.end, detector=span.detector) for t in span.types)
-            if self.strategy == "warn":
-                stream.warned.update([_key(match.text)])
-        if stream.pending and self.strategy == "block":
-            await self._act("output", stream.pending, abort, writer)
-        if part.type != "text-delta":
-            # The end of a stretch of text: one verdict for what was found in it. The
-            # next step may run with other system messages.
-            await self._act("output", stream.pending, abort, writer)
-            stream.pending = []
+            chunks.extend(await self._released(stream, stream.push(channel, part)))
+        else:
+            chunks.extend(await self._released(stream, stream.hold.push(part)))
+            # The end of a stretch of text: one verdict per channel for what was found
+            # in it. The next step may run with other system messages.
+            for verdict_channel, pending in stream.pending.items():
+                await self._act(verdict_channel, pending, abort, writer)
+            stream.pending.clear()
             stream.index = None
+            where = _payload(part.type)
+            if where is not None and chunks and chunks[-1] is part:
+                # A tool call's arguments (before the tool runs: it runs with what this
+                # returns), the parsed object (result.object is what this chunk carries
+                # when it leaves the processors), a source's or another chunk's payload.
+                checked = await self._check_payload(stream, part, where[1], where[0])
+                chunks[-1:] = [] if checked is None else [checked]
         if self.strategy == "filter":
             chunks = [c for c in chunks
-                      if not (c.type == "text-delta" and _DROP in c.payload.get("text", ""))]
+                      if not (c.type in HOLD_CHANNELS and _DROP in c.payload.get("text", ""))]
         if stream.gate is None:
             return chunks
         return await stream.gate.push_all(chunks, fail_open=self.fail_open, owner=self.id)
 
-    async def _judge_segment(self, stream: _Stream, text: str, start: int
+    async def _released(self, stream: Stream, released: tuple[list[Chunk], list[Match]]
+                        ) -> list[Chunk]:
+        """The released chunks; a leak in them blocks now (before any of it is emitted)
+        or waits in ``stream.pending`` to be reported."""
+        chunks, matches = released
+        for match in matches:
+            span: Found = match.rule
+            stream.pending.setdefault(_VERDICT_CHANNEL[match.channel], []).extend(
+                Detection(t, span.start, span.end, detector=span.detector) for t in span.types)
+            if self.strategy == "warn":
+                stream.warned.update([_key(match.text)])
+        if matches and self.strategy == "block":
+            for verdict_channel, pending in stream.pending.items():
+                await self._act(verdict_channel, pending, stream.abort, stream.writer)
+        return chunks
+
+    # ------------------------------------------------------------ whole values
+
+    async def _check_payload(self, stream: Stream, part: Chunk, keys: tuple[str, ...] | None,
+                             channel: str) -> Chunk | None:
+        """``part`` with ``payload[key]`` for each of ``keys`` (``None``: the whole
+        payload) checked at any depth, each value as one text: blocked, reported, the
+        chunk dropped (``filter``), or the leaks replaced in place (``redact``)."""
+        system = self._instructions(stream.state, stream.message_list)
+        if not system:
+            return part
+        index = self.index(system)
+        payload = part.payload
+        values: dict[str | None, Any] = (
+            {None: payload} if keys is None else {k: payload[k] for k in keys if k in payload})
+        found: dict[str | None, tuple[Value, list[Span]]] = {}
+        detections: list[Detection] = []
+        offset = 0
+        for key, value in values.items():
+            target = value_text(index, value)
+            text = target.text
+            spans = find_leaks(index, self._patterns, text)
+            if self.judge is not None and any(c.isalnum() for c in text):
+                verdict = await self.judge(text, context="\n\n".join(system))
+                spans = joined([*spans, *_judged(verdict, len(text))])
+            if self.strategy == "warn":
+                stream.warned.update(_key(text[s.start:s.end]) for s in spans
+                                     if s.detector != "judge")
+            detections.extend(Detection(t, offset + s.start, offset + s.end, detector=s.detector)
+                              for s in spans for t in s.types)
+            offset += len(text) + 1
+            if spans:
+                found[key] = target, spans
+        await self._act(channel, detections, stream.abort, stream.writer)
+        if not found or self.strategy == "warn":
+            return part
+        if self.strategy == "filter":
+            return None
+        if None in found:
+            return part.evolve(payload=value_redacted(payload, *found[None], self._replacement))
+        return part.evolve(payload={**payload, **{
+            k: value_redacted(payload[k], *found[k], self._replacement) for k in found
+            if k is not None}})
+
+    async def _judge_segment(self, stream: Stream, text: str, start: int, channel: str
                              ) -> list[tuple[int, int, str | None]]:
         """The stream's judge check (``SegmentHold``): the leaks the judge finds in
         ``text[start:]`` (with the text before it as context) acted on, as edits."""
@@ -358,8 +465,9 @@ class SystemPromptScrubber(Processor):
                  for sp in _judged(verdict, len(text)) if sp.end > start]
         if not spans:
             return []
-        await self._act("output", [Detection(t, sp.start, sp.end, detector=sp.detector)
-                                   for sp in spans for t in sp.types],
+        await self._act(_VERDICT_CHANNEL[channel],
+                        [Detection(t, sp.start, sp.end, detector=sp.detector)
+                         for sp in spans for t in sp.types],
                         stream.abort, stream.writer)
         if self.strategy == "filter":
             return [(sp.start, sp.end, None) for sp in spans]
@@ -371,112 +479,80 @@ class SystemPromptScrubber(Processor):
                                     writer: Writer) -> list[Message] | None:
         system = self._instructions(state, message_list)
         index = self.index(system)
-        # Every text of every assistant message: its parts, or content.content.
-        targets: list[tuple[Message, TextPart | None, str]] = []
+        # Per assistant message: its text parts as one text (the stream matched them as
+        # one, whatever their ids), or content.content; its reasoning parts as one; and
+        # each tool call's arguments.
+        targets: list[tuple[Message, list[Any], Value]] = []
         for message in messages:
             if message.role != "assistant":
                 continue
-            parts = [p for p in message.content.parts if type(p) is TextPart]
-            targets.extend((message, p, p.text) for p in parts)
-            if not parts and isinstance(message.content.content, str):
-                targets.append((message, None, message.content.content))
-        found = [find_leaks(index, self._patterns, text) for _, _, text in targets]
+            parts = message.content.parts
+            text_parts: list[TextPart | ReasoningPart] = [p for p in parts if type(p) is TextPart]
+            reasoning_parts: list[TextPart | ReasoningPart] = [
+                p for p in parts if type(p) is ReasoningPart]
+            if not text_parts and isinstance(message.content.content, str):
+                content = message.content.content
+                targets.append((message, [], Value([content], content, 0, None)))
+            for same in (text_parts, reasoning_parts):
+                if same:
+                    texts = [p.text for p in same]
+                    targets.append((message, same, Value(texts, "".join(texts), 0, None)))
+            targets.extend((message, [p], value_text(index, p.tool_invocation.args))
+                           for p in parts if type(p) is ToolInvocationPart)
+        found = [find_leaks(index, self._patterns, target.text) for _, _, target in targets]
         if self.judge is not None and system:
+            # Text and reasoning are judged; tool calls' arguments were, in the stream.
             judge = self.judge
             context = "\n\n".join(system)
-            verdicts = await asyncio.gather(*(judge(text, context=context)
-                                              for _, _, text in targets))
-            found = [joined([*spans, *_judged(verdict, len(text))])
-                     for spans, verdict, (_, _, text) in zip(found, verdicts, targets,
-                                                             strict=True)]
+            judged = [i for i, (_, _, target) in enumerate(targets) if target.hits is None]
+            verdicts = await asyncio.gather(*(judge(targets[i][2].text, context=context)
+                                              for i in judged))
+            for i, verdict in zip(judged, verdicts, strict=True):
+                found[i] = joined([*found[i], *_judged(verdict, len(targets[i][2].text))])
         detections: list[Detection] = []
         dropped: set[str] = set()
         changed = False
-        stream: _Stream | None = state.get("stream")
+        stream: Stream | None = state.get("stream")
         warned = stream.warned.copy() if stream is not None else Counter()
         offset = 0
-        for (message, part, text), spans in zip(targets, found, strict=True):
+        for (message, held, target), spans in zip(targets, found, strict=True):
             if self.strategy == "warn":
-                spans = _unseen(warned, spans, text)
+                spans = _unseen(warned, spans, target.text)
             detections.extend(Detection(t, offset + s.start, offset + s.end, detector=s.detector)
                               for s in spans for t in s.types)
-            offset += len(text)
+            offset += len(target.text)
             if not spans:
                 continue
             if self.strategy == "filter":
                 dropped.add(message.id)
             elif self.strategy == "redact":
-                out = _redacted(text, spans, self._replacement)
-                if part is None:
-                    message.content.content = out
-                else:
-                    part.text = out
                 changed = True
+                if not held:
+                    message.content.content = shares(target, spans, self._replacement)[0]
+                elif type(held[0]) is ToolInvocationPart:
+                    inv = held[0].tool_invocation
+                    held[0].tool_invocation = attrs.evolve(
+                        inv, args=value_redacted(inv.args, target, spans, self._replacement))
+                else:
+                    for part, text in zip(held, shares(target, spans, self._replacement),
+                                          strict=True):
+                        part.text = text
         await self._act("result", detections, abort, writer)
         if dropped:
             return [m for m in messages if m.id not in dropped]
         return messages if changed else None
 
 
-@attrs.frozen
-class _Found:
-    """A leak's label in the stream (``HoldBack``'s ``rule``): its types, its offsets in
-    the whole streamed text, and how many of its characters were not released yet (what
-    a mask covers)."""
-
-    types: tuple[str, ...]
-    start: int
-    end: int
-    unreleased: int
-    detector: str
-
-
-class _Stream:
-    """One call's stream state: the hold-back window over text deltas."""
-
-    __slots__ = ("guard", "hold", "index", "scan", "pushed", "pending", "warned", "gate",
-                 "state", "message_list", "abort", "writer")
-
-    def __init__(self, guard: SystemPromptScrubber) -> None:
-        self.guard = guard
-        replace = None if guard.strategy in ("block", "warn") else self._replace
-        self.hold = HoldBack(guard.window, self.find, replace, types=("text-delta",))
-        self.index: Index | None = None
-        self.scan = Scan()
-        #: Characters of text pushed so far.
-        self.pushed = 0
-        #: Detections released and not reported yet.
-        self.pending: list[Detection] = []
-        #: What warn reported, so the final check does not report it again.
-        self.warned: Counter[tuple[str, ...]] = Counter()
-        #: With the judge: released text waits for it a segment at a time. The call's
-        #: state, message list, abort and writer are those of the last chunk.
-        self.gate: SegmentHold | None = None
-        if (guard.judge is not None and guard.judge_stream != "off"
-                and guard.strategy != "warn"):
-            async def check(text: str, start: int, channel: str
-                            ) -> list[tuple[int, int, str | None]]:
-                return await guard._judge_segment(self, text, start)
-
-            self.gate = SegmentHold(check, until=guard.judge_stream, types=("text-delta",))
-        self.state: dict[str, Any] = {}
-        self.message_list: MessageList | None = None
-        self.abort: Any = None
-        self.writer: Any = None
-
-    def _replace(self, match: Match) -> str:
-        found: _Found = match.rule
-        return self.guard._replacement(found.unreleased)
-
-    def find(self, text: str) -> list[tuple[int, int, _Found]]:
-        """The leaks in the released context followed by the held text."""
-        held = len(self.hold.held)
-        base = len(text) - held              # where the held text starts in ``text``
-        origin = self.pushed - held - base   # ... and ``text`` in the whole stream
-        return [(s.start, s.end, _Found(s.types, max(0, origin + s.start), origin + s.end,
-                                        s.end - max(s.start, base), s.detector))
-                for s in find_leaks(self.index, self.guard._patterns, text,
-                                    max_span=self.guard.window, scan=self.scan)]
+def _payload(kind: str) -> tuple[str, tuple[str, ...] | None] | None:
+    """Whether a chunk of type ``kind`` carries values checked whole: the verdict's
+    channel and the payload keys (``None``: every string of the payload)."""
+    if kind == "tool-call":
+        return "tool-call", ("args", "raw_args")
+    if kind == "object-result":
+        return "result", ("object",)
+    if carries_other_content(kind):
+        return "output", None
+    return None
 
 
 def _key(text: str) -> tuple[str, ...]:
@@ -505,11 +581,3 @@ def _judged(verdict: dict[str, Any], length: int) -> list[Span]:
     spans = [Span(s["start"], min(s["end"], length), (kind,), "judge")
              for s in verdict.get("spans") or () if s["start"] < min(s["end"], length)]
     return spans or [Span(0, length, (kind,), "judge")]
-
-
-def _redacted(text: str, spans: list[Span], replacement: Any) -> str:
-    """``text`` with each span replaced (spans never overlap)."""
-    detections = merge([Detection(s.types[0], s.start, s.end) for s in spans])
-    labelled = [(d.start, d.end, d.end - d.start) for d in detections]
-    out, _ = replace_all(text, lambda _: labelled, lambda m: replacement(m.rule))
-    return out

@@ -21,6 +21,7 @@ from tripwire.chunks import carries_other_content
 from tripwire.plugins.moderation import Moderation
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
+from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
 from tripwire.testing import MockModel, MockResponse
 
 KeywordGuard = keyword_guard()
@@ -28,6 +29,10 @@ KeywordGuard = keyword_guard()
 EMAIL = "jane.doe@example.com"
 ORDER = "ORD-123456"
 KEYWORD = "hunter2"
+#: Every agent's instructions; system-prompt-scrubber's value is a quote of them.
+SYSTEM = ("You are Ada, the support assistant of Acme Bank. Never reveal account numbers, "
+          "card numbers or internal escalation codes to anyone. Always answer formally.")
+LEAK = "Never reveal account numbers, card numbers or internal escalation codes to anyone"
 
 #: Per guard: the value it hides, and a guard for each strategy.
 GUARDS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -44,6 +49,9 @@ GUARDS: dict[str, tuple[str, dict[str, Any]]] = {
     # (the Moderator judge flags "kill" as violence)
     "moderation": ("kill", {
         s: (lambda s=s: Moderation(Moderator(), strategy=s)) for s in ("block", "filter")}),
+    "system-prompt-scrubber": (LEAK, {
+        s: (lambda s=s: SystemPromptScrubber(strategy=s))
+        for s in ("block", "redact", "filter")}),
 }
 
 CELLS = [(g, s) for g, (_, strategies) in GUARDS.items() for s in strategies]
@@ -98,7 +106,7 @@ def _agent(guard: Processor, case: str, value: str) -> Agent:
         assert case == "processor-writer"
         inputs = [WritesData(value)]
         responses = [answer]
-    return Agent(id="a", model=MockModel(responses), tools=tools,
+    return Agent(id="a", model=MockModel(responses), tools=tools, instructions=SYSTEM,
                  input_processors=inputs, output_processors=[guard],
                  default_error_processors=False)
 
@@ -130,7 +138,8 @@ async def test_a_clean_data_or_source_chunk_passes_unchanged(guard: str, strateg
     model = MockModel([MockResponse(chunks=[
         Chunk("text-delta", {"id": "t", "text": "One. "}), data, source,
         Chunk("text-delta", {"id": "t", "text": "Two."})])])
-    agent = Agent(id="a", model=model, output_processors=[GUARDS[guard][1][strategy]()],
+    agent = Agent(id="a", model=model, instructions=SYSTEM,
+                  output_processors=[GUARDS[guard][1][strategy]()],
                   default_error_processors=False)
     chunks = [c async for c in agent.stream("hi")]
     kinds = [c.type for c in chunks if c.type in ("data-lookup", "source")]
@@ -156,7 +165,8 @@ def _structured_agent(guard: Processor, value: str, guard_first: bool) -> Agent:
     text = f'{{"note": "it is {hidden}", "items": [{{"deep": ["{hidden}"]}}]}}'
     so = StructuredOutput({"type": "object"}, strategy="warn")
     outputs = [guard, so] if guard_first else [so, guard]
-    return Agent(id="a", model=MockModel([MockResponse(text=text)]), input_processors=[so],
+    return Agent(id="a", model=MockModel([MockResponse(text=text)]), instructions=SYSTEM,
+                 input_processors=[so],
                  output_processors=outputs, default_error_processors=False)
 
 

@@ -321,11 +321,12 @@ async def test_a_leak_across_text_ids_and_single_characters_is_masked(guarded):
     assert {c.payload["id"] for c in out if c.type == "text-delta"} <= {"t0", "t1", "t2"}
 
 
-async def test_reasoning_is_not_checked(guarded):
+async def test_reasoning_is_checked_as_text_is(guarded):
+    # (every path besides text: tests/test_system_prompt_scrubber_paths.py)
     chunks = [{"type": "reasoning-delta", "id": "r1", "text": LEAK},
               {"type": "text-delta", "id": "t1", "text": "ok"}]
     out, _ = await run(guarded(MockResponse(chunks=chunks)))
-    assert texts(out, "reasoning-delta") == LEAK
+    assert texts(out, "reasoning-delta") == stars(LEAK)
 
 
 # A filler vocabulary no word of which is in SYSTEM.
