@@ -204,6 +204,30 @@ async def test_tool_call_arguments_never_leak_to_the_client_or_the_tool(strategy
     await check(lambda: tool_call(ARGS[case]), strategy)
 
 
+@st.composite
+def scattered_args(draw):
+    """Tool-call arguments holding the leak's words in order, cut into strings at any
+    word boundaries and each string put at some depth (a list item or a dict value;
+    its key has no word: a key that is a word is an inserted word, as in text)."""
+    words = LEAK.split(" ")
+    cuts = sorted(draw(st.sets(st.integers(1, len(words) - 1), max_size=len(words) - 1)))
+    bounds = [0, *cuts, len(words)]
+    items: list[Any] = []
+    for i, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        value: Any = " ".join(words[a:b])
+        for _ in range(draw(st.integers(0, 3))):
+            value = [value] if draw(st.booleans()) else {"_" * (i + 1): value}
+        items.append(value)
+    return {"to": "boss@example.com", "body": {"parts": items}}
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@PROPERTY
+@given(args=scattered_args())
+def test_property_tool_arguments_cut_into_strings_anywhere_never_leak(strategy, args):
+    asyncio.run(check(lambda: tool_call(args), strategy))
+
+
 async def test_redacted_tool_arguments_reach_the_tool_redacted_in_place():
     received = Received()
     result = await agent(tool_call(ARGS["nested"]), "placeholder", received).generate("hi")
