@@ -452,6 +452,32 @@ async def test_a_streamed_paraphrase_never_reaches_the_client(guarded, until, si
     assert sent == result.text == reply.replace(PARAPHRASE, stars(PARAPHRASE))
 
 
+@pytest.mark.parametrize("mode", ["stream", "generate"])
+@pytest.mark.parametrize("size", [1, 7, 40])
+async def test_a_paraphrase_in_streamed_reasoning_never_reaches_the_client(guarded, size, mode):
+    reasoning = f"Thinking.\nHi there. {PARAPHRASE} Then I answer."
+    chunks = [{"type": "reasoning-delta", "id": f"r{i // 20}", "text": reasoning[i:i + size]}
+              for i in range(0, len(reasoning), size)]
+    chunks.append({"type": "text-delta", "id": "t1", "text": "ok"})
+    out, result = await run(guarded(MockResponse(chunks=chunks), model=LeakJudge()), mode)
+    expected = reasoning.replace(PARAPHRASE, stars(PARAPHRASE))
+    assert result.steps[0].reasoning == expected
+    if mode == "stream":
+        assert texts(out, "reasoning-delta") == expected
+    assert [(v.channel, v.types) for v in result.verdicts] == [("reasoning", ["paraphrase"])]
+
+
+@pytest.mark.parametrize("mode", ["stream", "generate"])
+async def test_the_judge_sees_a_source_chunk_whole(guarded, mode):
+    source = Chunk("source", {"id": "s1", "source_type": "url", "url": "https://example.org/",
+                              "title": PARAPHRASE})
+    out, result = await run(guarded(MockResponse(chunks=[
+        {"type": "text-delta", "id": "t1", "text": "See: "}, source]), model=LeakJudge()), mode)
+    if mode == "stream":
+        assert [c.payload["title"] for c in out if c.type == "source"] == [stars(PARAPHRASE)]
+    assert [(v.channel, v.types) for v in result.verdicts] == [("output", ["paraphrase"])]
+
+
 async def test_judge_stream_off_leaves_the_paraphrase_to_the_final_check(guarded):
     reply = f"Hi. {PARAPHRASE}"
     chunks, result = await run(guarded(deltas(reply), model=LeakJudge(),
