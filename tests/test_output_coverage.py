@@ -271,7 +271,8 @@ def _instance_agent(guard: Processor, value: str, shape: str, guard_first: bool)
                            if shape == "dataclass" else
                            [StructuredOutput(SHAPES[shape][0], strategy="warn")])
     outputs = [guard, *so] if guard_first else [*so, guard]
-    return Agent(id="a", model=MockModel([MockResponse(text=text)]), input_processors=so[:1],
+    return Agent(id="a", model=MockModel([MockResponse(text=text)]), instructions=SYSTEM,
+                 input_processors=so[:1],
                  output_processors=outputs, default_error_processors=False)
 
 
