@@ -48,6 +48,7 @@ from tripwire.agent import OutputResult, StepResult
 from tripwire.errors import ConfigurationError
 from tripwire.options import check
 from tripwire.tools import json_schema
+from tripwire.values import strings
 
 __all__ = ["StructuredOutput", "extract_json", "NoJSONFound"]
 
@@ -55,6 +56,8 @@ log = logging.getLogger("tripwire.plugins.structured_output")
 
 STRATEGIES = ("retry", "warn", "fallback")
 _MAX_ERRORS = 10
+#: a key jsonschema's json_path writes as ``.key``
+_PLAIN_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 class StructuredOutput(Processor):
@@ -187,30 +190,38 @@ class StructuredOutput(Processor):
 
     # -- checking
 
-    def validate(self, value: Any) -> tuple[Any, list[str]]:
-        """``(object, [])`` when ``value`` (parsed JSON) matches, else ``(None, errors)``."""
+    def validate(self, value: Any, *, hidden: frozenset[str] = frozenset()) -> tuple[Any, list[str]]:
+        """``(object, [])`` when ``value`` (parsed JSON) matches, else ``(None, errors)``.
+        The errors quote none of the strings in ``hidden`` (keys or values: each is
+        ``'…'`` instead)."""
         errors = sorted(self._validator.iter_errors(value), key=lambda e: list(map(str, e.path)))
         if errors:
-            lines = [f"{e.json_path}: {e.message}" for e in errors[:_MAX_ERRORS]]
+            lines = [f"{_json_path(e.absolute_path, hidden)}: {e.message}"
+                     for e in errors[:_MAX_ERRORS]]
             if len(errors) > _MAX_ERRORS:
                 lines.append(f"(and {len(errors) - _MAX_ERRORS} more errors)")
-            return None, lines
+            return None, _without(lines, hidden)
         if self.cls is None:
             return value, []
         try:
             return converter.structure(value, self.cls), []
         except Exception as e:  # cattrs wraps what the class's validators raise
             if isinstance(e, cattrs.BaseValidationError):
-                return None, list(cattrs.transform_error(e, path="$", format_exception=_why))
-            return None, [f"$: {type(e).__name__}: {e}"]
+                lines = list(cattrs.transform_error(e, path="$", format_exception=_why))
+            else:
+                lines = [f"$: {type(e).__name__}: {e}"]
+            return None, _without(lines, hidden)
 
     def check_text(self, text: str) -> tuple[Any, list[str]]:
-        """Extract JSON from a model's text and validate it."""
+        """Extract JSON from a model's text and validate it. The errors (the model's
+        feedback, the step-retry chunk, the tripwire's reason) quote no string of the
+        answer that ``text`` does not show as written: one spelled with JSON escapes
+        (``"\\u0040"``) was never seen by the guards that checked the streamed text."""
         try:
             value = extract_json(text)
         except NoJSONFound as e:
             return None, [str(e)]
-        return self.validate(value)
+        return self.validate(value, hidden=_unseen(value, text))
 
     def _feedback(self, errors: list[str]) -> str:
         return (
@@ -279,6 +290,36 @@ def _why(error: BaseException, type_: Any) -> str:
     if type_ is None and str(error):
         return str(error)
     return format_exception(error, type_)
+
+
+def _unseen(value: Any, text: str) -> frozenset[str]:
+    """The strings of ``value`` (keys too) that ``text`` does not hold as plain JSON."""
+    return frozenset(s for s in strings(value)
+                     if json.dumps(s, ensure_ascii=False)[1:-1] not in text)
+
+
+def _json_path(path: Any, hidden: frozenset[str]) -> str:
+    """jsonschema's ``json_path``, with a key in ``hidden`` shown as ``['…']``."""
+    out = "$"
+    for elem in path:
+        if isinstance(elem, int):
+            out += f"[{elem}]"
+        elif elem in hidden:
+            out += "['…']"
+        elif _PLAIN_KEY.fullmatch(elem):
+            out += "." + elem
+        else:
+            out += "['" + elem.replace("\\", "\\\\").replace("'", "\\'") + "']"
+    return out
+
+
+def _without(lines: list[str], hidden: frozenset[str]) -> list[str]:
+    """``lines`` with each string of ``hidden`` quoted in them (``repr``, as jsonschema
+    and cattrs quote a value or key) shown as ``'…'``, the longest first."""
+    for s in sorted(hidden, key=len, reverse=True):
+        quoted = repr(s)
+        lines = [line.replace(quoted, "'…'") for line in lines]
+    return lines
 
 
 def _final_step(steps: list[StepResult]) -> StepResult | None:

@@ -1,0 +1,140 @@
+"""A value the output guards hide, on the paths of a retried step: the ``step-retry``
+chunk, the feedback the model gets, the tripwire a run that ran out of retries ends
+with, ``result.steps[i].tripwire`` and the stored messages.
+
+The value reaches a processor's reason when the model spells it with JSON escapes
+(``"jane.doe\\u0040example.com"``): the guards check the streamed text, which never
+shows it, and ``structured-output`` parses it and quotes it back in its errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import attrs
+import pytest
+from helpers import keyword_guard
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tripwire import Agent, Chunk
+from tripwire.plugins.pii_detector import PIIDetector
+from tripwire.plugins.regex_filter import RegexFilter
+from tripwire.plugins.structured_output import StructuredOutput
+from tripwire.testing import MockModel, MockResponse
+
+KeywordGuard = keyword_guard()
+
+EMAIL = "jane.doe@example.com"
+ORDER = "ORD-123456"
+KEYWORD = "hunter2"
+
+GUARDS: dict[str, tuple[str, dict[str, Any]]] = {
+    "pii-detector": (EMAIL, {
+        s: (lambda s=s: PIIDetector(detection_types=["email"], strategy=s))
+        for s in ("block", "redact", "filter")}),
+    "regex-filter": (ORDER, {
+        s: (lambda s=s: RegexFilter(rules=[{"name": "order", "pattern": r"ORD-\d{6}"}],
+                                    strategy=s))
+        for s in ("block", "redact")}),
+    "keyword-guard": (KEYWORD, {
+        s: (lambda s=s: KeywordGuard(patterns=[KEYWORD], strategy=s))
+        for s in ("block", "mask")}),
+}
+CELLS = [(g, s) for g, (_, strategies) in GUARDS.items() for s in strategies]
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"age": {"type": "integer"}, "kind": {"enum": ["a", "b"]},
+                   "code": {"type": "string", "pattern": "^[0-9]+$"},
+                   "extra": {"type": "object", "additionalProperties": {"type": "integer"}}},
+    "additionalProperties": False,
+}
+
+
+@attrs.frozen
+class _Code:
+    code: str = attrs.field(validator=attrs.validators.matches_re(r"[0-9]+"))
+    notes: dict[str, int] = attrs.Factory(dict)
+
+
+def _escaped(value: str, at: frozenset[int]) -> str:
+    """``value`` in a JSON string with the characters at ``at`` as ``\\uXXXX``."""
+    return "".join(f"\\u{ord(c):04x}" if i in at else c for i, c in enumerate(value))
+
+
+#: Where the answer puts the value (``V``), and the schema it answers.
+SHAPES: dict[str, tuple[str, Any]] = {
+    "wrong-type": ('{"age": "V"}', SCHEMA),
+    "not-in-enum": ('{"kind": "V"}', SCHEMA),
+    "pattern": ('{"code": "V"}', SCHEMA),
+    "unexpected-key": ('{"V": 1}', SCHEMA),
+    "key-on-the-path": ('{"extra": {"V": "x"}}', SCHEMA),
+    "class-validator": ('{"code": "V"}', _Code),
+    "class-dict-key": ('{"code": "1", "notes": {"V": "x"}}', _Code),
+}
+
+
+def _agent(guard: Any, shape: str, value: str, at: frozenset[int]) -> tuple[Agent, MockModel]:
+    """An agent whose model answers twice with ``value`` escaped at ``at``, once more
+    than ``max_processor_retries`` allows."""
+    template, schema = SHAPES[shape]
+    text = template.replace("V", _escaped(value, at))
+    model = MockModel([MockResponse(text=text), MockResponse(text=text)])
+    so = StructuredOutput(schema)
+    return Agent(id="a", model=model, input_processors=[so], output_processors=[guard, so],
+                 max_processor_retries=1, default_error_processors=False), model
+
+
+async def _check(guard: str, strategy: str, shape: str, at: frozenset[int]) -> None:
+    value, strategies = GUARDS[guard]
+    agent, model = _agent(strategies[strategy](), shape, value, at)
+    stream = agent.stream("hi")
+    chunks: list[Chunk] = [c async for c in stream]
+    assert value not in repr(chunks)
+    assert any(c.type == "tripwire" for c in chunks)
+    assert value not in repr(await stream.steps)
+    agent, model = _agent(strategies[strategy](), shape, value, at)
+    result = await agent.generate("hi")
+    assert result.tripwire is not None
+    seen = (repr(result.tripwire) + repr(result.steps) + repr(result.messages)
+            + repr(result.message_list.all.db()) + result.text)
+    assert value not in seen
+    # the feedback the model got (when the guards let the first answer through)
+    for request in model.requests[1:]:
+        assert value not in json.dumps(request.prompt, default=repr)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_a_value_spelled_with_escapes_is_not_quoted_back_by_a_retry(
+        guard: str, strategy: str, shape: str) -> None:
+    """Every character escaped: the guards never see the value in the text."""
+    await _check(guard, strategy, shape, frozenset(range(len(GUARDS[guard][0]))))
+
+
+@given(cell=st.sampled_from(CELLS), shape=st.sampled_from(sorted(SHAPES)),
+       at=st.sets(st.integers(0, len(EMAIL) - 1), min_size=1))
+@settings(max_examples=60, deadline=None)
+def test_any_escaped_character_keeps_the_value_out_of_a_retry(
+        cell: tuple[str, str], shape: str, at: set[int]) -> None:
+    """One escaped character is enough to hide the value from the stream guards."""
+    guard, strategy = cell
+    value = GUARDS[guard][0]
+    asyncio.run(_check(guard, strategy, shape, frozenset(i % len(value) for i in at)))
+
+
+async def test_what_the_answer_shows_as_written_is_still_quoted() -> None:
+    """Strings the text shows as written (the guards saw them) stay in the feedback:
+    the model is told which key was unexpected and which value is wrong."""
+    model = MockModel(['{"age": "old", "zone": 1}', '{"age": 3}'])
+    so = StructuredOutput(SCHEMA)
+    agent = Agent(id="a", model=model, input_processors=[so], output_processors=[so],
+                  max_processor_retries=1, default_error_processors=False)
+    result = await agent.generate("hi")
+    assert result.object == {"age": 3}
+    feedback = json.dumps(model.requests[1].prompt)
+    assert "$.age: 'old' is not of type 'integer'" in feedback
+    assert "('zone' was unexpected)" in feedback
