@@ -11,7 +11,9 @@ the same way.
   "object"}``); two keys changed to the same one keep the later value;
 - lists, tuples (a named tuple keeps its type), sets and frozensets;
 - attrs instances (``structured-output`` with an attrs class) and dataclass instances,
-  field by field; a field's name is the class's schema, not data, and is not visited.
+  field by field; a field's name is the class's schema, not data, and is not visited;
+- bytes and bytearrays that decode as UTF-8 (a tool that returns ``b"..."``: the model
+  gets that text), as their text; a changed text is encoded back into the same type.
 
 The result has the types of ``value``: a changed instance is a new instance of its class
 (``attrs.evolve`` / ``dataclasses.replace``: frozen and slotted classes work, the
@@ -19,7 +21,8 @@ class's converters, validators and ``__attrs_post_init__``/``__post_init__`` run
 changed values; a field with ``init=False`` is set on the new instance), and the
 instance, list or dict passed in is never changed. Where no string changed, the same
 object comes back (``map_strings(v, f) is v``), so a caller tells "changed" by identity.
-Anything else (numbers, ``None``, bytes, objects of other classes) is left as it is.
+Anything else (numbers, ``None``, bytes that are not UTF-8, objects of other classes)
+is left as it is.
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ class _Walk:
             digits = str(value)
             new = self.change(digits)
             return value if new == digits else new
+        if isinstance(value, bytes | bytearray):
+            return self.octets(value)
         if isinstance(value, Mapping):
             return self.mapping(value)
         if isinstance(value, list | tuple | set | frozenset):
@@ -84,6 +89,19 @@ class _Walk:
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             return self.instance(value, dataclasses.fields(value), dataclasses.replace)
         return value
+
+    def octets(self, value: bytes | bytearray) -> Any:
+        """Bytes that are UTF-8 text (a tool's ``b"found ..."``): the text is walked as a
+        string, and a changed one is encoded back into the same type. Other bytes (an
+        image, a zip) are not text and are left as they are."""
+        try:
+            text = bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            return value
+        new = self.change(text)
+        if new == text and type(new) is str:
+            return value
+        return type(value)(new.encode("utf-8")) if isinstance(new, str) else new
 
     def mapping(self, value: Mapping[Any, Any]) -> Any:
         items = [(self.value(k), self.value(v)) for k, v in value.items()]

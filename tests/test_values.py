@@ -122,6 +122,17 @@ def test_an_instance_its_validators_reject_is_a_clear_error() -> None:
         map_strings(Code(SECRET), hide)
 
 
+def test_utf8_bytes_are_walked_as_their_text_and_keep_their_type() -> None:
+    """A tool that returns ``b"..."``: the model gets the text, so the guards see it."""
+    value = {"raw": f"id {SECRET}".encode(), "buf": bytearray(SECRET.encode()), "ok": b"fine"}
+    masked = map_strings(value, hide)
+    assert masked["raw"] == b"id *******" and masked["buf"] == bytearray(b"*******")
+    assert type(masked["buf"]) is bytearray and masked["ok"] is value["ok"]
+    assert strings(value) == ["raw", f"id {SECRET}", "buf", SECRET, "ok", "fine"]
+    binary = b"\xff\xfe" + SECRET.encode("utf-16-le")  # not UTF-8: not text, left as it is
+    assert map_strings(binary, hide) is binary and strings(binary) == []
+
+
 # ------------------------------------------------------------------ property
 
 
@@ -142,7 +153,8 @@ class HFrozenDC:
 
 
 texts = st.sampled_from(["", "x", SECRET, f"a {SECRET} b", "hunter", "2"])
-leaves = texts | st.integers() | st.none() | st.booleans()
+leaves = (texts | texts.map(str.encode) | texts.map(lambda t: bytearray(t.encode()))
+          | st.integers() | st.none() | st.booleans())
 
 
 def _containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:

@@ -1,15 +1,20 @@
-"""A value the output guards hide, on the paths of a retried step: the ``step-retry``
-chunk, the feedback the model gets, the tripwire a run that ran out of retries ends
-with, ``result.steps[i].tripwire`` and the stored messages.
+"""A value the output guards hide, on the paths less travelled. For each guard and
+strategy, stream and generate: the value reaches neither the client (the chunks) nor the
+caller (the result, its steps and messages) nor the memory store.
 
-The value reaches a processor's reason when the model spells it with JSON escapes
+A retried step: the ``step-retry`` chunk, the feedback the model gets, the tripwire a
+run that ran out of retries ends with, ``result.steps[i].tripwire``. The value reaches a
+processor's reason when the model spells it with JSON escapes
 (``"jane.doe\\u0040example.com"``): the guards check the streamed text, which never
 shows it, and ``structured-output`` parses it and quotes it back in its errors.
+
+A tool's result as bytes (``b"found ..."``; the model gets its text).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from typing import Any
 
@@ -19,11 +24,13 @@ from helpers import keyword_guard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripwire import Agent, Chunk
+from tripwire import Agent, Chunk, tool
+from tripwire.memory import Memory
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.plugins.structured_output import StructuredOutput
 from tripwire.testing import MockModel, MockResponse
+from tripwire.values import strings
 
 KeywordGuard = keyword_guard()
 
@@ -138,3 +145,67 @@ async def test_what_the_answer_shows_as_written_is_still_quoted() -> None:
     feedback = json.dumps(model.requests[1].prompt)
     assert "$.age: 'old' is not of type 'integer'" in feedback
     assert "('zone' was unexpected)" in feedback
+
+
+# ---------------------------------------------------------------- a tool's result as bytes
+
+
+@attrs.define
+class _Found:
+    who: str
+    raw: bytes
+
+
+#: How the tool returns the value ``V``.
+RESULTS: dict[str, Any] = {
+    "bytes": lambda v: f"found {v}".encode(),
+    "bytes-in-a-dict": lambda v: {"rows": [f"{v}".encode()]},
+    "bytes-in-an-attrs-object": lambda v: _Found("x", f"<{v}>".encode()),
+}
+
+
+def _tool_agent(guard: Any, result: Any, memory: Memory) -> Agent:
+    @tool
+    def lookup(query: str) -> Any:
+        """Look a user up."""
+        return result
+
+    model = MockModel([MockResponse(tool_calls=[{"tool_name": "lookup", "args": {"query": "q"},
+                                                "tool_call_id": "c1"}]), "Done."])
+    return Agent(id="a", model=model, tools=[lookup], output_processors=[guard],
+                 memory=memory, default_error_processors=False)
+
+
+def _stored(messages: list[Any]) -> str:
+    """The stored messages as text, bytes included: the store keeps bytes as base85
+    text (tripwire's converter), decoded here."""
+    texts = [repr(messages)]
+    for text in strings([m.content for m in messages]):
+        try:
+            texts.append(base64.b85decode(text).decode("utf-8", errors="replace"))
+        except ValueError:
+            pass
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("shape", RESULTS)
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_a_tool_result_as_bytes_is_checked_as_its_text(
+        guard: str, strategy: str, shape: str) -> None:
+    value, strategies = GUARDS[guard]
+    result_value = RESULTS[shape](value)
+    memory = Memory(store="memory://")
+    stream = _tool_agent(strategies[strategy](), result_value, memory).stream(
+        "hi", memory={"thread": "t1", "resource": "r"})
+    chunks = [c async for c in stream]
+    assert value not in repr(chunks)
+    assert (any(c.type == "tripwire" for c in chunks)) == (strategy == "block")
+    result = await _tool_agent(strategies[strategy](), result_value, memory).generate(
+        "hi", memory={"thread": "t2", "resource": "r"})
+    seen = (repr(result.steps) + repr(result.messages) + repr(result.tool_results)
+            + repr(result.message_list.all.db()) + result.text)
+    assert value not in seen
+    for thread in ("t1", "t2"):
+        assert value not in _stored(await memory.store.last_messages(thread, 100))
+    if strategy not in ("block", "filter"):  # masked in place, the type kept
+        assert type(result.tool_results[0].result) is type(result_value)
