@@ -239,7 +239,7 @@ class Run:
                         else:
                             raw = await next_chunk()
                         if cached is None:  # cache entries were checked when returned
-                            check_chunk(raw)
+                            check_chunk(raw, from_model=True)
                     except StopAsyncIteration:
                         break
                     except (asyncio.CancelledError, GeneratorExit):

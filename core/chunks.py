@@ -206,13 +206,23 @@ _REQUIRED: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
 }
 
 
-def check_chunk(chunk: Any) -> Chunk:
+#: The chunk types only the run itself emits: the edges of a step, a retry that tells the
+#: client to discard what it showed, the run's end (a tripwire, an error) and the parsed
+#: object. The output guards read these by their keys, as the run's own word; one from a
+#: model would reach the client as the run's word with whatever the model put in it.
+RUN_TYPES = frozenset({"step-start", "step-finish", "step-retry", "tripwire", "error",
+                       "object-result"})
+
+
+def check_chunk(chunk: Any, *, from_model: bool = False) -> Chunk:
     """Return ``chunk`` if it has the shape its type promises; raise ``ValueError``
     naming the chunk type, the key and what is valid otherwise.
 
     The runner checks every chunk that comes from a model, a cache entry or a
     processor before anything reads it, so a malformed chunk becomes a clear
     ``APICallError`` / ``ProcessorError`` instead of a ``KeyError`` deep in the loop.
+    ``from_model``: a model's chunk, which may not be of a type in ``RUN_TYPES`` (a model
+    ends its step with ``finish``).
     """
     if type(chunk) is not Chunk:
         raise ValueError(f"expected a Chunk, got {type(chunk).__name__}")
@@ -233,6 +243,11 @@ def check_chunk(chunk: Any) -> Chunk:
                 f"a {kind!r} chunk needs payload[{key!r}] of type {_names(types)}, got "
                 f"{'nothing' if key not in payload else type(value).__name__}"
             )
+    if from_model and kind in RUN_TYPES:
+        raise ValueError(
+            f"a model's chunk cannot be of type {kind!r}: the run emits those itself (a "
+            f"model streams text-delta, reasoning-delta, tool-call, source, data-* and "
+            f"its own types, and ends its step with finish)")
     if kind == "tool-call":
         args = payload.get("args")
         if args is not None and not isinstance(args, dict):

@@ -209,3 +209,49 @@ async def test_a_tool_result_as_bytes_is_checked_as_its_text(
         assert value not in _stored(await memory.store.last_messages(thread, 100))
     if strategy not in ("block", "filter"):  # masked in place, the type kept
         assert type(result.tool_results[0].result) is type(result_value)
+
+
+# ------------------------------------------------ a model's chunk of a type the run emits
+
+
+#: A chunk of each type only the run emits, as a model (a provider plugin, a replayed
+#: stream) might send it, carrying ``V``.
+RUN_CHUNKS: dict[str, Any] = {
+    "step-start": lambda v: Chunk("step-start", {"step_number": 0, "note": v}),
+    "step-finish": lambda v: Chunk("step-finish", {"finish_reason": "stop", "note": v}),
+    "step-retry": lambda v: Chunk("step-retry", {"step_number": 0, "reason": v,
+                                                 "processor_id": None, "retry_count": 1}),
+    "tripwire": lambda v: Chunk("tripwire", {"reason": v, "retry": False, "metadata": None,
+                                             "processor_id": "guard"}),
+    "error": lambda v: Chunk("error", {"error": f"failed on {v}"}),
+    "object-result": lambda v: Chunk("object-result", {"object": {"who": v}}),
+}
+
+
+@pytest.mark.parametrize("kind", RUN_CHUNKS)
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_a_model_cannot_send_a_chunk_of_a_type_the_run_emits(
+        guard: str, strategy: str, kind: str) -> None:
+    """The guards read those by their keys as the run's own word (a tripwire's reason,
+    a retry that tells the client to discard what it showed): one from the model is a
+    malformed chunk, an ``APICallError`` naming the type, and reaches nobody."""
+    from tripwire import APICallError
+
+    value, strategies = GUARDS[guard]
+
+    def agent() -> Agent:
+        model = MockModel([MockResponse(chunks=[
+            Chunk("text-delta", {"id": "t", "text": "Fine. "}), RUN_CHUNKS[kind](value),
+            Chunk("finish", {"finish_reason": "stop"})])])
+        return Agent(id="a", model=model, output_processors=[strategies[strategy]()],
+                     default_error_processors=False)
+
+    chunks: list[Chunk] = []
+    with pytest.raises(APICallError, match=f"cannot be of type '{kind}'") as caught:
+        async for c in agent().stream("hi"):
+            chunks.append(c)
+    assert value not in repr(chunks) + str(caught.value)
+    assert chunks[-1].type == "error" and chunks[-1].payload["error"] is caught.value
+    with pytest.raises(APICallError, match="sent a malformed chunk") as caught:
+        await agent().generate("hi")
+    assert value not in str(caught.value)
