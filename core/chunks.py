@@ -207,11 +207,13 @@ _REQUIRED: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
 
 
 #: The chunk types only the run itself emits: the edges of a step, a retry that tells the
-#: client to discard what it showed, the run's end (a tripwire, an error) and the parsed
-#: object. The output guards read these by their keys, as the run's own word; one from a
-#: model would reach the client as the run's word with whatever the model put in it.
+#: client to discard what it showed, the run's end (a tripwire, an error), the parsed
+#: object and the results of the tools it ran (checked by ``process_tool_result`` before
+#: their chunk is made; tripwire runs no tool on a provider's side). The output guards
+#: read these by their keys, as the run's own word; one from a model would reach the
+#: client as the run's word with whatever the model put in it.
 RUN_TYPES = frozenset({"step-start", "step-finish", "step-retry", "tripwire", "error",
-                       "object-result"})
+                       "object-result", "tool-result", "tool-error"})
 
 
 def check_chunk(chunk: Any, *, from_model: bool = False) -> Chunk:

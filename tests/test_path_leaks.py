@@ -225,6 +225,10 @@ RUN_CHUNKS: dict[str, Any] = {
                                              "processor_id": "guard"}),
     "error": lambda v: Chunk("error", {"error": f"failed on {v}"}),
     "object-result": lambda v: Chunk("object-result", {"object": {"who": v}}),
+    "tool-result": lambda v: Chunk("tool-result", {"tool_call_id": "c9", "tool_name": "search",
+                                                   "result": {"hits": [v]}}),
+    "tool-error": lambda v: Chunk("tool-error", {"tool_call_id": "c9", "tool_name": "search",
+                                                 "error": f"no page for {v}"}),
 }
 
 
