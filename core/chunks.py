@@ -193,6 +193,30 @@ def carries_other_content(kind: str) -> bool:
     plugin's). The output guards check every string of such a chunk's payload, so a
     value cannot reach the client through a chunk type they do not know."""
     return kind not in FRAMEWORK_TYPES
+#: The payload keys the run defines for the framework's chunk types a model sends (and
+#: the step chunks the run makes of them): what the guards read by key, ids and counts.
+_DEFINED_KEYS: dict[str, frozenset[str]] = {
+    "text-delta": frozenset({"id", "text"}),
+    "reasoning-delta": frozenset({"id", "text"}),
+    "tool-call": frozenset({"tool_call_id", "tool_name", "args", "raw_args", "args_error"}),
+    "step-start": frozenset({"step_number"}),
+    "step-finish": frozenset({"finish_reason", "usage"}),
+}
+
+
+def extra_keys(chunk: Chunk) -> tuple[str, ...]:
+    """The keys of a ``text-delta``, ``reasoning-delta``, ``tool-call``, ``step-start`` or
+    ``step-finish`` chunk's payload besides those the run defines: a provider's
+    ``provider_metadata`` (a citation's quoted text, an annotation), any key a provider
+    plugin adds. They carry content no key-by-key check reads: the output guards check
+    every string of them, as of a chunk that ``carries_other_content``. ``()`` for any
+    other type."""
+    known = _DEFINED_KEYS.get(chunk.type)
+    if known is None:
+        return ()
+    return tuple(k for k in chunk.payload if k not in known)
+
+
 _FIELDS = frozenset({"type", "payload", "run_id", "source", "transient"})
 
 # Payload keys a chunk of each type must carry, with the types they must have.

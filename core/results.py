@@ -226,6 +226,12 @@ class StepAccumulator:
             part.text += text
             if p.get("provider_metadata"):
                 part.provider_metadata = _merge(part.provider_metadata, p["provider_metadata"])
+        elif kind == "step-finish":
+            # the provider's metadata as it left the output processors (a guard that
+            # checked it): what result.steps[i].provider_metadata holds
+            if self.finish and "provider_metadata" in self.finish:
+                self.finish = {**self.finish,
+                               "provider_metadata": chunk.payload.get("provider_metadata")}
         elif kind == "tool-call":
             p = chunk.payload
             self.tool_calls.append(ToolCall(p["tool_call_id"], p["tool_name"], dict(p.get("args") or {})))

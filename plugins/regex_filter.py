@@ -49,7 +49,7 @@ import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
-from tripwire.chunks import Chunk, carries_other_content
+from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
@@ -267,6 +267,9 @@ class RegexFilter(Processor):
             # before).
             return await self._check_payload(part, tuple(part.payload), "output", abort,
                                              writer, state)
+        extra = extra_keys(part)
+        if extra:  # a provider's provider_metadata, a key a plugin added: every string
+            part = await self._check_payload(part, extra, "output", abort, writer, state)
         out: list[Chunk] = []
         channel = HOLD_CHANNELS.get(part.type)
         if stream.held is not None and stream.held != channel:

@@ -259,3 +259,86 @@ async def test_a_model_cannot_send_a_chunk_of_a_type_the_run_emits(
     with pytest.raises(APICallError, match="sent a malformed chunk") as caught:
         await agent().generate("hi")
     assert value not in str(caught.value)
+
+
+# ------------------------------------- what a provider adds to a text or tool-call chunk
+
+
+#: A model's chunks with the value in a key besides the ones the run defines: a
+#: provider's ``provider_metadata`` (a citation's quoted text), a key a plugin added.
+EXTRAS: dict[str, Any] = {
+    "text-metadata": lambda v: [Chunk("text-delta", {"id": "t", "text": "See. ",
+                                                     "provider_metadata": {"cite": [v]}})],
+    "text-extra-key": lambda v: [Chunk("text-delta", {"id": "t", "text": "See. ",
+                                                      "annotation": {v: 1}})],
+    "reasoning-metadata": lambda v: [
+        Chunk("reasoning-delta", {"id": "r", "text": "hm",
+                                  "provider_metadata": {"x": {"note": v}}}),
+        Chunk("text-delta", {"id": "t", "text": "See. "})],
+    "tool-call-metadata": lambda v: [Chunk("tool-call", {
+        "tool_call_id": "c1", "tool_name": "lookup", "args": {"query": "q"},
+        "provider_metadata": {"why": v}})],
+    "finish-metadata": lambda v: [Chunk("text-delta", {"id": "t", "text": "See. "})],
+}
+
+
+def _extras_agent(guard: Any, case: str, value: str, memory: Memory) -> Agent:
+    @tool
+    def lookup(query: str) -> str:
+        """Look something up."""
+        return "nothing"
+
+    finish: dict[str, Any] = {"finish_reason": "stop"}
+    if case == "finish-metadata":
+        finish["provider_metadata"] = {"citations": [{"cited_text": f"by {value}"}]}
+    chunks = EXTRAS[case](value)
+    if chunks[-1].type == "tool-call":
+        finish["finish_reason"] = "tool-calls"
+    model = MockModel([MockResponse(chunks=[*chunks, Chunk("finish", finish)]), "Done."])
+    return Agent(id="a", model=model, tools=[lookup], output_processors=[guard],
+                 memory=memory, default_error_processors=False)
+
+
+@pytest.mark.parametrize("case", EXTRAS)
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_what_a_provider_adds_to_a_chunk_is_checked(
+        guard: str, strategy: str, case: str) -> None:
+    """The chunk (and ``result.steps[i].provider_metadata``, the stored reasoning's)
+    carries it checked: masked, dropped (``filter``: that key's value) or blocked."""
+    value, strategies = GUARDS[guard]
+    memory = Memory(store="memory://")
+    stream = _extras_agent(strategies[strategy](), case, value, memory).stream(
+        "hi", memory={"thread": "t1", "resource": "r"})
+    chunks = [c async for c in stream]
+    assert value not in repr(chunks)
+    assert (any(c.type == "tripwire" for c in chunks)) == (strategy == "block")
+    assert value not in repr(await stream.steps)
+    result = await _extras_agent(strategies[strategy](), case, value, memory).generate(
+        "hi", memory={"thread": "t2", "resource": "r"})
+    seen = (repr(result.steps) + repr(result.messages) + repr(result.message_list.all.db())
+            + result.text)
+    assert value not in seen
+    for thread in ("t1", "t2"):
+        assert value not in repr(await memory.store.last_messages(thread, 100))
+
+
+@pytest.mark.parametrize(("guard", "strategy"), [c for c in CELLS if c[1] != "block"])
+async def test_clean_provider_metadata_passes_unchanged(guard: str, strategy: str) -> None:
+    """A reasoning signature and the step's metadata, clean, reach the client, the
+    stored reasoning part and ``result.steps`` as they were."""
+    signature = {"anthropic": {"signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxDYFi"}}
+    usage = {"anthropic": {"cache_read_input_tokens": 12}}
+    model = MockModel([MockResponse(chunks=[
+        Chunk("reasoning-delta", {"id": "r", "text": "hm", "provider_metadata": signature}),
+        Chunk("text-delta", {"id": "t", "text": "Fine."}),
+        Chunk("finish", {"finish_reason": "stop", "provider_metadata": usage})])])
+    agent = Agent(id="a", model=model, output_processors=[GUARDS[guard][1][strategy]()],
+                  default_error_processors=False)
+    stream = agent.stream("hi")
+    chunks = [c async for c in stream]
+    assert [c.payload.get("provider_metadata") for c in chunks
+            if c.type in ("reasoning-delta", "step-finish")] == [signature, usage]
+    result = await stream.result
+    assert result.steps[0].provider_metadata == usage
+    reasoning = result.messages[-1].content.parts[0]
+    assert reasoning.provider_metadata == signature

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tripwire.chunks import Chunk, carries_other_content
+from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.guardrails import Detection
 from tripwire.holdback import Match
 from tripwire.messages import MessageList, ToolInvocationPart
@@ -89,6 +89,12 @@ class OutputStream:
             if "output" not in guard.phases:
                 return part
             return await self._payload(part, None, "output", abort, writer)
+        if "output" in guard.phases:
+            # A provider's provider_metadata, a key a plugin added: every string
+            # (``filter``: the key's value is dropped, the chunk kept).
+            for key in extra_keys(part):
+                part = await self._payload(part, key, "output", abort, writer,
+                                           filtered=_nothing) or part
         window = self._window
         if window is None:
             chunks = [part]
@@ -210,3 +216,8 @@ class OutputStream:
         elif guard.strategy != "redact":
             return part
         return part.evolve(payload=value if key is None else {**part.payload, key: value})
+
+
+def _nothing(found: list[Detection]) -> None:
+    """What ``filter`` leaves of a value it drops from a chunk it keeps."""
+    return None

@@ -41,7 +41,7 @@ from tripwire import (
     hookimpl,
     notify_violation,
 )
-from tripwire.chunks import carries_other_content
+from tripwire.chunks import carries_other_content, extra_keys
 from tripwire.documents import read_document, write_document
 from tripwire.holdback import Match, in_one_word, joint_hold_from, replace_all, run_start
 from tripwire.values import map_strings
@@ -246,6 +246,9 @@ class KeywordGuard(Processor):
         if part.is_data:
             # Not through the window (no flush of held text, the order as before).
             return [await self._check_payload(part, tuple(part.payload), "data", abort)]
+        extra = extra_keys(part)
+        if extra:  # a provider's provider_metadata, a key a plugin added: every string
+            part = await self._check_payload(part, extra, f"{part.type} chunk", abort)
         hold: HoldBack | None = state.get("hold")
         if hold is None:
             hold = state["hold"] = HoldBack(self.max_match_length, self._find, self._replace,
