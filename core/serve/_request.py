@@ -54,6 +54,26 @@ FIELDS = SETTINGS | UPSTREAM_FIELDS | IGNORED | HANDLED
 
 _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 
+#: The fields each role's message may have (null counts as absent). Anything else
+#: would reach neither the processors nor the upstream: a 400 names it rather than
+#: dropping it unseen. ``refusal`` is the assistant's text (checked as its content is);
+#: ``reasoning_content`` (an earlier turn's reasoning, as this gateway returns it) is
+#: taken and not sent back, as OpenAI-compatible servers expect.
+_MESSAGE_FIELDS = {
+    "system": frozenset({"role", "content"}),
+    "developer": frozenset({"role", "content"}),
+    "user": frozenset({"role", "content"}),
+    "assistant": frozenset({"role", "content", "tool_calls", "refusal", "reasoning_content"}),
+    "tool": frozenset({"role", "content", "tool_call_id"}),
+}
+#: What a 400 for one of OpenAI's message fields this gateway does not take says.
+_NOT_TAKEN = {
+    "name": "participant names are not taken (no processor would see one); put the name "
+            "in the content",
+    "function_call": "the deprecated function_call is not taken; send tool_calls",
+    "audio": "an earlier audio answer cannot be referred to; send its transcript as content",
+}
+
 
 class BadRequest(ValueError):
     """The request body is not a valid chat completion request; ``param`` names the
@@ -218,6 +238,7 @@ def messages_from_openai(value: Any) -> list[Message]:
     for i, item in enumerate(items):
         message = as_object(item, "messages[%d]", i)
         role = message.get("role")
+        _check_fields(message, role, i)
         if role in ("system", "developer"):
             out.append(_message("system", [TextPart(_text(message, i))]))
         elif role == "user":
@@ -225,11 +246,18 @@ def messages_from_openai(value: Any) -> list[Message]:
         elif role == "assistant":
             parts: list[Part] = []
             text = _text(message, i, optional=True)
-            if text:
-                parts.append(TextPart(text))
+            refusal = as_text(message.get("refusal"), "messages[%d].refusal", i)
+            for said in (text, refusal):
+                if said:
+                    parts.append(TextPart(said))
             for j, tc in enumerate(as_list(message.get("tool_calls"),
                                            "messages[%d].tool_calls", i)):
                 invocation = _tool_call(tc, i, j)
+                if invocation.tool_call_id in calls:  # its answer would be the other's
+                    raise BadRequest(
+                        f"messages[{i}].tool_calls[{j}].id {invocation.tool_call_id!r:.80} is "
+                        f"the id of an earlier tool call; each call needs its own",
+                        f"messages[{i}].tool_calls[{j}].id")
                 calls[invocation.tool_call_id] = invocation
                 parts.append(ToolInvocationPart(invocation))
             out.append(_message("assistant", parts))
@@ -240,6 +268,10 @@ def messages_from_openai(value: Any) -> list[Message]:
                 raise BadRequest(
                     f"messages[{i}].tool_call_id {call_id!r:.80} answers no tool call of an "
                     f"earlier assistant message", f"messages[{i}].tool_call_id")
+            if answered.state == "result":  # a second answer would replace the first unseen
+                raise BadRequest(
+                    f"messages[{i}].tool_call_id {call_id!r:.80} answers a tool call an "
+                    f"earlier tool message already answered", f"messages[{i}].tool_call_id")
             answered.state = "result"
             answered.result = _text(message, i)
         else:
@@ -247,6 +279,19 @@ def messages_from_openai(value: Any) -> list[Message]:
                 f"messages[{i}].role must be system, developer, user, assistant or tool, got "
                 f"{role!r:.40}", f"messages[{i}].role")
     return out
+
+
+def _check_fields(message: Mapping[str, Any], role: Any, i: int) -> None:
+    """``BadRequest`` naming a field (not null) the message's role does not take."""
+    taken = _MESSAGE_FIELDS.get(role) if isinstance(role, str) else None
+    if taken is None:
+        return  # the role's own error
+    for name, value in message.items():
+        if name not in taken and value is not None:
+            why = _NOT_TAKEN.get(name, "not a field this gateway takes")
+            raise BadRequest(
+                f"messages[{i}].{name}: {why} ({role} messages take: "
+                f"{', '.join(sorted(taken))})", f"messages[{i}].{name}")
 
 
 def _message(role: Any, parts: list[Part]) -> Message:
@@ -294,7 +339,13 @@ def _user_parts(content: Any, i: int) -> list[Part]:
             if not url:
                 raise BadRequest(f"messages[{i}].content[{j}].image_url.url is required",
                                  f"messages[{i}].content[{j}].image_url.url")
-            media_type = url[5:].split(";", 1)[0] if url.startswith("data:") else "image/*"
+            media_type = url[5:].split(";", 1)[0].split(",", 1)[0] if url.startswith(
+                "data:") else "image/*"
+            if not media_type.startswith("image/"):  # a text or PDF file as an "image"
+                raise BadRequest(
+                    f"messages[{i}].content[{j}].image_url.url must be an image: a data: URL "
+                    f"of an image/* type or a URL, got a data: URL of {media_type!r:.40}",
+                    f"messages[{i}].content[{j}].image_url.url")
             parts.append(FilePart(url, media_type))
         elif kind == "input_audio":
             audio = as_object(part.get("input_audio"), "messages[%d].content[%d].input_audio",

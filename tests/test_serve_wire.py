@@ -1,0 +1,113 @@
+"""``tripwire serve``'s wire, attacked field by field: every part of a chat completion
+request a client can send is either mapped where the agent's input processors see it
+or refused with a 400 naming the field; none is dropped unseen, and none carries a
+value the guards would stop to the upstream. Real HTTP both ways (a raw client, the
+OpenAI-wire test server as the upstream)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import pytest
+from fake_llm_server import FakeLLMServer, Reply
+from test_serve_guardrails import EMAIL, EMAIL_MASKED, guarded, post
+
+from tripwire.serve import running
+
+USER = {"role": "user", "content": "Hi"}
+
+
+def call(call_id: str = "call_1", **arguments: Any) -> dict[str, Any]:
+    return {"id": call_id, "type": "function",
+            "function": {"name": "send_mail", "arguments": json.dumps(arguments)}}
+
+
+async def ask(messages: list[dict[str, Any]], stream: bool) -> tuple[int, dict[str, Any],
+                                                                      list[str]]:
+    """Status and error of one request through a pii-guarded gateway, and the bodies
+    the upstream got (as JSON text)."""
+    async with FakeLLMServer() as upstream:
+        upstream.script(Reply(text="Done."))
+        async with running(guarded(upstream), "127.0.0.1", 0) as url:
+            status, raw = await post(url, {"model": "support", "stream": stream,
+                                           "messages": messages})
+        sent = [json.dumps(r.body) for r in upstream.requests]
+    body = json.loads(raw) if status != 200 or not stream else {}
+    return status, body.get("error") or {}, sent
+
+
+REFUSED = {
+    "a user's name": ([{**USER, "name": EMAIL}], "messages[0].name"),
+    "a system message's name": ([{"role": "system", "content": "Be brief.", "name": EMAIL},
+                                 USER], "messages[0].name"),
+    "the legacy function_call": ([USER, {"role": "assistant", "content": None,
+                                         "function_call": {"name": "send_mail",
+                                                           "arguments": json.dumps(
+                                                               {"to": EMAIL})}}, USER],
+                                 "messages[1].function_call"),
+    "an assistant's audio": ([USER, {"role": "assistant", "content": "Sure.",
+                                     "audio": {"id": EMAIL}}, USER], "messages[1].audio"),
+    "a field of no role": ([{**USER, "note": EMAIL}], "messages[0].note"),
+    "a tool message's name": ([USER, {"role": "assistant", "tool_calls": [call()]},
+                               {"role": "tool", "tool_call_id": "call_1", "content": "ok",
+                                "name": EMAIL}], "messages[2].name"),
+    "a text/plain file as an image": (
+        [{"role": "user", "content": [{"type": "image_url", "image_url": {
+            "url": "data:text/plain;base64," + base64.b64encode(EMAIL.encode()).decode()}}]}],
+        "messages[0].content[0].image_url.url"),
+    "a PDF as an image": (
+        [{"role": "user", "content": [{"type": "image_url", "image_url": {
+            "url": "data:application/pdf;base64,JVBERi0xLjQK"}}]}],
+        "messages[0].content[0].image_url.url"),
+    "a second answer to one call": (
+        [USER, {"role": "assistant", "tool_calls": [call()]},
+         {"role": "tool", "tool_call_id": "call_1", "content": EMAIL},
+         {"role": "tool", "tool_call_id": "call_1", "content": "nothing to see"}],
+        "messages[3].tool_call_id"),
+    "two calls with one id": (
+        [USER, {"role": "assistant", "tool_calls": [call(to=EMAIL), call(to="b@x.test")]},
+         {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],
+        "messages[1].tool_calls[1].id"),
+}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("case", sorted(REFUSED))
+async def test_a_field_the_guards_would_not_see_is_a_400_naming_it(case, stream):
+    """Each was taken and dropped (the value silently gone: a name, a function call, a
+    tool result replaced by a second one), or failed the run with a 500 (a text file
+    sent as an image_url); now a 400 whose ``param`` is the field, and no upstream call."""
+    messages, param = REFUSED[case]
+    status, error, sent = await ask(messages, stream)
+    assert status == 400, error
+    assert error["param"] == param
+    assert error["message"].startswith(param)
+    assert sent == []
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_null_fields_a_client_echoes_back_are_taken(stream):
+    """The official clients send an earlier answer back as they got it (``refusal``,
+    ``audio``, ``function_call``, ``name`` as null; this gateway's
+    ``reasoning_content``): taken, and only the content reaches the upstream."""
+    messages = [USER, {"role": "assistant", "content": "Hello!", "refusal": None,
+                       "audio": None, "function_call": None, "name": None,
+                       "reasoning_content": "Greet back."},
+                {**USER, "name": None}]
+    status, error, sent = await ask(messages, stream)
+    assert status == 200, error
+    assert json.loads(sent[0])["messages"][1] == {"role": "assistant", "content": "Hello!"}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_assistants_refusal_is_input_the_guards_check(stream):
+    """An assistant message's ``refusal`` was dropped unseen; it is the assistant's
+    text, checked (and redacted) as its content is."""
+    messages = [USER, {"role": "assistant", "content": None,
+                       "refusal": f"I can't mail {EMAIL}."}, USER]
+    status, error, sent = await ask(messages, stream)
+    assert status == 200, error
+    assert EMAIL not in sent[0]
+    assert json.loads(sent[0])["messages"][1]["content"] == f"I can't mail {EMAIL_MASKED}."
