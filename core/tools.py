@@ -24,6 +24,8 @@ from tripwire.options import Mismatch, Range, conform, type_text
 #: Parameter names a tool function may declare to receive run services; they are
 #: injected by the agent and never shown to the model.
 INJECTED_PARAMS = frozenset({"writer", "request_context", "abort_signal"})
+#: What a tool's name must be (OpenAI's and Anthropic's rule for function names).
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class ToolArgumentError(ValueError):
@@ -61,7 +63,7 @@ class Tool:
             raise ValueError(f"tool {self.name!r}: stores_arguments must be a bool (True "
                              f"when the tool persists its arguments), got "
                              f"{self.stores_arguments!r}")
-        if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", self.name):
+        if not TOOL_NAME.fullmatch(self.name):
             raise ValueError(
                 f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-'"
             )
