@@ -75,6 +75,21 @@ REFUSED = {
         [USER, {"role": "assistant", "tool_calls": [call(f"mail {EMAIL}")]},
          {"role": "tool", "tool_call_id": f"mail {EMAIL}", "content": "ok"}],
         "messages[1].tool_calls[0].id"),
+    "a text part's extra field": (
+        [{"role": "user", "content": [{"type": "text", "text": "Hi", "cache_control": EMAIL}]}],
+        "messages[0].content[0].cache_control"),
+    "an assistant text part's extra field": (
+        [USER, {"role": "assistant", "content": [{"type": "text", "text": "Hi",
+                                                  "annotation": EMAIL}]}, USER],
+        "messages[1].content[0].annotation"),
+    "an image's detail": (
+        [{"role": "user", "content": [{"type": "image_url", "image_url": {
+            "url": "https://example.com/cat.png", "detail": "low"}}]}],
+        "messages[0].content[0].image_url.detail"),
+    "an audio's extra field": (
+        [{"role": "user", "content": [{"type": "input_audio", "input_audio": {
+            "data": "UklGRg==", "format": "wav", "transcript": EMAIL}}]}],
+        "messages[0].content[0].input_audio.transcript"),
     "two calls with one id": (
         [USER, {"role": "assistant", "tool_calls": [call(to=EMAIL), call(to="b@x.test")]},
          {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],
@@ -96,6 +111,27 @@ async def test_a_field_the_guards_would_not_see_is_a_400_naming_it(case, stream)
     assert error["param"] == param
     assert error["message"].startswith(param)
     assert sent == []
+
+
+async def test_a_stream_option_the_gateway_does_not_take_is_a_400_naming_it():
+    async with FakeLLMServer() as upstream, running(guarded(upstream), "127.0.0.1", 0) as url:
+        status, raw = await post(url, {"model": "support", "stream": True, "messages": [USER],
+                                       "stream_options": {"include_usage": True,
+                                                          "include_obfuscation": False}})
+        assert upstream.requests == []
+    assert status == 400, raw
+    assert json.loads(raw)["error"]["param"] == "stream_options.include_obfuscation"
+
+
+async def test_an_images_default_detail_is_taken():
+    messages = [{"role": "user", "content": [
+        {"type": "text", "text": "What is this?"},
+        {"type": "image_url", "image_url": {"url": "https://example.com/cat.png",
+                                            "detail": "auto"}}]}]
+    status, error, sent = await ask(messages, False)
+    assert status == 200, error
+    assert json.loads(sent[0])["messages"][0]["content"][1] == {
+        "type": "image_url", "image_url": {"url": "https://example.com/cat.png"}}
 
 
 @pytest.mark.parametrize("call_id", ["call_Xy12", "toolu_01A-b", "functions.get_weather:0",

@@ -72,12 +72,13 @@ _MESSAGE_FIELDS = {
     "assistant": frozenset({"role", "content", "tool_calls", "refusal", "reasoning_content"}),
     "tool": frozenset({"role", "content", "tool_call_id"}),
 }
-#: What a 400 for one of OpenAI's message fields this gateway does not take says.
+#: What a 400 for one of OpenAI's message or part fields this gateway does not take says.
 _NOT_TAKEN = {
     "name": "participant names are not taken (no processor would see one); put the name "
             "in the content",
     "function_call": "the deprecated function_call is not taken; send tool_calls",
     "audio": "an earlier audio answer cannot be referred to; send its transcript as content",
+    "detail": "images go to the upstream at its default detail ('auto'); no other is taken",
 }
 
 
@@ -151,6 +152,7 @@ def _parse(body: Any) -> ChatRequest:
     if stream is not None and not isinstance(stream, bool):
         raise BadRequest(f"'stream' must be a boolean, got {kind_of(stream)}", "stream")
     stream_options = as_object(body.get("stream_options"), "stream_options")
+    _only(stream_options, frozenset({"include_usage"}), "stream_options")
     include_usage = stream_options.get("include_usage", False)
     if not isinstance(include_usage, bool):
         raise BadRequest("'stream_options.include_usage' must be a boolean",
@@ -290,14 +292,19 @@ def messages_from_openai(value: Any) -> list[Message]:
 def _check_fields(message: Mapping[str, Any], role: Any, i: int) -> None:
     """``BadRequest`` naming a field (not null) the message's role does not take."""
     taken = _MESSAGE_FIELDS.get(role) if isinstance(role, str) else None
-    if taken is None:
-        return  # the role's own error
-    for name, value in message.items():
-        if name not in taken and value is not None:
+    if taken is not None:  # else the role's own error
+        _only(message, taken, f"messages[{i}]", f"{role} messages take")
+
+
+def _only(value: Mapping[str, Any], taken: frozenset[str], where: str,
+          takes: str = "it takes") -> None:
+    """``BadRequest`` naming the first field of ``value`` (an object at ``where``) that
+    is not null and not ``taken``: such a field would be dropped unseen."""
+    for name, item in value.items():
+        if name not in taken and item is not None:
             why = _NOT_TAKEN.get(name, "not a field this gateway takes")
-            raise BadRequest(
-                f"messages[{i}].{name}: {why} ({role} messages take: "
-                f"{', '.join(sorted(taken))})", f"messages[{i}].{name}")
+            raise BadRequest(f"{where}.{name}: {why} ({takes}: {', '.join(sorted(taken))})",
+                             f"{where}.{name}")
 
 
 def _message(role: Any, parts: list[Part]) -> Message:
@@ -318,6 +325,7 @@ def _text(message: Mapping[str, Any], i: int, *, optional: bool = False) -> str:
             raise BadRequest(
                 f"messages[{i}].content[{j}]: this role takes text parts only, got type "
                 f"{part.get('type')!r:.40}", f"messages[{i}].content")
+        _only(part, frozenset({"type", part["type"]}), f"messages[{i}].content[{j}]")
         texts.append(as_text(part.get(part["type"]), "messages[%d].content[%d].text", i, j)
                      or "")
     if content is None:
@@ -336,11 +344,16 @@ def _user_parts(content: Any, i: int) -> list[Part]:
     for j, item in enumerate(items):
         part = as_object(item, "messages[%d].content[%d]", i, j)
         kind = part.get("type")
+        if kind in ("text", "image_url", "input_audio"):
+            _only(part, frozenset({"type", kind}), f"messages[{i}].content[{j}]")
         if kind == "text":
             parts.append(TextPart(as_text(part.get("text"), "messages[%d].content[%d].text",
                                           i, j) or ""))
         elif kind == "image_url":
             image = as_object(part.get("image_url"), "messages[%d].content[%d].image_url", i, j)
+            if image.get("detail") == "auto":  # the default, which the upstream gets
+                image = {k: v for k, v in image.items() if k != "detail"}
+            _only(image, frozenset({"url"}), f"messages[{i}].content[{j}].image_url")
             url = as_text(image.get("url"), "messages[%d].content[%d].image_url.url", i, j)
             if not url:
                 raise BadRequest(f"messages[{i}].content[{j}].image_url.url is required",
@@ -356,6 +369,7 @@ def _user_parts(content: Any, i: int) -> list[Part]:
         elif kind == "input_audio":
             audio = as_object(part.get("input_audio"), "messages[%d].content[%d].input_audio",
                               i, j)
+            _only(audio, frozenset({"data", "format"}), f"messages[{i}].content[{j}].input_audio")
             fmt = audio.get("format")
             if fmt not in _AUDIO_TYPES:
                 raise BadRequest(f"messages[{i}].content[{j}].input_audio.format must be wav "
