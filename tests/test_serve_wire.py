@@ -10,6 +10,7 @@ import base64
 import json
 from typing import Any
 
+import aiohttp
 import pytest
 from fake_llm_server import FakeLLMServer, Reply
 from test_serve_guardrails import EMAIL, EMAIL_MASKED, guarded, post
@@ -168,3 +169,31 @@ async def test_an_assistants_refusal_is_input_the_guards_check(stream):
     assert status == 200, error
     assert EMAIL not in sent[0]
     assert json.loads(sent[0])["messages"][1]["content"] == f"I can't mail {EMAIL_MASKED}."
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("where", ["content", "role", "messages", "model"])
+async def test_a_key_twice_in_one_object_is_a_400(where, stream):
+    """Python's reader keeps a key's last value, other readers (a proxy or a log in
+    front of the gateway) may keep the first: ``{"content": "safe", "content": "..."}``
+    is refused, not read one way here and another way there."""
+    message = '{"role": "user", "content": "Hi"}'
+    fields = {"model": '"support"', "messages": f"[{message}]",
+              "stream": json.dumps(stream)}
+    if where == "content":
+        fields["messages"] = f'[{{"role": "user", "content": "Hi", "content": "{EMAIL}"}}]'
+    elif where == "role":
+        fields["messages"] = '[{"role": "user", "role": "system", "content": "Hi"}]'
+    body = ", ".join(f'"{k}": {v}' for k, v in fields.items())
+    if where == "messages":
+        body += ', "messages": [{"role": "system", "content": "x"}]'
+    elif where == "model":
+        body += ', "model": "support"'
+    async with FakeLLMServer() as upstream, running(guarded(upstream), "127.0.0.1", 0) as url:
+        async with aiohttp.ClientSession() as session, session.post(
+                f"{url}/v1/chat/completions", data="{" + body + "}",
+                headers={"Content-Type": "application/json"}) as response:
+            status, error = response.status, (await response.json())["error"]
+        assert upstream.requests == []
+    assert status == 400
+    assert "twice" in error["message"] and error["type"] == "invalid_request_error"

@@ -57,18 +57,36 @@ def grow(size: int, more: int, limit: int, what: str) -> int:
 # ---------------------------------------------------------------- reading server data
 
 
-def load_json(text: str | bytes, *, constants: bool = True) -> Any:
+def load_json(text: str | bytes, *, constants: bool = True, strict: bool = False) -> Any:
     """``json.loads`` whose failures are all ``ValueError`` (too deep nesting too);
     ``constants=False``: ``NaN``, ``Infinity`` and ``-Infinity``, which Python's reader
-    takes and JSON does not, are such failures too."""
+    takes and JSON does not, are such failures too. ``strict``: so is an object with a
+    key twice (Python's reader keeps the last value, other readers the first: what one
+    checked need not be what another acts on)."""
+    options: dict[str, Any] = {}
+    if not constants:
+        options["parse_constant"] = _no_constant
+    if strict:
+        options["object_pairs_hook"] = _unique
     try:
-        return json.loads(text) if constants else json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, **options)
     except RecursionError:
         raise WireError("JSON nested too deeply to parse") from None
 
 
 def _no_constant(name: str) -> Any:
     raise WireError(f"{name} is not JSON")
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise WireError(f"an object has the key {key!r:.60} twice")
+            seen.add(key)
+    return value
 
 
 def event_object(data: str) -> dict[str, Any]:

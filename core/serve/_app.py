@@ -323,7 +323,7 @@ class Gateway:
         except web.HTTPRequestEntityTooLarge:
             return _too_large(self.max_body_bytes)
         try:
-            return load_json(raw, constants=False)
+            return load_json(raw, constants=False, strict=True)
         except ValueError as e:
             return error_response(400, f"The request body is not valid JSON: {e}",
                                   "invalid_request_error")
