@@ -5,7 +5,9 @@ filter) and another to the model: fullwidth ``ｉｇｎｏｒｅ``, a zero-width
 ``ig\u200bnore``, a right-to-left override that reverses what a reviewer sees, or
 Unicode tag characters carrying a whole hidden ASCII instruction ("ASCII smuggling").
 This processor edits the text parts of the input messages in place, before any
-other processor or the model sees them:
+other processor or the model sees them, and every string in their tool calls'
+arguments and tool results (a caller's history, such as a ``tripwire serve``
+client's ``tool`` messages and assistant ``tool_calls``, carries text there too):
 
 1. control characters go (``\\n`` and ``\\t`` stay; ``\\r\\n`` and a lone ``\\r``
    become ``\\n``);
@@ -29,9 +31,10 @@ import unicodedata
 from typing import Literal
 
 from tripwire._markers import hookimpl
-from tripwire.messages import Message, TextPart
+from tripwire.messages import Message, TextPart, ToolInvocationPart
 from tripwire.options import check
 from tripwire.processor import Processor
+from tripwire.values import map_strings
 
 Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
@@ -232,6 +235,10 @@ class UnicodeNormalizer(Processor):
                 if type(part) is TextPart:
                     has_text = True
                     part.text = self.normalize(part.text)
+                elif type(part) is ToolInvocationPart:
+                    invocation = part.tool_invocation
+                    invocation.args = map_strings(invocation.args, self.normalize)
+                    invocation.result = map_strings(invocation.result, self.normalize)
             if not has_text and isinstance(message.content.content, str):
                 message.content.content = self.normalize(message.content.content)
         return messages

@@ -15,7 +15,11 @@ import pytest
 from fake_llm_server import FakeLLMServer, Reply
 from test_serve_guardrails import EMAIL, EMAIL_MASKED, guarded, post
 
-from tripwire.serve import running
+from tripwire import Agent
+from tripwire.plugins.regex_filter import RegexFilter
+from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
+from tripwire.serve import Gateway, running
+from tripwire_keyword_guard import KeywordGuard
 
 USER = {"role": "user", "content": "Hi"}
 
@@ -197,3 +201,64 @@ async def test_a_key_twice_in_one_object_is_a_400(where, stream):
         assert upstream.requests == []
     assert status == 400
     assert "twice" in error["message"] and error["type"] == "invalid_request_error"
+
+
+# ---------------------------------------------------------------- look-alike text
+
+AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
+DISGUISES = {
+    "zero-width space": lambda v: v[:4] + "\u200b" + v[4:],
+    "zero-width joiner": lambda v: v[:4] + "\u200d" + v[4:],
+    "soft hyphen": lambda v: v[:4] + "\u00ad" + v[4:],
+    "word joiner": lambda v: v[:4] + "\u2060" + v[4:],
+    "tag character": lambda v: v[:4] + "\U000e0041" + v[4:],
+    "bidi override": lambda v: v[:4] + "\u202e" + v[4:],
+    "fullwidth": lambda v: "".join(chr(ord(c) + 0xFEE0) for c in v),
+    "mathematical bold": lambda v: "".join(
+        chr(0x1D400 + ord(c) - 65) if c.isupper() else chr(0x1D7CE + ord(c) - 48)
+        if c.isdigit() else c for c in v),
+}
+PLACES = {
+    "tool result": lambda v: [
+        USER, {"role": "assistant", "tool_calls": [call()]},
+        {"role": "tool", "tool_call_id": "call_1", "content": f"The key is {v}."}],
+    "tool result as JSON": lambda v: [
+        USER, {"role": "assistant", "tool_calls": [call()]},
+        {"role": "tool", "tool_call_id": "call_1", "content": [
+            {"type": "text", "text": json.dumps({"key": v}, ensure_ascii=False)}]}],
+    "tool-call arguments": lambda v: [
+        USER, {"role": "assistant", "tool_calls": [call(key={"nested": [v]})]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],
+    "a tool-call argument's name": lambda v: [
+        USER, {"role": "assistant", "tool_calls": [{**call(), "function": {
+            "name": "send_mail", "arguments": json.dumps({v: 1}, ensure_ascii=False)}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],
+    "user text": lambda v: [{"role": "user", "content": f"The key is {v}."}],
+}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("guard", ["regex-filter", "keyword-guard"])
+@pytest.mark.parametrize("place", sorted(PLACES))
+@pytest.mark.parametrize("disguise", sorted(DISGUISES))
+async def test_a_disguised_secret_in_the_clients_tool_messages_is_blocked(disguise, place,
+                                                                           guard, stream):
+    """``unicode-normalizer`` in front of a guard (docs/serve.md's configuration) turned
+    look-alike and invisible characters back into the plain text in text parts only: an
+    AWS key with a zero-width space or in fullwidth letters in a client's ``tool``
+    message or an assistant's ``tool_calls`` passed ``regex-filter`` and keyword-guard
+    to the upstream. Now every string of a tool call and its result is normalized."""
+    check = RegexFilter(presets=["secrets"]) if guard == "regex-filter" else KeywordGuard(
+        [AWS_KEY])
+    value = DISGUISES[disguise](AWS_KEY)
+    async with FakeLLMServer() as upstream:
+        upstream.script(Reply(text="Done."))
+        agent = Agent(id="support", model=upstream.openai(max_retries=0),
+                      input_processors=[UnicodeNormalizer(), check],
+                      default_error_processors=False)
+        async with running(Gateway({"support": agent}), "127.0.0.1", 0) as url:
+            status, raw = await post(url, {"model": "support", "stream": stream,
+                                           "messages": PLACES[place](value)})
+        assert upstream.requests == []
+    assert status == 400, raw
+    assert json.loads(raw)["error"]["code"] == guard
