@@ -8,7 +8,8 @@ prime the reply.
 
 **As an input processor** it trims the outbound prompt in ``process_llm_request``:
 the stored history stays whole, only this model call sees less. System messages are
-always kept and counted. The other messages form groups (an assistant message that
+always kept and counted, and so are the tool definitions and provider options the call
+sends (the model reads them too). The other messages form groups (an assistant message that
 calls tools together with the tool message carrying their results, so a call never
 reaches the model without its result; every other message alone), taken newest
 first. ``trim_strategy="best-fit"`` skips a group that does not fit and keeps trying
@@ -135,26 +136,45 @@ class TokenLimiter(Processor):
 
     @hookimpl
     def process_llm_request(
-        self, prompt: list[dict[str, Any]], abort: Callable[..., NoReturn]
+        self,
+        prompt: list[dict[str, Any]],
+        tools: Mapping[str, Any],
+        provider_options: Mapping[str, Any],
+        abort: Callable[..., NoReturn],
     ) -> dict[str, Any] | None:
-        trimmed = self._trim(prompt, abort)
+        trimmed = self._trim(prompt, abort, self._beside(tools, provider_options))
         return None if trimmed is prompt else {"prompt": trimmed}
 
+    def _beside(self, tools: Mapping[str, Any], provider_options: Mapping[str, Any]) -> int:
+        """Tokens of what the call sends beside the messages that the model reads too,
+        kept whole like the system messages: the tool definitions (name, description,
+        parameter schema) and the provider options (a ``response_format`` schema). A
+        ``tripwire serve`` client writes both: uncounted, they were a prompt of any
+        size past the limit."""
+        count = self.counter.count
+        total = sum(count(t.name) + count(t.description) + count(as_text(t.parameters))
+                    for t in tools.values())
+        return total + (count(as_text(provider_options)) if provider_options else 0)
+
     def _trim(
-        self, prompt: list[dict[str, Any]], abort: Callable[..., NoReturn]
+        self, prompt: list[dict[str, Any]], abort: Callable[..., NoReturn], beside: int = 0
     ) -> list[dict[str, Any]]:
-        """Tool results capped, then the prompt trimmed to the limit; ``prompt``
-        itself when nothing changed."""
+        """Tool results capped, then the prompt trimmed to the limit (``beside``: the
+        tokens of the tool definitions and provider options, see ``_beside``);
+        ``prompt`` itself when nothing changed."""
         counter = self.counter
         capped = self._cap_tool_results(prompt)
         costs = [counter.message(m) for m in capped]
         system = [i for i, m in enumerate(capped) if m.get("role") == "system"]
-        system_tokens = sum(costs[i] for i in system) + REPLY_PRIMING_TOKENS
+        system_tokens = sum(costs[i] for i in system) + REPLY_PRIMING_TOKENS + beside
         numbers = {"limit": self.limit, "system_tokens": system_tokens}
         if system_tokens > self.limit:
+            what, more = ("the system messages", "") if not beside else (
+                "the system messages, tool definitions and provider options",
+                f" and {beside} for the tool definitions and provider options")
             abort(
-                f"token-limiter: the system messages alone need {system_tokens} tokens "
-                f"(with {REPLY_PRIMING_TOKENS} for reply priming), over the limit of "
+                f"token-limiter: {what} alone need {system_tokens} tokens (with "
+                f"{REPLY_PRIMING_TOKENS} for reply priming{more}), over the limit of "
                 f"{self.limit}",
                 metadata=numbers,
             )

@@ -17,6 +17,7 @@ from test_serve_guardrails import EMAIL, EMAIL_MASKED, guarded, post
 
 from tripwire import Agent
 from tripwire.plugins.regex_filter import RegexFilter
+from tripwire.plugins.token_limiter import TokenLimiter
 from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
 from tripwire.serve import Gateway, running
 from tripwire_keyword_guard import KeywordGuard
@@ -262,3 +263,42 @@ async def test_a_disguised_secret_in_the_clients_tool_messages_is_blocked(disgui
         assert upstream.requests == []
     assert status == 400, raw
     assert json.loads(raw)["error"]["code"] == guard
+
+
+# ---------------------------------------------------------------- budgets
+
+LONG = "Remember every word of this. " * 2000  # about 12,000 tokens
+BESIDE = {
+    "a tool's description": {"tools": [{"type": "function", "function": {
+        "name": "lookup", "description": LONG, "parameters": {"type": "object"}}}]},
+    "a tool's parameter schema": {"tools": [{"type": "function", "function": {
+        "name": "lookup", "parameters": {"type": "object", "properties": {
+            "q": {"type": "string", "description": LONG}}}}}]},
+    "a response_format schema": {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "answer", "description": LONG, "schema": {"type": "object"}}}},
+}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("where", sorted(BESIDE))
+async def test_token_limiter_counts_what_a_client_sends_beside_the_messages(where, stream):
+    """``token-limiter`` bounded the messages only: a client's tool definitions and
+    ``response_format`` schema (the model reads both, and the provider bills them as
+    prompt tokens) took a prompt of any size past a 1,000-token limit to the upstream.
+    They count like the system messages now: over the limit, the tripwire's 400."""
+    async with FakeLLMServer() as upstream:
+        upstream.script(Reply(text="Done."), Reply(text="Done."))
+        agent = Agent(id="support", model=upstream.openai(max_retries=0),
+                      input_processors=[TokenLimiter(1000)], default_error_processors=False)
+        async with running(Gateway({"support": agent}), "127.0.0.1", 0) as url:
+            status, raw = await post(url, {"model": "support", "stream": stream,
+                                           "messages": [USER], **BESIDE[where]})
+            assert upstream.requests == []
+            assert status == 400, raw
+            error = json.loads(raw)["error"]
+            assert error["code"] == "token-limiter"
+            assert "tool definitions and provider options" in error["message"]
+            short = json.loads(json.dumps(BESIDE[where]).replace(LONG, "Be exact."))
+            status, raw = await post(url, {"model": "support", "stream": stream,
+                                           "messages": [USER], **short})
+            assert status == 200, raw

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import random
 import subprocess
 import sys
@@ -253,7 +254,11 @@ async def test_trimming_happens_on_every_step(make_bare_agent):
         MockResponse(tool_calls=[{"tool_name": "lookup", "args": {"key": "k"}}]),
         "done",
     ])
-    limit = 3 + 3 * message_tokens("user", messages[0].text) + 5
+    counter = TokenLimiter(1).counter
+    # the tool's definition goes with every call, counted like the system messages
+    definition = (counter.count(lookup.name) + counter.count(lookup.description)
+                  + counter.count(json.dumps(lookup.parameters, separators=(",", ":"))))
+    limit = 3 + definition + 3 * message_tokens("user", messages[0].text) + 5
     agent = make_bare_agent(model=model, tools=[lookup], input_processors=[TokenLimiter(limit)])
     result = await agent.generate(messages)
     assert result.text == "done"
@@ -262,8 +267,7 @@ async def test_trimming_happens_on_every_step(make_bare_agent):
     # Step two: the tool exchange is newest and takes room, so fewer older ones fit.
     assert [m["role"] for m in second[-2:]] == ["assistant", "tool"]
     assert texts(second[:-2]) == [m.text for m in messages[-1:]]
-    counter = TokenLimiter(limit).counter
-    assert sum(counter.message(m) for m in second) + 3 <= limit
+    assert sum(counter.message(m) for m in second) + 3 + definition <= limit
 
 
 async def test_system_messages_are_always_kept_and_counted(make_bare_agent):
@@ -370,10 +374,12 @@ async def test_an_edited_message_is_counted_again():
 
     prompt = [{"role": "user", "content": [{"type": "text", "text": "tiny"}]},
               {"role": "user", "content": [{"type": "text", "text": "also tiny"}]}]
-    assert limiter.process_llm_request(prompt=prompt, abort=abort) is None
+    assert limiter.process_llm_request(prompt=prompt, tools={}, provider_options={},
+                                      abort=abort) is None
     # Same message, now edited to something long: it no longer fits.
     prompt[0]["content"][0] = {"type": "text", "text": "long " * 100}
-    trimmed = limiter.process_llm_request(prompt=prompt, abort=abort)
+    trimmed = limiter.process_llm_request(prompt=prompt, tools={}, provider_options={},
+                                      abort=abort)
     assert trimmed == {"prompt": [prompt[1]]}
 
 
@@ -426,7 +432,7 @@ async def test_structured_tool_results_are_capped_as_json():
                                      {"type": "tool-result", "tool_call_id": "d", "tool_name": "rows", "output": "short"}]},
     ]
     out = TokenLimiter(10_000, max_tool_result_tokens=10).process_llm_request(
-        prompt=prompt, abort=None)["prompt"]
+        prompt=prompt, tools={}, provider_options={}, abort=None)["prompt"]
     capped, short = out[2]["content"]
     assert capped["output"].startswith('[{"id":0,"name":"customer')
     assert "first 10 of" in capped["output"]
