@@ -169,11 +169,13 @@ async def test_an_assistants_refusal_is_input_the_guards_check(stream):
     """An assistant message's ``refusal`` was dropped unseen; it is the assistant's
     text, checked (and redacted) as its content is."""
     messages = [USER, {"role": "assistant", "content": None,
-                       "refusal": f"I can't mail {EMAIL}."}, USER]
+                       "refusal": f"I can't mail {EMAIL}."}, USER,
+                {"role": "assistant", "content": "Sure.", "refusal": f"Not {EMAIL}."}, USER]
     status, error, sent = await ask(messages, stream)
     assert status == 200, error
     assert EMAIL not in sent[0]
-    assert json.loads(sent[0])["messages"][1]["content"] == f"I can't mail {EMAIL_MASKED}."
+    said = [m["content"] for m in json.loads(sent[0])["messages"] if m["role"] == "assistant"]
+    assert said == [f"I can't mail {EMAIL_MASKED}.", f"Sure.\nNot {EMAIL_MASKED}."]
 
 
 @pytest.mark.parametrize("stream", [False, True])

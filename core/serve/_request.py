@@ -255,9 +255,9 @@ def messages_from_openai(value: Any) -> list[Message]:
             parts: list[Part] = []
             text = _text(message, i, optional=True)
             refusal = as_text(message.get("refusal"), "messages[%d].refusal", i)
-            for said in (text, refusal):
-                if said:
-                    parts.append(TextPart(said))
+            said = "\n".join(t for t in (text, refusal) if t)
+            if said:
+                parts.append(TextPart(said))
             for j, tc in enumerate(as_list(message.get("tool_calls"),
                                            "messages[%d].tool_calls", i)):
                 invocation = _tool_call(tc, i, j)
