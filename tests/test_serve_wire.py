@@ -129,6 +129,29 @@ async def test_a_stream_option_the_gateway_does_not_take_is_a_400_naming_it():
     assert json.loads(raw)["error"]["param"] == "stream_options.include_obfuscation"
 
 
+@pytest.mark.parametrize(("tools", "param"), [
+    ([{"type": "function", "function": {"name": "f"}, "cache_control": {"type": "x"}}],
+     "tools[0].cache_control"),
+    ([{"type": "function", "function": {"name": "f", "examples": [EMAIL]}}],
+     "tools[0].function.examples"),
+])
+async def test_a_tool_field_the_gateway_does_not_take_is_a_400_naming_it(tools, param):
+    async with FakeLLMServer() as upstream, running(guarded(upstream), "127.0.0.1", 0) as url:
+        status, raw = await post(url, {"model": "support", "messages": [USER], "tools": tools})
+        assert upstream.requests == []
+    assert status == 400, raw
+    assert json.loads(raw)["error"]["param"] == param
+
+
+async def test_a_strict_tool_as_openais_agents_sdk_sends_it_is_taken():
+    tools = [{"type": "function", "function": {"name": "f", "strict": True, "parameters": {
+        "type": "object", "properties": {}, "additionalProperties": False}}}]
+    async with FakeLLMServer() as upstream, running(guarded(upstream), "127.0.0.1", 0) as url:
+        upstream.script(Reply(text="Done."))
+        status, raw = await post(url, {"model": "support", "messages": [USER], "tools": tools})
+    assert status == 200, raw
+
+
 async def test_an_images_default_detail_is_taken():
     messages = [{"role": "user", "content": [
         {"type": "text", "text": "What is this?"},

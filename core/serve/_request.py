@@ -72,6 +72,8 @@ _MESSAGE_FIELDS = {
     "assistant": frozenset({"role", "content", "tool_calls", "refusal", "reasoning_content"}),
     "tool": frozenset({"role", "content", "tool_call_id"}),
 }
+#: The fields of a tool's ``function`` the gateway takes.
+_FUNCTION_FIELDS = frozenset({"name", "description", "parameters", "strict"})
 #: What a 400 for one of OpenAI's message or part fields this gateway does not take says.
 _NOT_TAKEN = {
     "name": "participant names are not taken (no processor would see one); put the name "
@@ -205,7 +207,11 @@ def _tools(value: Any) -> list[dict[str, Any]]:
         if tool.get("type", "function") != "function":
             raise BadRequest(f"tools[{i}].type must be 'function', got {tool.get('type')!r:.40}",
                              f"tools[{i}].type")
+        _only(tool, frozenset({"type", "function"}), f"tools[{i}]")
         function = as_object(tool.get("function"), "tools[%d].function", i)
+        # strict (OpenAI's schema-exact arguments) is taken and not passed on: the
+        # arguments reach the client after the output processors either way
+        _only(function, _FUNCTION_FIELDS, f"tools[{i}].function")
         name = as_text(function.get("name"), "tools[%d].function.name", i)
         if not name:
             raise BadRequest(f"tools[{i}].function.name is required", f"tools[{i}].function.name")
