@@ -96,6 +96,20 @@ REFUSED = {
         [{"role": "user", "content": [{"type": "input_audio", "input_audio": {
             "data": "UklGRg==", "format": "wav", "transcript": EMAIL}}]}],
         "messages[0].content[0].input_audio.transcript"),
+    "a custom tool call": (
+        [USER, {"role": "assistant", "tool_calls": [
+            {"id": "call_1", "type": "custom", "custom": {"name": "send_mail", "input": EMAIL}}]},
+         {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],
+        "messages[1].tool_calls[0].type"),
+    "a tool call's extra field": (
+        [USER, {"role": "assistant", "tool_calls": [{**call(), "note": EMAIL}]},
+         {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],
+        "messages[1].tool_calls[0].note"),
+    "a tool call function's extra field": (
+        [USER, {"role": "assistant", "tool_calls": [{**call(), "function": {
+            "name": "send_mail", "arguments": "{}", "input": EMAIL}}]},
+         {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],
+        "messages[1].tool_calls[0].function.input"),
     "two calls with one id": (
         [USER, {"role": "assistant", "tool_calls": [call(to=EMAIL), call(to="b@x.test")]},
          {"role": "tool", "tool_call_id": "call_1", "content": "ok"}],

@@ -392,8 +392,14 @@ def _user_parts(content: Any, i: int) -> list[Part]:
 
 def _tool_call(item: Any, i: int, j: int) -> ToolInvocation:
     tc = as_object(item, "messages[%d].tool_calls[%d]", i, j)
+    where = f"messages[{i}].tool_calls[{j}]"
+    if tc.get("type", "function") != "function":
+        raise BadRequest(f"{where}.type must be 'function', got {tc.get('type')!r:.40}",
+                         f"{where}.type")
+    _only(tc, frozenset({"id", "type", "function"}), where)
     call_id = as_text(tc.get("id"), "messages[%d].tool_calls[%d].id", i, j)
     function = as_object(tc.get("function"), "messages[%d].tool_calls[%d].function", i, j)
+    _only(function, frozenset({"name", "arguments"}), f"{where}.function")
     name = as_text(function.get("name"), "messages[%d].tool_calls[%d].function.name", i, j)
     if not call_id or not name:
         raise BadRequest(f"messages[{i}].tool_calls[{j}] needs an id and function.name",
