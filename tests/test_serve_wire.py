@@ -45,9 +45,7 @@ async def ask(messages: list[dict[str, Any]], stream: bool) -> tuple[int, dict[s
 
 
 REFUSED = {
-    "a user's name": ([{**USER, "name": EMAIL}], "messages[0].name"),
-    "a system message's name": ([{"role": "system", "content": "Be brief.", "name": EMAIL},
-                                 USER], "messages[0].name"),
+    "a name that is not a string": ([{**USER, "name": {"first": EMAIL}}], "messages[0].name"),
     "the legacy function_call": ([USER, {"role": "assistant", "content": None,
                                          "function_call": {"name": "send_mail",
                                                            "arguments": json.dumps(
@@ -199,6 +197,20 @@ async def test_null_fields_a_client_echoes_back_are_taken(stream):
     status, error, sent = await ask(messages, stream)
     assert status == 200, error
     assert json.loads(sent[0])["messages"][1] == {"role": "assistant", "content": "Hello!"}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_participants_name_is_taken_and_never_reaches_the_upstream(stream):
+    """LangGraph's multi-agent clients name every message's participant (``name``);
+    the gateway takes it and does not pass it on, so what it holds reaches neither the
+    processors nor the model."""
+    messages = [{"role": "system", "content": "Be brief.", "name": "supervisor"},
+                {**USER, "name": EMAIL},
+                {"role": "assistant", "content": "Hello!", "name": "research_agent"}, USER]
+    status, error, sent = await ask(messages, stream)
+    assert status == 200, error
+    assert EMAIL not in sent[0] and "research_agent" not in sent[0]
+    assert all("name" not in m for m in json.loads(sent[0])["messages"])
 
 
 @pytest.mark.parametrize("stream", [False, True])

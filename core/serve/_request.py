@@ -64,20 +64,22 @@ _CALL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 #: would reach neither the processors nor the upstream: a 400 names it rather than
 #: dropping it unseen. ``refusal`` is the assistant's text (checked as its content is);
 #: ``reasoning_content`` (an earlier turn's reasoning, as this gateway returns it) is
-#: taken and not sent back, as OpenAI-compatible servers expect.
+#: taken and not sent back, as OpenAI-compatible servers expect. A participant's
+#: ``name`` (a string; LangGraph's multi-agent clients set it on every message) is taken
+#: and not passed on: it never reaches the model, so no processor need see it.
 _MESSAGE_FIELDS = {
-    "system": frozenset({"role", "content"}),
-    "developer": frozenset({"role", "content"}),
-    "user": frozenset({"role", "content"}),
-    "assistant": frozenset({"role", "content", "tool_calls", "refusal", "reasoning_content"}),
+    "system": frozenset({"role", "content", "name"}),
+    "developer": frozenset({"role", "content", "name"}),
+    "user": frozenset({"role", "content", "name"}),
+    "assistant": frozenset({"role", "content", "name", "tool_calls", "refusal",
+                            "reasoning_content"}),
     "tool": frozenset({"role", "content", "tool_call_id"}),
 }
 #: The fields of a tool's ``function`` the gateway takes.
 _FUNCTION_FIELDS = frozenset({"name", "description", "parameters", "strict"})
 #: What a 400 for one of OpenAI's message or part fields this gateway does not take says.
 _NOT_TAKEN = {
-    "name": "participant names are not taken (no processor would see one); put the name "
-            "in the content",
+    "name": "a tool message has no participant name (its call's id says what it answers)",
     "function_call": "the deprecated function_call is not taken; send tool_calls",
     "audio": "an earlier audio answer cannot be referred to; send its transcript as content",
     "detail": "images go to the upstream at its default detail ('auto'); no other is taken",
@@ -300,6 +302,10 @@ def _check_fields(message: Mapping[str, Any], role: Any, i: int) -> None:
     taken = _MESSAGE_FIELDS.get(role) if isinstance(role, str) else None
     if taken is not None:  # else the role's own error
         _only(message, taken, f"messages[{i}]", f"{role} messages take")
+        name = message.get("name")
+        if name is not None and not isinstance(name, str):
+            raise BadRequest(f"messages[{i}].name must be a string (the participant's name), "
+                             f"got {type(name).__name__}", f"messages[{i}].name")
 
 
 def _only(value: Mapping[str, Any], taken: frozenset[str], where: str,
