@@ -16,7 +16,10 @@ instance can go in both)::
                            ``chunk_window = N`` the text of the last N stream parts;
                            a tool call's arguments (before the tool runs), the
                            structured object (``object-result``), every string of a
-                           ``data-*``, ``source`` or unknown chunk, each judged whole
+                           ``data-*``, ``source`` or unknown chunk, each judged whole;
+                           every string of each key a provider adds to a text,
+                           reasoning, tool-call or step chunk (``provider_metadata``:
+                           ``tripwire.chunks.extra_keys``), each key judged whole
     process_tool_result    a tool's result, before the model, the client and the
                            stored history see it (a failed tool's error: in the stream)
     process_output_result  the text and reasoning of each assistant response message
@@ -28,7 +31,8 @@ tells ``on_violation`` and reports a ``tripwire.guardrails.Verdict``
 (``result.verdicts``), ``filter`` drops what was flagged and reports a verdict: an
 input message (its text) or part (reasoning, a tool call with its result, a document),
 a streamed sentence or chunk, a tool call (the tool does not run), the structured
-object, a data chunk; a tool result is replaced by a notice. Metadata, violations and
+object, a data chunk, the value of a key a provider added (the chunk kept); a tool
+result is replaced by a notice. Metadata, violations and
 verdicts name the categories and their scores: never the text.
 
 Two ways to get the scores, by ``model``:
@@ -58,7 +62,7 @@ import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
-from tripwire.chunks import Chunk, carries_other_content
+from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.documents import read_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
@@ -374,6 +378,21 @@ class Moderation(Processor):
                 attrs.evolve(invocation, result=notice)))
         return part.evolve(payload={**part.payload, "error": notice})
 
+    async def _check_extra(self, part: Chunk, abort: Abort, writer: Writer) -> Chunk:
+        """The keys a provider adds to a text, reasoning, tool-call or step chunk
+        besides the ones the run defines (``provider_metadata``: a citation's quoted
+        text; ``tripwire.chunks.extra_keys``): every string of each key's value judged
+        whole; ``filter`` drops a flagged key's value (``None``), the chunk kept."""
+        keys = [k for k in extra_keys(part) if _value_text(part.payload[k]).strip()]
+        texts = [_value_text(part.payload[k]) for k in keys]
+        dropped = []
+        for key, text, scores in zip(keys, texts, await self._score(texts), strict=True):
+            if await self._act("output", text, scores, abort, writer):
+                dropped.append(key)
+        if not dropped or self.strategy != "filter":
+            return part
+        return part.evolve(payload={**part.payload, **dict.fromkeys(dropped)})
+
     def _withheld(self, tool_name: str) -> str:
         """What the model, the client and the history get for a filtered tool result."""
         return f"[{self.id}: the result of {tool_name} was withheld: flagged for moderation]"
@@ -393,6 +412,8 @@ class Moderation(Processor):
                                     state: dict[str, Any], abort: Abort, writer: Writer,
                                     message_list: MessageList
                                     ) -> Chunk | list[Chunk] | None:
+        if extra_keys(part):  # judged before the chunk is held or passed on
+            part = await self._check_extra(part, abort, writer)
         if self.judge_stream != "chunk":
             if self.strategy == "warn":
                 # Changes nothing the client sees: the result's text and reasoning are

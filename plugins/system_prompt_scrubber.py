@@ -44,11 +44,14 @@ What is checked
     object (``object-result``: ``result.object`` is what it leaves); every string of
     any other chunk that carries content (``data-*``, ``source``, a type the framework
     does not define: ``tripwire.chunks.carries_other_content``; ``process_data_parts
-    = True``). A value is checked whole, at any depth: its strings (dict keys and
-    values, list items) one after another, a line break between two, so a leak split
-    across strings is found; each string's share of a leak is replaced in place (a
-    string the leak only takes in as a gap between its hits, such as a key between
-    two quoted values, is left), ``filter`` drops the chunk, ``block`` aborts. With
+    = True``); every string of the keys a provider adds to a text, reasoning,
+    tool-call or step chunk (``provider_metadata``: ``tripwire.chunks.extra_keys``;
+    ``filter`` drops the key's value and keeps the chunk). A value is checked whole, at
+    any depth: its strings (dict keys and values, list items) one after another, a
+    line break between two, so a leak split across strings is found; each string's
+    share of a leak is replaced in place (a string the leak only takes in as a gap
+    between its hits, such as a key between two quoted values, is left), ``filter``
+    drops the chunk, ``block`` aborts. With
     ``model=``, the judge sees each value too. ``process_output_result``: per
     assistant message its text parts as one text (or ``content.content``), its
     reasoning parts as one, and each tool call's arguments. Not checked: tool
@@ -85,7 +88,7 @@ import attrs
 
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
-from tripwire.chunks import Chunk, carries_other_content
+from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
@@ -361,6 +364,12 @@ class SystemPromptScrubber(Processor):
             # held text, the order as before).
             checked = await self._check_payload(stream, part, None, "output")
             return [] if checked is None else [checked]
+        extra = extra_keys(part)
+        if extra:
+            # A provider's provider_metadata, a key a plugin added: checked whole before
+            # the chunk goes on (``filter``: the key's value is dropped, the chunk kept).
+            part = await self._check_payload(stream, part, extra, "output",
+                                             keep=True) or part
         channel = HOLD_CHANNELS.get(part.type)
         chunks: list[Chunk] = []
         if stream.held is not None and stream.held != channel:
@@ -412,10 +421,11 @@ class SystemPromptScrubber(Processor):
     # ------------------------------------------------------------ whole values
 
     async def _check_payload(self, stream: Stream, part: Chunk, keys: tuple[str, ...] | None,
-                             channel: str) -> Chunk | None:
+                             channel: str, *, keep: bool = False) -> Chunk | None:
         """``part`` with ``payload[key]`` for each of ``keys`` (``None``: the whole
         payload) checked at any depth, each value as one text: blocked, reported, the
-        chunk dropped (``filter``), or the leaks replaced in place (``redact``)."""
+        chunk dropped (``filter``; with ``keep``, the value of each key that leaks is
+        ``None`` instead), or the leaks replaced in place (``redact``)."""
         system = self._instructions(stream.state, stream.message_list)
         if not system:
             return part
@@ -445,6 +455,8 @@ class SystemPromptScrubber(Processor):
         if not found or self.strategy == "warn":
             return part
         if self.strategy == "filter":
+            if keep:
+                return part.evolve(payload={**payload, **{k: None for k in found if k}})
             return None
         if None in found:
             return part.evolve(payload=value_redacted(payload, *found[None], self._replacement))

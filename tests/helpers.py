@@ -20,6 +20,11 @@ A judge model
                        present in the judged text (pii-detector's judge tier)
     ``Moderator()``    scores the judged text by the words in it (``SCORES``: "kill"
                        is violence 0.9), moderation's judge
+Output guards (the attack tests' cells)
+    ``SYSTEM``, ``LEAK``   an agent's instructions, and a quote of them
+    ``output_guards()``    per output guard: the value it hides (system-prompt-scrubber's:
+                       ``LEAK``, with ``SYSTEM`` as the instructions) and a guard for
+                       each strategy that keeps it from the client
 Waiting
     ``eventually(condition)``  wait until ``condition()`` holds (a generous bound that
                        only detects a hang)
@@ -317,6 +322,41 @@ class Moderator:
         }
         yield Chunk("text-delta", {"id": "t", "text": json.dumps(verdict)})
         yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
+
+
+#: An agent's instructions; system-prompt-scrubber's value is a quote of them.
+SYSTEM = ("You are Ada, the support assistant of Acme Bank. Never reveal account numbers, "
+          "card numbers or internal escalation codes to anyone. Always answer formally.")
+LEAK = "Never reveal account numbers, card numbers or internal escalation codes to anyone"
+
+
+def output_guards() -> dict[str, tuple[str, dict[str, Callable[[], Processor]]]]:
+    """Per output guard: the value it hides, and a guard for each strategy that keeps
+    the value from the client (``warn`` is not one)."""
+    from tripwire.plugins.moderation import Moderation
+    from tripwire.plugins.pii_detector import PIIDetector
+    from tripwire.plugins.regex_filter import RegexFilter
+    from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
+
+    KeywordGuard = keyword_guard()
+    return {
+        "pii-detector": ("jane.doe@example.com", {
+            s: (lambda s=s: PIIDetector(detection_types=["email"], strategy=s))
+            for s in ("block", "redact", "filter")}),
+        "regex-filter": ("ORD-123456", {
+            s: (lambda s=s: RegexFilter(rules=[{"name": "order", "pattern": r"ORD-\d{6}"}],
+                                        strategy=s))
+            for s in ("block", "redact")}),
+        "keyword-guard": ("hunter2", {
+            s: (lambda s=s: KeywordGuard(patterns=["hunter2"], strategy=s))
+            for s in ("block", "mask")}),
+        # (the Moderator judge flags "kill" as violence)
+        "moderation": ("kill", {
+            s: (lambda s=s: Moderation(Moderator(), strategy=s)) for s in ("block", "filter")}),
+        "system-prompt-scrubber": (LEAK, {
+            s: (lambda s=s: SystemPromptScrubber(strategy=s))
+            for s in ("block", "redact", "filter")}),
+    }
 
 
 class CountsText(Processor):

@@ -14,46 +14,18 @@ from typing import Any
 import attrs
 import cattrs
 import pytest
-from helpers import Moderator, keyword_guard
+from helpers import SYSTEM, keyword_guard, output_guards
 
 from tripwire import Agent, Chunk, Processor, hookimpl, tool
 from tripwire.chunks import carries_other_content
-from tripwire.plugins.moderation import Moderation
 from tripwire.plugins.pii_detector import PIIDetector
-from tripwire.plugins.regex_filter import RegexFilter
-from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
 from tripwire.testing import MockModel, MockResponse
 
 KeywordGuard = keyword_guard()
 
-EMAIL = "jane.doe@example.com"
-ORDER = "ORD-123456"
-KEYWORD = "hunter2"
-#: Every agent's instructions; system-prompt-scrubber's value is a quote of them.
-SYSTEM = ("You are Ada, the support assistant of Acme Bank. Never reveal account numbers, "
-          "card numbers or internal escalation codes to anyone. Always answer formally.")
-LEAK = "Never reveal account numbers, card numbers or internal escalation codes to anyone"
-
+EMAIL, KEYWORD = "jane.doe@example.com", "hunter2"
 #: Per guard: the value it hides, and a guard for each strategy.
-GUARDS: dict[str, tuple[str, dict[str, Any]]] = {
-    "pii-detector": (EMAIL, {
-        s: (lambda s=s: PIIDetector(detection_types=["email"], strategy=s))
-        for s in ("block", "redact", "filter")}),
-    "regex-filter": (ORDER, {
-        s: (lambda s=s: RegexFilter(rules=[{"name": "order", "pattern": r"ORD-\d{6}"}],
-                                    strategy=s))
-        for s in ("block", "redact")}),
-    "keyword-guard": (KEYWORD, {
-        s: (lambda s=s: KeywordGuard(patterns=[KEYWORD], strategy=s))
-        for s in ("block", "mask")}),
-    # (the Moderator judge flags "kill" as violence)
-    "moderation": ("kill", {
-        s: (lambda s=s: Moderation(Moderator(), strategy=s)) for s in ("block", "filter")}),
-    "system-prompt-scrubber": (LEAK, {
-        s: (lambda s=s: SystemPromptScrubber(strategy=s))
-        for s in ("block", "redact", "filter")}),
-}
-
+GUARDS = output_guards()
 CELLS = [(g, s) for g, (_, strategies) in GUARDS.items() for s in strategies]
 
 

@@ -20,36 +20,26 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import keyword_guard
+from helpers import SYSTEM, Moderator, output_guards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripwire import Agent, Chunk, tool
 from tripwire.memory import Memory
-from tripwire.plugins.pii_detector import PIIDetector
-from tripwire.plugins.regex_filter import RegexFilter
+from tripwire.plugins.moderation import Moderation
 from tripwire.plugins.structured_output import StructuredOutput
+from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
 from tripwire.testing import MockModel, MockResponse
 from tripwire.values import strings
 
-KeywordGuard = keyword_guard()
-
 EMAIL = "jane.doe@example.com"
-ORDER = "ORD-123456"
-KEYWORD = "hunter2"
 
-GUARDS: dict[str, tuple[str, dict[str, Any]]] = {
-    "pii-detector": (EMAIL, {
-        s: (lambda s=s: PIIDetector(detection_types=["email"], strategy=s))
-        for s in ("block", "redact", "filter")}),
-    "regex-filter": (ORDER, {
-        s: (lambda s=s: RegexFilter(rules=[{"name": "order", "pattern": r"ORD-\d{6}"}],
-                                    strategy=s))
-        for s in ("block", "redact")}),
-    "keyword-guard": (KEYWORD, {
-        s: (lambda s=s: KeywordGuard(patterns=[KEYWORD], strategy=s))
-        for s in ("block", "mask")}),
-}
+#: Every output guard: the value it hides, a guard for each strategy (moderation's
+#: value is a word its judge flags, system-prompt-scrubber's a quote of ``SYSTEM``).
+ALL_GUARDS = output_guards()
+ALL_CELLS = [(g, s) for g, (_, strategies) in ALL_GUARDS.items() for s in strategies]
+#: The guards the retry, bytes and run-emitted-chunk tests below cover.
+GUARDS = {g: ALL_GUARDS[g] for g in ("pii-detector", "regex-filter", "keyword-guard")}
 CELLS = [(g, s) for g, (_, strategies) in GUARDS.items() for s in strategies]
 
 SCHEMA = {
@@ -296,16 +286,16 @@ def _extras_agent(guard: Any, case: str, value: str, memory: Memory) -> Agent:
         finish["finish_reason"] = "tool-calls"
     model = MockModel([MockResponse(chunks=[*chunks, Chunk("finish", finish)]), "Done."])
     return Agent(id="a", model=model, tools=[lookup], output_processors=[guard],
-                 memory=memory, default_error_processors=False)
+                 instructions=SYSTEM, memory=memory, default_error_processors=False)
 
 
 @pytest.mark.parametrize("case", EXTRAS)
-@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+@pytest.mark.parametrize(("guard", "strategy"), ALL_CELLS)
 async def test_what_a_provider_adds_to_a_chunk_is_checked(
         guard: str, strategy: str, case: str) -> None:
     """The chunk (and ``result.steps[i].provider_metadata``, the stored reasoning's)
     carries it checked: masked, dropped (``filter``: that key's value) or blocked."""
-    value, strategies = GUARDS[guard]
+    value, strategies = ALL_GUARDS[guard]
     memory = Memory(store="memory://")
     stream = _extras_agent(strategies[strategy](), case, value, memory).stream(
         "hi", memory={"thread": "t1", "resource": "r"})
@@ -322,7 +312,7 @@ async def test_what_a_provider_adds_to_a_chunk_is_checked(
         assert value not in repr(await memory.store.last_messages(thread, 100))
 
 
-@pytest.mark.parametrize(("guard", "strategy"), [c for c in CELLS if c[1] != "block"])
+@pytest.mark.parametrize(("guard", "strategy"), [c for c in ALL_CELLS if c[1] != "block"])
 async def test_clean_provider_metadata_passes_unchanged(guard: str, strategy: str) -> None:
     """A reasoning signature and the step's metadata, clean, reach the client, the
     stored reasoning part and ``result.steps`` as they were."""
@@ -332,8 +322,8 @@ async def test_clean_provider_metadata_passes_unchanged(guard: str, strategy: st
         Chunk("reasoning-delta", {"id": "r", "text": "hm", "provider_metadata": signature}),
         Chunk("text-delta", {"id": "t", "text": "Fine."}),
         Chunk("finish", {"finish_reason": "stop", "provider_metadata": usage})])])
-    agent = Agent(id="a", model=model, output_processors=[GUARDS[guard][1][strategy]()],
-                  default_error_processors=False)
+    agent = Agent(id="a", model=model, output_processors=[ALL_GUARDS[guard][1][strategy]()],
+                  instructions=SYSTEM, default_error_processors=False)
     stream = agent.stream("hi")
     chunks = [c async for c in stream]
     assert [c.payload.get("provider_metadata") for c in chunks
@@ -342,3 +332,32 @@ async def test_clean_provider_metadata_passes_unchanged(guard: str, strategy: st
     assert result.steps[0].provider_metadata == usage
     reasoning = result.messages[-1].content.parts[0]
     assert reasoning.provider_metadata == signature
+
+
+@pytest.mark.parametrize("case", ["text-metadata", "finish-metadata"])
+@pytest.mark.parametrize("guard", ["pii-detector", "moderation", "system-prompt-scrubber"])
+async def test_filter_drops_what_a_provider_adds_and_keeps_the_chunk(
+        guard: str, case: str) -> None:
+    """``filter`` drops the added key's value, not the text the chunk carries."""
+    value, strategies = ALL_GUARDS[guard]
+    memory = Memory(store="memory://")
+    result = await _extras_agent(strategies["filter"](), case, value, memory).generate("hi")
+    assert result.text.startswith("See.")
+    if case == "finish-metadata":
+        assert result.steps[0].provider_metadata is None
+    else:
+        assert [v.channel for v in result.verdicts] == ["output"]
+
+
+@pytest.mark.parametrize("case", ["text-metadata", "tool-call-metadata", "finish-metadata"])
+@pytest.mark.parametrize("guard", ["moderation", "system-prompt-scrubber"])
+async def test_warn_reports_what_a_provider_adds(guard: str, case: str) -> None:
+    """``warn`` changes nothing and reports a verdict on it."""
+    value = ALL_GUARDS[guard][0]
+    warn = (Moderation(Moderator(), strategy="warn") if guard == "moderation"
+            else SystemPromptScrubber(strategy="warn"))
+    stream = _extras_agent(warn, case, value, Memory(store="memory://")).stream("hi")
+    assert value in repr([c async for c in stream])
+    result = await stream.result
+    assert [(v.processor_id, v.channel, v.action) for v in result.verdicts] == [
+        (guard, "output", "warned")]
