@@ -3,6 +3,8 @@ plain JSON-ready dicts. Classes stay ignorant of their wire format."""
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -19,6 +21,7 @@ from tripwire.messages import (
     ReasoningPart,
     StepStartPart,
     TextPart,
+    ToolInvocation,
     ToolInvocationPart,
 )
 
@@ -58,6 +61,91 @@ for _cls in (*_PART_CLASSES.values(), DataPart):
     converter.register_unstructure_hook(_cls, _unstructure_part)
 converter.register_unstructure_hook(Part, _unstructure_part)
 converter.register_structure_hook(Part, _structure_part)
+
+
+# ---------------------------------------------------------------- tool results
+#
+# A tool result is any value a tool returned (``ToolInvocation.result: Any``); its stored
+# form must bring bytes back as bytes (cattrs' JSON converter writes them as base85 text,
+# which a later turn could not tell from a string). Bytes and bytearrays are stored as a
+# one-key object naming their type, base64 inside; a dict of the tool's that happens to
+# be such an object is wrapped in ``{"$dict": ...}`` so it comes back as it was.
+
+_BYTES, _BYTEARRAY, _DICT = "$bytes", "$bytearray", "$dict"
+_TAGS = frozenset({_BYTES, _BYTEARRAY, _DICT})
+
+
+def _fields(value: Any) -> dict[str, Any] | None:
+    """An attrs or dataclass instance's fields by name (None for anything else)."""
+    cls = type(value)
+    if attrs.has(cls):
+        return {f.name: getattr(value, f.name) for f in attrs.fields(cls)}
+    if dataclasses.is_dataclass(cls):
+        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    return None
+
+
+def plain_value(value: Any, *, for_model: bool = False) -> Any:
+    """``value`` as JSON data, the way tripwire stores a tool result (and, with
+    ``for_model``, the way a model is shown it): attrs / dataclass instances become
+    mappings of their fields, tuples and sets lists, dates ISO text (the JSON
+    converter's unstructuring); bytes the tagged form above, or for a model their UTF-8
+    text (base64 when they are not text). A value with no JSON form (a generator, a
+    socket) is returned as it is, for ``json.dumps`` to refuse."""
+    if isinstance(value, str | int | float | type(None)):
+        return value
+    if isinstance(value, bytes | bytearray):
+        if for_model:
+            try:
+                return bytes(value).decode("utf-8")
+            except UnicodeDecodeError:
+                return base64.b64encode(value).decode("ascii")
+        tag = _BYTEARRAY if isinstance(value, bytearray) else _BYTES
+        return {tag: base64.b64encode(value).decode("ascii")}
+    if isinstance(value, dict):
+        out = {k: plain_value(v, for_model=for_model) for k, v in value.items()}
+        if not for_model and len(out) == 1 and next(iter(out)) in _TAGS:
+            return {_DICT: out}
+        return out
+    if isinstance(value, list | tuple | set | frozenset):
+        return [plain_value(v, for_model=for_model) for v in value]
+    fields = _fields(value)
+    if fields is not None:
+        return plain_value(fields, for_model=for_model)
+    return converter.unstructure(value)
+
+
+def value_from_plain(value: Any) -> Any:
+    """Inverse of ``plain_value`` for a stored tool result: tagged bytes and
+    bytearrays come back as such, a ``$dict``-wrapped mapping as the mapping."""
+    if isinstance(value, list):
+        return [value_from_plain(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if len(value) == 1:
+        ((key, inner),) = value.items()
+        if key in (_BYTES, _BYTEARRAY) and isinstance(inner, str):
+            data = base64.b64decode(inner)
+            return bytearray(data) if key == _BYTEARRAY else data
+        if key == _DICT and isinstance(inner, dict):
+            return {k: value_from_plain(v) for k, v in inner.items()}
+    return {k: value_from_plain(v) for k, v in value.items()}
+
+
+def _unstructure_invocation(inv: ToolInvocation) -> dict[str, Any]:
+    body = converter.unstructure_attrs_asdict(attrs.evolve(inv, result=None))
+    body["result"] = plain_value(inv.result)
+    return body
+
+
+def _structure_invocation(value: Any, _: Any) -> ToolInvocation:
+    inv = converter.structure_attrs_fromdict(value, ToolInvocation)
+    inv.result = value_from_plain(inv.result)
+    return inv
+
+
+converter.register_unstructure_hook(ToolInvocation, _unstructure_invocation)
+converter.register_structure_hook(ToolInvocation, _structure_invocation)
 
 
 def _unstructure_any_payload(value: Any) -> Any:
@@ -123,5 +211,7 @@ __all__ = [
     "chunk_from_dict",
     "message_to_dict",
     "message_from_dict",
+    "plain_value",
+    "value_from_plain",
     "ToolCall",
 ]

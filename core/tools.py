@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import json
 import re
 import types
 import typing
@@ -18,7 +19,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
 
-from tripwire._serde import converter
+from tripwire._serde import converter, plain_value
 from tripwire.options import Mismatch, Range, conform, type_text
 
 #: Parameter names a tool function may declare to receive run services; they are
@@ -30,6 +31,17 @@ TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 class ToolArgumentError(ValueError):
     """The model's arguments do not fit the tool's parameters."""
+
+
+class ToolResultError(ValueError):
+    """A tool returned a value the run can neither show the model nor store (a
+    generator's items are read into a list; anything else without a JSON form)."""
+
+
+#: What a tool may return, as the message of a ``ToolResultError`` says it.
+VALID_RESULTS = (
+    "str, int, float (finite), bool, None; lists, tuples, sets and dicts (str keys) of "
+    "them; attrs and dataclass instances; bytes, bytearray; dates, enums")
 
 
 @attrs.define
@@ -105,8 +117,15 @@ class Tool:
         for name in self._injected:
             kwargs[name] = services.get(name)
         result = self.execute(**kwargs)
-        if type(result) not in _PLAIN and inspect.isawaitable(result):
+        if type(result) in _SIMPLE:
+            return result
+        if inspect.isawaitable(result):
             result = await result
+        if inspect.isasyncgen(result):
+            result = [item async for item in result]
+        elif inspect.isgenerator(result):
+            result = list(result)
+        check_result(self.name, result)
         return result
 
 
@@ -128,8 +147,24 @@ def client_tool(name: str, description: str = "", parameters: Mapping[str, Any] 
 
 def _run_by_client(**_: Any) -> Any:
     raise RuntimeError("a client-side tool is run by the caller, never by the agent")
-#: What a tool commonly returns, never awaitable (no ``isawaitable`` check needed).
-_PLAIN = frozenset({str, int, float, bool, dict, list, type(None)})
+#: What a tool commonly returns that is JSON as it is (no check needed).
+_SIMPLE = frozenset({str, int, bool, type(None)})
+
+
+def check_result(tool_name: str, value: Any) -> None:
+    """Raise ``ToolResultError`` unless ``value`` has a JSON form: the run shows it to
+    the model and memory stores it as such, so a value without one is refused where the
+    tool returned it (the model gets the error, as for a tool that raised) rather than
+    failing a later processor or reaching the model as its ``repr``."""
+    if type(value) in _SIMPLE:
+        return
+    try:
+        json.dumps(plain_value(value), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ToolResultError(
+            f"tool {tool_name!r} returned a value of type {type(value).__name__} that cannot be shown to "
+            f"the model or stored ({e}); a tool returns {VALID_RESULTS} (a generator is "
+            f"read into a list)") from None
 
 
 def tool(

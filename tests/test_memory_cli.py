@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from tripwire import Chunk, Message, Usage
+from tripwire import Chunk, Message, ToolInvocation, ToolInvocationPart, Usage
 from tripwire.memory import open_store
 from tripwire.models import register_provider
 
@@ -78,6 +78,17 @@ def test_show_prints_a_thread(url, cli):
     assert json.loads(out)["content"]["parts"] == [{"type": "text", "text": "hi"}]
     code, _, err = cli("memory", "show", "nope", "--store", url)
     assert code == 1 and "no thread 'nope'" in err
+
+
+async def test_show_prints_a_tool_result_of_bytes_as_the_model_reads_it(tmp_path, cli):
+    url = f"sqlite:///{tmp_path}/b.db"
+    call = Message.assistant("")
+    call.content.parts = [ToolInvocationPart(ToolInvocation("result", "c1", "read", {},
+                                                            {"page": b"hello"}))]
+    async with open_store(url) as s:
+        await s.save_messages("t1", "ann", [call])
+    code, out, _ = await asyncio.to_thread(cli, "memory", "show", "t1", "--store", url)
+    assert code == 0 and out.splitlines() == ['assistant: [tool read({}) -> {"page": "hello"}]']
 
 
 @pytest.mark.parametrize("last", ["0", "-1", "x", "1.5"])

@@ -97,7 +97,7 @@ async def _threads(args: argparse.Namespace) -> int:
 
 
 async def _show(args: argparse.Namespace) -> int:
-    from tripwire._serde import message_to_dict
+    from tripwire._serde import message_to_dict, plain_value
     from tripwire.errors import ConfigurationError
 
     store = _open(args)
@@ -113,7 +113,7 @@ async def _show(args: argparse.Namespace) -> int:
             print(json.dumps(message_to_dict(m), ensure_ascii=False))
             continue
         text = m.text
-        calls = [f"[tool {c.tool_name}({json.dumps(c.args)}) -> {json.dumps(c.result)}]"
+        calls = [f"[tool {c.tool_name}({json.dumps(c.args)}) -> {json.dumps(plain_value(c.result, for_model=True))}]"
                  for c in m.tool_invocations]
         print(f"{m.role}: " + " ".join(x for x in [text, *calls] if x))
     return 0
