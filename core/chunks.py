@@ -193,6 +193,8 @@ def carries_other_content(kind: str) -> bool:
     plugin's). The output guards check every string of such a chunk's payload, so a
     value cannot reach the client through a chunk type they do not know."""
     return kind not in FRAMEWORK_TYPES
+
+
 #: The payload keys the run defines for the framework's chunk types a model sends (and
 #: the step chunks the run makes of them): what the guards read by key, ids and counts.
 _DEFINED_KEYS: dict[str, frozenset[str]] = {
