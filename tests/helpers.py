@@ -249,25 +249,38 @@ KNOWN = {
 }
 
 
-class Finder:
-    """A judge model that reports the known values present in the judged text (so
-    concurrent judgements need no order), within the types the schema allows, and
-    records what it was asked."""
+class _FakeJudge:
+    """A judge model that answers from the judged text alone (so concurrent judgements
+    need no order) and records what it was asked."""
 
     provider = "fake"
-    model_id = "finder"
 
-    def __init__(self, known: dict[str, str] | None = None) -> None:
-        self.known = KNOWN if known is None else known
+    def __init__(self) -> None:
         self.requests: list[Any] = []
 
     @property
     def texts(self) -> list[str]:
+        """The judged texts, in the order asked."""
         return [r.prompt[1]["content"][0]["text"] for r in self.requests]
 
-    async def stream(self, request: Any) -> Any:
+    def asked(self, request: Any) -> str:
+        """Records ``request``; its judged text."""
         self.requests.append(request)
-        text = request.prompt[1]["content"][0]["text"]
+        return str(request.prompt[1]["content"][0]["text"])
+
+
+class Finder(_FakeJudge):
+    """Reports the known values present in the judged text, within the types the
+    schema allows."""
+
+    model_id = "finder"
+
+    def __init__(self, known: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.known = KNOWN if known is None else known
+
+    async def stream(self, request: Any) -> Any:
+        text = self.asked(request)
         items = request.structured_output["schema"]["properties"]["findings"]["items"]
         allowed = items["properties"]["type"]["enum"]
         flat = " ".join(text.split()).lower()  # it reads a line break as a space
@@ -286,25 +299,17 @@ SCORES = {
 REASONS = {"kill": "threatens violence", "idiot": "insults the reader"}
 
 
-class Moderator:
-    """A judge model that scores the judged text by the words in it (so concurrent
-    judgements need no order), and records what it was asked."""
+class Moderator(_FakeJudge):
+    """Scores the judged text by the words in it (``SCORES``)."""
 
-    provider = "fake"
     model_id = "moderator"
 
     def __init__(self, reason: bool = True) -> None:
+        super().__init__()
         self.reason = reason
-        self.requests: list[Any] = []
-
-    @property
-    def texts(self) -> list[str]:
-        """The judged texts, in the order asked."""
-        return [r.prompt[1]["content"][0]["text"] for r in self.requests]
 
     async def stream(self, request: Any) -> Any:
-        self.requests.append(request)
-        text = request.prompt[1]["content"][0]["text"]
+        text = self.asked(request)
         schema = request.structured_output["schema"]
         item = schema["properties"]["category_scores"]["anyOf"][0]["items"]
         allowed = item["properties"]["category"]["enum"]  # it obeys the schema
