@@ -6,11 +6,10 @@ encoding. Images and PDFs are not read."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
-from helpers import keyword_guard, strings
+from helpers import chunks_and_result, keyword_guard, strings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -88,14 +87,7 @@ def with_document(role: str, part: FilePart | DataPart) -> Message:
 
 
 def run(agent: Agent, messages: list[Any], stream: bool) -> tuple[list[Any], Any]:
-    async def go() -> tuple[list[Any], Any]:
-        if not stream:
-            return [], await agent.generate(messages, caller_system="input")
-        handle = agent.stream(messages, caller_system="input")
-        chunks = [c async for c in handle]
-        return chunks, await handle.result
-
-    return asyncio.run(go())
+    return chunks_and_result(agent, messages, stream, caller_system="input")
 
 
 def sent(model: MockModel) -> list[str]:

@@ -7,12 +7,11 @@ test_serve_guardrails.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import pytest
-from helpers import keyword_guard, strings
+from helpers import chunks_and_result, keyword_guard, strings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -72,15 +71,7 @@ CHANNEL = {
 
 def run(agent: Agent, messages: list[Any], stream: bool) -> tuple[list[Any], Any]:
     """The chunks (streamed; none for generate) and the result of one run."""
-
-    async def go() -> tuple[list[Any], Any]:
-        if not stream:
-            return [], await agent.generate(messages)
-        handle = agent.stream(messages)
-        chunks = [c async for c in handle]
-        return chunks, await handle.result
-
-    return asyncio.run(go())
+    return chunks_and_result(agent, messages, stream)
 
 
 def guarded(guard: Processor, *replies: str) -> Agent:

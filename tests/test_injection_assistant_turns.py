@@ -9,11 +9,10 @@ test_serve_guardrails.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
-from helpers import strings
+from helpers import chunks_and_result, strings
 
 from tripwire import Agent, Message, Processor, hookimpl
 from tripwire.messages import ReasoningPart, TextPart
@@ -45,15 +44,7 @@ def history(assistant: Message) -> list[Message]:
 
 
 def run(agent: Agent, messages: list[Any], stream: bool = False) -> Any:
-    async def go() -> Any:
-        if not stream:
-            return await agent.generate(messages)
-        handle = agent.stream(messages)
-        async for _ in handle:
-            pass
-        return await handle.result
-
-    return asyncio.run(go())
+    return chunks_and_result(agent, messages, stream)[1]
 
 
 def guarded(guard: PromptInjectionDetector, *replies: Any) -> Agent:

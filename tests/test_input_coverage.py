@@ -15,12 +15,11 @@ marked ``xfail`` with the reason (``NOT_READ``).
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
 import pytest
-from helpers import Moderator, keyword_guard, strings
+from helpers import Moderator, chunks_and_result, keyword_guard, strings
 
 from tripwire import Agent, Message
 from tripwire.messages import (
@@ -171,14 +170,7 @@ def conversation(poisoned: Message | dict[str, Any]) -> list[Any]:
 
 
 def run(agent: Agent, messages: list[Any], stream: bool) -> tuple[list[Any], Any]:
-    async def go() -> tuple[list[Any], Any]:
-        if not stream:
-            return [], await agent.generate(messages, caller_system="input")
-        handle = agent.stream(messages, caller_system="input")
-        chunks = [c async for c in handle]
-        return chunks, await handle.result
-
-    return asyncio.run(go())
+    return chunks_and_result(agent, messages, stream, caller_system="input")
 
 
 def prompt_texts(model: MockModel) -> list[str]:
