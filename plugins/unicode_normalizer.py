@@ -1,20 +1,33 @@
-"""``unicode-normalizer``: one canonical form for input text, invisible characters out.
+"""``unicode-normalizer``: one canonical form for text, invisible characters out, on the
+way in and on the way out.
 
 Look-alike and invisible characters let text read one way to a person (or a keyword
 filter) and another to the model: fullwidth ``ｉｇｎｏｒｅ``, a zero-width space inside
 ``ig\u200bnore``, a right-to-left override that reverses what a reviewer sees, or
 Unicode tag characters carrying a whole hidden ASCII instruction ("ASCII smuggling").
-This processor edits the text parts of the input messages in place, before any
-other processor or the model sees them, and every string in their tool calls'
-arguments and tool results (a caller's history, such as a ``tripwire serve``
-client's ``tool`` messages and assistant ``tool_calls``, carries text there too):
+The same tricks hide a value from the output guards: a model asked to write
+``AKIA\u200bIOSFODNN7EXAMPLE`` or a key in fullwidth letters gets it past a pattern
+that looks for ``AKIA[0-9A-Z]{16}``.
+
+In ``input_processors`` this processor edits the text parts of the input messages in
+place, before any other processor or the model sees them, and every string in their
+tool calls' arguments and tool results (a caller's history, such as a ``tripwire
+serve`` client's ``tool`` messages and assistant ``tool_calls``, carries text there
+too). In ``output_processors`` it normalizes what the model writes before the guards
+after it see it: text and reasoning deltas (through a ``tripwire.HoldBack`` window, so
+a letter and the accent of the next delta become one character), tool-call arguments,
+the structured object, every string of ``data-*``, ``source`` and other content
+chunks, tool results, and the final response messages. Per text:
 
 1. control characters go (``\\n`` and ``\\t`` stay; ``\\r\\n`` and a lone ``\\r``
    become ``\\n``);
 2. zero-width, bidirectional-control, tag and surplus variation-selector characters
    go (``strip_invisible``);
 3. the text is normalized (NFKC by default);
-4. whitespace is collapsed and trimmed.
+4. with ``fold_lookalikes``, Cyrillic, Greek and Armenian look-alike letters in a word
+   that has Latin letters are read as Latin (``HOMOGLYPHS``);
+5. on input only, whitespace is collapsed and trimmed (on output a delta's spaces are
+   part of the text the client joins, and a tool's arguments are what it runs with).
 
 Emoji survive every step (``preserve_emoji``): a zero-width joiner inside an emoji
 ZWJ sequence (👨‍👩‍👧), skin-tone modifiers, keycaps, variation selector 16 and the
@@ -28,139 +41,91 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Literal
+from typing import Any, Final, Literal
 
 from tripwire._markers import hookimpl
-from tripwire.messages import Message, TextPart, ToolInvocationPart
+from tripwire.chunks import Chunk, carries_other_content, extra_keys
+from tripwire.holdback import CHANNELS
+from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.options import check
+from tripwire.plugins._unicode_chars import (
+    INVISIBLE,
+    ZWJ,
+    ZWNJ,
+    emoji_end,
+    is_emoji,
+    is_tag,
+    is_variation_selector,
+    joining_letter,
+)
+from tripwire.plugins._unicode_stream import Stream
 from tripwire.processor import Processor
+from tripwire.types import ToolResultChange
 from tripwire.values import map_strings
+
+__all__ = ["HOMOGLYPHS", "INVISIBLE", "Form", "UnicodeNormalizer", "is_emoji"]
 
 Form = Literal["NFC", "NFD", "NFKC", "NFKD"]
 
-ZWNJ, ZWJ = "\u200c", "\u200d"
-VS15, VS16 = "\ufe0e", "\ufe0f"
-KEYCAP = "\u20e3"
-BLACK_FLAG = "\U0001f3f4"
-CANCEL_TAG = "\U000e007f"
-
-#: Invisible characters removed by ``strip_invisible`` (ZWJ/ZWNJ and variation
-#: selectors are handled separately: they have legitimate uses).
-INVISIBLE = frozenset(
-    [
-        "\u00ad",  # soft hyphen
-        "\u034f",  # combining grapheme joiner
-        "\u061c",  # Arabic letter mark
-        "\u115f", "\u1160", "\u3164", "\uffa0",  # Hangul fillers
-        "\u17b4", "\u17b5",  # Khmer inherent vowels
-        "\u180b", "\u180c", "\u180d", "\u180e", "\u180f",  # Mongolian selectors, separator
-        "\u200b",  # zero width space
-        "\u200e", "\u200f",  # left-to-right / right-to-left mark
-        "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",  # bidi embeddings and overrides
-        "\u2060", "\u2061", "\u2062", "\u2063", "\u2064",  # word joiner, invisible operators
-        "\u2066", "\u2067", "\u2068", "\u2069",  # bidi isolates
-        "\u206a", "\u206b", "\u206c", "\u206d", "\u206e", "\u206f",  # deprecated format
-        "\ufeff",  # zero width no-break space (byte order mark)
-        "\ufff9", "\ufffa", "\ufffb",  # interlinear annotation
-    ]
-)
-
-_EMOJI_RANGES = (
-    (0x2190, 0x21FF), (0x2300, 0x23FF), (0x2460, 0x24FF), (0x25A0, 0x27BF),
-    (0x2900, 0x297F), (0x2B00, 0x2BFF), (0x3030, 0x3030), (0x303D, 0x303D),
-    (0x3297, 0x3297), (0x3299, 0x3299), (0x1F000, 0x1FAFF),
-)
-_EMOJI_SINGLES = frozenset("\u00a9\u00ae\u203c\u2049\u2122\u2139")
-_JOINING_SCRIPTS = (
-    (0x0600, 0x08FF),  # Arabic, Syriac, Thaana, N'Ko, Arabic supplements
-    (0x0900, 0x0DFF),  # Devanagari ... Sinhala
-    (0xFB50, 0xFDFF), (0xFE70, 0xFEFF),  # Arabic presentation forms
-)
 _HSPACE = re.compile(r"(?<=\S)[^\S\n]+(?=\S)")  # a run of spaces inside a line
 _TRAILING = re.compile(r"[^\S\n]+(?=\n|\Z)")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_WORD = re.compile(r"\w+")
+
+#: Look-alike letters read as the Latin letter they imitate. The lower-case entries are
+#: what prompt-injection-detector reads after lower-casing any text; the upper-case
+#: ones (Cyrillic, Greek) are for ``fold_lookalikes``, which keeps case.
+HOMOGLYPHS: Final = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "к": "k", "м": "m", "н": "h",
+    "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ь": "b",
+    "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w",
+    "ӏ": "l", "ү": "y", "ҳ": "x", "ѵ": "v", "ѡ": "w", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "З": "3", "К": "K", "М": "M", "Н": "H", "О": "O",
+    "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S",
+    "Һ": "H", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I", "Ү": "Y",
+    # Greek
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u",
+    "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
+    "ϳ": "j", "ϵ": "e", "ϱ": "p",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C",
+    # Armenian
+    "օ": "o", "ս": "u", "հ": "h", "ո": "n", "զ": "q", "ց": "g", "Օ": "O", "Ս": "U",
+    # Latin variants and small capitals
+    "ı": "i", "ȷ": "j", "ł": "l", "ɩ": "i", "ɪ": "i", "ʟ": "l", "ɑ": "a", "ɢ": "g",
+    "ʜ": "h", "ɴ": "n", "ʀ": "r", "ꜱ": "s", "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d",
+    "ᴇ": "e", "ꜰ": "f", "ᴊ": "j", "ᴋ": "k", "ᴍ": "m", "ᴏ": "o", "ᴘ": "p", "ǫ": "q",
+    "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ø": "o",
+})
+#: The entries of ``HOMOGLYPHS`` that ``fold_lookalikes`` reads: letters of another
+#: script (a Latin variant such as Polish ``ł`` is a letter of its word, not a disguise).
+_LOOKALIKES: Final = {k: v for k, v in HOMOGLYPHS.items()
+                      if unicodedata.name(chr(k)).split()[0] in ("CYRILLIC", "GREEK", "ARMENIAN")}
 
 
-def _in(cp: int, ranges: tuple[tuple[int, int], ...]) -> bool:
-    return any(lo <= cp <= hi for lo, hi in ranges)
+def _latin(ch: str) -> bool:
+    return ch.isalpha() and (ch.isascii() or unicodedata.name(ch, "").startswith("LATIN "))
 
 
-def is_emoji(ch: str) -> bool:
-    """True for characters of the emoji blocks (pictographs, symbols, dingbats,
-    regional indicators, skin tones) and the few emoji outside them (©, ®, ™, ...)."""
-    return ch in _EMOJI_SINGLES or _in(ord(ch), _EMOJI_RANGES)
+def _read_word(match: re.Match[str]) -> str:
+    word = match.group()
+    if word.isascii() or not any(_latin(ch) for ch in word):
+        return word  # all Latin, or a word of another script: as written
+    return word.translate(_LOOKALIKES)
 
 
-def _is_skin_tone(ch: str) -> bool:
-    return 0x1F3FB <= ord(ch) <= 0x1F3FF
-
-
-def _is_regional(ch: str) -> bool:
-    return 0x1F1E6 <= ord(ch) <= 0x1F1FF
-
-
-def _is_tag(ch: str) -> bool:
-    return 0xE0000 <= ord(ch) <= 0xE007F
-
-
-def _is_variation_selector(ch: str) -> bool:
-    cp = ord(ch)
-    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
-
-
-def _joining_letter(ch: str) -> bool:
-    return _in(ord(ch), _JOINING_SCRIPTS) and unicodedata.category(ch)[0] in "LM"
-
-
-def _emoji_end(text: str, i: int) -> int:
-    """If an emoji sequence starts at ``i``, the index just after it; else ``i``."""
-    n = len(text)
-    ch = text[i]
-    keycap = ch in "0123456789#*" and (
-        text.startswith(KEYCAP, i + 1) or text.startswith(VS16 + KEYCAP, i + 1)
-    )
-    if not (keycap or is_emoji(ch)):
-        return i
-    if unicodedata.decomposition(ch) and not text.startswith(VS16, i + 1):
-        # A symbol NFKC would fold (ℹ, ™, Ⓜ, 🄸) is an emoji only when VS16 asks for
-        # emoji presentation; alone it is text, and look-alike letters must fold.
-        return i
-    j = i + 1
-    if _is_regional(ch) and j < n and _is_regional(text[j]):
-        return j + 1  # a flag: two regional indicators
-    while True:
-        if j < n and text[j] in (VS15, VS16):
-            j += 1
-        if j < n and _is_skin_tone(text[j]):
-            j += 1
-        if j < n and text[j] == KEYCAP:
-            j += 1
-        if ch == BLACK_FLAG:
-            j = _subdivision_flag_end(text, j)
-        if j + 1 < n and text[j] == ZWJ and is_emoji(text[j + 1]):
-            ch = text[j + 1]
-            j += 2
-            continue
-        return j
-
-
-def _subdivision_flag_end(text: str, j: int) -> int:
-    """After a black flag at ``j - 1``: the end of a subdivision flag's tag letters
-    (3 to 6 tag letters or digits, then CANCEL TAG, as in 🏴󠁧󠁢󠁳󠁣󠁴󠁿), else ``j``.
-    Longer tag runs are not flags but hidden text, and are stripped."""
-    k = j
-    while k < len(text) and k - j <= 6 and (
-        0xE0061 <= ord(text[k]) <= 0xE007A or 0xE0030 <= ord(text[k]) <= 0xE0039
-    ):
-        k += 1
-    if 3 <= k - j <= 6 and k < len(text) and text[k] == CANCEL_TAG:
-        return k + 1
-    return j
+def read_lookalikes(text: str) -> str:
+    """``text`` with the Cyrillic, Greek and Armenian look-alike letters of each word
+    that also has Latin letters read as Latin (``\u0410KIA`` becomes ``AKIA``); words
+    entirely in one script stay as they are."""
+    return text if text.isascii() else _WORD.sub(_read_word, text)
 
 
 class UnicodeNormalizer(Processor):
-    """Normalize the text of input messages and remove invisible characters.
+    """Normalize text and remove invisible characters: the input messages, and what the
+    model writes before the output guards after it see it.
 
     Options:
 
@@ -178,24 +143,32 @@ class UnicodeNormalizer(Processor):
     ``collapse_whitespace`` = ``True``
         Runs of spaces and tabs inside a line become one space (indentation at the
         start of a line is kept, so code survives), trailing spaces go, and more than
-        one blank line in a row becomes one.
+        one blank line in a row becomes one. Input only.
     ``trim`` = ``True``
-        Strip leading and trailing whitespace of each text.
+        Strip leading and trailing whitespace of each text. Input only.
     ``preserve_emoji`` = ``True``
         Keep emoji sequences intact (ZWJ sequences, skin tones, flags, keycaps) and out
         of NFKC folding.
+    ``fold_lookalikes`` = ``False``
+        In a word that mixes Latin letters with Cyrillic, Greek or Armenian look-alikes
+        (``\\u0410KIA`` with a Cyrillic A), read the look-alikes as Latin. Off by
+        default: it changes what the user or the model wrote.
 
-    Text parts of user, assistant and tool messages are edited in place (so are
-    ``content.content`` strings of messages without text parts); system messages,
-    tool calls and results, files and data parts are left alone.
+    Input: text parts of user, assistant and tool messages are edited in place (so are
+    ``content.content`` strings of messages without text parts), and every string of
+    their tool calls and results; files and data parts are left alone. Output: see the
+    module docs.
     """
 
     id = "unicode-normalizer"
     name = "Unicode Normalizer"
     description = (
-        "Normalizes input text (NFKC), strips control, zero-width and bidi-override "
-        "characters, collapses whitespace; keeps emoji intact."
+        "Normalizes input and output text (NFKC), strips control, zero-width and "
+        "bidi-override characters, collapses input whitespace; keeps emoji intact."
     )
+    #: ``data-*`` chunks (what tools, other processors and the model write) are
+    #: normalized too, for the guards after this processor.
+    process_data_parts = True
 
     def __init__(
         self,
@@ -206,6 +179,7 @@ class UnicodeNormalizer(Processor):
         collapse_whitespace: bool = True,
         trim: bool = True,
         preserve_emoji: bool = True,
+        fold_lookalikes: bool = False,
     ) -> None:
         check("form", form, Form, owner=self.id)
         flags = {
@@ -214,6 +188,7 @@ class UnicodeNormalizer(Processor):
             "collapse_whitespace": collapse_whitespace,
             "trim": trim,
             "preserve_emoji": preserve_emoji,
+            "fold_lookalikes": fold_lookalikes,
         }
         for option, value in flags.items():
             check(option, value, bool, owner=self.id)
@@ -223,9 +198,12 @@ class UnicodeNormalizer(Processor):
         self.collapse_whitespace = collapse_whitespace
         self.trim = trim
         self.preserve_emoji = preserve_emoji
+        self.fold_lookalikes = fold_lookalikes
 
     def __repr__(self) -> str:
         return f"<UnicodeNormalizer form={self.form!r}>"
+
+    # ------------------------------------------------------------ input
 
     @hookimpl
     def process_input(self, messages: list[Message]) -> list[Message]:
@@ -243,18 +221,82 @@ class UnicodeNormalizer(Processor):
                 message.content.content = self.normalize(message.content.content)
         return messages
 
+    # ------------------------------------------------------------ output
+
+    @hookimpl
+    def process_output_stream(self, part: Chunk, state: dict[str, Any]) -> Chunk | list[Chunk]:
+        kind = part.type
+        stream: Stream | None = state.get("stream")
+        if kind == "tripwire":
+            if stream is not None:
+                stream.hold.discard()
+            return part
+        if part.is_data:
+            # Normalized whole, not through the window (as the guards check it).
+            return self._payload(part, tuple(part.payload))
+        extra = extra_keys(part)
+        if extra:  # a provider's provider_metadata, a key a plugin added
+            part = self._payload(part, extra)
+        if kind == "tool-call":  # before the tool runs: it runs with these arguments
+            part = self._payload(part, ("args", "raw_args"))
+        elif kind == "object-result":
+            part = self._payload(part, ("object",))
+        elif kind == "tool-error":
+            part = self._payload(part, ("error",))
+        elif carries_other_content(kind):  # a source, a provider's own chunk type
+            part = self._payload(part, tuple(part.payload))
+        if stream is None:
+            if kind not in CHANNELS:
+                return part  # nothing is held
+            stream = state["stream"] = Stream(self)
+        return stream.hold.push(part).chunks
+
+    def _payload(self, part: Chunk, keys: tuple[str, ...]) -> Chunk:
+        """``part`` with every string under ``keys`` normalized; ``part`` itself when
+        nothing changed."""
+        payload = part.payload
+        changed = {}
+        for key in keys:
+            if key in payload:
+                value = map_strings(payload[key], self.characters)
+                if value is not payload[key]:
+                    changed[key] = value
+        return part.evolve(payload={**payload, **changed}) if changed else part
+
+    @hookimpl
+    def process_tool_result(self, result: Any) -> ToolResultChange | None:
+        normalized = map_strings(result, self.characters)
+        return None if normalized is result else {"result": normalized}
+
+    @hookimpl
+    def process_output_result(self, messages: list[Message]) -> list[Message] | None:
+        """The response messages as the client got them (what other processors added
+        after the stream too), so the stored history holds no disguised value."""
+        changed = False
+
+        def normalized(text: str) -> str:
+            nonlocal changed
+            new = self.characters(text)
+            changed = changed or new != text
+            return new
+
+        for message in messages:
+            for part in message.content.parts:
+                if type(part) is TextPart or type(part) is ReasoningPart:
+                    part.text = normalized(part.text)
+                elif type(part) is ToolInvocationPart:
+                    invocation = part.tool_invocation
+                    invocation.args = map_strings(invocation.args, normalized)
+                    invocation.result = map_strings(invocation.result, normalized)
+            if isinstance(message.content.content, str):
+                message.content.content = normalized(message.content.content)
+        return messages if changed else None
+
+    # ------------------------------------------------------------ text
+
     def normalize(self, text: str) -> str:
-        """The normalized form of one text."""
-        if not text:
-            return text
-        if self.strip_control_chars:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if text.isascii():
-            # No emoji, nothing invisible, and every form leaves ASCII as it is.
-            if self.strip_control_chars:
-                text = _ASCII_CONTROL.sub("", text)
-        else:
-            text = self._clean(text)
+        """The normalized form of one text (every step, as on input)."""
+        text = self.characters(text)
         if self.collapse_whitespace:
             text = _HSPACE.sub(" ", text)
             text = _TRAILING.sub("", text)
@@ -263,6 +305,22 @@ class UnicodeNormalizer(Processor):
             text = text.strip()
         return text
 
+    def characters(self, text: str) -> str:
+        """``text`` with control and invisible characters stripped, normalized and (with
+        ``fold_lookalikes``) look-alikes read as Latin: every step but the whitespace
+        ones, which is what the output side applies."""
+        if not text:
+            return text
+        if self.strip_control_chars and "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if text.isascii():
+            # No emoji, nothing invisible, and every form leaves ASCII as it is.
+            if self.strip_control_chars:
+                text = _ASCII_CONTROL.sub("", text)
+            return text
+        text = self._clean(text)
+        return read_lookalikes(text) if self.fold_lookalikes else text
+
     def _clean(self, text: str) -> str:
         """Strip and normalize, emoji sequences excepted."""
         out: list[str] = []
@@ -270,7 +328,7 @@ class UnicodeNormalizer(Processor):
         i, n = 0, len(text)
         while i < n:
             if self.preserve_emoji:
-                end = _emoji_end(text, i)
+                end = emoji_end(text, i)
                 if end > i:
                     out.append(self._fold("".join(plain)))
                     plain = []
@@ -295,9 +353,9 @@ class UnicodeNormalizer(Processor):
         if not self.strip_invisible:
             return True
         if ch in (ZWJ, ZWNJ):
-            return 0 < i < len(text) - 1 and _joining_letter(text[i - 1]) and _joining_letter(
+            return 0 < i < len(text) - 1 and joining_letter(text[i - 1]) and joining_letter(
                 text[i + 1]
             )
-        if ch in INVISIBLE or _is_tag(ch) or _is_variation_selector(ch):
+        if ch in INVISIBLE or is_tag(ch) or is_variation_selector(ch):
             return False
         return True

@@ -253,6 +253,7 @@ def test_listed_and_created_by_discovery(only_plugins):
 
     only_plugins("unicode-normalizer")
     entry = plugins.available()["unicode-normalizer"]
-    assert entry.cls is UnicodeNormalizer and entry.hooks == ("process_input",)
+    assert entry.cls is UnicodeNormalizer and set(entry.hooks) == {
+        "process_input", "process_output_stream", "process_tool_result", "process_output_result"}
     normalizer = plugins.create("unicode-normalizer", form="NFC", collapse_whitespace=False)
     assert (normalizer.form, normalizer.collapse_whitespace) == ("NFC", False)

@@ -3,9 +3,9 @@
 ``fold(text)`` gives two views of ``text``: one keeping its markup (for role delimiters
 and destinations) and one without it (for phrases). Folding lower-cases; removes
 invisible characters and applies NFKC (``unicode-normalizer``); strips accents; reads
-look-alike letters as Latin (``HOMOGLYPHS``); removes HTML and Markdown comment
-markers and tags and decodes entities and escapes; joins letters spaced or punctuated
-apart; reads leetspeak inside words that mix letters and digits. ``View.root_span``
+look-alike letters as Latin (``HOMOGLYPHS``, unicode-normalizer's table); removes HTML
+and Markdown comment markers and tags and decodes entities and escapes; joins letters
+spaced or punctuated apart; reads leetspeak inside words that mix letters and digits. ``View.root_span``
 maps a match in a view back to offsets into the original text.
 """
 
@@ -19,7 +19,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Final
 
-from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
+from tripwire.plugins.unicode_normalizer import HOMOGLYPHS, UnicodeNormalizer
 
 
 class View:
@@ -89,25 +89,6 @@ class View:
 _NORMALIZER = UnicodeNormalizer(form="NFKC", strip_control_chars=False,
                                 collapse_whitespace=False, trim=False, preserve_emoji=False)
 
-#: Look-alike letters (after lower-casing) read as the Latin letter they imitate.
-HOMOGLYPHS: Final = str.maketrans({
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "к": "k", "м": "m", "н": "h",
-    "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ь": "b",
-    "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w",
-    "ӏ": "l", "ү": "y", "ҳ": "x", "ѵ": "v", "ѡ": "w", "ɡ": "g",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u",
-    "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ϲ": "c",
-    "ϳ": "j", "ϵ": "e", "ϱ": "p",
-    # Armenian
-    "օ": "o", "ս": "u", "հ": "h", "ո": "n", "զ": "q", "ց": "g",
-    # Latin variants and small capitals
-    "ı": "i", "ȷ": "j", "ł": "l", "ɩ": "i", "ɪ": "i", "ʟ": "l", "ɑ": "a", "ɢ": "g",
-    "ʜ": "h", "ɴ": "n", "ʀ": "r", "ꜱ": "s", "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d",
-    "ᴇ": "e", "ꜰ": "f", "ᴊ": "j", "ᴋ": "k", "ᴍ": "m", "ᴏ": "o", "ᴘ": "p", "ǫ": "q",
-    "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ø": "o",
-})
 #: Leetspeak, read only inside words that mix letters with these.
 LEET: Final = str.maketrans({"1": "i", "0": "o", "3": "e", "4": "a", "5": "s", "7": "t",
                              "@": "a", "$": "s"})
