@@ -43,10 +43,18 @@ import re
 import unicodedata
 from typing import Any, Final, Literal
 
+import attrs
+
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.holdback import CHANNELS
-from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
+from tripwire.messages import (
+    Message,
+    MessageList,
+    ReasoningPart,
+    TextPart,
+    ToolInvocationPart,
+)
 from tripwire.options import check
 from tripwire.plugins._unicode_chars import (
     INVISIBLE,
@@ -224,7 +232,8 @@ class UnicodeNormalizer(Processor):
     # ------------------------------------------------------------ output
 
     @hookimpl
-    def process_output_stream(self, part: Chunk, state: dict[str, Any]) -> Chunk | list[Chunk]:
+    def process_output_stream(self, part: Chunk, state: dict[str, Any],
+                              message_list: MessageList) -> Chunk | list[Chunk]:
         kind = part.type
         stream: Stream | None = state.get("stream")
         if kind == "tripwire":
@@ -242,7 +251,15 @@ class UnicodeNormalizer(Processor):
         elif kind == "object-result":
             part = self._payload(part, ("object",))
         elif kind == "tool-error":
-            part = self._payload(part, ("error",))
+            # process_tool_result does not run for a tool that failed: its error text is
+            # normalized here, for the client and for the stored result the model sees.
+            normalized = self._payload(part, ("error",))
+            if normalized is not part:
+                invocation = message_list.find_tool_invocation(part.payload["tool_call_id"])
+                if invocation is not None:
+                    message_list.update_tool_invocation(ToolInvocationPart(
+                        attrs.evolve(invocation, result=normalized.payload["error"])))
+            part = normalized
         elif carries_other_content(kind):  # a source, a provider's own chunk type
             part = self._payload(part, tuple(part.payload))
         if stream is None:

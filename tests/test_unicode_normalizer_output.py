@@ -178,6 +178,60 @@ async def test_a_disguised_tool_result_never_reaches_the_client_or_the_model(gua
     check(value, chunks, result, [r.prompt for r in model.requests])
 
 
+@pytest.mark.parametrize("mode", ["stream", "generate"])
+@pytest.mark.parametrize("disguise", ["zwsp", "fullwidth", "cyrillic"])
+@pytest.mark.parametrize("guard", GUARDS)
+async def test_a_disguised_value_in_a_tool_error_never_reaches_the_client_or_the_model(
+        guard, disguise, mode):
+    value = GUARDS[guard][1]
+
+    @tool
+    def lookup(query: str) -> str:
+        """Look something up."""
+        raise ValueError(f"no account for {DISGUISES[disguise](value)}")
+
+    model = MockModel([
+        MockResponse(tool_calls=[{"tool_name": "lookup", "tool_call_id": "c1",
+                                  "args": {"query": "x"}}]),
+        "sorry"])
+    chunks, result = await run(agent(model, disguise, guard, tools=[lookup]), mode)
+    check(value, chunks, result, [r.prompt for r in model.requests])
+    if mode == "stream":
+        assert "tool-error" in [c.type for c in chunks]
+
+
+@pytest.mark.parametrize("disguise", DISGUISES)
+@pytest.mark.parametrize("guard", GUARDS)
+async def test_a_disguised_value_in_the_input_never_reaches_the_model(guard, disguise):
+    value = GUARDS[guard][1]
+    model = MockModel(["ok"])
+    agent = Agent(id="a", model=model, default_error_processors=False,
+                  input_processors=[normalizer(disguise), GUARDS[guard][0]()])
+    result = await agent.generate(f"remember {DISGUISES[disguise](value)} please")
+    assert result.tripwire is None
+    assert not leaks(value, [r.prompt for r in model.requests], result.messages)
+
+
+async def test_a_tool_errors_text_is_normalized_for_the_model_and_the_history_too():
+    @tool
+    def lookup(query: str) -> str:
+        """Look something up."""
+        raise ValueError("bad AKIA\u200bIOSF\uff2fDNN7EXAMPLE")
+
+    model = MockModel([
+        MockResponse(tool_calls=[{"tool_name": "lookup", "tool_call_id": "c1",
+                                  "args": {"query": "x"}}]),
+        "sorry"])
+    agent = Agent(id="a", model=model, tools=[lookup], default_error_processors=False,
+                  output_processors=[UnicodeNormalizer()])
+    chunks, result = await run(agent, "stream")
+    (error,) = [c for c in chunks if c.type == "tool-error"]
+    assert error.payload["error"] == "ValueError: bad AKIAIOSFODNN7EXAMPLE"
+    seen = strings([model.requests[1].prompt, result.messages])
+    assert any("bad AKIAIOSFODNN7EXAMPLE" in s for s in seen)
+    assert not any("\u200b" in s or "\uff2f" in s for s in seen)
+
+
 class SetsObject(Processor):
     """Puts a structured object holding ``value`` on the result (as structured output
     does with what the model wrote)."""
