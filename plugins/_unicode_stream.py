@@ -82,6 +82,9 @@ class Stream:
             return [(m.start(), m.end(), "\n" if m.group()[0] == "\r" else "")
                     for m in _ASCII_FIX.finditer(text, base)]
         characters = self.normalizer.characters
+        held = text[base:]
+        if (base == 0 or cut_ok(text, base, words)) and characters(held) == held:
+            return []  # the common case: clean text of any script, one pass
         found: list[tuple[int, int, str]] = []
         start, n = 0, len(text)
         for i in range(1, n + 1):

@@ -335,8 +335,7 @@ class UnicodeNormalizer(Processor):
             if self.strip_control_chars:
                 text = _ASCII_CONTROL.sub("", text)
             return text
-        text = self._clean(text)
-        return read_lookalikes(text) if self.fold_lookalikes else text
+        return self._clean(text)
 
     def _clean(self, text: str) -> str:
         """Strip and normalize, emoji sequences excepted."""
@@ -360,7 +359,16 @@ class UnicodeNormalizer(Processor):
         return "".join(out)
 
     def _fold(self, text: str) -> str:
-        return unicodedata.normalize(self.form, text) if text else text
+        """Normalize text outside emoji, and read look-alikes (normalized again where
+        one changed: a Latin ``A`` now composes with the accent that follows it)."""
+        if not text:
+            return text
+        text = unicodedata.normalize(self.form, text)
+        if self.fold_lookalikes:
+            folded = read_lookalikes(text)
+            if folded != text:
+                text = unicodedata.normalize(self.form, folded)
+        return text
 
     def _keep(self, text: str, i: int, ch: str) -> bool:
         if ch == "\n" or ch == "\t":

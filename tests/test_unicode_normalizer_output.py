@@ -325,6 +325,33 @@ def test_a_letter_and_the_accent_of_the_next_delta_become_one_character(cuts):
     assert texts(chunks) == result.text == expected
 
 
+#: Characters whose normalization depends on their neighbours, and plain ones.
+ALPHABET = [*"aeAK1 \n\r\t.#*<", "\u0301", "\u0323", "\u200b", "\u200c", "\u200d", "\u00ad",
+            "\u2060", "\U0001f468", "\U0001f469", "\U0001f3ff", "\ufe0f", "\u20e3", "\u2139",
+            "\U0001f3f4", "\U000e0067", "\U000e007f", "\u0645", "\u06cc", "\uff21", "\U0001d400",
+            "\u0410", "\u0430", "\u1100", "\u1161", "\u11a8", "\uac00", "\x00", "\u0915",
+            "\u094d", "\uff76", "\uff9e", "\u3164", "\ufb01"]
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(text=st.lists(st.sampled_from(ALPHABET), max_size=30).map("".join),
+       cuts=st.sets(st.integers(1, 29)),
+       options=st.fixed_dictionaries({
+           "form": st.sampled_from(["NFC", "NFD", "NFKC", "NFKD"]),
+           "fold_lookalikes": st.booleans(), "preserve_emoji": st.booleans(),
+           "strip_control_chars": st.booleans(), "strip_invisible": st.booleans()}))
+def test_property_a_stream_split_anywhere_is_normalized_as_the_whole_text(text, cuts, options):
+    cuts = sorted(c for c in cuts if c < len(text))
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    model = MockModel([MockResponse(chunks=[{"type": "text-delta", "id": "t1", "text": p}
+                                            for p in pieces])])
+    normalizer = UnicodeNormalizer(**options)
+    agent = Agent(id="a", model=model, output_processors=[normalizer],
+                  default_error_processors=False)
+    chunks, result = asyncio.run(run(agent, "stream"))
+    assert texts(chunks) == result.text == normalizer.characters(text)
+
+
 async def test_a_clean_ascii_stream_comes_through_chunk_for_chunk():
     sent = [{"type": "text-delta", "id": "t1", "text": t}
             for t in ["Hello", " wor", "ld", ", all", " fine", ".\n", "Bye"]]
@@ -382,3 +409,11 @@ def test_fold_lookalikes_is_off_by_default_and_applies_to_input_too():
     message = Message.user("my p\u0430ssword")
     UnicodeNormalizer(fold_lookalikes=True).process_input([message])
     assert message.text == "my password"
+
+
+def test_a_look_alike_read_as_latin_composes_with_its_accent():
+    # A Cyrillic A and a combining acute: read as Latin, they are one character, as an
+    # accented Latin A would have been; the result is normalized (a second pass keeps it).
+    normalizer = UnicodeNormalizer(form="NFC", fold_lookalikes=True)
+    assert normalizer.characters("a\u0410\u0301") == "a\u00c1"
+    assert normalizer.characters("a\u00c1") == "a\u00c1"
