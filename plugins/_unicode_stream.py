@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 __all__ = ["HOLD", "Stream", "cut_ok"]
 
-#: The most characters held back for one piece still open (a letter and its combining
-#: marks, an emoji sequence, a word with ``fold_lookalikes``); past it the piece is cut.
+#: The most characters one piece may have (a letter and its combining marks, an emoji
+#: sequence, a word with ``fold_lookalikes``): a longer one is cut, so the stream never
+#: waits longer than that for a piece to end.
 HOLD = 64
 _ASCII_FIX = re.compile(r"\r\n?|[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -88,8 +89,8 @@ class Stream:
         found: list[tuple[int, int, str]] = []
         start, n = 0, len(text)
         for i in range(1, n + 1):
-            if i < n and not cut_ok(text, i, words):
-                continue
+            if i < n and not cut_ok(text, i, words) and i - start < HOLD:
+                continue  # (a piece longer than HOLD is cut: nothing waits for ever)
             piece = text[start:i]
             if i > base and (not piece.isascii() or _ASCII_FIX.search(piece)):
                 new = characters(piece)

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tripwire import Agent, Message, Processor, hookimpl, tool
+from tripwire.plugins._unicode_stream import HOLD
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.plugins.unicode_normalizer import UnicodeNormalizer, read_lookalikes
@@ -417,3 +418,36 @@ def test_a_look_alike_read_as_latin_composes_with_its_accent():
     normalizer = UnicodeNormalizer(form="NFC", fold_lookalikes=True)
     assert normalizer.characters("a\u0410\u0301") == "a\u00c1"
     assert normalizer.characters("a\u00c1") == "a\u00c1"
+
+
+async def test_a_long_word_being_read_is_not_held_to_its_end():
+    # A word of 300 letters with a look-alike in it, one letter a delta: the stream keeps
+    # flowing (it does not wait for the end of the word), and the look-alike is read.
+    word = "\u0410" + "b" * 299
+    model = MockModel([MockResponse(chunks=[{"type": "text-delta", "id": "t1", "text": c}
+                                            for c in word])])
+
+    class Counter(Processor):
+        """Counts the model's deltas (it comes before the normalizer)."""
+
+        id = "count"
+
+        def __init__(self):
+            self.seen = 0
+
+        @hookimpl
+        def process_output_stream(self, part):
+            self.seen += part.type == "text-delta"
+            return part
+
+    counter = Counter()
+    agent = Agent(id="a", model=model, default_error_processors=False,
+                  output_processors=[counter, UnicodeNormalizer(fold_lookalikes=True)])
+    stream = agent.stream("hi")
+    first = None
+    async for chunk in stream:
+        if chunk.type == "text-delta" and first is None:
+            first = counter.seen
+    result = await stream.result
+    assert result.text == "A" + "b" * 299
+    assert first is not None and first <= 2 * HOLD  # not 300: the end of the word
