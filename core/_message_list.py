@@ -11,6 +11,8 @@ import copy
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, overload
 
+import attrs
+
 from tripwire._message_forms import message_to_core, message_to_ui
 from tripwire._message_types import (
     SOURCES,
@@ -247,6 +249,19 @@ class MessageList:
                     msg.content.parts[i] = part
                     return msg
         raise KeyError(f"no message holds a tool invocation with tool_call_id {call_id!r}")
+
+    def store_tool_result(self, tool_call_id: str, result: Any) -> bool:
+        """``result`` as the stored result of the call ``tool_call_id``: what the model
+        sees next, the history and ``result.tool_results`` hold. For an output
+        processor that changed a ``tool-error`` chunk (``process_tool_result`` does not
+        run for a tool that failed), so the model and the store get what the client
+        got. False when no message holds the call."""
+        invocation = self.find_tool_invocation(tool_call_id)
+        if invocation is None:
+            return False
+        self.update_tool_invocation(ToolInvocationPart(attrs.evolve(invocation,
+                                                                    result=result)))
+        return True
 
     def find_tool_invocation(self, tool_call_id: str) -> ToolInvocation | None:
         for msg, _ in reversed(self._records):

@@ -372,10 +372,7 @@ class Moderation(Processor):
         if part.type != "tool-error":
             return None
         notice = self._withheld(str(part.payload.get("tool_name") or "a tool"))
-        invocation = message_list.find_tool_invocation(part.payload.get("tool_call_id", ""))
-        if invocation is not None:
-            message_list.update_tool_invocation(ToolInvocationPart(
-                attrs.evolve(invocation, result=notice)))
+        message_list.store_tool_result(part.payload.get("tool_call_id", ""), notice)
         return part.evolve(payload={**part.payload, "error": notice})
 
     async def _check_extra(self, part: Chunk, abort: Abort, writer: Writer) -> Chunk:

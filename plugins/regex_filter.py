@@ -295,10 +295,8 @@ class RegexFilter(Processor):
             checked = await self._check_payload(part, ("error",), "tool-result", abort,
                                                 writer, state)
             if checked is not part:
-                inv = message_list.find_tool_invocation(part.payload["tool_call_id"])
-                if inv is not None:
-                    message_list.update_tool_invocation(ToolInvocationPart(
-                        attrs.evolve(inv, result=checked.payload["error"])))
+                message_list.store_tool_result(part.payload["tool_call_id"],
+                                               checked.payload["error"])
             part = checked
         elif part.type == "object-result":
             # The parsed object (JSON escapes decoded: not the text the stream saw);

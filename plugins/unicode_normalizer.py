@@ -43,8 +43,6 @@ import re
 import unicodedata
 from typing import Any, Final, Literal
 
-import attrs
-
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.holdback import CHANNELS
@@ -255,10 +253,8 @@ class UnicodeNormalizer(Processor):
             # normalized here, for the client and for the stored result the model sees.
             normalized = self._payload(part, ("error",))
             if normalized is not part:
-                invocation = message_list.find_tool_invocation(part.payload["tool_call_id"])
-                if invocation is not None:
-                    message_list.update_tool_invocation(ToolInvocationPart(
-                        attrs.evolve(invocation, result=normalized.payload["error"])))
+                message_list.store_tool_result(part.payload["tool_call_id"],
+                                               normalized.payload["error"])
             part = normalized
         elif carries_other_content(kind):  # a source, a provider's own chunk type
             part = self._payload(part, tuple(part.payload))

@@ -126,6 +126,20 @@ def test_remove_by_ids_and_update_tool_invocation():
                                                        "tool_name": "t"}})
 
 
+def test_store_tool_result_replaces_only_the_result_of_that_call():
+    """What an output processor uses for a tool-error chunk it changed: the stored call
+    keeps its name, arguments and error flag, and gets the new result."""
+    ml = MessageList(["a"])
+    ml.add(assistant_with_tool(), "response")
+    before = ml.find_tool_invocation("c1")
+    assert ml.store_tool_result("c1", "[REDACTED]") is True
+    after = ml.find_tool_invocation("c1")
+    assert after.result == "[REDACTED]"
+    assert (after.tool_name, after.args, after.is_error, after.state) == (
+        before.tool_name, before.args, before.is_error, before.state)
+    assert ml.store_tool_result("zz", "x") is False  # no message holds that call
+
+
 def test_bad_source_and_bad_message_are_clear_errors():
     ml = MessageList()
     with pytest.raises(ValueError, match="unknown message source 'output'; valid: input, response, memory"):

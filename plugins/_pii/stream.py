@@ -14,12 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.guardrails import Detection
 from tripwire.holdback import Match
-from tripwire.messages import MessageList, ToolInvocationPart
+from tripwire.messages import MessageList
 from tripwire.plugins._pii.walk import walk
 from tripwire.plugins._pii.window import Hit, StreamWindow
 from tripwire.segmenthold import SegmentHold
@@ -189,10 +187,8 @@ class OutputStream:
         new = await self._payload(part, "error", "tool-result", abort, writer,
                                   filtered=self._guard._withheld)
         if new is not part and new is not None:
-            inv = message_list.find_tool_invocation(part.payload.get("tool_call_id", ""))
-            if inv is not None:
-                message_list.update_tool_invocation(ToolInvocationPart(
-                    attrs.evolve(inv, result=new.payload["error"])))
+            message_list.store_tool_result(part.payload.get("tool_call_id", ""),
+                                           new.payload["error"])
         return new
 
     async def _payload(

@@ -36,7 +36,6 @@ from tripwire import (
     ProcessorViolation,
     ReasoningPart,
     TextPart,
-    ToolInvocation,
     ToolInvocationPart,
     hookimpl,
     notify_violation,
@@ -266,8 +265,8 @@ class KeywordGuard(Processor):
             chunks[-1] = checked = await self._check_payload(part, ("error",), "tool error",
                                                              abort)
             if checked is not part:
-                _store_result(message_list, part.payload["tool_call_id"],
-                              checked.payload["error"])
+                message_list.store_tool_result(part.payload["tool_call_id"],
+                                               checked.payload["error"])
         elif part.type == "object-result":
             # The parsed object (JSON escapes decoded: not the text the window saw);
             # result.object is what this chunk carries when it leaves the processors.
@@ -292,12 +291,3 @@ class KeywordGuard(Processor):
         checked = self._check(result, found)
         await self._found(abort, "tool result", found)
         return {"result": checked} if found else None
-
-
-def _store_result(message_list: MessageList, tool_call_id: str, result: Any) -> None:
-    """``result`` as the stored result of the call ``tool_call_id`` (what the model sees
-    next, the history and ``result.tool_results`` hold)."""
-    inv = message_list.find_tool_invocation(tool_call_id)
-    if inv is not None:
-        message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
-            inv.state, inv.tool_call_id, inv.tool_name, inv.args, result, inv.is_error)))
