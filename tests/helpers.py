@@ -404,3 +404,18 @@ def chunks_and_result(agent: Any, messages: Any, stream: bool,
         return chunks, await handle.result
 
     return asyncio.run(go())
+
+
+def input_guarded(guard: Any, *replies: Any) -> Any:
+    """An agent with ``guard`` as its only input processor, around a ``MockModel`` that
+    answers ``replies`` (``"ok"`` without any)."""
+    from tripwire import Agent
+    from tripwire.testing import MockModel
+
+    return Agent(id="support", model=MockModel(list(replies) or ["ok"]),
+                 input_processors=[guard], default_error_processors=False)
+
+
+def prompt_strings(model: Any) -> list[str]:
+    """Every string ``model`` (a ``MockModel``) was sent, over all its calls."""
+    return strings([r.prompt for r in model.requests])

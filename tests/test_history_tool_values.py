@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from helpers import chunks_and_result, keyword_guard, strings
+from helpers import chunks_and_result, input_guarded, keyword_guard, prompt_strings, strings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -74,20 +74,12 @@ def run(agent: Agent, messages: list[Any], stream: bool) -> tuple[list[Any], Any
     return chunks_and_result(agent, messages, stream)
 
 
-def guarded(guard: Processor, *replies: str) -> Agent:
-    return Agent(
-        id="support",
-        model=MockModel(list(replies) or ["ok"]),
-        input_processors=[guard],
-        default_error_processors=False,
-    )
+guarded = input_guarded
 
 
-def prompt_strings(agent: Agent) -> list[str]:
+def sent_strings(agent: Agent) -> list[str]:
     """Every string the model was sent, over all its calls."""
-    model = agent.model
-    assert isinstance(model, MockModel)
-    return strings([r.prompt for r in model.requests])
+    return prompt_strings(agent.model)
 
 
 # The payload wrapped in benign text, nested at any depth in dicts (as a key or a
@@ -139,7 +131,7 @@ def test_filter_withholds_a_poisoned_tool_result_and_drops_a_poisoned_call(kind)
     agent = guarded(PromptInjectionDetector(strategy="filter"))
     _, result = run(agent, history(where(kind, ATTACK)), stream=False)
     assert result.tripwire is None and result.text == "ok"
-    sent = prompt_strings(agent)
+    sent = sent_strings(agent)
     assert not [s for s in sent if "previous instructions" in s]
     if kind == "tool-call arguments":  # the call goes, with its result
         assert not [m for m in agent.model.requests[0].prompt if m["role"] == "tool"]
@@ -190,7 +182,7 @@ def test_benign_tool_values_in_the_history_pass_unchanged():
     _, result = run(agent, history(message), stream=False)
     assert result.tripwire is None and result.verdicts == []
     (invocation,) = message.tool_invocations
-    assert invocation.args["note"] in prompt_strings(agent)
+    assert invocation.args["note"] in sent_strings(agent)
 
 
 def test_recalled_tool_results_are_not_scanned_again():
@@ -224,7 +216,7 @@ def test_a_keyword_in_the_callers_tool_values_never_reaches_the_model(place, str
         value = json.dumps(value)
     agent = guarded(KeywordGuard(patterns=[KEYWORD], strategy=strategy, mask=MASK))
     chunks, result = run(agent, history(where(kind, value), at), stream)
-    assert not [s for s in prompt_strings(agent) if KEYWORD in s]
+    assert not [s for s in sent_strings(agent) if KEYWORD in s]
     assert not [s for s in strings([c.payload for c in chunks]) if KEYWORD in s]
     if strategy == "block":
         assert result.tripwire is not None
@@ -233,7 +225,7 @@ def test_a_keyword_in_the_callers_tool_values_never_reaches_the_model(place, str
         assert agent.model.requests == []
     else:
         assert result.tripwire is None and result.text == "ok"
-        assert [s for s in prompt_strings(agent) if MASK in s]
+        assert [s for s in sent_strings(agent) if MASK in s]
 
 
 def test_mask_in_a_tool_call_keeps_the_rest_of_its_values():

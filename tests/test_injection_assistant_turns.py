@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import chunks_and_result, strings
+from helpers import chunks_and_result, input_guarded, prompt_strings
 
 from tripwire import Agent, Message, Processor, hookimpl
 from tripwire.messages import ReasoningPart, TextPart
@@ -47,19 +47,11 @@ def run(agent: Agent, messages: list[Any], stream: bool = False) -> Any:
     return chunks_and_result(agent, messages, stream)[1]
 
 
-def guarded(guard: PromptInjectionDetector, *replies: Any) -> Agent:
-    return Agent(
-        id="support",
-        model=MockModel(list(replies) or ["ok"]),
-        input_processors=[guard],
-        default_error_processors=False,
-    )
+guarded = input_guarded
 
 
 def sent(agent: Agent) -> list[str]:
-    model = agent.model
-    assert isinstance(model, MockModel)
-    return strings([r.prompt for r in model.requests])
+    return prompt_strings(agent.model)
 
 
 @pytest.mark.parametrize("stream", [False, True])
