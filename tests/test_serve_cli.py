@@ -233,3 +233,30 @@ def test_the_event_loop_choice(monkeypatch, cli, tmp_path):
     path.write_text('[agents.a]\nmodel = "models.m"\n[models.m]\nuse = "mock"\n')
     code, _, err = cli("serve", "-c", str(path), "--port", "0", "--loop", "uvloop")
     assert code == 1 and "--loop uvloop needs the uvloop package" in err
+
+
+def test_serving_tunes_the_garbage_collector():
+    """``serve`` (what the command and every ``--workers`` worker run) freezes what was
+    built and raises the collector's first threshold; a threshold already higher, or 0
+    (collection off), is the user's and is kept."""
+    script = (
+        "import asyncio, gc, os, signal\n"
+        "from tripwire import Agent\n"
+        "from tripwire.serve import GC_THRESHOLD, Gateway, serve\n"
+        "from tripwire.testing import MockModel\n"
+        "for first in (700, 50_000, 0):\n"
+        "    gc.set_threshold(first, 10, 10)\n"
+        "    gc.unfreeze()\n"
+        "    gateway = Gateway({'a': Agent(id='a', model=MockModel())})\n"
+        "    def listening(url):\n"
+        "        print(first, gc.get_threshold(), gc.get_freeze_count() > 0, flush=True)\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    asyncio.run(serve(gateway, '127.0.0.1', 0, on_listening=listening))\n"
+        "print('limit', GC_THRESHOLD)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "700 (10000, 10, 10) True", "50000 (50000, 10, 10) True", "0 (0, 10, 10) True",
+        "limit 10000"]
