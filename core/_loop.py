@@ -37,7 +37,7 @@ from tripwire._pipeline import OutputPipeline
 from tripwire._step_end import accept_step, output_step
 from tripwire._step_request import model_request, prepare_step, replay, request_prompt
 from tripwire._step_retry import RetryStep, StepRetries
-from tripwire._tool_exec import ToolRunner, runs_on_client
+from tripwire._tool_exec import ToolRunner, runs_on_client, unoffered
 from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
@@ -230,6 +230,7 @@ class Run:
             unread = self.unread
             unseen = direct and unread
             run_id = self.run_id
+            offered = config.active()
             try:
                 while True:
                     try:
@@ -261,6 +262,8 @@ class Run:
                         break
                     keep(raw)
                     kind = raw.type
+                    if kind == "tool-call" and raw.payload["tool_name"] not in offered:
+                        raw = unoffered(raw, offered, acc.not_run)
                     if unseen and not pipeline.pending and not kind.startswith("data-"):
                         # no processor and no reader: the step is all it updates
                         if kind == "finish":
@@ -331,7 +334,7 @@ class Run:
         for c in await output_step(self, step, config):
             yield c
         if step.tool_calls:
-            chunks = await self.tools.run(step, config, self.steps, acc.bad_args,
+            chunks = await self.tools.run(step, config, self.steps, acc.not_run,
                                           self.retries.maybe_retry)
             if not self.unread:
                 for c in chunks:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tripwire.chunks import Chunk, ToolCall, ToolResult
 from tripwire.errors import TripWire
 from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
-from tripwire.tools import Tool
+from tripwire.tools import UNOFFERED_TOOL, Tool
 
 if TYPE_CHECKING:
     from tripwire._call_options import StepConfig
@@ -22,6 +22,21 @@ if TYPE_CHECKING:
     from tripwire.results import StepResult
 
 log = logging.getLogger("tripwire")
+
+
+def unoffered(chunk: Chunk, offered: dict[str, Tool], not_run: dict[str, str]) -> Chunk:
+    """A model's ``tool-call`` chunk naming a tool not in ``offered`` (the step's tools,
+    the caller's client tools among them), as the run records and shows it: under
+    ``UNOFFERED_TOOL``. The model chooses a call's name and no guard reads one, so the
+    model's name goes only into the tool's error (``not_run``, keyed by the call's id),
+    which the model gets back as the reference's unknown-tool error would and which the
+    output guards check on its way to the client and the stored thread."""
+    payload = chunk.payload
+    available = ", ".join(sorted(offered)) or "none"
+    not_run[payload["tool_call_id"]] = (
+        f"Tool {payload['tool_name']!r} is not available: it is not one of the tools you "
+        f"were offered. Available tools: {available}")
+    return chunk.evolve(payload={**payload, "tool_name": UNOFFERED_TOOL})
 
 
 def runs_on_client(call: ToolCall, tools: dict[str, Tool]) -> bool:
@@ -46,7 +61,7 @@ class ToolRunner:
 
     async def run(
         self, step: StepResult, config: StepConfig, steps: list[StepResult],
-        bad_args: dict[str, str], retryable: Callable[[TripWire], None],
+        not_run: dict[str, str], retryable: Callable[[TripWire], None],
     ) -> list[Chunk]:
         """Run ``step``'s tool calls; their result chunks after the output processors.
         ``retryable`` turns a ``retry=True`` abort of ``process_tool_result`` into a
@@ -56,10 +71,10 @@ class ToolRunner:
         tools = config.active()
         calls = [c for c in step.tool_calls if not runs_on_client(c, tools)]
         if len(calls) == 1:  # nothing to run beside it: no task, no trip through the loop
-            outcomes = [await self._execute(calls[0], tools, bad_args)]
+            outcomes = [await self._execute(calls[0], tools, not_run)]
         else:
             outcomes = await asyncio.gather(
-                *(self._execute(call, tools, bad_args) for call in calls))
+                *(self._execute(call, tools, not_run) for call in calls))
         message_list = self._message_list
         out: list[Chunk] = []
         try:
@@ -99,14 +114,15 @@ class ToolRunner:
         return out
 
     async def _execute(
-        self, call: ToolCall, tools: dict[str, Tool], bad_args: dict[str, str]
+        self, call: ToolCall, tools: dict[str, Tool], not_run: dict[str, str]
     ) -> tuple[bool, Any]:
+        error = not_run.get(call.tool_call_id)
+        if error is not None:
+            return False, error
         tool = tools.get(call.tool_name)
-        if tool is None:
+        if tool is None:  # (a processor's chunk or step changed the name after the check)
             available = ", ".join(sorted(tools)) or "none"
             return False, f"Tool {call.tool_name!r} is not available. Available tools: {available}"
-        if call.tool_call_id in bad_args:
-            return False, f"Tool {call.tool_name!r} was not run: {bad_args[call.tool_call_id]}"
         try:
             return True, await tool.run(
                 call.args, writer=self._pipeline.writer(), request_context=self._request_context,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -232,6 +233,15 @@ _REQUIRED: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
 }
 
 
+#: What a tool call's id must be: the ids providers give (``call_...``, ``toolu_...``,
+#: ``functions.name:0``). The model (or the server in front of it) chooses the id and no
+#: guard reads it, yet the client, the stored thread and the next prompt get it: no free
+#: text (an address, a sentence) fits in one.
+TOOL_CALL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+#: ``TOOL_CALL_ID`` in words, for the errors that name it.
+ID_RULE = "1-128 letters, digits, '_', '-', '.' or ':' (an id as providers give them)"
+
+
 #: The chunk types only the run itself emits: the edges of a step, a retry that tells the
 #: client to discard what it showed, the run's end (a tripwire, an error), the parsed
 #: object and the results of the tools it ran (checked by ``process_tool_result`` before
@@ -277,6 +287,9 @@ def check_chunk(chunk: Any, *, from_model: bool = False) -> Chunk:
             f"model streams text-delta, reasoning-delta, tool-call, source, data-* and "
             f"its own types, and ends its step with finish)")
     if kind == "tool-call":
+        if not TOOL_CALL_ID.fullmatch(payload["tool_call_id"]):
+            # (the id is not quoted: it is what the check keeps from the client)
+            raise ValueError(f"a 'tool-call' chunk's payload['tool_call_id'] must be {ID_RULE}")
         args = payload.get("args")
         if args is not None and not isinstance(args, dict):
             raise ValueError(f"a 'tool-call' chunk's payload['args'] must be a dict, got "

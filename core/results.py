@@ -208,7 +208,9 @@ class StepAccumulator:
         self.reasoning_parts: list[ReasoningPart] = []
         self._reasoning_id: str | None = None
         self.tool_calls: list[ToolCall] = []
-        self.bad_args: dict[str, str] = {}
+        #: the tool error of each call the run does not run (its arguments are not JSON,
+        #: its tool was not offered), by the call's id
+        self.not_run: dict[str, str] = {}
 
     def observe(self, chunk: Chunk) -> None:
         kind = chunk.type
@@ -235,11 +237,11 @@ class StepAccumulator:
         elif kind == "tool-call":
             p = chunk.payload
             self.tool_calls.append(ToolCall(p["tool_call_id"], p["tool_name"], dict(p.get("args") or {})))
-            if p.get("args_error"):
+            if p.get("args_error") and p["tool_call_id"] not in self.not_run:
                 raw = str(p.get("raw_args", ""))[:200]
-                self.bad_args[p["tool_call_id"]] = (
-                    f"the arguments were not valid JSON ({p['args_error']}): {raw}"
-                )
+                self.not_run[p["tool_call_id"]] = (
+                    f"Tool {p['tool_name']!r} was not run: the arguments were not valid "
+                    f"JSON ({p['args_error']}): {raw}")
 
     def result(self) -> StepResult:
         return StepResult(

@@ -27,6 +27,10 @@ from tripwire.options import Mismatch, Range, conform, type_text
 INJECTED_PARAMS = frozenset({"writer", "request_context", "abort_signal"})
 #: What a tool's name must be (OpenAI's and Anthropic's rule for function names).
 TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The name a tool call is recorded and shown under when the model named a tool it was
+#: not offered: the model's name, which no guard reads, reaches only the tool's error
+#: (the output guards check that); no tool may have it.
+UNOFFERED_TOOL = "unoffered_tool"
 
 
 class ToolArgumentError(ValueError):
@@ -79,6 +83,9 @@ class Tool:
             raise ValueError(
                 f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-'"
             )
+        if self.name == UNOFFERED_TOOL:
+            raise ValueError(f"tool name {UNOFFERED_TOOL!r} is reserved: calls of tools the "
+                             f"model was not offered are recorded under it")
 
     def convert_args(self, args: dict[str, Any]) -> dict[str, Any]:
         """The model's JSON arguments converted to the function's annotated types."""

@@ -202,10 +202,14 @@ async def test_tool_calls_and_reasoning_are_estimated_too():
     guard = _guard(charge_every=16)
     none = {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
     call = {"tool_name": "lookup", "args": {"q": "the weather in Paris"}, "tool_call_id": "c1"}
+    def lookup(q: str) -> str:
+        """Look it up (a tool the model is offered: its call is shown by its name)."""
+        return "sunny"
+
     agent = _agent(
         guard,
         [MockResponse(reasoning="Let me think about it.", tool_calls=[call], usage=none)],
-        max_steps=1,
+        max_steps=1, tools=[lookup],
     )
     resource = _resource()
     await agent.generate("go", request_context={RESOURCE_ID_KEY: resource})

@@ -9,13 +9,13 @@ is valid and what came (the gateway answers it with a 400 in OpenAI's error form
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 import attrs
 
+from tripwire.chunks import ID_RULE, TOOL_CALL_ID
 from tripwire.messages import (
     FilePart,
     Message,
@@ -55,10 +55,6 @@ HANDLED = frozenset({
 FIELDS = SETTINGS | UPSTREAM_FIELDS | IGNORED | HANDLED
 
 _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
-#: What a tool call's id in the client's history must be: the ids providers give
-#: (``call_...``, ``toolu_...``, ``functions.name:0``). No processor checks an id, and
-#: the upstream gets it (a chat template may show it to the model): no free text.
-_CALL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 
 #: The fields each role's message may have (null counts as absent). Anything else
 #: would reach neither the processors nor the upstream: a 400 names it rather than
@@ -415,9 +411,10 @@ def _tool_call(item: Any, i: int, j: int) -> ToolInvocation:
         raise BadRequest(f"messages[{i}].tool_calls[{j}].function.name must be 1-64 letters, "
                          f"digits, '_' or '-' (a tool's name), got {name!r:.80}",
                          f"messages[{i}].tool_calls[{j}].function.name")
-    if not _CALL_ID.fullmatch(call_id):
-        raise BadRequest(f"messages[{i}].tool_calls[{j}].id must be 1-128 letters, digits, "
-                         f"'_', '-', '.' or ':' (an id as providers give them), got "
+    # (the rule a model's ids follow: no processor checks an id, and the upstream gets
+    # it, where a chat template may show it to the model)
+    if not TOOL_CALL_ID.fullmatch(call_id):
+        raise BadRequest(f"messages[{i}].tool_calls[{j}].id must be {ID_RULE}, got "
                          f"{call_id!r:.80}", f"messages[{i}].tool_calls[{j}].id")
     arguments = as_text(function.get("arguments"),
                         "messages[%d].tool_calls[%d].function.arguments", i, j) or ""
