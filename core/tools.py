@@ -45,7 +45,7 @@ class ToolResultError(ValueError):
 #: What a tool may return, as the message of a ``ToolResultError`` says it.
 VALID_RESULTS = (
     "str, int, float (finite), bool, None; lists, tuples, sets and dicts (str keys) of "
-    "them; attrs and dataclass instances; bytes, bytearray; dates, enums")
+    "them; attrs and dataclass instances; bytes, bytearray; dates, enums, paths")
 
 
 @attrs.define
@@ -166,12 +166,29 @@ def check_result(tool_name: str, value: Any) -> None:
     if type(value) in _SIMPLE:
         return
     try:
-        json.dumps(plain_value(value), allow_nan=False)
+        plain = plain_value(value)
+        json.dumps(plain, allow_nan=False)
+        _str_keys(plain)
     except (TypeError, ValueError, RecursionError) as e:
         raise ToolResultError(
             f"tool {tool_name!r} returned a value of type {type(value).__name__} that cannot be shown to "
             f"the model or stored ({e}); a tool returns {VALID_RESULTS} (a generator is "
             f"read into a list)") from None
+
+
+def _str_keys(value: Any) -> None:
+    """Raise ``TypeError`` for a mapping key in ``value`` (JSON data) that is not a
+    string: ``json.dumps`` writes ``{1: "a", "1": "b"}`` as text with the key twice and
+    ``{True: 1}`` as ``{"true": 1}``, so the model would read one thing on the turn the
+    tool ran and memory give back another on every later one."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise TypeError(f"a mapping key must be a string, got {type(k).__name__} {k!r:.40}")
+            _str_keys(v)
+    elif isinstance(value, list):
+        for v in value:
+            _str_keys(v)
 
 
 def tool(

@@ -10,11 +10,12 @@ import dataclasses
 import json
 import math
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tripwire import (
@@ -29,6 +30,7 @@ from tripwire import (
 from tripwire._serde import message_from_dict, message_to_dict
 from tripwire.models._wire import tool_output_text
 from tripwire.testing import MockModel, MockResponse
+from tripwire.tools import ToolResultError, check_result
 
 T1 = {"thread": "t1", "resource": "ann"}
 
@@ -117,6 +119,11 @@ class Opaque:
     (math.nan, "float"),
     ({"n": math.inf}, "dict"),
     (iter([1, 2]), "list_iterator"),
+    # keys JSON would turn into text: the model would read {"1": "a", "1": "b"} on the
+    # turn the tool ran and {"1": "b"} from memory on every later one
+    ({1: "a", "1": "b"}, "dict"),
+    ({"rows": [{True: 1}]}, "dict"),
+    (Point({None: 2}), "Point"),
 ])
 async def test_a_tool_result_with_no_json_form_is_the_tools_error(value, kind, stream, memory):
     result, chunks, model = await run(lambda: value, stream=stream, memory=memory, turns=2)
@@ -168,6 +175,8 @@ def test_the_model_reads_bytes_as_their_text_and_objects_as_their_fields():
     (Row(3, b"\x00"), {"id": 3, "raw": b"\x00"}),
     ((1, 2), [1, 2]),
     (datetime(2020, 1, 2, tzinfo=UTC), "2020-01-02T00:00:00+00:00"),
+    (Path("/srv/data/report.csv"), "/srv/data/report.csv"),
+    ({3, 1, 2}, [1, 2, 3]),
 ])
 async def test_attrs_dataclass_and_other_results_keep_their_stored_form(value, stored, stream, tmp_path):
     result, _, model = await run(lambda: value, stream=stream, memory=f"sqlite:///{tmp_path}/c.db",
@@ -197,6 +206,34 @@ def test_a_tool_result_round_trips_through_the_stored_form(value):
     body = json.loads(json.dumps(message_to_dict(_invocation_message(value)), allow_nan=False))
     back = message_from_dict(body).content.parts[0].tool_invocation.result
     assert repr(back) == repr(value)
+
+
+# (keys whose JSON text is another key's: 1 and "1", True and "true", None and "null")
+any_keys = st.sampled_from(["a", "1", 1, "true", True, "null", None, 1.5, "1.5", "false"])
+any_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-9, 9) | st.text(max_size=4)
+    | st.binary(max_size=4) | st.dates() | st.just(Path("/tmp/x")),
+    lambda inner: (st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple)
+                   | st.frozensets(st.integers(-9, 9) | st.text(max_size=3), max_size=3)
+                   | st.dictionaries(any_keys, inner, max_size=3)),
+    max_leaves=8,
+)
+
+
+@given(value=any_values)
+@example({1: "a", "1": "b"})
+@example({"rows": [{None: 1, "null": 2}]})
+def test_a_result_the_tool_check_takes_reads_the_same_from_memory(value):
+    """A value a tool may return (``check_result`` takes it) reads the same to the
+    model on the turn the tool ran as after the store gave it back; any other is the
+    tool's ``ToolResultError``."""
+    try:
+        check_result("t", value)
+    except ToolResultError:
+        return
+    body = json.loads(json.dumps(message_to_dict(_invocation_message(value)), allow_nan=False))
+    back = message_from_dict(body).content.parts[0].tool_invocation.result
+    assert tool_output_text(back) == tool_output_text(value)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
