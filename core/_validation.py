@@ -145,7 +145,8 @@ def compile_processor(processor: Any) -> CompiledProcessor:
     Raises ``ProcessorValidationError`` naming the processor id, the method and the
     valid names for: a missing id, a ``process_*`` method without ``@hookimpl``, a
     hookimpl whose name or argument names match no hookspec, an argument with a
-    default value, and old-style wrappers.
+    default value, ``*args`` / ``**kwargs`` / keyword-only arguments (never passed),
+    ``tryfirst`` / ``trylast`` (the list decides the order) and old-style wrappers.
     """
     cached = _cached(processor)
     if cached is not None:
@@ -215,6 +216,7 @@ def compile_processor(processor: Any) -> CompiledProcessor:
                             f"defaults. Remove the defaults. Valid arguments: "
                             f"{', '.join(_valid_args(hook))}"
                         )
+                    _check_pluggy_passes_everything(pid, hook, impl)
                     impls[hook] = HookImplInfo(hook, impl.function, tuple(impl.argnames),
                                                wrapper=bool(impl.wrapper))
         finally:
@@ -222,6 +224,35 @@ def compile_processor(processor: Any) -> CompiledProcessor:
     compiled = CompiledProcessor(processor, pid, impls)
     _remember(processor, compiled)
     return compiled
+
+
+def _check_pluggy_passes_everything(pid: str, hook: str, impl: pluggy.HookImpl) -> None:
+    """What pluggy would silently get wrong: it passes only the plain arguments a
+    hookimpl names (``**kwargs`` stays empty, a keyword-only argument is never given and
+    fails mid-run), and ``tryfirst`` / ``trylast`` would lose to tripwire's list order."""
+    for option in ("tryfirst", "trylast"):
+        if getattr(impl, option):
+            raise ProcessorValidationError(
+                f"processor {pid!r}: {hook} uses {option}=True, which has no effect: "
+                f"processors run in the list order of the agent (or group); move it in "
+                f"the list instead"
+            )
+    valid = ", ".join(_valid_args(hook))
+    kinds = inspect.Parameter
+    for param in inspect.signature(impl.function).parameters.values():
+        if param.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD):
+            star = "*" if param.kind is kinds.VAR_POSITIONAL else "**"
+            raise ProcessorValidationError(
+                f"processor {pid!r}: {hook} takes {star}{param.name}, which pluggy never "
+                f"fills (it passes only the arguments a hookimpl names); name the "
+                f"arguments you use. Valid arguments: {valid}"
+            )
+        if param.kind is kinds.KEYWORD_ONLY:
+            raise ProcessorValidationError(
+                f"processor {pid!r}: {hook} argument {param.name} is keyword-only (after "
+                f"`*`); pluggy passes only plain arguments, so drop the `*`. "
+                f"Valid arguments: {valid}"
+            )
 
 
 def _check_wrappers(processor: Any, pid: str) -> None:

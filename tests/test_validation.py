@@ -128,6 +128,57 @@ def test_argument_with_default_is_rejected(make_bare_agent):
         make_bare_agent(input_processors=[Defaults()])
 
 
+class StarKwargs(Processor):
+    id = "star-kwargs"
+
+    @hookimpl
+    def process_input(self, **kwargs):
+        pass
+
+
+class StarArgs(Processor):
+    id = "star-args"
+
+    @hookimpl
+    def process_input(self, messages, *args):
+        pass
+
+
+class KeywordOnly(Processor):
+    id = "keyword-only"
+
+    @hookimpl
+    def process_input(self, *, messages):
+        pass
+
+
+@pytest.mark.parametrize(("processor", "named"), [
+    (StarKwargs(), r"\*\*kwargs"), (StarArgs(), r"\*args"), (KeywordOnly(), "messages"),
+], ids=["kwargs", "args", "keyword-only"])
+def test_arguments_pluggy_would_not_pass_are_rejected(make_bare_agent, processor, named):
+    """pluggy passes only the plain arguments a hookimpl names: ``**kwargs`` would stay
+    empty and a keyword-only argument would fail mid-run, so both are build-time errors
+    naming the argument and the valid ones."""
+    with pytest.raises(ProcessorValidationError,
+                       match=rf"'{processor.id}': process_input .*{named}.*Valid arguments: "
+                             r"messages, system_messages"):
+        make_bare_agent(input_processors=[processor])
+
+
+@pytest.mark.parametrize("option", ["tryfirst", "trylast"])
+def test_pluggy_ordering_options_are_rejected_because_the_list_decides(make_bare_agent, option):
+    class Ordered(Processor):
+        id = "ordered"
+
+        @hookimpl(**{option: True})
+        def process_input(self, messages):
+            pass
+
+    with pytest.raises(ProcessorValidationError,
+                       match=rf"'ordered': process_input uses {option}=True.*list order"):
+        make_bare_agent(input_processors=[Ordered()])
+
+
 def test_old_style_wrappers_are_rejected(make_bare_agent):
     class Wrapper(Processor):
         id = "wrapper"
