@@ -138,7 +138,9 @@ def create(name: str, /, **options: Any) -> Any:
     try:
         processor = cls(**kwargs)
     except (TypeError, ValueError) as e:
-        raise ConfigurationError(f"processor {name!r}: {e}") from e
+        said = str(e)   # a built-in's own check names it already: "pii-detector: ..."
+        said = said.removeprefix(f"{getattr(cls, 'id', name)}: ")
+        raise ConfigurationError(f"processor {name!r}: {said}") from e
     except Exception as e:  # a missing optional dependency, a bug: still one clear line
         raise ConfigurationError(f"processor {name!r}: {type(e).__name__}: {e}") from e
     compile_processor(processor)

@@ -120,6 +120,14 @@ def test_create_turns_a_constructor_value_error_into_a_configuration_error(two):
     assert isinstance(e.value.__cause__, ValueError)
 
 
+def test_a_constructor_error_that_names_the_processor_is_not_prefixed_twice():
+    """The built-ins' own checks say ``pii-detector: ...``; create() adds the processor
+    once, not ``processor 'pii-detector': pii-detector: ...``."""
+    with pytest.raises(ConfigurationError) as e:
+        tripwire.plugins.create("pii-detector", detection_types=["emial"])
+    assert str(e.value).startswith("processor 'pii-detector': unknown detection type(s) emial")
+
+
 class NeedsTorch(Processor):
     id = "needs-torch"
 

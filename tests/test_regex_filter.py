@@ -695,7 +695,7 @@ def test_created_by_name_with_its_options_checked(only_plugins):
     with pytest.raises(ConfigurationError, match="option 'strategy' must be one of 'block', "
                                                  "'redact', 'warn', got 'mask'"):
         tripwire.plugins.create("regex-filter", presets=["pii"], strategy="mask")
-    with pytest.raises(ConfigurationError, match="processor 'regex-filter': regex-filter: give "
+    with pytest.raises(ConfigurationError, match="processor 'regex-filter': give "
                                                  "at least one rule or preset"):
         tripwire.plugins.create("regex-filter")
     with pytest.raises(ConfigurationError, match=r"rule 0 has no key 'flags'"):
