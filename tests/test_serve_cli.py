@@ -1,7 +1,7 @@
 """``tripwire serve`` as a user runs it: the real command in a subprocess, the
 configuration from docs/serve.md and the README, the curl examples of docs/serve.md run
-with real ``curl`` and compared with the answers the page shows, the README's ``openai``
-example run as written; SIGTERM shuts it down cleanly."""
+with real ``curl`` and compared with the answers the page shows, its and the README's
+``openai`` examples run as written; SIGTERM shuts it down cleanly."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_the_docs_config_serves_and_its_curl_examples_answer_as_shown(tmp_path, 
     config = next(body for lang, body in blocks(DOC) if lang == "toml")
     path = tmp_path / "agents.toml"
     path.write_text(config.replace("https://api.openai.com/v1", upstream.openai_base_url))
-    for _ in range(2):
+    for _ in range(4):   # two curl examples, then the Python client's two calls
         upstream.script(Reply(text="Hello! How can I help you today?", usage=(24, 9),
                               delta_size=8))
     served = Served(path, env(ACME_KEY=ACME_KEY, OPENAI_API_KEY="sk-upstream"))
@@ -112,6 +112,13 @@ def test_the_docs_config_serves_and_its_curl_examples_answer_as_shown(tmp_path, 
                 same_shape(json.loads(answer), json.loads(done.stdout), command)
             else:
                 same_shape(events(answer), events(done.stdout), command)
+        client = tmp_path / "client.py"
+        client.write_text(next(body for lang, body in found if lang == "python")
+                          .replace("http://127.0.0.1:8080", served.url))
+        done = subprocess.run([sys.executable, str(client)], env=env(ACME_KEY=ACME_KEY),
+                              capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout) == (0, "Hello! How can I help you today?"), (
+            done.stderr)
     finally:
         code, out, err = served.stop()
     assert code == 0, err
@@ -119,7 +126,8 @@ def test_the_docs_config_serves_and_its_curl_examples_answer_as_shown(tmp_path, 
     assert [(r["path"], r["status"], r.get("tripwire")) for r in log] == [
         ("/v1/chat/completions", 200, None), ("/v1/chat/completions", 200, None),
         ("/v1/chat/completions", 400, "regex-filter"), ("/v1/models", 401, None),
-        ("/v1/models", 200, None)]
+        ("/v1/models", 200, None), ("/v1/chat/completions", 200, None),
+        ("/v1/chat/completions", 200, None)]
     documented = json.loads(next(body for lang, body in blocks(DOC[DOC.index("## Logs"):])
                                  if lang == "json"))
     same_shape(documented, log[0])
