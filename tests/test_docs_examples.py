@@ -5,7 +5,9 @@ A page is one session, as a reader takes it: its blocks run in order in one name
 preceded by ``<!-- fragment -->`` (optionally with a reason: ``<!-- fragment: uses your
 own PolicyJudge -->``) is a piece of a larger program, names something the reader
 supplies or needs a server the page starts elsewhere: it is compiled, not run. A block
-followed directly by a bare fenced block is checked to print exactly that block.
+followed directly by a bare fenced block is checked to print exactly that block. Every
+processor class a page defines passes the checks an agent makes when it is built (hook
+names, argument names), whether or not the page builds an agent with it.
 
 Router ids reach a fake model server on 127.0.0.1 (``OPENAI_BASE_URL`` /
 ``ANTHROPIC_BASE_URL``) that answers every call with ``{"flagged": false}``, a verdict a
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import inspect
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +26,9 @@ from typing import Any
 
 import pytest
 from fake_llm_server import BackgroundLLMServer, Reply
+
+from tripwire._markers import PROJECT_NAME
+from tripwire._validation import compile_processor
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -78,6 +84,15 @@ def test_the_python_examples_of_a_page_run(page, model_server, tmp_path, monkeyp
                                  f"<!-- fragment --> if it is not meant to run)") from error
         if block.prints is not None and not block.fragment:
             assert capsys.readouterr().out == block.prints, block.where
+    for processor_class in defined_processor_classes(namespace):
+        compile_processor(processor_class.__new__(processor_class))   # no options needed
+
+
+def defined_processor_classes(namespace: dict[str, Any]) -> list[type]:
+    marker = f"{PROJECT_NAME}_impl"
+    return [value for value in namespace.values()
+            if inspect.isclass(value) and value.__module__ == "__main__"
+            and any(hasattr(getattr(value, name, None), marker) for name in dir(value))]
 
 
 def test_the_fragment_marker_is_spelled_as_the_test_reads_it():
