@@ -256,12 +256,23 @@ def _check_pluggy_passes_everything(pid: str, hook: str, impl: pluggy.HookImpl) 
 
 
 def _check_wrappers(processor: Any, pid: str) -> None:
-    """A wrapper is a plain generator function, as pluggy's new-style wrappers are."""
+    """A wrapper is a plain generator function, as pluggy's new-style wrappers are; any
+    other hookimpl returns its result, so one that yields is a mistake (a stream hook
+    written as a generator) caught here rather than as a wrong return mid-run."""
     marker = f"{PROJECT_NAME}_impl"
     for attr in dir(type(processor)):
         fn = inspect.getattr_static(type(processor), attr, None)
         opts = getattr(fn, marker, None)
-        if not opts or not opts.get("wrapper"):
+        if not opts:
+            continue
+        if not opts.get("wrapper"):
+            generator = inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
+            if generator and not opts.get("hookwrapper"):   # that one is named below
+                raise ProcessorValidationError(
+                    f"processor {pid!r}: {attr} yields, but a hook returns its result "
+                    f"(`return part`; a list of chunks to emit several; None to drop one); "
+                    f"only a @hookimpl(wrapper=True) yields"
+                )
             continue
         if inspect.isasyncgenfunction(fn):
             raise ProcessorValidationError(

@@ -165,6 +165,30 @@ def test_arguments_pluggy_would_not_pass_are_rejected(make_bare_agent, processor
         make_bare_agent(input_processors=[processor])
 
 
+class YieldsChunks(Processor):
+    id = "yields-chunks"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        yield part
+
+
+class YieldsChunksAsync(Processor):
+    id = "yields-chunks"
+
+    @hookimpl
+    async def process_output_stream(self, part):
+        yield part
+
+
+@pytest.mark.parametrize("cls", [YieldsChunks, YieldsChunksAsync], ids=["sync", "async"])
+def test_a_hook_written_as_a_generator_is_rejected_when_the_agent_is_built(make_bare_agent, cls):
+    with pytest.raises(ProcessorValidationError,
+                       match=r"'yields-chunks': process_output_stream yields, but a hook "
+                             r"returns its result \(`return part`"):
+        make_bare_agent(output_processors=[cls()])
+
+
 @pytest.mark.parametrize("option", ["tryfirst", "trylast"])
 def test_pluggy_ordering_options_are_rejected_because_the_list_decides(make_bare_agent, option):
     class Ordered(Processor):
