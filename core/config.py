@@ -146,7 +146,8 @@ class Config:
                 try:
                     kwargs[key] = Memory.from_config(value)
                 except (ConfigurationError, TypeError, ValueError) as e:
-                    raise ConfigurationError(f"{self._where(where, key)}: {e}") from e
+                    said = str(e).removeprefix("memory: ")   # the table is named already
+                    raise ConfigurationError(f"{self._where(where, key)}: {said}") from e
             else:
                 kwargs[key] = value
         kwargs["model"] = self.model(model, where=model_where)

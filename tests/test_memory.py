@@ -251,8 +251,10 @@ def test_memory_from_toml(tmp_path, url):
     assert a.memory.message_history.last_messages == 5
     assert a.memory.store.url == url
     path.write_text('[agents.chat]\nmodel = "openai/gpt-5-mini"\nmemory = { last = 5 }\n')
-    with pytest.raises(ConfigurationError, match=r"\[agents.chat\] memory.*unknown key"):
+    with pytest.raises(ConfigurationError) as e:
         Agent.from_config(str(path), "chat")
+    assert str(e.value).endswith("[agents.chat] memory: unknown key(s) ['last']; valid: store, "
+                                 "last_messages, working_memory, semantic_recall, read_only")
 
 
 async def test_on_violation_is_untouched_by_memory(url):
