@@ -105,3 +105,21 @@ def test_the_fragment_marker_is_spelled_as_the_test_reads_it():
             assert FRAGMENT.fullmatch(marker.group() + "\n") and rest.startswith("\n```python\n"), (
                 f"{page.relative_to(ROOT)}: {marker.group()!r} must be the line just above "
                 "a ```python fence")
+
+
+def test_the_cli_pages_demo_prints_what_the_page_shows(tmp_path, monkeypatch, cli, only_plugins):
+    """docs/cli.md's demo that needs no API key: its demo.toml, its command, the reply
+    written under the command."""
+    only_plugins("keyword-guard")
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs" / "cli.md").read_text()
+    config = next(m.group(2) for m in FENCE.finditer(text)
+                  if m.group(1) == "toml" and m.group(2).startswith("# demo.toml\n"))
+    (tmp_path / "demo.toml").write_text(config)
+    commands = next(m.group(2) for m in FENCE.finditer(text)
+                    if m.group(1) == "bash" and "--config demo.toml" in m.group(2))
+    command, shown = commands.splitlines()[-2:]
+    assert command.startswith("tripwire run ") and shown.startswith("# ")
+    code, out, err = cli("run", "demo", "What is the word?", "--config", "demo.toml")
+    assert command == 'tripwire run demo "What is the word?" --config demo.toml'
+    assert (code, out.strip(), err) == (0, shown[2:], "")
