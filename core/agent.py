@@ -13,6 +13,8 @@ results (``results``).
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 import logging
 import os
 import weakref
@@ -25,7 +27,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import Any
+from typing import Any, ParamSpec
 
 from tripwire._call_options import DEFAULT_API_ERROR_RETRIES
 from tripwire._loop import Run
@@ -48,6 +50,23 @@ ProcessorList = Sequence[Any] | Callable[[RequestContext], Sequence[Any]] | None
 
 _UNSET: Any = object()
 
+_P = ParamSpec("_P")
+
+
+def _names_the_valid_options(init: Callable[_P, None]) -> Callable[_P, None]:
+    """``Agent(input_processor=...)`` says which options exist, as an unknown call
+    option does, instead of Python's bare "unexpected keyword argument"."""
+    valid = [name for name in inspect.signature(init).parameters if name != "self"]
+
+    @functools.wraps(init)
+    def checked(*args: _P.args, **kwargs: _P.kwargs) -> None:
+        unknown = sorted(set(kwargs) - set(valid))
+        if unknown:
+            raise TypeError(f"Agent: unknown option(s) {unknown}; valid: {', '.join(valid)}")
+        init(*args, **kwargs)
+
+    return checked
+
 
 class Agent:
     """An LLM agent whose every stage runs the processors' hooks.
@@ -60,6 +79,7 @@ class Agent:
     around the lists (see ``tripwire.memory``).
     """
 
+    @_names_the_valid_options
     def __init__(
         self,
         *,

@@ -17,6 +17,12 @@ def test_unknown_call_option_is_a_clear_error(make_bare_agent):
         agent.stream("x", max_step=3)
 
 
+def test_unknown_agent_option_names_it_and_the_valid_ones():
+    with pytest.raises(TypeError, match=r"Agent: unknown option\(s\) \['input_processor'\]; "
+                                        r"valid: id, model, instructions, .*input_processors"):
+        Agent(id="a", model=MockModel(["x"]), input_processor=[])
+
+
 @pytest.mark.parametrize("messages", [42, ("a", "b"), ["ok", None]])
 async def test_messages_that_are_not_messages_are_a_clear_error(make_bare_agent, messages):
     """A string, a Message, a dict or a list of them; anything else is named, before
