@@ -6,11 +6,13 @@ failures that never fail a run, and concurrent identical calls computed once."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import math
 import textwrap
 
+import attrs
 import pytest
 from helpers import eventually
 from hypothesis import given, settings
@@ -29,7 +31,9 @@ from tripwire import (
     tool,
 )
 from tripwire.caches import decode_chunks, encode_chunks, open_cache
+from tripwire.caches.keys import stable_json
 from tripwire.caches.memory import MemoryCache
+from tripwire.messages import FilePart, Message, TextPart
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.plugins.response_cache import CONTEXT_KEY, ResponseCache
@@ -559,6 +563,56 @@ def test_binary_prompt_parts_are_keyed_by_their_bytes():
         )
 
     assert key(b"\x89PNG one") == key(b"\x89PNG one") != key(b"\x89PNG two")
+
+
+class _Opaque:
+    """An object with no JSON form (keyed by its ``repr``)."""
+
+    def __repr__(self):
+        return "opaque"
+
+
+@attrs.frozen
+class _Fields:
+    name: str
+
+
+#: Values with no JSON form of their own, nested in plain data.
+_tagged = st.recursive(
+    st.binary(max_size=8) | st.builds(_Opaque) | st.builds(_Fields, st.text(max_size=4))
+    | st.just(_Fields),
+    lambda inner: st.lists(inner, min_size=1, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                min_size=1, max_size=3),
+    max_leaves=6,
+)
+
+
+@given(_tagged, st.sampled_from(["prompt", "tool_choice", "model_settings", "provider_options"]))
+@settings(max_examples=200)
+def test_no_value_passes_for_another_in_the_key(value, field):
+    """An attacker sends as plain JSON what the key writes for bytes (an attached file)
+    or an object: their requests share no entry."""
+    plain = json.loads(stable_json(value))
+    assert build_response_cache_key(**{field: value}) != build_response_cache_key(
+        **{field: plain})
+
+
+async def test_a_file_given_as_its_keyed_text_is_not_the_file(make_bare_agent):
+    """A shared (unscoped) cache: a prompt whose file is the text the key once wrote for
+    an image's bytes is not answered with the image's entry, nor the other way round."""
+    image = b"\x89PNG the victim's scan"
+    spoof = f"binary:{len(image)}:{hashlib.sha256(image).hexdigest()}"
+
+    def file(data):
+        message = Message.user("")
+        message.content.parts = [TextPart("What is in this file?"), FilePart(data, "image/png")]
+        return [message]
+
+    agent = make_bare_agent(["planted answer", "about the scan"],
+                            input_processors=[ResponseCache(scope=None)])
+    assert await run(agent, file(spoof)) == "planted answer"
+    assert await run(agent, file(image)) == "about the scan"
+    assert len(agent.model.requests) == 2
 
 
 _values = st.recursive(

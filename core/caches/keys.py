@@ -9,11 +9,17 @@ inputs - the tools offered (name, description, parameter schema), ``tool_choice`
 differ only in their tools or settings never share an entry. The instructions are in
 the prompt (its system messages), so they count too.
 
-Stable serialisation: mapping keys sorted; ``bytes`` as ``binary:<len>:<sha256>``;
-dates as ISO 8601; sets sorted; attrs classes by their fields; a ``Tool`` by its
-name, description and parameters; a class by its qualified name; anything else by
-``repr`` (an object whose ``repr`` carries its address gives a key that never hits
-again: a miss, never a wrong answer).
+Stable serialisation: mapping keys sorted, ``None`` values dropped; dates as ISO 8601;
+sets sorted; enums by their value; a ``Tool`` by its name, description and parameters.
+What has no JSON form of its own is a one-key object whose key starts with ``$``:
+``bytes`` as ``{"$bytes": "<len>:<sha256>"}``, attrs classes and dataclasses as
+``{"$type": <qualified name>, "fields": {...}}``, a class as ``{"$class": ...}``,
+anything else as ``{"$repr": "<type>:<repr>"}`` (an object whose ``repr`` carries its
+address gives a key that never hits again: a miss, never a wrong answer). A mapping's
+own key that starts with ``$`` gets one more (``"$bytes"`` is written ``"$$bytes"``), so
+no value can pass for another: a prompt whose file is the text
+``"binary:5:<sha256 of the bytes>"`` or ``{"$bytes": ...}`` is not the prompt whose
+file is those bytes.
 """
 
 from __future__ import annotations
@@ -158,14 +164,14 @@ def _normalise(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, Mapping):
-        return {str(k): _normalise(v) for k, v in value.items() if v is not None}
+        return {_key(k): _normalise(v) for k, v in value.items() if v is not None}
     if isinstance(value, list | tuple):
         return [_normalise(v) for v in value]
     if isinstance(value, set | frozenset):
         return sorted((_normalise(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
     if isinstance(value, bytes | bytearray | memoryview):
         data = bytes(value)
-        return f"binary:{len(data)}:{hashlib.sha256(data).hexdigest()}"
+        return {"$bytes": f"{len(data)}:{hashlib.sha256(data).hexdigest()}"}
     if isinstance(value, datetime.datetime | datetime.date):
         return value.isoformat()
     if isinstance(value, Tool):
@@ -177,18 +183,21 @@ def _normalise(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return _normalise(value.value)
     if isinstance(value, type):
-        return f"class:{value.__module__}.{value.__qualname__}"
+        return {"$class": f"{value.__module__}.{value.__qualname__}"}
     if attrs.has(type(value)):
-        return {
-            "__type__": type(value).__qualname__,
-            **_normalise(attrs.asdict(value, recurse=False)),
-        }
-    if dataclasses.is_dataclass(value):
-        return {
-            "__type__": type(value).__qualname__,
-            **_normalise({f.name: getattr(value, f.name) for f in dataclasses.fields(value)}),
-        }
-    return f"{type(value).__qualname__}:{value!r}"
+        fields = attrs.asdict(value, recurse=False)
+    elif dataclasses.is_dataclass(value):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    else:
+        return {"$repr": f"{type(value).__qualname__}:{value!r}"}
+    return {"$type": type(value).__qualname__, "fields": _normalise(fields)}
+
+
+def _key(key: Any) -> str:
+    """A mapping key as written: a key of the caller's that starts with ``$`` gets one
+    more, so it is never read as one of ``_normalise``'s tags (``$bytes``, ``$repr``)."""
+    text = str(key)
+    return "$" + text if text.startswith("$") else text
 
 
 __all__ = [
