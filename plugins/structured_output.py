@@ -46,7 +46,9 @@ from tripwire._json_text import NoJSONFound, extract_json
 from tripwire._serde import converter
 from tripwire.agent import OutputResult, StepResult
 from tripwire.errors import ConfigurationError
+from tripwire.messages import MessageList
 from tripwire.options import check
+from tripwire.results import response_text
 from tripwire.tools import json_schema
 from tripwire.values import strings
 
@@ -212,16 +214,23 @@ class StructuredOutput(Processor):
                 lines = [f"$: {type(e).__name__}: {e}"]
             return None, _without(lines, hidden)
 
-    def check_text(self, text: str) -> tuple[Any, list[str]]:
+    def check_text(self, text: str, shown: str | None = None) -> tuple[Any, list[str]]:
         """Extract JSON from a model's text and validate it. The errors (the model's
         feedback, the step-retry chunk, the tripwire's reason) quote no string of the
         answer that ``text`` does not show as written: one spelled with JSON escapes
-        (``"\\u0040"``) was never seen by the guards that checked the streamed text."""
+        (``"\\u0040"``) was never seen by the guards that checked the streamed text.
+        Nor one that ``shown``, the response as the conversation now holds it, does not
+        show: a guard listed before this processor redacted or removed it there
+        (``pii-detector`` with ``phases=["step"]``), and the reason is not to bring it
+        back to the client."""
         try:
             value = extract_json(text)
         except NoJSONFound as e:
             return None, [str(e)]
-        return self.validate(value, hidden=_unseen(value, text))
+        hidden = _unseen(value, text)
+        if shown is not None and shown != text:
+            hidden |= _unseen(value, shown)
+        return self.validate(value, hidden=hidden)
 
     def _feedback(self, errors: list[str]) -> str:
         return (
@@ -244,11 +253,12 @@ class StructuredOutput(Processor):
 
     @hookimpl
     def process_output_step(
-        self, text: str, tool_calls: list[Any], state: dict[str, Any], abort: Any
+        self, text: str, tool_calls: list[Any], message_list: MessageList,
+        state: dict[str, Any], abort: Any,
     ) -> None:
         if self.strategy != "retry" or tool_calls:
             return None
-        value, errors = self.check_text(text)
+        value, errors = self.check_text(text, response_text(message_list))
         state["checked"] = (text, value, errors)
         if errors:
             abort(self._feedback(errors), retry=True, metadata={"errors": errors})
@@ -267,7 +277,7 @@ class StructuredOutput(Processor):
         elif state.get("checked", (None,))[0] == final.text:
             _, value, errors = state["checked"]
         else:
-            value, errors = self.check_text(final.text)
+            value, errors = self.check_text(final.text, result.text)
         if not errors:
             result.object = value
             return

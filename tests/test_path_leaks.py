@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from tripwire import Agent, Chunk, tool
 from tripwire.memory import Memory
 from tripwire.plugins.moderation import Moderation
+from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.structured_output import StructuredOutput
 from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
 from tripwire.testing import MockModel, MockResponse
@@ -121,6 +122,35 @@ def test_any_escaped_character_keeps_the_value_out_of_a_retry(
     guard, strategy = cell
     value = GUARDS[guard][0]
     asyncio.run(_check(guard, strategy, shape, frozenset(i % len(value) for i in at)))
+
+
+#: pii-detector checking the stored step only (no stream phase), listed before
+#: structured-output: the response the caller gets is the stored one.
+STEP_GUARDS = {s: (lambda s=s: PIIDetector(detection_types=["email"], strategy=s,
+                                           phases=["step"]))
+               for s in ("redact", "filter")}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("strategy", STEP_GUARDS)
+async def test_a_value_a_step_guard_hid_is_not_quoted_back_by_a_retry(
+        strategy: str, shape: str) -> None:
+    """The guard redacted (or removed) the stored step before structured-output read
+    it: the retry's reason (the step-retry and tripwire chunks, ``result.tripwire``,
+    each step's tripwire, the feedback kept in the messages) does not bring it back."""
+    agent, model = _agent(STEP_GUARDS[strategy](), shape, EMAIL, frozenset())
+    stream = agent.stream("hi")
+    told = [c async for c in stream if c.type in ("step-retry", "tripwire")]
+    assert [c.type for c in told] == ["step-retry", "tripwire"]
+    assert EMAIL not in repr(told)
+    agent, model = _agent(STEP_GUARDS[strategy](), shape, EMAIL, frozenset())
+    result = await agent.generate("hi")
+    assert result.tripwire is not None
+    seen = (repr(result.tripwire) + repr([s.tripwire for s in result.steps])
+            + repr(result.messages) + repr(result.message_list.all.db()) + result.text)
+    assert EMAIL not in seen
+    for request in model.requests[1:]:
+        assert EMAIL not in json.dumps(request.prompt, default=repr)
 
 
 async def test_what_the_answer_shows_as_written_is_still_quoted() -> None:
