@@ -311,11 +311,13 @@ class ResponseCache(Processor):
             return build_response_cache_key(inputs)
         # a key of one's own is still the scope's: one tenant's entry under key "faq"
         # is not another's
-        mine = (f"{KEY_PREFIX}:key:" if inputs.scope is None
-                else f"{KEY_PREFIX}:scope:{quote(inputs.scope, safe='')}:key:")
+        scope = "" if inputs.scope is None else f":scope:{quote(inputs.scope, safe='')}"
+        mine = f"{KEY_PREFIX}{scope}:key:"
         if isinstance(key, str):
-            step = f":step-{inputs.step_number}" if inputs.step_number else ""
-            return f"{mine}{key}{step}"
+            # the step goes before the key, which is written last as it was given: no
+            # key can spell another key's later step ("faq:step-1" is not step 1 of "faq")
+            step = f":step:{inputs.step_number}" if inputs.step_number else ""
+            return f"{KEY_PREFIX}{scope}{step}:key:{key}"
         try:
             value = key(inputs)
             if inspect.isawaitable(value):

@@ -1029,6 +1029,27 @@ async def test_a_key_function_cannot_leave_the_caches_namespace(make_bare_agent)
     ]
 
 
+async def test_a_fixed_key_never_spells_another_keys_later_step(make_bare_agent):
+    """A key chosen per call ("faq:step-1") does not answer step 1 of the key "faq"."""
+
+    @tool
+    def lookup(query: str) -> str:
+        """Look it up."""
+        return "the real data"
+
+    agent = make_bare_agent(
+        ["planted answer",
+         MockResponse(tool_calls=[{"tool_name": "lookup", "args": {"query": "q"},
+                                   "tool_call_id": "c1"}]),
+         "answer from the real data"],
+        tools=[lookup], input_processors=[ResponseCache()])
+    planted = await agent.generate("hi", request_context=ResponseCache.context(key="faq:step-1"))
+    assert planted.text == "planted answer"
+    result = await agent.generate("hi", request_context=ResponseCache.context(key="faq"))
+    assert result.text == "answer from the real data"
+    assert [s.from_cache for s in result.steps] == [False, False]
+
+
 @pytest.mark.parametrize("key", ["faq", lambda inputs: "faq"], ids=["str", "function"])
 async def test_a_key_of_ones_own_is_still_the_tenants(make_bare_agent, key):
     """Tenant B never gets tenant A's answer through a fixed key (nor a key function
