@@ -188,7 +188,9 @@ def cached_chunks(response: Any) -> list[Chunk]:
             raise TypeError(f"response[{i}] must be a Chunk or a mapping, got "
                             f"{type(c).__name__}")
         try:
-            chunks.append(check_chunk(c if isinstance(c, Chunk) else chunk_from_dict(c)))
+            # the model's answer, replayed in its place: never a chunk the run emits
+            chunks.append(check_chunk(c if isinstance(c, Chunk) else chunk_from_dict(c),
+                                      from_model=True))
         except (TypeError, KeyError, ValueError) as e:
             raise ValueError(f"response[{i}]: {e}") from None
     return chunks

@@ -463,7 +463,7 @@ def _replayable(data: bytes | None, key: str) -> list[Chunk] | None:
     if chunks is not None:
         try:
             for c in chunks:
-                check_chunk(c)
+                check_chunk(c, from_model=True)  # what a model sent: no chunk of the run's
         except (ValueError, TypeError) as e:
             problem = f"has a malformed chunk ({e})"
         else:

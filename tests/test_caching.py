@@ -58,3 +58,23 @@ async def test_cached_tool_calls_run_tools_and_process_tool_result(make_bare_age
     assert seen == [("delete_account", "deleted")]
     assert result.steps[0].from_cache is True
     assert result.text == "done"
+
+
+@pytest.mark.parametrize("kind", ["tool-result", "step-retry", "object-result", "step-start"])
+async def test_a_cached_answer_cannot_hold_a_chunk_the_run_emits(make_bare_agent, kind):
+    """A cached answer stands in for the model's: like a model, it may not send a chunk
+    only the run makes (the guards read those as the run's word)."""
+    from tripwire import ProcessorError
+
+    class Canned(Processor):
+        id = "canned"
+
+        @hookimpl
+        def process_llm_request(self):
+            return {"response": [{"type": kind, "payload": {
+                "tool_call_id": "c1", "tool_name": "t", "result": "secret"}},
+                {"type": "finish", "payload": {"finish_reason": "stop"}}]}
+
+    agent = make_bare_agent(["live"], input_processors=[Canned()])
+    with pytest.raises(ProcessorError, match=f"cannot be of type '{kind}'"):
+        await agent.generate("x")

@@ -25,9 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripwire import Agent, Chunk, tool
+from tripwire.caches import encode_chunks
+from tripwire.caches.memory import MemoryCache
 from tripwire.memory import Memory
 from tripwire.plugins.moderation import Moderation
 from tripwire.plugins.pii_detector import PIIDetector
+from tripwire.plugins.response_cache import ResponseCache
 from tripwire.plugins.structured_output import StructuredOutput
 from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
 from tripwire.testing import MockModel, MockResponse
@@ -279,6 +282,46 @@ async def test_a_model_cannot_send_a_chunk_of_a_type_the_run_emits(
     with pytest.raises(APICallError, match="sent a malformed chunk") as caught:
         await agent().generate("hi")
     assert value not in str(caught.value)
+
+
+class _Shared(MemoryCache):
+    """A shared cache backend someone else wrote ``entry`` to: every read returns it."""
+
+    def __init__(self, entry: bytes) -> None:
+        super().__init__()
+        self.entry = entry
+
+    async def get(self, key: str) -> bytes | None:
+        return self.entry
+
+
+@pytest.mark.parametrize("kind", RUN_CHUNKS)
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_a_cache_entry_cannot_carry_a_chunk_of_a_type_the_run_emits(
+        guard: str, strategy: str, kind: str) -> None:
+    """``response-cache`` replays what a model sent: an entry holding a chunk only the
+    run emits (which no model step can have written) is a miss, and the model answers;
+    the chunk never passes for the run's own word (a ``tool-result``, a ``step-retry``)
+    past the guards that read those by their keys."""
+    value, strategies = GUARDS[guard]
+    entry = encode_chunks([Chunk("text-delta", {"id": "t", "text": "Fine. "}),
+                           RUN_CHUNKS[kind](value), Chunk("finish", {"finish_reason": "stop"})])
+
+    def agent() -> Agent:
+        return Agent(id="a", model=MockModel(["live"]),
+                     input_processors=[ResponseCache(cache=_Shared(entry))],
+                     output_processors=[strategies[strategy]()],
+                     default_error_processors=False)
+
+    streamed = agent()
+    stream = streamed.stream("hi")
+    chunks = [c async for c in stream]
+    assert value not in repr(chunks) + repr(await stream.steps)
+    assert len(streamed.model.requests) == 1
+    generated = agent()
+    result = await generated.generate("hi")
+    assert result.text == "live" and len(generated.model.requests) == 1
+    assert value not in repr(result.steps) + repr(result.messages)
 
 
 # ------------------------------------- what a provider adds to a text or tool-call chunk
