@@ -75,6 +75,9 @@ CONTEXT_KEY = "tripwire__response_cache_context"
 _OVERRIDES = ("key", "scope", "bust")
 #: Finish reasons of a step worth caching.
 _CACHEABLE_FINISH = frozenset({"stop", "length", "tool-calls"})
+#: The keys of a stored finish chunk: the provider's raw request, response and warnings
+#: stay with the run that called the model (``_storable``).
+_FINISH_KEYS = frozenset({"finish_reason", "usage", "provider_metadata"})
 #: The first line of an entry in the current format (``encode_chunks``).
 _ENTRY_HEADER = b"tripwire-chunks/%d\n" % FORMAT_VERSION
 
@@ -467,9 +470,14 @@ def _replayable(data: bytes | None, key: str) -> list[Chunk] | None:
         except (ValueError, TypeError) as e:
             problem = f"has a malformed chunk ({e})"
         else:
-            if _cacheable(chunks):
+            extra = sorted({k for c in chunks if c.type == "finish" for k in c.payload}
+                           - _FINISH_KEYS)
+            if extra:  # (they would become the step's request, response or warnings)
+                problem = f"has a finish with keys that are never stored ({', '.join(extra)})"
+            elif _cacheable(chunks):
                 return chunks
-            problem = "is not a complete, successful step"
+            else:
+                problem = "is not a complete, successful step"
     elif data and data.startswith(_ENTRY_HEADER):
         problem = "does not parse"
     else:
@@ -483,9 +491,7 @@ def _storable(chunk: Chunk) -> Chunk:
     without the provider's raw request, response or warnings."""
     payload = chunk.payload
     if chunk.type == "finish":
-        payload = {
-            k: v for k, v in payload.items() if k in ("finish_reason", "usage", "provider_metadata")
-        }
+        payload = {k: v for k, v in payload.items() if k in _FINISH_KEYS}
     return Chunk(chunk.type, payload, None, chunk.source, chunk.transient)
 
 

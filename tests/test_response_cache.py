@@ -333,6 +333,16 @@ class Poisoned(MemoryCache):
         _entry(_text("no finish")),
         _entry(_text("a"), {"type": "finish", "payload": {"finish_reason": "error"}}),
         _entry(),
+        # never stored: they would become result.steps[i].warnings / .request / .response
+        _entry(_text("a"), {"type": "finish", "payload": {"finish_reason": "stop",
+                                                          "warnings": [SECRET]}}),
+        _entry(_text("a"), {"type": "finish", "payload": {"finish_reason": "stop",
+                                                          "request": {"body": SECRET}}}),
+        _entry(_text("a"), {"type": "finish", "payload": {"finish_reason": "stop",
+                                                          "raw_response": {"id": SECRET}}}),
+        # a chunk only the run emits, which no model step writes
+        _entry(_text("a"), {"type": "tool-result", "payload": {
+            "tool_call_id": "c", "tool_name": "t", "result": SECRET}}, _FINISH),
     ],
     ids=[
         "deep",
@@ -345,6 +355,10 @@ class Poisoned(MemoryCache):
         "no-finish",
         "failed-finish",
         "empty",
+        "finish-warnings",
+        "finish-request",
+        "finish-raw-response",
+        "run-chunk",
     ],
 )
 async def test_a_malformed_entry_is_a_miss_not_a_failed_run(make_bare_agent, caplog, data, mode):
