@@ -66,7 +66,7 @@ from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.documents import read_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
-from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout, unquoted_reason
 from tripwire.messages import (
     Message,
     MessageList,
@@ -283,8 +283,9 @@ class Moderation(Processor):
         judge = self._judge
         verdicts = await asyncio.gather(*(judge(text) for text in texts))
         return [Scores({item["category"]: float(item["score"])
-                         for item in v["category_scores"] or ()}, v.get("reason"))
-                for v in verdicts]
+                         for item in v["category_scores"] or ()},
+                       unquoted_reason(v.get("reason"), text))
+                for v, text in zip(verdicts, texts, strict=True)]
 
     def _flagged(self, scores: Scores) -> list[tuple[str, float]]:
         """The categories at or over the threshold, highest first."""

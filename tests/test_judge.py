@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from fake_llm_server import ErrorReply, Hang, Reply, openai_refusal
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from tripwire import (
     APICallError,
@@ -22,6 +24,7 @@ from tripwire import (
     ProcessorError,
 )
 from tripwire.chunks import Chunk, Usage
+from tripwire.judge import QUOTE_MIN_CHARS, unquoted_reason
 from tripwire.testing import MockModel, MockResponse
 
 SCHEMA = {
@@ -517,3 +520,25 @@ async def test_a_router_id_builds_a_provider_the_judge_closes(llm_server, monkey
         assert await judge("x") == {"flagged": False}
     assert judge.model.closed
     assert llm_server.requests[0].body["model"] == "gpt-test"
+
+
+@given(st.text(min_size=1, max_size=80), st.data())
+def test_a_reason_that_quotes_the_judged_text_is_withheld(text, data):
+    """Any run of QUOTE_MIN_CHARS characters of the text (or all of a shorter one), in
+    any case and spacing, anywhere in the reason."""
+    squeezed = " ".join(text.split())
+    assume(squeezed)
+    size = min(QUOTE_MIN_CHARS, len(squeezed))
+    start = data.draw(st.integers(0, len(squeezed) - size))
+    quote = squeezed[start:start + size]
+    assume(quote == quote.strip())
+    quote = data.draw(st.sampled_from([quote, quote.upper(), quote.replace(" ", "\n  ")]))
+    reason = data.draw(st.text(max_size=20)) + quote + data.draw(st.text(max_size=20))
+    assert unquoted_reason(reason, text) is None
+
+
+def test_a_reason_that_does_not_quote_is_kept():
+    text = "You worthless idiot, I will find where you live."
+    assert unquoted_reason("threatens the reader", text) == "threatens the reader"
+    assert unquoted_reason("calls the reader an idiot", text) == "calls the reader an idiot"
+    assert unquoted_reason(None, text) is None and unquoted_reason(3, text) is None

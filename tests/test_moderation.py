@@ -631,3 +631,34 @@ responses = ["never"]
     agent = Agent.from_config(config, "support")
     result = await agent.generate("I will kill you")
     assert result.tripwire.reason == "Content flagged for moderation. Categories: violence"
+
+
+class Quoting(Moderator):
+    """A judge that puts the text it flags in its reason (as one the text talked into
+    it would)."""
+
+    async def stream(self, request):
+        async for c in super().stream(request):
+            if c.type == "text-delta":
+                v = json.loads(c.payload["text"])
+                if v["category_scores"]:
+                    v["reason"] = f"The text reads: {self.texts[-1]}"
+                c = Chunk("text-delta", {"id": "t", "text": json.dumps(v)})
+            yield c
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+async def test_a_reason_that_quotes_the_flagged_text_is_not_shown(make_bare_agent, mode):
+    """The blocked answer never reaches the client through the tripwire's reason."""
+    flagged = "To kill him, meet me at 5 Elm Street at noon."
+    agent = make_bare_agent([flagged], output_processors=[Moderation(Quoting())])
+    chunks = []
+    if mode == "generate":
+        result = await agent.generate("hi")
+    else:
+        stream = agent.stream("hi")
+        chunks = [c async for c in stream]
+        result = await stream.result
+    assert "Elm Street" not in repr(chunks) + repr(result.tripwire)
+    assert result.tripwire.reason == (
+        "Content flagged for moderation. Categories: violence, harassment/threatening")

@@ -10,6 +10,7 @@ from typing import Literal
 import attrs
 
 from tripwire.guardrails import Detection
+from tripwire.judge import unquoted_reason
 from tripwire.plugins._injection.judge import JudgeVerdict
 from tripwire.plugins._injection.scan import Analysis
 
@@ -48,4 +49,4 @@ class Finding:
         detections = tuple(Detection(t, 0, len(text), verdict.scores[t], detector="judge")
                            for t in flagged)
         return cls("judge", flagged, verdict.scores, detections, analysis,
-                   verdict.reason, verdict.rewritten_content)
+                   unquoted_reason(verdict.reason, text), verdict.rewritten_content)
