@@ -119,6 +119,17 @@ class WorkingMemory(Processor):
             f"<working_memory_data>\n{data if data is not None else ''}\n"
             "</working_memory_data>")
 
+    async def claim(self, key: str,
+                    request_context: RequestContext | Mapping[str, Any] | None) -> None:
+        """Before a thread's document is written with a resource id: the thread becomes
+        that resource's, as saving its messages makes it (``ThreadOwnerError`` when it
+        is another's). Otherwise a document written where no message was saved yet (a
+        ``working-memory`` without message history, a run that tripped after the tool
+        ran) would belong to no one, and any resource naming the thread would read it."""
+        thread_id, resource_id = memory_ids(request_context)
+        if key.startswith("thread:") and thread_id is not None and resource_id is not None:
+            await self.store.save_messages(thread_id, resource_id, [])
+
     async def update(self, key: str, memory: str) -> str:
         """Apply one update (as the tool does); the stored document."""
         if self.format == "markdown":
@@ -144,6 +155,7 @@ class WorkingMemory(Processor):
             key = processor.key(request_context)
             if key is None:
                 raise ValueError("no thread id in this call: working memory is off")
+            await processor.claim(key, request_context)
             await processor.update(key, memory)
             return "Working memory updated."
 

@@ -196,3 +196,31 @@ async def test_a_step_processor_replacing_system_messages_keeps_the_memory_messa
         await a.generate("x", memory=T1)
     got = systems(model, 0)
     assert got[0]["content"] == "Step only." and got[1]["tag"] == "memory" and len(got) == 2
+
+
+@pytest.mark.parametrize("setup", ["working-memory-alone", "run-tripped-after-the-tool"])
+async def test_a_thread_document_is_its_writers_even_before_a_message_is_saved(store, setup):
+    """The tool's write makes the thread the writer's: another resource naming the thread
+    is refused, though no message of it was saved (no message history, or a run that
+    tripped after the tool ran and so saved nothing)."""
+    from tripwire import ProcessorError
+    from tripwire.memory import ThreadOwnerError
+    from tripwire.plugins.regex_filter import RegexFilter
+
+    secret = "ann-note-4411"
+    model = MockModel([update(f"notes: {secret}"), "Noted, BLOCKME.", "ok"])
+    if setup == "working-memory-alone":
+        wm = WorkingMemory(store, scope="thread")
+        options = {"input_processors": [wm]}
+    else:
+        options = {"memory": Memory(store, working_memory={"scope": "thread"}),
+                   "output_processors": [RegexFilter([{"name": "b", "pattern": "BLOCKME"}],
+                                                     strategy="block")]}
+    async with Agent(id="a", model=model, default_error_processors=False, **options) as a:
+        first = await a.generate("remember this", memory=T1)
+        assert (first.tripwire is not None) == (setup != "working-memory-alone")
+        with pytest.raises(ProcessorError) as caught:
+            await a.generate("what do you know?", memory={"thread": "t1", "resource": "bob"})
+        assert isinstance(caught.value.__cause__, ThreadOwnerError)
+        assert len(model.requests) == 2  # ann's two steps; bob's call never reached it
+    assert (await store.get_thread("t1")).resource_id == "ann"
