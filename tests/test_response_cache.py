@@ -380,7 +380,25 @@ _json = st.recursive(
     ),
     max_leaves=8,
 )
-_chunk = st.fixed_dictionaries(
+#: Chunks of a shape the checks accept, with the value where no model step puts it: a
+#: chunk only the run emits (a tool's result, a retry's reason), a finish with what a
+#: provider call's finish holds but an entry never stores.
+_run_chunk = st.fixed_dictionaries({
+    "type": st.sampled_from(["tool-result", "tool-error", "step-retry", "step-start",
+                             "step-finish", "object-result"]),
+    "payload": st.fixed_dictionaries(
+        {"tool_call_id": st.just("c"), "tool_name": st.just("t"),
+         "finish_reason": st.just("stop"), "step_number": st.just(0)},
+        optional={"result": st.just(SECRET), "error": st.just(SECRET),
+                  "reason": st.just(SECRET), "object": st.just({"v": SECRET})}),
+})
+_finish_with_more = st.fixed_dictionaries({
+    "type": st.just("finish"),
+    "payload": st.fixed_dictionaries({"finish_reason": st.just("stop")}, optional={
+        "warnings": st.just([SECRET]), "request": st.just({"body": SECRET}),
+        "raw_response": st.just({"id": SECRET})}),
+})
+_chunk = _run_chunk | _finish_with_more | st.fixed_dictionaries(
     {
         "type": st.sampled_from(
             ["text-delta", "reasoning-delta", "tool-call", "finish", "error", "tripwire", ""]
@@ -399,17 +417,31 @@ _chunk = st.fixed_dictionaries(
 
 
 @settings(max_examples=150, deadline=None)
-@given(chunks=st.lists(_chunk, max_size=5), mode=st.sampled_from(["generate", "stream"]))
-def test_no_poisoned_entry_fails_a_run_or_escapes_the_guardrails(chunks, mode):
+@given(chunks=st.lists(_chunk, max_size=5), finished=st.booleans(),
+       mode=st.sampled_from(["generate", "stream"]))
+def test_no_poisoned_entry_fails_a_run_or_escapes_the_guardrails(chunks, finished, mode):
+    """Whatever an entry holds: not in the chunks the client gets, nor in the result,
+    its steps (their request, response and warnings too) and messages."""
+
     async def go():
         agent = Agent(
             id="a",
             model=MockModel(["live"]),
             default_error_processors=False,
-            input_processors=[ResponseCache(cache=Poisoned(_entry(*chunks)))],
+            input_processors=[ResponseCache(cache=Poisoned(
+                _entry(*chunks, *[_FINISH] * finished)))],
             output_processors=[RegexFilter([{"name": "s", "pattern": SECRET}], strategy="redact")],
         )
-        return await run(agent, mode=mode)
+        streamed: list[Chunk] = []
+        if mode == "generate":
+            result = await agent.generate("hi")
+        else:
+            stream = agent.stream("hi")
+            streamed = [c async for c in stream]
+            result = await stream.result
+        steps = [(s.text, s.reasoning, s.tool_calls, s.tool_results, s.provider_metadata,
+                  s.warnings, s.request, s.response) for s in result.steps]
+        return repr(streamed) + repr(steps) + repr(result.messages) + result.text
 
     assert SECRET not in asyncio.run(go())
 
