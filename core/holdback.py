@@ -214,6 +214,8 @@ class HoldBack:
                 self.discard()
                 return Released([part], [])
             released = self.flush()
+            if kind == "step-retry":
+                self.new_attempt()
             released.chunks.append(part)
             return released
         text = part.payload.get("text", "")
@@ -243,6 +245,13 @@ class HoldBack:
         if not self._chunks:
             return Released([], [])
         return self._release(final=True)
+
+    def new_attempt(self) -> None:
+        """The text that follows does not continue the text so far: the step was
+        discarded (a ``step-retry``; ``push`` calls this for one). The context kept for
+        matches that span chunks is dropped, so the next attempt is not read as the end
+        of the discarded one (its innocent ``"456"`` after a discarded ``"ORD-123"``)."""
+        self._context.clear()
 
     def discard(self) -> None:
         """Drop what is held, and the context (after a tripwire)."""

@@ -276,6 +276,8 @@ class RegexFilter(Processor):
             # What is held of another channel is complete: release it first (so the
             # finder knows which channel it scans).
             out.extend(self._released(stream, stream.flush(), abort))
+        if part.type == "step-retry":  # the next attempt does not continue this one's text
+            stream.hold.new_attempt()
         if channel is not None:
             out.extend(self._released(stream, stream.push(channel, part), abort))
             return out

@@ -170,6 +170,58 @@ async def test_what_the_answer_shows_as_written_is_still_quoted() -> None:
     assert "('zone' was unexpected)" in feedback
 
 
+class _DroppedOnce:
+    """A model whose first stream breaks after ``first``; the next call streams
+    ``second``."""
+
+    provider = "fake"
+    model_id = "dropped-once"
+
+    def __init__(self, first: list[str], second: list[str]) -> None:
+        self.parts = [first, second]
+        self.calls = 0
+
+    async def stream(self, request: Any) -> Any:
+        from tripwire import APICallError
+
+        parts = self.parts[min(self.calls, 1)]
+        self.calls += 1
+        for p in parts:
+            yield Chunk("text-delta", {"id": "t", "text": p})
+        if self.calls == 1:
+            raise APICallError("stream dropped", is_retryable=True)
+        yield Chunk("finish", {"finish_reason": "stop"})
+
+
+@pytest.mark.parametrize("mode", ["generate", "stream"])
+@pytest.mark.parametrize(("guard", "strategy"), CELLS)
+async def test_a_retried_attempt_is_not_read_as_the_end_of_the_discarded_one(
+        guard: str, strategy: str, mode: str) -> None:
+    """The stream broke with half of a value held; the retried answer starts with the
+    other half. The guard reads it on its own (the client never saw the first half):
+    it passes as the model wrote it, neither redacted nor blocked."""
+    from tripwire.plugins.stream_error_retry import StreamErrorRetry
+
+    value, strategies = GUARDS[guard]
+    half = len(value) // 2
+    retried = value[half:] + " is the rest."
+    agent = Agent(id="a", model=_DroppedOnce(["Hello ", value[:half]], [retried]),
+                  output_processors=[strategies[strategy]()],
+                  error_processors=[StreamErrorRetry(max_retries=1, delay_ms=0)],
+                  default_error_processors=False)
+    chunks: list[Chunk] = []
+    if mode == "generate":
+        result = await agent.generate("hi")
+    else:
+        stream = agent.stream("hi")
+        chunks = [c async for c in stream]
+        result = await stream.result
+    assert result.tripwire is None and result.text == retried
+    retry = next(i for i, c in enumerate(chunks) if c.type == "step-retry") if chunks else 0
+    assert "".join(c.payload["text"] for c in chunks[retry:] if c.type == "text-delta") == (
+        retried if mode == "stream" else "")
+
+
 # ---------------------------------------------------------------- a tool's result as bytes
 
 
