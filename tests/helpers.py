@@ -391,19 +391,21 @@ async def first_release(stream: Any, counter: CountsText) -> tuple[int | None, l
     return first, chunks
 
 
+async def run_collected(agent: Any, messages: Any, stream: bool,
+                        **options: Any) -> tuple[list[Any], Any]:
+    """One run: the chunks streamed (none for generate) and the result; ``options`` go
+    to ``generate`` / ``stream`` (``caller_system="input"``)."""
+    if not stream:
+        return [], await agent.generate(messages, **options)
+    handle = agent.stream(messages, **options)
+    chunks = [c async for c in handle]
+    return chunks, await handle.result
+
+
 def chunks_and_result(agent: Any, messages: Any, stream: bool,
                       **options: Any) -> tuple[list[Any], Any]:
-    """One run, outside an event loop: the chunks streamed (none for generate) and the
-    result; ``options`` go to ``generate`` / ``stream`` (``caller_system="input"``)."""
-
-    async def go() -> tuple[list[Any], Any]:
-        if not stream:
-            return [], await agent.generate(messages, **options)
-        handle = agent.stream(messages, **options)
-        chunks = [c async for c in handle]
-        return chunks, await handle.result
-
-    return asyncio.run(go())
+    """``run_collected`` outside an event loop."""
+    return asyncio.run(run_collected(agent, messages, stream, **options))
 
 
 def input_guarded(guard: Any, *replies: Any) -> Any:

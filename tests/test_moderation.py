@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fake_llm_server import API_KEY, ErrorReply, Hang, ModerationReply, Reply
-from helpers import Moderator
+from helpers import Moderator, run_collected
 
 import tripwire.plugins
 from tripwire import (
@@ -652,13 +652,7 @@ async def test_a_reason_that_quotes_the_flagged_text_is_not_shown(make_bare_agen
     """The blocked answer never reaches the client through the tripwire's reason."""
     flagged = "To kill him, meet me at 5 Elm Street at noon."
     agent = make_bare_agent([flagged], output_processors=[Moderation(Quoting())])
-    chunks = []
-    if mode == "generate":
-        result = await agent.generate("hi")
-    else:
-        stream = agent.stream("hi")
-        chunks = [c async for c in stream]
-        result = await stream.result
+    chunks, result = await run_collected(agent, "hi", mode == "stream")
     assert "Elm Street" not in repr(chunks) + repr(result.tripwire)
     assert result.tripwire.reason == (
         "Content flagged for moderation. Categories: violence, harassment/threatening")

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import SYSTEM, Moderator, output_guards
+from helpers import SYSTEM, Moderator, output_guards, run_collected
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -209,13 +209,7 @@ async def test_a_retried_attempt_is_not_read_as_the_end_of_the_discarded_one(
                   output_processors=[strategies[strategy]()],
                   error_processors=[StreamErrorRetry(max_retries=1, delay_ms=0)],
                   default_error_processors=False)
-    chunks: list[Chunk] = []
-    if mode == "generate":
-        result = await agent.generate("hi")
-    else:
-        stream = agent.stream("hi")
-        chunks = [c async for c in stream]
-        result = await stream.result
+    chunks, result = await run_collected(agent, "hi", mode == "stream")
     assert result.tripwire is None and result.text == retried
     retry = next(i for i, c in enumerate(chunks) if c.type == "step-retry") if chunks else 0
     assert "".join(c.payload["text"] for c in chunks[retry:] if c.type == "text-delta") == (

@@ -14,7 +14,7 @@ import textwrap
 
 import attrs
 import pytest
-from helpers import eventually
+from helpers import eventually, run_collected
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -432,13 +432,7 @@ def test_no_poisoned_entry_fails_a_run_or_escapes_the_guardrails(chunks, finishe
                 _entry(*chunks, *[_FINISH] * finished)))],
             output_processors=[RegexFilter([{"name": "s", "pattern": SECRET}], strategy="redact")],
         )
-        streamed: list[Chunk] = []
-        if mode == "generate":
-            result = await agent.generate("hi")
-        else:
-            stream = agent.stream("hi")
-            streamed = [c async for c in stream]
-            result = await stream.result
+        streamed, result = await run_collected(agent, "hi", mode == "stream")
         steps = [(s.text, s.reasoning, s.tool_calls, s.tool_results, s.provider_metadata,
                   s.warnings, s.request, s.response) for s in result.steps]
         return repr(streamed) + repr(steps) + repr(result.messages) + result.text
