@@ -32,6 +32,10 @@ output_processors=[pii]``. Each phase named in ``phases`` is checked:
 ``result``        the final response messages and ``result.object``
                   (``process_output_result``).
 
+``step`` and ``result`` each check the structured object (``result.object`` and the
+``object-result`` chunk): it is parsed from the final step's text as it streamed, which
+a guard checking the stored step alone never changed.
+
 Strategies: ``block`` aborts (``PII detected. Types: email, phone``, the verdict as
 metadata); ``warn`` reports (``on_violation`` and ``result.verdicts``) and changes
 nothing; ``filter`` drops the message (the chunk, in the stream); ``redact`` (the
@@ -79,11 +83,11 @@ from tripwire.plugins._pii.judge import (
     schema_for,
 )
 from tripwire.plugins._pii.scan import Scanner, load_detectors
-from tripwire.plugins._pii.stream import OutputStream
+from tripwire.plugins._pii.stream import OBJECT_PHASES, OutputStream
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.tools import Tool
 
-__all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "PHASES", "PIIDetector", "instructions_for",
+__all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "OBJECT_PHASES", "PHASES", "PIIDetector", "instructions_for",
            "schema_for"]
 
 Phase = Literal["input", "output", "step", "tool-results", "result"]
@@ -395,9 +399,11 @@ class PIIDetector(Processor):
         if self._tokenizer is not None:
             self._tokenizer.finish(messages, message_list, result, state)
             return None
-        if "result" not in self.phases:
+        if not self.phases & OBJECT_PHASES:
             return None
-        dropped = await self._check_messages(messages, "result", state, abort, writer)
+        dropped: set[str] = set()
+        if "result" in self.phases:
+            dropped = await self._check_messages(messages, "result", state, abort, writer)
         if result.object is not None:
             await self._scan.judge_value(result.object, state)
             found: list[Detection] = []

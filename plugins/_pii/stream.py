@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 
 #: Where the built-in detectors live.
 _BUILT_IN = "tripwire.detectors."
+#: The phases that check the parsed object (``result.object``, the ``object-result``
+#: chunk): ``result``, and ``step``: the object is parsed from the final step's text as
+#: it streamed, not from the stored step that phase checks (and changes).
+OBJECT_PHASES = frozenset({"step", "result"})
+
 #: The stream's HoldBack channels, as verdicts name them.
 _STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
 
@@ -77,7 +82,7 @@ class OutputStream:
         / reported; then, with the judge's gate, a segment (``judge_stream``) at a
         time, once the judge has seen it, with what it found redacted, dropped or
         blocked. A tool call (``output``), a failed tool's error (``tool-results``)
-        and the parsed object (``result``) are checked once the window lets them out.
+        and the parsed object (``step``, ``result``) are checked once the window lets them out.
         """
         guard = self._guard
         kind = part.type
@@ -116,7 +121,7 @@ class OutputStream:
             last = await self._tool_call(part, abort, writer)
         elif kind == "tool-error" and "tool-results" in guard.phases:
             last = await self._tool_error(part, message_list, abort, writer)
-        elif kind == "object-result" and "result" in guard.phases:
+        elif kind == "object-result" and guard.phases & OBJECT_PHASES:
             last = await self._payload(part, "object", "result", abort, writer)
         elif carries_other_content(kind) and "output" in guard.phases:
             last = await self._payload(part, None, "output", abort, writer)
