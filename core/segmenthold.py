@@ -46,7 +46,8 @@ Order and boundaries
     A chunk whose text was edited away is dropped, unless it carries other payload
     keys. Any chunk that is not a held delta first flushes what is held (checked),
     then follows it; a ``tripwire`` or an ``error`` chunk (the run ends) discards what
-    is held, unchecked.
+    is held, unchecked. A ``step-retry`` chunk also drops the context (``new_attempt``):
+    the retried text is checked on its own.
 
 Example: a guard that asks a model whether a sentence is insulting::
 
@@ -215,6 +216,8 @@ class SegmentHold:
                 self.discard()
                 return [part]
             out = await self.flush()
+            if part.type == "step-retry":
+                self.new_attempt()
             out.append(part)
             return out
         text = part.payload.get("text", "")
@@ -270,6 +273,16 @@ class SegmentHold:
         for channel in self._channels.values():
             channel.requested = channel.checked = channel.end
         return self._release()
+
+    def new_attempt(self) -> None:
+        """The text that follows does not continue the text so far: the step was
+        discarded (a ``step-retry``; ``push`` calls this for one, once what was held is
+        checked and released). The context the next check gets is dropped, so the
+        next attempt is not judged as the end of the discarded one (its innocent
+        ``"Lovelace"`` after a discarded ``"Ada"``), as ``HoldBack.new_attempt`` does
+        for a window."""
+        for channel in self._channels.values():
+            channel.context = channel.checked_context = ""
 
     def discard(self) -> None:
         """Drop what is held and the context, and cancel the checks in flight (after a

@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -421,3 +422,57 @@ def input_guarded(guard: Any, *replies: Any) -> Any:
 def prompt_strings(model: Any) -> list[str]:
     """Every string ``model`` (a ``MockModel``) was sent, over all its calls."""
     return strings([r.prompt for r in model.requests])
+
+
+class DroppedOnce:
+    """A model whose first stream breaks after ``first``; the next call streams
+    ``second`` (with ``StreamErrorRetry``, after a ``step-retry``)."""
+
+    provider = "fake"
+    model_id = "dropped-once"
+
+    def __init__(self, first: list[str], second: list[str]) -> None:
+        self.parts = [first, second]
+        self.calls = 0
+
+    async def stream(self, request: Any) -> Any:
+        from tripwire import APICallError
+
+        parts = self.parts[min(self.calls, 1)]
+        self.calls += 1
+        for p in parts:
+            yield Chunk("text-delta", {"id": "t", "text": p})
+        if self.calls == 1:
+            raise APICallError("stream dropped", is_retryable=True)
+        yield Chunk("finish", {"finish_reason": "stop"})
+
+
+#: What ``LeakJudge`` calls a leak (a paraphrase of ``SYSTEM`` no n-gram finds).
+PARAPHRASE = "I may not share account or card numbers."
+
+
+class LeakJudge:
+    """A judge model that calls ``PARAPHRASE`` a leak wherever it is in the judged text
+    (with its spans, or without when ``spans`` is off), and records the texts."""
+
+    provider = "fake"
+    model_id = "leak-judge"
+
+    def __init__(self, spans: bool = True) -> None:
+        self.spans = spans
+        self.requests: list[Any] = []
+
+    @property
+    def texts(self) -> list[str]:
+        return [r.prompt[1]["content"][0]["text"].split("Text to judge:\n", 1)[1]
+                for r in self.requests]
+
+    async def stream(self, request: Any) -> Any:
+        self.requests.append(request)
+        text = self.texts[-1]
+        found = [(m.start(), m.end()) for m in re.finditer(re.escape(PARAPHRASE), text)]
+        answer = json.dumps({"leaked": bool(found), "types": ["paraphrase"],
+                             "spans": [{"start": s, "end": e} for s, e in found]
+                             if self.spans else []})
+        yield Chunk("text-delta", {"id": "t", "text": answer})
+        yield Chunk("finish", {"finish_reason": "stop", "usage": None})

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from helpers import SYSTEM, Moderator, output_guards, run_collected
+from helpers import SYSTEM, DroppedOnce, Moderator, output_guards, run_collected
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -170,29 +170,6 @@ async def test_what_the_answer_shows_as_written_is_still_quoted() -> None:
     assert "('zone' was unexpected)" in feedback
 
 
-class _DroppedOnce:
-    """A model whose first stream breaks after ``first``; the next call streams
-    ``second``."""
-
-    provider = "fake"
-    model_id = "dropped-once"
-
-    def __init__(self, first: list[str], second: list[str]) -> None:
-        self.parts = [first, second]
-        self.calls = 0
-
-    async def stream(self, request: Any) -> Any:
-        from tripwire import APICallError
-
-        parts = self.parts[min(self.calls, 1)]
-        self.calls += 1
-        for p in parts:
-            yield Chunk("text-delta", {"id": "t", "text": p})
-        if self.calls == 1:
-            raise APICallError("stream dropped", is_retryable=True)
-        yield Chunk("finish", {"finish_reason": "stop"})
-
-
 @pytest.mark.parametrize("mode", ["generate", "stream"])
 @pytest.mark.parametrize(("guard", "strategy"), CELLS)
 async def test_a_retried_attempt_is_not_read_as_the_end_of_the_discarded_one(
@@ -205,7 +182,7 @@ async def test_a_retried_attempt_is_not_read_as_the_end_of_the_discarded_one(
     value, strategies = GUARDS[guard]
     half = len(value) // 2
     retried = value[half:] + " is the rest."
-    agent = Agent(id="a", model=_DroppedOnce(["Hello ", value[:half]], [retried]),
+    agent = Agent(id="a", model=DroppedOnce(["Hello ", value[:half]], [retried]),
                   output_processors=[strategies[strategy]()],
                   error_processors=[StreamErrorRetry(max_retries=1, delay_ms=0)],
                   default_error_processors=False)

@@ -118,6 +118,16 @@ async def test_the_check_gets_the_context_before_the_segment():
     assert (t2, s2) == ("one. Second.", 5)
 
 
+async def test_a_step_retry_drops_the_context():
+    """The retried attempt is checked on its own, not as the end of the discarded one."""
+    finder = Finder()
+    hold = SegmentHold(finder, context=5)
+    retry = Chunk("step-retry", {"step_number": 0})
+    out = await run(hold, [delta("First one"), retry, delta("Second.")])
+    assert [c.type for c in out] == ["text-delta", "step-retry", "text-delta"]
+    assert [(t, s) for t, s, _ in finder.seen] == [("First one", 0), ("Second.", 0)]
+
+
 async def test_a_value_cut_by_a_boundary_is_edited_in_the_new_segment():
     class Dr(Finder):
         async def __call__(self, text, start, channel):

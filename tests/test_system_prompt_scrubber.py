@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fake_llm_server import ErrorReply, Reply
-from helpers import texts
+from helpers import PARAPHRASE, LeakJudge, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -396,34 +396,6 @@ def test_property_block_trips_before_any_ngram_of_a_leak_streams(guarded, case):
 def verdict(leaked: bool, types=("paraphrase",), spans=()) -> str:
     return json.dumps({"leaked": leaked, "types": list(types),
                        "spans": [{"start": s, "end": e} for s, e in spans]})
-
-
-PARAPHRASE = "I may not share account or card numbers."
-
-
-class LeakJudge:
-    """A judge model that calls ``PARAPHRASE`` a leak wherever it is in the judged text
-    (with its spans, or without when ``spans`` is off), and records the texts."""
-
-    provider = "fake"
-    model_id = "leak-judge"
-
-    def __init__(self, spans: bool = True) -> None:
-        self.spans = spans
-        self.requests: list[Any] = []
-
-    @property
-    def texts(self) -> list[str]:
-        return [r.prompt[1]["content"][0]["text"].split("Text to judge:\n", 1)[1]
-                for r in self.requests]
-
-    async def stream(self, request: Any) -> Any:
-        self.requests.append(request)
-        text = self.texts[-1]
-        found = [(m.start(), m.end()) for m in re.finditer(re.escape(PARAPHRASE), text)]
-        answer = verdict(bool(found), spans=found if self.spans else ())
-        yield Chunk("text-delta", {"id": "t", "text": answer})
-        yield Chunk("finish", {"finish_reason": "stop", "usage": None})
 
 
 @pytest.mark.parametrize("mode", ["stream", "generate"])
