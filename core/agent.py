@@ -13,8 +13,6 @@ results (``results``).
 from __future__ import annotations
 
 import asyncio
-import functools
-import inspect
 import logging
 import os
 import weakref
@@ -27,7 +25,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import Any, ParamSpec
+from typing import Any
 
 from tripwire._call_options import DEFAULT_API_ERROR_RETRIES
 from tripwire._loop import Run
@@ -37,7 +35,7 @@ from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError, TripWire
 from tripwire.memory._memory import coerce_memory
 from tripwire.models import Model, resolve_model
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.options import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, OutputResult, StepResult
 from tripwire.tools import Tool, coerce_tools
@@ -49,23 +47,6 @@ log = logging.getLogger("tripwire")
 ProcessorList = Sequence[Any] | Callable[[RequestContext], Sequence[Any]] | None
 
 _UNSET: Any = object()
-
-_P = ParamSpec("_P")
-
-
-def _names_the_valid_options(init: Callable[_P, None]) -> Callable[_P, None]:
-    """``Agent(input_processor=...)`` says which options exist, as an unknown call
-    option does, instead of Python's bare "unexpected keyword argument"."""
-    valid = [name for name in inspect.signature(init).parameters if name != "self"]
-
-    @functools.wraps(init)
-    def checked(*args: _P.args, **kwargs: _P.kwargs) -> None:
-        unknown = sorted(set(kwargs) - set(valid))
-        if unknown:
-            raise TypeError(f"Agent: unknown option(s) {unknown}; valid: {', '.join(valid)}")
-        init(*args, **kwargs)
-
-    return checked
 
 
 class Agent:
@@ -79,7 +60,7 @@ class Agent:
     around the lists (see ``tripwire.memory``).
     """
 
-    @_names_the_valid_options
+    @names_the_valid_options
     def __init__(
         self,
         *,

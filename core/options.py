@@ -31,11 +31,12 @@ Structuring is done by a strict copy of tripwire's private cattrs converter.
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, ParamSpec
 
 import attrs
 import cattrs
@@ -53,6 +54,8 @@ from cattrs.v import format_exception
 
 from tripwire._serde import converter as _base_converter
 from tripwire.errors import ConfigurationError
+
+_P = ParamSpec("_P")
 
 __all__ = [
     "Mismatch",
@@ -480,23 +483,79 @@ def check_options(cls: type, options: Mapping[str, Any], *, owner: str) -> dict[
     takes_any = any(
         p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(cls).parameters.values()
     )
-    by_name = {p.name: p for p in params}
-    unknown = [k for k in options if k not in by_name]
-    if unknown and not takes_any:
-        raise ConfigurationError(
-            f"{owner} has no option {', '.join(map(repr, unknown))}; "
-            f"valid options: {_listing(cls)}"
-        )
-    missing = [p.name for p in params if p.default is p.empty and p.name not in options]
-    if missing:
-        raise ConfigurationError(
-            f"{owner} needs option {', '.join(map(repr, missing))}; valid options: {_listing(cls)}"
-        )
+    unfit = _unknown_or_missing(cls, params, options, takes_any, owner=owner)
+    if unfit:
+        raise ConfigurationError(unfit)
     hints = constructor_hints(cls)
     return {
         key: check(key, value, hints.get(key, Any), owner=owner, noun="option")
         for key, value in options.items()
     }
+
+
+def _unknown_or_missing(cls: type, params: list[inspect.Parameter], given: Iterable[str],
+                        takes_any: bool, *, owner: str) -> str | None:
+    """What ``check_options`` and ``names_the_valid_options`` say of an unknown or a
+    missing option (None when neither)."""
+    given = list(given)
+    by_name = {p.name for p in params}
+    unknown = [k for k in given if k not in by_name]
+    if unknown and not takes_any:
+        return (f"{owner} has no option {', '.join(map(repr, unknown))}; "
+                f"valid options: {_listing(cls)}")
+    missing = [p.name for p in params if p.default is p.empty and p.name not in given]
+    if missing:
+        return (f"{owner} needs option {', '.join(map(repr, missing))}; "
+                f"valid options: {_listing(cls)}")
+    return None
+
+
+def names_the_valid_options(init: Callable[_P, None]) -> Callable[_P, None]:
+    """``init`` (a class's ``__init__``), wrapped so that a call its signature cannot
+    bind (a misspelt, missing or extra argument) raises the ``ConfigurationError`` that
+    ``check_options`` raises (``processor 'pii-detector' has no option 'strateg'; valid
+    options: ...``) instead of Python's bare ``TypeError``.
+
+    The owner named is ``processor '<id>'`` for a class with a string ``id``, else the
+    class name. The signature and type hints stay ``init``'s (``functools.wraps``); a
+    call that binds costs one ``try``; a ``TypeError`` raised inside ``init`` passes
+    unchanged. ``Processor`` wraps every subclass's ``__init__`` with it; ``Agent`` too.
+    """
+
+    @functools.wraps(init)
+    def checked(*args: _P.args, **kwargs: _P.kwargs) -> None:
+        try:
+            init(*args, **kwargs)
+        except TypeError as e:
+            try:
+                inspect.signature(init).bind(*args, **kwargs)
+            except TypeError:
+                raise ConfigurationError(_unbound(checked, args, kwargs, e)) from None
+            raise
+
+    return checked
+
+
+def _unbound(init: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any], e: TypeError) -> str:
+    """The message for a constructor call ``init``'s signature could not bind."""
+    self = args[0] if args else None
+    cls = next((k for k in type(self).__mro__ if k.__dict__.get("__init__") is init),
+               type(self))
+    pid = getattr(cls, "id", None)
+    owner = f"processor {pid!r}" if isinstance(pid, str) else cls.__name__
+    params = list(inspect.signature(cls).parameters.values())
+    kinds = inspect.Parameter
+    positional = [p for p in params if p.kind in (kinds.POSITIONAL_ONLY,
+                                                   kinds.POSITIONAL_OR_KEYWORD)]
+    if len(args) - 1 > len(positional) and all(p.kind is not kinds.VAR_POSITIONAL
+                                                for p in params):
+        takes = (f"at most {len(positional)} option(s) by position, got {len(args) - 1}"
+                 if positional else f"its options by keyword, got {len(args) - 1} by position")
+        return f"{owner} takes {takes}: name them; valid options: {_listing(cls)}"
+    given = [p.name for p in positional[:len(args) - 1]] + list(kwargs)
+    takes_any = any(p.kind is kinds.VAR_KEYWORD for p in params)
+    said = _unknown_or_missing(cls, _option_params(cls) or [], given, takes_any, owner=owner)
+    return said or f"{owner}: {e}; valid options: {_listing(cls)}"
 
 
 def constructor_hints(cls: type) -> dict[str, Any]:
@@ -514,7 +573,7 @@ def constructor_hints(cls: type) -> dict[str, Any]:
     except Exception:
         pass
     hints: dict[str, Any] = {}
-    namespace = getattr(init, "__globals__", {})
+    namespace = getattr(inspect.unwrap(init), "__globals__", {})
     for key, ann in getattr(init, "__annotations__", {}).items():
         if isinstance(ann, str):
             try:

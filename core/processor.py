@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, cast
 
 import attrs
+
+from tripwire.options import names_the_valid_options
 
 
 @attrs.frozen
@@ -28,6 +31,10 @@ class TripwireInfo:
     #: True when a check running beside the model call (``parallel`` mode) aborted
     #: and the model call was cancelled: no chunk of it reached the client.
     model_call_cancelled: bool = False
+
+
+def _no_options(self: Any) -> None:
+    """The constructor of a processor that takes no options."""
 
 
 class Processor:
@@ -59,6 +66,20 @@ class Processor:
     processor_index: int | None = None
     fail_open: bool = False
     mode: str = "blocking"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's ``__init__`` names the processor, the misspelt or missing
+        option(s) and the valid ones when a call does not fit its signature
+        (``processor 'pii-detector' has no option 'strateg'; valid options: ...``), as
+        ``tripwire.plugins.create()`` and configuration files do, instead of Python's
+        bare ``TypeError``; a call that fits costs nothing more."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None and cls.__init__ is object.__init__ and cls.__new__ is object.__new__:
+            # (else Python's "X() takes no arguments")
+            init = _no_options
+        if inspect.isfunction(init):
+            setattr(cls, "__init__", names_the_valid_options(init))  # noqa: B010 (mypy: method-assign)
 
     @property
     def name(self) -> str:

@@ -18,9 +18,15 @@ def test_unknown_call_option_is_a_clear_error(make_bare_agent):
 
 
 def test_unknown_agent_option_names_it_and_the_valid_ones():
-    with pytest.raises(TypeError, match=r"Agent: unknown option\(s\) \['input_processor'\]; "
-                                        r"valid: id, model, instructions, .*input_processors"):
+    with pytest.raises(ConfigurationError, match=r"Agent has no option 'input_processor'; "
+                       r"valid options: id \(str, required\), model .*input_processors"):
         Agent(id="a", model=MockModel(["x"]), input_processor=[])
+
+
+def test_missing_agent_option_names_it_and_the_valid_ones():
+    with pytest.raises(ConfigurationError, match=r"Agent needs option 'model'; "
+                                                 r"valid options: id \(str, required\)"):
+        Agent(id="a")
 
 
 @pytest.mark.parametrize("messages", [42, ("a", "b"), ["ok", None]])

@@ -731,7 +731,7 @@ def test_from_config_constructor_errors_name_the_file_and_table(tmp_path):
     path = tmp_path / "tripwire.toml"
     path.write_text('[agents.support]\nmodel = "openai/gpt-5-mini"\nmax_steps = 3\n')
     with pytest.raises(ConfigurationError,
-                       match=r"agents\.support\]: Agent: unknown option\(s\) \['bogus'\]; valid: id") as info:
+                       match=r"agents\.support\]: Agent has no option 'bogus'; valid options: id") as info:
         Agent.from_config(str(path), "support", bogus=1)
     assert str(path) in str(info.value)
 

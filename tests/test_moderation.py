@@ -77,7 +77,7 @@ def test_bad_options_are_configuration_errors_naming_the_option(option, value):
 
 
 def test_model_is_required_and_checked():
-    with pytest.raises(TypeError, match="model"):
+    with pytest.raises(ConfigurationError, match="processor 'moderation' needs option 'model'"):
         Moderation()  # type: ignore[call-arg]
     with pytest.raises(ConfigurationError, match="moderation: .*provider/model"):
         Moderation("gpt-5-nano")

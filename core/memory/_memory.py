@@ -135,7 +135,7 @@ def _optional(value: Any, name: str, build: Any) -> Any:
     if isinstance(value, Mapping):
         try:
             return build(value)
-        except TypeError as e:
+        except (TypeError, ValueError) as e:   # an unknown option, a bad value
             raise ConfigurationError(f"Memory {name}: {e}") from None
     if hasattr(value, "id"):
         return value

@@ -1,0 +1,128 @@
+"""A processor built in Python with a misspelt, missing or extra option gets the error
+``tripwire.plugins.create()`` and configuration files give (the processor, the option,
+the valid ones), not Python's bare ``TypeError``: ``Processor`` wraps every subclass's
+``__init__`` (``tripwire.options.names_the_valid_options``)."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tripwire
+from tripwire import Processor
+from tripwire.errors import ConfigurationError
+from tripwire.options import options_of
+from tripwire.plugins.pii_detector import PIIDetector
+from tripwire.plugins.token_limiter import TokenLimiter
+
+
+def test_a_misspelt_option_names_the_processor_the_option_and_the_valid_ones():
+    with pytest.raises(ConfigurationError, match=r"^processor 'pii-detector' has no option "
+                                                 r"'strateg'; valid options: .*strategy \("):
+        PIIDetector(strateg="redact")  # type: ignore[call-arg]
+
+
+def test_a_missing_option_names_the_processor_the_option_and_the_valid_ones():
+    with pytest.raises(ConfigurationError, match=r"^processor 'token-limiter' needs option "
+                                                 r"'limit'; valid options: limit \(int >= 1, "
+                                                 r"required\)"):
+        TokenLimiter()  # type: ignore[call-arg]
+
+
+def test_options_given_by_position_to_a_keyword_only_constructor_say_to_name_them():
+    with pytest.raises(ConfigurationError, match=r"^processor 'pii-detector' takes its options "
+                                                 r"by keyword, got 1 by position: name them; "
+                                                 r"valid options: detection_types"):
+        PIIDetector("redact")  # type: ignore[misc]
+
+
+def _builtin_classes() -> list[type]:
+    return sorted({info.cls for info in tripwire.plugins.available().values()
+                   if info.cls is not None and issubclass(info.cls, Processor)},
+                  key=lambda c: c.__name__)
+
+
+@pytest.mark.parametrize("cls", _builtin_classes(), ids=lambda c: c.__name__)
+def test_every_builtin_names_an_unknown_option(cls):
+    with pytest.raises(ConfigurationError) as info:
+        cls(no_such_option=1)
+    assert str(info.value).startswith(f"processor {cls.id!r} has no option 'no_such_option'; "
+                                      f"valid options: ")
+
+
+class Budget(Processor):
+    """A third-party processor: it gets the same errors without doing anything."""
+
+    id = "budget"
+
+    def __init__(self, *, max_tokens: int, mode: str = "abort") -> None:
+        if mode not in ("abort", "warn"):
+            raise TypeError("budget: mode must be 'abort' or 'warn'")   # its own TypeError
+        self.max_tokens = max_tokens
+        self.mode = mode
+
+
+class StrictBudget(Budget):
+    id = "strict-budget"
+
+    def __init__(self, *, limit: int) -> None:
+        super().__init__(max_token=limit)  # type: ignore[call-arg]  # the author's typo
+
+
+def test_a_third_party_processor_gets_the_same_errors():
+    with pytest.raises(ConfigurationError, match=r"^processor 'budget' has no option 'max_token'; "
+                                                 r"valid options: max_tokens \(int, required\), "
+                                                 r"mode \(str, default 'abort'\)$"):
+        Budget(max_token=3)  # type: ignore[call-arg]
+    with pytest.raises(ConfigurationError, match=r"^processor 'budget' needs option 'max_tokens'"):
+        Budget()  # type: ignore[call-arg]
+    assert Budget(max_tokens=3).max_tokens == 3
+
+
+def test_a_type_error_raised_inside_the_constructor_passes_unchanged():
+    with pytest.raises(TypeError, match="^budget: mode must be 'abort' or 'warn'$") as info:
+        Budget(max_tokens=3, mode="loud")
+    assert not isinstance(info.value, ConfigurationError)
+
+
+def test_a_bad_super_call_names_the_class_whose_signature_did_not_fit():
+    """The subclass's own call fits; its call of the base's constructor does not, and the
+    error names the base (whose options are the valid ones there)."""
+    with pytest.raises(ConfigurationError, match=r"^processor 'budget' has no option "
+                                                 r"'max_token'; valid options: max_tokens"):
+        StrictBudget(limit=3)
+    with pytest.raises(ConfigurationError, match=r"^processor 'strict-budget' has no option "
+                                                 r"'max_tokens'; valid options: limit \(int"):
+        StrictBudget(max_tokens=3)  # type: ignore[call-arg]
+
+
+def test_the_signature_and_options_stay_the_constructors():
+    assert str(inspect.signature(Budget)) == "(*, max_tokens: 'int', mode: 'str' = 'abort') -> 'None'"
+    assert [o.name for o in options_of(Budget)] == ["max_tokens", "mode"]
+    assert inspect.unwrap(Budget.__init__).__qualname__ == "Budget.__init__"
+
+
+def test_a_processor_without_a_constructor_or_with_an_id_per_instance():
+    class Plain(Processor):
+        id = "plain"
+
+    class Named(Processor):
+        def __init__(self, id: str) -> None:
+            self.id = id
+
+    assert Plain().id == "plain"
+    assert Named("n").id == "n"
+    with pytest.raises(ConfigurationError, match=r"^Named has no option 'name'; valid options: "
+                                                 r"id \(str, required\)$"):
+        Named(name="n")  # type: ignore[call-arg]
+
+
+@given(st.from_regex(r"[a-z_]{1,12}", fullmatch=True).filter(
+    lambda n: n not in {"max_tokens", "mode"}))
+def test_any_unknown_option_is_named(name):
+    with pytest.raises(ConfigurationError) as info:
+        Budget(max_tokens=1, **{name: 1})
+    assert str(info.value).startswith(f"processor 'budget' has no option {name!r}; ")
