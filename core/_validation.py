@@ -150,6 +150,7 @@ def compile_processor(processor: Any) -> CompiledProcessor:
     """
     cached = _cached(processor)
     if cached is not None:
+        _check_settings(processor, cached.id)
         return cached
     if isinstance(processor, type):
         raise ProcessorValidationError(
@@ -160,6 +161,7 @@ def compile_processor(processor: Any) -> CompiledProcessor:
         raise ProcessorValidationError(
             f"processor {processor!r} has no id: set a non-empty string attribute `id`"
         )
+    _check_settings(processor, pid)
     marker = f"{PROJECT_NAME}_impl"
     valid_hooks = ", ".join(hookspecs.ALL_HOOKS)
     for attr in dir(type(processor)):
@@ -224,6 +226,23 @@ def compile_processor(processor: Any) -> CompiledProcessor:
     compiled = CompiledProcessor(processor, pid, impls)
     _remember(processor, compiled)
     return compiled
+
+
+def _check_settings(processor: Any, pid: str) -> None:
+    """``fail_open`` and ``on_violation``, however they were set (a constructor option,
+    an attribute), checked as a configuration file's are: the runner reads them only
+    when a processor fails or reports, so a wrong one would go unnoticed until then.
+    Checked at every compile (the cache must not let a later assignment through)."""
+    fail_open = getattr(processor, "fail_open", False)
+    if not isinstance(fail_open, bool):
+        raise ProcessorValidationError(
+            f"processor {pid!r}: fail_open must be True or False, got {fail_open!r} (True: "
+            f"a failure of the processor lets its input through instead of ending the run)")
+    on_violation = getattr(processor, "on_violation", None)
+    if on_violation is not None and not callable(on_violation):
+        raise ProcessorValidationError(
+            f"processor {pid!r}: on_violation must be None or a callable taking a "
+            f"ProcessorViolation, got {on_violation!r}")
 
 
 def _check_pluggy_passes_everything(pid: str, hook: str, impl: pluggy.HookImpl) -> None:

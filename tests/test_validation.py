@@ -259,3 +259,45 @@ def test_callable_lists_are_validated_per_call(make_bare_agent):
     agent = make_bare_agent(input_processors=lambda ctx: [Typo()])
     with pytest.raises(ProcessorValidationError, match="process_inputs"):
         agent.generate_sync("x")
+
+
+class Guard(Processor):
+    id = "guard"
+
+    def __init__(self, fail_open: bool = False, on_violation=None) -> None:
+        self.fail_open = fail_open
+        self.on_violation = on_violation
+
+    @hookimpl
+    def process_input(self, messages):
+        return None
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"fail_open": "yes"}, r"processor 'guard': fail_open must be True or False, got 'yes' "
+                           r"\(True: a failure"),
+    ({"fail_open": 1}, r"fail_open must be True or False, got 1"),
+    ({"on_violation": "log"}, r"processor 'guard': on_violation must be None or a callable "
+                              r"taking a ProcessorViolation, got 'log'"),
+])
+def test_fail_open_and_on_violation_given_to_a_constructor_are_checked(make_bare_agent, options,
+                                                                        said):
+    """TOML checks fail_open; set in Python (here a constructor option) they are checked
+    too, at agent construction, instead of being read only when the processor fails."""
+    with pytest.raises(ProcessorValidationError, match=said):
+        make_bare_agent(input_processors=[Guard(**options)])
+
+
+def test_fail_open_and_on_violation_set_as_attributes_are_checked(make_bare_agent):
+    guard = Guard()
+    guard.on_violation = print
+    make_bare_agent(input_processors=[guard])
+    guard.fail_open = "false"  # after a first agent compiled it: the cache lets nothing by
+    with pytest.raises(ProcessorValidationError, match="fail_open must be True or False, "
+                                                       "got 'false'"):
+        make_bare_agent(input_processors=[guard])
+    guard.fail_open = True
+    guard.on_violation = 42
+    with pytest.raises(ProcessorValidationError, match="on_violation must be None or a "
+                                                       "callable.*got 42"):
+        make_bare_agent(input_processors=[guard])
