@@ -70,7 +70,7 @@ class SemanticRecall(Processor):
         check("read_only", read_only, bool, owner=self.id)
         if embedder is None:
             raise ConfigurationError(
-                "semantic-recall needs embedder=: a router id such as 'hashing' or "
+                f"{self.id}: option 'embedder' is required: a router id such as 'hashing' or "
                 "'openai/text-embedding-3-small', or an embedder object")
         self.store = store_option(store, self.id)
         self.embedder = CachedEmbedder(resolve_embedder(embedder))

@@ -128,6 +128,18 @@ def test_a_constructor_error_that_names_the_processor_is_not_prefixed_twice():
     assert str(e.value).startswith("processor 'pii-detector': unknown detection type(s) emial")
 
 
+@pytest.mark.parametrize(("name", "options", "said"), [
+    ("message-history", {}, "option 'store' is required: a URL such as 'sqlite:///chat.db'"),
+    ("working-memory", {}, "option 'store' is required"),
+    ("semantic-recall", {"store": "memory://"}, "option 'embedder' is required: a router id"),
+])
+def test_a_memory_processors_missing_store_or_embedder_names_it_once(name, options, said):
+    with pytest.raises(ConfigurationError) as e:
+        tripwire.plugins.create(name, **options)
+    assert str(e.value).startswith(f"processor {name!r}: {said}")
+    assert str(e.value).count(name) == 1
+
+
 class NeedsTorch(Processor):
     id = "needs-torch"
 

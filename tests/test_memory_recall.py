@@ -229,7 +229,7 @@ def test_an_installed_embedder_plugin_is_found(fake_distributions):
     ({"embedder": "hashing", "scope": "world"}, "scope"),
     ({"embedder": "hashing", "message_range": {"before": 1, "later": 2}}, "before and after"),
     ({"embedder": "hashing", "message_range": -1}, "message_range"),
-    ({}, "needs embedder"),
+    ({}, "option 'embedder' is required"),
 ])
 def test_bad_options_are_refused(url, options, match):
     with pytest.raises(ConfigurationError, match=match):

@@ -160,7 +160,7 @@ def test_merge():
 def test_bad_options_are_refused(url, options, match):
     with pytest.raises(ConfigurationError, match=match):
         WorkingMemory(url, **options)
-    with pytest.raises(ConfigurationError, match="needs store"):
+    with pytest.raises(ConfigurationError, match="^working-memory: option 'store' is required"):
         WorkingMemory()
 
 

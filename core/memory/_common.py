@@ -41,7 +41,8 @@ def store_option(store: Any, owner: str) -> MemoryStore:
     """The ``store`` option of a memory processor: a URL or a store object."""
     if store is None:
         raise ConfigurationError(
-            f"{owner} needs store=: a URL such as 'sqlite:///chat.db' or a MemoryStore")
+            f"{owner}: option 'store' is required: a URL such as 'sqlite:///chat.db' or a "
+            f"MemoryStore")
     return open_store(store)
 
 
