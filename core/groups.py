@@ -88,10 +88,15 @@ def _check(kind: str, members: tuple[Any, ...], id: Any) -> None:
     if not members:
         raise TypeError(f"{kind}(id={id!r}) needs at least one processor")
     for m in members:
-        if m is None or isinstance(m, str | bytes | type):
-            hint = (" (an instance, not the class)" if isinstance(m, type) else
-                    " (build it with tripwire.plugins.create(name, ...))"
-                    if isinstance(m, str) else "")
+        if isinstance(m, str):
+            # API.md: tripwire.sequence(*processors, ...); names are a list's and TOML's
+            raise TypeError(
+                f"{kind}(id={id!r}): members must be processors or groups, got the plugin "
+                f"name {m!r}; pass tripwire.plugins.create({m!r}) (options as keywords: "
+                f"tripwire.plugins.create({m!r}, strategy=...)). Plugin names are taken by a "
+                f"plain processor list and by a TOML group, not by {kind}()")
+        if m is None or isinstance(m, bytes | type):
+            hint = " (an instance, not the class)" if isinstance(m, type) else ""
             raise TypeError(f"{kind}(id={id!r}): members must be processors or groups, got "
                             f"{m!r}{hint}")
 

@@ -277,7 +277,13 @@ def test_group_members_are_validated_like_listed_processors(make_bare_agent):
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: parallel(id="g"), "needs at least one processor"),
     (lambda: parallel(Append("a", ""), id=""), "needs id="),
-    (lambda: sequence("unicode-normalizer", id="s"), "tripwire.plugins.create"),
+    (lambda: sequence("unicode-normalizer", id="s"),
+     r"^sequence\(id='s'\): members must be processors or groups, got the plugin name "
+     r"'unicode-normalizer'; pass tripwire.plugins.create\('unicode-normalizer'\) "
+     r"\(options as keywords: tripwire.plugins.create\('unicode-normalizer', strategy=...\)\)\. "
+     r"Plugin names are taken by a plain processor list and by a TOML group, not by sequence\(\)$"),
+    (lambda: parallel(Append("a", ""), "pii-detector", id="p"),
+     r"got the plugin name 'pii-detector'; pass tripwire.plugins.create\('pii-detector'\)"),
     (lambda: parallel(Append("a", ""), id="g", select="b"), "select='b' names no member"),
     (lambda: branch("yes", Append("a", "")), "condition must be callable"),
 ])
