@@ -50,6 +50,13 @@ class ConfigurationError(TripwireError, ValueError):
     """Bad configuration: an unknown plugin name, a wrong option, a bad TOML table."""
 
 
+class OptionError(ConfigurationError, TypeError):
+    """A constructor call that does not fit its signature (a misspelt, missing or extra
+    option: ``PIIDetector(strateg=...)``): the ``ConfigurationError`` that ``create()``
+    and configuration files raise, and still the ``TypeError`` Python raises for such a
+    call, so code that catches either keeps working."""
+
+
 class ProcessorError(TripwireError):
     """A processor raised something other than ``TripWire`` (fail closed).
 

@@ -53,7 +53,7 @@ from cattrs.gen import make_dict_structure_fn
 from cattrs.v import format_exception
 
 from tripwire._serde import converter as _base_converter
-from tripwire.errors import ConfigurationError
+from tripwire.errors import ConfigurationError, OptionError
 
 _P = ParamSpec("_P")
 
@@ -512,9 +512,10 @@ def _unknown_or_missing(cls: type, params: list[inspect.Parameter], given: Itera
 
 def names_the_valid_options(init: Callable[_P, None]) -> Callable[_P, None]:
     """``init`` (a class's ``__init__``), wrapped so that a call its signature cannot
-    bind (a misspelt, missing or extra argument) raises the ``ConfigurationError`` that
-    ``check_options`` raises (``processor 'pii-detector' has no option 'strateg'; valid
-    options: ...``) instead of Python's bare ``TypeError``.
+    bind (a misspelt, missing or extra argument) raises an ``OptionError`` saying what
+    ``check_options`` says (``processor 'pii-detector' has no option 'strateg'; valid
+    options: ...``) instead of Python's bare message; an ``OptionError`` is both a
+    ``ConfigurationError`` and a ``TypeError``, so code catching either still does.
 
     The owner named is ``processor '<id>'`` for a class with a string ``id``, else the
     class name. The signature and type hints stay ``init``'s (``functools.wraps``); a
@@ -530,7 +531,7 @@ def names_the_valid_options(init: Callable[_P, None]) -> Callable[_P, None]:
             try:
                 inspect.signature(init).bind(*args, **kwargs)
             except TypeError:
-                raise ConfigurationError(_unbound(checked, args, kwargs, e)) from None
+                raise OptionError(_unbound(checked, args, kwargs, e)) from None
             raise
 
     return checked

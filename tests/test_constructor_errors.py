@@ -25,6 +25,17 @@ def test_a_misspelt_option_names_the_processor_the_option_and_the_valid_ones():
         PIIDetector(strateg="redact")  # type: ignore[call-arg]
 
 
+def test_the_error_is_still_the_type_error_python_raises_for_such_a_call():
+    """Code written before (``except TypeError``) still catches it."""
+    from tripwire.errors import OptionError
+
+    with pytest.raises(TypeError) as info:
+        PIIDetector(strateg="redact")  # type: ignore[call-arg]
+    assert isinstance(info.value, OptionError) and isinstance(info.value, ConfigurationError)
+    with pytest.raises(TypeError, match="valid options"):
+        tripwire.Agent(id="a", input_processor=[])  # type: ignore[call-arg]
+
+
 def test_a_missing_option_names_the_processor_the_option_and_the_valid_ones():
     with pytest.raises(ConfigurationError, match=r"^processor 'token-limiter' needs option "
                                                  r"'limit'; valid options: limit \(int >= 1, "
