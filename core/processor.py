@@ -33,10 +33,6 @@ class TripwireInfo:
     model_call_cancelled: bool = False
 
 
-def _no_options(self: Any) -> None:
-    """The constructor of a processor that takes no options."""
-
-
 class Processor:
     """Base class for processors (subclassing is optional: any object with an ``id``
     and ``@hookimpl`` methods works).
@@ -72,12 +68,14 @@ class Processor:
         option(s) and the valid ones when a call does not fit its signature
         (``processor 'pii-detector' has no option 'strateg'; valid options: ...``), as
         ``tripwire.plugins.create()`` and configuration files do, instead of Python's
-        bare ``TypeError``; a call that fits costs nothing more."""
+        bare ``TypeError``; a call that fits costs nothing more.
+
+        Only an ``__init__`` the class body defines (or a slotted attrs class's) is
+        wrapped; none is added to a class without one: ``@dataclass`` and
+        ``@attrs.define`` write their own only where the class has none, and a class
+        earlier in a subclass's order would hide a mixin's ``__init__``."""
         super().__init_subclass__(**kwargs)
         init = cls.__dict__.get("__init__")
-        if init is None and cls.__init__ is object.__init__ and cls.__new__ is object.__new__:
-            # (else Python's "X() takes no arguments")
-            init = _no_options
         if inspect.isfunction(init):
             setattr(cls, "__init__", names_the_valid_options(init))  # noqa: B010 (mypy: method-assign)
 

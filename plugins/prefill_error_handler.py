@@ -57,6 +57,9 @@ class PrefillErrorHandler(Processor):
         "when the model rejects a conversation ending with an assistant message."
     )
 
+    def __init__(self) -> None:
+        """No options (written out so that ``Processor`` names a misspelt one)."""
+
     @hookimpl
     def process_api_error(
         self, error: BaseException, message_list: MessageList, retry_count: int

@@ -137,3 +137,47 @@ def test_any_unknown_option_is_named(name):
     with pytest.raises(ConfigurationError) as info:
         Budget(max_tokens=1, **{name: 1})
     assert str(info.value).startswith(f"processor 'budget' has no option {name!r}; ")
+
+
+def test_dataclass_and_attrs_processors_keep_their_generated_constructors():
+    """``@dataclass`` and ``@attrs.define`` write ``__init__`` only where the class has
+    none: ``Processor`` must not have put one there."""
+    import dataclasses
+
+    import attrs
+
+    @dataclasses.dataclass
+    class Data(Processor):
+        id: str = "data"
+        word: str = "x"
+
+    @attrs.define
+    class Slotted(Processor):
+        id: str = "slotted"
+        word: str = "x"
+
+    @attrs.define(slots=False)
+    class Plain(Processor):
+        id: str = "plain"
+        word: str = "x"
+
+    for cls in (Data, Slotted, Plain):
+        assert cls(word="y").word == "y"
+        assert cls().word == "x"
+    with pytest.raises(ConfigurationError, match=r"^Slotted has no option 'wrd'; valid "
+                                                 r"options: id \(str, default 'slotted'\)"):
+        Slotted(wrd="y")  # type: ignore[call-arg]
+
+
+def test_a_mixins_constructor_is_not_hidden_by_a_base_processor_without_one():
+    class Limit:
+        def __init__(self, limit: int) -> None:
+            self.limit = limit
+
+    class Base(Processor):
+        id = "base"
+
+    class Limited(Base, Limit):
+        pass
+
+    assert Limited(limit=3).limit == 3
