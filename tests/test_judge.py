@@ -542,3 +542,25 @@ def test_a_reason_that_does_not_quote_is_kept():
     assert unquoted_reason("threatens the reader", text) == "threatens the reader"
     assert unquoted_reason("calls the reader an idiot", text) == "calls the reader an idiot"
     assert unquoted_reason(None, text) is None and unquoted_reason(3, text) is None
+
+
+def _quotes_naively(reason: str, text: str) -> bool:
+    said, judged = (" ".join(t.casefold().split()) for t in (reason, text))
+    size = min(QUOTE_MIN_CHARS, len(judged))
+    return bool(size) and any(said[i:i + size] in judged for i in range(len(said) - size + 1))
+
+
+@given(st.text("ab c", max_size=300), st.text("ab c", min_size=1, max_size=600))
+def test_the_quote_check_finds_exactly_the_common_runs(reason, text):
+    """The linear-time search (a 1 MB text and a 2 KB reason took seconds when each of
+    the reason's runs was searched for in the text) withholds exactly the reasons that
+    share a run with the text; a small alphabet makes near misses common."""
+    assume(reason.strip())
+    assert (unquoted_reason(reason, text) is None) == _quotes_naively(reason, text)
+
+
+def test_the_quote_check_on_a_large_repetitive_text():
+    text = ("a" * 15 + "c") * 20_000
+    near_miss = ("a" * 15 + "b") * 100
+    assert unquoted_reason(near_miss, text) == near_miss
+    assert unquoted_reason(near_miss + "aac" + "a" * 13, text) is None
