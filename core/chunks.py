@@ -234,12 +234,15 @@ _REQUIRED: dict[str, tuple[tuple[str, type | tuple[type, ...]], ...]] = {
 
 
 #: What a tool call's id must be: the ids providers give (``call_...``, ``toolu_...``,
-#: ``functions.name:0``). The model (or the server in front of it) chooses the id and no
-#: guard reads it, yet the client, the stored thread and the next prompt get it: no free
-#: text (an address, a sentence) fits in one.
-TOOL_CALL_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
+#: ``functions.name:0``), and those of gateways that carry Gemini's thought signature
+#: (base64, hundreds of characters) in the id, which must come back to them unchanged
+#: (LiteLLM's ``call_<id>__thought__<signature>``). The model (or the server in front of
+#: it) chooses the id and no guard reads it, yet the client, the stored thread and the
+#: next prompt get it: no free text (an address, a sentence) fits in one.
+TOOL_CALL_ID = re.compile(r"[A-Za-z0-9_.:+/=-]{1,4096}")
 #: ``TOOL_CALL_ID`` in words, for the errors that name it.
-ID_RULE = "1-128 letters, digits, '_', '-', '.' or ':' (an id as providers give them)"
+ID_RULE = ("1-4096 letters, digits, '_', '-', '.', ':', '+', '/' or '=' (an id as providers "
+           "and gateways give them)")
 
 
 #: The chunk types only the run itself emits: the edges of a step, a retry that tells the

@@ -121,7 +121,7 @@ def test_the_reserved_name_is_no_tools_name():
 
 @settings(max_examples=30, deadline=None, database=None)
 @given(bad=st.text(min_size=1, max_size=20).filter(lambda s: not TOOL_CALL_ID.fullmatch(s))
-       | st.just("x" * 129))
+       | st.just("x" * 4097))
 @pytest.mark.parametrize("stream", [False, True], ids=["generate", "stream"])
 def test_an_id_outside_the_rule_fails_the_call_quoting_nothing(stream, bad):
     call_id = f"call_{bad}"
@@ -190,3 +190,24 @@ async def test_serve_never_returns_an_unoffered_name(stream):
     assert text == "Sorry."
     # the upstream (the model) is told its call went nowhere
     assert "not one of the tools" in json.dumps(sent[-1].body)
+
+
+#: LiteLLM's id for a Gemini 3 call (and agentgateway's): the call's id, then Gemini's
+#: thought signature (base64), which Gemini refuses the next request without.
+GEMINI_VIA_GATEWAY = ("call_7c0d3b2a9e1f4d6c__thought__" + "CiQBjz1rX+/w9Vq3T8=" * 40)[:-1] + "="
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["generate", "stream"])
+async def test_a_gateways_id_carrying_a_thought_signature_goes_back_unchanged(stream):
+    async with FakeLLMServer() as upstream:
+        upstream.script(Reply(tool_calls=[FakeToolCall(GEMINI_VIA_GATEWAY, "lookup",
+                                                       {"order": "1"})]),
+                        Reply(text="Shipped."))
+        agent = Agent(id="a", model=upstream.openai(max_retries=0), tools=[lookup],
+                      default_error_processors=False)
+        result, _ = await _run(agent, stream)
+        sent = upstream.requests[-1].body["messages"]
+    assert result.text == "Shipped."
+    assert result.tool_calls[0].tool_call_id == GEMINI_VIA_GATEWAY
+    assert [m["tool_calls"][0]["id"] for m in sent if m.get("tool_calls")] == [GEMINI_VIA_GATEWAY]
+    assert [m["tool_call_id"] for m in sent if m["role"] == "tool"] == [GEMINI_VIA_GATEWAY]
