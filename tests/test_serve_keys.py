@@ -145,6 +145,8 @@ input_processors = [{{ use = "regex-filter", rules = [{{ name = "refund", patter
      "no-such-thing"),
     ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\ncaller_system = 'trusted'\n",
      "caller_system: expects 'instructions' or 'input', got 'trusted'"),
+    ("[serve.keys.a]\nkey_sha256 = '" + "a" * 64 + "'\ntenant = ''\n",
+     "tenant: expects a non-empty name"),
     ("[serve]\nkeys_file = 'missing.toml'\n", "no such keys file"),
     ("[serve]\nmax_concurrent = 0\n", "max_concurrent"),
     ("[serve]\nmax_body_bytes = 'big'\n", "max_body_bytes"),

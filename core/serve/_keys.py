@@ -182,6 +182,12 @@ def _key(name: str, table: Any, where: str) -> ApiKey:
                 f"{where} key_sha256: expects 64 hex digits (python -c \"import hashlib; "
                 f"print(hashlib.sha256(b'KEY').hexdigest())\"), got {len(hex_digest)} characters")
         key_digest = bytes.fromhex(hex_digest)
+    if table.get("tenant") == "":
+        # an empty resource id is no resource: a budget scoped to it would count each
+        # run on its own (cost-guard), so the key would have none
+        raise ConfigurationError(
+            f"{where} tenant: expects a non-empty name (the key's resource id: its "
+            f"response-cache entries and budgets); leave it out to use the key's name")
     limit = table.get("max_concurrent")
     if limit is not None and limit < 1:
         raise ConfigurationError(f"{where} max_concurrent: expects an integer >= 1, got {limit}")
