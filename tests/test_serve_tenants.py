@@ -17,12 +17,14 @@ from tripwire.serve import Gateway, running
 SECRET = "tenant A's private answer 7f3a"
 
 
-def _gateway(tmp_path, cache: str, base_url: str, overrides: str = "") -> Gateway:
+def _gateway(tmp_path, base_url: str, agent: str = "", overrides: str = "") -> Gateway:
+    """The agent ``support`` (``agent``: more of its table) on the upstream at
+    ``base_url``, behind the keys of tenants A and B (``overrides``: more of B's)."""
     path = tmp_path / "agents.toml"
     path.write_text(f"""
 [agents.support]
 model = "models.up"
-input_processors = [{{ use = "response-cache", cache = "{cache}" }}]
+{agent}
 
 [models.up]
 use = "openai-compatible"
@@ -40,6 +42,10 @@ tenant = "tenant-b"
 {overrides}
 """)
     return Gateway.from_config(load_config(path))
+
+
+def _cached(cache: str) -> str:
+    return f'input_processors = [{{ use = "response-cache", cache = "{cache}" }}]'
 
 
 async def _ask(url: str, key: str, stream: bool) -> str:
@@ -70,7 +76,7 @@ async def test_one_tenants_cached_answer_is_never_anothers(tmp_path, monkeypatch
     else:
         cache = "memory://"
     async with FakeLLMServer() as upstream:
-        served = _gateway(tmp_path, cache, upstream.openai_base_url, overrides)
+        served = _gateway(tmp_path, upstream.openai_base_url, _cached(cache), overrides)
         upstream.script(Reply(text=SECRET), Reply(text="tenant B's own answer"),
                         Reply(text="unused"))
         async with running(served, "127.0.0.1", 0) as url:
@@ -86,7 +92,7 @@ async def test_concurrent_identical_requests_of_two_tenants_are_not_coalesced(
     monkeypatch.setenv("A_KEY", "a-secret")
     monkeypatch.setenv("B_KEY", "b-secret")
     async with FakeLLMServer() as upstream:
-        served = _gateway(tmp_path, "memory://", upstream.openai_base_url)
+        served = _gateway(tmp_path, upstream.openai_base_url, _cached("memory://"))
         upstream.script(Reply(text=SECRET), Reply(text=SECRET))
         async with running(served, "127.0.0.1", 0) as url:
             await asyncio.gather(_ask(url, "a-secret", True), _ask(url, "b-secret", True))
@@ -127,32 +133,13 @@ async def test_no_request_field_or_header_names_a_memory_thread(tmp_path, monkey
     ``metadata``, a header) reads none of A's messages."""
     monkeypatch.setenv("A_KEY", "a-secret")
     monkeypatch.setenv("B_KEY", "b-secret")
-    path = tmp_path / "agents.toml"
     async with FakeLLMServer() as upstream:
-        path.write_text(f"""
-[agents.support]
-model = "models.up"
-
+        served = _gateway(tmp_path, upstream.openai_base_url, f"""
 [agents.support.memory]
 store = "sqlite:///{tmp_path / 'memory.db'}"
 working_memory = true
 semantic_recall = true
-
-[models.up]
-use = "openai-compatible"
-base_url = "{upstream.openai_base_url}"
-model = "gpt-test"
-max_retries = 0
-
-[serve.keys.a]
-key_env = "A_KEY"
-tenant = "tenant-a"
-
-[serve.keys.b]
-key_env = "B_KEY"
-tenant = "tenant-b"
 """)
-        served = Gateway.from_config(load_config(path))
         upstream.script(Reply(text="noted"), Reply(text="nothing"))
         async with running(served, "127.0.0.1", 0) as url:
             async with openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="a-secret",
