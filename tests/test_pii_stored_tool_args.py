@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 import pytest
+from helpers import run_collected
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,11 +39,8 @@ def call(name: str, args: dict[str, Any], call_id: str = "c1") -> MockResponse:
 
 
 async def _run(agent: Agent, text: str, stream: bool, **options: Any) -> tuple[Any, list[Any]]:
-    if not stream:
-        return await agent.generate(text, **options), []
-    s = agent.stream(text, **options)
-    chunks = [c async for c in s]
-    return await s.result, chunks
+    chunks, result = await run_collected(agent, text, stream, **options)
+    return result, chunks
 
 
 def _dumped(messages: list[Any]) -> str:

@@ -10,7 +10,7 @@ import textwrap
 from typing import Any
 
 import pytest
-from helpers import CountsText, first_release, strings, texts
+from helpers import CountsText, first_release, run_collected, strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,11 +57,7 @@ def call(args: dict[str, Any], name: str = "lookup", id: str = "c1") -> MockResp
 async def run(agent: Agent, prompt: str | list[Message] = "hi", mode: str = "stream"):
     """``(chunks, result)``: the chunks the client received (none for generate) and
     the run's result."""
-    if mode == "generate":
-        return [], await agent.generate(prompt)
-    stream = agent.stream(prompt)
-    chunks = [c async for c in stream]
-    return chunks, await stream.result
+    return await run_collected(agent, prompt, mode == "stream")
 
 
 

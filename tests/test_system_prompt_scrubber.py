@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fake_llm_server import ErrorReply, Reply
-from helpers import PARAPHRASE, LeakJudge, texts
+from helpers import PARAPHRASE, LeakJudge, run_collected, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,11 +58,7 @@ def pieces(*parts: str) -> MockResponse:
 
 async def run(agent: Agent, mode: str = "stream"):
     """``(chunks, result)``: what the client received (none for generate), the result."""
-    if mode == "generate":
-        return [], await agent.generate("hi")
-    stream = agent.stream("hi")
-    chunks = [c async for c in stream]
-    return chunks, await stream.result
+    return await run_collected(agent, "hi", mode == "stream")
 
 
 @pytest.fixture

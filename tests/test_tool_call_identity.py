@@ -15,6 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 from fake_llm_server import FakeLLMServer, FakeToolCall, Reply
+from helpers import run_collected
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,11 +45,8 @@ def call(name: str, call_id: str = "c1") -> MockResponse:
 
 async def _run(agent: Agent, stream: bool, **options: Any) -> tuple[Any, str]:
     """The result and every chunk the client got, as text."""
-    if not stream:
-        return await agent.generate("Where is my order?", **options), ""
-    s = agent.stream("Where is my order?", **options)
-    chunks = [chunk_to_dict(c) async for c in s]
-    return await s.result, json.dumps(chunks, default=str)
+    chunks, result = await run_collected(agent, "Where is my order?", stream, **options)
+    return result, json.dumps([chunk_to_dict(c) for c in chunks], default=str) if stream else ""
 
 
 def _dumped(messages: list[Any]) -> str:

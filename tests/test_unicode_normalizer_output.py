@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from helpers import keyword_guard, strings, texts
+from helpers import keyword_guard, run_collected, strings, texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -86,11 +86,7 @@ def agent(model: MockModel, disguise: str, guard: str, *, tools=None,
 
 
 async def run(agent: Agent, mode: str):
-    if mode == "generate":
-        return [], await agent.generate("hi")
-    stream = agent.stream("hi")
-    chunks = [c async for c in stream]
-    return chunks, await stream.result
+    return await run_collected(agent, "hi", mode == "stream")
 
 
 def leaks(value: str, *outputs: Any) -> list[str]:
