@@ -362,7 +362,7 @@ def test_an_upstream_errors_client_message_holds_no_free_text(status, fields, wr
     body = json.dumps({"error": fields} if wrapped else fields)
     error = APICallError(f"openai API error: {fields.get('message')}", status_code=status,
                          response_body=body)
-    code, message, _ = _error_details(error, {}, False)
+    code, message, _, _ = _error_details(error, {}, False)
     assert code == (status or 502)
     assert SUMMARY_SHAPE.fullmatch(message), message
     for name in ("type", "code"):

@@ -1,6 +1,7 @@
 """Tenant isolation of ``tripwire serve``: a key's tenant is its requests'
 ``RESOURCE_ID_KEY``, so what is scoped per resource (response-cache entries, cost
-budgets) is one tenant's, whatever another tenant's key sends."""
+budgets, memory threads: test_serve_threads.py) is one tenant's, whatever another
+tenant's key sends."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from tripwire.serve import Gateway, running
 SECRET = "tenant A's private answer 7f3a"
 
 
-def _gateway(tmp_path, base_url: str, agent: str = "", overrides: str = "") -> Gateway:
+def tenant_gateway(tmp_path, base_url: str, agent: str = "", overrides: str = "") -> Gateway:
     """The agent ``support`` (``agent``: more of its table) on the upstream at
     ``base_url``, behind the keys of tenants A and B (``overrides``: more of B's)."""
     path = tmp_path / "agents.toml"
@@ -76,7 +77,7 @@ async def test_one_tenants_cached_answer_is_never_anothers(tmp_path, monkeypatch
     else:
         cache = "memory://"
     async with FakeLLMServer() as upstream:
-        served = _gateway(tmp_path, upstream.openai_base_url, _cached(cache), overrides)
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _cached(cache), overrides)
         upstream.script(Reply(text=SECRET), Reply(text="tenant B's own answer"),
                         Reply(text="unused"))
         async with running(served, "127.0.0.1", 0) as url:
@@ -92,7 +93,7 @@ async def test_concurrent_identical_requests_of_two_tenants_are_not_coalesced(
     monkeypatch.setenv("A_KEY", "a-secret")
     monkeypatch.setenv("B_KEY", "b-secret")
     async with FakeLLMServer() as upstream:
-        served = _gateway(tmp_path, upstream.openai_base_url, _cached("memory://"))
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _cached("memory://"))
         upstream.script(Reply(text=SECRET), Reply(text=SECRET))
         async with running(served, "127.0.0.1", 0) as url:
             await asyncio.gather(_ask(url, "a-secret", True), _ask(url, "b-secret", True))
@@ -127,14 +128,14 @@ output_processors = [{guard}]
         Gateway.from_config(load_config(path))
 
 
-async def test_no_request_field_or_header_names_a_memory_thread(tmp_path, monkeypatch):
-    """The gateway maps nothing a client sends to a memory thread: an agent's memory
-    does nothing through it, so tenant B naming tenant A's thread (``user``,
-    ``metadata``, a header) reads none of A's messages."""
+async def test_no_request_field_or_other_header_names_a_memory_thread(tmp_path, monkeypatch):
+    """Only ``X-Tripwire-Thread`` names a memory thread (test_serve_threads.py): without
+    it an agent's memory does nothing, so tenant B naming tenant A's thread (``user``,
+    ``metadata``, other headers) reads none of A's messages."""
     monkeypatch.setenv("A_KEY", "a-secret")
     monkeypatch.setenv("B_KEY", "b-secret")
     async with FakeLLMServer() as upstream:
-        served = _gateway(tmp_path, upstream.openai_base_url, f"""
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, f"""
 [agents.support.memory]
 store = "sqlite:///{tmp_path / 'memory.db'}"
 working_memory = true

@@ -306,3 +306,40 @@ def test_a_port_another_servers_workers_share_is_not_joined(tmp_path, upstream):
     assert f"error while attempting to bind on address ('127.0.0.1', {port}): address " \
            f"already in use" in second.stderr
     assert code == 0, err
+
+
+async def test_a_thread_in_a_shared_memory_store_is_remembered_by_every_worker(
+        tmp_path, upstream):
+    """The thread's first turn served by one worker, its second by the other: with a
+    SQLite store (shared by the workers) the second remembers the first."""
+    path = config(tmp_path, upstream, limit=50)
+    with path.open("a") as f:
+        f.write(f'[agents.support.memory]\nstore = "sqlite:///{tmp_path / "memory.db"}"\n')
+    upstream.script(Reply(text="Hello Ann."), Reply(text="You are Ann."))
+    served = Served(path, env(LIMITED_KEY=KEY), "--workers", "2")
+    sessions: dict[int, aiohttp.ClientSession] = {}
+    try:
+        for _ in range(200):  # a session of one kept-alive connection on each worker
+            http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1),
+                                         headers={**auth(), "X-Tripwire-Thread": "t-workers"})
+            async with http.get(f"{served.url}/healthz") as r:
+                worker = int((await r.json())["worker"])
+            if worker in sessions:
+                await http.close()
+            else:
+                sessions[worker] = http
+            if len(sessions) == 2:
+                break
+        for worker, text in ((0, "I am Ann"), (1, "Who am I?")):
+            body = {"model": "support", "messages": [{"role": "user", "content": text}]}
+            async with sessions[worker].post(f"{served.url}/v1/chat/completions",
+                                             json=body) as r:
+                assert r.status == 200, await r.text()
+    finally:
+        for http in sessions.values():
+            await http.close()
+        code, out, err = served.stop()
+    assert code == 0, err
+    said = [(m["role"], m["content"]) for m in upstream.requests[1].body["messages"]]
+    assert said == [("user", "I am Ann"), ("assistant", "Hello Ann."), ("user", "Who am I?")]
+    assert "t-workers" not in out + err

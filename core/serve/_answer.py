@@ -28,6 +28,7 @@ from tripwire.models._wire import load_json
 from tripwire.processor import TripwireInfo
 from tripwire.serve._request import ChatRequest
 from tripwire.serve._response import Completion, error_body
+from tripwire.serve._thread import THREAD_NOT_FOUND, owner_error
 
 __all__ = ["INTERNAL_ERROR", "complete", "error_response", "stream"]
 
@@ -122,8 +123,8 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
                 error = chunk.payload["error"]
                 if writer is None:
                     return _failed(error, record, upstream_messages)
-                status, message, kind = _error_details(error, record, upstream_messages)
-                await send(f"data: {error_body(message, kind, status)}\n\n".encode(),
+                _, message, kind, code = _error_details(error, record, upstream_messages)
+                await send(f"data: {error_body(message, kind, code)}\n\n".encode(),
                            last=True)
                 break
             data = completion.event(chunk)
@@ -162,8 +163,8 @@ def _tripped(info: TripwireInfo | None, record: dict[str, Any]) -> web.Response:
 def _failed(error: BaseException, record: dict[str, Any],
             upstream_messages: bool) -> web.Response:
     """The error for a run that failed before anything was sent."""
-    status, message, kind = _error_details(error, record, upstream_messages)
-    return error_response(status, message, kind, None if status >= 500 else status)
+    status, message, kind, code = _error_details(error, record, upstream_messages)
+    return error_response(status, message, kind, None if status >= 500 else code)
 
 
 class _Coalescing:
@@ -248,9 +249,11 @@ class _Coalescing:
 
 
 def _error_details(error: BaseException, record: dict[str, Any],
-                   upstream_messages: bool) -> tuple[int, str, str]:
-    """HTTP status, message and OpenAI error type of a run's error: an upstream's own
-    status for a failed model call (502 when it sent none), 500 for anything else.
+                   upstream_messages: bool) -> tuple[int, str, str, int | str]:
+    """HTTP status, message, OpenAI error type and code of a run's error: an upstream's
+    own status for a failed model call (502 when it sent none), 404 ``thread_not_found``
+    for a memory thread of another tenant (``_thread``; nothing of it is logged, the
+    error's text names the thread and the tenant), 500 for anything else.
 
     An upstream's message often quotes the request it was sent (``Invalid content in
     message 0: 'You are ...'``), and that request holds what the client must not see:
@@ -260,6 +263,9 @@ def _error_details(error: BaseException, record: dict[str, Any],
     the upstream's own message goes to the gateway's log, and to the client only with
     ``[serve] upstream_error_messages = true``. The access log gets the error's type
     name (never its text, which may quote the request)."""
+    if owner_error(error) is not None:
+        record["error"] = "ThreadOwnerError"
+        return 404, THREAD_NOT_FOUND, "invalid_request_error", "thread_not_found"
     record["error"] = type(error).__name__
     if isinstance(error, APICallError):
         status = error.status_code or 0
@@ -269,9 +275,9 @@ def _error_details(error: BaseException, record: dict[str, Any],
         kind = "upstream_error" if status >= 500 or not status else "invalid_request_error"
         message = (f"Upstream model call failed: {error.message}" if upstream_messages
                    else _upstream_summary(status, error.response_body))
-        return status or 502, message, kind
+        return status or 502, message, kind, status or 502
     log.error("a run failed: %s: %s", type(error).__name__, error)
-    return 500, f"The gateway failed: {type(error).__name__}", "server_error"
+    return 500, f"The gateway failed: {type(error).__name__}", "server_error", 500
 
 
 #: What an upstream's error ``type`` or ``code`` must look like to reach the client: an

@@ -2,11 +2,12 @@
 OpenAI's chat completions API.
 
 ``Gateway`` holds the routes, authenticates keys, admits requests (per-key
-concurrency, draining at shutdown), reads and checks a request and picks its agent,
-and counts and logs every request. Every request runs through ``agent.stream()``,
-streamed to the client or not, so both paths run the same processors on the same
-chunks; how a run's chunks become the answer is ``_answer``, how ``[serve]`` and the
-agents are read from a configuration file ``_config``.
+concurrency, draining at shutdown), reads and checks a request and picks its agent
+(and its memory thread, ``_thread``), and counts and logs every request. Every
+request runs through ``agent.stream()``, streamed to the client or not, so both paths
+run the same processors on the same chunks; how a run's chunks become the answer is
+``_answer``, how ``[serve]`` and the agents are read from a configuration file
+``_config``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from aiohttp import web
 
 from tripwire.agent import Agent
 from tripwire.config import Config
-from tripwire.context import RESOURCE_ID_KEY, RequestContext
+from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.models._wire import load_json
 from tripwire.serve._answer import INTERNAL_ERROR, complete, error_response, stream
@@ -40,6 +41,7 @@ from tripwire.serve._metrics import Metrics, log_access
 from tripwire.serve._request import BadRequest, ChatRequest, parse_request
 from tripwire.serve._response import Completion, dumps
 from tripwire.serve._shared import KeySlots, gather_metrics
+from tripwire.serve._thread import THREAD_HEADER, check_turn, has_memory, thread_of
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -275,6 +277,9 @@ class Gateway:
             return body
         try:
             chat = parse_request(body)
+            thread = thread_of(request)  # never logged or counted: the client chose it
+            if thread is not None:
+                check_turn(body["messages"])
         except BadRequest as e:
             return error_response(400, str(e), "invalid_request_error", None, e.param)
         record["stream"] = chat.stream
@@ -289,11 +294,20 @@ class Gateway:
                 return error_response(403, f"This key may not use the model {chat.agent!r}.",
                                       "permission_error", "model_not_allowed", "model")
             agent = self.key_agents.get((key.name, chat.agent), agent)
+        if thread is not None and not has_memory(agent):
+            return error_response(400, f"The model {chat.agent!r} has no memory: {THREAD_HEADER} "
+                                  f"names a memory thread of an agent with memory; send this "
+                                  f"one the whole conversation, without the header.",
+                                  "invalid_request_error", "model_without_memory")
         client_tools = frozenset(t["name"] for t in chat.client_tools) - set(agent.tools)
         failure = _check_tool_choice(chat, agent)
         if failure is not None:
             return failure
-        context = RequestContext({RESOURCE_ID_KEY: key.tenant} if key is not None else None)
+        context = RequestContext()
+        if key is not None:
+            context[RESOURCE_ID_KEY] = key.tenant
+        if thread is not None:
+            context[THREAD_ID_KEY] = thread
         options = chat.options(getattr(agent.model, "provider", None), agent.provider_options)
         if key is not None:
             options["caller_system"] = key.caller_system

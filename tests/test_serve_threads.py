@@ -1,0 +1,311 @@
+"""Memory threads through ``tripwire serve``: ``X-Tripwire-Thread`` names the request's
+thread (its resource stays the key's tenant), so the agent's memory remembers the
+thread's earlier turns; a thread is its tenant's alone; a bad id, or a whole
+conversation sent with a thread, is a 400; without the header nothing changes."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from typing import Any
+
+import aiohttp
+import openai
+import pytest
+from aiohttp.test_utils import make_mocked_request
+from fake_llm_server import FakeLLMServer, Reply
+from hypothesis import given
+from hypothesis import strategies as st
+from multidict import CIMultiDict
+from test_serve_tenants import tenant_gateway
+
+from tripwire.config import load_config
+from tripwire.errors import ProcessorError
+from tripwire.memory import ThreadOwnerError
+from tripwire.serve import Gateway, running
+from tripwire.serve._answer import _error_details
+from tripwire.serve._request import BadRequest
+from tripwire.serve._thread import THREAD_HEADER, THREAD_ID, check_turn, thread_of
+
+SECRET = "tenant A's private note 5c9e"
+THREAD = "thread-4b1f-a7"
+B_OVERRIDES = ['', 'disable = ["prefill-error-handler"]']
+
+
+def _memory(tmp_path) -> str:
+    """The agent's memory: message history, working memory and semantic recall, in a
+    SQLite store (``memory.db``)."""
+    return f"""
+[agents.support.memory]
+store = "sqlite:///{tmp_path / 'memory.db'}"
+working_memory = true
+semantic_recall = true
+"""
+
+
+@pytest.fixture
+def keys(monkeypatch):
+    monkeypatch.setenv("A_KEY", "a-secret")
+    monkeypatch.setenv("B_KEY", "b-secret")
+
+
+async def _say(url: str, key: str, text: str, *, stream: bool, thread: str | None = THREAD,
+               messages: list[dict[str, Any]] | None = None) -> str:
+    """One turn through the official client; the answer's text."""
+    headers = {THREAD_HEADER: thread} if thread is not None else {}
+    messages = messages or [{"role": "user", "content": text}]
+    async with openai.AsyncOpenAI(base_url=f"{url}/v1", api_key=key, max_retries=0) as api:
+        if not stream:
+            reply = await api.chat.completions.create(model="support", messages=messages,
+                                                      extra_headers=headers)
+            return reply.choices[0].message.content or ""
+        out = []
+        async for chunk in await api.chat.completions.create(
+                model="support", messages=messages, stream=True, extra_headers=headers):
+            if chunk.choices and chunk.choices[0].delta.content:
+                out.append(chunk.choices[0].delta.content)
+        return "".join(out)
+
+
+def _said(request: Any) -> list[tuple[str, str]]:
+    """The (role, text) of an upstream request's user and assistant messages."""
+    out = []
+    for m in request.body["messages"]:
+        content = m.get("content")
+        if isinstance(content, list):
+            content = "".join(p.get("text", "") for p in content)
+        if m["role"] in ("user", "assistant"):
+            out.append((m["role"], content or ""))
+    return out
+
+
+def _stored(tmp_path) -> str:
+    """Everything the memory store holds, as SQL text."""
+    with sqlite3.connect(tmp_path / "memory.db") as db:
+        return "\n".join(db.iterdump())
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("overrides", B_OVERRIDES)
+async def test_two_turns_in_a_thread_remember(tmp_path, keys, stream, overrides):
+    """The second turn sends only its new message; the upstream gets the first turn
+    too, from the thread (a key with overrides runs the agent's memory as well)."""
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path),
+                                overrides)
+        upstream.script(Reply(text="Hello Ann."), Reply(text="You are Ann."))
+        async with running(served, "127.0.0.1", 0) as url:
+            assert await _say(url, "b-secret", "I am Ann", stream=stream) == "Hello Ann."
+            assert await _say(url, "b-secret", "Who am I?", stream=stream) == "You are Ann."
+    assert _said(upstream.requests[0]) == [("user", "I am Ann")]
+    assert _said(upstream.requests[1]) == [
+        ("user", "I am Ann"), ("assistant", "Hello Ann."), ("user", "Who am I?")]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("overrides", B_OVERRIDES)
+async def test_another_tenants_thread_is_not_found_and_nothing_of_it_is_read_or_written(
+        tmp_path, keys, caplog, stream, overrides):
+    caplog.set_level(logging.INFO, "tripwire")
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path),
+                                overrides)
+        upstream.script(Reply(text=f"Noted: {SECRET}"), Reply(text="A's second answer"))
+        async with running(served, "127.0.0.1", 0) as url:
+            await _say(url, "a-secret", SECRET, stream=stream)
+            with pytest.raises(openai.NotFoundError) as refused:
+                await _say(url, "b-secret", "B's question: what did A say?", stream=stream)
+            await _say(url, "a-secret", "and now?", stream=stream)
+            async with aiohttp.ClientSession() as http, http.get(f"{url}/metrics") as r:
+                metrics = await r.text()
+    error = refused.value.body
+    assert isinstance(error, dict)
+    assert (error["code"], error["type"]) == ("thread_not_found", "invalid_request_error")
+    assert SECRET not in str(error) and "tenant-a" not in str(error)
+    assert len(upstream.requests) == 2  # B's request never reached the upstream
+    assert _said(upstream.requests[1]) == [  # and left nothing in A's thread
+        ("user", SECRET), ("assistant", f"Noted: {SECRET}"), ("user", "and now?")]
+    assert "B's question" not in _stored(tmp_path)
+    assert THREAD not in caplog.text + metrics  # client-chosen ids are never logged
+    access = [json.loads(r.getMessage()) for r in caplog.records
+              if r.name == "tripwire.serve.access" and "chat" in r.getMessage()]
+    assert [(r["tenant"], r["status"]) for r in access] == [
+        ("tenant-a", 200), ("tenant-b", 404), ("tenant-a", 200)]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_guards_redaction_holds_in_the_stored_thread(tmp_path, keys, stream):
+    """What ``pii-detector`` redacted, in the client's message and in the answer,
+    is stored redacted: the next turn's upstream request and the store hold no value."""
+    guard = ('input_processors = [{ use = "pii-detector", strategy = "redact" }]\n'
+             'output_processors = [{ use = "pii-detector", strategy = "redact" }]\n')
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url,
+                                guard + _memory(tmp_path))
+        upstream.script(Reply(text="Write to bob.secret@example.org then."),
+                        Reply(text="Done."))
+        async with running(served, "127.0.0.1", 0) as url:
+            first = await _say(url, "a-secret", "I am ann.private@example.com",
+                               stream=stream)
+            await _say(url, "a-secret", "What did you say?", stream=stream)
+    assert "bob.secret" not in first
+    assert [role for role, _ in _said(upstream.requests[1])] == [  # the thread's turn
+        "user", "assistant", "user"]
+    for text in (str(upstream.requests[0].body), str(upstream.requests[1].body),
+                 first, _stored(tmp_path)):
+        assert "ann.private" not in text
+    assert "bob.secret" not in str(upstream.requests[1].body) + _stored(tmp_path)
+
+
+async def test_without_the_header_a_request_is_stateless_as_before(tmp_path, keys):
+    """No thread: the agent's memory loads and saves nothing, the client sends the
+    whole conversation."""
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path))
+        upstream.script(Reply(text="Hello."), Reply(text="Hello again."))
+        async with running(served, "127.0.0.1", 0) as url:
+            await _say(url, "a-secret", SECRET, stream=False, thread=None)
+            await _say(url, "a-secret", "", stream=True, thread=None, messages=[
+                {"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello."},
+                {"role": "user", "content": "again"}])
+    assert _said(upstream.requests[1]) == [
+        ("user", "hi"), ("assistant", "Hello."), ("user", "again")]
+    assert SECRET not in _stored(tmp_path)
+
+
+async def test_a_cost_guard_scoped_to_the_thread_counts_the_threads_runs(tmp_path, keys):
+    """A key's ``cost-guard`` with ``scope = "thread"`` counts every run of the thread
+    the header names (before, each request was a thread of its own)."""
+    guard = '{ use = "cost-guard", limits = { max_steps = 1 }, scope = "thread" }'
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path),
+                                f"input_processors = [{guard}]\n"
+                                f"output_processors = [{guard}]\n")
+        upstream.script(Reply(text="one"), Reply(text="two"))
+        async with running(served, "127.0.0.1", 0) as url:
+            assert await _say(url, "b-secret", "hi", stream=False) == "one"
+            with pytest.raises(openai.BadRequestError) as spent:
+                await _say(url, "b-secret", "hi", stream=True)
+            assert await _say(url, "b-secret", "hi", stream=False, thread="t2") == "two"
+    assert isinstance(spent.value.body, dict) and spent.value.body["code"] == "cost-guard"
+
+
+async def test_without_keys_a_thread_is_remembered_with_no_owner(tmp_path):
+    async with FakeLLMServer() as upstream:
+        path = tmp_path / "agents.toml"
+        path.write_text(f"""
+[agents.support]
+model = "models.up"
+{_memory(tmp_path)}
+[models.up]
+use = "openai-compatible"
+base_url = "{upstream.openai_base_url}"
+model = "gpt-test"
+max_retries = 0
+""")
+        upstream.script(Reply(text="Hello Ann."), Reply(text="You are Ann."))
+        async with running(Gateway.from_config(load_config(path)), "127.0.0.1", 0) as url:
+            await _say(url, "no-keys", "I am Ann", stream=True)
+            await _say(url, "no-keys", "Who am I?", stream=False)
+    assert _said(upstream.requests[1]) == [
+        ("user", "I am Ann"), ("assistant", "Hello Ann."), ("user", "Who am I?")]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_thread_for_an_agent_without_memory_is_a_400(tmp_path, keys, stream):
+    """Its client would send only the new message and the model would see nothing
+    before it: the gateway says so rather than answer without the conversation."""
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url)
+        async with running(served, "127.0.0.1", 0) as url:
+            with pytest.raises(openai.BadRequestError) as refused:
+                await _say(url, "a-secret", "Who am I?", stream=stream)
+            upstream.script(Reply(text="stateless"))
+            assert await _say(url, "a-secret", "hi", stream=stream, thread=None) == "stateless"
+    error = refused.value.body
+    assert isinstance(error, dict) and error["code"] == "model_without_memory"
+    assert THREAD_HEADER in error["message"]
+    assert len(upstream.requests) == 1
+
+
+@pytest.mark.parametrize("value", ["", " ", "a" * 129, "a b", "a/b", "t\u00e9", "x;y"])
+async def test_a_bad_thread_id_is_a_400_naming_the_header(tmp_path, keys, value):
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path))
+        async with running(served, "127.0.0.1", 0) as url:
+            async with aiohttp.ClientSession() as http:
+                async with http.post(
+                        f"{url}/v1/chat/completions",
+                        headers={"Authorization": "Bearer a-secret",
+                                 THREAD_HEADER: value.encode().decode("latin-1")},
+                        json={"model": "support",
+                              "messages": [{"role": "user", "content": "hi"}]}) as r:
+                    status, error = r.status, (await r.json())["error"]
+    assert status == 400 and error["type"] == "invalid_request_error"
+    assert THREAD_HEADER in error["message"] and "1-128 letters" in error["message"]
+    assert not upstream.requests
+
+
+async def test_a_whole_conversation_with_a_thread_is_a_400(tmp_path, keys):
+    """A client that sends every earlier turn again with a thread would store them all
+    again: a user message after an assistant message is refused."""
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path))
+        async with running(served, "127.0.0.1", 0) as url:
+            with pytest.raises(openai.BadRequestError) as refused:
+                await _say(url, "a-secret", "", stream=False, messages=[
+                    {"role": "user", "content": "hi"},
+                    {"role": "assistant", "content": "Hello."},
+                    {"role": "user", "content": "again"}])
+    error = refused.value.body
+    assert isinstance(error, dict) and error["param"] == "messages[2]"
+    assert THREAD_HEADER in error["message"] and "new messages" in error["message"]
+    assert not upstream.requests
+
+
+def test_a_turns_new_messages_pass_the_turn_check():
+    """A turn's new messages: user and system messages, or an assistant's tool calls
+    and the client's results (a client tool's answer)."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    check_turn([{"role": "system", "content": "s"}, {"role": "user", "content": "u"}])
+    check_turn([{"role": "assistant", "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "r"}])
+    with pytest.raises(BadRequest, match=r"messages\[3\]"):
+        check_turn([{"role": "assistant", "tool_calls": [call]},
+                    {"role": "tool", "tool_call_id": "call_1", "content": "r"},
+                    {"role": "system", "content": "s"}, {"role": "user", "content": "u"}])
+
+
+@given(st.text(max_size=140))
+def test_a_thread_id_is_taken_exactly_when_it_fits_the_rule_and_never_echoed(suffix):
+    value = "Q9z" + suffix  # a marker the messages never hold
+    request = make_mocked_request("POST", "/v1/chat/completions",
+                                  headers=CIMultiDict({THREAD_HEADER: value}))
+    if THREAD_ID.fullmatch(value):
+        assert thread_of(request) == value
+        return
+    with pytest.raises(BadRequest) as refused:
+        thread_of(request)
+    assert THREAD_HEADER in str(refused.value) and "Q9z" not in str(refused.value)
+
+
+def test_a_thread_header_given_twice_is_refused():
+    headers = CIMultiDict([(THREAD_HEADER, "t1"), (THREAD_HEADER, "t2")])
+    with pytest.raises(BadRequest, match="given 2 times"):
+        thread_of(make_mocked_request("POST", "/v1/chat/completions", headers=headers))
+
+
+def test_a_thread_refused_at_save_is_a_404_that_logs_no_id(caplog):
+    """A second tenant saving the same new thread at the same moment as the first is
+    refused by the store at save time, after a stream began: its error event is the
+    same 404 ``thread_not_found``, and no log holds the thread id or the tenant."""
+    refused = ThreadOwnerError(f"thread {THREAD!r} belongs to another resource than 'x-co'")
+    error = ProcessorError("message-history", "process_output_result", refused)
+    error.__cause__ = refused
+    record: dict[str, Any] = {}
+    with caplog.at_level(logging.DEBUG):
+        status, message, kind, code = _error_details(error, record, False)
+    assert (status, kind, code) == (404, "invalid_request_error", "thread_not_found")
+    assert record == {"error": "ThreadOwnerError"}
+    assert THREAD not in message + caplog.text and "x-co" not in message + caplog.text
