@@ -1,7 +1,8 @@
 """Memory threads through ``tripwire serve``: ``X-Tripwire-Thread`` names the request's
 thread (its resource stays the key's tenant), so the agent's memory remembers the
-thread's earlier turns; a thread is its tenant's alone; a bad id, or a whole
-conversation sent with a thread, is a 400; without the header nothing changes."""
+thread's earlier turns; each tenant has its own namespace of thread ids (the store
+keeps tenant T's thread X as ``T/X``); a bad id, or a whole conversation sent with a
+thread, is a 400; without the header nothing changes."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from test_serve_tenants import tenant_gateway
 
 from tripwire.config import load_config
 from tripwire.errors import ProcessorError
-from tripwire.memory import ThreadOwnerError
+from tripwire.memory import ThreadOwnerError, open_store
+from tripwire.messages import Message
 from tripwire.serve import Gateway, running
 from tripwire.serve._answer import _error_details
 from tripwire.serve._request import BadRequest
@@ -105,33 +107,109 @@ async def test_two_turns_in_a_thread_remember(tmp_path, keys, stream, overrides)
 
 @pytest.mark.parametrize("stream", [False, True])
 @pytest.mark.parametrize("overrides", B_OVERRIDES)
-async def test_another_tenants_thread_is_not_found_and_nothing_of_it_is_read_or_written(
+async def test_two_tenants_naming_the_same_thread_get_two_threads(
         tmp_path, keys, caplog, stream, overrides):
+    """Each tenant has its own namespace of thread ids: B naming A's id gets a thread of
+    its own (``tenant-b/ID`` in the store), so nothing of A's reaches B's upstream
+    request, answer or thread, nothing of B's reaches A's, and both remember their own
+    turns; the store's ids are never logged."""
     caplog.set_level(logging.INFO, "tripwire")
     async with FakeLLMServer() as upstream:
         served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path),
                                 overrides)
-        upstream.script(Reply(text=f"Noted: {SECRET}"), Reply(text="A's second answer"))
+        upstream.script(Reply(text=f"Noted: {SECRET}"), Reply(text="B's first answer"),
+                        Reply(text="A's second answer"), Reply(text="B's second answer"))
         async with running(served, "127.0.0.1", 0) as url:
             await _say(url, "a-secret", SECRET, stream=stream)
-            with pytest.raises(openai.NotFoundError) as refused:
-                await _say(url, "b-secret", "B's question: what did A say?", stream=stream)
+            b_answers = [await _say(url, "b-secret", "B's question: what did A say?",
+                                    stream=stream)]
             await _say(url, "a-secret", "and now?", stream=stream)
+            b_answers.append(await _say(url, "b-secret", "B again", stream=stream))
             async with aiohttp.ClientSession() as http, http.get(f"{url}/metrics") as r:
                 metrics = await r.text()
-    error = refused.value.body
-    assert isinstance(error, dict)
-    assert (error["code"], error["type"]) == ("thread_not_found", "invalid_request_error")
-    assert SECRET not in str(error) and "tenant-a" not in str(error)
-    assert len(upstream.requests) == 2  # B's request never reached the upstream
-    assert _said(upstream.requests[1]) == [  # and left nothing in A's thread
+    assert b_answers == ["B's first answer", "B's second answer"]
+    assert _said(upstream.requests[1]) == [("user", "B's question: what did A say?")]
+    assert _said(upstream.requests[2]) == [
         ("user", SECRET), ("assistant", f"Noted: {SECRET}"), ("user", "and now?")]
-    assert "B's question" not in _stored(tmp_path)
+    assert _said(upstream.requests[3]) == [
+        ("user", "B's question: what did A say?"), ("assistant", "B's first answer"),
+        ("user", "B again")]
+    for request in upstream.requests[1], upstream.requests[3]:
+        assert SECRET not in str(request.body)
+    assert await _threads(tmp_path) == {
+        f"tenant-a/{THREAD}": ("tenant-a", [SECRET, f"Noted: {SECRET}", "and now?",
+                                            "A's second answer"]),
+        f"tenant-b/{THREAD}": ("tenant-b", ["B's question: what did A say?",
+                                            "B's first answer", "B again",
+                                            "B's second answer"])}
     assert THREAD not in caplog.text + metrics  # client-chosen ids are never logged
     access = [json.loads(r.getMessage()) for r in caplog.records
               if r.name == "tripwire.serve.access" and "chat" in r.getMessage()]
     assert [(r["tenant"], r["status"]) for r in access] == [
-        ("tenant-a", 200), ("tenant-b", 404), ("tenant-a", 200)]
+        ("tenant-a", 200), ("tenant-b", 200), ("tenant-a", 200), ("tenant-b", 200)]
+
+
+async def _threads(tmp_path) -> dict[str, tuple[str | None, list[str]]]:
+    """The memory store's threads: id -> (resource, the text of its messages)."""
+    store = open_store(f"sqlite:///{tmp_path / 'memory.db'}")
+    try:
+        out = {}
+        for thread in await store.list_threads():
+            messages = await store.last_messages(thread.id, 100)
+            out[thread.id] = (thread.resource_id, [m.text for m in messages])
+        return out
+    finally:
+        await store.close()
+
+
+async def test_an_in_process_app_continues_a_gateway_thread_as_tenant_slash_id(
+        tmp_path, keys):
+    """The store keeps a gateway thread as ``TENANT/ID`` with resource TENANT: an
+    in-process application naming it so continues the client's conversation."""
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path))
+        upstream.script(Reply(text="Hello Ann."), Reply(text="You are Ann."))
+        async with running(served, "127.0.0.1", 0) as url:
+            await _say(url, "a-secret", "I am Ann", stream=False)
+        store = open_store(f"sqlite:///{tmp_path / 'memory.db'}")
+        try:
+            assert [t.id for t in await store.list_threads("tenant-a")] == [
+                f"tenant-a/{THREAD}"]
+        finally:
+            await store.close()
+        result = await served.agents["support"].generate(
+            "Who am I?", memory={"thread": f"tenant-a/{THREAD}", "resource": "tenant-a"})
+    assert result.text == "You are Ann."
+    assert _said(upstream.requests[1]) == [
+        ("user", "I am Ann"), ("assistant", "Hello Ann."), ("user", "Who am I?")]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_thread_the_store_holds_for_another_resource_is_a_404(
+        tmp_path, keys, caplog, stream):
+    """An in-process application sharing the store saved ``tenant-a/ID`` for another
+    resource: tenant A naming ID gets 404 ``thread_not_found``, with nothing of that
+    thread loaded, saved or sent upstream, and neither its id nor its owner said."""
+    caplog.set_level(logging.INFO, "tripwire")
+    store = open_store(f"sqlite:///{tmp_path / 'memory.db'}")
+    try:
+        await store.save_messages(f"tenant-a/{THREAD}", "app-user-9d2",
+                                  [Message.user(SECRET)])
+    finally:
+        await store.close()
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path))
+        async with running(served, "127.0.0.1", 0) as url:
+            with pytest.raises(openai.NotFoundError) as refused:
+                await _say(url, "a-secret", "A's question", stream=stream)
+    error = refused.value.body
+    assert isinstance(error, dict)
+    assert (error["code"], error["type"]) == ("thread_not_found", "invalid_request_error")
+    assert SECRET not in str(error) and "app-user-9d2" not in str(error)
+    assert not upstream.requests
+    assert await _threads(tmp_path) == {
+        f"tenant-a/{THREAD}": ("app-user-9d2", [SECRET])}
+    assert THREAD not in caplog.text and "app-user-9d2" not in caplog.text
 
 
 @pytest.mark.parametrize("stream", [False, True])
@@ -189,6 +267,35 @@ async def test_a_cost_guard_scoped_to_the_thread_counts_the_threads_runs(tmp_pat
                 await _say(url, "b-secret", "hi", stream=True)
             assert await _say(url, "b-secret", "hi", stream=False, thread="t2") == "two"
     assert isinstance(spent.value.body, dict) and spent.value.body["code"] == "cost-guard"
+
+
+async def test_a_thread_scoped_cost_guard_counts_each_tenants_thread_apart(tmp_path, keys):
+    """Tenant B's runs on an id do not spend tenant A's thread budget on that id (nor
+    the reverse), even when A's thread was never saved: A's first turn, stopped by a
+    guard after its model call, leaves no owner in the store but has spent A's budget."""
+    thread = "t-budget-e41"  # its own: memory:// budgets are shared in the process
+    guard = '{ use = "cost-guard", limits = { max_steps = 2 }, scope = "thread" }'
+    block = '{ use = "pii-detector", strategy = "block" }'
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url,
+                                f"input_processors = [{guard}]\n"
+                                f"output_processors = [{guard}, {block}]\n"
+                                + _memory(tmp_path))
+        upstream.script(Reply(text="Write to bob.secret@example.org."), Reply(text="b1"),
+                        Reply(text="b2"), Reply(text="a2"))
+        async with running(served, "127.0.0.1", 0) as url:
+            with pytest.raises(openai.BadRequestError) as blocked:
+                await _say(url, "a-secret", "hi", stream=False, thread=thread)
+            assert await _threads(tmp_path) == {}  # A's thread has no owner yet
+            assert await _say(url, "b-secret", "hi", stream=True, thread=thread) == "b1"
+            assert await _say(url, "b-secret", "hi", stream=False, thread=thread) == "b2"
+            with pytest.raises(openai.BadRequestError) as spent:
+                await _say(url, "b-secret", "hi", stream=False, thread=thread)
+            assert await _say(url, "a-secret", "hi", stream=True, thread=thread) == "a2"
+    assert isinstance(blocked.value.body, dict)
+    assert blocked.value.body["code"] == "pii-detector"
+    assert isinstance(spent.value.body, dict) and spent.value.body["code"] == "cost-guard"
+    assert len(upstream.requests) == 4
 
 
 async def test_without_keys_a_thread_is_remembered_with_no_owner(tmp_path):
@@ -297,9 +404,10 @@ def test_a_thread_header_given_twice_is_refused():
 
 
 def test_a_thread_refused_at_save_is_a_404_that_logs_no_id(caplog):
-    """A second tenant saving the same new thread at the same moment as the first is
-    refused by the store at save time, after a stream began: its error event is the
-    same 404 ``thread_not_found``, and no log holds the thread id or the tenant."""
+    """An in-process application sharing the store that saves the tenant's new thread
+    (``TENANT/ID``) for another resource at the same moment as the gateway's first turn
+    makes the store refuse the turn at save time, after a stream began: its error event
+    is the same 404 ``thread_not_found``, and no log holds the thread id or the owner."""
     refused = ThreadOwnerError(f"thread {THREAD!r} belongs to another resource than 'x-co'")
     error = ProcessorError("message-history", "process_output_result", refused)
     error.__cause__ = refused

@@ -252,8 +252,9 @@ def _error_details(error: BaseException, record: dict[str, Any],
                    upstream_messages: bool) -> tuple[int, str, str, int | str]:
     """HTTP status, message, OpenAI error type and code of a run's error: an upstream's
     own status for a failed model call (502 when it sent none), 404 ``thread_not_found``
-    for a memory thread of another tenant (``_thread``; nothing of it is logged, the
-    error's text names the thread and the tenant), 500 for anything else.
+    for a memory thread the store holds for another resource than the key's tenant
+    (``_thread``; nothing of it is logged, the error's text names the thread and the
+    tenant), 500 for anything else.
 
     An upstream's message often quotes the request it was sent (``Invalid content in
     message 0: 'You are ...'``), and that request holds what the client must not see:

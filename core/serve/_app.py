@@ -41,7 +41,13 @@ from tripwire.serve._metrics import Metrics, log_access
 from tripwire.serve._request import BadRequest, ChatRequest, parse_request
 from tripwire.serve._response import Completion, dumps
 from tripwire.serve._shared import KeySlots, gather_metrics
-from tripwire.serve._thread import THREAD_HEADER, check_turn, has_memory, thread_of
+from tripwire.serve._thread import (
+    THREAD_HEADER,
+    check_turn,
+    has_memory,
+    store_thread_id,
+    thread_of,
+)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -306,8 +312,9 @@ class Gateway:
         context = RequestContext()
         if key is not None:
             context[RESOURCE_ID_KEY] = key.tenant
-        if thread is not None:
-            context[THREAD_ID_KEY] = thread
+        if thread is not None:  # each tenant's own namespace of thread ids
+            context[THREAD_ID_KEY] = store_thread_id(None if key is None else key.tenant,
+                                                     thread)
         options = chat.options(getattr(agent.model, "provider", None), agent.provider_options)
         if key is not None:
             options["caller_system"] = key.caller_system

@@ -9,12 +9,16 @@ that holds a user message after an assistant message (a whole conversation, whic
 thread would store a second time) is refused (``check_turn``), and so is a thread for
 an agent without memory (``has_memory``).
 
-A thread belongs to the tenant that first saved to it: another tenant naming it gets
-a 404, as for a thread that does not exist (``THREAD_NOT_FOUND``), rather than a 403
-that would confirm that someone else has it. Thread ids are client-chosen and never
-logged or counted by the gateway.
+Each tenant has its own namespace of thread ids: tenant T naming X runs the thread
+``T/X`` (``store_thread_id``; X holds no "/", so the store id is unambiguous whatever
+T holds), so two tenants naming the same X get two threads, each with its own
+thread-scoped cost-guard counters, and no tenant can learn whether an id is used by
+another, nor take it first. Without keys there are no tenants: the thread is X. The
+store can still hold ``T/X`` for another resource (an in-process application sharing
+the store named it so): that request is a 404 (``THREAD_NOT_FOUND``), with nothing
+loaded, saved or sent upstream. Thread ids are client-chosen and never logged or
+counted by the gateway.
 """
-
 from __future__ import annotations
 
 import re
@@ -28,18 +32,22 @@ from tripwire.memory import ThreadOwnerError
 from tripwire.serve._request import BadRequest
 
 __all__ = ["THREAD_HEADER", "THREAD_NOT_FOUND", "check_turn", "has_memory", "owner_error",
-           "thread_of"]
+           "store_thread_id", "thread_of"]
 
 #: The request header that names the request's memory thread.
 THREAD_HEADER = "X-Tripwire-Thread"
-#: What a thread id must look like: an identifier, such as a UUID (it is a key of the
-#: memory store and the cost-guard's cache, so no spaces, slashes or control characters).
+#: What a thread id must look like: an identifier, such as a UUID (it is part of a key
+#: of the memory store and the cost-guard's cache, so no spaces or control characters;
+#: no "/" either, which separates it from the tenant in ``store_thread_id``).
 THREAD_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
 _RULE = "1-128 letters, digits, '_', '-', '.' or ':' (a UUID, for example)"
 
-#: What a tenant naming another tenant's thread is told (404 ``thread_not_found``).
-THREAD_NOT_FOUND = (f"No such thread: the thread {THREAD_HEADER} names is not one of this "
-                    f"key's tenant; use another id (a new id starts a new thread).")
+#: What a request is told when the store holds its thread for another resource than the
+#: key's tenant (404 ``thread_not_found``): an in-process application sharing the store
+#: saved it so; another tenant's requests never reach it (``store_thread_id``).
+THREAD_NOT_FOUND = (f"No such thread: the memory store holds the thread {THREAD_HEADER} "
+                    f"names for another resource than this key's tenant; use another id "
+                    f"(a new id starts a new thread).")
 
 
 def thread_of(request: web.Request) -> str | None:
@@ -56,6 +64,15 @@ def thread_of(request: web.Request) -> str | None:
         raise BadRequest(f"The {THREAD_HEADER} header must be a thread id of {_RULE}, got "
                          f"{_describe(values[0])}.")
     return values[0]
+
+
+def store_thread_id(tenant: str | None, thread: str) -> str:
+    """The memory store's id (the request's ``THREAD_ID_KEY``) of the thread a client
+    names ``thread``, for a key of ``tenant`` (None: no keys are configured):
+    ``"TENANT/THREAD"``, so each tenant has its own namespace of thread ids; ``thread``
+    itself without a tenant. ``thread`` is a ``THREAD_ID`` (no "/"), so the id is
+    unambiguous whatever the tenant's name holds: its last "/" ends the tenant."""
+    return thread if tenant is None else f"{tenant}/{thread}"
 
 
 def _describe(value: str) -> str:
@@ -77,8 +94,7 @@ def has_memory(agent: Agent) -> bool:
     """Whether the agent keeps memory threads (``Agent(memory=...)``, or a memory
     processor in its lists). A thread for an agent without is refused: its client,
     sending only the turn's new messages, would leave the model without the earlier
-    ones, and nothing would check that the thread is the tenant's before thread-scoped
-    state (a ``cost-guard`` budget) is shared under its id."""
+    ones."""
     if agent.memory is not None:
         return True
     for processor_id in MEMORY_PROCESSORS:
