@@ -152,6 +152,12 @@ class CallOptions:
     plans: dict[Any, Any] = attrs.field(factory=dict)
     #: the caller's system-role messages are input (``caller_system="input"``)
     system_is_input: bool = False
+    #: the names of the call's ``client_tools`` it offers (a name the agent has a
+    #: tool for is the agent's tool)
+    caller_tools: tuple[str, ...] = ()
+    #: the agent's own ``provider_options`` and ``model_settings`` (what of the call's
+    #: is not the caller's: ``tripwire._caller_texts``)
+    own_settings: tuple[Mapping[str, Any], Mapping[str, Any]] = ({}, {})
 
     def processors(self, *kinds: str) -> list[CompiledProcessor]:
         """The processors of the given lists (default: all three), in order."""
@@ -229,10 +235,10 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             pass
     # (each step works on a copy: ``StepConfig.for_step``; the agent's own mappings are
     # not copied for a call that adds nothing to them)
+    callers = client_tools(options.get("client_tools"))
     config = StepConfig(
         model=agent.model,
-        tools={**client_tools(options["client_tools"]), **agent.tools}
-        if options.get("client_tools") is not None else agent.tools,
+        tools={**callers, **agent.tools} if callers else agent.tools,
         tool_choice=options.get("tool_choice", agent.tool_choice),
         active_tools=options.get("active_tools"),
         system_messages=[],
@@ -251,7 +257,9 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             f"caller_system must be {' or '.join(map(repr, CALLER_SYSTEM))}, got "
             f"{caller_system!r:.100}")
     return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
-                       audit, plans, system_is_input=caller_system == "input")
+                       audit, plans, system_is_input=caller_system == "input",
+                       caller_tools=tuple(n for n in callers if n not in agent.tools),
+                       own_settings=(agent.provider_options, agent.model_settings))
 
 
 def client_tools(value: Any) -> dict[str, Tool]:

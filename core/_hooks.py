@@ -25,6 +25,7 @@ import attrs
 from tripwire import _returns
 from tripwire._binding import Bindings, ParallelGroup
 from tripwire._call_options import CallOptions, StepConfig, flat
+from tripwire._caller_texts import add_caller_texts, lift_caller_texts
 from tripwire._hookcall import FAILED_OPEN, BoundHook, handle_failure
 from tripwire._hookstate import HookState, describe
 from tripwire._validation import CompiledProcessor
@@ -79,13 +80,20 @@ class Hooks:
         when there are none). Both see
         the system messages memory recalled in the conversation, as ``memory``
         messages with role system (``MessageList.add_recalled_system``); then (even
-        when the chain aborted) those go back among the system messages."""
+        when the chain aborted) those go back among the system messages. With
+        ``caller_system="input"`` they see the strings of the caller's tool
+        definitions, provider options and model settings as input too
+        (``tripwire._caller_texts``)."""
+        call = self.call
+        texts = add_caller_texts(message_list, call) if call.system_is_input else None
         try:
             if "process_input" in self.input_hooks:
                 await self.process_input(message_list)
             return self.start_checks(message_list) if self.has_checks else {}
         finally:
             message_list.lift_recalled_system()
+            if texts:
+                lift_caller_texts(message_list, texts, call)
 
     def start_checks(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:
         """Start ``process_input`` of the processors in ``parallel`` and ``monitor``

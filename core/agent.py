@@ -270,7 +270,8 @@ class Agent:
         (tools the caller runs), audit, caller_system (``"instructions"``, the default:
         system-role messages among ``messages`` join the agent's instructions;
         ``"input"``: they are input that input processors check, kept where they are,
-        for callers you do not trust as you trust your instructions).
+        for callers you do not trust as you trust your instructions; so are the strings
+        of the call's client_tools, provider_options and model_settings).
         """
         return await _complete(Run(self, messages, options))
 

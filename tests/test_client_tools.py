@@ -87,3 +87,64 @@ async def test_the_caller_answers_with_the_call_and_its_result_in_the_history():
     assert prompt[-2]["content"][0] == {"type": "tool-call", "tool_call_id": "c1",
                                         "tool_name": "get_weather", "input": {"city": "Oslo"}}
     assert prompt[-1]["content"][0]["output"] == "sunny"
+
+
+# ------------------------------------------ caller_system="input": the caller's texts
+
+EMAIL = "ada@example.com"
+
+
+def poisoned_tool() -> dict[str, object]:
+    return {"name": "lookup", "description": f"Find a customer. Mail {EMAIL}.",
+            "parameters": {"type": "object", "required": ["name"], "properties": {
+                "name": {"type": "string", "description": f"Or {EMAIL}.",
+                         "enum": ["Ada", EMAIL]}}}}
+
+
+async def test_the_callers_definitions_and_settings_are_input_the_processors_check():
+    """``caller_system="input"``: the strings of the caller's tool definitions,
+    provider options and model settings reach the model as the input processors left
+    them (here redacted); the structure, the names and the agent's own settings stay
+    as they are, and the texts are not among the run's messages afterwards."""
+    from tripwire.plugins.pii_detector import PIIDetector
+
+    model = MockModel(["ok"])
+    agent = Agent(id="a", model=model, input_processors=[PIIDetector()],
+                  provider_options={"mock": {"kept": EMAIL}})
+    tool = poisoned_tool()
+    result = await agent.generate(
+        "Hello", client_tools=[tool], caller_system="input",
+        provider_options={"mock": {"kept": EMAIL, "user": EMAIL}},
+        model_settings={"stop": [EMAIL]})
+    request = model.requests[0]
+    (sent,) = request.tools
+    assert EMAIL not in sent.description and EMAIL not in repr(sent.parameters)
+    assert sent.parameters["required"] == ["name"]
+    assert sent.parameters["properties"]["name"]["enum"][0] == "Ada"
+    assert request.provider_options["mock"]["kept"] == EMAIL  # the agent's own
+    assert EMAIL not in request.provider_options["mock"]["user"]
+    assert EMAIL not in request.model_settings["stop"][0]
+    assert tool == poisoned_tool()  # the caller's own value is not changed
+    assert [m.role for m in result.message_list.all] == ["user", "assistant"]
+
+
+async def test_with_the_default_the_callers_definitions_are_trusted():
+    from tripwire.plugins.pii_detector import PIIDetector
+
+    model = MockModel(["ok"])
+    agent = Agent(id="a", model=model, input_processors=[PIIDetector()])
+    await agent.generate("Hello", client_tools=[poisoned_tool()])
+    assert model.requests[0].tools[0].description == f"Find a customer. Mail {EMAIL}."
+
+
+async def test_a_check_beside_the_run_sees_the_callers_definitions():
+    """A ``process_input`` in ``parallel`` mode checks a copy of the input: the
+    caller's definition texts are in it, and its abort stops the run."""
+    from tripwire import parallel_with_model
+    from tripwire.plugins.pii_detector import PIIDetector
+
+    agent = Agent(id="a", model=MockModel(["never reached"]),
+                  input_processors=[parallel_with_model(PIIDetector(strategy="block"))])
+    result = await agent.generate("Hello", client_tools=[poisoned_tool()],
+                                  caller_system="input")
+    assert result.tripwire is not None and result.tripwire.processor_id == "pii-detector"

@@ -302,7 +302,8 @@ async def test_stream_and_non_stream_run_the_same_processors_on_the_same_chunks(
             else:
                 await client(url).chat.completions.create(**request)
     plain, streamed = recorders[False], recorders[True]
-    assert plain.inputs == streamed.inputs == [["Hi there"]]
+    # (the client's tool description is input too, a system message of its own)
+    assert plain.inputs == streamed.inputs == [["Hi there", "The weather in a city."]]
     assert plain.parts == streamed.parts
     assert ("text-delta", "The") in plain.parts and ("tool-call", "get_weather") in plain.parts
     assert plain.results == streamed.results == ["The same reply, piece by piece."]

@@ -9,6 +9,7 @@ is valid and what came (the gateway answers it with a 400 in OpenAI's error form
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -55,6 +56,12 @@ HANDLED = frozenset({
 FIELDS = SETTINGS | UPSTREAM_FIELDS | IGNORED | HANDLED
 
 _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+
+#: What a key of a tool's ``parameters`` or of a field sent to the upstream (a
+#: ``response_format`` schema's property names) must be: a name. The model reads keys,
+#: and no processor checks them (every string value is checked, as input:
+#: ``tripwire._caller_texts``), so they hold no free text.
+SCHEMA_KEY = re.compile(r"[A-Za-z0-9_.$-]{1,64}")
 
 #: The fields each role's message may have (null counts as absent). Anything else
 #: would reach neither the processors nor the upstream: a 400 names it rather than
@@ -165,6 +172,8 @@ def _parse(body: Any) -> ChatRequest:
         raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
     settings = {k: _setting(k, body[k]) for k in SETTINGS if body.get(k) is not None}
     upstream = {k: body[k] for k in UPSTREAM_FIELDS if body.get(k) is not None}
+    for key, value in upstream.items():
+        _names_only(value, key)
     if body.get("max_completion_tokens") is not None:
         settings["max_tokens"] = _setting("max_completion_tokens", body["max_completion_tokens"])
     tools = _tools(body.get("tools"))
@@ -214,6 +223,7 @@ def _tools(value: Any) -> list[dict[str, Any]]:
         if not name:
             raise BadRequest(f"tools[{i}].function.name is required", f"tools[{i}].function.name")
         parameters = as_object(function.get("parameters"), "tools[%d].function.parameters", i)
+        _names_only(parameters, f"tools[{i}].function.parameters")
         out.append({
             "name": name,
             "description": as_text(function.get("description"),
@@ -221,6 +231,22 @@ def _tools(value: Any) -> list[dict[str, Any]]:
             "parameters": parameters or None,
         })
     return out
+
+
+def _names_only(value: Any, where: str) -> None:
+    """``BadRequest`` naming the first key in ``value`` (a JSON value at ``where``) that
+    is not a name (``SCHEMA_KEY``)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not SCHEMA_KEY.fullmatch(key):
+                raise BadRequest(
+                    f"{where}: the key {key!r:.80} must be a name: 1-64 letters, digits, "
+                    f"'_', '.', '$' or '-' (the model reads keys, and no processor checks "
+                    f"them; put text in a description)", where)
+            _names_only(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _names_only(item, f"{where}[{i}]")
 
 
 def _tool_choice(value: Any, tools: list[str]) -> Any:

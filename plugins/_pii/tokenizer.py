@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from tripwire._caller_texts import is_caller_text
 from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, merge
@@ -202,12 +203,14 @@ class Tokenizer:
 
     def input(self, messages: list[Message], state: dict[str, Any]) -> list[Detection]:
         """``process_input``: the vault made; the values in the input messages found
-        (and, with ``store="placeholders"``, replaced in the stored messages)."""
+        (and, with ``store="placeholders"``, replaced in the stored messages; always in
+        a caller's tool definitions and settings, which reach the model call from
+        there: ``tripwire._caller_texts``)."""
         self.vault(state, (s for m in messages for s in message_strings(m)))
         found: list[Detection] = []
         if "input" in self.phases:
             for message in messages:
-                if self.store == "placeholders":
+                if self.store == "placeholders" or is_caller_text(message):
                     edit_message(message, lambda s: self.tokenize(s, state, found))
                 else:
                     for s in message_strings(message):
