@@ -12,9 +12,10 @@ import asyncio
 import json
 from typing import Any
 
+import aiohttp
 import hypothesis.strategies as st
 import pytest
-from fake_llm_server import FakeLLMServer, FakeToolCall, Reply
+from fake_llm_server import FakeLLMServer, FakeToolCall, RawReply, Reply
 from hypothesis import given, settings
 from test_serve_guardrails import EMAIL, EMAIL_MASKED, guarded, message_parts, post, stream_parts
 
@@ -269,3 +270,58 @@ async def test_ordinary_tool_definitions_pass_the_injection_detector():
                 assert status == 200, raw
         assert [r.body["tools"][0]["function"]["description"] for r in upstream.requests] \
             == descriptions
+
+
+# ------------------------------------------- what the upstream says besides its text
+
+
+def upstream_stream(value: str) -> RawReply:
+    """An OpenAI-wire stream whose every field besides the text holds ``value``: the
+    response id, model, system fingerprint, service tier, logprobs, a refusal, an
+    annotation, fields no API has; the text and the refusal hold it too."""
+    base = {"id": f"chatcmpl-{value}", "object": "chat.completion.chunk", "created": 1,
+            "model": value, "system_fingerprint": value, "service_tier": value,
+            "obfuscation": value, "x_extra": value}
+    logprobs = {"content": [{"token": value, "logprob": -0.1, "bytes": [1],
+                             "top_logprobs": [{"token": value, "logprob": -1.0}]}]}
+    deltas = [
+        ({"role": "assistant", "content": "", "refusal": None}, None),
+        ({"content": f"Write to {value} now."}, None),
+        ({"refusal": f" Or {value}."}, None),
+        ({"annotations": [{"type": "url_citation", "url_citation": {"url": value}}],
+          "x_delta": value}, None),
+        ({}, "stop"),
+    ]
+    events = [{**base, "choices": [{"index": 0, "delta": delta, "logprobs": logprobs,
+                                    "finish_reason": finish, "x_choice": value}]}
+              for delta, finish in deltas]
+    events.append({**base, "choices": [], "usage": {
+        "prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7,
+        "prompt_tokens_details": {"cached_tokens": 0, "x_usage": value}}})
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+    return RawReply(body, headers={"X-Request-Id": value, "OpenAI-Organization": value})
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_nothing_the_upstream_says_besides_its_text_reaches_the_client(stream):
+    """Only the text (after the output processors), the finish reason and the usage
+    counts reach the client: the upstream's ids, model, fingerprint, logprobs,
+    annotations, unknown fields and headers hold a value no output processor checks,
+    and none of it is passed on (the client's bytes, headers included)."""
+    value = "ada@example.com"
+    async with FakeLLMServer() as upstream:
+        upstream.script(upstream_stream(value))
+        async with running(guarded(upstream), "127.0.0.1", 0) as url:
+            async with aiohttp.ClientSession() as session, session.post(
+                    f"{url}/v1/chat/completions",
+                    json={"model": "support", "stream": stream,
+                          "stream_options": {"include_usage": True} if stream else None,
+                          "messages": [{"role": "user", "content": "Hi"}]}) as response:
+                status, raw = response.status, await response.read()
+                headers = "\n".join(f"{k}: {v}" for k, v in response.headers.items())
+    assert status == 200, raw
+    assert value not in headers and value.encode() not in raw
+    parts = (stream_parts if stream else message_parts)(raw)
+    # (the refusal is the answer's text, checked as it is)
+    assert parts["content"] == f"Write to {EMAIL_MASKED} now. Or {EMAIL_MASKED}."
+    assert parts["finish"] == "content_filter" and parts["done"]  # (a refusal)
