@@ -60,9 +60,10 @@ class ApiKey:
     input_processors: tuple[Any, ...] = ()
     output_processors: tuple[Any, ...] = ()
     max_concurrent: int | None = None
-    #: how the key's system and developer messages count (the ``caller_system`` option
-    #: of ``agent.stream()``): ``"input"``, checked by the input processors, or
-    #: ``"instructions"``, trusted like the agent's own
+    #: how the key's system and developer messages, tool definitions and upstream
+    #: fields count (the ``caller_system`` option of ``agent.stream()``): ``"input"``,
+    #: checked by the input processors, or ``"instructions"``, trusted like the agent's
+    #: own
     caller_system: str = "input"
 
     @property

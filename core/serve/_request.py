@@ -117,8 +117,9 @@ class ChatRequest:
                 provider_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The ``agent.stream()`` options of this request (request context aside), for
         an agent whose model's ``provider`` gets the upstream fields over the agent's
-        own ``provider_options``. The client's system and developer messages are input,
-        checked by the agent's input processors like the rest of what it sends
+        own ``provider_options``. The client's system and developer messages, the
+        texts of its tools and of its upstream fields and settings are input, checked
+        by the agent's input processors like the rest of what it sends
         (``caller_system="input"``)."""
         options: dict[str, Any] = {"caller_system": "input"}
         if self.upstream_fields and provider is not None:
