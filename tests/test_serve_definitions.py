@@ -97,6 +97,52 @@ def test_a_value_in_a_tool_definition_never_reaches_the_upstream(where, stream, 
     assert json.loads(parts["arguments"][0]) == {"name": "Ada"}
 
 
+_NAMES = st.sampled_from(["type", "required", "properties", "enum", "description", "items",
+                          "$defs"]) \
+    | st.text("abcdefghijklmnopqrstuvwxyz_$.-0123456789", min_size=1, max_size=8)
+_LEAVES = st.sampled_from([f"Mail {EMAIL} now.", EMAIL, "plain", "string", "object", 1, 2.5,
+                           True, None])
+_JSON = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(_NAMES, inner, max_size=4), max_leaves=20)
+
+
+def _masked(value: Any) -> Any:
+    """``value`` with every string as the redactor leaves it."""
+    if isinstance(value, str):
+        return value.replace(EMAIL, EMAIL_MASKED)
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    return value
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(parameters=st.dictionaries(_NAMES, _JSON, min_size=1, max_size=5),
+       stream=st.booleans())
+def test_a_value_anywhere_in_any_schema_never_reaches_the_upstream(parameters, stream):
+    """Any JSON in ``parameters``, the value at any depth, in lists and objects, under
+    any key (``type``, ``required`` and ``properties`` included): the upstream gets the
+    same structure with every string as the redactor leaves it."""
+    async def scenario() -> tuple[int, bytes, list[Any]]:
+        async with FakeLLMServer() as upstream:
+            upstream.script(Reply(text="ok"))
+            async with running(guarded(upstream), "127.0.0.1", 0) as url:
+                status, raw = await post(url, {
+                    "model": "support", "stream": stream,
+                    "messages": [{"role": "user", "content": "Hi"}],
+                    "tools": [{"type": "function", "function": {
+                        "name": "lookup", "description": EMAIL, "parameters": parameters}}]})
+            return status, raw, [r.body for r in upstream.requests]
+
+    status, raw, sent = asyncio.run(scenario())
+    assert status == 200, raw
+    assert EMAIL not in json.dumps(sent)
+    function = sent[0]["tools"][0]["function"]
+    assert function["description"] == EMAIL_MASKED
+    assert function["parameters"] == _masked(parameters)
+
+
 @pytest.mark.parametrize("where", PLACES)
 async def test_an_injection_in_a_tool_definition_is_blocked(where):
     """The model reads a tool's definition as the gateway's own: an injection there is
