@@ -33,8 +33,7 @@ from tripwire._message_types import Message, TextPart
 from tripwire.tools import client_tool
 
 #: The metadata key of a message that holds a string the caller gave while the input
-#: processors run (its value: the string's index among the paths ``add_caller_texts``
-#: returns).
+#: processors run.
 _CALLER_TEXT = "caller_text"
 
 #: Where one string sits: ``"tools"`` and the tool's name, ``"provider_options"`` or
@@ -45,10 +44,10 @@ Path = tuple[Any, ...]
 _TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
 
-def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[Path]:
+def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[tuple[Path, str]]:
     """Put every string the call's caller gave (above) in the conversation, one
-    system-role input message each (after the input); their places, in order
-    (``lift_caller_texts`` puts them back)."""
+    system-role input message each (after the input); their places with the id of
+    their message (``lift_caller_texts`` puts them back)."""
     config = call.config
     found: list[tuple[Path, str]] = []
     for name in call.caller_tools:
@@ -59,10 +58,11 @@ def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[Path]
                         strict=True):
         found.extend((path, text) for path, text in _strings(getattr(config, key), (key,))
                      if _at(own, path[1:]) != text)
-    if found:
-        message_list.add([Message._of("system", [TextPart(text)], {_CALLER_TEXT: i})
-                          for i, (_, text) in enumerate(found)], "input", keep_system=True)
-    return [path for path, _ in found]
+    messages = [Message._of("system", [TextPart(text)], {_CALLER_TEXT: True})
+                for _, text in found]
+    if messages:
+        message_list.add(messages, "input", keep_system=True)
+    return [(path, m.id) for (path, _), m in zip(found, messages, strict=True)]
 
 
 def is_caller_text(message: Message) -> bool:
@@ -70,27 +70,22 @@ def is_caller_text(message: Message) -> bool:
     history, it goes to the model call as the input processors leave it (a processor
     that keeps values in the stored messages and replaces them in the prompt, such as
     ``pii-detector``'s ``tokenize`` with ``store="values"``, replaces them in it)."""
-    return message.role == "system" and _CALLER_TEXT in (message.content.metadata or {})
+    return _CALLER_TEXT in (message.content.metadata or {})
 
 
-def lift_caller_texts(message_list: MessageList, paths: list[Path],
+def lift_caller_texts(message_list: MessageList, paths: list[tuple[Path, str]],
                       call: CallOptions) -> None:
     """Take the messages ``add_caller_texts`` added out of the conversation and put
     their text, as the input processors left it, back in the call's tools, provider
     options and model settings (the call's own copies); a string whose message a
-    processor removed becomes empty."""
-    texts: dict[int, str] = {}
-    ids = []
-    for message in message_list.all.db():
-        index = (message.content.metadata or {}).get(_CALLER_TEXT)
-        if message.role == "system" and type(index) is int:
-            texts[index] = message.text
-            ids.append(message.id)
-    message_list.remove_by_ids(ids)
+    processor removed becomes empty. (By id, whatever role a processor gave it.)"""
+    added = {message_id for _, message_id in paths}
+    texts = {m.id: m.text for m in message_list.all.db() if m.id in added}
+    message_list.remove_by_ids(texts)
     config = call.config
     tools: dict[str, dict[str, Any]] = {}
-    for index, path in enumerate(paths):
-        text = texts.get(index, "")
+    for path, message_id in paths:
+        text = texts.get(message_id, "")
         if path[0] == "tools":
             tool = config.tools[path[1]]
             definition = tools.get(path[1]) or {"description": tool.description,
