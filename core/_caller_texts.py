@@ -29,12 +29,8 @@ from typing import Any
 
 from tripwire._call_options import CallOptions
 from tripwire._message_list import MessageList
-from tripwire._message_types import Message, TextPart
+from tripwire._message_types import CALLER_TEXT, Message, TextPart
 from tripwire.tools import client_tool
-
-#: The metadata key of a message that holds a string the caller gave while the input
-#: processors run.
-_CALLER_TEXT = "caller_text"
 
 #: Where one string sits: ``"tools"`` and the tool's name, ``"provider_options"`` or
 #: ``"model_settings"``; then the keys and indexes down to it.
@@ -58,19 +54,11 @@ def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[tuple
                         strict=True):
         found.extend((path, text) for path, text in _strings(getattr(config, key), (key,))
                      if _at(own, path[1:]) != text)
-    messages = [Message._of("system", [TextPart(text)], {_CALLER_TEXT: True})
+    messages = [Message._of("system", [TextPart(text)], {CALLER_TEXT: True})
                 for _, text in found]
     if messages:
         message_list.add(messages, "input", keep_system=True)
     return [(path, m.id) for (path, _), m in zip(found, messages, strict=True)]
-
-
-def is_caller_text(message: Message) -> bool:
-    """Whether ``message`` holds a string of the caller's (``add_caller_texts``): no
-    history, it goes to the model call as the input processors leave it (a processor
-    that keeps values in the stored messages and replaces them in the prompt, such as
-    ``pii-detector``'s ``tokenize`` with ``store="values"``, replaces them in it)."""
-    return _CALLER_TEXT in (message.content.metadata or {})
 
 
 def lift_caller_texts(message_list: MessageList, paths: list[tuple[Path, str]],

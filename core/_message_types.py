@@ -177,6 +177,21 @@ class Message:
         """True for ``<system-reminder>`` messages added by signals or retry feedback."""
         return bool(self.content.metadata and "signal" in self.content.metadata)
 
+    @property
+    def is_caller_text(self) -> bool:
+        """True for a system message that holds one string a caller gave besides its
+        messages (a client tool's description or schema text, a provider option's or
+        model setting's text) while the input processors run, with
+        ``caller_system="input"``: it is never history, and goes back to its place in
+        the model call as the processors leave it (a processor that keeps values in
+        the stored messages and replaces them only in the prompt, such as
+        ``pii-detector``'s ``tokenize`` with ``store="values"``, replaces them in it)."""
+        return bool(self.content.metadata and CALLER_TEXT in self.content.metadata)
+
+
+#: The metadata key that marks a caller's text (``Message.is_caller_text``).
+CALLER_TEXT = "caller_text"
+
 
 def signal_message(
     contents: str,

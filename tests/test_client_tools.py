@@ -148,3 +148,26 @@ async def test_a_check_beside_the_run_sees_the_callers_definitions():
     result = await agent.generate("Hello", client_tools=[poisoned_tool()],
                                   caller_system="input")
     assert result.tripwire is not None and result.tripwire.processor_id == "pii-detector"
+
+
+async def test_a_processor_tells_the_callers_texts_apart():
+    """``Message.is_caller_text`` marks the caller's texts (system messages after the
+    input) and nothing else: the public way for a processor to know them."""
+    from tripwire import Processor, hookimpl
+
+    seen: list[tuple[str, bool, str]] = []
+
+    class Look(Processor):
+        id = "look"
+
+        @hookimpl
+        def process_input(self, messages):
+            seen.extend((m.role, m.is_caller_text, m.text) for m in messages)
+
+    agent = Agent(id="a", model=MockModel(["ok"]), input_processors=[Look()])
+    await agent.generate([{"role": "system", "content": "Be brief."}, "Hello"],
+                         client_tools=[poisoned_tool()], caller_system="input")
+    assert ("user", False, "Hello") in seen and ("system", False, "Be brief.") in seen
+    texts = {text for _, caller, text in seen if caller}
+    assert texts == {f"Find a customer. Mail {EMAIL}.", f"Or {EMAIL}.", "Ada", EMAIL}
+    assert all(role == "system" for role, caller, _ in seen if caller)

@@ -9,7 +9,6 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from tripwire._caller_texts import is_caller_text
 from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, merge
@@ -210,7 +209,7 @@ class Tokenizer:
         found: list[Detection] = []
         if "input" in self.phases:
             for message in messages:
-                if self.store == "placeholders" or is_caller_text(message):
+                if self.store == "placeholders" or message.is_caller_text:
                     edit_message(message, lambda s: self.tokenize(s, state, found))
                 else:
                     for s in message_strings(message):
