@@ -10,8 +10,11 @@ import json
 import pytest
 from fake_llm_server import API_KEY, ErrorReply, FakeToolCall, RawReply, Reply
 from helpers import WIRES, collect, request
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tripwire import APICallError
+from tripwire.models import _wire
 
 DEEP = "[" * 100_000 + "]" * 100_000
 DEEP_OBJECT = '{"a":' * 100_000 + "1" + "}" * 100_000
@@ -197,6 +200,64 @@ async def test_error_event_whose_fields_have_the_wrong_types(llm_server, wire):
     error = await stream_error(llm_server, wire, sse(event))
     assert error.message == f"{wire} stream error: {json.dumps(event)}"  # the raw event, as nothing else is usable
     assert error.status_code is None and not error.is_retryable
+
+
+# ---------------------------------------------------------------- event_object's fast path
+# ``event_object`` reads the usual event (an object with nothing around it) with JSON's
+# scanner directly and everything else with ``load_json``: the two give the same value
+# or the same error.
+
+
+def event_outcome(data):
+    try:
+        return "value", _wire.event_object(data)
+    except Exception as e:
+        return "error", type(e), str(e)
+
+
+def outcomes(data, monkeypatch):
+    """``event_object(data)``'s value or error, with the fast path and without it."""
+    fast = event_outcome(data)
+    with monkeypatch.context() as m:
+        m.setattr(_wire, "_scan_once", lambda s, i: (_ for _ in ()).throw(StopIteration(i)))
+        slow = event_outcome(data)
+    return fast, slow
+
+
+@pytest.mark.parametrize("data", [
+    '{"a": 1}', '{}', ' {"a": 1}', '{"a": 1} ', '{"a": 1}\n', '{"a": 1}x', '{"a": 1}{"b": 2}',
+    '\ufeff{"a": 1}', "[1]", "1", '"text"', "null", "", "{", '{"a": 1', '{"a": NaN}',
+    '{"a": Infinity, "b": -Infinity}', '{"a": 1, "a": 2}', '{"a": "x\ny"}', '{"a": "\\ud800"}',
+    '{"a": 1e400}', DEEP, DEEP_OBJECT, '{"a": ' + DEEP + "}",
+], ids=repr)
+def test_event_object_fast_path_gives_what_load_json_gives(data, monkeypatch):
+    fast, slow = outcomes(data, monkeypatch)
+    assert fast == slow
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=json_values, before=st.sampled_from(["", " ", "\n", "\ufeff"]),
+       after=st.sampled_from(["", " ", "\r\n", "x", "}", "{}"]), text=st.text(max_size=30))
+def test_event_object_fast_path_equals_load_json_on_any_text(value, before, after, text,
+                                                             monkeypatch):
+    data = before + json.dumps(value) + after
+    assert outcomes(data, monkeypatch)[0] == outcomes(data, monkeypatch)[1]
+    assert outcomes(text, monkeypatch)[0] == outcomes(text, monkeypatch)[1]
+
+
+def test_a_plain_event_is_read_without_load_json(monkeypatch):
+    def not_called(*args, **kwargs):
+        raise AssertionError("load_json was called for a plain event")
+
+    monkeypatch.setattr(_wire, "load_json", not_called)
+    event = {"id": "c1", "choices": [{"index": 0, "delta": {"content": "hé"}}], "n": 1.5}
+    assert _wire.event_object(json.dumps(event)) == event
 
 
 # ---------------------------------------------------------------- tool-call arguments

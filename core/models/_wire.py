@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tripwire.chunks import Chunk
@@ -89,8 +89,26 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
+#: The C scanner under ``json.loads`` (what ``JSONDecoder.raw_decode`` calls; the
+#: stubs do not declare the attribute).
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
 def event_object(data: str) -> dict[str, Any]:
-    """One stream event's data as a JSON object; ``ValueError`` for anything else."""
+    """One stream event's data as a JSON object; ``ValueError`` for anything else.
+
+    This runs once per streamed event. The usual event, an object with nothing around
+    it, is read by JSON's scanner directly (``json.loads`` reaches it through three
+    Python functions and two regular-expression matches); anything else (whitespace
+    around it, data after it, a value that is not an object, any error) is read again
+    by ``load_json``, whose value or error is the answer: the same either way."""
+    try:
+        value, end = _scan_once(data, 0)
+    except Exception:  # (StopIteration: no value at 0) the slow path raises its error
+        pass
+    else:
+        if end == len(data) and type(value) is dict:
+            return value
     value = load_json(data)
     if not isinstance(value, dict):
         raise WireError(f"an event must be a JSON object, got {kind_of(value)}")
