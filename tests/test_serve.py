@@ -825,6 +825,96 @@ async def test_events_ready_together_leave_in_one_write_and_a_lone_event_at_once
         assert len(writes) <= 4 < events, [w[:40] for w in writes]
 
 
+async def test_the_headers_of_a_stream_leave_with_its_first_event(upstream, monkeypatch):
+    """One write for the status line, the headers and the first event (not a write, a
+    system call and a packet, for the headers alone)."""
+    from aiohttp.http_writer import StreamWriter
+
+    sent: list[bytes] = []
+    real_write, real_writelines = StreamWriter._write, StreamWriter._writelines
+
+    def write(self, chunk):
+        sent.append(bytes(chunk))
+        return real_write(self, chunk)
+
+    def writelines(self, chunks):
+        chunks = list(chunks)
+        sent.append(b"".join(chunks))
+        return real_writelines(self, chunks)
+
+    monkeypatch.setattr(StreamWriter, "_write", write)
+    monkeypatch.setattr(StreamWriter, "_writelines", writelines)
+    upstream.script(Reply(text="Hello there"))
+    async with serving([make_agent(upstream)]) as url, aiohttp.ClientSession() as http:
+        async with http.post(f"{url}/v1/chat/completions", json={
+                "model": "support", "stream": True,
+                "messages": [{"role": "user", "content": "Hi"}]}) as r:
+            assert r.status == 200
+            await r.read()
+    heads = [w for w in sent if b"X-Accel-Buffering: no" in w]  # the gateway's response
+    assert len(heads) == 1 and heads[0].startswith(b"HTTP/1.1 200")
+    assert b'data: {"id":' in heads[0], heads[0]
+
+
+class Recorded:
+    """A response that records its writes; ``gate``: a write waits for it (a client
+    that reads slowly)."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.end: bytes | None = None
+        self.gate: asyncio.Event | None = None
+
+    async def write(self, data: bytes) -> None:
+        self.writes.append(data)
+        if self.gate is not None:
+            await self.gate.wait()
+
+    async def write_eof(self, data: bytes = b"") -> None:
+        self.end = data
+
+
+async def test_the_events_not_yet_written_leave_with_the_end_of_the_response():
+    """A burst that ends in the turn it came: the first event at once, the rest and the
+    end of the response in one write (not a flush and then the end)."""
+    from tripwire.serve._answer import _Coalescing
+
+    response = Recorded()
+    writer = _Coalescing(response, 30, lambda: None)  # type: ignore[arg-type]
+    try:
+        for data in (b"a", b"b", b"c"):
+            await writer.send(data)
+        await writer.close(b"end")
+    finally:
+        writer.cancel()
+    assert response.writes == [b"a"] and response.end == b"bcend"
+
+
+async def test_the_end_of_the_response_waits_for_a_write_in_progress():
+    """Events that came while a joined write waits for the client follow it, with the
+    end of the response, in order."""
+    from tripwire.serve._answer import _Coalescing
+
+    response = Recorded()
+    writer = _Coalescing(response, 30, lambda: None)  # type: ignore[arg-type]
+    try:
+        await writer.send(b"a")
+        await writer.send(b"b")  # joined, written on the next turn
+        response.gate = asyncio.Event()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert response.writes == [b"a", b"b"]  # that write waits for the client
+        await writer.send(b"c")
+        closing = asyncio.ensure_future(writer.close(b"end"))
+        await asyncio.sleep(0)
+        assert response.end is None  # not before the write in progress
+        response.gate.set()
+        await closing
+    finally:
+        writer.cancel()
+    assert response.writes == [b"a", b"b"] and response.end == b"cend"
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(min_size=1))
 def test_a_text_event_from_the_template_is_the_generic_event(text):

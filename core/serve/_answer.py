@@ -90,6 +90,10 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
         nonlocal writer
         if writer is None:
             response = web.StreamResponse(headers=_SSE_HEADERS)
+            # The headers go out with this first data, in one write (aiohttp would
+            # send a stream's headers in a write of their own: a system call and a
+            # packet more per stream); aiohttp before 3.12 ignores the attribute.
+            response._send_headers_immediately = False
             await response.prepare(request)
             writer = _Coalescing(response, write_timeout, give_up)
             data = completion.start() + data
@@ -129,7 +133,10 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
                 break
             data = completion.event(chunk)
             if data is not None:
-                await send(data)
+                if writer is not None:  # (the common case, without send's coroutine)
+                    await writer.send(data)
+                else:
+                    await send(data)
         else:
             if writer is None:  # the run ended without a finish chunk (closed early)
                 return error_response(500, "The run ended without a response.", "server_error")
@@ -170,9 +177,10 @@ def _failed(error: BaseException, record: dict[str, Any],
 class _Coalescing:
     """Writes a stream's events: the first of a turn of the event loop at once, the
     ones ready in that same turn (events a processor releases together, or that came
-    from the upstream in one read) joined into one write on the next turn. A paced
-    stream's event goes out with no wait and no task; a burst reaches the client in two
-    packets instead of one each (fewer system calls and wake-ups). At most ``limit``
+    from the upstream in one read) joined into one write on the next turn, or into the
+    response's last write when it ends in that turn. A paced stream's event goes out
+    with no wait and no task; a burst reaches the client in two packets instead of one
+    each (fewer system calls and wake-ups). At most ``limit``
     bytes wait before ``send`` waits for the client.
 
     A write the client leaves waiting ``timeout`` seconds calls ``on_timeout``: one
@@ -235,8 +243,13 @@ class _Coalescing:
         self._task = None
 
     async def close(self, data: bytes = b"") -> None:
-        """Write what is pending, then ``data`` with the end of the response."""
-        if self._task is not None:
+        """Write what is pending, then ``data`` with the end of the response: in one
+        write, with the events the flush has not taken yet (a burst's last events)."""
+        if self._pending:
+            data = b"".join((*self._pending, data))
+            self._pending.clear()
+            self._size = 0
+        if self._task is not None:  # a write in progress ends first
             await self._task
         self._since = self._loop.time()
         await self.response.write_eof(data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from json.encoder import encode_basestring
 from typing import Any
 
 from tripwire.chunks import Chunk, Usage
@@ -28,11 +29,18 @@ def openai_finish(reason: str) -> str:
 
 #: What follows a delta's content in a stream event: the rest of the choice.
 _DELTA_TAIL = b'},"logprobs":null,"finish_reason":null}]}\n\n'
-_string = json.JSONEncoder(ensure_ascii=False).encode
+#: A string as JSON text (what ``json.dumps(text, ensure_ascii=False)`` gives, without
+#: the encoder's Python method around it: once per streamed text delta).
+_string = encode_basestring
+#: One encoder for every ``dumps``: ``json.dumps`` with options builds a new
+#: ``JSONEncoder`` each call (several per request), the same text either way.
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    """``value`` as compact JSON text (non-ASCII as it is; what JSON cannot hold as
+    its ``str``)."""
+    return _dumps(value)
 
 
 def error_body(message: str, type: str, code: Any = None, param: str | None = None) -> str:
