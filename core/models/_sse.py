@@ -51,18 +51,20 @@ async def iter_sse(
             size += len(raw) + 1
             if size > max_event_bytes:
                 raise TooLarge("a stream event", size, max_event_bytes)
-            line = raw.decode("utf-8")
-            if line.endswith("\r"):
-                line = line[:-1]
-            if not line:
+            if not raw or raw == b"\r":  # a blank line (read as bytes: one per event)
                 if data:
                     yield event or "message", "\n".join(data)
                     data = []
                 event = ""
                 size = 0
                 continue
-            if line.startswith("data:"):
-                data.append(line[6:] if line.startswith("data: ") else line[5:])
+            line = raw.decode("utf-8")
+            if line.endswith("\r"):
+                line = line[:-1]
+            if line.startswith("data: "):  # the usual data line first
+                data.append(line[6:])
+            elif line.startswith("data:"):
+                data.append(line[5:])
             elif line.startswith("event:"):
                 event = line[6:].lstrip(" ")
             # comments (":..."), id:, retry: and unknown fields are ignored
