@@ -856,6 +856,36 @@ async def test_the_headers_of_a_stream_leave_with_its_first_event(upstream, monk
     assert b'data: {"id":' in heads[0], heads[0]
 
 
+@pytest.mark.parametrize("end", ["finish", "tripwire"])
+async def test_a_streamed_answer_closes_its_iteration_of_the_run(upstream, end):
+    """The gateway closes its iteration of the run when the answer is written: none is
+    left to the event loop's finalizer for dropped async generators (a thread-safe
+    wake-up of the loop and a task per request)."""
+    import sys
+
+    dropped: list[str] = []
+    first, finalizer = sys.get_asyncgen_hooks()
+
+    def noted(agen):
+        dropped.append(agen.ag_code.co_qualname)
+        return finalizer(agen)
+
+    upstream.script(Reply(text="Here it comes: the secret is 42", delta_size=5))
+    agent = make_agent(upstream, output_processors=[BlockWord("secret")]
+                       if end == "tripwire" else [])
+    async with serving([agent]) as url, aiohttp.ClientSession() as http:
+        sys.set_asyncgen_hooks(first, noted)
+        try:
+            async with http.post(f"{url}/v1/chat/completions", json={
+                    "model": "support", "stream": True,
+                    "messages": [{"role": "user", "content": "Hi"}]}) as r:
+                raw = await r.read()
+        finally:
+            sys.set_asyncgen_hooks(first, finalizer)
+    assert (b"content_filter" in raw) == (end == "tripwire") and raw.endswith(b"[DONE]\n\n")
+    assert "AgentStream._iterate" not in dropped
+
+
 class Recorded:
     """A response that records its writes; ``gate``: a write waits for it (a client
     that reads slowly)."""

@@ -102,8 +102,12 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
         else:
             await writer.send(data)
 
+    # The iteration is closed here, when the answer is written, not left to the event
+    # loop's finalizer for a dropped async generator after the ``break`` (a
+    # thread-safe wake-up of the loop and a task per request).
+    chunks = aiter(run)
     try:
-        async for chunk in run:
+        async for chunk in chunks:
             kind = chunk.type
             if kind == "finish":
                 usage = chunk.payload["usage"]
@@ -158,6 +162,9 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
     finally:
         if writer is not None:
             writer.cancel()
+        closer = getattr(chunks, "aclose", None)
+        if closer is not None:
+            await closer()
 
 
 def _tripped(info: TripwireInfo | None, record: dict[str, Any]) -> web.Response:
