@@ -11,6 +11,9 @@ recomputation, never a wrong view.
 - ``classes(text)``: every digit as ``0`` and every capital as ``A`` (card numbers,
   IBANs, phone numbers, SSNs);
 - ``lower(text)``: ASCII letters in lower case (keywords: birth words, key-like words);
+- ``pem_lines(text)``: ``a`` for each character that can be in the base64 lines of a
+  private-key block (base64, white space, the ``\\`` of a ``\\n`` escape), ``x`` for
+  the others: where such lines before a point start is a reverse ``bytes.rfind``;
 - ``token_runs(text)``: the spans of at least ``RUN_MIN`` characters in a row of
   ``[A-Za-z0-9+/=_~-]``, where every key, token and wallet address lies: a pattern
   made only of those characters needs to search these spans only.
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import string
 
-__all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "lower", "token_runs"]
+__all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "lower", "pem_lines", "token_runs"]
 
 _CLASSES = bytes.maketrans(b"123456789BCDEFGHIJKLMNOPQRSTUVWXYZ", b"000000000" + b"A" * 25)
 
@@ -31,18 +34,21 @@ TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "+/=_~-")
 RUN_MIN = 20
 _TOKEN = bytes(ord("a") if chr(b) in TOKEN_CHARS else ord(" ") for b in range(256))
 _RUN = b"a" * RUN_MIN
+_PEM_CHARS = frozenset(string.ascii_letters + string.digits + "+/= \t\r\n\\")
+_PEM = bytes(ord("a") if chr(b) in _PEM_CHARS else ord("x") for b in range(256))
 
 
 class _Views:
     """The views of one text made so far."""
 
-    __slots__ = ("text", "ascii", "classes", "lower", "runs")
+    __slots__ = ("text", "ascii", "classes", "lower", "pem", "runs")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.ascii: bytes | None = None
         self.classes: bytes | None = None
         self.lower: bytes | None = None
+        self.pem: bytes | None = None
         self.runs: list[tuple[int, int]] | None = None
 
 
@@ -81,6 +87,15 @@ def lower(text: str) -> bytes:
     if views.lower is None:
         views.lower = ascii_bytes(text).lower()  # (ASCII letters only: bytes)
     return views.lower
+
+
+def pem_lines(text: str) -> bytes:
+    """``text`` as ``a`` for each character of ``[A-Za-z0-9+/=]``, space, tab, CR, LF
+    and ``\\``, and ``x`` for every other character (non-ASCII ones too)."""
+    views = _views(text)
+    if views.pem is None:
+        views.pem = ascii_bytes(text).translate(_PEM)
+    return views.pem
 
 
 def token_runs(text: str) -> list[tuple[int, int]]:

@@ -39,13 +39,15 @@ _LOCAL_CHAR = re.compile(r"[\w.%+\-]")
 # Where the local part before an "@" starts: after the last character that cannot be in
 # it (one greedy pass, whatever the text before the "@" looks like).
 _LOCAL_STOP = re.compile(r"(?s).*[^\w.%+\-]")
-# An "@" with something that can start a domain after it.
-_AT = re.compile(r"@(?=[^\W_])")
 # The domain: labels of letters, digits and inner hyphens, then a TLD of letters (or an
 # IDN's ``xn--`` form); nothing word-like right after it.
-_DOMAIN = re.compile(
+_DOMAIN_PATTERN = (
     r"(?:[^\W_](?:(?:[^\W_]|-){0,61}[^\W_])?\.){1,10}"
     r"([^\W\d_]{2,63}|[Xx][Nn]--[A-Za-z0-9\-]{1,59})(?![\w\-]|\.[^\W_])")
+_DOMAIN = re.compile(_DOMAIN_PATTERN)
+# An "@" with a domain after it: the regex engine skips every other "@" (``"a@" *
+# 500_000``: a text of candidates that are none) without a step in Python.
+_AT = re.compile(rf"@(?={_DOMAIN_PATTERN})")
 # File extensions that are not TLDs: ``icon@2x.png``, ``logo@3x.webp``, ``pkg@1.2.tgz``.
 _NOT_TLDS = frozenset("""
     png jpg jpeg gif svg webp bmp ico tif tiff heic avif psd css scss less js mjs cjs jsx
@@ -183,6 +185,7 @@ class PhoneDetector:
         self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
         # a stream guard looks at the same text more than once while it holds it back
         self._valid: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._check)
+        self._shaped: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._shape)
 
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
@@ -249,7 +252,24 @@ class PhoneDetector:
                 i += 1
 
     def _plausible(self, text: str, start: int, end: int, value: str) -> bool:
-        """Cheap checks before asking phonenumbers: shape and context."""
+        """Cheap checks before asking phonenumbers: shape (``_shaped``) and context."""
+        if not self._shaped(value):
+            return False
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
+            return False
+        if after in ".-/" and text[end + 1:end + 2].isdigit():
+            return False
+        if in_grouped_iban(text, start):
+            return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
+        # bare digits right after "order", "invoice", "ref", ... are that identifier
+        return not value.isdigit() or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
+
+    def _shape(self, value: str) -> bool:
+        """Whether ``value`` itself may be a phone number: its digits and groups, not a
+        date, a version, an IP address or an ISBN. (``_shaped`` remembers the answer: a
+        text of one grouping repeated asks again and again.)"""
         if not value[-1].isdigit() or value[0] not in "+(0123456789":
             return False
         groups = _GROUPS.findall(value)
@@ -268,20 +288,10 @@ class PhoneDetector:
             return False  # "2015-2020" (a valid number in some regions)
         if value.count("(") != value.count(")"):
             return False
-        if any(_DATE.match(tok) for tok in value.split()):
-            return False
-        before = text[start - 1] if start else " "
-        after = text[end] if end < len(text) else " "
-        if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
-            return False
-        if after in ".-/" and text[end + 1:end + 2].isdigit():
-            return False
-        if not value.startswith("+") and _is_isbn13(groups):
-            return False
-        if in_grouped_iban(text, start):
-            return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
-        # bare digits right after "order", "invoice", "ref", ... are that identifier
-        return not value.isdigit() or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
+        if ("-" in value or "/" in value or "." in value) and any(
+                _DATE.match(tok) for tok in value.split()):
+            return False  # (a date has two of "-", "/", ".")
+        return value.startswith("+") or not _is_isbn13(groups)
 
     def _check(self, value: str) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in one of the regions
@@ -301,9 +311,30 @@ class PhoneDetector:
                 parsed = pn.parse(number, region)
             except pn.NumberParseException:
                 continue
+            lengths = _valid_lengths(pn, parsed.country_code)
+            if lengths is not None and len(pn.national_significant_number(parsed)) not in lengths:
+                continue  # (what is_valid_number finds too, at a tenth of its cost)
             if pn.is_valid_number(parsed):
                 return True
         return False
+
+
+@functools.cache
+def _valid_lengths(pn: Any, country_code: int) -> frozenset[int] | None:
+    """The lengths a valid national number with ``country_code`` can have (``None``:
+    any). ``is_valid_number`` takes a number as valid only if it matches the general
+    description of one of the regions with that code, and that needs one of its
+    possible lengths when it lists any: a number of another length is not valid, and
+    is not worth the full check (a text of random digit groups makes many)."""
+    lengths: set[int] = set()
+    for region in pn.COUNTRY_CODE_TO_REGION_CODE.get(country_code, ()):
+        meta = pn.PhoneMetadata.metadata_for_region_or_calling_code(country_code, region)
+        if meta is None or meta.general_desc is None:
+            continue  # never valid through this region
+        if not meta.general_desc.possible_length:
+            return None
+        lengths.update(meta.general_desc.possible_length)
+    return frozenset(lengths)
 
 
 def _shortest(pn: Any, region: str) -> int:
@@ -416,12 +447,23 @@ def _trim(url: str) -> str:
     """Drop what ends a sentence or closes a bracket around the URL: ``(see
     https://x.org/a).`` keeps ``https://x.org/a``; ``https://x.org/Foo_(bar)`` keeps
     its own balanced brackets."""
-    while url:
-        last = url[-1]
+    end = len(url)
+    # How many of each bracket ``url[:end]`` holds, counted once (not again for each
+    # character dropped: a URL that ends in 2,000 ")" is not counted 2,000 times).
+    counts: dict[str, int] = {}
+    while end:
+        last = url[end - 1]
         if last in _TRAILING:
-            url = url[:-1]
-        elif last in _CLOSERS and url.count(last) > url.count(_CLOSERS[last]):
-            url = url[:-1]
-        else:
+            end -= 1
+            continue
+        opener = _CLOSERS.get(last)
+        if opener is None:
             break
-    return url
+        if last not in counts:
+            counts[last] = url.count(last, 0, end)
+            counts[opener] = url.count(opener, 0, end)
+        if counts[last] <= counts[opener]:
+            break
+        counts[last] -= 1
+        end -= 1
+    return url[:end]

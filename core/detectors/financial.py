@@ -24,16 +24,13 @@ __all__ = ["CreditCardDetector", "IBANDetector", "card_issuer", "iban_is_valid",
 
 
 def luhn_is_valid(digits: str) -> bool:
-    """The Luhn (mod 10) check of a string of digits."""
-    total = 0
-    for i, c in enumerate(reversed(digits)):
-        n = ord(c) - 48
-        if i % 2:
-            n *= 2
-            if n > 9:
-                n -= 9
-        total += n
+    """The Luhn (mod 10) check of a string of ASCII digits."""
+    # every other digit from the right doubled (less 9 when above 9): a table lookup
+    total = sum(map(int, digits[::-1][::2])) + sum(map(_DOUBLED.__getitem__, digits[-2::-2]))
     return total % 10 == 0
+
+
+_DOUBLED = {str(d): 2 * d - 9 if d > 4 else 2 * d for d in range(10)}
 
 
 _ALL = frozenset(range(16, 20))
@@ -123,12 +120,19 @@ class CreditCardDetector:
         """The card numbers among a run's digit groups: the longest valid sequences of
         whole groups, left to right, with one and the same separator between them."""
         i, k = 0, len(groups)
+        # digits[n]: the digits in the first n groups (a sequence of groups whose digits
+        # are not 13 to 19 is no card: not even looked at)
+        digits = [0]
+        for s, e in groups:
+            digits.append(digits[-1] + e - s)
         while i < k:
             first = groups[i][1] - groups[i][0]
             if first != 4 and not 13 <= first <= 19:
                 i += 1  # a card starts with a group of four, or is one group
                 continue
             for j in range(min(k, i + 5) if first == 4 else i + 1, i, -1):
+                if not 13 <= digits[j] - digits[i] <= 19:
+                    continue
                 start, end = groups[i][0], groups[j - 1][1]
                 if self._is_card(text, groups[i:j]):
                     value = text[start:end]

@@ -105,6 +105,9 @@ class IPAddressDetector:
                 continue  # Foo::Bar, 12:30:45:67abc, ...
             if len(_HEX_GROUP.findall(value.split(".")[0])) < 2:
                 continue  # "::", "::1", "a::": too little to be anyone's address
+            if "::" not in value and value.count(":") != (6 if "." in value else 7):
+                continue  # without "::", eight groups (six and an IPv4 address): what
+                # ``ipaddress`` says too, at a tenth of the cost of its error
             try:
                 ipaddress.IPv6Address(value)
             except ValueError:

@@ -512,11 +512,20 @@ def _body_start(text: str, footer: int) -> int:
     """Where the base64 lines that end at ``footer`` begin, at most ``MAX_LENGTH``
     characters back (the first of them may be cut there)."""
     lo = max(0, footer - MAX_LENGTH)
+    # The last character before the footer that no base64 line holds: its line is not
+    # one, so only the lines after it are looked at (a text of many END lines is not
+    # searched MAX_LENGTH characters back for each; no line break holds that character,
+    # so the breaks after it are the same).
+    stop = _views.pem_lines(text).rfind(b"x", lo, footer)
+    if stop != -1:
+        lo = stop + 1
     breaks = list(_PEM_LINE_BREAK.finditer(text, lo, footer))
     line_starts = [lo] + [b.end() for b in breaks]
     line_ends = [b.start() for b in breaks] + [footer]
     start = footer
     for ls, le in zip(reversed(line_starts), reversed(line_ends), strict=True):
+        if stop != -1 and ls == lo:
+            break  # the rest of the line that holds ``text[stop]``
         line = text[ls:le]
         stripped = line.lstrip(" \t")
         if _NOT_BASE64.search(stripped.rstrip(" \t")):
