@@ -42,8 +42,10 @@ _TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array",
 
 def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[tuple[Path, str]]:
     """Put every string the call's caller gave (above) in the conversation, one
-    system-role input message each (after the input); their places with the id of
-    their message (``lift_caller_texts`` puts them back)."""
+    system-role input message per distinct string (after the input; a string given at
+    several places is checked once, and each place gets what the processors left of
+    it); their places with the id of their message (``lift_caller_texts`` puts them
+    back)."""
     config = call.config
     found: list[tuple[Path, str]] = []
     for name in call.caller_tools:
@@ -54,11 +56,13 @@ def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[tuple
                         strict=True):
         found.extend((path, text) for path, text in _strings(getattr(config, key), (key,))
                      if _at(own, path[1:]) != text)
-    messages = [Message._of("system", [TextPart(text)], {CALLER_TEXT: True})
-                for _, text in found]
+    messages: dict[str, Message] = {}
+    for _, text in found:
+        if text not in messages:
+            messages[text] = Message._of("system", [TextPart(text)], {CALLER_TEXT: True})
     if messages:
-        message_list.add(messages, "input", keep_system=True)
-    return [(path, m.id) for (path, _), m in zip(found, messages, strict=True)]
+        message_list.add(list(messages.values()), "input", keep_system=True)
+    return [(path, messages[text].id) for path, text in found]
 
 
 def lift_caller_texts(message_list: MessageList, paths: list[tuple[Path, str]],
@@ -66,26 +70,30 @@ def lift_caller_texts(message_list: MessageList, paths: list[tuple[Path, str]],
     """Take the messages ``add_caller_texts`` added out of the conversation and put
     their text, as the input processors left it, back in the call's tools, provider
     options and model settings (the call's own copies); a string whose message a
-    processor removed becomes empty. (By id, whatever role a processor gave it.)"""
+    processor removed becomes empty. (By id, whatever role a processor gave it.) Each
+    mapping and list on the way to a string is copied once, however many strings it
+    holds: the time is linear in what the caller gave."""
     added = {message_id for _, message_id in paths}
     texts = {m.id: m.text for m in message_list.all.db() if m.id in added}
     message_list.remove_by_ids(texts)
     config = call.config
-    tools: dict[str, dict[str, Any]] = {}
+    places: dict[Any, Any] = {}  # the paths as a tree: step -> subtree (a dict) or text
     for path, message_id in paths:
-        text = texts.get(message_id, "")
-        if path[0] == "tools":
-            tool = config.tools[path[1]]
-            definition = tools.get(path[1]) or {"description": tool.description,
-                                                "parameters": tool.parameters}
-            tools[path[1]] = _replaced(definition, path[2:], text)
-        elif path[0] == "provider_options":
-            config.provider_options = _replaced(config.provider_options, path[1:], text)
-        else:
-            config.model_settings = _replaced(config.model_settings, path[1:], text)
-    for name, definition in tools.items():
+        node = places
+        for step in path[:-1]:
+            node = node.setdefault(step, {})
+        node[path[-1]] = texts.get(message_id, "")
+    for name, tree in places.get("tools", {}).items():
+        tool = config.tools[name]
+        definition = _replaced({"description": tool.description,
+                                "parameters": tool.parameters}, tree)
         config.tools[name] = client_tool(name, definition["description"],
                                          definition["parameters"])
+    if "provider_options" in places:
+        config.provider_options = _replaced(config.provider_options,
+                                            places["provider_options"])
+    if "model_settings" in places:
+        config.model_settings = _replaced(config.model_settings, places["model_settings"])
 
 
 def _strings(value: Any, path: Path) -> Iterator[tuple[Path, str]]:
@@ -125,14 +133,11 @@ def _at(value: Any, path: Path) -> Any:
     return value
 
 
-def _replaced(value: Any, path: Path, text: str) -> Any:
-    """``value`` with ``text`` at ``path``: new mappings and lists along the path, the
+def _replaced(value: Any, places: Mapping[Any, Any]) -> Any:
+    """``value`` with the texts of ``places`` (a tree of steps, texts its leaves) at
+    their places: a new mapping or list for each one along the way, copied once, the
     rest shared (``value`` itself, the caller's or the agent's, is not changed)."""
-    if not path:
-        return text
-    step, rest = path[0], path[1:]
-    if isinstance(value, Mapping):
-        return {**value, step: _replaced(value[step], rest, text)}
-    items = list(value)
-    items[step] = _replaced(items[step], rest, text)
+    items: Any = dict(value) if isinstance(value, Mapping) else list(value)
+    for step, place in places.items():
+        items[step] = place if isinstance(place, str) else _replaced(items[step], place)
     return items

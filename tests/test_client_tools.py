@@ -171,3 +171,52 @@ async def test_a_processor_tells_the_callers_texts_apart():
     texts = {text for _, caller, text in seen if caller}
     assert texts == {f"Find a customer. Mail {EMAIL}.", f"Or {EMAIL}.", "Ada", EMAIL}
     assert all(role == "system" for role, caller, _ in seen if caller)
+
+
+async def test_many_caller_texts_are_put_back_in_one_pass(monkeypatch):
+    """Each mapping and list holding the caller's strings is copied once, not once per
+    string it holds: a schema of 4 MiB of enum values took hours of one event loop."""
+    from tripwire import _caller_texts
+    from tripwire.plugins.pii_detector import PIIDetector
+
+    calls = []
+    replaced = _caller_texts._replaced
+
+    def counted(*args):
+        calls.append(1)
+        return replaced(*args)
+
+    monkeypatch.setattr(_caller_texts, "_replaced", counted)
+    model = MockModel(["ok"])
+    values = [f"value {i}" for i in range(500)]
+    agent = Agent(id="a", model=model, input_processors=[PIIDetector()])
+    await agent.generate("Hello", caller_system="input",
+                         provider_options={"mock": {"choices": values}})
+    assert model.requests[0].provider_options["mock"]["choices"] == values
+    assert len(calls) <= 5  # one per mapping or list on the way
+
+
+async def test_a_string_given_many_times_is_one_message():
+    """The processors see each distinct string of the caller's once (a judge is asked
+    about it once), and every place of it gets what they left of it."""
+    from tripwire import Processor, hookimpl
+
+    seen: list[str] = []
+
+    class Look(Processor):
+        id = "look"
+
+        @hookimpl
+        def process_input(self, messages):
+            for m in messages:
+                if m.is_caller_text:
+                    seen.append(m.text)
+                    m.content.content = m.text.upper()
+                    m.content.parts = []
+
+    model = MockModel(["ok"])
+    agent = Agent(id="a", model=model, input_processors=[Look()])
+    await agent.generate("Hello", caller_system="input",
+                         provider_options={"mock": {"a": ["x", "y", "x"], "b": "x"}})
+    assert sorted(seen) == ["x", "y"]
+    assert model.requests[0].provider_options["mock"] == {"a": ["X", "Y", "X"], "b": "X"}
