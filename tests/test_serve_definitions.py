@@ -396,3 +396,36 @@ async def test_a_key_trusted_with_its_instructions_has_its_tools_unchecked():
                       for r in upstream.requests)
     assert own == f"Find a customer. Mail {EMAIL}."
     assert other == f"Find a customer. Mail {EMAIL_MASKED}."
+
+
+@pytest.mark.parametrize("field", ["tools", "response_format", "stop"])
+async def test_more_strings_than_the_gateway_takes_is_a_400(field):
+    """Each string of a client's definitions is a message the input processors check:
+    more than ``MAX_DEFINITION_TEXTS`` in all (a 4 MiB body of short enum values holds
+    hundreds of thousands) is a 400 naming the limit, and the upstream is never
+    called; a few less are taken."""
+    from tripwire.serve._request import MAX_DEFINITION_TEXTS, parse_request
+
+    def body(count: int) -> dict[str, Any]:
+        values = [f"v{i}" for i in range(count)]
+        out: dict[str, Any] = {"model": "support",
+                               "messages": [{"role": "user", "content": "Hello"}]}
+        schema = {"type": "object", "properties": {"v": {"type": "string", "enum": values}}}
+        if field == "tools":
+            out["tools"] = [{"type": "function", "function": {
+                "name": "pick", "description": "Pick one.", "parameters": schema}}]
+        elif field == "response_format":
+            out["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": "answer", "schema": schema}}
+        else:
+            out["stop"] = values
+        return out
+
+    parse_request(body(MAX_DEFINITION_TEXTS - 10))
+    async with FakeLLMServer() as upstream:
+        async with running(guarded(upstream), "127.0.0.1", 0) as url:
+            status, raw = await post(url, body(MAX_DEFINITION_TEXTS + 1))
+        assert upstream.requests == []
+    assert status == 400, raw
+    error = json.loads(raw)["error"]
+    assert error["param"] == "tools" and str(MAX_DEFINITION_TEXTS) in error["message"]

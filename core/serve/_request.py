@@ -62,6 +62,12 @@ _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 #: and no processor checks them (every string value is checked, as input:
 #: ``tripwire._caller_texts``), so they hold no free text.
 SCHEMA_KEY = re.compile(r"[A-Za-z0-9_.$-]{1,64}")
+#: The most strings a request's tools, upstream fields and ``stop`` may hold in all:
+#: each is a message the input processors check (``tripwire._caller_texts``), so a
+#: body of short enum values was hundreds of thousands of messages, and as many
+#: questions to a processor's judge model. Far above what clients send (OpenAI takes at
+#: most 128 tools, and 1,000 enum values in a structured output's schema).
+MAX_DEFINITION_TEXTS = 10_000
 
 #: The fields each role's message may have (null counts as absent). Anything else
 #: would reach neither the processors nor the upstream: a 400 names it rather than
@@ -173,11 +179,11 @@ def _parse(body: Any) -> ChatRequest:
         raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
     settings = {k: _setting(k, body[k]) for k in SETTINGS if body.get(k) is not None}
     upstream = {k: body[k] for k in UPSTREAM_FIELDS if body.get(k) is not None}
-    for key, value in upstream.items():
-        _names_only(value, key)
+    texts = sum(_names_only(value, key) for key, value in upstream.items())
     if body.get("max_completion_tokens") is not None:
         settings["max_tokens"] = _setting("max_completion_tokens", body["max_completion_tokens"])
-    tools = _tools(body.get("tools"))
+    tools, tool_texts = _tools(body.get("tools"))
+    _definition_texts(texts + tool_texts + _names_only(settings.get("stop"), "stop"))
     return ChatRequest(
         agent=model,
         messages=messages_from_openai(body.get("messages")),
@@ -208,8 +214,11 @@ def _setting(name: str, value: Any) -> Any:
     return value
 
 
-def _tools(value: Any) -> list[dict[str, Any]]:
+def _tools(value: Any) -> tuple[list[dict[str, Any]], int]:
+    """The client's tools as ``client_tools`` entries, and the number of strings in
+    them."""
     out = []
+    texts = 0
     for i, item in enumerate(as_list(value, "tools")):
         tool = as_object(item, "tools[%d]", i)
         if tool.get("type", "function") != "function":
@@ -224,30 +233,41 @@ def _tools(value: Any) -> list[dict[str, Any]]:
         if not name:
             raise BadRequest(f"tools[{i}].function.name is required", f"tools[{i}].function.name")
         parameters = as_object(function.get("parameters"), "tools[%d].function.parameters", i)
-        _names_only(parameters, f"tools[{i}].function.parameters")
-        out.append({
-            "name": name,
-            "description": as_text(function.get("description"),
-                                   "tools[%d].function.description", i) or "",
-            "parameters": parameters or None,
-        })
-    return out
+        texts += _names_only(parameters, f"tools[{i}].function.parameters")
+        description = as_text(function.get("description"), "tools[%d].function.description",
+                              i) or ""
+        texts += bool(description)
+        out.append({"name": name, "description": description, "parameters": parameters or None})
+    return out, texts
 
 
-def _names_only(value: Any, where: str) -> None:
+def _names_only(value: Any, where: str) -> int:
     """``BadRequest`` naming the first key in ``value`` (a JSON value at ``where``) that
-    is not a name (``SCHEMA_KEY``)."""
+    is not a name (``SCHEMA_KEY``); otherwise the number of strings in it."""
     if isinstance(value, dict):
+        count = 0
         for key, item in value.items():
             if not SCHEMA_KEY.fullmatch(key):
                 raise BadRequest(
                     f"{where}: the key {key!r:.80} must be a name: 1-64 letters, digits, "
                     f"'_', '.', '$' or '-' (the model reads keys, and no processor checks "
                     f"them; put text in a description)", where)
-            _names_only(item, f"{where}.{key}")
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            _names_only(item, f"{where}[{i}]")
+            count += _names_only(item, f"{where}.{key}")
+        return count
+    if isinstance(value, list):
+        return sum(_names_only(item, f"{where}[{i}]") for i, item in enumerate(value))
+    return isinstance(value, str)
+
+
+def _definition_texts(count: int) -> None:
+    """``BadRequest`` when the request's tools, upstream fields and ``stop`` hold more
+    than ``MAX_DEFINITION_TEXTS`` strings."""
+    if count > MAX_DEFINITION_TEXTS:
+        raise BadRequest(
+            f"the request's tools, response_format and other fields for the model hold "
+            f"{count} strings, more than the {MAX_DEFINITION_TEXTS} this gateway takes "
+            f"(each is checked by the agent's input processors as a message of its own)",
+            "tools")
 
 
 def _tool_choice(value: Any, tools: list[str]) -> Any:
