@@ -15,7 +15,7 @@ import aiohttp
 import openai
 import pytest
 from aiohttp.test_utils import make_mocked_request
-from fake_llm_server import FakeLLMServer, Reply
+from fake_llm_server import FakeLLMServer, FakeToolCall, Reply
 from hypothesis import given
 from hypothesis import strategies as st
 from multidict import CIMultiDict
@@ -417,3 +417,41 @@ def test_a_thread_refused_at_save_is_a_404_that_logs_no_id(caplog):
     assert (status, kind, code) == (404, "invalid_request_error", "thread_not_found")
     assert record == {"error": "ThreadOwnerError"}
     assert THREAD not in message + caplog.text and "x-co" not in message + caplog.text
+
+
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "The weather in a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_client_tool_turn_is_stored_once(tmp_path, keys, stream):
+    """The model says a sentence and calls the client's tool; the client answers, as the
+    docs say, with that assistant message and its tool result: the thread holds the
+    sentence once (it held it twice, and the model read it twice on every later turn)."""
+    said = "Let me look that up for you."
+    call = {"id": "call_1", "type": "function",
+            "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path))
+        upstream.script(Reply(text=said, tool_calls=[FakeToolCall("call_1", "get_weather",
+                                                                  {"city": "Oslo"})]),
+                        Reply(text="It is sunny."), Reply(text="You are welcome."))
+        async with running(served, "127.0.0.1", 0) as url:
+            async with openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="a-secret",
+                                          max_retries=0) as api:
+                first = await api.chat.completions.create(
+                    model="support", messages=[{"role": "user", "content": "Weather?"}],
+                    tools=[WEATHER], extra_headers={THREAD_HEADER: THREAD})
+                assert first.choices[0].finish_reason == "tool_calls"
+            assert await _say(url, "a-secret", "", stream=stream, messages=[
+                {"role": "assistant", "content": said, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}]) == \
+                "It is sunny."
+            assert await _say(url, "a-secret", "Thanks", stream=stream) == \
+                "You are welcome."
+    for request in upstream.requests[1:]:
+        assert [text for _, text in _said(request)].count(said) == 1, _said(request)
+    assert _said(upstream.requests[2]) == [
+        ("user", "Weather?"), ("assistant", said), ("assistant", "It is sunny."),
+        ("user", "Thanks")]
