@@ -371,6 +371,27 @@ async def test_a_whole_conversation_with_a_thread_is_a_400(tmp_path, keys):
     assert not upstream.requests
 
 
+async def test_a_tool_loops_whole_conversation_with_a_thread_is_a_400(tmp_path, keys):
+    """A client's usual tool loop sends the conversation again to answer the calls: the
+    user message before the assistant's tool calls is the one the thread holds from
+    the turn that made the calls, and would be stored twice. It is refused, and the
+    upstream never called."""
+    call = {"id": "call_1", "type": "function",
+            "function": {"name": "get_weather", "arguments": "{}"}}
+    async with FakeLLMServer() as upstream:
+        served = tenant_gateway(tmp_path, upstream.openai_base_url, _memory(tmp_path))
+        async with running(served, "127.0.0.1", 0) as url:
+            with pytest.raises(openai.BadRequestError) as refused:
+                await _say(url, "a-secret", "", stream=False, messages=[
+                    {"role": "user", "content": "Weather?"},
+                    {"role": "assistant", "content": None, "tool_calls": [call]},
+                    {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}])
+    error = refused.value.body
+    assert isinstance(error, dict) and error["param"] == "messages[1]"
+    assert THREAD_HEADER in error["message"] and "tool_calls" in error["message"]
+    assert not upstream.requests
+
+
 def test_a_turns_new_messages_pass_the_turn_check():
     """A turn's new messages: user and system messages, or an assistant's tool calls
     and the client's results (a client tool's answer)."""
@@ -382,6 +403,11 @@ def test_a_turns_new_messages_pass_the_turn_check():
         check_turn([{"role": "assistant", "tool_calls": [call]},
                     {"role": "tool", "tool_call_id": "call_1", "content": "r"},
                     {"role": "system", "content": "s"}, {"role": "user", "content": "u"}])
+    check_turn([{"role": "user", "content": "u"},  # a prefill: the model goes on from it
+                {"role": "assistant", "content": "Sure:"}])
+    with pytest.raises(BadRequest, match=r"messages\[2\]"):
+        check_turn([{"role": "system", "content": "s"}, {"role": "user", "content": "u"},
+                    {"role": "assistant", "tool_calls": [call]}])
 
 
 @given(st.text(max_size=140))

@@ -5,8 +5,9 @@ A request with the header runs with the thread as its request context's
 sends), so the agent's memory loads the thread's earlier messages and saves the turn,
 and a ``cost-guard`` scoped to the thread counts the thread's runs. The client then
 sends only the turn's new messages, as with OpenAI's Assistants threads: a request
-that holds a user message after an assistant message (a whole conversation, which the
-thread would store a second time) is refused (``check_turn``), and so is a thread for
+that holds a user message after an assistant message, or an assistant's tool calls after
+a user message (a whole conversation, which the thread would store a second time) is
+refused (``check_turn``), and so is a thread for
 an agent without memory (``has_memory``).
 
 Each tenant has its own namespace of thread ids: tenant T naming X runs the thread
@@ -109,19 +110,29 @@ def has_memory(agent: Agent) -> bool:
 def check_turn(messages: Sequence[Any]) -> None:
     """``BadRequest`` for a thread's request whose messages (the body's ``messages``,
     already checked by ``parse_request``) hold a user message after an assistant
-    message: that is a conversation the thread already holds, and saving it would
-    store every earlier turn again. A turn's new messages are user (and system)
-    messages, or an assistant's tool calls with the client's tool results."""
-    answered = False
+    message, or an assistant's tool calls after a user message: that is a
+    conversation the thread already holds (the calls answer an earlier turn, which
+    began with that user message), and saving it would store every earlier turn
+    again. A turn's new messages are user (and system) messages, or an assistant's
+    tool calls with the client's tool results."""
+    answered = asked = False
     for i, message in enumerate(messages):
         role = message.get("role")
         if role == "assistant":
+            if asked and message.get("tool_calls"):
+                raise BadRequest(
+                    f"messages[{i}] is an assistant's tool calls after a user message: "
+                    f"with {THREAD_HEADER}, answer the calls with only the assistant's "
+                    f"tool_calls message and the tool messages (the thread holds the "
+                    f"user message before them, and would store it again)", f"messages[{i}]")
             answered = True
-        elif role == "user" and answered:
-            raise BadRequest(
-                f"messages[{i}] is a user message after an assistant message: with "
-                f"{THREAD_HEADER}, send only this turn's new messages (the thread holds "
-                f"the earlier ones, and would store them again)", f"messages[{i}]")
+        elif role == "user":
+            if answered:
+                raise BadRequest(
+                    f"messages[{i}] is a user message after an assistant message: with "
+                    f"{THREAD_HEADER}, send only this turn's new messages (the thread holds "
+                    f"the earlier ones, and would store them again)", f"messages[{i}]")
+            asked = True
 
 
 def owner_error(error: BaseException) -> ThreadOwnerError | None:
