@@ -184,36 +184,6 @@ async def test_an_accepted_run_is_saved_once_with_its_tool_calls(url):
     assert len({m.id for m in saved}) == 3
 
 
-async def test_a_step_with_a_client_call_keeps_only_its_answered_calls(url):
-    """A step that says something, runs the agent's tool and calls the caller's: the
-    run ends for the caller, who answers with that message (its text and its call)
-    and the result. The thread keeps the agent's call and its result from the first
-    run, and the text once, with the client's call, from the answer."""
-    from helpers import delete_account
-
-    from tripwire import ToolInvocation, ToolInvocationPart
-
-    client = {"name": "confirm", "description": "Ask the user.",
-              "parameters": {"type": "object", "properties": {}}}
-    step = MockResponse(text="Deleting.", tool_calls=[
-        {"tool_name": "delete_account", "args": {"user_id": "u1"}, "tool_call_id": "c1"},
-        {"tool_name": "confirm", "args": {}, "tool_call_id": "c2"}])
-    async with agent(url, [step, "Done."], tools=[delete_account]) as a:
-        first = await a.generate("delete u1", memory=T1, client_tools=[client])
-        assert first.finish_reason == "tool-calls"
-        answered = Message.assistant("Deleting.")
-        answered.content.parts.append(ToolInvocationPart(ToolInvocation(
-            state="result", tool_call_id="c2", tool_name="confirm", args={},
-            result="yes")))
-        await a.generate([answered], memory=T1, client_tools=[client])
-    async with open_store(url) as s:
-        saved = await s.last_messages("t1", 100)
-    assert [(m.role, m.text, [(c.tool_call_id, c.state) for c in m.tool_invocations])
-            for m in saved] == [
-        ("user", "delete u1", []), ("assistant", "", [("c1", "result")]),
-        ("assistant", "Deleting.", [("c2", "result")]), ("assistant", "Done.", [])]
-
-
 async def test_two_concurrent_runs_on_one_thread_lose_no_message(url):
     async with agent(url, [f"r{i}" for i in range(12)]) as a:
         await asyncio.gather(*(a.generate(f"q{i}", memory=T1) for i in range(12)))

@@ -478,6 +478,6 @@ async def test_a_client_tool_turn_is_stored_once(tmp_path, keys, stream):
                 "You are welcome."
     for request in upstream.requests[1:]:
         assert [text for _, text in _said(request)].count(said) == 1, _said(request)
-    assert _said(upstream.requests[2]) == [
-        ("user", "Weather?"), ("assistant", said), ("assistant", "It is sunny."),
-        ("user", "Thanks")]
+    assert _said(upstream.requests[2]) == [  # the text, then the call with its result
+        ("user", "Weather?"), ("assistant", said), ("assistant", ""),
+        ("assistant", "It is sunny."), ("user", "Thanks")]

@@ -49,10 +49,7 @@ def store_option(store: Any, owner: str) -> MemoryStore:
 def keepable(messages: Sequence[Message]) -> list[Message]:
     """The messages of a run worth storing: tool calls that never got a result and
     messages left empty are dropped, as are retry-feedback signals (they speak of an
-    attempt that was thrown away). A message with a call that never got a result (a
-    client tool's: the run ended for its caller to run it) keeps only its answered
-    calls: the caller answers with that message, its text and its calls, and the
-    results, which the next run stores (its text, stored now too, was there twice)."""
+    attempt that was thrown away)."""
     out = []
     for m in messages:
         if m.role == "system":
@@ -61,21 +58,15 @@ def keepable(messages: Sequence[Message]) -> list[Message]:
         if isinstance(signal, Mapping) and \
                 (signal.get("attributes") or {}).get("type") == "retry-feedback":
             continue
-        parts = m.content.parts
-        content = m.content.content
-        if any(type(p) is ToolInvocationPart and p.tool_invocation.state != "result"
-               for p in parts):
-            parts = [p for p in parts if type(p) is StepStartPart or (
-                type(p) is ToolInvocationPart and p.tool_invocation.state == "result")]
-            content = None
-        if all(type(p) is StepStartPart for p in parts) and not content:
+        parts = [p for p in m.content.parts
+                 if not (type(p) is ToolInvocationPart and p.tool_invocation.state != "result")]
+        if all(type(p) is StepStartPart for p in parts) and not m.content.content:
             continue
-        if parts is not m.content.parts:
+        if len(parts) != len(m.content.parts):
             import copy
 
             m = copy.copy(m)
             m.content = copy.copy(m.content)
             m.content.parts = parts
-            m.content.content = content
         out.append(m)
     return out

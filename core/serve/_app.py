@@ -43,6 +43,7 @@ from tripwire.serve._response import Completion, dumps
 from tripwire.serve._shared import KeySlots, gather_metrics
 from tripwire.serve._thread import (
     THREAD_HEADER,
+    answered_calls,
     check_turn,
     has_memory,
     store_thread_id,
@@ -286,6 +287,7 @@ class Gateway:
             thread = thread_of(request)  # never logged or counted: the client chose it
             if thread is not None:
                 check_turn(body["messages"])
+                answered_calls(chat.messages)
         except BadRequest as e:
             return error_response(400, str(e), "invalid_request_error", None, e.param)
         record["stream"] = chat.stream

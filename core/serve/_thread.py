@@ -7,8 +7,9 @@ and a ``cost-guard`` scoped to the thread counts the thread's runs. The client t
 sends only the turn's new messages, as with OpenAI's Assistants threads: a request
 that holds a user message after an assistant message, or an assistant's tool calls after
 a user message (a whole conversation, which the thread would store a second time) is
-refused (``check_turn``), and so is a thread for
-an agent without memory (``has_memory``).
+refused (``check_turn``), and so is a thread for an agent without memory
+(``has_memory``). A turn that answers tool calls stores only the calls of the
+assistant message it sends (``answered_calls``): the thread holds its text already.
 
 Each tenant has its own namespace of thread ids: tenant T naming X runs the thread
 ``T/X`` (``store_thread_id``; X holds no "/", so the store id is unambiguous whatever
@@ -30,10 +31,11 @@ from aiohttp import web
 
 from tripwire.agent import Agent
 from tripwire.memory import ThreadOwnerError
+from tripwire.messages import Message, ToolInvocationPart
 from tripwire.serve._request import BadRequest
 
-__all__ = ["THREAD_HEADER", "THREAD_NOT_FOUND", "check_turn", "has_memory", "owner_error",
-           "store_thread_id", "thread_of"]
+__all__ = ["THREAD_HEADER", "THREAD_NOT_FOUND", "answered_calls", "check_turn", "has_memory",
+           "owner_error", "store_thread_id", "thread_of"]
 
 #: The request header that names the request's memory thread.
 THREAD_HEADER = "X-Tripwire-Thread"
@@ -133,6 +135,19 @@ def check_turn(messages: Sequence[Any]) -> None:
                     f"{THREAD_HEADER}, send only this turn's new messages (the thread holds "
                     f"the earlier ones, and would store them again)", f"messages[{i}]")
             asked = True
+
+
+def answered_calls(messages: Sequence[Message]) -> None:
+    """A thread's turn that answers tool calls (``check_turn``): its assistant messages
+    keep only their calls (the client's results in them). The turn that made the calls
+    stored the assistant's text and reasoning already (a call is stored once it has its
+    result), so the copy the client sends with the calls would be in the thread twice,
+    and the model would read it twice on every later turn."""
+    for message in messages:
+        if message.role == "assistant" and message.tool_invocations:
+            message.content.parts = [p for p in message.content.parts
+                                     if type(p) is ToolInvocationPart]
+            message.content.content = None
 
 
 def owner_error(error: BaseException) -> ThreadOwnerError | None:
