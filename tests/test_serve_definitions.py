@@ -429,3 +429,34 @@ async def test_more_strings_than_the_gateway_takes_is_a_400(field):
     assert status == 400, raw
     error = json.loads(raw)["error"]
     assert error["param"] == "tools" and str(MAX_DEFINITION_TEXTS) in error["message"]
+
+
+@pytest.mark.parametrize("field", ["tools", "response_format"])
+@pytest.mark.parametrize("depth", [150, 900])
+async def test_a_definition_nested_too_deep_is_a_400(field, depth):
+    """A schema nested deeper than ``MAX_ARGS_DEPTH`` (no real one comes near) is a 400
+    naming the place, and the upstream is never called: every processor and
+    serialiser that walks it recurses once per level."""
+    from tripwire.models._wire import MAX_ARGS_DEPTH
+
+    nested: Any = {"type": "string", "description": "The deepest."}
+    for _ in range(depth):
+        nested = {"type": "array", "items": nested}
+    schema = {"type": "object", "properties": {"v": nested}}
+    body: dict[str, Any] = {"model": "support",
+                            "messages": [{"role": "user", "content": "Hello"}]}
+    if field == "tools":
+        body["tools"] = [{"type": "function", "function": {
+            "name": "pick", "description": "Pick.", "parameters": schema}}]
+        param = "tools[0].function.parameters"
+    else:
+        body["response_format"] = {"type": "json_schema", "json_schema": {
+            "name": "answer", "schema": schema}}
+        param = "response_format"
+    async with FakeLLMServer() as upstream:
+        async with running(guarded(upstream), "127.0.0.1", 0) as url:
+            status, raw = await post(url, body)
+        assert upstream.requests == []
+    assert status == 400, raw
+    error = json.loads(raw)["error"]
+    assert error["param"] == param and str(MAX_ARGS_DEPTH) in error["message"]

@@ -28,11 +28,13 @@ from tripwire.messages import (
     new_id,
 )
 from tripwire.models._wire import (
+    MAX_ARGS_DEPTH,
     WireError,
     as_list,
     as_object,
     as_text,
     kind_of,
+    nesting_depth,
     parse_tool_args,
 )
 from tripwire.tools import TOOL_NAME
@@ -179,7 +181,7 @@ def _parse(body: Any) -> ChatRequest:
         raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
     settings = {k: _setting(k, body[k]) for k in SETTINGS if body.get(k) is not None}
     upstream = {k: body[k] for k in UPSTREAM_FIELDS if body.get(k) is not None}
-    texts = sum(_names_only(value, key) for key, value in upstream.items())
+    texts = sum(_definition(value, key) for key, value in upstream.items())
     if body.get("max_completion_tokens") is not None:
         settings["max_tokens"] = _setting("max_completion_tokens", body["max_completion_tokens"])
     tools, tool_texts = _tools(body.get("tools"))
@@ -233,7 +235,7 @@ def _tools(value: Any) -> tuple[list[dict[str, Any]], int]:
         if not name:
             raise BadRequest(f"tools[{i}].function.name is required", f"tools[{i}].function.name")
         parameters = as_object(function.get("parameters"), "tools[%d].function.parameters", i)
-        texts += _names_only(parameters, f"tools[{i}].function.parameters")
+        texts += _definition(parameters, f"tools[{i}].function.parameters")
         description = as_text(function.get("description"), "tools[%d].function.description",
                               i) or ""
         texts += bool(description)
@@ -241,11 +243,22 @@ def _tools(value: Any) -> tuple[list[dict[str, Any]], int]:
     return out, texts
 
 
+def _definition(value: Any, where: str) -> int:
+    """The number of strings in ``value``, a JSON value at ``where`` the model reads (a
+    tool's parameters, a field for the upstream); ``BadRequest`` when it nests deeper
+    than ``MAX_ARGS_DEPTH`` (no schema comes near it, and every processor and
+    serialiser that walks it would fail on it) or holds a key that is not a name."""
+    if nesting_depth(value, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH:
+        raise BadRequest(f"{where} nests objects and arrays more than {MAX_ARGS_DEPTH} levels "
+                         f"deep", where)
+    return _names_only(value, where)
+
+
 def _names_only(value: Any, where: str) -> int:
     """``BadRequest`` naming the first key in ``value`` (a JSON value at ``where``) that
     is not a name (``SCHEMA_KEY``); otherwise the number of strings in it."""
+    count = 0
     if isinstance(value, dict):
-        count = 0
         for key, item in value.items():
             if not SCHEMA_KEY.fullmatch(key):
                 raise BadRequest(
@@ -253,10 +266,12 @@ def _names_only(value: Any, where: str) -> int:
                     f"'_', '.', '$' or '-' (the model reads keys, and no processor checks "
                     f"them; put text in a description)", where)
             count += _names_only(item, f"{where}.{key}")
-        return count
-    if isinstance(value, list):
-        return sum(_names_only(item, f"{where}[{i}]") for i, item in enumerate(value))
-    return isinstance(value, str)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            count += _names_only(item, f"{where}[{i}]")
+    elif isinstance(value, str):
+        count = 1
+    return count
 
 
 def _definition_texts(count: int) -> None:
