@@ -269,23 +269,31 @@ async def test_a_key_that_is_no_name_is_a_400(field):
     """Keys (a schema's property names) are read by the model and checked by no
     processor: only names are taken, and the 400 names the place."""
     schema = {"type": "object", "properties": {INJECTION: {"type": "string"}}}
+    error = await refused_schema(field, schema)
+    param = ("tools[0].function.parameters.properties" if field == "tools"
+             else "response_format.json_schema.schema.properties")
+    assert error["param"] == param and "must be a name" in error["message"]
+
+
+async def refused_schema(field: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The 400's error object for a request whose tool's parameters (``field ==
+    "tools"``) or ``response_format`` schema is ``schema``; no request reached the
+    upstream."""
     body: dict[str, Any] = {"model": "support",
                             "messages": [{"role": "user", "content": "Hello"}]}
     if field == "tools":
         body["tools"] = [{"type": "function", "function": {
             "name": "lookup", "description": "Find.", "parameters": schema}}]
-        param = "tools[0].function.parameters.properties"
     else:
         body["response_format"] = {"type": "json_schema", "json_schema": {
             "name": "answer", "schema": schema}}
-        param = "response_format.json_schema.schema.properties"
     async with FakeLLMServer() as upstream:
         async with running(guarded(upstream), "127.0.0.1", 0) as url:
             status, raw = await post(url, body)
         assert upstream.requests == []
     assert status == 400, raw
-    error = json.loads(raw)["error"]
-    assert error["param"] == param and "must be a name" in error["message"]
+    error: dict[str, Any] = json.loads(raw)["error"]
+    return error
 
 
 async def test_ordinary_tool_definitions_pass_the_injection_detector():
@@ -443,20 +451,6 @@ async def test_a_definition_nested_too_deep_is_a_400(field, depth):
     for _ in range(depth):
         nested = {"type": "array", "items": nested}
     schema = {"type": "object", "properties": {"v": nested}}
-    body: dict[str, Any] = {"model": "support",
-                            "messages": [{"role": "user", "content": "Hello"}]}
-    if field == "tools":
-        body["tools"] = [{"type": "function", "function": {
-            "name": "pick", "description": "Pick.", "parameters": schema}}]
-        param = "tools[0].function.parameters"
-    else:
-        body["response_format"] = {"type": "json_schema", "json_schema": {
-            "name": "answer", "schema": schema}}
-        param = "response_format"
-    async with FakeLLMServer() as upstream:
-        async with running(guarded(upstream), "127.0.0.1", 0) as url:
-            status, raw = await post(url, body)
-        assert upstream.requests == []
-    assert status == 400, raw
-    error = json.loads(raw)["error"]
+    error = await refused_schema(field, schema)
+    param = "tools[0].function.parameters" if field == "tools" else "response_format"
     assert error["param"] == param and str(MAX_ARGS_DEPTH) in error["message"]
