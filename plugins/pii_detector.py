@@ -8,9 +8,10 @@ for phones, ...) for ``detection_types``, plus any detector given in ``detectors
 group). Detections scoring under ``threshold`` are ignored.
 
 With ``model=`` a ``tripwire.Judge`` also finds names, addresses and dates of birth
-(``tripwire.plugins._pii.judge``). It quotes each value; the processor redacts it at
-every occurrence, and merges the findings with the deterministic ones, which they never
-drop. In the stream, text waits in a ``tripwire.SegmentHold`` until the judge has seen
+(``tripwire.plugins._pii.judge``), and any type of your own named in
+``detection_types`` (``employee-id``; what it means from ``type_descriptions``). It
+quotes each value; the processor redacts it at every occurrence, and merges the
+findings with the deterministic ones, which they never drop. In the stream, text waits in a ``tripwire.SegmentHold`` until the judge has seen
 its sentence (``judge_stream``), so a name is redacted before any of it is sent.
 
 Put the same instance in both lists: ``input_processors=[pii],
@@ -69,6 +70,7 @@ from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
 from tripwire.options import Range, check
+from tripwire.plugins._judge_types import check_descriptions
 from tripwire.plugins._pii import (
     Tokenizer,
     edit_message,
@@ -113,7 +115,8 @@ class PIIDetector(Processor):
         and ``name`` and ``address`` with ``model``
         email, phone, credit-card, ssn, api-key, ip-address, url, uuid, crypto-wallet,
         iban, date-of-birth (and the types of the ``detectors`` given); ``name`` and
-        ``address`` need ``model``.
+        ``address`` need ``model``, and so does a type of your own (any other name,
+        ``employee-id``: the judge is asked for it).
     ``strategy`` = ``"redact"``
         ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``.
     ``redaction_method`` = ``"mask"``
@@ -141,9 +144,15 @@ class PIIDetector(Processor):
         a ``tripwire.Judge`` that finds the ``name``, ``address`` and ``date-of-birth``
         values of ``detection_types`` in every phase. Its findings are merged with the
         deterministic ones, which it never drops.
+    ``type_descriptions`` = ``None``
+        With ``model``, what judged types mean, by type (``{"employee-id": "an
+        employee number: EMP- and six digits"}``): in the judge's instructions, for a
+        type of your own (without one the judge has its name only), or in place of a
+        built-in type's meaning.
     ``instructions`` = ``None``
         The judge's system prompt (default: ``DEFAULT_INSTRUCTIONS`` and the meaning
-        of each judged type; the verdict's schema is appended to it).
+        of each judged type; the ``type_descriptions`` given and the verdict's schema
+        are appended to it).
     ``judge_timeout`` = ``30.0``
         Seconds one judge attempt may take; past it a ``JudgeError`` (kind ``timeout``).
     ``judge_stream`` = ``"sentence"``
@@ -182,6 +191,7 @@ class PIIDetector(Processor):
         phases: tuple[Phase, ...] = PHASES,
         store: Store = "placeholders",
         model: str | Model | None = None,
+        type_descriptions: dict[str, str] | None = None,
         instructions: str | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
         judge_stream: JudgeStream = "sentence",
@@ -206,23 +216,30 @@ class PIIDetector(Processor):
         if not phases:
             raise ConfigurationError(f"{owner}: phases must name at least one of "
                                      f"{', '.join(PHASES)}, got an empty list")
-        loaded, wanted = load_detectors(owner, detection_types, regions, detectors,
-                                        judged=model is not None)
-        #: The types the judge looks for (none without ``model``).
+        loaded, wanted, judge_only = load_detectors(owner, detection_types, regions,
+                                                    detectors, judged=model is not None)
+        #: The types the judge looks for (none without ``model``): the built-in ones it
+        #: finds, and the types of your own.
         self.judged_types = tuple(t for t in dict.fromkeys(detection_types)
-                                  if t in JUDGED_TYPES) if model is not None else ()
+                                  if t in JUDGED_TYPES or t in judge_only
+                                  ) if model is not None else ()
         # The call's state is shared by the instances of this id (from TOML each list
         # builds its own): what depends on this instance's options is keyed by it.
         clean_key = f"clean:{id(self)}"
         self._stream_key = f"stream:{id(self)}"
+        if model is not None and not self.judged_types:
+            raise ConfigurationError(
+                f"{owner}: model= adds the judge tier, but detection_types names none of "
+                f"the types it finds ({', '.join(JUDGED_TYPES)}) and no type of your own "
+                f"(any other name, such as 'employee-id')")
+        #: What judged types mean (``type_descriptions``), by type.
+        self.type_descriptions = check_descriptions(owner, type_descriptions,
+                                                    self.judged_types, has_judge=model is not None)
         tier: JudgeTier | None = None
         if model is not None:
-            if not self.judged_types:
-                raise ConfigurationError(
-                    f"{owner}: model= adds the judge tier, but detection_types names none of "
-                    f"the types it finds ({', '.join(JUDGED_TYPES)})")
             tier = JudgeTier(owner, model, self.judged_types, instructions, judge_timeout,
-                             key=f"judged:{id(self)}", clean_key=clean_key)
+                             key=f"judged:{id(self)}", clean_key=clean_key,
+                             descriptions=self.type_descriptions)
         #: The judge tier's ``tripwire.Judge`` (``None`` without ``model``).
         self.judge: Judge | None = None if tier is None else tier.judge
         self.instructions = None if self.judge is None else self.judge.instructions

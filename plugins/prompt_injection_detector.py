@@ -71,6 +71,7 @@ from tripwire.plugins._injection.cleaning import UNCLEAN, cleaned_text, cleaned_
 from tripwire.plugins._injection.findings import Finding
 from tripwire.plugins._injection.judge import CONTEXT, JudgeVerdict, make_judge
 from tripwire.plugins._injection.texts import Item, as_text, is_json, set_text
+from tripwire.plugins._judge_types import check_descriptions, check_names, unknown_types
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 
@@ -102,7 +103,14 @@ class PromptInjectionDetector(Processor):
         call tools for the attacker), ``data-exfiltration`` (leak the prompt, the
         conversation or secrets), ``system-override`` (fake system messages and
         delimiters, claimed authority), ``role-manipulation`` (replace the agent's
-        identity, fake conversation turns).
+        identity, fake conversation turns). With ``model``, any other name too
+        (``custom-jailbreak``): a type of your own, which the judge scores (the
+        heuristics know the six only).
+    ``type_descriptions`` = ``None``
+        With ``model``, what types mean, by type (``{"custom-jailbreak": "asks the
+        assistant to play a character without rules"}``): in the judge's instructions,
+        for a type of your own (without one the judge has its name only), or in place
+        of a built-in type's meaning.
     ``threshold`` = ``0.7``
         A text is flagged when a type scores at least this (0 to 1), in either tier.
     ``strategy`` = ``"block"``
@@ -141,17 +149,18 @@ class PromptInjectionDetector(Processor):
     def __init__(
         self,
         *,
-        detection_types: list[DetectionType] | None = None,
+        detection_types: list[str] | None = None,
         threshold: Threshold = 0.7,
         strategy: Strategy = "block",
         include_scores: bool = False,
         model: str | Model | None = None,
+        type_descriptions: dict[str, str] | None = None,
         tier: Tier | None = None,
         instructions: str | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
     ) -> None:
         judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=self.id)
-        check("detection_types", detection_types, list[DetectionType] | None, owner=self.id)
+        check("detection_types", detection_types, list[str] | None, owner=self.id)
         check("threshold", threshold, Threshold, owner=self.id)
         check("strategy", strategy, Strategy, owner=self.id)
         check("include_scores", include_scores, bool, owner=self.id)
@@ -172,9 +181,20 @@ class PromptInjectionDetector(Processor):
         if model is None and instructions is not None:
             raise ConfigurationError(
                 f"{self.id}: instructions are the judge's and need a model")
+        own = [] if detection_types is None else [
+            t for t in dict.fromkeys(detection_types) if t not in TYPES]
+        if own and model is None:
+            raise unknown_types(self.id, own, ", ".join(TYPES))
+        check_names(self.id, own)
+        #: The types scored: the built-in ones asked for (in ``TYPES`` order), then the
+        #: types of your own, which only the judge scores.
         self.detection_types: list[str] = (
             list(TYPES) if detection_types is None
-            else [t for t in TYPES if t in set(detection_types)])
+            else [*(t for t in TYPES if t in set(detection_types)), *own])
+        #: What types mean to the judge (``type_descriptions``), by type.
+        self.type_descriptions = check_descriptions(self.id, type_descriptions,
+                                                    self.detection_types,
+                                                    has_judge=model is not None)
         self.threshold = float(threshold)
         self.strategy = strategy
         self.include_scores = include_scores
@@ -185,7 +205,8 @@ class PromptInjectionDetector(Processor):
             try:
                 self.judge = make_judge(model, self.detection_types,
                                         rewrite=strategy == "rewrite",
-                                        instructions=instructions, timeout=judge_timeout)
+                                        instructions=instructions, timeout=judge_timeout,
+                                        descriptions=self.type_descriptions)
             except ConfigurationError as e:
                 raise ConfigurationError(f"{self.id}: {e}") from e
         self.instructions = self.judge.instructions if self.judge is not None else None

@@ -1,5 +1,6 @@
-"""pii-detector's judge tier: a ``tripwire.Judge`` that finds names, addresses and
-dates of birth, and the bookkeeping of what it found in one call.
+"""pii-detector's judge tier: a ``tripwire.Judge`` that finds names, addresses, dates
+of birth and types of your own (any other name in ``detection_types``, its meaning from
+``type_descriptions``), and the bookkeeping of what it found in one call.
 
 The model quotes each value it finds (offsets from a model are not reliable);
 ``tripwire.plugins._pii.locate`` finds every place a quoted value is written. What the
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -22,15 +23,17 @@ from tripwire.guardrails import Detection
 from tripwire.judge import Judge
 from tripwire.messages import Message
 from tripwire.models import Model
+from tripwire.plugins._judge_types import described, meaning_lines
 from tripwire.plugins._pii.findings import combine, locate
 from tripwire.plugins._pii.walk import message_strings, strings
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "JudgeTier", "instructions_for",
            "schema_for"]
 
-#: The types the judge tier looks for (when ``detection_types`` names them):
+#: The built-in types the judge tier looks for (when ``detection_types`` names them):
 #: ``name`` and ``address`` only a model finds; ``date-of-birth`` the deterministic
 #: detector finds when it is written next to words that say so, the judge also in prose.
+#: It looks for any type of your own too (a name no detector provides).
 JUDGED_TYPES: tuple[str, ...] = (*JUDGE_TYPES, "date-of-birth")
 
 #: What each judged type means, for the judge's instructions.
@@ -78,15 +81,22 @@ def schema_for(types: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def instructions_for(types: Sequence[str]) -> str:
-    """The default instructions, listing the meaning of each of ``types``."""
-    return DEFAULT_INSTRUCTIONS + "".join(f"\n- {t}: {_MEANING.get(t, t)}" for t in types)
+def instructions_for(types: Sequence[str], descriptions: Mapping[str, str] | None = None
+                     ) -> str:
+    """The default instructions, listing the meaning of each of ``types``: its
+    description in ``descriptions`` (``type_descriptions``), else the built-in one (a
+    type of your own without a description: its name)."""
+    return DEFAULT_INSTRUCTIONS + meaning_lines(types, {**_MEANING, **(descriptions or {})})
 
 
 class JudgeTier:
     """The judge of one ``pii-detector`` and what it found in each call.
 
     :param owner: the processor's id, for error messages.
+    :param types: the types it is asked for (built-in and your own).
+    :param instructions: the system prompt of your own (``None``: ``instructions_for``);
+        the ``descriptions`` given are appended to it.
+    :param descriptions: what types mean (``type_descriptions``), by type.
     :param key: the ``state`` key of this processor instance's findings.
     :param clean_key: the ``state`` key of the texts its processor found clean (not
         judged again).
@@ -94,12 +104,14 @@ class JudgeTier:
 
     def __init__(self, owner: str, model: str | Model, types: tuple[str, ...],
                  instructions: str | None, timeout: float, *, key: str,
-                 clean_key: str) -> None:
+                 clean_key: str, descriptions: Mapping[str, str] | None = None) -> None:
         self.types = types
+        descriptions = descriptions or {}
         try:
             self.judge = Judge(model, schema=schema_for(types), name="pii", timeout=timeout,
-                               instructions=(instructions_for(types) if instructions is None
-                                             else instructions))
+                               instructions=(instructions_for(types, descriptions)
+                                             if instructions is None
+                                             else described(instructions, descriptions)))
         except ConfigurationError as e:
             raise ConfigurationError(f"{owner}: {e}") from e
         self._key = key

@@ -15,6 +15,7 @@ from tripwire.detectors import BUILTIN_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Detector, load_detector, merge
 from tripwire.messages import Message
+from tripwire.plugins._judge_types import check_names, unknown_types
 from tripwire.plugins._pii.findings import combine
 from tripwire.plugins._pii.judge import JudgeTier
 from tripwire.plugins._pii.redaction import splice
@@ -23,11 +24,12 @@ from tripwire.plugins._pii.redaction import splice
 def load_detectors(
     owner: str, detection_types: Sequence[str], regions: Sequence[str] | None,
     specs: Sequence[Any], *, judged: bool = False,
-) -> tuple[list[Detector], frozenset[str]]:
-    """The detectors for ``detection_types`` (built-in) plus those ``specs`` name, and
-    every type wanted (theirs, and with ``judged``, the judge tier's). Judge-tier
-    types (``name``, ``address``) are an error unless ``judged`` or a detector given
-    provides them; so is an unknown type."""
+) -> tuple[list[Detector], frozenset[str], tuple[str, ...]]:
+    """The detectors for ``detection_types`` (built-in) plus those ``specs`` name, every
+    type wanted (theirs, and with ``judged``, the judge tier's), and the types only the
+    judge finds: those no detector provides (``name``, ``address`` and, with ``judged``,
+    any other name: a type of your own, ``tripwire.plugins._judge_types``). Without
+    ``judged`` such a type is an error that says a judge would find it."""
     custom: list[Detector] = []
     for i, spec in enumerate(specs):
         try:
@@ -35,18 +37,20 @@ def load_detectors(
         except ConfigurationError as e:
             raise ConfigurationError(f"{owner}: detectors[{i}]: {e}") from e
     custom_types = {t for d in custom for t in d.types}
-    judge = [t for t in detection_types if t in JUDGE_TYPES and t not in custom_types]
-    if judge and not judged:
-        raise ConfigurationError(
-            f"{owner}: detection type(s) {', '.join(judge)} need the judge tier: give "
-            f"model= (a router id or a model object); the deterministic types are "
-            f"{', '.join(BUILTIN_TYPES)}")
-    unknown = [t for t in detection_types
-               if t not in BUILTIN_TYPES and t not in custom_types and t not in judge]
-    if unknown:
-        raise ConfigurationError(
-            f"{owner}: unknown detection type(s) {', '.join(unknown)}; valid: "
-            f"{', '.join(BUILTIN_TYPES)} (and the types of the detectors given)")
+    judge = [t for t in dict.fromkeys(detection_types)
+             if t not in BUILTIN_TYPES and t not in custom_types]
+    if not judged:
+        needed = [t for t in judge if t in JUDGE_TYPES]
+        if needed:
+            raise ConfigurationError(
+                f"{owner}: detection type(s) {', '.join(needed)} need the judge tier: give "
+                f"model= (a router id or a model object); the deterministic types are "
+                f"{', '.join(BUILTIN_TYPES)}")
+        if judge:
+            raise unknown_types(owner, judge, f"{', '.join(BUILTIN_TYPES)} (and the types "
+                                f"of the detectors given), {' and '.join(JUDGE_TYPES)} with "
+                                f"model=")
+    check_names(owner, [t for t in judge if t not in JUDGE_TYPES])
     builtin = [t for t in dict.fromkeys(detection_types) if t in BUILTIN_TYPES]
     try:
         detectors = [*build(builtin, **({} if regions is None else {"regions": list(regions)})),
@@ -61,7 +65,7 @@ def load_detectors(
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ConfigurationError(f"{owner}: detector {d.name!r} has max_length {n!r}; it "
                                      f"must be an integer >= 1")
-    return detectors, frozenset(builtin) | custom_types | frozenset(judge)
+    return detectors, frozenset(builtin) | custom_types | frozenset(judge), tuple(judge)
 
 
 class Scanner:
