@@ -91,7 +91,7 @@ def answer_stream(config: StepConfig, request: ModelRequest,
     source = replay(cached) if cached is not None else config.model.stream(request)
     if json_answer(config.structured_output, config.provider_options):
         return CanonicalStream(source)
-    return source  # type: ignore[no-any-return]
+    return source
 
 
 async def replay(chunks: list[Chunk]) -> AsyncIterator[Chunk]:
