@@ -32,10 +32,11 @@ from tripwire import _observe, _run_end
 from tripwire._binding import Bindings
 from tripwire._call_options import resolve_call
 from tripwire._hooks import Hooks
+from tripwire._json_escapes import canonical_tool_call
 from tripwire._modes import next_after_checks
 from tripwire._pipeline import OutputPipeline
 from tripwire._step_end import accept_step, output_step
-from tripwire._step_request import model_request, prepare_step, replay, request_prompt
+from tripwire._step_request import answer_stream, model_request, prepare_step, request_prompt
 from tripwire._step_retry import RetryStep, StepRetries
 from tripwire._tool_exec import ToolRunner, runs_on_client, unoffered
 from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
@@ -213,7 +214,7 @@ class Run:
             acc = StepAccumulator(step_number, from_cache=cached is not None)
             for c in await self._step_start(acc):
                 yield c
-            source = replay(cached) if cached is not None else config.model.stream(request)
+            source = answer_stream(config, request, cached)
             self.current_acc = acc
             if self.recorder is not None and self.recorder.tracer is not None:
                 self.recorder.start_model_call(config.model)
@@ -260,10 +261,16 @@ class Run:
                     except Exception as e:
                         failed = e
                         break
-                    keep(raw)
                     kind = raw.type
-                    if kind == "tool-call" and raw.payload["tool_name"] not in offered:
-                        raw = unoffered(raw, offered, acc.not_run)
+                    if kind == "tool-call":
+                        # argument text that is no JSON object reaches the client as
+                        # sent: the guards judge it with its escapes decoded
+                        raw = canonical_tool_call(raw)
+                        keep(raw)
+                        if raw.payload["tool_name"] not in offered:
+                            raw = unoffered(raw, offered, acc.not_run)
+                    else:
+                        keep(raw)
                     if unseen and not pipeline.pending and not kind.startswith("data-"):
                         # no processor and no reader: the step is all it updates
                         if kind == "finish":

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+from tripwire._json_escapes import CanonicalStream, json_answer
 from tripwire._signals import make_send_signal
 from tripwire.chunks import Chunk
 from tripwire.messages import Message, MessageList, message_to_core
@@ -79,6 +80,18 @@ def model_request(config: StepConfig, prompt: list[dict[str, Any]]) -> ModelRequ
         provider_options=config.provider_options,
         structured_output=config.structured_output,
     )
+
+
+def answer_stream(config: StepConfig, request: ModelRequest,
+                  cached: list[Chunk] | None) -> AsyncIterator[Chunk]:
+    """The chunks of one model call: the model's answer to ``request``, or the cached
+    answer ``process_llm_request`` returned. When the answer is JSON its reader decodes
+    (``json_answer``: structured output, a JSON ``response_format``), its text has its
+    JSON string escapes canonical (``CanonicalStream``) before any processor sees it."""
+    source = replay(cached) if cached is not None else config.model.stream(request)
+    if json_answer(config.structured_output, config.provider_options):
+        return CanonicalStream(source)
+    return source
 
 
 async def replay(chunks: list[Chunk]) -> AsyncIterator[Chunk]:

@@ -20,6 +20,7 @@ from tripwire import Agent, Chunk, Processor, hookimpl, tool
 from tripwire.chunks import carries_other_content
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.testing import MockModel, MockResponse
+from tripwire.values import map_strings
 
 KeywordGuard = keyword_guard()
 
@@ -128,15 +129,35 @@ def test_which_chunk_types_carry_other_content() -> None:
         assert not carries_other_content(kind)
 
 
+#: What the model's structured answers hold where ``Plant`` puts the value.
+MARK = "zqzq"
+
+
+class Plant(Processor):
+    """Puts ``value`` where the parsed object holds ``MARK`` (``process_output_result``):
+    an object a processor set, holding a value the streamed text never showed (the text's
+    JSON escapes are decoded before the guards see it, so a value the model wrote is
+    in the text too)."""
+
+    id = "plant"
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    @hookimpl
+    def process_output_result(self, result: Any) -> None:
+        if result.object is not None:
+            result.object = map_strings(result.object, lambda s: s.replace(MARK, self.value))
+
+
 def _structured_agent(guard: Processor, value: str, guard_first: bool) -> Agent:
-    """An agent whose structured answer carries ``value`` (its last character as a JSON
-    escape, so the streamed text never shows it) in nested fields."""
+    """An agent whose structured answer carries ``value`` in nested fields, put there
+    after the text was parsed (``Plant``)."""
     from tripwire.plugins.structured_output import StructuredOutput
 
-    hidden = value[:-1] + f"\\u{ord(value[-1]):04x}"
-    text = f'{{"note": "it is {hidden}", "items": [{{"deep": ["{hidden}"]}}]}}'
+    text = f'{{"note": "it is {MARK}", "items": [{{"deep": ["{MARK}"]}}]}}'
     so = StructuredOutput({"type": "object"}, strategy="warn")
-    outputs = [guard, so] if guard_first else [so, guard]
+    outputs = [guard, so, Plant(value)] if guard_first else [so, Plant(value), guard]
     return Agent(id="a", model=MockModel([MockResponse(text=text)]), instructions=SYSTEM,
                  input_processors=[so],
                  output_processors=outputs, default_error_processors=False)
@@ -146,8 +167,8 @@ def _structured_agent(guard: Processor, value: str, guard_first: bool) -> Agent:
 @pytest.mark.parametrize(("guard", "strategy"), CELLS)
 async def test_the_value_in_the_structured_object_never_reaches_the_caller(
         guard: str, strategy: str, guard_first: bool) -> None:
-    """The object is parsed from the text (JSON escapes decoded): the guard checks it
-    as it checks a tool call's arguments, and ``result.object`` is what it left."""
+    """The object holds a value the streamed text never showed: the guard checks it as
+    it checks a tool call's arguments, and ``result.object`` is what it left."""
     value, strategies = GUARDS[guard]
     chunks = [c async for c in _structured_agent(strategies[strategy](), value,
                                                  guard_first).stream("hi")]
@@ -226,23 +247,19 @@ class AsDataclass(Processor):
             result.object = cattrs.structure(result.object, _DCAnswer)
 
 
-def _escaped(value: str) -> str:
-    """``value`` as JSON escapes only: the streamed text never shows any of it."""
-    return "".join(f"\\u{ord(c):04x}" for c in value)
-
-
 def _instance_agent(guard: Processor, value: str, shape: str, guard_first: bool) -> Agent:
     """An agent whose structured answer is an instance of ``SHAPES[shape]`` carrying
-    ``value`` in a field, in nested instances in lists, a tuple, a dict key and value."""
+    ``value`` in a field, in nested instances in lists, a tuple, a dict key and value,
+    put there after the text was parsed (``Plant``)."""
     from tripwire.plugins.structured_output import StructuredOutput
 
-    v = _escaped(value)
+    v = MARK
     text = (f'{{"note": "it is {v}", "groups": [{{"leaves": [{{"value": "x"}}, '
             f'{{"value": "{v}", "tags": ["a", "{v}"]}}], "notes": {{"{v}": "{v}"}}}}]}}')
     so: list[Processor] = ([StructuredOutput({"type": "object"}, strategy="warn"), AsDataclass()]
                            if shape == "dataclass" else
                            [StructuredOutput(SHAPES[shape][0], strategy="warn")])
-    outputs = [guard, *so] if guard_first else [*so, guard]
+    outputs = [guard, *so, Plant(value)] if guard_first else [*so, Plant(value), guard]
     return Agent(id="a", model=MockModel([MockResponse(text=text)]), instructions=SYSTEM,
                  input_processors=so[:1],
                  output_processors=outputs, default_error_processors=False)
@@ -323,9 +340,10 @@ async def test_an_instance_whose_validator_rejects_the_masked_value_fails_closed
 
     def agent() -> Agent:
         so = StructuredOutput(_Code)
-        text = f'{{"code": "{_escaped(KEYWORD)}"}}'
+        text = f'{{"code": "{MARK}"}}'
         return Agent(id="a", model=MockModel([MockResponse(text=text)]), input_processors=[so],
-                     output_processors=[so, KeywordGuard(patterns=[KEYWORD], strategy="mask")],
+                     output_processors=[so, Plant(KEYWORD),
+                                        KeywordGuard(patterns=[KEYWORD], strategy="mask")],
                      default_error_processors=False)
 
     with pytest.raises(ProcessorError, match="could not rebuild _Code") as caught:

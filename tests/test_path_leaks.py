@@ -3,10 +3,10 @@ strategy, stream and generate: the value reaches neither the client (the chunks)
 caller (the result, its steps and messages) nor the memory store.
 
 A retried step: the ``step-retry`` chunk, the feedback the model gets, the tripwire a
-run that ran out of retries ends with, ``result.steps[i].tripwire``. The value reaches a
-processor's reason when the model spells it with JSON escapes
-(``"jane.doe\\u0040example.com"``): the guards check the streamed text, which never
-shows it, and ``structured-output`` parses it and quotes it back in its errors.
+run that ran out of retries ends with, ``result.steps[i].tripwire``, with the model
+spelling the value with JSON escapes (``"jane.doe\\u0040example.com"``), which
+``structured-output`` parses and would quote back in its errors: the guards see the
+text with its escapes decoded and hide the value there too.
 
 A tool's result as bytes (``b"found ..."``; the model gets its text).
 """
@@ -112,7 +112,7 @@ async def _check(guard: str, strategy: str, shape: str, at: frozenset[int]) -> N
 @pytest.mark.parametrize(("guard", "strategy"), CELLS)
 async def test_a_value_spelled_with_escapes_is_not_quoted_back_by_a_retry(
         guard: str, strategy: str, shape: str) -> None:
-    """Every character escaped: the guards never see the value in the text."""
+    """Every character escaped."""
     await _check(guard, strategy, shape, frozenset(range(len(GUARDS[guard][0]))))
 
 
@@ -121,7 +121,7 @@ async def test_a_value_spelled_with_escapes_is_not_quoted_back_by_a_retry(
 @settings(max_examples=60, deadline=None)
 def test_any_escaped_character_keeps_the_value_out_of_a_retry(
         cell: tuple[str, str], shape: str, at: set[int]) -> None:
-    """One escaped character is enough to hide the value from the stream guards."""
+    """Any characters escaped."""
     guard, strategy = cell
     value = GUARDS[guard][0]
     asyncio.run(_check(guard, strategy, shape, frozenset(i % len(value) for i in at)))

@@ -253,10 +253,12 @@ async def test_clean_tool_arguments_pass_unchanged():
 
 
 def structured() -> list[MockResponse]:
-    """An answer whose parsed object holds the leak at depth; its text spells each
-    space as a JSON escape, so the streamed text never holds the words together."""
+    """An answer whose parsed object holds the leak at depth, each space spelled as a
+    JSON escape: the guards see the text with its escapes decoded, so the stream and
+    the object are both redacted. (A key between the two quotes: the scrubber merges
+    two quotes that close into one replacement, which would take the JSON between.)"""
     hidden = LEAK.replace(" ", "\\u0020")
-    return [MockResponse(text=json.dumps({"note": "x", "items": [{"deep": ["y"]}]})
+    return [MockResponse(text=json.dumps({"note": "x", "other": "", "items": [{"deep": ["y"]}]})
                          .replace('"x"', f'"it is {hidden}"').replace('"y"', f'"{hidden}"'))]
 
 
@@ -267,8 +269,9 @@ async def test_the_structured_object_never_leaks(strategy):
 
 async def test_the_structured_object_is_redacted_in_place():
     result = await agent(structured(), "placeholder", structured=True).generate("hi")
-    assert result.object == {"note": "it is [SYSTEM_PROMPT]",
+    assert result.object == {"note": "it is [SYSTEM_PROMPT]", "other": "",
                              "items": [{"deep": ["[SYSTEM_PROMPT]"]}]}
+    assert json.loads(result.text) == result.object
 
 
 # ---------------------------------------------------------------- other chunks
