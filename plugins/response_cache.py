@@ -55,6 +55,7 @@ from tripwire.caches import (
     decode_chunks,
     encode_chunks,
     open_cache,
+    replay_chunks,
 )
 from tripwire.caches.keys import (
     KEY_PREFIX,
@@ -62,7 +63,7 @@ from tripwire.caches.keys import (
     ModelIdentity,
     build_response_cache_key,
 )
-from tripwire.chunks import Chunk, check_chunk
+from tripwire.chunks import Chunk
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.options import Mismatch, check, conform
@@ -457,16 +458,17 @@ def _cacheable(chunks: list[Chunk]) -> bool:
 
 
 def _replayable(data: bytes | None, key: str) -> list[Chunk] | None:
-    """The chunks of an entry, or ``None`` (a miss) unless it is what
-    ``process_llm_response`` writes: chunks of a valid shape (``check_chunk``) making a
-    complete, successful step (``_cacheable``). A backend holds whatever bytes were put
+    """The chunks of an entry as a replay streams them (``replay_chunks``), or ``None``
+    (a miss) unless it is what ``process_llm_response`` writes: chunks of a valid shape
+    making a complete, successful step (``_cacheable``). A backend holds whatever bytes were put
     in it: an entry that does not parse, a malformed chunk or a failed step is a miss
     with a warning, never a failed run nor a replay of what was never written."""
     chunks = decode_chunks(data)
     if chunks is not None:
         try:
-            for c in chunks:
-                check_chunk(c, from_model=True)  # what a model sent: no chunk of the run's
+            # what a model sends (no chunk of the run's), with every field a consumer
+            # reads either checked by the guards or set by tripwire
+            chunks = replay_chunks(chunks)
         except (ValueError, TypeError) as e:
             problem = f"has a malformed chunk ({e})"
         else:
@@ -492,7 +494,7 @@ def _storable(chunk: Chunk) -> Chunk:
     payload = chunk.payload
     if chunk.type == "finish":
         payload = {k: v for k, v in payload.items() if k in _FINISH_KEYS}
-    return Chunk(chunk.type, payload, None, chunk.source, chunk.transient)
+    return Chunk(chunk.type, payload, None, "AGENT", chunk.transient)
 
 
 def _seconds(name: str, value: Any, *, owner: str) -> float:
