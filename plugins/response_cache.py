@@ -58,6 +58,7 @@ from tripwire.caches import (
     replay_chunks,
 )
 from tripwire.caches.keys import (
+    CUSTOM_KEY_PREFIX,
     KEY_PREFIX,
     CacheKeyInputs,
     ModelIdentity,
@@ -103,11 +104,12 @@ class ResponseCache(Processor):
     :param key: a fixed key (``str``; the step number is added after the first step) or
         a function of the ``CacheKeyInputs`` returning one (sync or async); a function
         that raises or returns no string falls back to the default key, with a warning.
-        Either is stored under ``tripwire:response:scope:<scope>:key:<key>``
-        (``tripwire:response:key:<key>`` unscoped), so tenants never share an entry
-        through a key of their own; a function's key that already starts with
-        ``tripwire:response:`` is used as it is (the function then answers for the
-        scope: ``inputs.scope``).
+        Either is stored under ``tripwire:response-key:scope:<scope>:key:<key>``
+        (``tripwire:response-key:key:<key>`` unscoped), so tenants never share an entry
+        through a key of their own, and no such key is ever a derived one; a
+        function's key that already starts with ``tripwire:response:`` (a derived key,
+        ``build_response_cache_key``'s) is used as it is (the function then answers
+        for the scope: ``inputs.scope``).
     :param scope: a tenant scope; default ``RESOURCE`` (the request context's resource
         id, unscoped when there is none); ``None`` or ``False`` for unscoped.
     :param bust: skip the read (the answer is still written): a forced refresh.
@@ -314,14 +316,15 @@ class ResponseCache(Processor):
         if key is None:
             return build_response_cache_key(inputs)
         # a key of one's own is still the scope's: one tenant's entry under key "faq"
-        # is not another's
+        # is not another's; and it lives under its own prefix, which no derived key
+        # starts with (an agent whose id is "key" derives "tripwire:response:key:...")
         scope = "" if inputs.scope is None else f":scope:{quote(inputs.scope, safe='')}"
-        mine = f"{KEY_PREFIX}{scope}:key:"
+        mine = f"{CUSTOM_KEY_PREFIX}{scope}:key:"
         if isinstance(key, str):
             # the step goes before the key, which is written last as it was given: no
             # key can spell another key's later step ("faq:step-1" is not step 1 of "faq")
             step = f":step:{inputs.step_number}" if inputs.step_number else ""
-            return f"{KEY_PREFIX}{scope}{step}:key:{key}"
+            return f"{CUSTOM_KEY_PREFIX}{scope}{step}:key:{key}"
         try:
             value = key(inputs)
             if inspect.isawaitable(value):
@@ -335,9 +338,10 @@ class ResponseCache(Processor):
                 e,
             )
             return build_response_cache_key(inputs)
-        # Keys of their own stay in the response cache's namespace: a key function
-        # cannot overwrite another user of the backend (a budget's counters). One that
-        # gives a whole key of that namespace takes charge of the scope itself.
+        # Keys of their own stay in the response cache's namespace for them: a key
+        # function cannot overwrite another user of the backend (a budget's counters,
+        # a derived key). One that gives a whole derived key (build_response_cache_key's)
+        # takes charge of the scope itself.
         return value if value.startswith(KEY_PREFIX + ":") else f"{mine}{value}"
 
     async def _read(self, key: str) -> list[Chunk] | None:

@@ -30,7 +30,7 @@ from tripwire import (
     hookimpl,
     tool,
 )
-from tripwire.caches import decode_chunks, encode_chunks, open_cache
+from tripwire.caches import close_cache, decode_chunks, encode_chunks, open_cache
 from tripwire.caches.keys import stable_json
 from tripwire.caches.memory import MemoryCache
 from tripwire.messages import FilePart, Message, TextPart
@@ -1115,7 +1115,7 @@ async def test_a_key_function_cannot_leave_the_caches_namespace(make_bare_agent)
     assert await backend.get("cost-guard:resource:u1") == b"41"
     assert [k for k, _ in backend.writes] == [
         "cost-guard:resource:u1",  # the test's own
-        "tripwire:response:key:cost-guard:resource:u1",
+        "tripwire:response-key:key:cost-guard:resource:u1",
     ]
 
 
@@ -1138,6 +1138,52 @@ async def test_a_fixed_key_never_spells_another_keys_later_step(make_bare_agent)
     result = await agent.generate("hi", request_context=ResponseCache.context(key="faq"))
     assert result.text == "answer from the real data"
     assert [s.from_cache for s in result.steps] == [False, False]
+
+
+class Recording:
+    """A backend that passes every call on to ``backend`` and records the keys written."""
+
+    def __init__(self, backend):
+        self.backend = backend
+        self.written = []
+
+    async def get(self, key):
+        return await self.backend.get(key)
+
+    async def set(self, key, value, ttl_seconds):
+        self.written.append(key)
+        await self.backend.set(key, value, ttl_seconds)
+
+    async def delete(self, key):
+        await self.backend.delete(key)
+
+    async def incr(self, key, amount, ttl_seconds):
+        return await self.backend.incr(key, amount, ttl_seconds)
+
+
+@pytest.mark.parametrize("how", ["str", "function", "per-call"])
+async def test_a_key_of_ones_own_never_spells_a_derived_key(make_bare_agent, cache_url, how):
+    """An agent whose id is "key" derives ``tripwire:response:key:<h8>:<h32>``; another
+    cache on the same backend, unscoped, with the key ``<h8>:<h32>`` writes its own
+    entry, not that one: the tenant is still served its own answer."""
+    backend = open_cache(cache_url)  # one backend (one memory:// too) for both caches
+    tenant_cache = Recording(backend)
+    tenant = make_bare_agent(["the tenant's answer", "never used"], id="key",
+                             input_processors=[ResponseCache(cache=tenant_cache)])
+    alice = {"request_context": RequestContext({RESOURCE_ID_KEY: "alice"})}
+    assert await run(tenant, **alice) == "the tenant's answer"
+    (derived,) = tenant_cache.written
+    assert derived.startswith("tripwire:response:key:")
+    spelt = derived.removeprefix("tripwire:response:key:")
+    options = {"str": {"key": spelt}, "function": {"key": lambda inputs: spelt},
+               "per-call": {}}[how]
+    other = make_bare_agent(["planted"], id="other", input_processors=[
+        ResponseCache(cache=backend, scope=None, **options)])
+    context = ResponseCache.context(key=spelt) if how == "per-call" else None
+    assert await run(other, request_context=context) == "planted"
+    assert await run(tenant, **alice) == "the tenant's answer"
+    assert len(tenant.model.requests) == 1  # a replay of the tenant's own entry
+    await close_cache(backend)
 
 
 @pytest.mark.parametrize("key", ["faq", lambda inputs: "faq"], ids=["str", "function"])
