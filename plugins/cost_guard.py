@@ -414,16 +414,17 @@ class CostGuard(Processor):
         prefix: str,
         step: StepCharge,
         model: Any,
-        spent: tuple[int, ...],
+        spent: tuple[int, int, int],
         *,
         settle: bool,
+        out_of_range: bool = False,
     ) -> None:
         """Bring the counters of ``prefix`` to ``spent`` (input, output and total
         tokens, and their dollars) for ``step``. While the step streams they only go
         up (``total_tokens`` only past a reservation); when it is recorded
-        (``settle``) they are set to what it used, and the step is counted (and, with
-        a fourth figure, counted as a step whose usage was out of range)."""
-        input_tokens, output_tokens, total, *marks = spent
+        (``settle``) they are set to what it used, and the step is counted (and, when
+        its usage was ``out_of_range``, counted as such)."""
+        input_tokens, output_tokens, total = spent
         charged = step.charged
         targets = [
             ("input_tokens", input_tokens),
@@ -433,7 +434,8 @@ class CostGuard(Processor):
         ]
         if settle:
             targets.append(("steps", 1))
-            targets.extend(("usage_out_of_range", mark) for mark in marks)
+            if out_of_range:
+                targets.append(("usage_out_of_range", 1))
         for name, target in targets:
             amount = target - charged.get(name, 0)
             if amount > 0 or (settle and amount):
@@ -454,10 +456,8 @@ class CostGuard(Processor):
             step = self._step(state, i)
             model = models.get(i)
             spent = step.spent(self._usage(steps[i], model, state, i))
-            if i in state.get("out_of_range", ()):
-                step.charged["usage_out_of_range"] = 0
-                spent = (*spent, 1)
-            await self._charge(prefix, step, model, spent, settle=True)
+            await self._charge(prefix, step, model, spent, settle=True,
+                               out_of_range=i in state.get("out_of_range", ()))
             del state["charges"][i]
             streaming = state.get("streaming")
             if streaming is not None and streaming[1] is step:
