@@ -438,3 +438,47 @@ async def test_event_stream_instead_of_json_is_reported_by_generate(llm_server):
     async with llm_server.openai() as model:
         with pytest.raises(APICallError, match="'text/event-stream' where JSON"):
             await model.generate(request())
+
+
+# ---------------------------------------------------------------- ids of parts
+
+FREE_TEXT_ID = "mail ann.lee@example.com"
+
+
+def _free_text_id_body(wire: str, stream: bool) -> RawReply:
+    if wire == "openai" and stream:
+        return RawReply(sse(
+            {"id": FREE_TEXT_ID, "choices": [{"index": 0, "delta": {"reasoning_content": "r"}}]},
+            {"id": FREE_TEXT_ID, "choices": [{"index": 0, "delta": {"content": "hi"},
+                                               "finish_reason": "stop"}]},
+            "[DONE]"))
+    if wire == "openai":
+        return RawReply(json.dumps({"id": FREE_TEXT_ID, "choices": [{"message": {
+            "content": "hi", "reasoning_content": "r"}, "finish_reason": "stop"}]}),
+            content_type="application/json")
+    if stream:
+        events = [
+            {"type": "message_start", "message": {"id": FREE_TEXT_ID, "usage": {}}},
+            {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "hi"}},
+            {"type": "content_block_stop", "index": 0},
+            {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {}},
+            {"type": "message_stop"},
+        ]
+        return RawReply("".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events))
+    return RawReply(json.dumps({"id": FREE_TEXT_ID, "type": "message", "stop_reason": "end_turn",
+                                "content": [{"type": "text", "text": "hi"}], "usage": {}}),
+                    content_type="application/json")
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "generate"])
+@pytest.mark.parametrize("wire", WIRES)
+async def test_a_response_id_of_free_text_is_not_the_id_of_a_part(llm_server, wire, stream):
+    """A stream consumer reads the id of each text and reasoning part, and no guard
+    checks it: a server's response id becomes one only when it has the shape of an id."""
+    llm_server.script(_free_text_id_body(wire, stream))
+    async with llm_server.model(wire) as model:
+        chunks = await collect(model) if stream else await model.generate(request())
+    parts = [c for c in chunks if c.type in ("text-delta", "reasoning-delta")]
+    assert "".join(c.payload["text"] for c in parts if c.type == "text-delta") == "hi"
+    assert parts and not any("ann.lee" in c.payload["id"] for c in parts)

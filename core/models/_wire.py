@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tripwire.chunks import MAX_TOKEN_COUNT, Chunk
+from tripwire.chunks import MAX_TOKEN_COUNT, TOOL_CALL_ID, Chunk
 from tripwire.errors import ConfigurationError
 
 logger = logging.getLogger("tripwire.models")
@@ -167,6 +167,17 @@ def as_index(value: Any, where: str, *args: Any) -> int:
     if type(value) is not int or value < 0:
         raise WireError(f"{where % args} must be a non-negative integer, got {value!r:.50}", where % args)
     return value
+
+
+def part_id(server_id: str | None, fallback: str) -> str:
+    """The base of the ids of a response's text and reasoning parts (``<base>:text``):
+    the id the server gave its response (``chatcmpl-...``, ``msg_...``) when it has the
+    shape of one (``tripwire.chunks.TOOL_CALL_ID``), else ``fallback``. A stream
+    consumer reads a part's id and no guard checks it, so no free text a server puts
+    in its response id (an address, a sentence) reaches one through it."""
+    if server_id is not None and TOOL_CALL_ID.fullmatch(server_id):
+        return server_id
+    return fallback
 
 
 def token_count(usage: Mapping[str, Any], key: str, where: str = "usage") -> int:
