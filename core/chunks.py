@@ -54,6 +54,27 @@ class Usage:
         raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
 
 
+#: The most tokens one model call may report in any count of its usage. No call comes
+#: near it (the largest context windows hold about ten million tokens), and budgets'
+#: counters (64-bit integers in SQLite and Redis) hold many such calls. A figure from the
+#: wire that is not a whole number from 0 to this is read as this (``out_of_range``).
+MAX_TOKEN_COUNT = 100_000_000
+
+
+def out_of_range(usage: Usage) -> dict[str, Any]:
+    """The counts of ``usage`` that are not a token count a model call can report: not an
+    ``int`` from 0 to ``MAX_TOKEN_COUNT`` - less than ``MAX_TOKEN_COUNT`` for input,
+    output and total tokens, since a figure the wire could not read comes as exactly
+    that. ``{}`` for a usage that can be counted as it is. A budget charges such a call at
+    the bound and trips (``cost-guard``)."""
+    bad = {}
+    for name in ("input_tokens", "output_tokens", "total_tokens"):
+        count = getattr(usage, name)
+        if type(count) is not int or not 0 <= count < MAX_TOKEN_COUNT:
+            bad[name] = count
+    return bad
+
+
 def _add_optional(a: int | None, b: int | None) -> int | None:
     return None if a is None and b is None else (a or 0) + (b or 0)
 

@@ -25,6 +25,11 @@ a caller that stops reading mid-stream (or whose stream a processor trips) is ch
 what it received; the real usage replaces the estimate when it arrives. Limits are
 still checked between steps only, as in the reference.
 
+A step whose usage is out of range (``tripwire.chunks.out_of_range``: a count the wire
+could not read, which the providers read as ``MAX_TOKEN_COUNT``) is charged at that
+bound and spends the budget: every token and dollar limit reads as reached, and a
+shared scope counts it (``usage_out_of_range``) so that every run of it trips.
+
 A run without the thread / resource id its scope needs is counted as a run of its own
 (as the reference does); a backend error ends the run (``ProcessorError``, fail
 closed) unless the processor is ``fail_open``.
@@ -41,7 +46,7 @@ import attrs
 
 from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
 from tripwire.caches import CacheBackend, close_cache, open_cache
-from tripwire.chunks import Chunk, Usage
+from tripwire.chunks import MAX_TOKEN_COUNT, Chunk, Usage, out_of_range
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.models import model_label
@@ -60,6 +65,14 @@ from tripwire.plugins._cost_options import (
 from tripwire.plugins._tokens import TokenCounter, get_encoding, require
 
 __all__ = ["DEFAULT_MESSAGE", "LIMIT_TYPES", "CostGuard", "Price"]
+
+
+def _bounded(count: Any) -> int:
+    """A count of a usage out of range as it is charged: ``MAX_TOKEN_COUNT`` unless it
+    is an int from 0 to below it."""
+    if type(count) is int and 0 <= count < MAX_TOKEN_COUNT:
+        return count
+    return MAX_TOKEN_COUNT
 
 log = logging.getLogger("tripwire.plugins.cost_guard")
 
@@ -98,7 +111,10 @@ Scope = Literal["run", "thread", "resource"]
 Strategy = Literal["block", "warn"]
 #: Dollars are counted in nano-dollars, so counters stay integers (atomic increments).
 _NANO = 1_000_000_000
-_COUNTERS = ("input_tokens", "output_tokens", "total_tokens", "steps", "cost_nano_usd")
+_COUNTERS = ("input_tokens", "output_tokens", "total_tokens", "steps", "cost_nano_usd",
+             "usage_out_of_range")
+#: The limits a step's usage counts toward.
+_SPENDING = ("max_total_tokens", "max_input_tokens", "max_output_tokens", "max_cost_usd")
 
 
 #: ``memory://`` backends by URL: every cost guard of this process given the same
@@ -122,6 +138,8 @@ class _Totals:
     total_tokens: int = 0
     steps: int = 0
     cost_nano_usd: int = 0
+    #: steps whose model reported a usage out of range (``tripwire.chunks.out_of_range``)
+    usage_out_of_range: int = 0
 
     def value(self, limit_type: str) -> float:
         if limit_type == "max_cost_usd":
@@ -325,15 +343,34 @@ class CostGuard(Processor):
             self._counter = TokenCounter(get_encoding(ENCODING))
         return self._counter
 
-    def _usage(self, step: Any, model: Any) -> Usage:
+    def _usage(self, step: Any, model: Any, state: dict[str, Any], index: int) -> Usage:
         """What ``step`` spent: nothing when a cache replayed it (no model call), else
         the usage its model reported. A model call that reports none is logged, once
         per model: token and dollar limits cannot count it exactly (an
         OpenAI-compatible server that ignores ``stream_options.include_usage`` would
-        otherwise make every step silently free; a shared scope keeps its estimate)."""
+        otherwise make every step silently free; a shared scope keeps its estimate).
+
+        A usage out of range (``1e20`` tokens from the wire, a negative count) is no
+        count at all: it is charged at the bound (``MAX_TOKEN_COUNT`` per count), logged
+        once per step, and marked in ``state["out_of_range"]``: the budget trips."""
         if step.from_cache:
             return Usage()
         used: Usage = step.usage
+        bad = out_of_range(used)
+        if bad:
+            seen: set[int] = state.setdefault("out_of_range", set())
+            if index not in seen:
+                seen.add(index)
+                log.warning(
+                    "%s: %s reported a token usage out of range (%s); charged at the "
+                    "bound, %d tokens a count, and the budget trips",
+                    self.id,
+                    model_label(model) if model is not None else "the model",
+                    ", ".join(f"{k}={v!r:.50}" for k, v in bad.items()),
+                    MAX_TOKEN_COUNT,
+                )
+            return Usage(*(_bounded(getattr(used, k))
+                           for k in ("input_tokens", "output_tokens", "total_tokens")))
         if not (used.total_tokens or used.input_tokens or used.output_tokens):
             counted = [t for t in self.limits if t != "max_steps"]
             label = model_label(model) if model is not None else "the model"
@@ -353,13 +390,14 @@ class CostGuard(Processor):
         models = state.get("models", {})
         totals = _Totals(steps=len(steps))
         for i, step in enumerate(steps):
-            used = self._usage(step, models.get(i))
+            used = self._usage(step, models.get(i), state, i)
             totals.input_tokens += used.input_tokens
             totals.output_tokens += used.output_tokens
             totals.total_tokens += used.total_tokens or used.input_tokens + used.output_tokens
             totals.cost_nano_usd += self._cost_nano(
                 models.get(i), used.input_tokens, used.output_tokens
             )
+        totals.usage_out_of_range = len(state.get("out_of_range", ()))
         return totals
 
     @staticmethod
@@ -379,11 +417,13 @@ class CostGuard(Processor):
         spent: tuple[int, int, int],
         *,
         settle: bool,
+        out_of_range: bool = False,
     ) -> None:
         """Bring the counters of ``prefix`` to ``spent`` (input, output and total
         tokens, and their dollars) for ``step``. While the step streams they only go
         up (``total_tokens`` only past a reservation); when it is recorded
-        (``settle``) they are set to what it used, and the step is counted."""
+        (``settle``) they are set to what it used, and the step is counted (and, when
+        its usage was ``out_of_range``, counted as such)."""
         input_tokens, output_tokens, total = spent
         charged = step.charged
         targets = [
@@ -394,6 +434,8 @@ class CostGuard(Processor):
         ]
         if settle:
             targets.append(("steps", 1))
+            if out_of_range:
+                targets.append(("usage_out_of_range", 1))
         for name, target in targets:
             amount = target - charged.get(name, 0)
             if amount > 0 or (settle and amount):
@@ -413,8 +455,9 @@ class CostGuard(Processor):
         for i in range(state.get("recorded", 0), len(steps)):
             step = self._step(state, i)
             model = models.get(i)
-            spent = step.spent(self._usage(steps[i], model))
-            await self._charge(prefix, step, model, spent, settle=True)
+            spent = step.spent(self._usage(steps[i], model, state, i))
+            await self._charge(prefix, step, model, spent, settle=True,
+                               out_of_range=i in state.get("out_of_range", ()))
             del state["charges"][i]
             streaming = state.get("streaming")
             if streaming is not None and streaming[1] is step:
@@ -548,12 +591,28 @@ class CostGuard(Processor):
     # -------------------------------------------------------------- violations
 
     def _first_violation(self, totals: _Totals, *, skip_steps: bool) -> str | None:
+        if totals.usage_out_of_range:
+            self._spend_all(totals)
         for limit_type in LIMIT_TYPES:
             if limit_type not in self.limits or (skip_steps and limit_type == "max_steps"):
                 continue
             if totals.value(limit_type) >= self.limits[limit_type]:
                 return limit_type
         return None
+
+    def _spend_all(self, totals: _Totals) -> None:
+        """A usage out of range was charged: the budget is spent. Every token and dollar
+        limit reads as reached (at least), so the first of them in the reference's order
+        trips; a guard with only ``max_steps`` counts no usage."""
+        for limit_type in _SPENDING:
+            limit = self.limits.get(limit_type)
+            if limit is None:
+                continue
+            if limit_type == "max_cost_usd":
+                totals.cost_nano_usd = max(totals.cost_nano_usd, math.ceil(limit * _NANO))
+            else:
+                name = limit_type[len("max_"):]
+                setattr(totals, name, max(getattr(totals, name), int(limit)))
 
     async def _violated(
         self,

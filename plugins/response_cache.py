@@ -55,14 +55,16 @@ from tripwire.caches import (
     decode_chunks,
     encode_chunks,
     open_cache,
+    replay_chunks,
 )
 from tripwire.caches.keys import (
+    CUSTOM_KEY_PREFIX,
     KEY_PREFIX,
     CacheKeyInputs,
     ModelIdentity,
     build_response_cache_key,
 )
-from tripwire.chunks import Chunk, check_chunk
+from tripwire.chunks import Chunk
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.options import Mismatch, check, conform
@@ -102,11 +104,12 @@ class ResponseCache(Processor):
     :param key: a fixed key (``str``; the step number is added after the first step) or
         a function of the ``CacheKeyInputs`` returning one (sync or async); a function
         that raises or returns no string falls back to the default key, with a warning.
-        Either is stored under ``tripwire:response:scope:<scope>:key:<key>``
-        (``tripwire:response:key:<key>`` unscoped), so tenants never share an entry
-        through a key of their own; a function's key that already starts with
-        ``tripwire:response:`` is used as it is (the function then answers for the
-        scope: ``inputs.scope``).
+        Either is stored under ``tripwire:response-key:scope:<scope>:key:<key>``
+        (``tripwire:response-key:key:<key>`` unscoped), so tenants never share an entry
+        through a key of their own, and no such key is ever a derived one; a
+        function's key that already starts with ``tripwire:response:`` (a derived key,
+        ``build_response_cache_key``'s) is used as it is (the function then answers
+        for the scope: ``inputs.scope``).
     :param scope: a tenant scope; default ``RESOURCE`` (the request context's resource
         id, unscoped when there is none); ``None`` or ``False`` for unscoped.
     :param bust: skip the read (the answer is still written): a forced refresh.
@@ -313,14 +316,15 @@ class ResponseCache(Processor):
         if key is None:
             return build_response_cache_key(inputs)
         # a key of one's own is still the scope's: one tenant's entry under key "faq"
-        # is not another's
+        # is not another's; and it lives under its own prefix, which no derived key
+        # starts with (an agent whose id is "key" derives "tripwire:response:key:...")
         scope = "" if inputs.scope is None else f":scope:{quote(inputs.scope, safe='')}"
-        mine = f"{KEY_PREFIX}{scope}:key:"
+        mine = f"{CUSTOM_KEY_PREFIX}{scope}:key:"
         if isinstance(key, str):
             # the step goes before the key, which is written last as it was given: no
             # key can spell another key's later step ("faq:step-1" is not step 1 of "faq")
             step = f":step:{inputs.step_number}" if inputs.step_number else ""
-            return f"{KEY_PREFIX}{scope}{step}:key:{key}"
+            return f"{CUSTOM_KEY_PREFIX}{scope}{step}:key:{key}"
         try:
             value = key(inputs)
             if inspect.isawaitable(value):
@@ -334,9 +338,10 @@ class ResponseCache(Processor):
                 e,
             )
             return build_response_cache_key(inputs)
-        # Keys of their own stay in the response cache's namespace: a key function
-        # cannot overwrite another user of the backend (a budget's counters). One that
-        # gives a whole key of that namespace takes charge of the scope itself.
+        # Keys of their own stay in the response cache's namespace for them: a key
+        # function cannot overwrite another user of the backend (a budget's counters,
+        # a derived key). One that gives a whole derived key (build_response_cache_key's)
+        # takes charge of the scope itself.
         return value if value.startswith(KEY_PREFIX + ":") else f"{mine}{value}"
 
     async def _read(self, key: str) -> list[Chunk] | None:
@@ -457,16 +462,17 @@ def _cacheable(chunks: list[Chunk]) -> bool:
 
 
 def _replayable(data: bytes | None, key: str) -> list[Chunk] | None:
-    """The chunks of an entry, or ``None`` (a miss) unless it is what
-    ``process_llm_response`` writes: chunks of a valid shape (``check_chunk``) making a
-    complete, successful step (``_cacheable``). A backend holds whatever bytes were put
+    """The chunks of an entry as a replay streams them (``replay_chunks``), or ``None``
+    (a miss) unless it is what ``process_llm_response`` writes: chunks of a valid shape
+    making a complete, successful step (``_cacheable``). A backend holds whatever bytes were put
     in it: an entry that does not parse, a malformed chunk or a failed step is a miss
     with a warning, never a failed run nor a replay of what was never written."""
     chunks = decode_chunks(data)
     if chunks is not None:
         try:
-            for c in chunks:
-                check_chunk(c, from_model=True)  # what a model sent: no chunk of the run's
+            # what a model sends (no chunk of the run's), with every field a consumer
+            # reads either checked by the guards or set by tripwire
+            chunks = replay_chunks(chunks)
         except (ValueError, TypeError) as e:
             problem = f"has a malformed chunk ({e})"
         else:
@@ -492,7 +498,7 @@ def _storable(chunk: Chunk) -> Chunk:
     payload = chunk.payload
     if chunk.type == "finish":
         payload = {k: v for k, v in payload.items() if k in _FINISH_KEYS}
-    return Chunk(chunk.type, payload, None, chunk.source, chunk.transient)
+    return Chunk(chunk.type, payload, None, "AGENT", chunk.transient)
 
 
 def _seconds(name: str, value: Any, *, owner: str) -> float:

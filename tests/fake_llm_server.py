@@ -98,7 +98,9 @@ class Reply:
     reasoning: str = ""
     tool_calls: list[FakeToolCall] = attrs.field(factory=list)
     finish_reason: str | None = None
-    usage: tuple[int, int] = (11, 7)
+    #: (prompt, completion) tokens as the server reports them: any JSON values (a test
+    #: of what a client makes of ``1e20``, ``-3`` or ``"12"``)
+    usage: tuple[Any, Any] = (11, 7)
     delta_size: int = 4
     drop_after: int | None = None
     stall_after: int | None = None
@@ -491,10 +493,11 @@ def _finish(reply: Reply, table: dict[str, str]) -> str:
 
 def _openai_usage(reply: Reply) -> dict[str, Any]:
     prompt, completion = reply.usage
+    counts = all(type(n) in (int, float) for n in reply.usage)
     return {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
-        "total_tokens": prompt + completion,
+        "total_tokens": prompt + completion if counts else prompt,
         "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
         "completion_tokens_details": {
             "reasoning_tokens": 0,

@@ -15,7 +15,7 @@ import textwrap
 import attrs
 import pytest
 from helpers import eventually, run_collected
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import tripwire
@@ -30,7 +30,7 @@ from tripwire import (
     hookimpl,
     tool,
 )
-from tripwire.caches import decode_chunks, encode_chunks, open_cache
+from tripwire.caches import close_cache, decode_chunks, encode_chunks, open_cache
 from tripwire.caches.keys import stable_json
 from tripwire.caches.memory import MemoryCache
 from tripwire.messages import FilePart, Message, TextPart
@@ -406,8 +406,13 @@ _chunk = _run_chunk | _finish_with_more | st.fixed_dictionaries(
         | _json,
         "payload": st.one_of(
             st.fixed_dictionaries(
-                {"id": st.just("t"), "text": st.sampled_from([SECRET, f"a {SECRET} b", "x"])}
+                {"id": st.sampled_from(["t", SECRET]),
+                 "text": st.sampled_from([SECRET, f"a {SECRET} b", "x"])}
             ),
+            st.fixed_dictionaries(
+                {"tool_call_id": st.just("c"), "tool_name": st.just("t")},
+                optional={"args": st.just({"q": SECRET}), "raw_args": st.sampled_from(["{", SECRET]),
+                          "args_error": st.just(SECRET)}),
             st.fixed_dictionaries({"finish_reason": st.sampled_from(["stop", "error", 3])}),
             _json,
         ),
@@ -419,9 +424,24 @@ _chunk = _run_chunk | _finish_with_more | st.fixed_dictionaries(
 @settings(max_examples=150, deadline=None)
 @given(chunks=st.lists(_chunk, max_size=5), finished=st.booleans(),
        mode=st.sampled_from(["generate", "stream"]))
+# the fields of a chunk besides its payload, a text's id and a tool call's parse error:
+# what a stream consumer reads that no guard checks
+@example(chunks=[{**_text("x"), "source": SECRET}], finished=True, mode="stream")
+@example(chunks=[{**_text("x"), "run_id": SECRET}], finished=True, mode="stream")
+@example(chunks=[{"type": "data-x", "payload": {"data": 1}, "source": SECRET}], finished=True,
+         mode="stream")
+@example(chunks=[_text("x"), {**_FINISH, "source": SECRET}], finished=False, mode="stream")
+@example(chunks=[{"type": "text-delta", "payload": {"id": SECRET, "text": "x"}}], finished=True,
+         mode="stream")
+@example(chunks=[{"type": "reasoning-delta", "payload": {"id": SECRET, "text": "x"}}],
+         finished=True, mode="stream")
+@example(chunks=[{"type": "tool-call", "payload": {"tool_call_id": "c", "tool_name": "t",
+                                                   "args": {}, "args_error": SECRET}}],
+         finished=True, mode="stream")
 def test_no_poisoned_entry_fails_a_run_or_escapes_the_guardrails(chunks, finished, mode):
-    """Whatever an entry holds: not in the chunks the client gets, nor in the result,
-    its steps (their request, response and warnings too) and messages."""
+    """Whatever an entry holds: not in the chunks the client gets (any of their fields),
+    nor in the result, its steps (their request, response and warnings too) and
+    messages."""
 
     async def go():
         agent = Agent(
@@ -438,6 +458,36 @@ def test_no_poisoned_entry_fails_a_run_or_escapes_the_guardrails(chunks, finishe
         return repr(streamed) + repr(steps) + repr(result.messages) + result.text
 
     assert SECRET not in asyncio.run(go())
+
+
+async def test_a_replayed_chunk_carries_only_checked_content_and_fields_tripwire_sets():
+    """The entry's run id, source, text ids and a tool call's parse error are not what
+    the stream consumer reads: the replay sets them (the deltas of one part still share
+    an id), and a tool call's ``args_error`` is its ``raw_args`` parsed again."""
+    entry = _entry(
+        {**_text("a"), "source": "FORGED", "run_id": "forged-run"},
+        {"type": "reasoning-delta", "payload": {"id": "msg_forged", "text": "r"}},
+        {"type": "text-delta", "payload": {"id": "msg_other", "text": "b"}},
+        _text("c"),
+        {"type": "tool-call", "payload": {"tool_call_id": "c1", "tool_name": "t", "args": {},
+                                          "raw_args": "{", "args_error": "forged"}},
+        {"type": "data-x", "payload": {"data": 1}, "transient": True},
+        {"type": "finish", "payload": {"finish_reason": "tool-calls"}, "source": "FORGED"},
+    )
+    agent = Agent(id="a", model=MockModel(["unused"]), default_error_processors=False,
+                  input_processors=[ResponseCache(cache=Poisoned(entry))], max_steps=1)
+    streamed, _ = await run_collected(agent, "hi", True)
+    step = [c for c in streamed if c.type not in ("step-start", "tool-error", "finish")]
+    assert [(c.type, c.payload.get("id")) for c in step] == [
+        ("text-delta", "replay-0"), ("reasoning-delta", "replay-1"),
+        ("text-delta", "replay-2"), ("text-delta", "replay-0"),
+        ("tool-call", None), ("data-x", None), ("step-finish", None)]
+    run_ids = {c.run_id for c in streamed}
+    assert len(run_ids) == 1 and "forged-run" not in run_ids
+    assert {c.source for c in streamed} == {"AGENT"}
+    assert [c.transient for c in step] == [False] * 5 + [True, False]
+    call = step[4].payload
+    assert call["raw_args"] == "{" and call["args_error"].startswith("arguments are not valid JSON")
 
 
 # ------------------------------------------------------------------ who shares an entry
@@ -1065,7 +1115,7 @@ async def test_a_key_function_cannot_leave_the_caches_namespace(make_bare_agent)
     assert await backend.get("cost-guard:resource:u1") == b"41"
     assert [k for k, _ in backend.writes] == [
         "cost-guard:resource:u1",  # the test's own
-        "tripwire:response:key:cost-guard:resource:u1",
+        "tripwire:response-key:key:cost-guard:resource:u1",
     ]
 
 
@@ -1088,6 +1138,52 @@ async def test_a_fixed_key_never_spells_another_keys_later_step(make_bare_agent)
     result = await agent.generate("hi", request_context=ResponseCache.context(key="faq"))
     assert result.text == "answer from the real data"
     assert [s.from_cache for s in result.steps] == [False, False]
+
+
+class Recording:
+    """A backend that passes every call on to ``backend`` and records the keys written."""
+
+    def __init__(self, backend):
+        self.backend = backend
+        self.written = []
+
+    async def get(self, key):
+        return await self.backend.get(key)
+
+    async def set(self, key, value, ttl_seconds):
+        self.written.append(key)
+        await self.backend.set(key, value, ttl_seconds)
+
+    async def delete(self, key):
+        await self.backend.delete(key)
+
+    async def incr(self, key, amount, ttl_seconds):
+        return await self.backend.incr(key, amount, ttl_seconds)
+
+
+@pytest.mark.parametrize("how", ["str", "function", "per-call"])
+async def test_a_key_of_ones_own_never_spells_a_derived_key(make_bare_agent, cache_url, how):
+    """An agent whose id is "key" derives ``tripwire:response:key:<h8>:<h32>``; another
+    cache on the same backend, unscoped, with the key ``<h8>:<h32>`` writes its own
+    entry, not that one: the tenant is still served its own answer."""
+    backend = open_cache(cache_url)  # one backend (one memory:// too) for both caches
+    tenant_cache = Recording(backend)
+    tenant = make_bare_agent(["the tenant's answer", "never used"], id="key",
+                             input_processors=[ResponseCache(cache=tenant_cache)])
+    alice = {"request_context": RequestContext({RESOURCE_ID_KEY: "alice"})}
+    assert await run(tenant, **alice) == "the tenant's answer"
+    (derived,) = tenant_cache.written
+    assert derived.startswith("tripwire:response:key:")
+    spelt = derived.removeprefix("tripwire:response:key:")
+    options = {"str": {"key": spelt}, "function": {"key": lambda inputs: spelt},
+               "per-call": {}}[how]
+    other = make_bare_agent(["planted"], id="other", input_processors=[
+        ResponseCache(cache=backend, scope=None, **options)])
+    context = ResponseCache.context(key=spelt) if how == "per-call" else None
+    assert await run(other, request_context=context) == "planted"
+    assert await run(tenant, **alice) == "the tenant's answer"
+    assert len(tenant.model.requests) == 1  # a replay of the tenant's own entry
+    await close_cache(backend)
 
 
 @pytest.mark.parametrize("key", ["faq", lambda inputs: "faq"], ids=["str", "function"])

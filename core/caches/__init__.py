@@ -19,7 +19,8 @@ come with tripwire or beside it, each published in the entry point group
 
 ``open_cache(url_or_backend)`` builds the backend for a URL (or returns a backend
 object as it is). A backend is any object with the four coroutine methods of
-``CacheBackend``; ``close()`` is optional.
+``CacheBackend``; ``close()`` is optional. ``encode_chunks`` / ``decode_chunks`` are the
+stored format; ``replay_chunks`` turns an entry's chunks into what a replay streams.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from tripwire import registry
 from tripwire._serde import chunk_from_dict, chunk_to_dict
-from tripwire.chunks import Chunk
+from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import ConfigurationError
+from tripwire.models._wire import parse_tool_args
 
 #: The entry point group of cache backends: ``<url scheme> = module:factory``, where
 #: ``factory(url)`` returns a ``CacheBackend``.
@@ -166,6 +168,50 @@ def decode_chunks(data: bytes | None) -> list[Chunk] | None:
         return None
 
 
+def replay_chunks(chunks: Sequence[Chunk]) -> list[Chunk]:
+    """An entry's chunks as a replay streams them. What a cache holds is whatever was
+    put in it, so every field a consumer can read from a replayed chunk is either
+    content the output guards check or set here, never taken from the entry as stored:
+
+    - ``run_id``: ``None`` (the replaying run stamps its own); ``source``: ``"AGENT"``,
+      as for every model chunk; ``transient``: the stored flag of a ``data-*`` chunk
+      (whether the run keeps it in its messages), ``False`` on any other;
+    - a text or reasoning delta's ``id``: a new one per stored id (``"replay-0"``,
+      ``"replay-1"``, ...), so the deltas of one part still share theirs;
+    - a tool call whose arguments did not parse: ``args`` and ``args_error`` from its
+      ``raw_args`` again, as a model's is built (``args_error`` without ``raw_args`` is
+      dropped);
+    - the rest is the payload, which the output guards check: the text, a tool call's
+      arguments, every other key (``extra_keys``), every string of a chunk that
+      ``carries_other_content``; a tool call's id has the shape ``check_chunk`` allows.
+
+    Raises ``ValueError`` naming the problem for a chunk ``check_chunk`` refuses from a
+    model (``from_model=True``), or a ``raw_args`` that is not text.
+    """
+    ids: dict[str, str] = {}
+    replayed = []
+    for chunk in chunks:
+        check_chunk(chunk, from_model=True)
+        payload = dict(chunk.payload)
+        if chunk.type in ("text-delta", "reasoning-delta") and "id" in payload:
+            payload["id"] = ids.setdefault(payload["id"], f"replay-{len(ids)}")
+        elif chunk.type == "tool-call":
+            payload.pop("args_error", None)
+            raw = payload.get("raw_args")
+            if raw is not None:
+                if not isinstance(raw, str):
+                    raise ValueError(f"a 'tool-call' chunk's payload['raw_args'] must be a "
+                                     f"str, got {type(raw).__name__}")
+                payload["args"], error = parse_tool_args(raw)
+                if error is None:
+                    del payload["raw_args"]
+                else:
+                    payload["args_error"] = error
+        transient = chunk.transient if chunk.is_data else False
+        replayed.append(Chunk(chunk.type, payload, None, "AGENT", transient))
+    return replayed
+
+
 def check_ttl(ttl_seconds: float | None) -> float | None:
     """``ttl_seconds`` if it is ``None`` or a positive number, else ``ValueError``."""
     if ttl_seconds is None:
@@ -212,6 +258,7 @@ __all__ = [
     "decode_chunks",
     "encode_chunks",
     "open_cache",
+    "replay_chunks",
     "schemes",
     "url_options",
 ]

@@ -38,6 +38,11 @@ from tripwire.tools import Tool
 
 #: Prefix of every key ``build_response_cache_key`` builds.
 KEY_PREFIX = "tripwire:response"
+#: Prefix of every key of one's own (``ResponseCache(key=...)``):
+#: ``tripwire:response-key[:scope:<scope>][:step:<n>]:key:<key>``. No derived key starts
+#: with it (they all start ``tripwire:response:``, whatever the agent id), so the two
+#: namespaces are disjoint: no key of one's own spells a derived key, nor the reverse.
+CUSTOM_KEY_PREFIX = "tripwire:response-key"
 #: The ``agent_id`` used when none is known.
 DEFAULT_AGENT_ID = "tripwire-response-cache"
 
@@ -201,6 +206,7 @@ def _key(key: Any) -> str:
 
 
 __all__ = [
+    "CUSTOM_KEY_PREFIX",
     "CacheKeyInputs",
     "DEFAULT_AGENT_ID",
     "KEY_PREFIX",

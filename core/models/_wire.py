@@ -11,13 +11,15 @@ surface as a bare ``RecursionError``, ``KeyError`` or ``TypeError``.
 from __future__ import annotations
 
 import json
-import math
+import logging
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tripwire.chunks import Chunk
+from tripwire.chunks import MAX_TOKEN_COUNT, TOOL_CALL_ID, Chunk
 from tripwire.errors import ConfigurationError
+
+logger = logging.getLogger("tripwire.models")
 
 #: Tool-call arguments may nest at most this deep (objects and arrays). Deeper
 #: arguments are reported with ``args_error``: no real tool schema comes near it,
@@ -167,14 +169,41 @@ def as_index(value: Any, where: str, *args: Any) -> int:
     return value
 
 
+def part_id(server_id: str | None, fallback: str) -> str:
+    """The base of the ids of a response's text and reasoning parts (``<base>:text``):
+    the id the server gave its response (``chatcmpl-...``, ``msg_...``) when it has the
+    shape of one (``tripwire.chunks.TOOL_CALL_ID``), else ``fallback``. A stream
+    consumer reads a part's id and no guard checks it, so no free text a server puts
+    in its response id (an address, a sentence) reaches one through it."""
+    if server_id is not None and TOOL_CALL_ID.fullmatch(server_id):
+        return server_id
+    return fallback
+
+
 def token_count(usage: Mapping[str, Any], key: str, where: str = "usage") -> int:
-    """A token count from a usage object: a non-negative number (0 when absent)."""
+    """A token count from a usage object (0 when absent): the one check of the usage
+    figures every provider reads, streamed or not.
+
+    A count is a whole number from 0 to ``MAX_TOKEN_COUNT`` (``12.0`` is 12). Anything
+    else - ``1e20``, ``-3``, ``2.5``, ``true``, ``"12"``, NaN - is no count a call can
+    have used: it is logged as a warning and read as ``MAX_TOKEN_COUNT``, so a budget
+    charges the call at that bound and trips (``tripwire.chunks.out_of_range``) instead
+    of overflowing its counters, failing the run after the answer streamed, or letting
+    the call go uncharged.
+    """
     value = usage.get(key)
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
-        raise WireError(f"{where}.{key} must be a non-negative number, got {value!r:.50}")
-    return int(value)
+    if type(value) is int and 0 <= value <= MAX_TOKEN_COUNT:
+        return value
+    if type(value) is float and value.is_integer() and 0 <= value <= MAX_TOKEN_COUNT:
+        return int(value)
+    logger.warning(
+        "%s.%s is not a token count (a whole number from 0 to %d): %.50r; counted as %d, "
+        "so a budget charges the call at that bound and trips",
+        where, key, MAX_TOKEN_COUNT, value, MAX_TOKEN_COUNT,
+    )
+    return MAX_TOKEN_COUNT
 
 
 def optional_count(usage: Mapping[str, Any], key: str, where: str = "usage") -> int | None:

@@ -29,6 +29,7 @@ from tripwire.models._wire import (
     grow,
     kind_of,
     optional_count,
+    part_id,
     prompt_error,
     structured_output_schema,
     token_count,
@@ -257,7 +258,7 @@ class Anthropic(HTTPModel):
                         yield _signature_chunk(f"{message_id}:{index}", block["signature"])
             elif kind == "message_start":
                 message = as_object(obj.get("message"), "message")
-                message_id = as_text(message.get("id"), "message.id") or message_id
+                message_id = part_id(as_text(message.get("id"), "message.id"), message_id)
                 model = as_text(message.get("model"), "message.model")
                 usage.update(as_object(message.get("usage"), "message.usage"))
             elif kind == "message_delta":
@@ -287,7 +288,7 @@ class Anthropic(HTTPModel):
             raise WireError(f"the response must be a JSON object, got {kind_of(data)}")
         if "content" not in data:
             raise WireError("the response has no 'content' (an array of content blocks is required)")
-        message_id = as_text(data.get("id"), "id") or "msg"
+        message_id = part_id(as_text(data.get("id"), "id"), "msg")
         chunks: list[Chunk] = []
         thinking: list[dict[str, Any]] = []
         for index, item in enumerate(as_list(data.get("content"), "content")):

@@ -29,6 +29,7 @@ from tripwire.models._wire import (
     grow,
     kind_of,
     optional_count,
+    part_id,
     prompt_error,
     structured_output_schema,
     token_count,
@@ -206,8 +207,9 @@ class OpenAICompatible(HTTPModel):
                 response_id = str(obj["id"])
                 model = as_text(obj.get("model"), "model")
                 fingerprint = as_text(obj.get("system_fingerprint"), "system_fingerprint")
-                text_id = f"{response_id}:text"
-                reasoning_id = f"{response_id}:reasoning"
+                base = part_id(response_id, "0")
+                text_id = f"{base}:text"
+                reasoning_id = f"{base}:reasoning"
             if obj.get("usage"):
                 usage = as_object(obj["usage"], "usage")
             for i, item in enumerate(as_list(obj.get("choices"), "choices")):
@@ -256,19 +258,20 @@ class OpenAICompatible(HTTPModel):
         if not choices:
             raise WireError("the response has no choices (a non-empty 'choices' array is required)")
         response_id = str(data.get("id") or "0")
+        base = part_id(response_id, "0")
         choice = as_object(choices[0], "choices[0]")
         message = as_object(choice.get("message"), "choices[0].message")
         chunks: list[Chunk] = []
         reasoning = as_text(message.get("reasoning_content"), "choices[0].message.reasoning_content")
         reasoning = reasoning or as_text(message.get("reasoning"), "choices[0].message.reasoning")
         if reasoning:
-            chunks.append(Chunk("reasoning-delta", {"id": f"{response_id}:reasoning", "text": reasoning}))
+            chunks.append(Chunk("reasoning-delta", {"id": f"{base}:reasoning", "text": reasoning}))
         text = as_text(message.get("content"), "choices[0].message.content")
         refusal = as_text(message.get("refusal"), "choices[0].message.refusal")
         refused = bool(refusal)
         text = text or refusal
         if text:
-            chunks.append(Chunk("text-delta", {"id": f"{response_id}:text", "text": text}))
+            chunks.append(Chunk("text-delta", {"id": f"{base}:text", "text": text}))
         for index, item in enumerate(as_list(message.get("tool_calls"), "choices[0].message.tool_calls")):
             tc = as_object(item, "choices[0].message.tool_calls[%d]", index)
             function = as_object(tc.get("function"), "choices[0].message.tool_calls[%d].function", index)
