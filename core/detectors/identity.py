@@ -69,7 +69,7 @@ class SSNDetector:
             after = text[end] if end < len(text) else " "
             if before.isalnum() or before in "_+$.,/-" or after.isalnum() or after == "_":
                 continue
-            if (before == " " and text[start - 2:start - 1].isdigit()) or (
+            if (before == " " and start >= 2 and text[start - 2].isdigit()) or (
                     after in " -./," and text[end + 1:end + 2].isdigit()):
                 continue  # a group of a longer number: 415 123 45 6789, 123-45-6789-0
             digits = value.replace("-", "").replace(" ", "")
