@@ -186,3 +186,24 @@ async def test_hidden_text_in_tool_arguments_and_results_never_gets_through(stre
     assert calls == [expected(SAID)]
     assert not _leaks([c.payload for c in chunks], result.messages, calls,
                       [r.result for r in result.tool_results], [r.prompt for r in model.requests])
+
+
+@pytest.mark.parametrize("hidden", [tags(CARD), tags("4111 1111 1111 1111")])
+def test_a_card_number_in_tag_digits_is_found_by_pii_detector_alone(hidden):
+    # Without the normalizer in front, the detector reads tag characters as the ASCII
+    # they hide: the card is masked (its last four digits stay, as for any card).
+    said = f"ok {hidden} ok"
+
+    async def main() -> None:
+        for i in range(len(said) + 1):
+            pieces = [p for p in (said[:i], said[i:]) if p]
+            model = MockModel([MockResponse(chunks=[{"type": "text-delta", "id": "t1",
+                                                     "text": p} for p in pieces])])
+            agent = Agent(id="a", model=model, default_error_processors=False,
+                          output_processors=[PIIDetector(detection_types=["credit-card"])])
+            chunks, result = await run_collected(agent, "hi", True)
+            outputs = strings([[c.payload for c in chunks], result.text, result.messages])
+            assert not [s for s in outputs if decoded(hidden) in decoded(s)], i
+            assert decoded(texts(chunks)).endswith("1111")
+
+    asyncio.run(main())
