@@ -8,8 +8,8 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-__all__ = ["BLACK_FLAG", "CANCEL_TAG", "INERT", "INVISIBLE", "KEYCAP", "VS15", "VS16", "ZWJ",
-           "ZWNJ", "emoji_end", "glues", "is_emoji", "is_skin_tone", "is_tag",
+__all__ = ["BLACK_FLAG", "CANCEL_TAG", "INERT", "INVISIBLE", "KEYCAP", "RGI_SUBDIVISIONS", "VS15",
+           "VS16", "ZWJ", "ZWNJ", "emoji_end", "glues", "is_emoji", "is_skin_tone", "is_tag",
            "is_variation_selector", "joining_letter"]
 
 ZWNJ, ZWJ = "\u200c", "\u200d"
@@ -113,17 +113,25 @@ def emoji_end(text: str, i: int) -> int:
         return j
 
 
+#: The tag letters of the subdivision flags Unicode recommends for general interchange
+#: (the RGI set): exactly England, Scotland and Wales. Unicode's emoji-sequences.txt
+#: (UTS #51) lists three RGI_Emoji_Tag_Sequence entries, all added in Emoji 5.0 and
+#: still the only ones ("Total elements: 3"): 1F3F4 E0067 E0062 E0065 E006E E0067 E007F
+#: (gbeng), 1F3F4 E0067 E0062 E0073 E0063 E0074 E007F (gbsct) and 1F3F4 E0067 E0062
+#: E0077 E006C E0073 E007F (gbwls). Any other tag run after a black flag (other letters,
+#: flags chained one after another) can spell hidden text: it is smuggling, not a flag.
+RGI_SUBDIVISIONS = frozenset({"gbeng", "gbsct", "gbwls"})
+_SUBDIVISION_TAGS = frozenset(
+    "".join(chr(0xE0000 + ord(c)) for c in code) + CANCEL_TAG for code in RGI_SUBDIVISIONS)
+_SUBDIVISION_LENGTH = 6  # five tag letters and CANCEL TAG, for each of them
+
+
 def _subdivision_flag_end(text: str, j: int) -> int:
-    """After a black flag at ``j - 1``: the end of a subdivision flag's tag letters
-    (3 to 6 tag letters or digits, then CANCEL TAG, as in 🏴󠁧󠁢󠁳󠁣󠁴󠁿), else ``j``.
-    Longer tag runs are not flags but hidden text, and are stripped."""
-    k = j
-    while k < len(text) and k - j <= 6 and (
-        0xE0061 <= ord(text[k]) <= 0xE007A or 0xE0030 <= ord(text[k]) <= 0xE0039
-    ):
-        k += 1
-    if 3 <= k - j <= 6 and k < len(text) and text[k] == CANCEL_TAG:
-        return k + 1
+    """After a black flag at ``j - 1``: the end of an RGI subdivision flag's tags
+    (``RGI_SUBDIVISIONS``: 🏴󠁧󠁢󠁳󠁣󠁴󠁿 is the black flag, the tag letters ``gbsct`` and
+    CANCEL TAG), else ``j``: other tag runs are hidden text, and are stripped."""
+    if text[j:j + _SUBDIVISION_LENGTH] in _SUBDIVISION_TAGS:
+        return j + _SUBDIVISION_LENGTH
     return j
 
 

@@ -31,7 +31,8 @@ chunks, tool results, and the final response messages. Per text:
 
 Emoji survive every step (``preserve_emoji``): a zero-width joiner inside an emoji
 ZWJ sequence (👨‍👩‍👧), skin-tone modifiers, keycaps, variation selector 16 and the
-tag characters of subdivision flags (🏴󠁧󠁢󠁳󠁣󠁴󠁿) are kept, and emoji are not NFKC-folded
+tag characters of the RGI subdivision flags (England, Scotland 🏴󠁧󠁢󠁳󠁣󠁴󠁿, Wales; any other
+tag run after a black flag is hidden text, and goes) are kept, and emoji are not NFKC-folded
 (``ℹ️`` stays ``ℹ️`` instead of becoming ``i``). Zero-width (non-)joiners between two
 letters of a script that spells with them (Arabic, Persian, Syriac, the Indic
 scripts) are kept too; between Latin letters they are the smuggling case and go.

@@ -7,6 +7,12 @@ ranges for cards, mod-97 for IBANs, the SSA rules for SSNs, ``phonenumbers`` for
 numbers, ``ipaddress`` for IPs, checksums for crypto wallets, known formats and entropy
 for secrets), so an order number or an ISBN is not reported as a card.
 
+Every detector reads a value the way a person does (``fold``): digits of any script
+(Arabic-Indic, Devanagari, fullwidth, ... every Unicode decimal digit) as 0-9, the
+ideographic and fullwidth full stops as ``.`` (``ann@example。com``), and tag characters
+as the ASCII they hide; spans and values are those of the text given, so a redaction
+covers the characters as written.
+
 The modules are imported on first use, by type.
 """
 
@@ -16,9 +22,10 @@ import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tripwire.detectors._views import fold
 from tripwire.guardrails import Detection, Detector, merge
 
-__all__ = ["BUILTIN_TYPES", "DEFAULT_TYPES", "JUDGE_TYPES", "build", "detect_all"]
+__all__ = ["BUILTIN_TYPES", "DEFAULT_TYPES", "JUDGE_TYPES", "build", "detect_all", "fold"]
 
 #: The built-in detector of each type: ``module:Class`` under ``tripwire.detectors``.
 _BUILTIN: dict[str, str] = {

@@ -8,6 +8,11 @@ the cache holds the last text seen (compared by identity, and kept alive by the 
 so its id cannot be reused) and is replaced by the next one. A stale entry costs a
 recomputation, never a wrong view.
 
+- ``fold(text)``: the text as a person reads it, one character for one: every Unicode
+  decimal digit (Arabic-Indic ``٤``, Devanagari ``४``, fullwidth ``４``, ...) as its
+  ASCII digit, the ideographic and fullwidth full stops (``。 ｡ ． ﹒``) as ``.``, and tag
+  characters as the ASCII they hide. Every built-in detector searches this view
+  (``reads_folded``) and reports spans and values of the text it was given;
 - ``classes(text)``: every digit as ``0`` and every capital as ``A`` (card numbers,
   IBANs, phone numbers, SSNs);
 - ``lower(text)``: ASCII letters in lower case (keywords: birth words, key-like words);
@@ -21,9 +26,82 @@ recomputation, never a wrong view.
 
 from __future__ import annotations
 
+import functools
+import re
 import string
+import unicodedata
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
-__all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "lower", "pem_lines", "token_runs"]
+import attrs
+
+from tripwire.guardrails import Detection
+
+__all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "fold", "lower", "pem_lines",
+           "reads_folded", "token_runs"]
+
+#: The full stops other scripts write where a host name has its dots: the ideographic
+#: full stop and its halfwidth form (which IDNA reads as label separators, as browsers
+#: and mail clients do), the fullwidth and the small full stop.
+FULL_STOPS = "\u3002\uff61\uff0e\ufe52"
+# A character ``fold`` changes: a decimal digit other than 0-9 (``\d`` is every Unicode
+# decimal digit, category Nd: one that is neither ASCII nor a non-digit), one of the
+# other full stops, a tag character (U+E0020 to U+E007E spell ASCII, invisibly: "ASCII
+# smuggling").
+_FOLDS = re.compile(f"[^\\x00-\\x7f\\D]|[{FULL_STOPS}\U000e0020-\U000e007e]")
+
+
+@functools.cache
+def _table() -> dict[int, int]:
+    """``str.translate``'s table for ``fold``, made on first use (a few tens of ms)."""
+    # Unicode's decimal digits are all in planes 0 and 1 (up to U+1FBF9 in Unicode 15).
+    everything = "".join(map(chr, range(0x80, 0x20000)))
+    table = {ord(c): ord("0") + unicodedata.decimal(c) for c in re.findall(r"\d", everything)}
+    table.update((ord(c), ord(".")) for c in FULL_STOPS)
+    table.update((cp, cp - 0xE0000) for cp in range(0xE0020, 0xE007F))
+    return table
+
+
+#: The last text folded and its fold (one entry: ``detect_all`` runs every detector on
+#: the same text in turn; compared by identity, as the views are).
+_last_fold: tuple[str, str] = ("", "")
+
+
+def fold(text: str) -> str:
+    """``text`` as a person (or ``int()``) reads its digits and dots, one character for
+    one, so offsets carry over: every Unicode decimal digit as its ASCII digit, the
+    ideographic, halfwidth ideographic, fullwidth and small full stops as ``.``, tag
+    characters as the ASCII characters they hide. ``text`` itself when there is none."""
+    global _last_fold
+    last = _last_fold
+    if last[0] is text:
+        return last[1]
+    folded = text if text.isascii() or _FOLDS.search(text) is None else text.translate(_table())
+    _last_fold = (text, folded)
+    return folded
+
+
+_D = TypeVar("_D")
+
+
+def reads_folded(
+    detect: Callable[[_D, str], Iterable[Detection]],
+) -> Callable[[_D, str], list[Detection]]:
+    """A detector's ``detect(self, text)`` that searches ``fold(text)``: a value written
+    in other digits, with other full stops or in tag characters is found at its place in
+    ``text``, and reported with the characters ``text`` has there (what a redaction
+    covers)."""
+
+    @functools.wraps(detect)
+    def wrapper(self: _D, text: str) -> list[Detection]:
+        folded = fold(text)
+        found = list(detect(self, folded))
+        if folded is text:
+            return found
+        return [d if d.value is None else attrs.evolve(d, value=text[d.start:d.end])
+                for d in found]
+
+    return wrapper
 
 _CLASSES = bytes.maketrans(b"123456789BCDEFGHIJKLMNOPQRSTUVWXYZ", b"000000000" + b"A" * 25)
 

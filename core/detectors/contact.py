@@ -67,6 +67,7 @@ class EmailDetector:
     #: An address holds no white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
         if "@" not in text:  # a memchr: most text has no address at all
@@ -187,6 +188,7 @@ class PhoneDetector:
         self._valid: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._check)
         self._shaped: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._shape)
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
         for run in _PHONE_RUN.finditer(_views.classes(text)):
@@ -389,6 +391,7 @@ class UrlDetector:
     #: A URL ends at white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
         covered = 0

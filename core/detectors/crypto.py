@@ -325,6 +325,7 @@ class CryptoWalletDetector:
     max_length = 90
     OPTIONS: tuple[str, ...] = ()
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterator[Detection]:
         runs = _views.token_runs(text)
         whole = [(0, len(text))]

@@ -109,6 +109,7 @@ class CreditCardDetector:
     types = ("credit-card",)
     max_length = 23  # 19 digits and 4 separators
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
         for run in _CARD_RUN.finditer(_views.classes(text)):
@@ -208,6 +209,7 @@ class IBANDetector:
     types = ("iban",)
     max_length = 42  # 34 characters in 9 groups of four
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
         for run in _IBAN_RUN.finditer(_views.classes(text)):

@@ -60,6 +60,7 @@ class SSNDetector:
     # 11 characters of number, up to 30 of distance and up to 31 of keyword
     max_length = 72
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
         for m in _SSN_RUN.finditer(_views.classes(text)):
@@ -69,7 +70,7 @@ class SSNDetector:
             after = text[end] if end < len(text) else " "
             if before.isalnum() or before in "_+$.,/-" or after.isalnum() or after == "_":
                 continue
-            if (before == " " and text[start - 2:start - 1].isdigit()) or (
+            if (before == " " and start >= 2 and text[start - 2].isdigit()) or (
                     after in " -./," and text[end + 1:end + 2].isdigit()):
                 continue  # a group of a longer number: 415 123 45 6789, 123-45-6789-0
             digits = value.replace("-", "").replace(" ", "")
@@ -183,6 +184,7 @@ class DateOfBirthDetector:
     # a date of up to 34 characters, 30 of distance, a keyword of up to 32
     max_length = 96
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         if b"0" not in _views.classes(text):
             return []  # every date has a digit (every digit is "0" in the view)

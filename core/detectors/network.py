@@ -45,6 +45,7 @@ class IPAddressDetector:
     types = ("ip-address",)
     max_length = 45  # the longest IPv6 text form (with an embedded IPv4 address)
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found = list(self._v6(text)) if ":" in text else []
         if b"0" not in _views.classes(text):
@@ -127,6 +128,7 @@ class UUIDDetector:
     types = ("uuid",)
     max_length = 36
 
+    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
         if "-" not in text:

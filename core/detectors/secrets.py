@@ -273,6 +273,7 @@ class SecretDetector:
                 start = begin
         return start
 
+    @_views.reads_folded
     def detect(self, text: str) -> list[Detection]:
         # Each family is searched only where it can be: the long-token families in the
         # runs of token characters, the others where their trigger character occurs (a

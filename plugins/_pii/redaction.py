@@ -9,6 +9,7 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable
 
+from tripwire.detectors import fold
 from tripwire.guardrails import Detection
 
 #: The redaction methods, as ``redaction_method`` names them.
@@ -37,17 +38,23 @@ def mask(kind: str, value: str, preserve_format: bool = True) -> str:
     n = len(value)
     if not preserve_format:
         return "*" * min(n, 8)
-    if kind == "email" and "@" in value:
-        local, _, domain = value.rpartition("@")
+    # Digits and dots as the detectors read them (any script's digits, the ideographic
+    # full stop, tag characters), one character for one: what is kept or masked is
+    # decided on that reading and taken from ``value``.
+    read = fold(value)
+    if kind == "email" and "@" in read:
+        at = read.rindex("@")
+        local = value[:at]
         local = local[0] + "*" * (len(local) - 2) + local[-1] if len(local) > 2 else "***"
-        first, dot, rest = domain.partition(".")
-        return f"{local}@{'*' * len(first)}{dot}{rest}"
+        dot = read.find(".", at + 1)
+        first = (dot if dot != -1 else n) - at - 1
+        return f"{local}@{'*' * first}{value[dot:] if dot != -1 else ''}"
     if kind == "phone":
-        return _digits_before_last_four(value, "X")
+        return _digits_before_last_four(value, read, "X")
     if kind in ("credit-card", "ssn"):
-        return _digits_before_last_four(value, "*")
+        return _digits_before_last_four(value, read, "*")
     if kind == "uuid":
-        return _HEX.sub("*", value)
+        return "".join("*" if _HEX.match(r) else c for c, r in zip(value, read, strict=True))
     if kind == "crypto-wallet" and n > 8:
         return value[:4] + "*" * (n - 8) + value[-4:]
     if kind == "iban" and n > 6:
@@ -57,9 +64,12 @@ def mask(kind: str, value: str, preserve_format: bool = True) -> str:
     return value[0] + "*" * (n - 2) + value[-1]
 
 
-def _digits_before_last_four(value: str, char: str) -> str:
+def _digits_before_last_four(value: str, read: str, char: str) -> str:
+    """``value`` with ``char`` for each digit (as ``read`` has it) before the last four
+    characters."""
     cut = len(value) - 4
-    return "".join(char if i < cut and c.isdigit() else c for i, c in enumerate(value))
+    return "".join(char if i < cut and (r.isdigit() or c.isdigit()) else c
+                   for i, (c, r) in enumerate(zip(value, read, strict=True)))
 
 
 def redact(kind: str, value: str, method: str, preserve_format: bool = True) -> str:

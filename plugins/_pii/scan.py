@@ -134,7 +134,8 @@ class Scanner:
 
     def check(self, text: str, found: list[Detection], state: dict[str, Any]) -> str:
         """``text`` with its detections redacted (``redact``) or as it is (the other
-        strategies); the detections are added to ``found``. Texts found clean are
+        strategies; a redacted text that is only white space becomes ``""``); the
+        detections are added to ``found``. Texts found clean are
         remembered for the call, so the history is not searched again at every phase."""
         clean: set[str] = state.setdefault(self._clean_key, set())
         if text in clean:
@@ -148,5 +149,9 @@ class Scanner:
         if redact is None:
             return text
         out = splice(text, detections, lambda d, value: redact(d.type, value))
+        if not out.strip():
+            # Nothing but white space is left (``remove``): the text is empty, so a
+            # message left with nothing else is not sent, as an emptied one is not.
+            out = ""
         clean.add(out)  # what a later phase meets again is not searched (nor judged) again
         return out
