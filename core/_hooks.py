@@ -28,6 +28,7 @@ from tripwire._call_options import CallOptions, StepConfig, flat
 from tripwire._caller_texts import add_caller_texts, lift_caller_texts
 from tripwire._hookcall import FAILED_OPEN, BoundHook, handle_failure
 from tripwire._hookstate import HookState, describe
+from tripwire._modes import settle_in_order
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, ToolCall
 from tripwire.errors import ProcessorError
@@ -160,17 +161,11 @@ class Hooks:
         forks = [state.fork() for _ in group.chains]
         tasks = [asyncio.ensure_future(self._run(chain, adapter, fork))
                  for chain, fork in zip(group.chains, forks, strict=True)]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        finally:
-            pending = [t for t in tasks if not t.done()]
-            for t in pending:
-                t.cancel()
-            if pending:
-                await asyncio.gather(*pending, return_exceptions=True)
-        for t in tasks:  # the first in list order among those that aborted or failed
-            if not t.cancelled() and t.exception() is not None:
-                raise t.exception()  # type: ignore[misc]
+        # the first member in list order among those that aborted or failed ends the
+        # run: a later member's abort waits for the earlier ones still running
+        error = await settle_in_order(tasks)
+        if error is not None:
+            raise error
         select = group.unit.select
         found = [(member_id, fork.changes_since(state))  # all against the same input
                  for member_id, fork in zip(group.member_ids, forks, strict=True)

@@ -217,7 +217,8 @@ async def test_parallel_members_cancelled_by_an_abort_are_recorded_as_cancelled(
         def process_input(self, abort):
             abort("no")
 
-    agent = make_bare_agent(["ok"], input_processors=[parallel(Slow(), Fast(), id="g")],
+    # (a member after the one that aborted: one before it would be waited for)
+    agent = make_bare_agent(["ok"], input_processors=[parallel(Fast(), Slow(), id="g")],
                             audit=True)
     result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
     outcomes = {r.processor_id: r.outcome for r in result.audit}
