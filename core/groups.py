@@ -139,8 +139,9 @@ def branch(
 
 def parallel_with_model(processor: Any) -> Any:
     """Run ``processor``'s ``process_input`` beside the model call instead of before it:
-    the model's chunks are held until it passes; if it aborts, the model call is
-    cancelled (its HTTP response closed) and no chunk reaches the client. It may only
+    the model's answer is read meanwhile (up to 1,024 chunks held) and released only
+    once it passes; if it aborts, no chunk reaches the client, and a model call still
+    answering is cancelled (its HTTP response closed). It may only
     check, never change, the input. The processor object itself is not changed."""
     from tripwire._validation import WithMode
 
