@@ -12,6 +12,7 @@ invocation, positionally, as pluggy does. The same object serves the per-chunk p
 from __future__ import annotations
 
 import asyncio
+import dis
 import inspect
 import logging
 import time
@@ -29,6 +30,10 @@ log = logging.getLogger("tripwire")
 
 
 _ns = time.perf_counter_ns
+
+#: Applies what a processor returned to the hook's state and says whether that changed
+#: anything (``BoundHook.recorded``).
+Settle = Callable[[Any], bool]
 
 FAILED_OPEN = object()
 """Returned by ``call_hook`` when a fail-open processor raised: use the input unchanged."""
@@ -101,7 +106,7 @@ class BoundHook:
     """
 
     __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
-                 "shared", "run_slots", "wrapper", "_started")
+                 "shared", "run_slots", "wrapper", "may_return", "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
@@ -115,6 +120,9 @@ class BoundHook:
         self.part_index = impl.part_index
         #: a new-style wrapper (``@hookimpl(wrapper=True)``): ``start`` and ``finish``
         self.wrapper = impl.wrapper
+        #: the implementation may return something (not only None): with the audit on,
+        #: only then is the state compared before and after it (``recorded``'s settle)
+        self.may_return = impl.wrapper or may_return_value(impl.function)
         #: the run's audit/trace ``Recorder`` a wrapper records in, or None (then nothing
         #: is timed; plain implementations are given it: ``recorded``)
         self.recorder: Any = None
@@ -180,9 +188,15 @@ class BoundHook:
             del tw
 
     def recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any,
-                 recorder: Any, common: Mapping[str, Any] | None = None) -> Any:
+                 recorder: Any, common: Mapping[str, Any] | None = None,
+                 settle: Settle | None = None) -> Any:
         """``__call__`` with its time and outcome recorded in the run's ``recorder`` (a
-        synchronous implementation that returns is recorded without a coroutine)."""
+        synchronous implementation that returns is recorded without a coroutine).
+
+        ``settle`` (given by the hook facade) applies what the implementation returned
+        and says whether that changed anything: ``modified`` means it did, so a
+        processor that returns what it was given is ``passed``. The caller then does
+        not apply the result itself. Without it, any return is ``modified``."""
         args = self.args.copy()
         for name, i in self.own:
             args[i] = values[name](state)
@@ -195,13 +209,18 @@ class BoundHook:
             try:
                 result = self.fn(*args)
             except BaseException as e:
-                return self._recorded_end(None, e, 0, start, recorder)
-            if result is None:
-                sink.append((self, recorder.step, "passed", _ns() - start))
-                return None
+                return self._recorded_end(None, e, 0, start, recorder, settle)
             if is_coroutine(result):
-                return self._recorded_end(result, None, 0, start, recorder)
-            sink.append((self, recorder.step, outcome_of(self.hook, result), _ns() - start))
+                return self._recorded_end(result, None, 0, start, recorder, settle)
+            duration = _ns() - start
+            if result is None and settle is None:
+                sink.append((self, recorder.step, "passed", duration))
+                return None
+            outcome = "error"
+            try:
+                outcome = self._outcome(result, settle)
+            finally:
+                sink.append((self, recorder.step, outcome, duration))
             return result
         # spans are on (or the run has ended): ``record`` makes the span too
         wall = wall_ns() if recorder.tracer is not None else 0
@@ -209,17 +228,30 @@ class BoundHook:
         try:
             result = self.fn(*args)
         except BaseException as e:
-            return self._recorded_end(None, e, wall, start, recorder)
+            return self._recorded_end(None, e, wall, start, recorder, settle)
         if result is not None and is_coroutine(result):
-            return self._recorded_end(result, None, wall, start, recorder)
+            return self._recorded_end(result, None, wall, start, recorder, settle)
         duration = _ns() - start
         cp = self.cp
-        recorder.record(cp.id, self.hook, wall, duration, outcome_of(self.hook, result),
-                        cp.mode)
+        outcome = "error"
+        try:
+            outcome = self._outcome(result, settle)
+        finally:
+            recorder.record(cp.id, self.hook, wall, duration, outcome, cp.mode)
         return result
 
+    def _outcome(self, result: Any, settle: Settle | None) -> str:
+        """The outcome of a return; with ``settle``, the result is applied here, and
+        ``modified`` means that (or an edit in place) changed something."""
+        if settle is None or result is FAILED_OPEN:
+            return outcome_of(self.hook, result)
+        changed = settle(result)
+        if self.hook == "process_api_error":  # a retry request, or nothing
+            return outcome_of(self.hook, result)
+        return "modified" if changed else "passed"
+
     async def _recorded_end(self, awaitable: Any, error: BaseException | None, wall: int,
-                            start: int, recorder: Any) -> Any:
+                            start: int, recorder: Any, settle: Settle | None = None) -> Any:
         """The rest of ``recorded`` for an implementation that raised (``error``) or
         returned an awaitable."""
         outcome = "passed"
@@ -227,7 +259,8 @@ class BoundHook:
             if error is not None:
                 raise error
             result = await awaitable
-            outcome = outcome_of(self.hook, result)
+            outcome = "error"  # (should settling it raise)
+            outcome = self._outcome(result, settle)
             return result
         except TripWire as tw:
             outcome = "retry-requested" if tw.retry else "aborted"
@@ -270,30 +303,40 @@ class BoundHook:
         except Exception as e:
             return handle_failure(self.cp, self.hook, e)
 
-    async def finish(self, gen: Any, result: Any) -> Any:
+    async def finish(self, gen: Any, result: Any, settle: Settle | None = None) -> Any:
         """Send what the wrapped processors produced into the wrapper; its replacement
-        (``None``: keep the result)."""
-        outcome = "passed"
+        (``None``: keep the result). With ``settle`` (the audit on), the replacement
+        is applied here and is ``modified`` only when it changed something (see
+        ``recorded``); the caller then does not apply it."""
+        outcome = "error"
         try:
             try:
                 gen.send(result)
             except StopIteration as stop:
-                outcome = outcome_of(self.hook, stop.value)
-                return stop.value
-            gen.close()
-            raise RuntimeError("a wrapper must yield once; return the replacement instead "
-                               "of yielding it")
+                replacement = stop.value
+            else:
+                gen.close()
+                raise RuntimeError("a wrapper must yield once; return the replacement "
+                                   "instead of yielding it")
         except TripWire as tw:
             outcome = "retry-requested" if tw.retry else "aborted"
-            await on_tripwire(self.cp, tw)
-            raise
+            try:
+                await on_tripwire(self.cp, tw)
+                raise
+            finally:
+                self._record_wrapper(gen, outcome)
         except Exception as e:
-            outcome = "error"
-            replacement = handle_failure(self.cp, self.hook, e)
-            outcome = "fail-open"
-            return replacement
+            try:
+                failed_open = handle_failure(self.cp, self.hook, e)
+                outcome = "fail-open"
+                return failed_open
+            finally:
+                self._record_wrapper(gen, outcome)
+        try:
+            outcome = self._outcome(replacement, settle)
         finally:
             self._record_wrapper(gen, outcome)
+        return replacement
 
     def _record_wrapper(self, gen: Any, outcome: str) -> None:
         started = self._started.pop(id(gen), None) if self._started else None
@@ -310,6 +353,27 @@ class BoundHook:
         except Exception:
             log.warning("a wrapper raised while being closed; ignored", exc_info=True)
         self._record_wrapper(gen, "cancelled")
+
+
+def may_return_value(function: Any) -> bool:
+    """Whether ``function`` can return anything but None, read from its bytecode: no
+    ``return`` of a value (only ``return``, ``return None`` or the end) is False.
+    Anything not recognised is True: the audit then compares the state before and
+    after the call (``modified`` must mean something changed), which costs a copy of
+    the state's values; a processor that only ever returns None is ``passed`` without
+    it."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return True
+    previous = None
+    for ins in dis.get_instructions(code):
+        if ins.opname == "RETURN_CONST" and ins.argval is not None:
+            return True
+        if ins.opname == "RETURN_VALUE" and (
+                previous is None or previous.opname != "LOAD_CONST" or previous.argval is not None):
+            return True
+        previous = ins
+    return False
 
 
 def outcome_of(hook: str, result: Any) -> str:

@@ -26,8 +26,9 @@ from tripwire import _returns
 from tripwire._binding import Bindings, ParallelGroup
 from tripwire._call_options import CallOptions, StepConfig, flat
 from tripwire._caller_texts import add_caller_texts, lift_caller_texts
-from tripwire._hookcall import FAILED_OPEN, BoundHook, handle_failure
+from tripwire._hookcall import FAILED_OPEN, BoundHook, Settle, handle_failure
 from tripwire._hookstate import HookState, describe
+from tripwire._modes import settle_in_order
 from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, ToolCall
 from tripwire.errors import ProcessorError
@@ -109,8 +110,18 @@ class Hooks:
         bound = self.bindings.bound(cp, "process_input")
         state = HookState(message_list)
         common = self.bindings.common(cp) if bound.run_slots else None
+        settle = None
+        if self.recorder is not None and bound.may_return:
+            # its copy is never applied: "modified" when it changed (or returned) other
+            # messages than it was given
+            before = state.snapshot()
+
+            def settle(result: Any) -> bool:
+                return not (result is None or result is message_list) \
+                    or not state.unchanged_since(before)
+
         result = (bound(_INPUT_VALUES, state, common) if self.recorder is None
-                  else bound.recorded(_INPUT_VALUES, state, self.recorder, common))
+                  else bound.recorded(_INPUT_VALUES, state, self.recorder, common, settle))
         if type(result) is CoroutineType:
             result = await result
         if result is not None and result is not FAILED_OPEN and result is not message_list:
@@ -133,12 +144,21 @@ class Hooks:
                 return
             else:
                 common = self.bindings.common(item.cp) if item.run_slots else None
-                result = (item(values, state, common) if recorder is None
-                          else item.recorded(values, state, recorder, common))
-                if type(result) is CoroutineType:
-                    result = await result
-                if result is not None and result is not FAILED_OPEN:
-                    adapter.apply(item.cp, result, state)
+                if recorder is None:
+                    result = item(values, state, common)
+                    if type(result) is CoroutineType:
+                        result = await result
+                    if result is not None and result is not FAILED_OPEN:
+                        adapter.apply(item.cp, result, state)
+                elif item.may_return:  # the audit: applied when recorded, to tell
+                    result = item.recorded(values, state, recorder, common,  # a change
+                                           _settler(item.cp, adapter, state))
+                    if type(result) is CoroutineType:
+                        await result
+                else:  # it only ever returns None: "passed" needs no comparison
+                    result = item.recorded(values, state, recorder, common)
+                    if type(result) is CoroutineType:
+                        await result
 
     async def _wrap(
         self, bound: BoundHook, rest: list[Any], adapter: _Adapter, state: HookState
@@ -152,6 +172,9 @@ class Hooks:
         except BaseException:
             bound.close(gen)
             raise
+        if self.recorder is not None:  # applied when recorded (see ``_settler``)
+            await bound.finish(gen, adapter.view(state), _settler(bound.cp, adapter, state))
+            return
         replacement = await bound.finish(gen, adapter.view(state))
         if replacement is not None and replacement is not FAILED_OPEN:
             adapter.apply(bound.cp, replacement, state)
@@ -160,17 +183,11 @@ class Hooks:
         forks = [state.fork() for _ in group.chains]
         tasks = [asyncio.ensure_future(self._run(chain, adapter, fork))
                  for chain, fork in zip(group.chains, forks, strict=True)]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        finally:
-            pending = [t for t in tasks if not t.done()]
-            for t in pending:
-                t.cancel()
-            if pending:
-                await asyncio.gather(*pending, return_exceptions=True)
-        for t in tasks:  # the first in list order among those that aborted or failed
-            if not t.cancelled() and t.exception() is not None:
-                raise t.exception()  # type: ignore[misc]
+        # the first member in list order among those that aborted or failed ends the
+        # run: a later member's abort waits for the earlier ones still running
+        error = await settle_in_order(tasks)
+        if error is not None:
+            raise error
         select = group.unit.select
         found = [(member_id, fork.changes_since(state))  # all against the same input
                  for member_id, fork in zip(group.member_ids, forks, strict=True)
@@ -378,6 +395,21 @@ class Hooks:
                                         lambda s: s.ml.response.db()),
                         HookState(message_list, output=output))
         output._follow(message_list)
+
+
+def _settler(cp: CompiledProcessor, adapter: _Adapter, state: HookState) -> Settle:
+    """For the audit: what ``cp`` returns, applied to ``state`` as ``adapter`` applies
+    it, and whether the state differs, by value, from what it was before ``cp`` ran
+    (edits in place included): ``modified`` means something changed, not that
+    something was returned."""
+    before = state.snapshot()
+
+    def settle(result: Any) -> bool:
+        if result is not None and result is not FAILED_OPEN:
+            adapter.apply(cp, result, state)
+        return not state.unchanged_since(before)
+
+    return settle
 
 
 def _all_messages(state: HookState) -> list[Any]:

@@ -10,6 +10,7 @@ setting, the prompt, ...), which is how two members changing the same thing are 
 from __future__ import annotations
 
 import copy
+import pickle
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -114,6 +115,63 @@ class HookState:
                 self.output.caller_text = value
             elif key == ("retry",) and self.retry_by is None:
                 self.retry_by = value
+
+
+    # -- whether a processor changed anything (the audit's ``modified``)
+    def snapshot(self) -> Snapshot:
+        """What the state holds now, to tell later whether a processor changed it
+        (``unchanged_since``): its values as pickled bytes (None when one cannot be
+        pickled), the objects compared by identity (a model, the tools, the result
+        object, a cached response, a retry request)."""
+        values, objects = self._parts()
+        try:
+            data: bytes | None = pickle.dumps(values, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # a value pickle cannot take: any return counts as a change
+            data = None
+        return Snapshot(data, objects)
+
+    def unchanged_since(self, snapshot: Snapshot) -> bool:
+        """True when the state equals, by value, what ``snapshot`` saw: the messages
+        (edited in place or replaced), the system messages, the step's settings, the
+        prompt, the tool results and the result's text are as they were, and the
+        objects it compares by identity are the same ones. Not comparable (a value
+        pickle cannot take): False, a change."""
+        values, objects = self._parts()
+        if snapshot.data is None or len(objects) != len(snapshot.objects) or any(
+                a is not b for a, b in zip(objects, snapshot.objects, strict=True)):
+            return False
+        try:
+            now = pickle.dumps(values, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # (as in snapshot)
+            return False
+        # equal bytes are equal values; different bytes may still be (a string now
+        # a copy of the one it was, a dict in another order): compare the values
+        return now == snapshot.data or bool(pickle.loads(snapshot.data) == values)
+
+    def _parts(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The state's values (compared by value) and objects (by identity)."""
+        ml, cfg, out = self.message_list, self.config, self.output
+        records, system = ml.checkpoint() if ml is not None else ([], [])
+        settings: tuple[Any, ...] = ()
+        objects: list[Any] = [self.cached, self.retry_by]
+        if cfg is not None:
+            settings = (tuple(cfg.tools), cfg.tool_choice, cfg.active_tools,
+                        cfg.system_messages, cfg.provider_options, cfg.model_settings,
+                        cfg.structured_output)
+            objects.append(cfg.model)
+            objects.extend(cfg.tools.values())
+        if out is not None:
+            objects.append(out.object)
+        return ((records, system, settings, self.prompt,
+                 None if out is None else out.caller_text), tuple(objects))
+
+
+@attrs.frozen
+class Snapshot:
+    """A ``HookState`` as it was (``HookState.snapshot``)."""
+
+    data: bytes | None
+    objects: tuple[Any, ...]
 
 
 def describe(key: tuple[str, ...]) -> str:

@@ -33,7 +33,7 @@ from tripwire._binding import Bindings
 from tripwire._call_options import resolve_call
 from tripwire._hooks import Hooks
 from tripwire._json_escapes import canonical_tool_call
-from tripwire._modes import next_after_checks
+from tripwire._modes import read_during_checks
 from tripwire._pipeline import OutputPipeline
 from tripwire._step_end import accept_step, output_step
 from tripwire._step_request import answer_stream, model_request, prepare_step, request_prompt
@@ -233,20 +233,20 @@ class Run:
             run_id = self.run_id
             offered = config.active()
             try:
+                if self.guards:
+                    # checks beside the model call: the model's chunks are read ahead
+                    # and held until they pass (a failed check raises, nothing seen)
+                    iterator = await read_during_checks(iterator, self.guards)
+                    next_chunk = iterator.__anext__
+                    self.guards = []  # they passed
                 while True:
                     try:
-                        if self.guards:
-                            raw = await next_after_checks(iterator, self.guards)
-                            self.guards = []  # they passed
-                        else:
-                            raw = await next_chunk()
+                        raw = await next_chunk()
                         if cached is None:  # cache entries were checked when returned
                             check_chunk(raw, from_model=True)
                     except StopAsyncIteration:
                         break
-                    except (asyncio.CancelledError, GeneratorExit):
-                        raise
-                    except TripWire:  # a check beside the model call aborted
+                    except (asyncio.CancelledError, GeneratorExit, TripWire):
                         raise
                     except ConfigurationError as e:
                         # the call cannot be made as asked (a model setting, a missing

@@ -41,11 +41,13 @@ class StepStats:
         elif result is None:
             self.dropped += 1
         elif type(result) is list:
-            self.modified += 1
             self.emitted += len(result)
+            # a change, or several released; the chunk itself (equal, in a list) is none
+            if len(result) != 1 or (result[0] is not chunk and result[0] != chunk):
+                self.modified += 1
         else:
             self.emitted += 1
-            if result is not chunk:
+            if result is not chunk and result != chunk:  # by value: an equal copy is none
                 self.modified += 1
 
     def final_outcome(self) -> str:

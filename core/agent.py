@@ -133,13 +133,20 @@ class Agent:
 
     @classmethod
     def from_config(cls, path: str, name: str, **overrides: Any) -> Agent:
-        """Build the agent ``[agents.NAME]`` of a TOML file (see docs/configuration.md)."""
+        """Build the agent ``[agents.NAME]`` of a TOML file (see docs/configuration.md).
+
+        ``overrides`` are ``Agent`` arguments that replace the configured ones before
+        anything is built: an overriding ``model`` (or processor list, tools, memory)
+        means the configured one is never built, so its missing API key or broken
+        option cannot fail the call. A string ``model`` is a router id or
+        ``"models.NAME"`` of the file; a model object stays the caller's to close."""
         from tripwire.config import load_config
 
         config = load_config(path)
-        kwargs = config.agent_kwargs(name)
-        kwargs.update(overrides)
-        return config.build(cls, name, kwargs)
+        kwargs = config.agent_kwargs(name, overrides=overrides)
+        given = overrides.get("model")
+        return config.build(cls, name, kwargs,
+                            owns_model=given is None or isinstance(given, str))
 
     def _processor_list(
         self, kind: str, request_context: RequestContext, processors: Any = _UNSET

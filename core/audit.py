@@ -20,8 +20,8 @@ __all__ = ["OUTCOMES", "AuditRecord", "format_audit"]
 
 #: What a processor's invocation came to.
 OUTCOMES = (
-    "passed",           # returned nothing: the input goes on unchanged
-    "modified",         # returned a change (messages, a chunk, a prompt, a result, ...)
+    "passed",           # returned nothing, or what it was given (equal by value)
+    "modified",         # returned a change: differs by value from what it was given
     "dropped",          # per-chunk: dropped chunks and changed none
     "aborted",          # called abort()
     "retry-requested",  # abort(..., retry=True), or {"retry": True} from process_api_error

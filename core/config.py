@@ -111,7 +111,8 @@ class Config:
         return table
 
     def agent_kwargs(
-        self, name: str, *, model: str | None = None, model_where: str = "model override"
+        self, name: str, *, model: str | None = None, model_where: str = "model override",
+        overrides: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Keyword arguments for ``Agent(**kwargs)`` from ``[agents.NAME]``.
 
@@ -119,10 +120,32 @@ class Config:
         errors about it are labelled ``model_where``. The settings of the model's
         ``[models.NAME]`` table come first in ``model_settings``, the agent's own
         ``model_settings`` override them.
+
+        ``overrides`` are ``Agent`` arguments that replace the table's: what they
+        replace is never built (no model from the table, no processor, tool import or
+        memory), so it cannot fail or open anything. An overriding ``model`` that is a
+        string is resolved as ``model`` is; a model object is used as it is, and the
+        replaced model table's ``settings`` do not apply to it.
         """
-        table = self._agent_table(name)
+        given = dict(overrides or {})
+        if isinstance(given.get("model"), str):
+            model = given.pop("model")
+        table = {k: v for k, v in self._agent_table(name).items() if k not in given}
+        kwargs = self._table_kwargs(name, table, model, model_where,
+                                    build_model="model" not in given)
+        kwargs.update(given)
+        return kwargs
+
+    def _table_kwargs(
+        self, name: str, table: Mapping[str, Any], model: str | None, model_where: str, *,
+        build_model: bool,
+    ) -> dict[str, Any]:
+        """``agent_kwargs`` of the keys of ``table`` (the ones not overridden), the model
+        included when ``build_model`` (not when a model object replaces it)."""
         where = f"agents.{name}"
-        if model is None:
+        if not build_model:
+            model = None
+        elif model is None:
             if "model" not in table:
                 raise ConfigurationError(
                     f"{self._where(where)} needs a model: a router id such as "
@@ -150,8 +173,11 @@ class Config:
                     raise ConfigurationError(f"{self._where(where, key)}: {said}") from e
             else:
                 kwargs[key] = value
-        kwargs["model"] = self.model(model, where=model_where)
-        settings = {**self.model_settings(model, where=model_where), **table.get("model_settings", {})}
+        table_settings = (self.model_settings(model, where=model_where)
+                          if model is not None else {})
+        if model is not None:
+            kwargs["model"] = self.model(model, where=model_where)
+        settings = {**table_settings, **table.get("model_settings", {})}
         if settings:
             kwargs["model_settings"] = settings
         return kwargs
@@ -186,17 +212,20 @@ class Config:
             kwargs["model_settings"] = {**kwargs.get("model_settings", {}), **model_settings}
         return self.build(Agent, name, kwargs)
 
-    def build(self, cls: type[Agent], name: str, kwargs: dict[str, Any]) -> Agent:
+    def build(self, cls: type[Agent], name: str, kwargs: dict[str, Any], *,
+              owns_model: bool = True) -> Agent:
         """``cls(**kwargs)`` for ``[agents.NAME]``: an error the constructor raises names
         the file and the table; a model built from a ``[models.NAME]`` table belongs to
-        the agent (``agent.aclose()`` / ``async with agent`` closes its session)."""
+        the agent (``agent.aclose()`` / ``async with agent`` closes its session), the
+        model object a caller gave (``owns_model=False``) stays the caller's."""
         built = list(self._processor_models)  # for this agent's processors
         self._processor_models.clear()
         try:
             agent = cls(**kwargs)
         except (TripwireError, TypeError, ValueError) as e:
             raise ConfigurationError(f"{self._where(f'agents.{name}')}: {e}") from e
-        for model in (agent.model, *built) if agent.model is kwargs.get("model") else built:
+        own = owns_model and agent.model is kwargs.get("model")
+        for model in (agent.model, *built) if own else built:
             if hasattr(model, "aclose"):
                 agent._adopt(model)
         return agent

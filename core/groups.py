@@ -10,9 +10,9 @@ an ``id``, so it is added, removed or looked up as a unit::
 
 ``sequence(a, b, id=...)`` runs its members one after the other, exactly as if they
 were listed in its place. ``parallel(a, b, id=...)`` runs its members concurrently on
-the same input, for every hook they share: the first member (in list order) that
-aborts ends the run and the members still running are cancelled; once all have
-passed, their changes are applied in list order, and two members changing the same
+the same input, for every hook they share: the first member in list order among
+those that abort ends the run, whatever the timing (an abort waits for the members
+before it still running; the members after it are cancelled); once all have passed, their changes are applied in list order, and two members changing the same
 message, prompt, setting or tool result is an error naming both, unless
 ``select="<member id>"`` names the one whose changes count (the others only check).
 Per-chunk hooks (``process_output_stream``) gain nothing from concurrency: members
@@ -139,8 +139,9 @@ def branch(
 
 def parallel_with_model(processor: Any) -> Any:
     """Run ``processor``'s ``process_input`` beside the model call instead of before it:
-    the model's chunks are held until it passes; if it aborts, the model call is
-    cancelled (its HTTP response closed) and no chunk reaches the client. It may only
+    the model's answer is read meanwhile (up to 1,024 chunks held) and released only
+    once it passes; if it aborts, no chunk reaches the client, and a model call still
+    answering is cancelled (its HTTP response closed). It may only
     check, never change, the input. The processor object itself is not changed."""
     from tripwire._validation import WithMode
 

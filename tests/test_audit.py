@@ -217,7 +217,8 @@ async def test_parallel_members_cancelled_by_an_abort_are_recorded_as_cancelled(
         def process_input(self, abort):
             abort("no")
 
-    agent = make_bare_agent(["ok"], input_processors=[parallel(Slow(), Fast(), id="g")],
+    # (a member after the one that aborted: one before it would be waited for)
+    agent = make_bare_agent(["ok"], input_processors=[parallel(Fast(), Slow(), id="g")],
                             audit=True)
     result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
     outcomes = {r.processor_id: r.outcome for r in result.audit}
@@ -396,3 +397,125 @@ async def test_without_opentelemetry_installed_runs_need_no_tracer(make_bare_age
     assert _observe.tracer() is None
     result = await make_bare_agent(["ok"], output_processors=[Shout()], audit=True).generate("hi")
     assert by(result.audit, "process_output_stream", "shout")
+
+
+# ---------------------------------------------------------------- modified means changed
+
+
+class SameAgain(Processor):
+    """Returns, from every hook, what it was given (an equal copy where it can): a
+    change in form only, which the audit must not call ``modified``."""
+
+    id = "same-again"
+
+    @hookimpl
+    def process_input(self, messages):
+        return messages
+
+    @hookimpl
+    def process_input_step(self, model_settings, messages):
+        return {"model_settings": dict(model_settings), "messages": list(messages)}
+
+    @hookimpl
+    def process_llm_request(self, prompt):
+        import copy
+
+        return {"prompt": copy.deepcopy(prompt)}
+
+    @hookimpl
+    def process_output_stream(self, part):
+        return [part.evolve()] if part.type == "text-delta" else part.evolve()
+
+    @hookimpl
+    def process_output_step(self, messages):
+        return messages
+
+    @hookimpl
+    def process_tool_result(self, result):
+        return {"result": result}
+
+    @hookimpl
+    def process_output_result(self, messages):
+        return list(messages)
+
+
+class EditInPlace(Processor):
+    """Changes the input in place and returns the same list: a change all the same."""
+
+    id = "edit-in-place"
+
+    @hookimpl
+    def process_input(self, messages):
+        messages[-1].content.parts[0].text += "!"
+        return messages
+
+
+class WrapSame(Processor):
+    id = "wrap-same"
+
+    @hookimpl(wrapper=True)
+    def process_input(self, messages):
+        result = yield
+        return result
+
+
+def _outcomes(records, pid):
+    return {(r.hook, r.outcome) for r in records if r.processor_id == pid}
+
+
+async def test_a_processor_that_returns_what_it_was_given_passed(make_bare_agent):
+    model = MockModel([MockResponse(text="a", tool_calls=[{"tool_name": "ping", "args": {}}]),
+                       MockResponse(text="done here")])
+    agent = make_bare_agent(model=model, tools=[ping], input_processors=[SameAgain()],
+                            output_processors=[SameAgain()], audit=True)
+    result = await agent.generate("hi")
+    assert result.text == "adone here"
+    records = [r for r in result.audit if r.processor_id == "same-again"]
+    assert {r.hook for r in records} == {
+        "process_input", "process_input_step", "process_llm_request", "process_output_stream",
+        "process_output_step", "process_tool_result", "process_output_result"}
+    assert {r.outcome for r in records} == {"passed"}
+    assert all(r.chunks_modified == 0 for r in records if r.hook == "process_output_stream")
+
+
+async def test_the_same_return_that_changes_something_is_modified(make_bare_agent):
+    from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
+
+    agent = make_bare_agent(["ok", "ok"], input_processors=[UnicodeNormalizer(), WrapSame()],
+                            audit=True)
+    plain = await agent.generate("plain ascii text")
+    assert _outcomes(plain.audit, "unicode-normalizer") == {("process_input", "passed")}
+    assert _outcomes(plain.audit, "wrap-same") == {("process_input", "passed")}
+    wide = await agent.generate("ｆｕｌｌｗｉｄｔｈ")
+    assert _outcomes(wide.audit, "unicode-normalizer") == {("process_input", "modified")}
+    edited = await make_bare_agent(["ok"], input_processors=[EditInPlace()],
+                                   audit=True).generate("hi")
+    assert _outcomes(edited.audit, "edit-in-place") == {("process_input", "modified")}
+
+
+async def test_span_outcomes_say_passed_for_a_return_that_changed_nothing(make_bare_agent, spans):
+    from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
+
+    agent = make_bare_agent(["ok", "ok"], input_processors=[UnicodeNormalizer()])
+    await agent.generate("plain")
+    await agent.generate("ｗｉｄｅ")
+    outcomes = [s.attributes["tripwire.outcome"] for s in spans.get_finished_spans()
+                if s.name == "process_input unicode-normalizer"]
+    assert outcomes == ["passed", "modified"]
+
+
+async def test_a_bad_return_is_recorded_as_an_error(make_bare_agent):
+    from tripwire import ProcessorError
+
+    class Bad(Processor):
+        id = "bad"
+
+        @hookimpl
+        def process_input(self):
+            return 42
+
+    stream = make_bare_agent(["ok"], input_processors=[Bad()], audit=True).stream("hi")
+    with pytest.raises(ProcessorError):
+        async for _ in stream:
+            pass
+    assert [r.outcome for r in await stream.audit] == ["error"]

@@ -735,3 +735,78 @@ def test_from_config_constructor_errors_name_the_file_and_table(tmp_path):
         Agent.from_config(str(path), "support", bogus=1)
     assert str(path) in str(info.value)
 
+
+
+# ---------------------------------------------------------------- overrides of from_config
+
+_BROKEN = """
+[models.keyed]
+use = "openai-compatible"
+base_url = "http://127.0.0.1:9/v1"
+model = "m"
+api_key_env = "TRIPWIRE_TEST_NO_SUCH_KEY"
+settings = { temperature = 0.5 }
+
+[models.other]
+use = "mock"
+responses = ["from the other table"]
+
+[agents.support]
+model = "models.keyed"
+input_processors = ["no-such-processor"]
+output_processors = [{ use = "no-such-processor-either" }]
+tools = ["no_such_module_here:tool"]
+memory = { last = 5 }
+"""
+
+
+@pytest.mark.parametrize("missing", ["model", "input_processors", "output_processors", "tools",
+                                     "memory"])
+def test_each_configured_argument_is_built_unless_overridden(tmp_path, monkeypatch, missing):
+    # the file is broken in five places: each override mends only its own
+    monkeypatch.delenv("TRIPWIRE_TEST_NO_SUCH_KEY", raising=False)
+    path = tmp_path / "tripwire.toml"
+    path.write_text(_BROKEN)
+    overrides = {"model": MockModel(["hi"]), "input_processors": [], "output_processors": [],
+                 "tools": [], "memory": None}
+    del overrides[missing]
+    with pytest.raises(ConfigurationError, match=rf"\[agents\.support\] {missing}|"
+                                                 rf"\[models\.keyed\]"):
+        Agent.from_config(str(path), "support", **overrides)
+
+
+async def test_overrides_replace_before_anything_is_built(tmp_path, monkeypatch):
+    monkeypatch.delenv("TRIPWIRE_TEST_NO_SUCH_KEY", raising=False)
+    path = tmp_path / "tripwire.toml"
+    path.write_text(_BROKEN)
+    model = MockModel(["hi"])
+    agent = Agent.from_config(str(path), "support", model=model, input_processors=[],
+                              output_processors=[], tools=[], memory=None)
+    assert agent.model is model
+    assert agent.model_settings == {}  # the replaced table's settings are not the model's
+    assert (await agent.generate("hello")).text == "hi"
+
+
+async def test_a_string_model_override_is_resolved_in_the_file(tmp_path, monkeypatch):
+    monkeypatch.delenv("TRIPWIRE_TEST_NO_SUCH_KEY", raising=False)
+    path = tmp_path / "tripwire.toml"
+    path.write_text(_BROKEN)
+    async with Agent.from_config(str(path), "support", model="models.other",
+                                 input_processors=[], output_processors=[], tools=[],
+                                 memory=None) as agent:
+        assert (await agent.generate("hello")).text == "from the other table"
+
+
+async def test_an_overriding_model_object_stays_the_callers(tmp_path):
+    class Closable(MockModel):
+        closes = 0
+
+        async def aclose(self):
+            self.closes += 1
+
+    path = tmp_path / "tripwire.toml"
+    path.write_text('[agents.a]\nmodel = "openai/gpt-5-mini"\n')
+    model = Closable(["hi"])
+    async with Agent.from_config(str(path), "a", model=model) as agent:
+        assert (await agent.generate("q")).text == "hi"
+    assert model.closes == 0

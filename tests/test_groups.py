@@ -134,24 +134,98 @@ async def test_select_applies_only_the_chosen_members_changes(make_bare_agent):
     assert user_text(agent.model) == ["hi-b"]
 
 
-async def test_the_first_member_in_list_order_that_aborted_wins(make_bare_agent):
-    # "late" finishes after "early" but comes first in the list; both abort.
+class Gated(Processor):
+    """Waits for ``gate`` (if given), lets the loop turn a few times (so whatever the
+    group does about an abort elsewhere has happened), then aborts when ``aborts``,
+    else passes; sets ``done`` when it finished, logs a cancellation."""
+
+    def __init__(self, pid: str, *, aborts: bool, gate: asyncio.Event | None = None,
+                 log: list | None = None):
+        self.id = pid
+        self.aborts = aborts
+        self.gate = gate
+        self.done = asyncio.Event()
+        self.log = log if log is not None else []
+
+    @hookimpl
+    async def process_input(self, abort):
+        try:
+            if self.gate is not None:
+                await self.gate.wait()
+                for _ in range(20):
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            self.log.append(("cancelled", self.id))
+            raise
+        self.done.set()
+        if self.aborts:
+            abort(f"{self.id} aborted")
+
+
+async def test_the_first_member_in_list_order_that_aborted_wins_whatever_the_timing(
+    make_bare_agent,
+):
+    # "second" aborts first in time; "first" aborts only after it (it waits for that):
+    # the earlier member in the list ends the run all the same.
+    second = Gated("second", aborts=True)
+    first = Gated("first", aborts=True, gate=second.done)
+    agent = make_bare_agent(["ok"], input_processors=[parallel(first, second, id="g")])
+    result = await asyncio.wait_for(agent.generate("hi", audit=True), timeout=10)
+    assert result.tripwire.processor_id == "first"
+    assert result.tripwire.reason == "first aborted"
+    assert agent.model.requests == []
+    outcomes = {r.processor_id: r.outcome for r in result.audit}
+    assert outcomes == {"first": "aborted", "second": "aborted"}
+
+
+async def test_a_later_abort_waits_for_the_earlier_members_and_cancels_the_rest(
+    make_bare_agent,
+):
+    log: list = []
+    release, never = asyncio.Event(), asyncio.Event()
+    first = Gated("first", aborts=False, gate=release, log=log)
+    second = Gated("second", aborts=True, log=log)
+    third = Gated("third", aborts=True, gate=never, log=log)
     agent = make_bare_agent(["ok"], input_processors=[
-        parallel(Guard("late", "hi", delay=0.05), Guard("early", "hi"), id="g")])
-    result = await agent.generate("hi")
-    assert result.tripwire.processor_id in {"early", "late"}
-    # "early" aborts first; "late" is then cancelled, so it never aborts: "early" wins.
-    assert result.tripwire.processor_id == "early"
+        parallel(first, second, third, id="g")])
+    run = asyncio.ensure_future(agent.generate("hi", audit=True))
+    await asyncio.wait_for(second.done.wait(), timeout=10)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    # "second" has aborted: "third" (after it) can change nothing and is cancelled,
+    # "first" (before it) might still abort and is waited for
+    assert ("cancelled", "third") in log
+    assert ("cancelled", "first") not in log and not run.done()
+    release.set()
+    result = await asyncio.wait_for(run, timeout=10)
+    assert result.tripwire.processor_id == "second"  # "first" passed
+    assert first.done.is_set()
+    outcomes = {r.processor_id: r.outcome for r in result.audit}
+    assert outcomes == {"first": "passed", "second": "aborted", "third": "cancelled"}
 
 
-async def test_an_abort_cancels_the_members_still_running(make_bare_agent):
+async def test_an_abort_cancels_the_later_members_still_running(make_bare_agent):
     log: list = []
     agent = make_bare_agent(["ok"], input_processors=[
-        parallel(Guard("slow", "nothing", delay=30, log=log), Guard("fast", "hi"), id="g")])
+        parallel(Guard("fast", "hi"), Guard("slow", "nothing", delay=30, log=log), id="g")])
     result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
     assert result.tripwire.processor_id == "fast"
     assert ("cancelled", "slow") in log
     assert agent.model.requests == []
+
+
+async def test_a_cancelled_run_leaves_no_member_running(make_bare_agent):
+    log: list = []
+    never = asyncio.Event()
+    members = [Gated(pid, aborts=False, gate=never, log=log) for pid in ("a", "b")]
+    agent = make_bare_agent(["ok"], input_processors=[parallel(*members, id="g")])
+    run = asyncio.ensure_future(agent.generate("hi"))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    assert sorted(log) == [("cancelled", "a"), ("cancelled", "b")]
 
 
 async def test_parallel_members_each_see_the_same_input(make_bare_agent):

@@ -156,6 +156,221 @@ async def test_a_check_of_a_run_that_trips_before_the_model_call_is_cancelled(ma
     assert log == []  # the check was cancelled, never finished
 
 
+class PacedModel:
+    """A model whose stream is read one chunk at a time, recorded: ``reads`` counts the
+    chunks handed out, ``all_read`` is set once the stream was read to its end,
+    ``stall_after`` (a count) makes it wait for ``resume`` after that many chunks,
+    ``fail_after`` makes it raise there instead; ``closed`` is set by its ``finally``."""
+
+    provider = "paced"
+    model_id = "paced"
+
+    def __init__(self, texts, *, stall_after=None, fail_after=None):
+        self.texts = list(texts)
+        self.stall_after = stall_after
+        self.fail_after = fail_after
+        self.resume = asyncio.Event()
+        self.all_read = asyncio.Event()
+        self.reads = 0
+        self.closed = False
+        self.requests = []
+
+    async def stream(self, request):
+        from tripwire import Chunk, Usage
+
+        self.requests.append(request)
+        chunks = [Chunk("text-delta", {"id": "t", "text": t}) for t in self.texts]
+        chunks.append(Chunk("finish", {"finish_reason": "stop", "usage": Usage()}))
+        try:
+            for i, chunk in enumerate(chunks):
+                if i == self.fail_after:
+                    raise RuntimeError("the model broke")
+                if i == self.stall_after:
+                    await self.resume.wait()
+                self.reads += 1
+                yield chunk
+            self.all_read.set()
+        finally:
+            self.closed = True
+
+
+class WaitFor(Processor):
+    """A check beside the model call that waits for ``event``, then aborts when
+    ``aborts`` (else passes); logs when it is done."""
+
+    mode = "parallel"
+
+    def __init__(self, pid, event, *, aborts=False, log=None, then=None):
+        self.id = pid
+        self.event = event
+        self.aborts = aborts
+        self.log = log if log is not None else []
+        self.then = then
+
+    @hookimpl
+    async def process_input(self, abort):
+        await self.event.wait()
+        for _ in range(20):  # whatever the run does about it meanwhile has happened
+            await asyncio.sleep(0)
+        self.log.append(f"{self.id}-done")
+        if self.then is not None:
+            self.then.set()
+        if self.aborts:
+            abort(f"{self.id} says no")
+
+
+def _left_tasks():
+    return {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
+
+
+async def test_a_parallel_check_overlaps_the_whole_model_call(make_bare_agent):
+    # The check passes only once the model's whole answer was read: the run reads it
+    # ahead while the check runs (holding one chunk there would never end).
+    log: list = []
+    model = PacedModel(["one ", "two ", "three"])
+    agent = make_bare_agent(model=model, input_processors=[
+        WaitFor("check", model.all_read, log=log)], output_processors=[Watch(log)])
+    result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
+    assert result.text == "one two three"
+    assert log == ["check-done", "chunk", "chunk", "chunk"]  # nothing before it passed
+
+
+async def test_a_check_that_aborts_after_the_whole_answer_was_read_releases_nothing(
+    make_bare_agent,
+):
+    log: list = []
+    model = PacedModel(["ann.lee@", "example.com"])
+    agent = make_bare_agent(model=model, input_processors=[
+        WaitFor("check", model.all_read, aborts=True)], output_processors=[Watch(log)])
+    stream = agent.stream("hi")
+    chunks = await asyncio.wait_for(_collect(stream), timeout=10)
+    assert [c.type for c in chunks if c.type not in ("start", "step-start")] == ["tripwire"]
+    assert log == []  # not even the output processors saw a chunk
+    assert stream.tripwire.processor_id == "check"
+    assert stream.tripwire.model_call_cancelled is False  # the model had finished
+    assert (await stream.text) == ""
+    assert _left_tasks() == set()
+
+
+async def test_the_read_ahead_is_bounded_and_nothing_reaches_the_client_before_the_check(
+    make_bare_agent, monkeypatch,
+):
+    import tripwire._modes
+
+    monkeypatch.setattr(tripwire._modes, "READ_AHEAD", 3)
+    release = asyncio.Event()
+    model = PacedModel([f"w{i} " for i in range(8)])
+    agent = make_bare_agent(model=model, input_processors=[WaitFor("check", release)])
+    seen: list = []
+
+    async def consume():
+        async for c in agent.stream("hi"):
+            seen.append(c)
+
+    run = asyncio.ensure_future(consume())
+    for _ in range(200):
+        await asyncio.sleep(0)
+        if model.reads >= 3:
+            break
+    for _ in range(50):  # time to read further, were it unbounded
+        await asyncio.sleep(0)
+    assert model.reads == 3
+    assert [c for c in seen if c.type == "text-delta"] == []
+    release.set()
+    await asyncio.wait_for(run, timeout=10)
+    assert "".join(c.payload["text"] for c in seen if c.type == "text-delta") == "".join(
+        model.texts)
+    assert model.all_read.is_set()
+
+
+async def test_a_check_that_aborts_during_a_read_stops_it_and_leaves_no_task(make_bare_agent):
+    model = PacedModel(["a", "b", "c"], stall_after=1)  # a read that never returns
+    release = asyncio.Event()
+    agent = make_bare_agent(model=model, input_processors=[
+        WaitFor("check", release, aborts=True)])
+    run = asyncio.ensure_future(agent.generate("hi"))
+    for _ in range(200):
+        await asyncio.sleep(0)
+        if model.reads == 1:
+            break
+    release.set()
+    result = await asyncio.wait_for(run, timeout=10)
+    assert result.tripwire.processor_id == "check"
+    assert result.tripwire.model_call_cancelled is True
+    assert result.text == ""
+    assert model.closed
+    assert _left_tasks() == set()
+
+
+async def test_a_run_cancelled_while_reading_ahead_leaves_no_task(make_bare_agent):
+    never = asyncio.Event()
+    model = PacedModel(["a", "b", "c"], stall_after=2)
+    log: list = []
+    agent = make_bare_agent(model=model, input_processors=[WaitFor("check", never, log=log)])
+    run = asyncio.ensure_future(agent.generate("hi"))
+    for _ in range(200):
+        await asyncio.sleep(0)
+        if model.reads == 2:
+            break
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    assert model.closed and log == []
+    assert _left_tasks() == set()
+
+
+async def test_a_model_error_while_the_check_runs_comes_after_the_check_passed(
+    make_bare_agent,
+):
+    release = asyncio.Event()
+    log: list = []
+    model = PacedModel(["a", "b", "c"], fail_after=2)
+    agent = make_bare_agent(model=model, input_processors=[
+        WaitFor("check", release, log=log)], output_processors=[Watch(log)])
+    run = asyncio.ensure_future(agent.generate("hi"))
+    for _ in range(200):
+        await asyncio.sleep(0)
+        if model.closed:  # it failed while the check was still running
+            break
+    assert model.closed and log == []
+    release.set()
+    with pytest.raises(RuntimeError, match="the model broke"):
+        await asyncio.wait_for(run, timeout=10)
+    assert log == ["check-done", "chunk", "chunk"]  # its chunks, then its error
+    assert _left_tasks() == set()
+
+
+async def test_a_check_that_aborts_before_a_model_error_wins(make_bare_agent):
+    release = asyncio.Event()
+    model = PacedModel(["a", "b"], fail_after=1)
+    agent = make_bare_agent(model=model, input_processors=[
+        WaitFor("check", release, aborts=True)])
+    run = asyncio.ensure_future(agent.generate("hi"))
+    for _ in range(200):
+        await asyncio.sleep(0)
+        if model.closed:
+            break
+    release.set()
+    result = await asyncio.wait_for(run, timeout=10)
+    assert result.tripwire.processor_id == "check"
+    assert result.text == ""
+
+
+async def test_the_first_parallel_check_in_list_order_that_aborts_wins(make_bare_agent):
+    # "second" aborts first in time; "first" aborts after it: "first" ends the run.
+    second_done, never = asyncio.Event(), asyncio.Event()
+    ready = asyncio.Event()
+    ready.set()
+    model = PacedModel(["a"], stall_after=0)
+    agent = make_bare_agent(model=model, input_processors=[
+        WaitFor("first", second_done, aborts=True),
+        WaitFor("second", ready, aborts=True, then=second_done),
+        WaitFor("third", never, aborts=True)])
+    result = await asyncio.wait_for(agent.generate("hi"), timeout=10)
+    assert result.tripwire.processor_id == "first"
+    assert _left_tasks() == set()
+
+
 # ---------------------------------------------------------------- monitor
 
 
