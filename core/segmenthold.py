@@ -83,7 +83,7 @@ from typing import Any, Literal
 import attrs
 
 from tripwire.chunks import Chunk
-from tripwire.holdback import CHANNELS
+from tripwire.holdback import CHANNELS, ENDS
 from tripwire.holdback import _render as render_edits
 
 __all__ = ["SEGMENTS", "Check", "SegmentHold"]
@@ -212,12 +212,17 @@ class SegmentHold:
         was not checked is not sent)."""
         channel_name = CHANNELS.get(part.type) if part.type in self.types else None
         if channel_name is None:
-            if part.type in ("tripwire", "error"):
+            kind = part.type
+            if kind in ("tripwire", "error"):
                 self.discard()
                 return [part]
-            out = await self.flush()
-            if part.type == "step-retry":
-                self.new_attempt()
+            if kind in ENDS:
+                out = await self.flush()
+                if kind == "step-retry":
+                    self.new_attempt()
+            else:  # it passes: what is checked by now goes out before it, nothing else
+                await self._collect(wait=False)
+                out = self._release()
             out.append(part)
             return out
         text = part.payload.get("text", "")
@@ -366,18 +371,21 @@ class SegmentHold:
         self._pending.clear()
 
     def _release(self) -> list[Chunk]:
+        """The held chunks whose channel is checked as far as their end, in arrival
+        order (each channel's own chunks stay in order: what is checked of a channel is
+        a prefix of it)."""
         out: list[Chunk] = []
-        released = 0
+        kept: list[_Piece] = []
         for piece in self._queue:
             channel = self._channels[piece.channel]
             if piece.end > channel.checked:
-                break
-            released += 1
+                kept.append(piece)
+                continue
             chunk = self._render(piece, channel)
             if chunk is not None:
                 out.append(chunk)
-        if released:
-            del self._queue[:released]
+        if len(kept) < len(self._queue):
+            self._queue = kept
             self._trim()
         return out
 

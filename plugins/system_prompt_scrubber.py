@@ -92,7 +92,7 @@ from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
-from tripwire.holdback import Match
+from tripwire.holdback import ENDS, Match
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
@@ -371,23 +371,19 @@ class SystemPromptScrubber(Processor):
             part = await self._check_payload(stream, part, extra, "output",
                                              keep=True) or part
         channel = HOLD_CHANNELS.get(part.type)
-        chunks: list[Chunk] = []
-        if stream.held is not None and stream.held != channel:
-            # What is held of the other channel is complete: release it first (so the
-            # finder knows which channel it scans).
-            chunks.extend(await self._released(stream, stream.flush()))
-        if channel is not None:
-            if stream.index is None:
-                stream.index = self.index(self._instructions(state, message_list))
-            chunks.extend(await self._released(stream, stream.push(channel, part)))
-        else:
-            chunks.extend(await self._released(stream, stream.hold.push(part)))
-            # The end of a stretch of text: one verdict per channel for what was found
-            # in it. The next step may run with other system messages.
+        if channel is not None and stream.index is None:
+            stream.index = self.index(self._instructions(state, message_list))
+        # Any other chunk passes; one that ends the text (the end of a step) releases
+        # what is held first.
+        chunks = await self._released(stream, stream.push(part))
+        if channel is None:
+            # One verdict per channel for what was found since the last chunk that was
+            # not a delta.
             for verdict_channel, pending in stream.pending.items():
                 await self._act(verdict_channel, pending, abort, writer)
             stream.pending.clear()
-            stream.index = None
+            if part.type in ENDS:
+                stream.index = None  # the next step may run with other system messages
             where = _payload(part.type)
             if where is not None and chunks and chunks[-1] is part:
                 # A tool call's arguments (before the tool runs: it runs with what this
