@@ -22,23 +22,28 @@ How it decides what is safe
     ``max_match_length`` characters.
 
 Channels and text ids
-    ``text-delta`` and ``reasoning-delta`` are two channels: a match never spans text
-    and reasoning. Within a channel, text ids do not separate matches: the deltas are
-    matched as one text in arrival order, which is the text the client concatenates,
-    ``result.text`` and the stored message hold. So ``"pass"`` ending id ``t1`` and
-    ``"word"`` starting id ``t2`` (or ids interleaved) are one match.
+    ``text-delta`` and ``reasoning-delta`` are two channels, each with its own window:
+    a match never spans text and reasoning. Within a channel, text ids do not separate
+    matches: the deltas are matched as one text in arrival order, which is the text
+    the client concatenates, ``result.text`` and the stored message hold. So ``"pass"``
+    ending id ``t1`` and ``"word"`` starting id ``t2`` (or ids interleaved) are one
+    match.
 
 What is released, and when
     Released chunks are the original ones (same id, same boundaries, same payload),
-    new ones with the replaced text where a match was, in the original order; a chunk
-    whose text was all replaced away is dropped (unless it carries other payload keys,
-    such as ``provider_metadata``). Any chunk that is not a delta of the held channel
-    (a tool call, a delta of the other channel, ``step-finish``, ``finish``) first
-    flushes what is held, then follows it. The last ``max_match_length - 1``
-    characters released on each channel stay as context until the call ends: a match
-    that a flush cut in two (``"pass"``, a tool call, ``"word"``) is still found, and
-    its part not released yet is replaced, so the whole match never reaches the
-    client. A ``tripwire`` chunk discards what is held.
+    new ones with the replaced text where a match was, each channel's in its original
+    order; a chunk whose text was all replaced away is dropped (unless it carries
+    other payload keys, such as ``provider_metadata``). A chunk of any other kind (a
+    delta of the other channel, a tool call, a ``data-*``, ``source`` or
+    ``step-start`` chunk) releases nothing: it comes back at once, ahead of what is
+    still held, so however text, reasoning and other chunks interleave, the text that
+    goes out is the text sent whole with its matches replaced. Only the end of the
+    text (``ENDS``: ``step-finish``, ``finish``, ``step-retry``, ``error``) releases
+    what is held, then follows it; a ``tripwire`` chunk discards it. The last
+    ``max_match_length - 1`` characters released on each channel stay as context: a
+    match that the end of a step cut in two (the next step's text goes on with it) is
+    still found, and its part not released yet is replaced. A ``step-retry`` drops the
+    context (``new_attempt``).
 
 Example: a guard that masks card-like numbers in text and reasoning::
 
@@ -59,7 +64,7 @@ Example: a guard that masks card-like numbers in text and reasoning::
                     replace="[CARD]",
                 )
             chunks, matches = hold.push(part)
-            return chunks          # a list: released text, then ``part`` if it is not text
+            return chunks          # a list: released text, and ``part`` if it is not text
 
 Keep one ``HoldBack`` per call in ``state``, never on the processor: one processor
 instance serves concurrent calls. A processor that blocks instead of masking passes

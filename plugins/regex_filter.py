@@ -264,8 +264,7 @@ class RegexFilter(Processor):
             stream.discard()
             return part
         if part.is_data:
-            # Checked whole, not through the window (no flush of held text, the order as
-            # before).
+            # Checked whole, not through the window (it releases none of the held text).
             return await self._check_payload(part, tuple(part.payload), "output", abort,
                                              writer, state)
         extra = extra_keys(part)

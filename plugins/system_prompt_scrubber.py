@@ -59,18 +59,19 @@ What is checked
     text of documents and files.
 
 Streaming
-    ``text-delta`` and ``reasoning-delta`` chunks go through one ``tripwire.HoldBack``
-    window of ``ngram * CHARS_PER_WORD`` characters, each channel matched as one text
-    whatever its ids (so a leak across text or reasoning ids is found): a hit
+    ``text-delta`` and ``reasoning-delta`` chunks go through a ``tripwire.HoldBack``
+    window of ``ngram * CHARS_PER_WORD`` characters per channel, each channel matched
+    as one text whatever its ids (so a leak across text or reasoning ids is found) and
+    whatever other chunks come between its deltas (they release nothing): a hit
     window is found once its last word arrives, while its first is still held, so no
     ``ngram`` words of a leak reach the client together. While a leak goes on, every
     chunk of it stays held (its run grows with each new hit word), so a long leak is
     replaced as one. What the client may still see: a window whose words span more
     than the hold-back window (very long words) is not found in the stream (the final
-    check finds it in the stored response); a tool call or another non-text chunk
-    flushes what is held, and after it up to ``ngram - 1`` words of a leak that goes
-    on are not enough for a hit of their own (the judge, with ``model=``, sees them
-    with the text before them as context).
+    check finds it in the stored response); the end of a step releases what is held,
+    and up to ``ngram - 1`` words of a leak that the next step's text goes on with are
+    not enough for a hit of their own (the judge, with ``model=``, sees them with the
+    text before them as context).
 
 Tripwire metadata, violations and reports name the leak types and give offsets, never
 the system prompt's text or the leaked text.
@@ -360,8 +361,8 @@ class SystemPromptScrubber(Processor):
         stream.state, stream.message_list = state, message_list
         stream.abort, stream.writer = abort, writer
         if part.is_data:
-            # Checked whole, not through the window or the judge's gate (no flush of
-            # held text, the order as before).
+            # Checked whole, not through the window or the judge's gate (it releases
+            # none of the held text).
             checked = await self._check_payload(stream, part, None, "output")
             return [] if checked is None else [checked]
         extra = extra_keys(part)
