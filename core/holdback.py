@@ -22,23 +22,28 @@ How it decides what is safe
     ``max_match_length`` characters.
 
 Channels and text ids
-    ``text-delta`` and ``reasoning-delta`` are two channels: a match never spans text
-    and reasoning. Within a channel, text ids do not separate matches: the deltas are
-    matched as one text in arrival order, which is the text the client concatenates,
-    ``result.text`` and the stored message hold. So ``"pass"`` ending id ``t1`` and
-    ``"word"`` starting id ``t2`` (or ids interleaved) are one match.
+    ``text-delta`` and ``reasoning-delta`` are two channels, each with its own window:
+    a match never spans text and reasoning. Within a channel, text ids do not separate
+    matches: the deltas are matched as one text in arrival order, which is the text
+    the client concatenates, ``result.text`` and the stored message hold. So ``"pass"``
+    ending id ``t1`` and ``"word"`` starting id ``t2`` (or ids interleaved) are one
+    match.
 
 What is released, and when
     Released chunks are the original ones (same id, same boundaries, same payload),
-    new ones with the replaced text where a match was, in the original order; a chunk
-    whose text was all replaced away is dropped (unless it carries other payload keys,
-    such as ``provider_metadata``). Any chunk that is not a delta of the held channel
-    (a tool call, a delta of the other channel, ``step-finish``, ``finish``) first
-    flushes what is held, then follows it. The last ``max_match_length - 1``
-    characters released on each channel stay as context until the call ends: a match
-    that a flush cut in two (``"pass"``, a tool call, ``"word"``) is still found, and
-    its part not released yet is replaced, so the whole match never reaches the
-    client. A ``tripwire`` chunk discards what is held.
+    new ones with the replaced text where a match was, each channel's in its original
+    order; a chunk whose text was all replaced away is dropped (unless it carries
+    other payload keys, such as ``provider_metadata``). A chunk of any other kind (a
+    delta of the other channel, a tool call, a ``data-*``, ``source`` or
+    ``step-start`` chunk) releases nothing: it comes back at once, ahead of what is
+    still held, so however text, reasoning and other chunks interleave, the text that
+    goes out is the text sent whole with its matches replaced. Only the end of the
+    text (``ENDS``: ``step-finish``, ``finish``, ``step-retry``, ``error``) releases
+    what is held, then follows it; a ``tripwire`` chunk discards it. The last
+    ``max_match_length - 1`` characters released on each channel stay as context: a
+    match that the end of a step cut in two (the next step's text goes on with it) is
+    still found, and its part not released yet is replaced. A ``step-retry`` drops the
+    context (``new_attempt``).
 
 Example: a guard that masks card-like numbers in text and reasoning::
 
@@ -59,7 +64,7 @@ Example: a guard that masks card-like numbers in text and reasoning::
                     replace="[CARD]",
                 )
             chunks, matches = hold.push(part)
-            return chunks          # a list: released text, then ``part`` if it is not text
+            return chunks          # a list: released text, and ``part`` if it is not text
 
 Keep one ``HoldBack`` per call in ``state``, never on the processor: one processor
 instance serves concurrent calls. A processor that blocks instead of masking passes
@@ -78,11 +83,16 @@ import attrs
 from tripwire.chunks import Chunk
 from tripwire.holdfrom import checked_hold, in_one_word, joint_hold_from, run_start
 
-__all__ = ["HoldBack", "Match", "Released", "in_one_word", "joint_hold_from", "replace_all",
-           "run_start"]
+__all__ = ["CHANNELS", "ENDS", "HoldBack", "Match", "Released", "in_one_word",
+           "joint_hold_from", "replace_all", "run_start"]
 
 #: The chunk types ``HoldBack`` holds, and the channel each belongs to.
 CHANNELS: dict[str, str] = {"text-delta": "text", "reasoning-delta": "reasoning"}
+
+#: The chunks after which a step's text cannot go on: they release what is held (a
+#: ``tripwire`` discards it). Any other chunk (a delta of the other channel, a tool call,
+#: a ``data-*``, ``source`` or ``step-start`` chunk) passes without releasing anything.
+ENDS = frozenset({"step-finish", "finish", "step-retry", "error", "tripwire"})
 
 Finder = Callable[[str], Iterable[tuple[int, int, Any]]]
 _EMPTY = (list, tuple)
@@ -115,14 +125,39 @@ class Released(NamedTuple):
 _new = tuple.__new__
 
 
+class _Window:
+    """One channel's window: its held chunks and the text ``find`` sees.
+
+    ``buffer`` is the channel's context (``base`` characters: the last ones released)
+    then the held text. ``ends``: where each held chunk ends, counted in the held text
+    since the first of them arrived (so they need no update when chunks go out);
+    ``held_at``: where the held text starts, counted the same way. ``since``: when
+    the held text began (an end releases the channels in that order).
+    """
+
+    __slots__ = ("name", "chunks", "buffer", "base", "held_at", "ends", "since")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.chunks: list[Chunk] = []
+        self.buffer = ""
+        self.base = 0
+        self.held_at = 0
+        self.ends: list[int] = []
+        self.since = 0
+
+
 class HoldBack:
-    """A hold-back window over ``text-delta`` and ``reasoning-delta`` chunks.
+    """A hold-back window over ``text-delta`` and ``reasoning-delta`` chunks, one per
+    channel.
 
     :param max_match_length: the most characters one match can cover (>= 1); the
         last ``max_match_length - 1`` characters of a channel are held.
     :param find: ``find(text)`` returns the matches in ``text`` as ``(start, end,
         rule)`` tuples (``text[start:end]`` matched, ``rule`` any label). Overlapping
-        matches are merged into one replacement.
+        matches are merged into one replacement. While it runs, ``channel`` names the
+        channel ``text`` is of and ``held`` is that channel's held text (the end of
+        ``text``).
     :param replace: the replacement text for each match, or a callable ``(Match) ->
         str``; ``None`` keeps the text (for guards that block or only report).
     :param types: the delta types to hold (default both); other deltas pass like any
@@ -135,8 +170,8 @@ class HoldBack:
         characters are held.
     """
 
-    __slots__ = ("max_match_length", "find", "replace", "types", "hold_from", "_keep",
-                 "_channel", "_chunks", "_buffer", "_base", "_held_at", "_ends", "_context")
+    __slots__ = ("max_match_length", "find", "replace", "types", "hold_from", "channel",
+                 "_keep", "_windows", "_current", "_started")
 
     def __init__(
         self,
@@ -176,43 +211,46 @@ class HoldBack:
         self.types = frozenset(types)
         self.hold_from = hold_from
         self._keep = max_match_length - 1
-        # The channel of the held chunks (``None``: nothing is held).
-        self._channel: str | None = None
-        # While something is held: the held chunks in arrival order, and ``_buffer`` the
-        # text ``find`` sees, the channel's context (``_base`` characters) then the held
-        # text. ``_ends``: where each held chunk ends, counted in the held text since the
-        # first of them arrived (so they need no update when chunks go out);
-        # ``_held_at``: where the held text starts, counted the same way.
-        self._chunks: list[Chunk] = []
-        self._buffer = ""
-        self._base = 0
-        self._held_at = 0
-        self._ends: list[int] = []
-        # The context of each channel while nothing of it is held: its last ``_keep``
-        # characters released.
-        self._context: dict[str, str] = {}
+        #: The channel of the last delta taken, or of the text ``find`` searches now.
+        self.channel = CHANNELS[types[0]]
+        # One window per held delta type (so per channel).
+        self._windows = {kind: _Window(CHANNELS[kind]) for kind in types}
+        self._current = self._windows[types[0]]
+        self._started = 0  # windows that began holding so far (``_Window.since``)
 
     def __repr__(self) -> str:
-        return (f"HoldBack(max_match_length={self.max_match_length}, "
-                f"held={len(self.held)} chars of {self._channel or 'nothing'})")
+        held = ", ".join(f"{len(w.buffer) - w.base} chars of {w.name}"
+                         for w in self._windows.values() if w.chunks)
+        return f"HoldBack(max_match_length={self.max_match_length}, held={held or 'nothing'})"
 
     @property
     def held(self) -> str:
-        """The text held back now."""
-        return self._buffer[self._base:] if self._chunks else ""
+        """The text held back now on ``channel`` (in ``find``: the end of its text)."""
+        window = self._current
+        return window.buffer[window.base:] if window.chunks else ""
+
+    def holds(self, channel: str | None = None) -> bool:
+        """Whether ``channel`` (``"text"`` or ``"reasoning"``; ``None``: any) holds
+        text now."""
+        return any(w.chunks for w in self._windows.values()
+                   if channel is None or w.name == channel)
 
     def push(self, part: Chunk) -> Released:
         """Take the next chunk; return the chunks to emit now and the matches in them.
 
-        A held delta is buffered and what no match can still span is released; any
-        other chunk comes back last, after what was held (a ``tripwire`` chunk after
-        discarding it).
+        A held delta is buffered in its channel's window and what no match can still
+        span is released. Any other chunk comes back at once, releasing nothing, unless
+        it ends the text (``ENDS``): then it comes back last, after everything held (a
+        ``tripwire`` chunk after discarding it).
         """
-        kind = part.type
-        if kind not in self.types:
+        window = self._windows.get(part.type)
+        if window is None:
+            kind = part.type
+            if kind not in ENDS:
+                return _new(Released, ([part], []))
             if kind == "tripwire":
                 self.discard()
-                return Released([part], [])
+                return _new(Released, ([part], []))
             released = self.flush()
             if kind == "step-retry":
                 self.new_attempt()
@@ -224,61 +262,58 @@ class HoldBack:
                 f"HoldBack: a {part.type} chunk's payload['text'] must be a string, "
                 f"got {type(text).__name__}"
             )
-        channel = CHANNELS[kind]
-        if self._channel == channel:  # the common case: more of the held channel
-            self._buffer += text
-            self._ends.append(self._ends[-1] + len(text))
-            self._chunks.append(part)
-            return self._release(final=False)
-        if self._channel is None:
-            self._hold(channel, part, text)
-            return self._release(final=False)
-        out = self.flush()
-        self._hold(channel, part, text)
-        more = self._release(final=False)
-        out.chunks.extend(more.chunks)
-        out.matches.extend(more.matches)
-        return out
+        self._current = window
+        self.channel = window.name
+        ends = window.ends
+        if ends:  # the common case: more of a channel that holds text
+            ends.append(ends[-1] + len(text))
+        else:
+            window.held_at = 0
+            ends.append(len(text))
+            window.since = self._started
+            self._started += 1
+        window.buffer += text
+        window.chunks.append(part)
+        return self._release(window, final=False)
 
     def flush(self) -> Released:
-        """Release everything held (matches in it replaced): the text is complete."""
-        if not self._chunks:
+        """Release everything held (matches in it replaced): the text is complete.
+        Each channel's held text goes out whole, the one held first first."""
+        holding = [w for w in self._windows.values() if w.chunks]
+        if not holding:
             return Released([], [])
-        return self._release(final=True)
+        if len(holding) == 1:
+            return self._release(holding[0], final=True)
+        out = Released([], [])
+        for window in sorted(holding, key=lambda w: w.since):
+            released = self._release(window, final=True)
+            out.chunks.extend(released.chunks)
+            out.matches.extend(released.matches)
+        return out
 
     def new_attempt(self) -> None:
         """The text that follows does not continue the text so far: the step was
         discarded (a ``step-retry``; ``push`` calls this for one). The context kept for
         matches that span chunks is dropped, so the next attempt is not read as the end
         of the discarded one (its innocent ``"456"`` after a discarded ``"ORD-123"``)."""
-        self._context.clear()
+        for window in self._windows.values():
+            window.buffer = window.buffer[window.base:]
+            window.base = 0
 
     def discard(self) -> None:
         """Drop what is held, and the context (after a tripwire)."""
-        self._chunks.clear()
-        self._ends.clear()
-        self._buffer = ""
-        self._base = self._held_at = 0
-        self._context.clear()
-        self._channel = None
+        for kind, window in self._windows.items():
+            self._windows[kind] = _Window(window.name)
+        self._current = self._windows[next(iter(self._windows))]
+        self.channel = self._current.name
 
     # ------------------------------------------------------------------ internals
 
-    def _hold(self, channel: str, part: Chunk, text: str) -> None:
-        """Start holding ``channel`` with ``part``: its context comes first."""
-        context = self._context.pop(channel, "")
-        self._channel = channel
-        self._chunks.append(part)
-        self._buffer = context + text
-        self._base = len(context)
-        self._held_at = 0
-        self._ends.append(len(text))
-
-    def _release(self, final: bool) -> Released:
-        channel = self._channel
-        assert channel is not None
-        text = self._buffer
-        base = self._base
+    def _release(self, window: _Window, final: bool) -> Released:
+        self._current = window
+        channel = self.channel = window.name
+        text = window.buffer
+        base = window.base
         try:
             result = self.find(text)
             # (most texts hold no match: an empty list or tuple needs no grouping)
@@ -290,10 +325,10 @@ class HoldBack:
         except BaseException:
             self.discard()
             raise
-        ends = self._ends
+        ends = window.ends
         # ``ends[i] + shift``: where held chunk ``i`` ends in ``text``. Whole chunks are
         # released or held.
-        shift = base - self._held_at
+        shift = base - window.held_at
         if final:
             cut = len(text)
             released = len(ends)
@@ -309,19 +344,9 @@ class HoldBack:
             if cut <= base:
                 return _new(Released, ([], []))
         if not groups:  # nothing found: release the whole chunks before ``cut`` as they are
-            out = self._chunks[:released]
+            out = window.chunks[:released]
             # The new context: the last ``_keep`` characters up to ``cut``.
-            keep_from = cut - self._keep
-            if released < len(self._chunks):  # (``_forget``, inlined: the common case)
-                if keep_from < 0:
-                    keep_from = 0
-                self._held_at = ends[released - 1]
-                del self._chunks[:released]
-                del ends[:released]
-                self._buffer = text[keep_from:]
-                self._base = cut - keep_from
-            else:
-                self._forget(released, text, max(0, keep_from), cut)
+            self._forget(window, released, text, max(0, cut - self._keep), cut)
             return _new(Released, (out, []))
         edits: list[tuple[int, int, str | None]] = []
         matches: list[Match] = []
@@ -330,13 +355,13 @@ class HoldBack:
                 break
             found = [Match(rule, text[s:e], channel) for s, e, rule in members]
             matches.extend(found)
-            # Positions in ``text``: a match that began in the released context is
-            # replaced from its first character not released yet.
+            # Positions in ``text``: a match that began in the released context (the
+            # previous step's text) is replaced from its first character not released.
             edits.append((max(start, base), end, _replacement(self.replace, found[0])))
         chunks: list[Chunk] = []
         emitted: list[str] = [text[:base]]
         offset = base
-        for chunk, end in zip(self._chunks[:released], ends, strict=False):
+        for chunk, end in zip(window.chunks[:released], ends, strict=False):
             end += shift
             piece_text = text[offset:end]
             rendered = _render(text, offset, end, edits)
@@ -348,28 +373,24 @@ class HoldBack:
             offset = end
         # The released text as emitted (replacements in it) is the new context.
         context = "".join(emitted)
-        self._forget(released, context + text[cut:], max(0, len(context) - self._keep),
-                     len(context))
+        self._forget(window, released, context + text[cut:],
+                     max(0, len(context) - self._keep), len(context))
         return Released(chunks, matches)
 
-    def _forget(self, released: int, text: str, keep_from: int, cut: int) -> None:
-        """The first ``released`` held chunks went out: ``text[cut:]`` is what is still
-        held, ``text[keep_from:cut]`` the channel's context from now on."""
-        if released == len(self._chunks):
-            if self._keep:
-                assert self._channel is not None
-                self._context[self._channel] = text[keep_from:cut]
-            self._chunks.clear()
-            self._ends.clear()
-            self._buffer = ""
-            self._base = self._held_at = 0
-            self._channel = None
+    def _forget(self, window: _Window, released: int, text: str, keep_from: int, cut: int
+                ) -> None:
+        """The first ``released`` held chunks of ``window`` went out: ``text[cut:]`` is
+        what is still held, ``text[keep_from:cut]`` the channel's context from now on."""
+        window.buffer = text[keep_from:]
+        window.base = cut - keep_from
+        if released == len(window.chunks):
+            window.chunks.clear()
+            window.ends.clear()
+            window.held_at = 0
             return
-        self._held_at = self._ends[released - 1]
-        del self._chunks[:released]
-        del self._ends[:released]
-        self._buffer = text[keep_from:]
-        self._base = cut - keep_from
+        window.held_at = window.ends[released - 1]
+        del window.chunks[:released]
+        del window.ends[:released]
 
 
 def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]]) -> str:

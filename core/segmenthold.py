@@ -13,8 +13,8 @@ client before the check has seen all of it.
 Segments
     ``until="sentence"`` ends a segment after ``.``, ``!``, ``?`` or ``…`` (closing
     quotes and brackets included) followed by whitespace, and at every line break;
-    ``"line"`` at line breaks only; ``"step"`` never: the text is checked once, when a
-    chunk that is not a held delta (a tool call, ``step-finish``, ``finish``) ends it.
+    ``"line"`` at line breaks only; ``"step"`` never: the text is checked once, when
+    the text ends (``step-finish``, ``finish``, ``step-retry``).
     Each check also gets the last ``context`` characters checked before the segment,
     so a value that a boundary cut (``Dr. Ada Lovelace``) is still seen whole; the
     check edits only the new segment.
@@ -39,15 +39,19 @@ The check
     (``release_unchecked()`` is for a guard that fails open).
 
 Order and boundaries
-    Released chunks are the original ones, or copies with the edited text, in arrival
-    order across channels and text ids (a reasoning delta that arrives while a text
-    sentence is open waits behind it). Within a channel, text ids do not separate
-    segments: the deltas are one text in arrival order, as the client concatenates it.
-    A chunk whose text was edited away is dropped, unless it carries other payload
-    keys. Any chunk that is not a held delta first flushes what is held (checked),
-    then follows it; a ``tripwire`` or an ``error`` chunk (the run ends) discards what
-    is held, unchecked. A ``step-retry`` chunk also drops the context (``new_attempt``):
-    the retried text is checked on its own.
+    Released chunks are the original ones, or copies with the edited text, each
+    channel's in arrival order; each channel is released on its own (a reasoning
+    delta does not wait behind an open text sentence). Within a channel, text ids do
+    not separate segments: the deltas are one text in arrival order, as the client
+    concatenates it. A chunk whose text was edited away is dropped, unless it carries
+    other payload keys. A chunk of any other kind (a tool call, a ``data-*`` or
+    ``source`` chunk, a delta of a type not held) comes back at once, after what is
+    checked by then, and cuts no segment: what is held waits for the rest of it. Only
+    the end of the text (``tripwire.holdback.ENDS``: ``step-finish``, ``finish``,
+    ``step-retry``) checks what is held and releases it, then follows it; a
+    ``tripwire`` or an ``error`` chunk (the run ends) discards what is held, unchecked.
+    A ``step-retry`` chunk also drops the context (``new_attempt``): the retried text
+    is checked on its own.
 
 Example: a guard that asks a model whether a sentence is insulting::
 
@@ -83,7 +87,7 @@ from typing import Any, Literal
 import attrs
 
 from tripwire.chunks import Chunk
-from tripwire.holdback import CHANNELS
+from tripwire.holdback import CHANNELS, ENDS
 from tripwire.holdback import _render as render_edits
 
 __all__ = ["SEGMENTS", "Check", "SegmentHold"]
@@ -165,7 +169,7 @@ class SegmentHold:
         ends.
     :param context: how many characters already checked come before each segment.
     :param types: the delta types to hold (default both); other deltas pass like any
-        other chunk (after what is held).
+        other chunk.
     """
 
     __slots__ = ("check", "until", "context", "types", "_boundary", "_queue", "_channels",
@@ -206,18 +210,24 @@ class SegmentHold:
     async def push(self, part: Chunk) -> list[Chunk]:
         """Take the next chunk; return the chunks to emit now, in order.
 
-        A delta is held, and the segments it completes are checked and released; any
-        other chunk comes back last, after everything held was checked and released
-        (a ``tripwire`` or ``error`` chunk after discarding it: the run ends, and what
-        was not checked is not sent)."""
+        A delta is held, and the segments it completes are checked and released. Any
+        other chunk comes back last: after what is checked by then, or, if it ends the
+        text (``tripwire.holdback.ENDS``), after everything held was checked and
+        released (a ``tripwire`` or ``error`` chunk after discarding it: the run ends,
+        and what was not checked is not sent)."""
         channel_name = CHANNELS.get(part.type) if part.type in self.types else None
         if channel_name is None:
-            if part.type in ("tripwire", "error"):
+            kind = part.type
+            if kind in ("tripwire", "error"):
                 self.discard()
                 return [part]
-            out = await self.flush()
-            if part.type == "step-retry":
-                self.new_attempt()
+            if kind in ENDS:
+                out = await self.flush()
+                if kind == "step-retry":
+                    self.new_attempt()
+            else:  # it passes: what is checked by now goes out before it, nothing else
+                await self._collect(wait=False)
+                out = self._release()
             out.append(part)
             return out
         text = part.payload.get("text", "")
@@ -366,18 +376,21 @@ class SegmentHold:
         self._pending.clear()
 
     def _release(self) -> list[Chunk]:
+        """The held chunks whose channel is checked as far as their end, in arrival
+        order (each channel's own chunks stay in order: what is checked of a channel is
+        a prefix of it)."""
         out: list[Chunk] = []
-        released = 0
+        kept: list[_Piece] = []
         for piece in self._queue:
             channel = self._channels[piece.channel]
             if piece.end > channel.checked:
-                break
-            released += 1
+                kept.append(piece)
+                continue
             chunk = self._render(piece, channel)
             if chunk is not None:
                 out.append(chunk)
-        if released:
-            del self._queue[:released]
+        if len(kept) < len(self._queue):
+            self._queue = kept
             self._trim()
         return out
 

@@ -1,7 +1,7 @@
 """system-prompt-scrubber's stream state: one ``Stream`` per call, in its ``state``.
 
-Text and reasoning deltas go through one ``tripwire.HoldBack`` window (a channel at a
-time; within a channel, text ids do not separate a leak), and, with the judge, a
+Text and reasoning deltas go through a ``tripwire.HoldBack`` window per channel (within a
+channel, text ids do not separate a leak), and, with the judge, a
 ``tripwire.SegmentHold`` that releases them once the judge has seen them.
 """
 
@@ -14,7 +14,7 @@ import attrs
 
 from tripwire.chunks import Chunk
 from tripwire.guardrails import Detection
-from tripwire.holdback import HoldBack, Match
+from tripwire.holdback import CHANNELS, HoldBack, Match
 from tripwire.messages import MessageList
 from tripwire.plugins._leaks import Index, Scan, find_leaks
 from tripwire.segmenthold import SegmentHold
@@ -41,14 +41,10 @@ class Found:
 class Stream:
     """One call's stream state: the hold-back window over text and reasoning deltas,
     and where in each channel's text it is, so a leak gets offsets into the channel's
-    whole streamed text.
+    whole streamed text."""
 
-    Only one channel is held at a time; ``held`` names it. The processor flushes it
-    before a delta of the other channel goes in, so the finder knows which it scans.
-    """
-
-    __slots__ = ("guard", "hold", "index", "scans", "held", "scanning", "pushed", "pending",
-                 "warned", "gate", "state", "message_list", "abort", "writer")
+    __slots__ = ("guard", "hold", "index", "scans", "pushed", "pending", "warned", "gate",
+                 "state", "message_list", "abort", "writer")
 
     def __init__(self, guard: SystemPromptScrubber) -> None:
         self.guard = guard
@@ -58,8 +54,6 @@ class Stream:
         #: Per channel: what ``find_leaks`` scanned last, and characters pushed so far.
         self.scans = {"text": Scan(), "reasoning": Scan()}
         self.pushed = {"text": 0, "reasoning": 0}
-        self.held: str | None = None
-        self.scanning = "text"
         #: Detections released and not reported yet, by verdict channel.
         self.pending: dict[str, list[Detection]] = {}
         #: What warn reported, so the final check does not report it again.
@@ -79,26 +73,17 @@ class Stream:
         self.abort: Any = None
         self.writer: Any = None
 
-    def push(self, channel: str, part: Chunk) -> tuple[list[Chunk], list[Match]]:
-        self.held = self.scanning = channel
-        self.pushed[channel] += len(part.payload.get("text", ""))
-        return self._done(self.hold.push(part))
-
-    def flush(self) -> tuple[list[Chunk], list[Match]]:
-        assert self.held is not None
-        self.scanning = self.held
-        return self._done(self.hold.flush())
-
-    def _done(self, released: tuple[list[Chunk], list[Match]]
-              ) -> tuple[list[Chunk], list[Match]]:
-        if not self.hold.held:
-            self.held = None
-        return released
+    def push(self, part: Chunk) -> tuple[list[Chunk], list[Match]]:
+        """``part`` through the window (any chunk: one that is not a delta comes back
+        last, after what it released if it ends the text)."""
+        channel = CHANNELS.get(part.type)
+        if channel is not None:
+            self.pushed[channel] += len(part.payload.get("text", ""))
+        return self.hold.push(part)
 
     def discard(self) -> None:
         """Drop what is held (a tripwire ended the run)."""
         self.hold.discard()
-        self.held = None
         self.pending.clear()
         if self.gate is not None:
             self.gate.discard()
@@ -110,7 +95,7 @@ class Stream:
     def find(self, text: str) -> list[tuple[int, int, Found]]:
         """The leaks in the released context followed by the held text of the channel
         being scanned."""
-        channel = self.scanning
+        channel = self.hold.channel
         held = len(self.hold.held)
         base = len(text) - held                       # where the held text starts in ``text``
         origin = self.pushed[channel] - held - base   # ... and ``text`` in the whole channel

@@ -55,6 +55,7 @@ from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
 from tripwire.holdback import (
+    ENDS,
     HoldBack,
     Match,
     in_one_word,
@@ -263,26 +264,20 @@ class RegexFilter(Processor):
             stream.discard()
             return part
         if part.is_data:
-            # Checked whole, not through the window (no flush of held text, the order as
-            # before).
+            # Checked whole, not through the window (it releases none of the held text).
             return await self._check_payload(part, tuple(part.payload), "output", abort,
                                              writer, state)
         extra = extra_keys(part)
         if extra:  # a provider's provider_metadata, a key a plugin added: every string
             part = await self._check_payload(part, extra, "output", abort, writer, state)
-        out: list[Chunk] = []
         channel = HOLD_CHANNELS.get(part.type)
-        if stream.held is not None and stream.held != channel:
-            # What is held of another channel is complete: release it first (so the
-            # finder knows which channel it scans).
-            out.extend(self._released(stream, stream.flush(), abort))
-        if part.type == "step-retry":  # the next attempt does not continue this one's text
-            stream.hold.new_attempt()
         if channel is not None:
-            out.extend(self._released(stream, stream.push(channel, part), abort))
-            return out
-        # The end of a stretch of text (a tool call, the end of a step): one verdict per
-        # channel for what was redacted or found in it.
+            return self._released(stream, stream.push(channel, part), abort)
+        # Any other chunk passes; one that ends the text (the end of a step) releases
+        # what is held first (``HoldBack`` puts it last).
+        out = self._released(stream, stream.push(None, part), abort)
+        # One verdict per channel for what was redacted or found since the last chunk
+        # that was not a delta.
         for verdict_channel, matches in stream.pending.items():
             await self._act(verdict_channel, matches, abort, writer, state)
         stream.pending.clear()
@@ -309,10 +304,8 @@ class RegexFilter(Processor):
             # A source's url and title, a provider's own chunk type: every string.
             part = await self._check_payload(part, tuple(part.payload), "output", abort,
                                              writer, state)
-        if not out:
-            return part
-        out.append(part)
-        return out
+        out[-1] = part  # (``HoldBack`` gives any other chunk back last)
+        return out if len(out) > 1 else part
 
     def _released(self, stream: _Stream, released: tuple[list[Chunk], list[Match]],
                   abort: Abort) -> list[Chunk]:
@@ -426,14 +419,9 @@ class _Scan:
 
 class _Stream:
     """One call's stream state: the ``HoldBack`` window and where in each channel's
-    text it is, so a match gets offsets into the channel's whole streamed text.
+    text it is, so a match gets offsets into the channel's whole streamed text."""
 
-    Only one channel is held at a time; ``held`` names it. The processor flushes it
-    before anything else passes, so the finder always knows which channel it scans.
-    """
-
-    __slots__ = ("guard", "hold", "keep", "held", "pushed", "emitted", "flushed", "scanning",
-                 "pending")
+    __slots__ = ("guard", "hold", "keep", "pushed", "emitted", "flushed", "pending")
 
     def __init__(self, guard: RegexFilter) -> None:
         self.guard = guard
@@ -442,50 +430,38 @@ class _Stream:
         self.hold = HoldBack(guard.max_length + 1, self.find, guard._replace,
                              hold_from=guard._hold_from)
         self.keep = guard.max_length  # what HoldBack keeps: the context's length, at most
-        self.held: str | None = None
         # Per channel: characters pushed, characters released, and how many had been
-        # released at the last flush.
+        # released when the text last ended (a step's end flushed it).
         self.pushed = {"text": 0, "reasoning": 0}
         self.emitted = {"text": 0, "reasoning": 0}
         self.flushed: dict[str, int | None] = {"text": None, "reasoning": None}
-        self.scanning = "text"
         #: Matches released and not reported yet, by verdict channel.
         self.pending: dict[str, list[Match]] = {}
 
-    def push(self, channel: str, part: Chunk) -> tuple[list[Chunk], list[Match]]:
-        self.held = self.scanning = channel
-        self.pushed[channel] += len(part.payload.get("text", ""))
-        return self._count(channel, self.hold.push(part))
-
-    def flush(self) -> tuple[list[Chunk], list[Match]]:
-        channel = self.held
-        assert channel is not None
-        self.scanning = channel
-        self.held = None
-        released = self._count(channel, self.hold.flush())
-        self.flushed[channel] = self.emitted[channel]
+    def push(self, channel: str | None, part: Chunk) -> tuple[list[Chunk], list[Match]]:
+        """``part`` through the window: a delta of ``channel``, or (``None``) any other
+        chunk, which comes back last (after what it released, if it ends the text)."""
+        if channel is not None:
+            self.pushed[channel] += len(part.payload.get("text", ""))
+        chunks, matches = released = self.hold.push(part)
+        for c in chunks:
+            name = HOLD_CHANNELS.get(c.type)
+            if name is not None:
+                self.emitted[name] += len(c.payload.get("text", ""))
+        if channel is None and part.type in ENDS:
+            self.flushed = dict(self.emitted)
         return released
 
     def discard(self) -> None:
         """Drop what is held (a tripwire ended the run)."""
         self.hold.discard()
-        self.held = None
         self.emitted = {"text": 0, "reasoning": 0}
         self.flushed = {"text": None, "reasoning": None}
-
-    def _count(self, channel: str, released: tuple[list[Chunk], list[Match]]
-               ) -> tuple[list[Chunk], list[Match]]:
-        chunks, matches = released
-        self.emitted[channel] += sum(len(c.payload.get("text", "")) for c in chunks
-                                     if HOLD_CHANNELS.get(c.type) == channel)
-        if not self.hold.held:
-            self.held = None
-        return chunks, matches
 
     def find(self, text: str) -> list[tuple[int, int, tuple[int, int, int]]]:
         """The finder ``HoldBack`` calls with the released context (the last characters
         emitted) followed by the held text of the channel being scanned."""
-        channel = self.scanning
+        channel = self.hold.channel
         emitted = self.emitted[channel]
         base = min(self.keep, emitted)           # where the held text starts in ``text``
         origin = self.pushed[channel] - (len(text) - base)  # ... and in the whole channel
@@ -493,8 +469,8 @@ class _Stream:
         # character is there only to show what precedes the next one.
         at_start = base == emitted
         # HoldBack released the context because no match could still start in it, unless
-        # a flush released it (a tool call cut a value in two): only then may a match
-        # start in the context.
+        # the end of a step released it (the next step's text may go on with a value):
+        # only then may a match start in the context.
         flushed = self.flushed[channel]
         pos = 0 if flushed is not None and emitted - flushed < self.keep else base
         return [(s, e, (i, max(0, origin + s - base), origin + e - base))

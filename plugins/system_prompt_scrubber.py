@@ -59,18 +59,19 @@ What is checked
     text of documents and files.
 
 Streaming
-    ``text-delta`` and ``reasoning-delta`` chunks go through one ``tripwire.HoldBack``
-    window of ``ngram * CHARS_PER_WORD`` characters, each channel matched as one text
-    whatever its ids (so a leak across text or reasoning ids is found): a hit
+    ``text-delta`` and ``reasoning-delta`` chunks go through a ``tripwire.HoldBack``
+    window of ``ngram * CHARS_PER_WORD`` characters per channel, each channel matched
+    as one text whatever its ids (so a leak across text or reasoning ids is found) and
+    whatever other chunks come between its deltas (they release nothing): a hit
     window is found once its last word arrives, while its first is still held, so no
     ``ngram`` words of a leak reach the client together. While a leak goes on, every
     chunk of it stays held (its run grows with each new hit word), so a long leak is
     replaced as one. What the client may still see: a window whose words span more
     than the hold-back window (very long words) is not found in the stream (the final
-    check finds it in the stored response); a tool call or another non-text chunk
-    flushes what is held, and after it up to ``ngram - 1`` words of a leak that goes
-    on are not enough for a hit of their own (the judge, with ``model=``, sees them
-    with the text before them as context).
+    check finds it in the stored response); the end of a step releases what is held,
+    and up to ``ngram - 1`` words of a leak that the next step's text goes on with are
+    not enough for a hit of their own (the judge, with ``model=``, sees them with the
+    text before them as context).
 
 Tripwire metadata, violations and reports name the leak types and give offsets, never
 the system prompt's text or the leaked text.
@@ -92,7 +93,7 @@ from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
-from tripwire.holdback import Match
+from tripwire.holdback import ENDS, Match
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
@@ -360,8 +361,8 @@ class SystemPromptScrubber(Processor):
         stream.state, stream.message_list = state, message_list
         stream.abort, stream.writer = abort, writer
         if part.is_data:
-            # Checked whole, not through the window or the judge's gate (no flush of
-            # held text, the order as before).
+            # Checked whole, not through the window or the judge's gate (it releases
+            # none of the held text).
             checked = await self._check_payload(stream, part, None, "output")
             return [] if checked is None else [checked]
         extra = extra_keys(part)
@@ -371,23 +372,19 @@ class SystemPromptScrubber(Processor):
             part = await self._check_payload(stream, part, extra, "output",
                                              keep=True) or part
         channel = HOLD_CHANNELS.get(part.type)
-        chunks: list[Chunk] = []
-        if stream.held is not None and stream.held != channel:
-            # What is held of the other channel is complete: release it first (so the
-            # finder knows which channel it scans).
-            chunks.extend(await self._released(stream, stream.flush()))
-        if channel is not None:
-            if stream.index is None:
-                stream.index = self.index(self._instructions(state, message_list))
-            chunks.extend(await self._released(stream, stream.push(channel, part)))
-        else:
-            chunks.extend(await self._released(stream, stream.hold.push(part)))
-            # The end of a stretch of text: one verdict per channel for what was found
-            # in it. The next step may run with other system messages.
+        if channel is not None and stream.index is None:
+            stream.index = self.index(self._instructions(state, message_list))
+        # Any other chunk passes; one that ends the text (the end of a step) releases
+        # what is held first.
+        chunks = await self._released(stream, stream.push(part))
+        if channel is None:
+            # One verdict per channel for what was found since the last chunk that was
+            # not a delta.
             for verdict_channel, pending in stream.pending.items():
                 await self._act(verdict_channel, pending, abort, writer)
             stream.pending.clear()
-            stream.index = None
+            if part.type in ENDS:
+                stream.index = None  # the next step may run with other system messages
             where = _payload(part.type)
             if where is not None and chunks and chunks[-1] is part:
                 # A tool call's arguments (before the tool runs: it runs with what this

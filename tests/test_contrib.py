@@ -416,7 +416,8 @@ async def test_a_tool_error_is_masked_for_the_client(make_agent_with):
     assert error.payload["error"] == "ValueError: wrong [REDACTED] for ann"
 
 
-async def test_held_text_is_released_before_a_tool_call(make_agent_with):
+async def test_a_tool_call_passes_and_the_end_of_the_step_releases_the_held_text(
+        make_agent_with):
     model = MockModel([
         MockResponse(text="let me check", tool_calls=[{"tool_name": "lookup", "args": {
             "query": "a", "tags": [], "filters": {}}}]),
@@ -426,7 +427,9 @@ async def test_held_text_is_released_before_a_tool_call(make_agent_with):
     chunks, result = await run(make_agent_with(model, outputs=[guard],
                                                tools=[recording_lookup([], "found")]))
     kinds = [c.type for c in chunks]
-    assert texts(chunks[: kinds.index("tool-call")]) == "let me check"
+    # "check" could still be the start of a keyword when the call comes: it waits.
+    assert texts(chunks[: kinds.index("tool-call")]) == "let me "
+    assert texts(chunks[: kinds.index("step-finish")]) == "let me check"
     assert result.text == "let me checkdone"
 
 

@@ -93,10 +93,13 @@ async def test_a_chunk_is_released_as_it_is_when_the_check_edits_nothing():
 async def test_step_holds_everything_until_the_text_ends():
     finder = Finder()
     hold = SegmentHold(finder, until="step")
-    for text in ("A. ", "B.\n", "C Quillon"):
+    for text in ("A. ", "B.\n", "C Quil"):
         assert await hold.push(delta(text)) == []
-    out = await hold.push(Chunk("tool-call", {"tool_call_id": "1"}))
-    assert texts(out) == "A. B.\nC [X]" and out[-1].type == "tool-call"
+    call = Chunk("tool-call", {"tool_call_id": "1"})
+    assert await hold.push(call) == [call]  # it passes; the text is not complete
+    assert await hold.push(delta("lon")) == []
+    out = await hold.push(Chunk("step-finish", {}))
+    assert texts(out) == "A. B.\nC [X]" and out[-1].type == "step-finish"
     assert len(finder.seen) == 1
 
 
@@ -147,24 +150,38 @@ async def test_text_ids_do_not_separate_segments_and_order_is_kept():
     assert texts(out) == "[X]. ok"
 
 
-async def test_reasoning_is_its_own_channel_and_waits_behind_open_text():
+async def test_reasoning_is_its_own_channel_and_does_not_wait_behind_open_text():
     finder = Finder()
     hold = SegmentHold(finder)
     assert await hold.push(delta("Quill")) == []
-    assert await hold.push(delta("Thinking. ", kind="reasoning-delta")) == []  # behind text
+    out = await hold.push(delta("Thinking. ", kind="reasoning-delta"))
+    assert [(c.type, c.payload["text"]) for c in out] == [("reasoning-delta", "Thinking. ")]
     out = await hold.push(delta("on here. "))
     assert [(c.type, c.payload["text"]) for c in out] == [
-        ("text-delta", "[X]"), ("reasoning-delta", "Thinking. "), ("text-delta", " here. ")]
+        ("text-delta", "[X]"), ("text-delta", " here. ")]
     assert {c for _, _, c in finder.seen} == {"text", "reasoning"}
 
 
-async def test_with_types_other_deltas_pass_after_what_is_held():
+@pytest.mark.parametrize("between", [
+    Chunk("tool-call", {"tool_call_id": "1"}), Chunk("data-x", {"data": 1}),
+    Chunk("source", {"url": "u"}), Chunk("step-start", {"step_number": 0}),
+    delta("Thinking. ", kind="reasoning-delta")])
+async def test_another_chunk_does_not_cut_the_segment_it_arrives_in(between):
+    """Only the end of the text checks an unfinished segment: a chunk of another kind in
+    the middle of a value passes, and the value is checked whole."""
+    finder = Finder()
+    out = await run(SegmentHold(finder), [delta("Hi Quil"), between, delta("lon. ok")])
+    assert texts(out) == "Hi [X]. ok" and between in out
+    assert all("Quillon" in t for t, _, c in finder.seen if c == "text" and "Quil" in t)
+
+
+async def test_with_types_other_deltas_pass_at_once():
     finder = Finder()
     hold = SegmentHold(finder, types=["text-delta"])
     assert await hold.push(delta("Hi Quill")) == []
     out = await hold.push(delta("Quillon thinks.", kind="reasoning-delta"))
-    assert [(c.type, c.payload["text"]) for c in out] == [
-        ("text-delta", "Hi Quill"), ("reasoning-delta", "Quillon thinks.")]
+    assert [(c.type, c.payload["text"]) for c in out] == [("reasoning-delta", "Quillon thinks.")]
+    assert texts(await hold.flush()) == "Hi Quill"
     assert {c for _, _, c in finder.seen} == {"text"}
 
 
@@ -263,7 +280,8 @@ def split(text: str, cuts: list[int]) -> list[str]:
 @st.composite
 def streams(draw):
     """Deltas of a text and a reasoning text (random words and secrets), each cut at
-    random points, interleaved, on random text ids; each delta numbered."""
+    random points, interleaved, on random text ids, with chunks of other kinds between;
+    each chunk numbered."""
     out = []
     for kind in ("text-delta", "reasoning-delta"):
         words = draw(st.lists(WORDS, max_size=14))
@@ -273,10 +291,12 @@ def streams(draw):
     merged = []
     a, b = out
     while a or b:
+        if draw(st.integers(0, 4)) == 0:  # a chunk of another kind between the deltas
+            merged.append((draw(st.sampled_from(["tool-call", "source", "data-x"])), None))
         take = a if (a and (not b or draw(st.booleans()))) else b
         merged.append(take.pop(0))
-    return [delta(t, id=draw(st.sampled_from(["a", "b"])), kind=k, seq=i)
-            for i, (k, t) in enumerate(merged)]
+    return [delta(t, id=draw(st.sampled_from(["a", "b"])), kind=k, seq=i) if t is not None
+            else Chunk(k, {"seq": i}) for i, (k, t) in enumerate(merged)]
 
 
 @settings(max_examples=300, deadline=None)
@@ -303,8 +323,12 @@ async def test_no_secret_escapes_and_nothing_else_changes(parts, until, end, del
     else:
         out.extend(await hold.push(Chunk("step-finish", {})))
         assert out.pop().type == "step-finish"
-    # Every delta comes out once, in order (none is dropped: each has another key).
-    assert [c.payload["seq"] for c in out] == [p.payload["seq"] for p in parts]
+    # Every delta comes out once, each channel's in order (none is dropped: each has
+    # another key).
+    assert sorted(c.payload["seq"] for c in out) == [p.payload["seq"] for p in parts]
+    for kind in {p.type for p in parts}:
+        assert [c.payload["seq"] for c in out if c.type == kind] == [
+            p.payload["seq"] for p in parts if p.type == kind]
     for kind in ("text-delta", "reasoning-delta"):
         original = texts(parts, kind)
         expected = re.sub("|".join(map(re.escape, SECRETS)), "[X]", original)

@@ -298,11 +298,13 @@ async def test_data_source_and_unknown_chunks_never_leak(strategy, case):
     await check(lambda: other(case), strategy)
 
 
-async def test_a_source_is_redacted_in_place_and_keeps_its_place():
+async def test_a_source_is_redacted_in_place_and_passes_the_held_text():
+    """A source is checked whole and passes at once: it does not release the text held
+    before it (that waits for the end of the step, which could still complete a leak)."""
     stream = agent(other("source"), "placeholder").stream("hi")
     chunks = [c async for c in stream]
-    assert [c.type for c in chunks if c.type in ("text-delta", "source")] == \
-        ["text-delta", "source"]
+    assert [c.type for c in chunks if c.type in ("text-delta", "source", "step-finish")] == \
+        ["source", "text-delta", "step-finish"]
     source = next(c for c in chunks if c.type == "source")
     assert source.payload == {"id": "s1", "source_type": "url", "url": "https://example.org/",
                               "title": "About [SYSTEM_PROMPT]"}

@@ -87,8 +87,8 @@ class OutputStream:
         guard = self._guard
         kind = part.type
         if part.is_data:
-            # Checked whole, not through the window or the judge's gate (no flush of
-            # held text, the order as before).
+            # Checked whole, not through the window or the judge's gate (it releases
+            # none of the held text).
             if "output" not in guard.phases:
                 return part
             return await self._payload(part, None, "output", abort, writer)
@@ -157,7 +157,7 @@ class OutputStream:
         """The window's replacement of a value it releases (``redact``)."""
         hit: Hit = match.rule
         if hit.released and self._guard.redaction_method == "mask":
-            # A flush cut this value and its start is already out.
+            # The end of a step cut this value and its start is already out.
             return self._cut_mask(len(match.text) - hit.released)
         return self._guard._redacted(hit.detection.type, match.text)
 

@@ -13,7 +13,7 @@ import attrs
 
 from tripwire.chunks import Chunk
 from tripwire.guardrails import Detection, Detector
-from tripwire.holdback import HoldBack, Match, joint_hold_from
+from tripwire.holdback import ENDS, HoldBack, Match, joint_hold_from
 
 #: ``find(text)``: the detections in a text.
 Search = Callable[[str], list[Detection]]
@@ -26,7 +26,8 @@ class Hit(NamedTuple):
     """A detection in the stream, as HoldBack carries it until it is released:
     ``tail`` is how far from the end of the searched text it starts (its place in
     the channel is known once it is released), ``released`` how many of its
-    characters had already gone out (a flush cut it: only the rest can be replaced)."""
+    characters had already gone out (it began in the previous step's text: only the
+    rest can be replaced)."""
 
     detection: Detection
     tail: int
@@ -41,14 +42,14 @@ class StreamWindow:
     a detection depends on at most ``max_length`` characters around it) a chunk costs
     about ``3 * max_length`` per detector instead: a detection with ``max_length``
     characters after it cannot change any more, so it is kept (in the channel's
-    offsets) and only the end of the window is searched again. A flush (a tool call,
-    a reasoning delta while text is held) ends that: its released text may hold the
-    start of a value, so the channel is searched whole for twice the window.
+    offsets) and only the end of the window is searched again. The end of a step ends
+    that: the text it releases may hold the start of a value the next step goes on
+    with, so the channel is searched whole for twice the window.
     ``raw(text, detectors)`` finds and filters, ``finish(text, found)`` merges.
     """
 
     __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_local", "_others", "_raw",
-                 "_finish", "_known", "_whole_until", "_plan", "_last")
+                 "_finish", "_known", "_whole_until", "_ending")
 
     def __init__(
         self, max_length: int, find: Search, replace: Callable[[Match], str] | None, *,
@@ -71,36 +72,38 @@ class StreamWindow:
         self._known: dict[str, dict[int, tuple[int, list[tuple[int, int, Detection]]]]] = {
             "text": {}, "reasoning": {}}
         self._whole_until = {"text": 0, "reasoning": 0}
-        self._plan: list[tuple[str, bool]] = []  # the searches the next push makes
-        self._last: str | None = None  # the channel of the held text
+        #: Whether the chunk being pushed ends the text (the held text is complete).
+        self._ending = False
 
     def push(self, part: Chunk) -> tuple[list[Chunk], list[Match]]:
-        channel = DELTA_CHANNEL.get(part.type)
+        kind = part.type
+        channel = DELTA_CHANNEL.get(kind)
         if channel is not None and isinstance(part.payload.get("text"), str):
             self.pushed[channel] += len(part.payload["text"])
-        elif part.type == "step-start":
+        elif kind == "step-start":
             self._marks = (dict(self.pushed), dict(self.sent))
-        elif part.type == "step-retry":
+        elif kind == "step-retry":
             # The retried attempt reaches neither the client nor the result: drop what
             # is held of it and count from the step's start again.
             self.hold.discard()
             self.pushed, self.sent = dict(self._marks[0]), dict(self._marks[1])
             self._known = {"text": {}, "reasoning": {}}
-        self._plan = []
-        if self._last is not None and channel != self._last and self.hold.held:
-            self._plan.append((self._last, False))  # a flush: the held text is complete
-            self._known[self._last] = {}
-            self._whole_until[self._last] = (self.pushed[self._last]
-                                             + 2 * self.hold.max_match_length)
-        if channel is not None:
-            self._plan.append((channel, True))
-            self._last = channel
+        self._ending = channel is None and kind in ENDS
+        if self._ending:
+            for name in ("text", "reasoning"):
+                if self.hold.holds(name):
+                    # The end of a step releases the held text whole: the next step's
+                    # text may go on with a value it started, so the channel is
+                    # searched whole for twice the window.
+                    self._known[name] = {}
+                    self._whole_until[name] = self.pushed[name] + 2 * self.hold.max_match_length
         return self.hold.push(part)
 
     def _hits(self, text: str) -> list[tuple[int, int, Hit]]:
         base = len(text) - len(self.hold.held)  # the held text ends ``text``
-        channel, partly = self._plan.pop(0) if self._plan else ("text", False)
-        if partly and self._local and self.pushed[channel] >= self._whole_until[channel]:
+        channel = self.hold.channel
+        if (not self._ending and self._local
+                and self.pushed[channel] >= self._whole_until[channel]):
             found = self._search_end(text, base, channel)
         else:
             found = self._find(text)

@@ -243,7 +243,7 @@ class KeywordGuard(Processor):
         content (``data-*``, ``source``, a type the framework does not define:
         ``tripwire.chunks.carries_other_content``) checked whole."""
         if part.is_data:
-            # Not through the window (no flush of held text, the order as before).
+            # Not through the window (it releases none of the held text).
             return [await self._check_payload(part, tuple(part.payload), "data", abort)]
         extra = extra_keys(part)
         if extra:  # a provider's provider_metadata, a key a plugin added: every string
