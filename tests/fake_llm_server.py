@@ -224,7 +224,7 @@ class FakeLLMServer:
         """A provider pointed at this server (fast retries unless told otherwise)."""
         options.setdefault("retry_initial_delay", 0.001)
         return OpenAICompatible(
-            base_url=self.openai_base_url,
+            base_url=options.pop("base_url", self.openai_base_url),
             api_key=options.pop("api_key", API_KEY),
             model=options.pop("model", "gpt-test"),
             **options,
@@ -233,7 +233,7 @@ class FakeLLMServer:
     def anthropic(self, **options: Any) -> Anthropic:
         options.setdefault("retry_initial_delay", 0.001)
         return Anthropic(
-            base_url=self.url,
+            base_url=options.pop("base_url", self.url),
             api_key=options.pop("api_key", API_KEY),
             model=options.pop("model", "claude-test"),
             **options,

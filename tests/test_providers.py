@@ -9,7 +9,7 @@ import pytest
 from fake_llm_server import API_KEY, FakeToolCall, Reply
 from helpers import WIRES, collect, request, texts, user
 
-from tripwire import ConfigurationError, Tool, Usage
+from tripwire import APICallError, ConfigurationError, Tool, Usage
 from tripwire.models import Anthropic, Model, OpenAICompatible, resolve_model
 
 WEATHER_PARAMETERS = {"type": "object", "properties": {"city": {"type": "string"}},
@@ -324,3 +324,53 @@ async def test_router_id_without_api_key_fails_at_the_first_call(monkeypatch, wi
     with pytest.raises(ConfigurationError, match=f"{key_var} is not set"):
         await collect(model)
     await model.aclose()
+
+
+# ---------------------------------------------------------------- a 404 from base_url
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(("wire", "wrong", "fixed"), [
+    ("openai", "", "/v1"),                 # the server serves /v1/chat/completions
+    ("anthropic", "/v1", ""),              # tripwire adds /v1/messages itself
+])
+async def test_a_404_names_the_url_and_where_the_api_usually_is(llm_server, wire, wrong,
+                                                                fixed, stream):
+    root = llm_server.url.replace("http://", "http://user:hunter2@")
+    base_url = f"{root}{wrong}"
+    if wire == "openai":
+        model = OpenAICompatible(base_url=base_url, api_key=None, model="m", max_retries=0)
+        path = "/chat/completions"
+    else:
+        model = Anthropic(base_url=base_url, api_key=API_KEY, model="c", max_retries=0)
+        path = "/v1/messages"
+    shown = llm_server.url.replace("http://", "http://user:***@")
+    async with model:
+        with pytest.raises(APICallError) as caught:
+            if stream:
+                await collect(model)
+            else:
+                await model.generate(request(user("Hi")))
+    message = caught.value.message
+    assert caught.value.status_code == 404
+    assert f"POST {shown}{wrong}{path} answered 404 Not Found" in message
+    assert f"try base_url={shown + fixed!r}" in message
+    assert "hunter2" not in message and API_KEY not in message
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_a_404_from_a_base_url_that_looks_right_names_the_url_without_a_hint(
+        llm_server, wire):
+    base_url = {"openai": f"{llm_server.url}/v2", "anthropic": f"{llm_server.url}/api"}[wire]
+    path = {"openai": "/chat/completions", "anthropic": "/v1/messages"}[wire]
+    async with llm_server.model(wire, base_url=base_url, max_retries=0) as model:
+        with pytest.raises(APICallError) as caught:
+            await model.generate(request(user("Hi")))
+    assert caught.value.message.endswith(f"(POST {base_url}{path} answered 404 Not Found)")
+
+
+def test_a_url_is_shown_without_its_query_or_fragment():
+    from tripwire.models._errors import shown_url
+
+    assert shown_url("https://u:***@host/v1/chat/completions?key=abc#frag") == (
+        "https://u:***@host/v1/chat/completions")
