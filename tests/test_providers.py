@@ -5,6 +5,9 @@ and test_provider_anthropic.py."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+
 import pytest
 from fake_llm_server import API_KEY, FakeToolCall, Reply
 from helpers import WIRES, collect, request, texts, user
@@ -374,3 +377,39 @@ def test_a_url_is_shown_without_its_query_or_fragment():
 
     assert shown_url("https://u:***@host/v1/chat/completions?key=abc#frag") == (
         "https://u:***@host/v1/chat/completions")
+
+
+# ---------------------------------------------------------------- background reads
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_closing_a_model_while_the_end_of_a_body_is_read_leaves_no_task_error(
+        llm_server, wire):
+    """A stream's parser stops at its last event; the end of the body comes later and
+    is read in the background. A model closed meanwhile (``async with`` per run) ends
+    that read: nothing is left for the event loop to report."""
+    reported: list[dict] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    try:
+        for _ in range(3):
+            llm_server.script(Reply(text="Hello, world!", end_delay=0.2))
+            async with llm_server.model(wire) as model:
+                assert texts(await collect(model)) == "Hello, world!"
+            await asyncio.sleep(0)
+        gc.collect()  # a task's unretrieved exception is reported when it is collected
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert reported == []
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_the_end_of_a_body_read_in_the_background_gives_the_connection_back(
+        llm_server, wire):
+    llm_server.script(Reply(text="one", end_delay=0.05), Reply(text="two"))
+    async with llm_server.model(wire) as model:
+        assert texts(await collect(model)) == "one"
+        await asyncio.sleep(0.2)  # the end of the first body has come
+        assert texts(await collect(model)) == "two"
+    assert llm_server.requests[0].peer == llm_server.requests[1].peer  # one connection
