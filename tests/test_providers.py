@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 
 import pytest
 from fake_llm_server import API_KEY, FakeToolCall, Reply
@@ -413,3 +414,27 @@ async def test_the_end_of_a_body_read_in_the_background_gives_the_connection_bac
         await asyncio.sleep(0.2)  # the end of the first body has come
         assert texts(await collect(model)) == "two"
     assert llm_server.requests[0].peer == llm_server.requests[1].peer  # one connection
+
+
+# ---------------------------------------------------------------- surrogates
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("stream", [False, True])
+async def test_every_chunk_a_provider_yields_is_valid_unicode(llm_server, wire, stream):
+    """Surrogate halves a server cuts an emoji into, in two events, are joined; a half
+    alone becomes U+FFFD: in text, reasoning and tool-call arguments alike."""
+    emoji = "\U0001F600"
+    llm_server.script(Reply(text=f"a{emoji}b\ud800", reasoning=f"r{emoji}\udc00",
+                            tool_calls=[FakeToolCall("call_1", "f", f'{{"q": "{emoji}"}}'),
+                                        FakeToolCall("call_2", "g", {"q": "\ud800"})],
+                            delta_size=1, code_units=True))
+    async with llm_server.model(wire) as model:
+        chunks = await collect(model) if stream else await model.generate(request(user("Hi")))
+    assert texts(chunks) == f"a{emoji}b\ufffd"
+    assert texts(chunks, "reasoning-delta") == f"r{emoji}\ufffd"
+    calls = [c.payload["args"] for c in chunks if c.type == "tool-call"]
+    assert calls == [{"q": emoji}, {"q": "\ufffd"}]
+    for chunk in chunks:
+        if chunk.type != "finish":
+            json.dumps(chunk.payload, ensure_ascii=False).encode("utf-8")  # no surrogate

@@ -6,13 +6,14 @@ cannot send) against the gateway, the gateway against tests/fake_llm_server.py."
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import openai
 import pytest
-from fake_llm_server import FakeLLMServer, RawReply, Reply
+from fake_llm_server import FakeLLMServer, FakeToolCall, RawReply, Reply
 
 from tripwire import Agent
 from tripwire.serve import Gateway, running
@@ -121,3 +122,147 @@ async def test_a_redirect_from_the_upstream_is_a_502_not_a_redirect(upstream, st
     assert caught.value.status_code == 502
     assert f"status {status}" in caught.value.body["message"]
 
+
+
+# ---------------------------------------------------------------- surrogates
+
+EMOJI_TEXT = "Go \U0001F600 now \U0001F680!"  # two characters outside the BMP
+
+
+def raw_body(**fields: Any) -> bytes:
+    """A request body as JSON text with every non-ASCII character escaped (as Python's
+    ``json.dumps`` writes it: a lone surrogate as ``\\ud800``)."""
+    return json.dumps({"model": "support", **fields}).encode()
+
+
+TOOL = {"type": "function", "function": {
+    "name": "lookup", "description": "Look an order up",
+    "parameters": {"type": "object", "properties": {"q": {"type": "string",
+                                                          "enum": ["a", "b"]}}}}}
+
+
+def with_tool(**change: Any) -> dict[str, Any]:
+    function = {**TOOL["function"], **change}
+    return {"type": "function", "function": function}
+
+
+LONE = "\ud800"
+REQUESTS = {
+    "messages[0].content": {"messages": [{"role": "user", "content": f"Hi {LONE}"}]},
+    "messages[0].content[0].text": {"messages": [{"role": "user", "content": [
+        {"type": "text", "text": f"Hi {LONE}"}]}]},
+    "messages[0].content (system)": {"messages": [
+        {"role": "system", "content": LONE}, *HI]},
+    "messages[0].name": {"messages": [{"role": "user", "content": "Hi", "name": LONE}]},
+    "messages[1].tool_calls[0].function.arguments": {"messages": [
+        *HI, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+              "function": {"name": "lookup", "arguments": json.dumps({"q": LONE})}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]},
+    "messages[2].content (tool result)": {"messages": [
+        *HI, {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function",
+              "function": {"name": "lookup", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": LONE}]},
+    "tools[0].function.description": {"messages": HI, "tools": [
+        with_tool(description=f"Look {LONE} up")]},
+    "tools[0].function.name": {"messages": HI, "tools": [with_tool(name=f"look{LONE}")]},
+    "tools[0].function.parameters.properties.q.enum[1]": {"messages": HI, "tools": [
+        with_tool(parameters={"type": "object", "properties": {"q": {
+            "type": "string", "enum": ["a", LONE]}}})]},
+    "response_format.json_schema.name": {"messages": HI, "response_format": {
+        "type": "json_schema", "json_schema": {"name": LONE, "schema": {}}}},
+    "stop[0]": {"messages": HI, "stop": [LONE]},
+    "user": {"messages": HI, "user": f"u{LONE}"},
+    "a key in $": {"messages": HI, LONE: 1},
+}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("where", list(REQUESTS))
+async def test_a_lone_surrogate_from_the_client_is_a_400_before_anything_runs(
+        upstream, where, stream):
+    upstream.script(Reply(text="never sent"))
+    async with serving(agent_of(upstream, "openai")) as api:
+        status, raw = await post(api, raw_body(stream=stream, **REQUESTS[where]))
+    assert status == 400, raw
+    error = json.loads(raw)["error"]
+    assert error["type"] == "invalid_request_error"
+    assert f"{where.split(' (')[0]} holds a surrogate" in error["message"]
+    assert error["param"] == (None if where.startswith("a key") else where.split(" (")[0])
+    assert upstream.requests == []  # the upstream was not called
+
+
+async def test_a_surrogate_encoded_as_utf8_bytes_is_a_400_too(upstream):
+    body = b'{"model": "support", "messages": [{"role": "user", "content": "Hi \xed\xa0\x80"}]}'
+    async with serving(agent_of(upstream, "openai")) as api:
+        status, raw = await post(api, body)
+    assert status == 400 and "messages[0].content holds a surrogate" in raw
+    assert upstream.requests == []
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_an_escaped_pair_from_the_client_is_its_character(upstream, stream):
+    upstream.script(Reply(text="ok"))
+    async with serving(agent_of(upstream, "openai")) as api:
+        status, raw = await post(api, raw_body(stream=stream, messages=[
+            {"role": "user", "content": EMOJI_TEXT}]))  # escaped: \ud83d\ude00 ...
+    assert status == 200, raw
+    assert upstream.requests[0].body["messages"][-1]["content"] == EMOJI_TEXT
+
+
+def client_tool() -> list[dict[str, Any]]:
+    return [TOOL]
+
+
+async def answer(api: openai.AsyncOpenAI, stream: bool) -> tuple[str, str, str]:
+    """The content, reasoning and the client tool call's arguments of one answer."""
+    if not stream:
+        reply = await api.chat.completions.create(model="support", messages=HI,
+                                                  tools=client_tool())
+        message = reply.choices[0].message
+        calls = message.tool_calls or []
+        return (message.content or "", getattr(message, "reasoning_content", None) or "",
+                "".join(c.function.arguments for c in calls))
+    events = await api.chat.completions.create(model="support", messages=HI,
+                                               tools=client_tool(), stream=True)
+    content, reasoning, arguments = [], [], []
+    async for event in events:
+        if not event.choices:
+            continue
+        delta = event.choices[0].delta
+        content.append(delta.content or "")
+        reasoning.append(getattr(delta, "reasoning_content", None) or "")
+        arguments += [c.function.arguments or "" for c in delta.tool_calls or []]
+    return "".join(content), "".join(reasoning), "".join(arguments)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("delta_size", [1, 2, 3, 5])
+async def test_surrogate_halves_the_upstream_splits_across_events_are_joined(
+        upstream, wire, stream, delta_size):
+    """Text, reasoning and tool-call arguments cut into UTF-16 code units: every emoji
+    arrives as two escaped halves, in one event or in two, at every boundary."""
+    upstream.script(Reply(text=EMOJI_TEXT, reasoning=f"Think {EMOJI_TEXT}",
+                          tool_calls=[FakeToolCall("call_1", "lookup",
+                                                   f'{{"q": "{EMOJI_TEXT}"}}')],
+                          delta_size=delta_size, code_units=True))
+    async with serving(agent_of(upstream, wire)) as api:
+        content, reasoning, arguments = await answer(api, stream)
+    assert content == EMOJI_TEXT
+    assert reasoning == f"Think {EMOJI_TEXT}"
+    assert json.loads(arguments) == {"q": EMOJI_TEXT}
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize("delta_size", [1, 4])
+async def test_a_lone_surrogate_from_the_upstream_becomes_the_replacement_character(
+        upstream, wire, stream, delta_size):
+    upstream.script(Reply(text=f"a{LONE}b \udc00 end \ud83d", reasoning=f"r{LONE}",
+                          tool_calls=[FakeToolCall("call_1", "lookup", {"q": f"x{LONE}"})],
+                          delta_size=delta_size))
+    async with serving(agent_of(upstream, wire)) as api:
+        content, reasoning, arguments = await answer(api, stream)
+    assert content == "a\ufffdb \ufffd end \ufffd"
+    assert reasoning == "r\ufffd"
+    assert json.loads(arguments) == {"q": "x\ufffd"}
