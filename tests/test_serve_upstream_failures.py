@@ -266,3 +266,87 @@ async def test_a_lone_surrogate_from_the_upstream_becomes_the_replacement_charac
     assert content == "a\ufffdb \ufffd end \ufffd"
     assert reasoning == "r\ufffd"
     assert json.loads(arguments) == {"q": "x\ufffd"}
+
+
+# ---------------------------------------------------------------- a scripted model served
+
+
+async def test_the_demo_config_answers_every_request_also_at_once(monkeypatch):
+    """``tripwire serve -c examples/demo.toml``: its scripted model starts the script
+    again for each run, so every request gets the whole demo (a tool call, then the
+    masked answer), one after another and several at a time."""
+    import asyncio
+    from pathlib import Path
+
+    from tripwire import registry
+    from tripwire.config import load_config
+
+    monkeypatch.setenv("TRIPWIRE_LOAD_PLUGINS", "unicode-normalizer,keyword-guard,"
+                       "token-limiter,batch-parts,prefill-error-handler")
+    registry.reset()
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    gateway = Gateway.from_config(load_config("examples/demo.toml"))
+    try:
+        async with running(gateway, "127.0.0.1", 0) as url:
+            api = openai.AsyncOpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0)
+
+            async def ask(stream: bool) -> str:
+                question = [{"role": "user", "content": "Where is my order 42?"}]
+                if not stream:
+                    reply = await api.chat.completions.create(model="support",
+                                                              messages=question)
+                    return reply.choices[0].message.content or ""
+                events = await api.chat.completions.create(model="support",
+                                                           messages=question, stream=True)
+                return "".join([e.choices[0].delta.content or "" async for e in events
+                                if e.choices])
+
+            try:
+                answers = [await ask(False), await ask(True), await ask(False)]
+                answers += await asyncio.gather(*(ask(i % 2 == 0) for i in range(4)))
+            finally:
+                await api.close()
+    finally:
+        await gateway.aclose()
+        registry.reset()
+    assert len(answers) == 7
+    for text in answers:
+        assert "shipped on Monday" in text and "[REDACTED]" in text
+        assert "ACME-INTERNAL-7731" not in text
+
+
+async def test_a_scripted_model_that_ran_out_is_a_502_not_a_500(upstream):
+    from tripwire.testing import MockModel
+
+    agent = Agent(id="support", model=MockModel(["only once"]))
+    async with serving(agent) as api:
+        first = await api.chat.completions.create(model="support", messages=HI)
+        with pytest.raises(openai.InternalServerError) as caught:
+            await api.chat.completions.create(model="support", messages=HI)
+    assert first.choices[0].message.content == "only once"
+    assert caught.value.status_code == 502
+    assert caught.value.body["type"] == "upstream_error"
+
+
+async def test_a_per_run_script_starts_again_for_each_run_even_interleaved():
+    import asyncio
+
+    from tripwire.testing import MockModel
+
+    model = MockModel([{"tool_calls": [{"tool_name": "lookup", "args": {"q": "a"}}]},
+                       "done"], per_run=True, chunk_delay=0.01)
+    seen: list[str] = []
+
+    def lookup(q: str) -> str:
+        seen.append(q)
+        return "found"
+
+    from tripwire import tool
+
+    agent = Agent(id="a", model=model, tools=[tool(lookup)])
+    results = await asyncio.gather(*(agent.generate(f"ask {i}") for i in range(3)))
+    assert [r.text for r in results] == ["done"] * 3
+    assert seen == ["a"] * 3
+    assert len({r.run_id for r in results}) == 3
+    assert sorted(req.run_id for req in model.requests) == sorted(
+        [r.run_id for r in results] * 2)
