@@ -210,7 +210,7 @@ class Run:
             prompt, cached, out = await request_prompt(self, config, transient, step_number)
             for c in out:
                 yield c
-            request = model_request(config, prompt)
+            request = model_request(config, prompt, self.run_id)
             acc = StepAccumulator(step_number, from_cache=cached is not None)
             for c in await self._step_start(acc):
                 yield c

@@ -72,13 +72,15 @@ def build_prompt(
     return prompt
 
 
-def model_request(config: StepConfig, prompt: list[dict[str, Any]]) -> ModelRequest:
-    """What the model is sent: ``prompt`` with the step's active tools and settings."""
+def model_request(config: StepConfig, prompt: list[dict[str, Any]],
+                  run_id: str | None = None) -> ModelRequest:
+    """What the model is sent: ``prompt`` with the step's active tools and settings, in
+    run ``run_id``."""
     return ModelRequest(
         prompt=prompt, tools=list(config.active().values()),
         tool_choice=config.tool_choice, model_settings=config.model_settings,
         provider_options=config.provider_options,
-        structured_output=config.structured_output,
+        structured_output=config.structured_output, run_id=run_id,
     )
 
 

@@ -16,6 +16,7 @@ loaded automatically when tripwire is installed) hand you the last two.
 from __future__ import annotations
 
 import asyncio
+import collections
 import importlib.metadata
 import os
 import re
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from tripwire.chunks import Chunk, ToolCall, Usage
+from tripwire.errors import APICallError
 from tripwire.messages import new_id
 from tripwire.models import ModelRequest
 
@@ -41,8 +43,13 @@ __all__ = [
 ]
 
 
-class MockModelExhausted(AssertionError):
-    """The mock model was called more times than it has responses."""
+class MockModelExhausted(AssertionError, APICallError):
+    """The mock model was called more times than it has responses: an assertion of a
+    test, and a failed model call (not retryable) to a run, an error processor or
+    ``tripwire serve``, like any model's."""
+
+    def __init__(self, message: str) -> None:
+        APICallError.__init__(self, message, is_retryable=False)
 
 
 @attrs.define
@@ -100,6 +107,10 @@ def _count_words(prompt: list[dict[str, Any]]) -> int:
     return n
 
 
+#: The most runs a ``per_run`` MockModel keeps its place in.
+MAX_RUNS = 10_000
+
+
 class MockModel:
     """A scripted model: each call streams the next ``MockResponse``.
 
@@ -108,6 +119,11 @@ class MockModel:
     saw. Usage, unless scripted, counts words: prompt words in, text words out.
     ``chunk_delay`` (seconds) slows the stream, to test cancellation.
     ``closed_early`` counts streams closed before they finished (cancellation).
+
+    ``per_run``: each run (``ModelRequest.run_id``) starts the script again from its
+    first response, so the model answers any number of runs, one after the other or at
+    the same time (what a model served by ``tripwire serve`` needs); calls outside a
+    run (a judge's) share one script. Without it, the script runs once, over every call.
     """
 
     provider = "mock"
@@ -118,13 +134,19 @@ class MockModel:
         *,
         model_id: str = "mock-model",
         chunk_delay: float = 0.0,
+        per_run: bool = False,
     ) -> None:
+        if not isinstance(per_run, bool):
+            raise TypeError(f"per_run must be a boolean, got {per_run!r}")
         self.model_id = model_id
         self.responses = [MockResponse.coerce(r) for r in responses]
         self.requests: list[ModelRequest] = []
         self.chunk_delay = chunk_delay
+        self.per_run = per_run
         self.closed_early = 0
         self._next = 0
+        #: per_run: the next response of each run, the most recent runs only
+        self._runs: collections.OrderedDict[str, int] = collections.OrderedDict()
 
     def __repr__(self) -> str:
         return f"MockModel({len(self.responses)} responses, {len(self.requests)} calls)"
@@ -132,15 +154,29 @@ class MockModel:
     def add_responses(self, *responses: MockResponse | Mapping[str, Any] | str) -> None:
         self.responses.extend(MockResponse.coerce(r) for r in responses)
 
+    def _take(self, request: ModelRequest) -> MockResponse:
+        """The response this call gets (``MockModelExhausted`` past the script's end)."""
+        run = request.run_id if self.per_run else None
+        if run is None:
+            position = self._next
+            self._next += 1
+            calls = f"called {len(self.requests)} times"
+        else:
+            position = self._runs.pop(run, 0)
+            self._runs[run] = position + 1
+            while len(self._runs) > MAX_RUNS:  # runs long over, whose ends no call says
+                self._runs.popitem(last=False)
+            calls = f"called {position + 1} times in run {run}"
+        if position >= len(self.responses):
+            raise MockModelExhausted(
+                f"MockModel was {calls} but has only {len(self.responses)} response(s); add "
+                f"more with add_responses()"
+            )
+        return self.responses[position]
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[Chunk]:
         self.requests.append(request)
-        if self._next >= len(self.responses):
-            raise MockModelExhausted(
-                f"MockModel was called {len(self.requests)} times but has only "
-                f"{len(self.responses)} response(s); add more with add_responses()"
-            )
-        response = self.responses[self._next]
-        self._next += 1
+        response = self._take(request)
         if response.error is not None:
             raise response.error
         finished = False

@@ -91,7 +91,12 @@ class Reply:
     ``error_after=n`` sends the provider's stream error event (``error``) and ends.
     ``endless`` keeps sending text deltas every ``event_delay`` seconds until the
     client goes away. ``write_size`` sends the whole stream as one blob cut into
-    pieces of that many bytes (lines split across reads).
+    pieces of that many bytes (lines split across reads). ``end_delay``: seconds
+    between the last event and the end of the body (a read of its own for the client).
+    ``code_units``: text, reasoning and arguments are cut into pieces of UTF-16 code
+    units, so a character outside the BMP (an emoji) can arrive as its two surrogate
+    halves in two events, each a JSON escape of an unpaired surrogate (``"\\ud83d"``),
+    as some servers send them.
     """
 
     text: str = ""
@@ -111,6 +116,8 @@ class Reply:
     endless: bool = False
     write_size: int | None = None
     headers: dict[str, str] = attrs.field(factory=dict)
+    end_delay: float = 0.0
+    code_units: bool = False
 
 
 @attrs.define
@@ -226,7 +233,7 @@ class FakeLLMServer:
         """A provider pointed at this server (fast retries unless told otherwise)."""
         options.setdefault("retry_initial_delay", 0.001)
         return OpenAICompatible(
-            base_url=self.openai_base_url,
+            base_url=options.pop("base_url", self.openai_base_url),
             api_key=options.pop("api_key", API_KEY),
             model=options.pop("model", "gpt-test"),
             **options,
@@ -235,7 +242,7 @@ class FakeLLMServer:
     def anthropic(self, **options: Any) -> Anthropic:
         options.setdefault("retry_initial_delay", 0.001)
         return Anthropic(
-            base_url=self.url,
+            base_url=options.pop("base_url", self.url),
             api_key=options.pop("api_key", API_KEY),
             model=options.pop("model", "claude-test"),
             **options,
@@ -389,6 +396,9 @@ class FakeLLMServer:
             while reply.endless:
                 await response.write(_text_event(wire, model, "tick "))
                 await asyncio.sleep(reply.event_delay or 0.005)
+            if reply.end_delay:
+                await asyncio.sleep(reply.end_delay)
+                await response.write_eof()  # (the client may have left meanwhile)
         except ConnectionError:  # a write to a client gone; its drain: "Connection lost"
             self.disconnected.set()
             return response
@@ -476,7 +486,11 @@ def openai_refusal(text: str, *pieces: int) -> RawReply:
     return RawReply("".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n")
 
 
-def _pieces(text: str, size: int) -> list[str]:
+def _pieces(text: str, size: int, code_units: bool = False) -> list[str]:
+    if code_units:  # each UTF-16 code unit as a character of its own (surrogates apart)
+        raw = text.encode("utf-16-le", "surrogatepass")
+        text = "".join(chr(int.from_bytes(raw[i : i + 2], "little"))
+                       for i in range(0, len(raw), 2))
     return [text[i : i + size] for i in range(0, len(text), size)]
 
 
@@ -530,8 +544,8 @@ def openai_events(reply: Reply, model: str, response_id: str = "chatcmpl-fake123
         )
 
     events = [chunk({"role": "assistant", "content": "", "refusal": None})]
-    events += [chunk({"reasoning_content": p}) for p in _pieces(reply.reasoning, reply.delta_size)]
-    events += [chunk({"content": p}) for p in _pieces(reply.text, reply.delta_size)]
+    events += [chunk({"reasoning_content": p}) for p in _pieces(reply.reasoning, reply.delta_size, reply.code_units)]
+    events += [chunk({"content": p}) for p in _pieces(reply.text, reply.delta_size, reply.code_units)]
     for index, call in enumerate(reply.tool_calls):
         events.append(
             chunk(
@@ -547,7 +561,7 @@ def openai_events(reply: Reply, model: str, response_id: str = "chatcmpl-fake123
                 }
             )
         )
-        for piece in _pieces(call.text, reply.delta_size):
+        for piece in _pieces(call.text, reply.delta_size, reply.code_units):
             events.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
     events.append(chunk({}, _finish(reply, _OPENAI_FINISH)))
     events.append(_sse({**base, "choices": [], "usage": _openai_usage(reply), "obfuscation": "x2"}))
@@ -629,19 +643,19 @@ def anthropic_events(reply: Reply, model: str, message_id: str = "msg_01FakeXyz"
     if reply.reasoning:
         block(
             {"type": "thinking", "thinking": "", "signature": ""},
-            [{"type": "thinking_delta", "thinking": p} for p in _pieces(reply.reasoning, reply.delta_size)]
+            [{"type": "thinking_delta", "thinking": p} for p in _pieces(reply.reasoning, reply.delta_size, reply.code_units)]
             + [{"type": "signature_delta", "signature": "EqQBCkYIARgCKkA-fake-signature"}],
         )
     if reply.text or not reply.tool_calls:
         block(
             {"type": "text", "text": ""},
-            [{"type": "text_delta", "text": p} for p in _pieces(reply.text, reply.delta_size)],
+            [{"type": "text_delta", "text": p} for p in _pieces(reply.text, reply.delta_size, reply.code_units)],
         )
     for call in reply.tool_calls:
         block(
             {"type": "tool_use", "id": call.id, "name": call.name, "input": {}},
             [{"type": "input_json_delta", "partial_json": ""}]
-            + [{"type": "input_json_delta", "partial_json": p} for p in _pieces(call.text, reply.delta_size)],
+            + [{"type": "input_json_delta", "partial_json": p} for p in _pieces(call.text, reply.delta_size, reply.code_units)],
         )
     events.append(
         _sse(

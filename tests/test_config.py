@@ -377,7 +377,7 @@ def test_an_unknown_mock_model_key_is_reported_at_load(tmp_path):
         load_config(path)
     assert str(e.value) == (
         f"{path}: [models.m]: unknown key 'respones'; valid keys: use, responses, model_id, "
-        f"chunk_delay, settings"
+        f"chunk_delay, per_run, settings"
     )
 
 

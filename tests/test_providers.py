@@ -5,11 +5,15 @@ and test_provider_anthropic.py."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import json
+
 import pytest
 from fake_llm_server import API_KEY, FakeToolCall, Reply
 from helpers import WIRES, collect, request, texts, user
 
-from tripwire import ConfigurationError, Tool, Usage
+from tripwire import APICallError, ConfigurationError, Tool, Usage
 from tripwire.models import Anthropic, Model, OpenAICompatible, resolve_model
 
 WEATHER_PARAMETERS = {"type": "object", "properties": {"city": {"type": "string"}},
@@ -324,3 +328,113 @@ async def test_router_id_without_api_key_fails_at_the_first_call(monkeypatch, wi
     with pytest.raises(ConfigurationError, match=f"{key_var} is not set"):
         await collect(model)
     await model.aclose()
+
+
+# ---------------------------------------------------------------- a 404 from base_url
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(("wire", "wrong", "fixed"), [
+    ("openai", "", "/v1"),                 # the server serves /v1/chat/completions
+    ("anthropic", "/v1", ""),              # tripwire adds /v1/messages itself
+])
+async def test_a_404_names_the_url_and_where_the_api_usually_is(llm_server, wire, wrong,
+                                                                fixed, stream):
+    root = llm_server.url.replace("http://", "http://user:hunter2@")
+    base_url = f"{root}{wrong}"
+    if wire == "openai":
+        model = OpenAICompatible(base_url=base_url, api_key=None, model="m", max_retries=0)
+        path = "/chat/completions"
+    else:
+        model = Anthropic(base_url=base_url, api_key=API_KEY, model="c", max_retries=0)
+        path = "/v1/messages"
+    shown = llm_server.url.replace("http://", "http://user:***@")
+    async with model:
+        with pytest.raises(APICallError) as caught:
+            if stream:
+                await collect(model)
+            else:
+                await model.generate(request(user("Hi")))
+    message = caught.value.message
+    assert caught.value.status_code == 404
+    assert f"POST {shown}{wrong}{path} answered 404 Not Found" in message
+    assert f"try base_url={shown + fixed!r}" in message
+    assert "hunter2" not in message and API_KEY not in message
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_a_404_from_a_base_url_that_looks_right_names_the_url_without_a_hint(
+        llm_server, wire):
+    base_url = {"openai": f"{llm_server.url}/v2", "anthropic": f"{llm_server.url}/api"}[wire]
+    path = {"openai": "/chat/completions", "anthropic": "/v1/messages"}[wire]
+    async with llm_server.model(wire, base_url=base_url, max_retries=0) as model:
+        with pytest.raises(APICallError) as caught:
+            await model.generate(request(user("Hi")))
+    assert caught.value.message.endswith(f"(POST {base_url}{path} answered 404 Not Found)")
+
+
+def test_a_url_is_shown_without_its_query_or_fragment():
+    from tripwire.models._errors import shown_url
+
+    assert shown_url("https://u:***@host/v1/chat/completions?key=abc#frag") == (
+        "https://u:***@host/v1/chat/completions")
+
+
+# ---------------------------------------------------------------- background reads
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_closing_a_model_while_the_end_of_a_body_is_read_leaves_no_task_error(
+        llm_server, wire):
+    """A stream's parser stops at its last event; the end of the body comes later and
+    is read in the background. A model closed meanwhile (``async with`` per run) ends
+    that read: nothing is left for the event loop to report."""
+    reported: list[dict] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    try:
+        for _ in range(3):
+            llm_server.script(Reply(text="Hello, world!", end_delay=0.2))
+            async with llm_server.model(wire) as model:
+                assert texts(await collect(model)) == "Hello, world!"
+            await asyncio.sleep(0)
+        gc.collect()  # a task's unretrieved exception is reported when it is collected
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert reported == []
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_the_end_of_a_body_read_in_the_background_gives_the_connection_back(
+        llm_server, wire):
+    llm_server.script(Reply(text="one", end_delay=0.05), Reply(text="two"))
+    async with llm_server.model(wire) as model:
+        assert texts(await collect(model)) == "one"
+        await asyncio.sleep(0.2)  # the end of the first body has come
+        assert texts(await collect(model)) == "two"
+    assert llm_server.requests[0].peer == llm_server.requests[1].peer  # one connection
+
+
+# ---------------------------------------------------------------- surrogates
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("stream", [False, True])
+async def test_every_chunk_a_provider_yields_is_valid_unicode(llm_server, wire, stream):
+    """Surrogate halves a server cuts an emoji into, in two events, are joined; a half
+    alone becomes U+FFFD: in text, reasoning and tool-call arguments alike."""
+    emoji = "\U0001F600"
+    llm_server.script(Reply(text=f"a{emoji}b\ud800", reasoning=f"r{emoji}\udc00",
+                            tool_calls=[FakeToolCall("call_1", "f", f'{{"q": "{emoji}"}}'),
+                                        FakeToolCall("call_2", "g", {"q": "\ud800"})],
+                            delta_size=1, code_units=True))
+    async with llm_server.model(wire) as model:
+        chunks = await collect(model) if stream else await model.generate(request(user("Hi")))
+    assert texts(chunks) == f"a{emoji}b\ufffd"
+    assert texts(chunks, "reasoning-delta") == f"r{emoji}\ufffd"
+    calls = [c.payload["args"] for c in chunks if c.type == "tool-call"]
+    assert calls == [{"q": emoji}, {"q": "\ufffd"}]
+    for chunk in chunks:
+        if chunk.type != "finish":
+            json.dumps(chunk.payload, ensure_ascii=False).encode("utf-8")  # no surrogate

@@ -348,6 +348,9 @@ async def test_upstream_error_messages_true_passes_the_upstreams_message_on(stre
 
 SUMMARY_SHAPE = re.compile(r"Upstream model call failed( with status \d+)?"
                            r"( \([A-Za-z0-9_.-]{1,64}(: [A-Za-z0-9_.-]{1,64})?\))?\.")
+#: A status that is no error status: the answer was not a model response.
+NO_RESPONSE_SHAPE = re.compile(r"Upstream model call failed: its answer \(status \d+\) "
+                               r"was not a valid model response\.")
 
 
 @settings(max_examples=300, deadline=None)
@@ -363,6 +366,10 @@ def test_an_upstream_errors_client_message_holds_no_free_text(status, fields, wr
     error = APICallError(f"openai API error: {fields.get('message')}", status_code=status,
                          response_body=body)
     code, message, _, _ = _error_details(error, {}, False)
+    if status is not None and not 400 <= status <= 599:
+        assert code == 502
+        assert NO_RESPONSE_SHAPE.fullmatch(message), message
+        return
     assert code == (status or 502)
     assert SUMMARY_SHAPE.fullmatch(message), message
     for name in ("type", "code"):

@@ -32,7 +32,8 @@ class ModelRequest:
     """Everything one model call needs.
 
     ``prompt`` is the provider-facing list of dicts (see ``process_llm_request``);
-    ``tools`` are the tools active for this step.
+    ``tools`` are the tools active for this step; ``run_id`` is the run the call is a
+    step of (None: a call outside a run, such as a judge's).
     """
 
     prompt: list[dict[str, Any]]
@@ -41,6 +42,7 @@ class ModelRequest:
     model_settings: dict[str, Any] = attrs.field(factory=dict)
     provider_options: dict[str, Any] = attrs.field(factory=dict)
     structured_output: Any = None
+    run_id: str | None = None
 
 
 @runtime_checkable

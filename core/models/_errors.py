@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 
@@ -64,6 +65,8 @@ class CallErrors:
             body = None
         message, kind = self._error_details(body) if body is not None else (None, None)
         detail = message or text.strip()[:500] or (reason or "")
+        if status == 404:
+            detail += f" ({self._not_found(call)})"
         label = f"{self.provider} API error {status}" + (f" ({kind})" if kind else "")
         return APICallError(
             self._redact(f"{label}: {detail}"),
@@ -73,6 +76,17 @@ class CallErrors:
             url=call.url,
             response_headers={k: self._redact(v) for k, v in mask_headers(call.headers).items()},
         )
+
+    def _not_found(self, call: Call) -> str:
+        """What a 404 says besides the server's own words: the URL that answered it
+        (no password, query or fragment), and where the wire format's API usually is
+        when ``base_url`` looks wrong (``_base_url_hint``)."""
+        hint = self._base_url_hint()
+        return f"POST {shown_url(call.url)} answered 404 Not Found" + (f"; {hint}" if hint else "")
+
+    def _base_url_hint(self) -> str | None:
+        """Why ``base_url`` may be the cause of a 404, or None when it looks right."""
+        return None
 
     def _stream_error(self, data: str, body: Any, call: Call) -> APICallError:
         """An error object in a 2xx answer (an ``error`` event inside a stream)."""
@@ -181,3 +195,10 @@ def sanitise(text: str) -> str:
     """Text for one line of an error message: whitespace runs as one space, other
     control characters as ``?``."""
     return re.sub(r"[\x00-\x08\x0e-\x1f\x7f]", "?", re.sub(r"\s+", " ", text)).strip()
+
+
+def shown_url(url: str) -> str:
+    """``url`` (its password already masked) for a message: without its query and
+    fragment, which may carry a key (``?key=...``)."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(query="", fragment=""))

@@ -53,7 +53,7 @@ from tripwire.models._secrets import (
 )
 from tripwire.models._session import LoopSession
 from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
-from tripwire.models._wire import TooLarge, load_json
+from tripwire.models._wire import TooLarge, ValidUnicode, load_json
 from tripwire.options import NonNegativeInt, PositiveInt, check
 
 logger = logging.getLogger("tripwire.models")
@@ -378,6 +378,7 @@ class HTTPModel(CallErrors, abc.ABC):
                     # it: what a malformed-event error shows)
                     events = iter_sse(response.content, max_event_bytes=self.max_event_bytes)
                     chunks = self._parse_stream(events, call)
+                    valid = ValidUnicode()
                     async with aclosing(events), aclosing(chunks):
                         while True:
                             try:
@@ -394,6 +395,18 @@ class HTTPModel(CallErrors, abc.ABC):
                                 raise self._not_decodable(e.object, "utf-8", e, call) from None
                             except _SHAPE_ERRORS as e:
                                 raise self._malformed(call.event, call, e) from e
+                            kind = chunk.type
+                            if kind == "text-delta" or kind == "reasoning-delta":
+                                fixed = valid.delta(chunk)
+                                if fixed is None:
+                                    continue
+                                chunk = fixed
+                            else:
+                                if kind == "finish":
+                                    for rest in valid.rest():
+                                        yielded = True
+                                        yield rest
+                                chunk = valid.other(chunk)
                             yielded = True
                             yield chunk
                 return
@@ -414,7 +427,7 @@ class HTTPModel(CallErrors, abc.ABC):
                     text = decode_body(self, await read_body(self, response, call), response, call)
                 call.event = text
                 try:
-                    return self._parse_response(load_json(text), call)
+                    return valid_chunks(self._parse_response(load_json(text), call))
                 except TripwireError:
                     raise
                 except _SHAPE_ERRORS as e:
@@ -521,3 +534,19 @@ class HTTPModel(CallErrors, abc.ABC):
             delay,
         )
         await asyncio.sleep(delay)
+
+
+def valid_chunks(chunks: list[Chunk]) -> list[Chunk]:
+    """A non-streaming answer's chunks as valid text (``ValidUnicode``)."""
+    valid = ValidUnicode()
+    out: list[Chunk] = []
+    for chunk in chunks:
+        if chunk.type in ("text-delta", "reasoning-delta"):
+            fixed = valid.delta(chunk)
+            if fixed is not None:
+                out.append(fixed)
+            continue
+        if chunk.type == "finish":
+            out.extend(valid.rest())
+        out.append(valid.other(chunk))
+    return out

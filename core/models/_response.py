@@ -95,16 +95,13 @@ class PostResponse:
             # a stream's parser stops at its last event ([DONE], message_stop), and the
             # end of the body often comes a moment later, in a read of its own. Closing
             # at once would close the connection, and the next call would wait for a new
-            # TCP (and TLS) handshake.
-            task = asyncio.ensure_future(_finish_reading(response))
-            _finishing.add(task)
-            task.add_done_callback(_finishing.discard)
+            # TCP (and TLS) handshake. The model's session owns the task: closing the
+            # model cancels it first.
+            self.model._sessions.background(_finish_reading(response), response.close)
             return
         response.close()
 
 
-#: Responses being read to their end (``_finish_reading``), kept from the collector.
-_finishing: set[asyncio.Task[None]] = set()
 #: The most of a body's rest that is read to keep its connection, and how long for.
 FINISH_BYTES = 64 * 1024
 FINISH_SECONDS = 1.0

@@ -18,10 +18,13 @@ from another loop is a ``RuntimeError`` saying so and what to do.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import logging
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
 import aiohttp
+
+logger = logging.getLogger("tripwire.models")
 
 
 class LoopSession:
@@ -33,6 +36,9 @@ class LoopSession:
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watch: AsyncIterator[None] | None = None
+        #: background work on the session's connections, and what ends each for good
+        #: (``background``)
+        self._tasks: dict[asyncio.Task[None], Callable[[], object]] = {}
 
     @property
     def session(self) -> aiohttp.ClientSession | None:
@@ -63,6 +69,36 @@ class LoopSession:
             self._session, self._loop, self._watch = session, loop, watch
         return self._session
 
+    def background(self, work: Coroutine[Any, Any, None], end: Callable[[], object]) -> None:
+        """Run ``work`` (reading the end of a response, so that its connection goes
+        back to the pool) in a task this session owns: closing the session cancels it,
+        waits for it and calls ``end`` (closing the response: a task cancelled before
+        it started never ran its own ``finally``) first. A failure it ends with is
+        logged (DEBUG), never left for the event loop to report as an exception nobody
+        retrieved."""
+        task = asyncio.ensure_future(work)
+        self._tasks[task] = end
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.pop(task, None)
+        error = None if task.cancelled() else task.exception()
+        if error is not None:
+            logger.debug("background work of %s failed (%s: %s)", self._describe(),
+                         type(error).__name__, error)
+
+    async def _settle(self, loop: asyncio.AbstractEventLoop) -> None:
+        """End the background tasks: cancel them, wait for them, call their ``end``
+        (the tasks of a closed loop can be neither cancelled nor awaited: only ended)."""
+        tasks, self._tasks = self._tasks, {}
+        if not loop.is_closed():
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                await asyncio.wait(set(tasks))
+        for end in tasks.values():
+            end()
+
     async def close(self) -> None:
         """Close the session (idempotent); a new one is made on the next ``get``.
         ``RuntimeError`` when the session belongs to another event loop that is still
@@ -73,6 +109,7 @@ class LoopSession:
         if watch is not None:
             await watch.aclose()  # type: ignore[attr-defined]  # its finally closes the session
         elif session is not None and loop is not None:
+            await self._settle(loop)
             await _close(session, loop)
 
     def _check_owner(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -105,6 +142,7 @@ class LoopSession:
         finally:
             if self._session is session:
                 self._session = self._loop = self._watch = None
+            await self._settle(loop)
             await _close(session, loop)
 
 

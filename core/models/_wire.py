@@ -76,6 +76,116 @@ def load_json(text: str | bytes, *, constants: bool = True, strict: bool = False
         raise WireError("JSON nested too deeply to parse") from None
 
 
+#: A surrogate code point (U+D800-U+DFFF): half of a UTF-16 pair, never a character of
+#: its own; text holding one cannot be encoded as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: How a surrogate can be spelt in UTF-8 JSON text: a ``\\uD800``-``\\uDFFF`` escape, or
+#: the three bytes of one encoded as if it were a character (which ``json.loads`` of
+#: bytes takes).
+_SURROGATE_SPELLING = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+
+
+def unpaired_surrogate(value: Any, raw: bytes | None = None) -> str | None:
+    """Where a decoded JSON ``value`` holds a surrogate code point that is no part of a
+    character (``json.loads`` joins an escaped pair, ``"\\ud83d\\ude00"``, into its
+    emoji; a half alone, ``"\\ud800"``, stays one): the path of the first string or key
+    holding one (``messages[0].content``, ``$`` for the value itself), or None. ``raw``:
+    the UTF-8 text ``value`` was decoded from, when that cannot spell one, nothing is
+    walked."""
+    if raw is not None and json.detect_encoding(raw) == "utf-8" \
+            and _SURROGATE_SPELLING.search(raw) is None:
+        return None
+    pending: list[tuple[Any, str]] = [(value, "")]
+    while pending:
+        node, path = pending.pop()
+        if isinstance(node, str):
+            if _SURROGATE.search(node):
+                return path or "$"
+        elif isinstance(node, dict):
+            items = []
+            for key, item in node.items():
+                where = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    return f"a key in {path or '$'}"
+                items.append((item, where))
+            pending.extend(reversed(items))
+        elif isinstance(node, list):
+            pending.extend(reversed([(item, f"{path}[{i}]") for i, item in enumerate(node)]))
+    return None
+
+
+def valid_text(text: str) -> str:
+    """``text`` with each surrogate pair it holds as the character the pair encodes and
+    each surrogate alone as U+FFFD (the replacement character), so that it can be
+    encoded as UTF-8: what a server sent (``"\\ud800"`` escapes are JSON) is never
+    passed on as text no client can decode."""
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def valid_value(value: Any) -> Any:
+    """``value`` (a JSON-like value: dicts, lists, strings, ...) with every string and key
+    as ``valid_text``; the same object when nothing needed changing."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        changed = {valid_text(k) if isinstance(k, str) else k: valid_value(v)
+                   for k, v in value.items()}
+        same = all(a is b for a, b in zip(changed, value, strict=True)) and all(
+            changed[k] is v for k, v in zip(changed, value.values(), strict=True))
+        return value if same else changed
+    if isinstance(value, list):
+        items = [valid_value(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
+
+
+class ValidUnicode:
+    """One model call's chunks as text every client can decode: a server may send an
+    emoji as its two surrogate halves in two events (``"\\ud83d"``, then
+    ``"\\ude00"``: JSON escapes of code units, which some servers cut text into), or a
+    half alone. Halves of one text or reasoning part are joined across chunks; a half
+    alone, anywhere in a chunk (tool-call arguments, names, metadata), becomes U+FFFD.
+    A text that passes no surrogate costs one ``isascii()`` (or one search) a chunk."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self) -> None:
+        #: (chunk type, part id) -> the first half of a pair that ended its last delta
+        self._held: dict[tuple[str, Any], str] = {}
+
+    def delta(self, chunk: Chunk) -> Chunk | None:
+        """A ``text-delta`` or ``reasoning-delta`` as valid text (None: nothing of it is
+        whole yet, its only character is the first half of a pair)."""
+        payload = chunk.payload
+        text = payload["text"]
+        if not self._held and (text.isascii() or _SURROGATE.search(text) is None):
+            return chunk
+        key = (chunk.type, payload.get("id"))
+        text = self._held.pop(key, "") + text
+        if text and "\ud800" <= text[-1] <= "\udbff":  # its pair may start the next delta
+            self._held[key] = text[-1]
+            text = text[:-1]
+        if not text and payload.keys() <= {"id", "text"}:
+            return None
+        return Chunk(chunk.type, valid_value({**payload, "text": text}))
+
+    def other(self, chunk: Chunk) -> Chunk:
+        """Any other chunk with every string in its payload valid (``request``, what
+        tripwire sent, aside)."""
+        payload = chunk.payload
+        fixed = {k: v if k == "request" else valid_value(v) for k, v in payload.items()}
+        if all(fixed[k] is v for k, v in payload.items()):
+            return chunk
+        return Chunk(chunk.type, fixed)
+
+    def rest(self) -> list[Chunk]:
+        """A U+FFFD delta for each first half whose pair never came (before ``finish``)."""
+        held, self._held = self._held, {}
+        return [Chunk(kind, {"id": part, "text": "\ufffd"}) for kind, part in held]
+
+
 def _no_constant(name: str) -> Any:
     raise WireError(f"{name} is not JSON")
 

@@ -17,6 +17,7 @@ from typing import Any, Unpack
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import ConfigurationError
 from tripwire.models import ModelRequest
+from tripwire.models._errors import shown_url
 from tripwire.models._http import Call, HTTPModel, Transport, TransportOptions
 from tripwire.models._wire import (
     WireError,
@@ -159,6 +160,15 @@ class Anthropic(HTTPModel):
         return body, warnings
 
     # -- response
+
+    def _base_url_hint(self) -> str | None:
+        """A ``base_url`` ending in ``/v1``: the path tripwire adds (``/v1/messages``)
+        names the version already."""
+        root = shown_url(self.base_url)
+        if not root.rstrip("/").endswith("/v1"):
+            return None
+        return (f"Anthropic's base_url is the API root without /v1 (tripwire adds "
+                f"{self._path}): try base_url={root.rstrip('/')[:-3]!r}")
 
     def _error_details(self, body: Any) -> tuple[str | None, str | None]:
         error = body.get("error") if isinstance(body, dict) else None

@@ -10,12 +10,15 @@ model=...)`` away. Streaming uses server-sent events with
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any, Unpack
+from urllib.parse import urlsplit
 
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import ConfigurationError
 from tripwire.models import ModelRequest
+from tripwire.models._errors import shown_url
 from tripwire.models._http import Call, HTTPModel, Transport, TransportOptions
 from tripwire.models._wire import (
     WireError,
@@ -50,6 +53,9 @@ FINISH_REASONS = {
     "content_filter": "content-filter",
     "error": "error",
 }
+
+#: A path segment naming an API version (``v1``, ``v1beta``, ``v2``).
+_VERSION = re.compile(r"v\d+[a-z0-9]*")
 
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
 
@@ -148,6 +154,15 @@ class OpenAICompatible(HTTPModel):
         return body, []
 
     # -- response
+
+    def _base_url_hint(self) -> str | None:
+        """A ``base_url`` whose path names no API version (``/v1``, ``/v1beta``, ...): the
+        usual cause of a 404 from an OpenAI-compatible server."""
+        root = shown_url(self.base_url)
+        if any(_VERSION.fullmatch(segment) for segment in urlsplit(root).path.split("/")):
+            return None
+        return (f"OpenAI-compatible servers usually serve the API under /v1, and "
+                f"base_url {root!r} has no version in its path: try base_url={root + '/v1'!r}")
 
     def _error_details(self, body: Any) -> tuple[str | None, str | None]:
         error = body.get("error") if isinstance(body, dict) else None

@@ -271,10 +271,11 @@ class _Coalescing:
 def _error_details(error: BaseException, record: dict[str, Any],
                    upstream_messages: bool) -> tuple[int, str, str, int | str]:
     """HTTP status, message, OpenAI error type and code of a run's error: an upstream's
-    own status for a failed model call (502 when it sent none), 404 ``thread_not_found``
-    for a memory thread the store holds for another resource than the key's tenant
-    (``_thread``; nothing of it is logged, the error's text names the thread and the
-    tenant), 500 for anything else.
+    own error status (4xx, 5xx) for a failed model call, 502 when it sent none or a
+    status that is not an error (a 200 with an HTML page or events that are not JSON),
+    404 ``thread_not_found`` for a memory thread the store holds for another resource
+    than the key's tenant (``_thread``; nothing of it is logged, the error's text names
+    the thread and the tenant), 500 for anything else.
 
     An upstream's message often quotes the request it was sent (``Invalid content in
     message 0: 'You are ...'``), and that request holds what the client must not see:
@@ -293,10 +294,14 @@ def _error_details(error: BaseException, record: dict[str, Any],
         record["upstream_status"] = status
         log.error("a run failed: the model call failed (upstream status %s): %s",
                   status or "none", error.message)
-        kind = "upstream_error" if status >= 500 or not status else "invalid_request_error"
+        # an upstream's error status is passed on; anything else (no status, or a 2xx
+        # or 3xx answer that was not a model response: an HTML page, events that are
+        # not JSON) is a bad gateway, never a success the client would take it for
+        answered = status if 400 <= status <= 599 else 502
+        kind = "upstream_error" if answered >= 500 else "invalid_request_error"
         message = (f"Upstream model call failed: {error.message}" if upstream_messages
                    else _upstream_summary(status, error.response_body))
-        return status or 502, message, kind, status or 502
+        return answered, message, kind, answered
     log.error("a run failed: %s: %s", type(error).__name__, error)
     return 500, f"The gateway failed: {type(error).__name__}", "server_error", 500
 
@@ -325,6 +330,9 @@ def _upstream_summary(status: int, body: str | None) -> str:
                 value = str(value)
             if isinstance(value, str) and _IDENTIFIER.fullmatch(value):
                 fields.append(value)
+    if status and not 400 <= status <= 599:
+        return (f"Upstream model call failed: its answer (status {status}) was not a "
+                f"valid model response.")
     message = "Upstream model call failed" + (f" with status {status}" if status else "")
     return message + (f" ({': '.join(fields)})." if fields else ".")
 

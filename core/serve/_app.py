@@ -38,7 +38,7 @@ from tripwire.serve._config import (
 )
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
 from tripwire.serve._metrics import Metrics, log_access
-from tripwire.serve._request import BadRequest, ChatRequest, parse_request
+from tripwire.serve._request import BadRequest, ChatRequest, check_unicode, parse_request
 from tripwire.serve._response import Completion, dumps
 from tripwire.serve._shared import KeySlots, gather_metrics
 from tripwire.serve._thread import (
@@ -346,10 +346,15 @@ class Gateway:
         except web.HTTPRequestEntityTooLarge:
             return _too_large(self.max_body_bytes)
         try:
-            return load_json(raw, constants=False, strict=True)
+            body = load_json(raw, constants=False, strict=True)
         except ValueError as e:
             return error_response(400, f"The request body is not valid JSON: {e}",
                                   "invalid_request_error")
+        try:
+            check_unicode(body, raw)
+        except BadRequest as e:
+            return error_response(400, str(e), "invalid_request_error", None, e.param)
+        return body
 
 async def _prepared(request: web.Request, response: web.StreamResponse) -> None:
     _STARTED.set(response)

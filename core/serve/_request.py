@@ -36,6 +36,7 @@ from tripwire.models._wire import (
     kind_of,
     nesting_depth,
     parse_tool_args,
+    unpaired_surrogate,
 )
 from tripwire.tools import TOOL_NAME
 
@@ -484,4 +485,24 @@ def _tool_call(item: Any, i: int, j: int) -> ToolInvocation:
     if error is not None:
         raise BadRequest(f"messages[{i}].tool_calls[{j}].function.arguments: {error}",
                          f"messages[{i}].tool_calls")
+    # JSON text in a string: its escapes can spell what the body's cannot
+    check_unicode(args, where=f"messages[{i}].tool_calls[{j}].function.arguments")
     return ToolInvocation("call", call_id, name, args)
+
+
+def check_unicode(value: Any, raw: bytes | None = None, where: str | None = None) -> None:
+    """``BadRequest`` when a decoded JSON ``value`` (decoded from ``raw``, when given;
+    found at ``where`` in the body) holds a surrogate that is no half of a pair: no
+    answer could hold such text, nor any UTF-8 store, so it is refused before anything
+    runs (``tripwire.models._wire.unpaired_surrogate``)."""
+    found = unpaired_surrogate(value, raw)
+    if found is None:
+        return
+    if where is not None:
+        found = where
+    raise BadRequest(
+        f"The request body is not valid Unicode text: {found} holds a surrogate "
+        f"(U+D800-U+DFFF, such as the escape \\ud800) that is no half of a pair. Send a "
+        f"character outside the Basic Multilingual Plane (an emoji) as itself, or as both "
+        f"halves' escapes one after the other (\\ud83d\\ude00).",
+        None if found.startswith("a key in") else found)
