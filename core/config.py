@@ -52,7 +52,7 @@ import attrs
 from tripwire._config_models import MODEL_KINDS, ModelKind, check_model
 from tripwire._config_processors import build_processors, check_specs, processor_ids
 from tripwire.errors import ConfigurationError, TripwireError
-from tripwire.options import Range, check
+from tripwire.options import Range, check, unknown_name
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
@@ -330,7 +330,7 @@ def _check_agent(table: dict[str, Any], where: str) -> None:
     for key, value in table.items():
         if key not in AGENT_KEYS:
             raise ConfigurationError(
-                f"{where}: unknown key {key!r}; valid keys: {', '.join(AGENT_KEYS)}"
+                f"{where}: {unknown_name('key', key, AGENT_KEYS)}"
             )
         check(key, value, AGENT_KEYS[key], owner=where, noun="key")
         if key in _AGENT_MINIMUMS:

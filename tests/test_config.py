@@ -298,7 +298,7 @@ def test_an_unknown_option_lists_the_valid_ones(tmp_path):
         model = "openai/x"
         output_processors = [{ use = "tag", lable = "x" }]
     """)
-    assert "has no option 'lable'; valid options: label (str, required)" in error_of(path)
+    assert "has no option 'lable' (did you mean 'label'?); valid options: label" in error_of(path)
 
 
 def test_an_unknown_agent_lists_the_agents(tmp_path):
@@ -318,7 +318,8 @@ def test_an_unknown_key_names_the_valid_keys(tmp_path):
         input_procesors = ["upper"]
     """)
     msg = error_of(path)
-    assert msg.startswith(f"{path}: [agents.a]: unknown key 'input_procesors'; valid keys: model,")
+    assert msg.startswith(f"{path}: [agents.a]: unknown key 'input_procesors' (did you "
+                          f"mean 'input_processors'?); valid keys: model,")
     for key in ("instructions", "input_processors", "max_steps", "default_error_processors", "tools"):
         assert key in msg
 
@@ -376,7 +377,7 @@ def test_an_unknown_mock_model_key_is_reported_at_load(tmp_path):
     with pytest.raises(ConfigurationError) as e:
         load_config(path)
     assert str(e.value) == (
-        f"{path}: [models.m]: unknown key 'respones'; valid keys: use, responses, model_id, "
+        f"{path}: [models.m]: unknown key 'respones' (did you mean 'responses'?); valid keys: use, responses, model_id, "
         f"chunk_delay, settings"
     )
 
@@ -615,7 +616,8 @@ def test_an_unknown_key_names_file_table_and_valid_keys(tmp_path, kind, valid):
                              "or a table { connect, read, total }, got 'soon'"),
         ("timeout = 0", "[models.local]: key 'timeout' expects a number of seconds > 0"),
         ("timeout = { conect = 1 }",
-         "[models.local] timeout: unknown key 'conect'; valid keys: connect, read, total"),
+         "[models.local] timeout: unknown key 'conect' (did you mean 'connect'?); valid keys: "
+         "connect, read, total"),
         ("timeout = { read = -1 }",
          "[models.local] timeout.read: expects a number of seconds > 0, got -1"),
     ],
