@@ -737,3 +737,57 @@ def test_from_config_constructor_errors_name_the_file_and_table(tmp_path):
         Agent.from_config(str(path), "support", bogus=1)
     assert str(path) in str(info.value)
 
+
+
+# ------------------------------------------------------------------ [serve], whoever loads the file
+
+_SERVED = """
+    [agents.a]
+    model = "models.m"
+    [models.m]
+    use = "mock"
+    responses = [{ text = "hi" }]
+"""
+
+
+@pytest.mark.parametrize(
+    ("serve", "said"),
+    [
+        ("[serve]\nmax_concurent = 3\n",
+         "[serve]: unknown key 'max_concurent' (did you mean 'max_concurrent'?); valid keys: keys,"),
+        ("[serve]\nmax_concurrent = '3'\n", "[serve]: key 'max_concurrent' expects int"),
+        ("[serve]\nmax_concurrent = 0\n", "[serve] max_concurrent: expects a number > 0"),
+        ("[serve]\nmetrics_key = ' k'\n", "[serve] metrics_key: expects the key"),
+        ("[serve.keys.team]\nkey_env = 'TEAM_KEY'\ntenent = 'acme'\n",
+         "[serve.keys.team]: unknown key 'tenent' (did you mean 'tenant'?)"),
+        ("[serve.keys.team]\ntenant = 'acme'\n",
+         "[serve.keys.team]: needs exactly one of key_env"),
+        ("[serve.keys.team]\nkey_env = 'T'\noutput_processors = [{ strategy = 'redact' }]\n",
+         "[serve.keys.team] output_processors[0]: a processor table needs use"),
+    ],
+    ids=["misspelt key", "type", "limit", "metrics key", "key table key", "key source",
+         "key processors"],
+)
+def test_the_serve_table_is_checked_whenever_the_file_is_loaded(tmp_path, cli, serve, said):
+    """``tripwire run`` and ``tripwire agents`` read the same file ``tripwire serve``
+    does: a [serve] table that serve would refuse is refused by them too."""
+    path = write(tmp_path, _SERVED + serve)
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    assert str(e.value).startswith(f"{path}: ")
+    assert said in str(e.value)
+    for argv in (("run", "a", "Hi", "-c", str(path)), ("agents", "-c", str(path))):
+        code, out, err = cli(*argv)
+        assert (code, out) == (1, "")
+        assert said in err
+
+
+def test_a_serve_table_whose_key_variable_is_unset_still_loads(tmp_path, cli, monkeypatch):
+    """What the environment holds is the gateway's business, when it starts: a file
+    naming a variable this shell lacks runs its agents."""
+    monkeypatch.delenv("TEAM_KEY", raising=False)
+    monkeypatch.delenv("METRICS_KEY", raising=False)
+    path = write(tmp_path, _SERVED + "[serve]\nmetrics_key_env = 'METRICS_KEY'\n"
+                                     "[serve.keys.team]\nkey_env = 'TEAM_KEY'\n")
+    assert load_config(path).serve["keys"]["team"] == {"key_env": "TEAM_KEY"}
+    assert cli("run", "a", "Hi", "-c", str(path))[:2] == (0, "hi\n")
