@@ -112,7 +112,7 @@ from tripwire.plugins._scrub_stream import Found, Stream
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, Writer
 
-__all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
+__all__ = ["JUDGE_INSTRUCTIONS", "JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
            "SystemPromptScrubber", "find_leaks", "words"]
 
 Strategy = Literal["block", "warn", "filter", "redact"]
@@ -203,6 +203,10 @@ class SystemPromptScrubber(Processor):
         Words per n-gram (>= 3): fewer find shorter leaks and risk more false alarms.
     ``model`` = ``None``
         A router id or a model object: adds the judge tier for paraphrases.
+    ``instructions`` = ``JUDGE_INSTRUCTIONS``
+        The judge's system prompt (needs ``model``; the verdict's schema,
+        ``JUDGE_SCHEMA``, is appended to it): to say what counts as a leak for this
+        agent, e.g. that its persona's name may be repeated.
     ``judge_timeout`` = ``30.0``
         Seconds one judge attempt may take; past it a ``JudgeError`` (kind ``timeout``).
     ``judge_stream`` = ``"sentence"``
@@ -233,10 +237,16 @@ class SystemPromptScrubber(Processor):
         include_detections: bool = False,
         ngram: NGram = 8,
         model: str | Model | None = None,
+        instructions: str | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
         judge_stream: JudgeStream = "sentence",
     ) -> None:
         judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=self.id)
+        check("instructions", instructions, str | None, owner=self.id)
+        if model is None and instructions is not None:
+            raise ConfigurationError(
+                f"{self.id}: instructions are the judge's and need a model (model = "
+                f"\"provider/model\" or a model object)")
         self.judge_stream = check("judge_stream", judge_stream, JudgeStream, owner=self.id)
         check("strategy", strategy, Strategy, owner=self.id)
         check("redaction_method", redaction_method, RedactionMethod, owner=self.id)
@@ -268,8 +278,11 @@ class SystemPromptScrubber(Processor):
         self._patterns = patterns
         self.judge: Judge | None = None
         if model is not None:
-            self.judge = Judge(model, instructions=JUDGE_INSTRUCTIONS, schema=JUDGE_SCHEMA,
+            self.judge = Judge(model, instructions=JUDGE_INSTRUCTIONS if instructions is None
+                               else instructions, schema=JUDGE_SCHEMA,
                                name="system-prompt-leak", timeout=judge_timeout)
+        #: The judge's system prompt (``None`` without ``model``).
+        self.instructions = self.judge.instructions if self.judge is not None else None
         self._indexes: dict[tuple[str, ...], Index] = {}
 
     def __repr__(self) -> str:
