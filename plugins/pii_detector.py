@@ -64,7 +64,7 @@ from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
 from tripwire.detectors import DEFAULT_TYPES, JUDGE_TYPES
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Detection, Verdict, strategy_of
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
@@ -91,7 +91,7 @@ __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "OBJECT_PHASES", "PHASES", "P
            "schema_for"]
 
 Phase = Literal["input", "output", "step", "tool-results", "result"]
-Strategy = Literal["block", "warn", "filter", "redact", "tokenize"]
+Strategy = Literal["block", "warn", "filter", "redact", "tokenize", "mask"]
 RedactionMethod = Literal["mask", "hash", "remove", "placeholder"]
 Store = Literal["placeholders", "values"]
 JudgeStream = Literal["sentence", "line", "step", "off"]
@@ -115,7 +115,9 @@ class PIIDetector(Processor):
         iban, date-of-birth (and the types of the ``detectors`` given); ``name`` and
         ``address`` need ``model``.
     ``strategy`` = ``"redact"``
-        ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``.
+        ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``;
+        ``"mask"`` is ``"redact"`` with ``redaction_method = "mask"``, as keyword-guard
+        names it (``tripwire.guardrails.STRATEGY_ALIASES``).
     ``redaction_method`` = ``"mask"``
         For ``redact``: ``"mask"``, ``"hash"``, ``"remove"`` or ``"placeholder"``.
     ``include_detections`` = ``False``
@@ -194,8 +196,9 @@ class PIIDetector(Processor):
         if detection_types is None:
             detection_types = (*DEFAULT_TYPES, *JUDGE_TYPES) if model is not None else DEFAULT_TYPES
         instructions = check("instructions", instructions, str | None, owner=owner)
-        check("strategy", strategy, Strategy, owner=owner)
         check("redaction_method", redaction_method, RedactionMethod, owner=owner)
+        strategy = strategy_of(strategy, ("block", "warn", "filter", "redact", "tokenize"),
+                               owner=owner, redaction_method=redaction_method)
         check("include_detections", include_detections, bool, owner=owner)
         check("preserve_format", preserve_format, bool, owner=owner)
         threshold = check("threshold", threshold, Threshold, owner=owner)

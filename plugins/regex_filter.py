@@ -52,7 +52,7 @@ from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Detection, Verdict, strategy_of
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
 from tripwire.holdback import (
     HoldBack,
@@ -71,7 +71,7 @@ from tripwire.values import map_strings
 
 __all__ = ["PRESETS", "Phase", "Preset", "RegexFilter", "Rule", "Strategy"]
 
-Strategy = Literal["block", "redact", "warn"]
+Strategy = Literal["block", "redact", "warn", "mask"]
 Phase = Literal["input", "output", "all"]
 Preset = Literal["pii", "secrets", "urls"]
 
@@ -95,8 +95,9 @@ class RegexFilter(Processor):
         bearer-token, aws-key), ``"urls"`` (url); their rules come after ``rules``.
         At least one rule or preset is required.
     ``strategy`` = ``"block"``
-        ``"block"`` stops the run; ``"redact"`` replaces each match with its rule's
-        replacement; ``"warn"`` reports and changes nothing.
+        ``"block"`` stops the run; ``"redact"`` (or its alias ``"mask"``, as in every
+        guard: ``tripwire.guardrails.STRATEGY_ALIASES``) replaces each match with its
+        rule's replacement; ``"warn"`` reports and changes nothing.
     ``phase`` = ``"all"``
         ``"input"``, ``"output"`` or ``"all"``: which hooks act (see the module).
     """
@@ -120,7 +121,7 @@ class RegexFilter(Processor):
         strategy: Strategy = "block",
         phase: Phase = "all",
     ) -> None:
-        check("strategy", strategy, Strategy, owner=self.id)
+        strategy = strategy_of(strategy, ("block", "redact", "warn"), owner=self.id)
         check("phase", phase, Phase, owner=self.id)
         if presets is not None and (
             not isinstance(presets, list | tuple)

@@ -90,7 +90,7 @@ from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Detection, Verdict, strategy_of
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
 from tripwire.holdback import Match
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
@@ -115,7 +115,7 @@ from tripwire.types import Abort, Writer
 __all__ = ["JUDGE_INSTRUCTIONS", "JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
            "SystemPromptScrubber", "find_leaks", "words"]
 
-Strategy = Literal["block", "warn", "filter", "redact"]
+Strategy = Literal["block", "warn", "filter", "redact", "mask"]
 RedactionMethod = Literal["mask", "placeholder", "remove"]
 NGram = Annotated[int, Range(min=3)]
 JudgeStream = Literal["sentence", "line", "step", "off"]
@@ -188,7 +188,8 @@ class SystemPromptScrubber(Processor):
         ``"block"`` stops the run (``System prompt detected: <types>``); ``"warn"``
         reports (``on_violation``, ``result.verdicts``) and changes nothing;
         ``"filter"`` drops the chunk or the message holding a leak; ``"redact"``
-        replaces each leak.
+        replaces each leak (``"mask"`` is ``"redact"`` with ``redaction_method =
+        "mask"``: ``tripwire.guardrails.STRATEGY_ALIASES``).
     ``redaction_method`` = ``"mask"``
         ``"mask"``: ``*`` as many as the leak's characters; ``"placeholder"``:
         ``placeholder_text``; ``"remove"``: nothing.
@@ -248,8 +249,9 @@ class SystemPromptScrubber(Processor):
                 f"{self.id}: instructions are the judge's and need a model (model = "
                 f"\"provider/model\" or a model object)")
         self.judge_stream = check("judge_stream", judge_stream, JudgeStream, owner=self.id)
-        check("strategy", strategy, Strategy, owner=self.id)
         check("redaction_method", redaction_method, RedactionMethod, owner=self.id)
+        strategy = strategy_of(strategy, ("block", "warn", "filter", "redact"), owner=self.id,
+                               redaction_method=redaction_method)
         check("placeholder_text", placeholder_text, str, owner=self.id)
         check("custom_patterns", custom_patterns, list[str] | None, owner=self.id)
         check("include_detections", include_detections, bool, owner=self.id)

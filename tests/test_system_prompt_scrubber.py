@@ -253,7 +253,8 @@ async def test_custom_patterns_count_as_leaks(guarded, mode):
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"strategy": "mask"}, "strategy"),
+    ({"strategy": "redcat"}, "strategy"),
+    ({"strategy": "mask", "redaction_method": "placeholder"}, "strategy 'mask' is 'redact'"),
     ({"redaction_method": "hash"}, "redaction_method"),
     ({"ngram": 2}, "ngram"),
     ({"custom_patterns": "abc"}, "custom_patterns"),
@@ -591,7 +592,7 @@ def test_tripwire_plugins_lists_it(only_plugins, cli):
     lines = out.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith("system-prompt-scrubber "))
     assert "output_stream, output_result" in lines[row]
-    assert "strategy (Literal['block', 'warn', 'filter', 'redact'], default 'redact')" in (
+    assert "strategy (Literal['block', 'warn', 'filter', 'redact', 'mask'], default 'redact')" in (
         lines[row + 1])
 
 
