@@ -197,8 +197,8 @@ class PIIDetector(Processor):
             detection_types = (*DEFAULT_TYPES, *JUDGE_TYPES) if model is not None else DEFAULT_TYPES
         instructions = check("instructions", instructions, str | None, owner=owner)
         check("redaction_method", redaction_method, RedactionMethod, owner=owner)
-        strategy = strategy_of(strategy, ("block", "warn", "filter", "redact", "tokenize"),
-                               owner=owner, redaction_method=redaction_method)
+        chosen = strategy_of(strategy, ("block", "warn", "filter", "redact", "tokenize"),
+                             owner=owner, redaction_method=redaction_method)
         check("include_detections", include_detections, bool, owner=owner)
         check("preserve_format", preserve_format, bool, owner=owner)
         threshold = check("threshold", threshold, Threshold, owner=owner)
@@ -233,7 +233,7 @@ class PIIDetector(Processor):
         self.judge_stream: JudgeStream = judge_stream
         self.detection_types = tuple(dict.fromkeys(
             [*(t for t in detection_types if t in wanted), *sorted(wanted)]))
-        self.strategy = strategy
+        self.strategy = chosen
         self.redaction_method = redaction_method
         self.include_detections = include_detections
         self.preserve_format = preserve_format
@@ -245,10 +245,10 @@ class PIIDetector(Processor):
         #: The most characters one value can cover: what the stream holds back.
         self.max_length = max((d.max_length for d in loaded), default=1)
         self._scan = Scanner(loaded, wanted, threshold, tier,
-                             redact=self._redacted if strategy == "redact" else None,
+                             redact=self._redacted if chosen == "redact" else None,
                              clean_key=clean_key)
         self._tokenizer = (Tokenizer(owner, self._scan.detect, self.phases, store, wanted)
-                           if strategy == "tokenize" else None)
+                           if chosen == "tokenize" else None)
 
     def __repr__(self) -> str:
         judge = f" judge={self.judge.label!r}" if self.judge is not None else ""

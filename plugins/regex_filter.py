@@ -121,7 +121,7 @@ class RegexFilter(Processor):
         strategy: Strategy = "block",
         phase: Phase = "all",
     ) -> None:
-        strategy = strategy_of(strategy, ("block", "redact", "warn"), owner=self.id)
+        chosen = strategy_of(strategy, ("block", "redact", "warn"), owner=self.id)
         check("phase", phase, Phase, owner=self.id)
         if presets is not None and (
             not isinstance(presets, list | tuple)
@@ -142,7 +142,7 @@ class RegexFilter(Processor):
         #: The ``rules`` option, as ``Rule`` objects.
         self.rules = structured
         self.presets = presets
-        self.strategy = strategy
+        self.strategy = chosen
         self.phase = phase
         every = rules_in_force(structured, presets, self.id)
         #: Every rule in force, in order: ``rules``, then each preset's.
@@ -157,7 +157,7 @@ class RegexFilter(Processor):
             ((r.max_length or 1) + 1, run_start if in_one_word(r.pattern) else None)
             for r in every)
         self._replace: Callable[[Match], str] | None = None
-        if strategy == "redact":
+        if chosen == "redact":
             for rule in every:
                 clash = sorted({self._names[i] for _, _, i in self._matcher.find(rule.replacement)})
                 if clash:

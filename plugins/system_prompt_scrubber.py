@@ -250,8 +250,8 @@ class SystemPromptScrubber(Processor):
                 f"\"provider/model\" or a model object)")
         self.judge_stream = check("judge_stream", judge_stream, JudgeStream, owner=self.id)
         check("redaction_method", redaction_method, RedactionMethod, owner=self.id)
-        strategy = strategy_of(strategy, ("block", "warn", "filter", "redact"), owner=self.id,
-                               redaction_method=redaction_method)
+        chosen = strategy_of(strategy, ("block", "warn", "filter", "redact"), owner=self.id,
+                             redaction_method=redaction_method)
         check("placeholder_text", placeholder_text, str, owner=self.id)
         check("custom_patterns", custom_patterns, list[str] | None, owner=self.id)
         check("include_detections", include_detections, bool, owner=self.id)
@@ -269,7 +269,7 @@ class SystemPromptScrubber(Processor):
                     f"{self.id}: custom_patterns[{index}] {pattern!r} can match the empty "
                     f"string; a pattern must match at least one character")
             patterns.append(compiled)
-        self.strategy = strategy
+        self.strategy = chosen
         self.redaction_method = redaction_method
         self.placeholder_text = placeholder_text
         self.custom_patterns = list(custom_patterns or ())
