@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from tripwire.errors import APICallError, ConfigurationError
-from tripwire.options import check, constructor_hints
+from tripwire.options import check, constructor_hints, unknown_name
 
 #: The type a TOML value must have where the constructor's annotation cannot say it.
 _TOML_TYPES: dict[str, Any] = {
@@ -138,7 +138,7 @@ def _timeout(value: Any, where: str) -> Any:
         unknown = [k for k in value if k not in fields]
         if unknown:
             raise ConfigurationError(
-                f"{where} timeout: unknown key {unknown[0]!r}; valid keys: {', '.join(fields)}"
+                f"{where} timeout: {unknown_name('key', unknown[0], fields)}"
             )
         for k, v in value.items():
             if not seconds(v):
@@ -187,7 +187,7 @@ def check_model(table: dict[str, Any], where: str) -> None:
     for key, value in table.items():
         if key not in keys:
             raise ConfigurationError(
-                f"{where}: unknown key {key!r}; valid keys: {', '.join(keys)}"
+                f"{where}: {unknown_name('key', key, keys)}"
             )
         if key == "timeout":
             _timeout(value, where)

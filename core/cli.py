@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from tripwire import _discovery
-from tripwire._cli_common import add_verbose_option, fail
+from tripwire._cli_common import add_config_option, add_verbose_option, fail, resolve_config
 from tripwire._cli_listing import (
     register_agents_command,
     register_models_command,
@@ -49,6 +49,7 @@ examples:
   tripwire agents                   the agents of ./tripwire.toml and their processors
   tripwire run support "Hi" --config tripwire.toml
                                     stream a reply from the agent [agents.support]
+                                    (-c FILE may also go before the command)
   echo "Hi" | tripwire run support - -o temperature 0 --json
                                     prompt from stdin, a model setting, NDJSON chunks
   tripwire serve -c agents.toml --port 8080
@@ -101,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tripwire {version()}")
     add_verbose_option(parser)
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    add_config_option(parser, before_command=True)
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
     for register in BUILTIN_COMMANDS.values():
         register(subparsers)
     for name, command in _plugin_commands().items():
@@ -173,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "accepts_any_arguments", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    resolve_config(parser, args)
     func: Handler | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()

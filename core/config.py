@@ -26,7 +26,8 @@ retries, headers or settings, or the scripted demo model.
     use = "mock"
     responses = [{ text = "Hello from a scripted model." }]
 
-``load_config(path)`` reads the file and checks its shape (every key and value type);
+``load_config(path)`` reads the file and checks the shape of all of it (every key and
+value type, ``[serve]`` included, whichever command reads the file);
 ``Config.agent(name)`` builds the ``tripwire.agent.Agent``, ``Config.agent_kwargs(name)``
 its keyword arguments (processors created through ``tripwire.plugins.create``).
 Every error is a ``ConfigurationError`` that names the file, the table and the key.
@@ -51,8 +52,9 @@ import attrs
 
 from tripwire._config_models import MODEL_KINDS, ModelKind, check_model
 from tripwire._config_processors import build_processors, check_specs, processor_ids
+from tripwire._config_serve import check_serve
 from tripwire.errors import ConfigurationError, TripwireError
-from tripwire.options import Range, check
+from tripwire.options import Range, check, unknown_name
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
@@ -290,7 +292,8 @@ class Config:
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
-    """Read a TOML configuration file and check its shape (not yet its processor names)."""
+    """Read a TOML configuration file and check the shape of every table, ``[serve]``
+    included (not yet its processor names, nor the environment variables it names)."""
     path = Path(path)
     data = _parse(_read(path), path)
     unknown = [k for k in data if k not in TABLES]
@@ -308,6 +311,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     serve = data.get("serve", {})
     if not isinstance(serve, dict):
         raise ConfigurationError(f"{path}: serve must be a table [serve], got serve = {serve!r}")
+    check_serve(serve, f"{path}: [serve]")
     return Config(path, agents, models, serve)
 
 
@@ -359,7 +363,7 @@ def _check_agent(table: dict[str, Any], where: str) -> None:
     for key, value in table.items():
         if key not in AGENT_KEYS:
             raise ConfigurationError(
-                f"{where}: unknown key {key!r}; valid keys: {', '.join(AGENT_KEYS)}"
+                f"{where}: {unknown_name('key', key, AGENT_KEYS)}"
             )
         check(key, value, AGENT_KEYS[key], owner=where, noun="key")
         if key in _AGENT_MINIMUMS:

@@ -6,7 +6,10 @@
 - ``Verdict``: what a guard decided about one channel (the input, the stream, a tool
   result, ...), in one shape for every guardrail: on the tripwire's metadata when it
   blocks (``verdict.to_metadata()``), in ``result.verdicts`` when it only warns or
-  changes something (``writer.report(verdict)``).
+  changes something (``writer.report(verdict)``);
+- ``STRATEGIES`` / ``STRATEGY_ALIASES`` / ``strategy_of``: one vocabulary for what a
+  guard does with what it finds, so ``strategy = "redact"`` (or ``"mask"``) means the
+  same in every guard that redacts.
 
 Detections and verdicts never carry the detected value unless asked for
 (``include_values``): a caller can log them as they are.
@@ -20,14 +23,21 @@ from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
+from tripwire.errors import ConfigurationError
+from tripwire.options import did_you_mean
+
 __all__ = [
     "ACTIONS",
     "CHANNELS",
+    "REDACTION_METHODS",
+    "STRATEGIES",
+    "STRATEGY_ALIASES",
     "Detection",
     "Detector",
     "Verdict",
     "available_detectors",
     "load_detector",
+    "strategy_of",
 ]
 
 #: Where a guard looked: what a verdict's ``channel`` may be.
@@ -44,6 +54,55 @@ CHANNELS = (
 
 #: What a guard did about what it found.
 ACTIONS = ("blocked", "warned", "filtered", "redacted", "tokenized", "rewritten", "restored")
+
+#: What a guard may be told to do with what it finds (its ``strategy``), one vocabulary
+#: for every guard; each guard takes the ones that make sense for it.
+STRATEGIES = {
+    "block": "stop the run with a tripwire",
+    "warn": "report (on_violation, result.verdicts) and change nothing",
+    "filter": "drop the message or the chunk holding it",
+    "redact": "replace each finding and go on (how: redaction_method, or the guard's "
+              "replacement)",
+    "tokenize": "replace each value with a placeholder the client gets back as the value",
+    "rewrite": "replace the message with a judge's rewrite",
+}
+
+#: Other spellings a guard accepts for a strategy, mapped to its name in ``STRATEGIES``:
+#: ``"mask"`` (keyword-guard's name for it, and the reference's default redaction
+#: method) is ``"redact"``.
+STRATEGY_ALIASES = {"mask": "redact"}
+
+#: How a redacting guard replaces a finding (its ``redaction_method``, where it has one):
+#: ``mask`` hides the characters (``*``), ``placeholder`` writes a label in their place,
+#: ``hash`` a short digest, ``remove`` nothing.
+REDACTION_METHODS = ("mask", "placeholder", "hash", "remove")
+
+
+def strategy_of(strategy: Any, valid: Iterable[str], *, owner: str,
+                redaction_method: str | None = None) -> str:
+    """``strategy`` by its name in ``STRATEGIES`` (an alias such as ``"mask"`` resolved),
+    or a ``ConfigurationError`` naming ``owner``, the value and the valid names of
+    ``valid`` (the guard's strategies, by their ``STRATEGIES`` names) with their
+    aliases.
+
+    For a guard with a ``redaction_method``: ``"mask"`` says the method too, so it
+    with another method (``strategy="mask", redaction_method="hash"``) is an error
+    rather than a guess."""
+    names = list(valid)
+    name = STRATEGY_ALIASES.get(strategy, strategy) if isinstance(strategy, str) else strategy
+    if name in names:
+        if strategy == "mask" and redaction_method not in (None, "mask"):
+            raise ConfigurationError(
+                f"{owner}: strategy 'mask' is 'redact' with redaction_method 'mask', but "
+                f"redaction_method is {redaction_method!r}; write strategy 'redact' with "
+                f"redaction_method {redaction_method!r}, or leave out redaction_method")
+        return str(name)
+    aliases = [f"{alias!r} (= {name!r})" for alias, name in STRATEGY_ALIASES.items()
+               if name in names]
+    hint = did_you_mean(strategy, names) if isinstance(strategy, str) else ""
+    raise ConfigurationError(
+        f"{owner}: option 'strategy' must be one of {', '.join(map(repr, names))}"
+        f"{' or ' + ', '.join(aliases) if aliases else ''}, got {strategy!r}{hint}")
 
 
 @attrs.frozen

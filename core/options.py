@@ -30,6 +30,7 @@ Structuring is done by a strict copy of tripwire's private cattrs converter.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import functools
 import inspect
@@ -71,8 +72,10 @@ __all__ = [
     "conform",
     "constructor_hints",
     "describe",
+    "did_you_mean",
     "options_of",
     "type_text",
+    "unknown_name",
 ]
 
 
@@ -498,16 +501,34 @@ def _unknown_or_missing(cls: type, params: list[inspect.Parameter], given: Itera
     """What ``check_options`` and ``names_the_valid_options`` say of an unknown or a
     missing option (None when neither)."""
     given = list(given)
-    by_name = {p.name for p in params}
+    by_name = [p.name for p in params]
     unknown = [k for k in given if k not in by_name]
     if unknown and not takes_any:
-        return (f"{owner} has no option {', '.join(map(repr, unknown))}; "
-                f"valid options: {_listing(cls)}")
+        named = ", ".join(f"{k!r}{did_you_mean(k, by_name)}" for k in unknown)
+        return f"{owner} has no option {named}; valid options: {_listing(cls)}"
     missing = [p.name for p in params if p.default is p.empty and p.name not in given]
     if missing:
         return (f"{owner} needs option {', '.join(map(repr, missing))}; "
                 f"valid options: {_listing(cls)}")
     return None
+
+
+def did_you_mean(name: str, valid: Iterable[str]) -> str:
+    """``" (did you mean 'strategy'?)"`` when one of ``valid`` is close to ``name``
+    (``difflib``, case ignored), else ``""``: the hint every unknown option or key gets."""
+    names = list(valid)
+    lowered = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.75)
+    return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
+
+
+def unknown_name(noun: str, name: str, valid: Iterable[str]) -> str:
+    """``unknown key 'max_concurent' (did you mean 'max_concurrent'?); valid keys: ...``:
+    what a configuration table says of a key it does not have (``noun``), with the
+    closest valid name and every valid one."""
+    names = list(valid)
+    return (f"unknown {noun} {name!r}{did_you_mean(name, names)}; valid {noun}s: "
+            f"{', '.join(names) or 'none'}")
 
 
 def names_the_valid_options(init: Callable[_P, None]) -> Callable[_P, None]:
@@ -596,4 +617,6 @@ def _option_params(cls: type) -> list[inspect.Parameter] | None:
 
 
 def _listing(cls: type) -> str:
-    return ", ".join(str(o) for o in options_of(cls)) or "none"
+    """The names of ``cls``'s options: one short line (``tripwire plugins`` shows each
+    option's type and default)."""
+    return ", ".join(o.name for o in options_of(cls)) or "none"

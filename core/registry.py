@@ -50,7 +50,7 @@ import attrs
 import pluggy
 
 from tripwire._markers import PROJECT_NAME
-from tripwire.errors import ConfigurationError
+from tripwire.errors import ConfigurationError, MissingDependencyError
 
 LOAD_ENV = "TRIPWIRE_LOAD_PLUGINS"
 DISABLE_ENV = "TRIPWIRE_DISABLE_PLUGINS"
@@ -186,6 +186,38 @@ GROUPS: dict[str, Group] = {
     g.name: g for g in (PROCESSORS, MODELS, COMMANDS, DETECTORS, CACHES, EMBEDDERS, STORES)
 }
 
+#: The distributions published beside tripwire (its ``contrib/`` folder) and how to
+#: install each: a name one of them provides is asked for by users who have not
+#: installed it yet, so the error says what to install instead of only "unknown".
+CONTRIB: dict[str, str] = {
+    "tripwire-keyword-guard": "pip install ./contrib/keyword-guard",
+    "tripwire-redis": "pip install ./contrib/redis",
+    "tripwire-postgres": "pip install ./contrib/postgres",
+}
+
+#: What each ``CONTRIB`` distribution provides: group name -> plugin name ->
+#: distribution.
+PROVIDED_BY: dict[str, dict[str, str]] = {
+    PROCESSORS.name: {"keyword-guard": "tripwire-keyword-guard"},
+    CACHES.name: {"redis": "tripwire-redis", "rediss": "tripwire-redis"},
+    STORES.name: {"postgresql": "tripwire-postgres", "postgres": "tripwire-postgres"},
+}
+
+
+def not_installed(group: Group | str, name: str, available: Iterable[str]) -> ConfigurationError:
+    """The error for ``name``, which no installed distribution provides in ``group``:
+    a ``MissingDependencyError`` naming the distribution to install and how, when one
+    published beside tripwire provides it (``PROVIDED_BY``); otherwise a
+    ``ConfigurationError`` saying it is unknown. Both list the ``available`` names."""
+    g = group if isinstance(group, Group) else GROUPS[group]
+    listing = ", ".join(available) or "none installed"
+    dist = PROVIDED_BY.get(g.name, {}).get(name)
+    if dist is None:
+        return ConfigurationError(f"unknown {g.noun} {name!r}; available: {listing}")
+    return MissingDependencyError(
+        f"{g.noun} {name!r} comes with the distribution {dist}, which is not installed: "
+        f"{CONTRIB[dist]} (in a tripwire checkout); available: {listing}")
+
 
 @attrs.define
 class _Found:
@@ -238,9 +270,7 @@ class Registry:
             why = self.hidden(g).get(name)
             if why:
                 raise ConfigurationError(f"{g.noun} {name!r} is {why}")
-            raise ConfigurationError(
-                f"unknown {g.noun} {name!r}; available: {', '.join(visible) or 'none installed'}"
-            )
+            raise not_installed(g, name, visible)
         return self._load(g, name)
 
     def hidden(self, group: Group | str) -> dict[str, str]:
@@ -481,14 +511,18 @@ def reset(*, keep_registered: bool = False) -> Registry:
 __all__ = [
     "CACHES",
     "COMMANDS",
+    "CONTRIB",
     "DISABLE_ENV",
     "GROUPS",
     "LOAD_ENV",
     "MODELS",
     "PROCESSORS",
+    "PROVIDED_BY",
+    "STORES",
     "Group",
     "Plugin",
     "Registry",
     "current",
+    "not_installed",
     "reset",
 ]

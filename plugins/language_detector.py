@@ -47,7 +47,7 @@ from tripwire.options import NonNegativeInt, Range, check
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, Writer
 
-__all__ = ["LANGUAGES", "TRANSLATION_SCHEMA", "LanguageDetector", "Strategy"]
+__all__ = ["INSTRUCTIONS", "LANGUAGES", "TRANSLATION_SCHEMA", "LanguageDetector", "Strategy"]
 
 Strategy = Literal["detect", "translate", "block", "warn"]
 Threshold = Annotated[float, Range(min=0.0, max=1.0)]
@@ -108,7 +108,9 @@ TRANSLATION_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_INSTRUCTIONS = (
+#: The translating model's default system prompt; ``{target}`` is the first target
+#: language's English name.
+INSTRUCTIONS = (
     "Translate the user's text into {target}. Keep its meaning, tone, formatting, "
     "names, numbers, code and URLs; do not answer it, summarise it or add anything. "
     "Give the translation as translated_text and the language the text was written in "
@@ -161,6 +163,12 @@ class LanguageDetector(Processor):
     ``model`` = ``None``
         The translating model (a router id or a model object); required for, and used
         only by, ``translate``.
+    ``instructions`` = ``INSTRUCTIONS``
+        The translating model's system prompt (only with ``translate``; the verdict's
+        schema, ``TRANSLATION_SCHEMA``, is appended to it). ``{target}`` in it stands
+        for the first target language's English name. Detection is offline, so the
+        model is a translator here, and these are its instructions: a glossary, a
+        register, what to leave untranslated.
     ``judge_timeout`` = ``30.0``
         Seconds one translation attempt may take; past it a ``JudgeError`` (kind
         ``timeout``).
@@ -183,10 +191,17 @@ class LanguageDetector(Processor):
         min_text_length: NonNegativeInt = 10,
         include_detection_details: bool = False,
         model: str | Model | None = None,
+        instructions: str | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
     ) -> None:
         owner = self.id
         judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=owner)
+        check("instructions", instructions, str | None, owner=owner)
+        if instructions is not None and strategy != "translate":
+            raise ConfigurationError(
+                f"{owner}: instructions are the translating model's and need strategy "
+                f"'translate' (detection is offline and takes none), got strategy "
+                f"{strategy!r}")
         if target_languages is None:
             target_languages = ["English", "en"]
         check("target_languages", target_languages, list[str], owner=owner)
@@ -212,12 +227,15 @@ class LanguageDetector(Processor):
                 )
             self.judge = Judge(
                 model,
-                instructions=_INSTRUCTIONS.format(target=self.target_language),
+                instructions=(INSTRUCTIONS if instructions is None else instructions).replace(
+                    "{target}", self.target_language),
                 schema=TRANSLATION_SCHEMA,
                 name="translation",
                 timeout=judge_timeout,
             )
         self.model = model
+        #: The translating model's system prompt (``None`` without ``translate``).
+        self.instructions = self.judge.instructions if self.judge is not None else None
 
     def __repr__(self) -> str:
         return (f"<LanguageDetector targets={self.target_codes!r} strategy={self.strategy!r} "

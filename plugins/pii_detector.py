@@ -65,7 +65,7 @@ from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
 from tripwire.detectors import DEFAULT_TYPES, JUDGE_TYPES
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Detection, Verdict, strategy_of
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
@@ -93,7 +93,7 @@ __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "OBJECT_PHASES", "PHASES", "P
            "schema_for"]
 
 Phase = Literal["input", "output", "step", "tool-results", "result"]
-Strategy = Literal["block", "warn", "filter", "redact", "tokenize"]
+Strategy = Literal["block", "warn", "filter", "redact", "tokenize", "mask"]
 RedactionMethod = Literal["mask", "hash", "remove", "placeholder"]
 Store = Literal["placeholders", "values"]
 JudgeStream = Literal["sentence", "line", "step", "off"]
@@ -118,7 +118,9 @@ class PIIDetector(Processor):
         ``address`` need ``model``, and so does a type of your own (any other name,
         ``employee-id``: the judge is asked for it).
     ``strategy`` = ``"redact"``
-        ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``.
+        ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``;
+        ``"mask"`` is ``"redact"`` with ``redaction_method = "mask"``, as keyword-guard
+        names it (``tripwire.guardrails.STRATEGY_ALIASES``).
     ``redaction_method`` = ``"mask"``
         For ``redact``: ``"mask"``, ``"hash"``, ``"remove"`` or ``"placeholder"``.
     ``include_detections`` = ``False``
@@ -204,8 +206,9 @@ class PIIDetector(Processor):
         if detection_types is None:
             detection_types = (*DEFAULT_TYPES, *JUDGE_TYPES) if model is not None else DEFAULT_TYPES
         instructions = check("instructions", instructions, str | None, owner=owner)
-        check("strategy", strategy, Strategy, owner=owner)
         check("redaction_method", redaction_method, RedactionMethod, owner=owner)
+        chosen = strategy_of(strategy, ("block", "warn", "filter", "redact", "tokenize"),
+                             owner=owner, redaction_method=redaction_method)
         check("include_detections", include_detections, bool, owner=owner)
         check("preserve_format", preserve_format, bool, owner=owner)
         threshold = check("threshold", threshold, Threshold, owner=owner)
@@ -247,7 +250,7 @@ class PIIDetector(Processor):
         self.judge_stream: JudgeStream = judge_stream
         self.detection_types = tuple(dict.fromkeys(
             [*(t for t in detection_types if t in wanted), *sorted(wanted)]))
-        self.strategy = strategy
+        self.strategy = chosen
         self.redaction_method = redaction_method
         self.include_detections = include_detections
         self.preserve_format = preserve_format
@@ -259,10 +262,10 @@ class PIIDetector(Processor):
         #: The most characters one value can cover: what the stream holds back.
         self.max_length = max((d.max_length for d in loaded), default=1)
         self._scan = Scanner(loaded, wanted, threshold, tier,
-                             redact=self._redacted if strategy == "redact" else None,
+                             redact=self._redacted if chosen == "redact" else None,
                              clean_key=clean_key)
         self._tokenizer = (Tokenizer(owner, self._scan.detect, self.phases, store, wanted)
-                           if strategy == "tokenize" else None)
+                           if chosen == "tokenize" else None)
 
     def __repr__(self) -> str:
         judge = f" judge={self.judge.label!r}" if self.judge is not None else ""

@@ -52,7 +52,7 @@ from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Detection, Verdict, strategy_of
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
 from tripwire.holdback import (
     ENDS,
@@ -72,7 +72,7 @@ from tripwire.values import map_strings
 
 __all__ = ["PRESETS", "Phase", "Preset", "RegexFilter", "Rule", "Strategy"]
 
-Strategy = Literal["block", "redact", "warn"]
+Strategy = Literal["block", "redact", "warn", "mask"]
 Phase = Literal["input", "output", "all"]
 Preset = Literal["pii", "secrets", "urls"]
 
@@ -96,8 +96,9 @@ class RegexFilter(Processor):
         bearer-token, aws-key), ``"urls"`` (url); their rules come after ``rules``.
         At least one rule or preset is required.
     ``strategy`` = ``"block"``
-        ``"block"`` stops the run; ``"redact"`` replaces each match with its rule's
-        replacement; ``"warn"`` reports and changes nothing.
+        ``"block"`` stops the run; ``"redact"`` (or its alias ``"mask"``, as in every
+        guard: ``tripwire.guardrails.STRATEGY_ALIASES``) replaces each match with its
+        rule's replacement; ``"warn"`` reports and changes nothing.
     ``phase`` = ``"all"``
         ``"input"``, ``"output"`` or ``"all"``: which hooks act (see the module).
     """
@@ -121,7 +122,7 @@ class RegexFilter(Processor):
         strategy: Strategy = "block",
         phase: Phase = "all",
     ) -> None:
-        check("strategy", strategy, Strategy, owner=self.id)
+        chosen = strategy_of(strategy, ("block", "redact", "warn"), owner=self.id)
         check("phase", phase, Phase, owner=self.id)
         if presets is not None and (
             not isinstance(presets, list | tuple)
@@ -142,7 +143,7 @@ class RegexFilter(Processor):
         #: The ``rules`` option, as ``Rule`` objects.
         self.rules = structured
         self.presets = presets
-        self.strategy = strategy
+        self.strategy = chosen
         self.phase = phase
         every = rules_in_force(structured, presets, self.id)
         #: Every rule in force, in order: ``rules``, then each preset's.
@@ -157,7 +158,7 @@ class RegexFilter(Processor):
             ((r.max_length or 1) + 1, run_start if in_one_word(r.pattern) else None)
             for r in every)
         self._replace: Callable[[Match], str] | None = None
-        if strategy == "redact":
+        if chosen == "redact":
             for rule in every:
                 clash = sorted({self._names[i] for _, _, i in self._matcher.find(rule.replacement)})
                 if clash:

@@ -91,7 +91,7 @@ from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
+from tripwire.guardrails import Detection, Verdict, strategy_of
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
 from tripwire.holdback import ENDS, Match
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
@@ -113,10 +113,10 @@ from tripwire.plugins._scrub_stream import Found, Stream
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, Writer
 
-__all__ = ["JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
+__all__ = ["JUDGE_INSTRUCTIONS", "JUDGE_SCHEMA", "JUDGE_TYPES", "RedactionMethod", "Span", "Strategy",
            "SystemPromptScrubber", "find_leaks", "words"]
 
-Strategy = Literal["block", "warn", "filter", "redact"]
+Strategy = Literal["block", "warn", "filter", "redact", "mask"]
 RedactionMethod = Literal["mask", "placeholder", "remove"]
 NGram = Annotated[int, Range(min=3)]
 JudgeStream = Literal["sentence", "line", "step", "off"]
@@ -189,7 +189,8 @@ class SystemPromptScrubber(Processor):
         ``"block"`` stops the run (``System prompt detected: <types>``); ``"warn"``
         reports (``on_violation``, ``result.verdicts``) and changes nothing;
         ``"filter"`` drops the chunk or the message holding a leak; ``"redact"``
-        replaces each leak.
+        replaces each leak (``"mask"`` is ``"redact"`` with ``redaction_method =
+        "mask"``: ``tripwire.guardrails.STRATEGY_ALIASES``).
     ``redaction_method`` = ``"mask"``
         ``"mask"``: ``*`` as many as the leak's characters; ``"placeholder"``:
         ``placeholder_text``; ``"remove"``: nothing.
@@ -204,6 +205,10 @@ class SystemPromptScrubber(Processor):
         Words per n-gram (>= 3): fewer find shorter leaks and risk more false alarms.
     ``model`` = ``None``
         A router id or a model object: adds the judge tier for paraphrases.
+    ``instructions`` = ``JUDGE_INSTRUCTIONS``
+        The judge's system prompt (needs ``model``; the verdict's schema,
+        ``JUDGE_SCHEMA``, is appended to it): to say what counts as a leak for this
+        agent, e.g. that its persona's name may be repeated.
     ``judge_timeout`` = ``30.0``
         Seconds one judge attempt may take; past it a ``JudgeError`` (kind ``timeout``).
     ``judge_stream`` = ``"sentence"``
@@ -234,13 +239,20 @@ class SystemPromptScrubber(Processor):
         include_detections: bool = False,
         ngram: NGram = 8,
         model: str | Model | None = None,
+        instructions: str | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
         judge_stream: JudgeStream = "sentence",
     ) -> None:
         judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=self.id)
+        check("instructions", instructions, str | None, owner=self.id)
+        if model is None and instructions is not None:
+            raise ConfigurationError(
+                f"{self.id}: instructions are the judge's and need a model (model = "
+                f"\"provider/model\" or a model object)")
         self.judge_stream = check("judge_stream", judge_stream, JudgeStream, owner=self.id)
-        check("strategy", strategy, Strategy, owner=self.id)
         check("redaction_method", redaction_method, RedactionMethod, owner=self.id)
+        chosen = strategy_of(strategy, ("block", "warn", "filter", "redact"), owner=self.id,
+                             redaction_method=redaction_method)
         check("placeholder_text", placeholder_text, str, owner=self.id)
         check("custom_patterns", custom_patterns, list[str] | None, owner=self.id)
         check("include_detections", include_detections, bool, owner=self.id)
@@ -258,7 +270,7 @@ class SystemPromptScrubber(Processor):
                     f"{self.id}: custom_patterns[{index}] {pattern!r} can match the empty "
                     f"string; a pattern must match at least one character")
             patterns.append(compiled)
-        self.strategy = strategy
+        self.strategy = chosen
         self.redaction_method = redaction_method
         self.placeholder_text = placeholder_text
         self.custom_patterns = list(custom_patterns or ())
@@ -269,8 +281,11 @@ class SystemPromptScrubber(Processor):
         self._patterns = patterns
         self.judge: Judge | None = None
         if model is not None:
-            self.judge = Judge(model, instructions=JUDGE_INSTRUCTIONS, schema=JUDGE_SCHEMA,
+            self.judge = Judge(model, instructions=JUDGE_INSTRUCTIONS if instructions is None
+                               else instructions, schema=JUDGE_SCHEMA,
                                name="system-prompt-leak", timeout=judge_timeout)
+        #: The judge's system prompt (``None`` without ``model``).
+        self.instructions = self.judge.instructions if self.judge is not None else None
         self._indexes: dict[tuple[str, ...], Index] = {}
 
     def __repr__(self) -> str:

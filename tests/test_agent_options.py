@@ -18,14 +18,15 @@ def test_unknown_call_option_is_a_clear_error(make_bare_agent):
 
 
 def test_unknown_agent_option_names_it_and_the_valid_ones():
-    with pytest.raises(ConfigurationError, match=r"Agent has no option 'input_processor'; "
-                       r"valid options: id \(str, required\), model .*input_processors"):
+    with pytest.raises(ConfigurationError, match=r"Agent has no option 'input_processor' \(did "
+                       r"you mean 'input_processors'\?\); valid options: id, model, .*"
+                       r"input_processors"):
         Agent(id="a", model=MockModel(["x"]), input_processor=[])
 
 
 def test_missing_agent_option_names_it_and_the_valid_ones():
     with pytest.raises(ConfigurationError, match=r"Agent needs option 'model'; "
-                                                 r"valid options: id \(str, required\)"):
+                                                 r"valid options: id, model, "):
         Agent(id="a")
 
 

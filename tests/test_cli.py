@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.metadata
 import json
 import re
@@ -98,7 +99,8 @@ def test_help_names_every_command_with_examples(fake_distributions, capsys):
         main(["--help"])
     out = capsys.readouterr().out
     assert e.value.code == 0
-    assert out.startswith("usage: tripwire [-h] [--version] [--verbose] COMMAND ...")
+    assert out.startswith("usage: tripwire [-h] [--version] [--verbose] [--config FILE] "
+                          "COMMAND ...")
     for text in ("plugins", "models", "agents", "run",
                  'tripwire run support "Hi" --config tripwire.toml'):
         assert text in out
@@ -544,3 +546,43 @@ def test_a_plugin_cannot_replace_a_built_in_command(fake_distributions, cli):
     )
     code, out, _ = cli("plugins", "--json")
     assert code == 0 and json.loads(out)["processors"] == []
+
+
+def _parsers(parser, name="tripwire"):
+    """Every parser of the command line with its command, nested ones included."""
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):  # argparse keeps them here
+            for sub_name, sub in action.choices.items():
+                yield from _parsers(sub, f"{name} {sub_name}")
+
+
+def test_no_help_text_shows_rst_markup():
+    """``--help`` is read in a terminal: no reStructuredText double backticks or roles."""
+    names = []
+    for name, parser in _parsers(build_parser()):
+        names.append(name)
+        text = parser.format_help()
+        assert "``" not in text and ":class:" not in text, (name, text)
+    assert {"tripwire memory", "tripwire memory show", "tripwire serve"} <= set(names)
+
+
+def test_docs_cli_md_names_every_key_of_plugins_json(cli):
+    """What ``tripwire plugins --json`` prints is documented, key by key."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    section = text[text.index("## `tripwire plugins"):text.index("## `tripwire models")]
+    code, out, _ = cli("plugins", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["caches"]
+    for key in doc:
+        assert f'"{key}": ' in section, key
+    described = section[section.index("each cache backend is"):]
+    assert "{" + ", ".join(doc["caches"][0]) + "}" in described.replace("\n", " ")
+
+
+def test_docs_cli_md_describes_the_programs_own_options():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
+    for action in build_parser()._actions:
+        for flag in action.option_strings:
+            if flag not in ("-h", "--help"):
+                assert f"`{flag}" in text, flag

@@ -272,6 +272,40 @@ def test_verbose_before_the_command_works_too(config, cli):
     assert code == 0 and "tool 'boom' raised" in err
 
 
+@pytest.mark.parametrize("argv", [
+    ("-c", "{path}", "run", "scripted", "hi"),
+    ("--config", "{path}", "run", "scripted", "hi"),
+    ("--config={path}", "run", "scripted", "hi"),
+    ("run", "scripted", "hi", "-c", "{path}"),
+    ("-c", "elsewhere.toml", "run", "scripted", "hi", "-c", "{path}"),  # the command's wins
+], ids=["-c before", "--config before", "--config= before", "after", "both"])
+def test_config_goes_before_or_after_the_command(config, cli, argv):
+    code, out, err = cli(*(a.replace("{path}", str(config)) for a in argv))
+    assert (code, out, err) == (0, "scripted answer\n", "")
+
+
+def test_config_before_a_command_that_reads_none_says_where_it_goes(config, cli, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli("-c", str(config), "plugins")
+    err = capsys.readouterr().err
+    assert e.value.code == 2
+    assert ("argument --config/-c: plugins reads no configuration file; --config goes with "
+            "a command that does (agents, run, serve)") in err
+
+
+def test_config_before_agents_and_serve_is_theirs(config, cli, monkeypatch):
+    code, out, _ = cli("-c", str(config), "agents", "--json")
+    assert code == 0 and {a["name"] for a in json.loads(out)} == {"echo", "scripted", "tools"}
+    import tripwire.serve
+
+    seen = []
+    monkeypatch.setattr(tripwire.serve, "_serve", lambda args: seen.append(args.config))
+    parser_default = cli("serve")  # the default file, as before
+    assert parser_default[0] == 0
+    cli("-c", str(config), "serve")
+    assert seen == ["tripwire.toml", str(config)]
+
+
 def register_crash(subparsers):
     def crash(args):
         raise RuntimeError("plugin bug")

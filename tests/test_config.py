@@ -298,7 +298,7 @@ def test_an_unknown_option_lists_the_valid_ones(tmp_path):
         model = "openai/x"
         output_processors = [{ use = "tag", lable = "x" }]
     """)
-    assert "has no option 'lable'; valid options: label (str, required)" in error_of(path)
+    assert "has no option 'lable' (did you mean 'label'?); valid options: label" in error_of(path)
 
 
 def test_an_unknown_agent_lists_the_agents(tmp_path):
@@ -318,7 +318,8 @@ def test_an_unknown_key_names_the_valid_keys(tmp_path):
         input_procesors = ["upper"]
     """)
     msg = error_of(path)
-    assert msg.startswith(f"{path}: [agents.a]: unknown key 'input_procesors'; valid keys: model,")
+    assert msg.startswith(f"{path}: [agents.a]: unknown key 'input_procesors' (did you "
+                          f"mean 'input_processors'?); valid keys: model,")
     for key in ("instructions", "input_processors", "max_steps", "default_error_processors", "tools"):
         assert key in msg
 
@@ -376,7 +377,7 @@ def test_an_unknown_mock_model_key_is_reported_at_load(tmp_path):
     with pytest.raises(ConfigurationError) as e:
         load_config(path)
     assert str(e.value) == (
-        f"{path}: [models.m]: unknown key 'respones'; valid keys: use, responses, model_id, "
+        f"{path}: [models.m]: unknown key 'respones' (did you mean 'responses'?); valid keys: use, responses, model_id, "
         f"chunk_delay, per_run, settings"
     )
 
@@ -615,7 +616,8 @@ def test_an_unknown_key_names_file_table_and_valid_keys(tmp_path, kind, valid):
                              "or a table { connect, read, total }, got 'soon'"),
         ("timeout = 0", "[models.local]: key 'timeout' expects a number of seconds > 0"),
         ("timeout = { conect = 1 }",
-         "[models.local] timeout: unknown key 'conect'; valid keys: connect, read, total"),
+         "[models.local] timeout: unknown key 'conect' (did you mean 'connect'?); valid keys: "
+         "connect, read, total"),
         ("timeout = { read = -1 }",
          "[models.local] timeout.read: expects a number of seconds > 0, got -1"),
     ],
@@ -810,3 +812,57 @@ async def test_an_overriding_model_object_stays_the_callers(tmp_path):
     async with Agent.from_config(str(path), "a", model=model) as agent:
         assert (await agent.generate("q")).text == "hi"
     assert model.closes == 0
+
+
+# ------------------------------------------------------------------ [serve], whoever loads the file
+
+_SERVED = """
+    [agents.a]
+    model = "models.m"
+    [models.m]
+    use = "mock"
+    responses = [{ text = "hi" }]
+"""
+
+
+@pytest.mark.parametrize(
+    ("serve", "said"),
+    [
+        ("[serve]\nmax_concurent = 3\n",
+         "[serve]: unknown key 'max_concurent' (did you mean 'max_concurrent'?); valid keys: keys,"),
+        ("[serve]\nmax_concurrent = '3'\n", "[serve]: key 'max_concurrent' expects int"),
+        ("[serve]\nmax_concurrent = 0\n", "[serve] max_concurrent: expects a number > 0"),
+        ("[serve]\nmetrics_key = ' k'\n", "[serve] metrics_key: expects the key"),
+        ("[serve.keys.team]\nkey_env = 'TEAM_KEY'\ntenent = 'acme'\n",
+         "[serve.keys.team]: unknown key 'tenent' (did you mean 'tenant'?)"),
+        ("[serve.keys.team]\ntenant = 'acme'\n",
+         "[serve.keys.team]: needs exactly one of key_env"),
+        ("[serve.keys.team]\nkey_env = 'T'\noutput_processors = [{ strategy = 'redact' }]\n",
+         "[serve.keys.team] output_processors[0]: a processor table needs use"),
+    ],
+    ids=["misspelt key", "type", "limit", "metrics key", "key table key", "key source",
+         "key processors"],
+)
+def test_the_serve_table_is_checked_whenever_the_file_is_loaded(tmp_path, cli, serve, said):
+    """``tripwire run`` and ``tripwire agents`` read the same file ``tripwire serve``
+    does: a [serve] table that serve would refuse is refused by them too."""
+    path = write(tmp_path, _SERVED + serve)
+    with pytest.raises(ConfigurationError) as e:
+        load_config(path)
+    assert str(e.value).startswith(f"{path}: ")
+    assert said in str(e.value)
+    for argv in (("run", "a", "Hi", "-c", str(path)), ("agents", "-c", str(path))):
+        code, out, err = cli(*argv)
+        assert (code, out) == (1, "")
+        assert said in err
+
+
+def test_a_serve_table_whose_key_variable_is_unset_still_loads(tmp_path, cli, monkeypatch):
+    """What the environment holds is the gateway's business, when it starts: a file
+    naming a variable this shell lacks runs its agents."""
+    monkeypatch.delenv("TEAM_KEY", raising=False)
+    monkeypatch.delenv("METRICS_KEY", raising=False)
+    path = write(tmp_path, _SERVED + "[serve]\nmetrics_key_env = 'METRICS_KEY'\n"
+                                     "[serve.keys.team]\nkey_env = 'TEAM_KEY'\n")
+    assert load_config(path).serve["keys"]["team"] == {"key_env": "TEAM_KEY"}
+    assert cli("run", "a", "Hi", "-c", str(path))[:2] == (0, "hi\n")

@@ -19,10 +19,35 @@ from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.token_limiter import TokenLimiter
 
 
-def test_a_misspelt_option_names_the_processor_the_option_and_the_valid_ones():
-    with pytest.raises(ConfigurationError, match=r"^processor 'pii-detector' has no option "
-                                                 r"'strateg'; valid options: .*strategy \("):
+def test_a_misspelt_option_names_the_processor_the_option_the_closest_and_the_valid_ones():
+    with pytest.raises(ConfigurationError) as info:
         PIIDetector(strateg="redact")  # type: ignore[call-arg]
+    assert str(info.value) == (
+        "processor 'pii-detector' has no option 'strateg' (did you mean 'strategy'?); valid "
+        "options: detection_types, strategy, redaction_method, include_detections, "
+        "preserve_format, threshold, regions, detectors, phases, store, model, instructions, "
+        "judge_timeout, judge_stream")
+
+
+def test_a_typo_reads_the_same_from_python_and_from_a_configuration_file(tmp_path):
+    from tripwire.config import load_config
+
+    with pytest.raises(ConfigurationError) as python:
+        PIIDetector(stratgy="redact")  # type: ignore[call-arg]
+    path = tmp_path / "tripwire.toml"
+    path.write_text('[agents.a]\nmodel = "openai/x"\n'
+                    'output_processors = [{ use = "pii-detector", stratgy = "redact" }]\n')
+    with pytest.raises(ConfigurationError) as toml:
+        load_config(path).agent("a")
+    assert str(toml.value) == f"{path}: [agents.a] output_processors[0]: {python.value}"
+    assert "(did you mean 'strategy'?)" in str(python.value)
+    assert len(str(python.value)) < 300   # names, not ~900 characters of signatures
+
+
+def test_an_option_nothing_is_close_to_gets_no_suggestion():
+    with pytest.raises(ConfigurationError) as info:
+        PIIDetector(no_such_option=1)  # type: ignore[call-arg]
+    assert "did you mean" not in str(info.value)
 
 
 def test_the_error_is_still_the_type_error_python_raises_for_such_a_call():
@@ -38,8 +63,7 @@ def test_the_error_is_still_the_type_error_python_raises_for_such_a_call():
 
 def test_a_missing_option_names_the_processor_the_option_and_the_valid_ones():
     with pytest.raises(ConfigurationError, match=r"^processor 'token-limiter' needs option "
-                                                 r"'limit'; valid options: limit \(int >= 1, "
-                                                 r"required\)"):
+                                                 r"'limit'; valid options: limit, encoding, "):
         TokenLimiter()  # type: ignore[call-arg]
 
 
@@ -62,6 +86,7 @@ def test_every_builtin_names_an_unknown_option(cls):
         cls(no_such_option=1)
     assert str(info.value).startswith(f"processor {cls.id!r} has no option 'no_such_option'; "
                                       f"valid options: ")
+    assert "did you mean" not in str(info.value)
 
 
 class Budget(Processor):
@@ -84,9 +109,9 @@ class StrictBudget(Budget):
 
 
 def test_a_third_party_processor_gets_the_same_errors():
-    with pytest.raises(ConfigurationError, match=r"^processor 'budget' has no option 'max_token'; "
-                                                 r"valid options: max_tokens \(int, required\), "
-                                                 r"mode \(str, default 'abort'\)$"):
+    with pytest.raises(ConfigurationError, match=r"^processor 'budget' has no option 'max_token' "
+                                                 r"\(did you mean 'max_tokens'\?\); valid options: "
+                                                 r"max_tokens, mode$"):
         Budget(max_token=3)  # type: ignore[call-arg]
     with pytest.raises(ConfigurationError, match=r"^processor 'budget' needs option 'max_tokens'"):
         Budget()  # type: ignore[call-arg]
@@ -103,10 +128,10 @@ def test_a_bad_super_call_names_the_class_whose_signature_did_not_fit():
     """The subclass's own call fits; its call of the base's constructor does not, and the
     error names the base (whose options are the valid ones there)."""
     with pytest.raises(ConfigurationError, match=r"^processor 'budget' has no option "
-                                                 r"'max_token'; valid options: max_tokens"):
+                                                 r"'max_token' .*; valid options: max_tokens"):
         StrictBudget(limit=3)
     with pytest.raises(ConfigurationError, match=r"^processor 'strict-budget' has no option "
-                                                 r"'max_tokens'; valid options: limit \(int"):
+                                                 r"'max_tokens'; valid options: limit$"):
         StrictBudget(max_tokens=3)  # type: ignore[call-arg]
 
 
@@ -127,7 +152,7 @@ def test_a_processor_without_a_constructor_or_with_an_id_per_instance():
     assert Plain().id == "plain"
     assert Named("n").id == "n"
     with pytest.raises(ConfigurationError, match=r"^Named has no option 'name'; valid options: "
-                                                 r"id \(str, required\)$"):
+                                                 r"id$"):
         Named(name="n")  # type: ignore[call-arg]
 
 
@@ -136,7 +161,8 @@ def test_a_processor_without_a_constructor_or_with_an_id_per_instance():
 def test_any_unknown_option_is_named(name):
     with pytest.raises(ConfigurationError) as info:
         Budget(max_tokens=1, **{name: 1})
-    assert str(info.value).startswith(f"processor 'budget' has no option {name!r}; ")
+    assert str(info.value).startswith(f"processor 'budget' has no option {name!r}")
+    assert str(info.value).endswith("; valid options: max_tokens, mode")
 
 
 def test_dataclass_and_attrs_processors_keep_their_generated_constructors():
@@ -164,8 +190,8 @@ def test_dataclass_and_attrs_processors_keep_their_generated_constructors():
     for cls in (Data, Slotted, Plain):
         assert cls(word="y").word == "y"
         assert cls().word == "x"
-    with pytest.raises(ConfigurationError, match=r"^Slotted has no option 'wrd'; valid "
-                                                 r"options: id \(str, default 'slotted'\)"):
+    with pytest.raises(ConfigurationError, match=r"^Slotted has no option 'wrd' \(did you mean "
+                                                 r"'word'\?\); valid options: id, word$"):
         Slotted(wrd="y")  # type: ignore[call-arg]
 
 

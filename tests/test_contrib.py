@@ -84,13 +84,14 @@ def test_it_is_created_by_name_through_its_entry_point(fake_distributions):
     guard = tripwire.plugins.create("keyword-guard", patterns=["x"], strategy="mask",
                                     names=["ex"])
     assert (guard.patterns, guard.strategy, guard.mask, guard.names) == (
-        ["x"], "mask", "[REDACTED]", ["ex"])
+        ["x"], "redact", "[REDACTED]", ["ex"])  # "mask" is the alias of "redact"
 
 
 def test_its_options_are_checked_by_name(fake_distributions):
     fake_distributions.add("tripwire-keyword-guard").entry_point("keyword-guard", KeywordGuard)
-    with pytest.raises(ConfigurationError, match="option 'strategy' must be one of 'block', 'mask'"):
-        tripwire.plugins.create("keyword-guard", patterns=["x"], strategy="redact")
+    with pytest.raises(ConfigurationError,
+                       match="option 'strategy' must be one of 'block', 'redact', 'mask'"):
+        tripwire.plugins.create("keyword-guard", patterns=["x"], strategy="redcat")
     with pytest.raises(ConfigurationError, match=r"option 'patterns' expects list\[str\]"):
         tripwire.plugins.create("keyword-guard", patterns="x")
     with pytest.raises(ConfigurationError, match=r"pattern 0 \('\('\) is not a valid regular expr"):
@@ -144,7 +145,7 @@ async def test_mask_rewrites_the_input_the_model_sees_and_reports_counts_not_tex
     assert seen == [
         ProcessorViolation(
             "keyword-guard", "Masked 2 match(es) in input",
-            {"processor_id": "keyword-guard", "strategy": "mask", "where": "input",
+            {"processor_id": "keyword-guard", "strategy": "redact", "where": "input",
              "matches": [{"rule": "word", "count": 1}, {"rule": "secret", "count": 1}]},
         )
     ]

@@ -94,8 +94,8 @@ def test_create_rejects_an_unknown_option_naming_it_and_the_valid_ones(two):
     with pytest.raises(ConfigurationError) as e:
         tripwire.plugins.create("shout", sufix="?")
     msg = str(e.value)
-    assert "processor 'shout' has no option 'sufix'" in msg
-    assert "suffix (str, default '!')" in msg and "times (int, default 1)" in msg
+    assert msg == ("processor 'shout' has no option 'sufix' (did you mean 'suffix'?); valid "
+                   "options: suffix, times, mode")
 
 
 def test_create_rejects_a_wrong_type_naming_processor_and_option(two):

@@ -14,6 +14,7 @@ from tripwire import Agent, ConfigurationError, JudgeError, Message, ProcessorEr
 from tripwire.guardrails import Verdict
 from tripwire.messages import FilePart, TextPart
 from tripwire.plugins.language_detector import (
+    INSTRUCTIONS,
     LANGUAGES,
     TRANSLATION_SCHEMA,
     LanguageDetector,
@@ -124,6 +125,9 @@ def test_target_languages_take_names_and_codes_with_or_without_a_region():
     ({"min_text_length": -1}, "min_text_length"),
     ({"include_detection_details": 1}, "include_detection_details"),
     ({"strategy": "translate"}, "strategy 'translate' needs model="),
+    ({"instructions": "Use British spelling."},
+     "instructions are the translating model's and need strategy 'translate'"),
+    ({"strategy": "translate", "model": MockModel([]), "instructions": 3}, "instructions"),
 ])
 def test_bad_options_are_named(options, message):
     with pytest.raises(ConfigurationError, match=message):
@@ -446,3 +450,30 @@ responses = [{ text = "unused" }]
     result = await agent.generate(SPANISH)
     assert result.tripwire.reason.startswith(
         "Non-target language detected: Language detected: Spanish (es)")
+
+
+async def test_instructions_are_the_translators_system_prompt(make_bare_agent):
+    """The reference's option: detection is offline here, so the instructions are the
+    translating model's, ``{target}`` standing for the first target language."""
+    judge_model = MockModel([translation("How is the weather in Berlin today?")])
+    mine = "Translate into {target} with British spelling; keep product names as they are."
+    guard = LanguageDetector(strategy="translate", model=judge_model, instructions=mine)
+    assert guard.instructions == mine.replace("{target}", "English")
+    await make_bare_agent(["ok"], input_processors=[guard]).generate(GERMAN)
+    (request,) = judge_model.requests
+    assert request.prompt[0]["content"].startswith(
+        "Translate into English with British spelling; keep product names as they are.")
+    default = LanguageDetector(strategy="translate", model=judge_model)
+    assert default.instructions == INSTRUCTIONS.replace("{target}", "English")
+
+
+def test_instructions_are_an_option_in_a_configuration_file(tmp_path):
+    from tripwire.config import load_config
+
+    path = tmp_path / "tripwire.toml"
+    path.write_text(
+        '[agents.a]\nmodel = "models.m"\ninput_processors = [{ use = "language-detector", '
+        'strategy = "translate", model = "models.m", instructions = "Into {target}, tersely." }]\n'
+        '[models.m]\nuse = "mock"\n')
+    (guard,) = load_config(path).agent("a").input_processors
+    assert guard.instructions == "Into English, tersely."

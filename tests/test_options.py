@@ -210,7 +210,7 @@ def test_check_options_checks_each_option_against_its_annotation():
         check_options(Budget, {"limit": 0}, owner="budget")
     with pytest.raises(ConfigurationError, match=r"^budget needs option 'limit'; valid options: limit"):
         check_options(Budget, {}, owner="budget")
-    with pytest.raises(ConfigurationError, match=r"^budget has no option 'limt'; valid options: limit"):
+    with pytest.raises(ConfigurationError, match=r"^budget has no option 'limt' \(did you mean 'limit'\?\); valid options: limit"):
         check_options(Budget, {"limt": 1}, owner="budget")
 
 

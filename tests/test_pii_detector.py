@@ -193,7 +193,10 @@ def test_defaults():
     ({"detection_types": ["email", "address"]}, "address need the judge tier"),
     ({"detection_types": ["e-mail"]}, "unknown detection type.s. e-mail; valid: email"),
     ({"detection_types": "email"}, "detection_types"),
-    ({"strategy": "mask"}, "strategy must be one of block, warn, filter, redact, tokenize; got 'mask'"),
+    ({"strategy": "redcat"}, "option 'strategy' must be one of 'block', 'warn', 'filter', "
+                             "'redact', 'tokenize' or 'mask' \\(= 'redact'\\), got 'redcat'"),
+    ({"strategy": "mask", "redaction_method": "hash"},
+     "strategy 'mask' is 'redact' with redaction_method 'mask', but redaction_method is 'hash'"),
     ({"redaction_method": "stars"}, "redaction_method must be one of mask, hash, remove, placeh"),
     ({"threshold": 1.5}, "threshold must be"),
     ({"threshold": "high"}, "threshold must be"),

@@ -126,3 +126,21 @@ async def test_the_caching_toml_line_builds_a_response_cache(tmp_path):
     (cache,) = agent.input_processors
     assert (cache.id, cache.ttl) == ("response-cache", 600.0)
     assert type(cache.cache).__name__ == "RedisCache"  # built, not connected: no server needed
+
+
+def test_the_processor_example_runs_as_a_script(tmp_path):
+    """A reader saves the first example of "Write your own processor" as a file and runs
+    it: no top-level ``await``, and no unclosed session left to warn about."""
+    from fake_llm_server import BackgroundLLMServer, Reply
+
+    code = re.findall(r"```python\n(.*?)```", section("Write your own processor"), re.S)[0]
+    script = tmp_path / "content_filter.py"
+    script.write_text(code)
+    with BackgroundLLMServer() as server:
+        server.script(Reply(text="Hi, how can I help?"), Reply(text="Hi, how can I help?"))
+        env = {"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "sk-readme",
+               "OPENAI_BASE_URL": server.server.openai_base_url, "PYTHONWARNINGS": "error"}
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                              timeout=120, env=env, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "Hi, how can I help? stop None\nHi, how can I help?\n"

@@ -212,7 +212,9 @@ def test_without_the_stdlib_parser_literal_patterns_still_get_their_length(monke
     ({}, "give at least one rule or preset"),
     ({"rules": []}, "give at least one rule or preset"),
     ({"presets": []}, "give at least one rule or preset"),
-    ({"presets": ["pii"], "strategy": "mask"}, "strategy must be one of block, redact, warn; got 'mask'"),
+    ({"presets": ["pii"], "strategy": "redcat"},
+     "option 'strategy' must be one of 'block', 'redact', 'warn' or 'mask' \\(= 'redact'\\), got "
+     "'redcat' \\(did you mean 'redact'\\?\\)"),
     ({"presets": ["pii"], "phase": "both"}, "phase must be one of input, output, all; got 'both'"),
     ({"presets": ["passwords"]}, r"presets must be a list of 'pii', 'secrets', 'urls'; got \['pass"),
     ({"presets": "pii"}, r"presets must be a list of 'pii', 'secrets', 'urls'; got 'pii'"),
@@ -689,8 +691,8 @@ def test_created_by_name_with_its_options_checked(only_plugins):
                                     rules=[{"name": "pin", "pattern": r"PIN \d{4}"}])
     assert [r.name for r in guard.active_rules] == ["pin", "email", "phone", "ssn", "credit-card"]
     with pytest.raises(ConfigurationError, match="option 'strategy' must be one of 'block', "
-                                                 "'redact', 'warn', got 'mask'"):
-        tripwire.plugins.create("regex-filter", presets=["pii"], strategy="mask")
+                                                 "'redact', 'warn', 'mask', got 'redcat'"):
+        tripwire.plugins.create("regex-filter", presets=["pii"], strategy="redcat")
     with pytest.raises(ConfigurationError, match="processor 'regex-filter': give "
                                                  "at least one rule or preset"):
         tripwire.plugins.create("regex-filter")
@@ -711,7 +713,7 @@ def test_tripwire_plugins_lists_it_with_its_options(only_plugins, cli):
     assert lines[row + 1] == (
         "  options: rules (list[Rule | dict[str, Any]] | None, default None), presets "
         "(list[Literal['pii', 'secrets', 'urls']] | None, default None), strategy "
-        "(Literal['block', 'redact', 'warn'], default 'block'), phase (Literal['input', "
+        "(Literal['block', 'redact', 'warn', 'mask'], default 'block'), phase (Literal['input', "
         "'output', 'all'], default 'all')")
 
 

@@ -8,9 +8,20 @@ import json
 
 import pytest
 
+import tripwire.caches
+import tripwire.caches.memory
+import tripwire.memory
 import tripwire.models
 import tripwire.plugins
-from tripwire import Agent, ConfigurationError, Processor, _discovery, hookimpl, registry
+from tripwire import (
+    Agent,
+    ConfigurationError,
+    MissingDependencyError,
+    Processor,
+    _discovery,
+    hookimpl,
+    registry,
+)
 from tripwire.cli import main
 from tripwire.models import register_provider, resolve_model
 from tripwire.testing import FakePlugins, MockModel
@@ -280,3 +291,38 @@ def test_a_group_the_registry_does_not_serve_is_named(caches):
     with pytest.raises(ValueError, match="unknown entry point group 'tripwire.models'; valid: "
                                          "tripwire.processors, tripwire.caches"):
         caches.names("tripwire.models")
+
+
+# ------------------------------------------------------------------ plugins published beside tripwire
+
+
+@pytest.mark.parametrize(
+    ("ask", "distribution", "install"),
+    [
+        (lambda: tripwire.caches.open_cache("redis://127.0.0.1:6379/0"), "tripwire-redis",
+         "pip install ./contrib/redis"),
+        (lambda: tripwire.caches.open_cache("rediss://cache.example:6380/0"), "tripwire-redis",
+         "pip install ./contrib/redis"),
+        (lambda: tripwire.plugins.create("keyword-guard", patterns=["x"]),
+         "tripwire-keyword-guard", "pip install ./contrib/keyword-guard"),
+        (lambda: tripwire.memory.open_store("postgresql://db.example/chat"),
+         "tripwire-postgres", "pip install ./contrib/postgres"),
+    ],
+    ids=["redis", "rediss", "keyword-guard", "postgresql"],
+)
+def test_a_plugin_of_a_contrib_distribution_not_installed_says_what_to_install(
+        fake_distributions, ask, distribution, install):
+    fake_distributions.add("tripwire").entry_point(
+        "memory", tripwire.caches.memory.MemoryCache.from_url, group="tripwire.caches")
+    with pytest.raises(MissingDependencyError) as raised:
+        ask()
+    message = str(raised.value)
+    assert f"comes with the distribution {distribution}, which is not installed" in message
+    assert install in message
+    assert isinstance(raised.value, ConfigurationError)
+
+
+def test_an_unknown_name_that_no_contrib_distribution_provides_stays_unknown(fake_distributions):
+    with pytest.raises(ConfigurationError, match="unknown cache backend 'nope'; available: ") as e:
+        tripwire.caches.open_cache("nope://x")
+    assert not isinstance(e.value, MissingDependencyError)

@@ -23,12 +23,28 @@ from tripwire._cli_common import positive_int
 
 STORE_ENV = "TRIPWIRE_MEMORY_STORE"
 
+#: What ``tripwire memory --help`` says: plain text, as a terminal shows it.
+DESCRIPTION = f"""\
+Look into a memory store and delete from it. --store defaults to the
+{STORE_ENV} environment variable. Deleting a resource deletes every
+thread of it, their messages and vectors, and its working memory: a user's right to
+be forgotten.
+"""
+EPILOG = """\
+examples:
+  tripwire memory threads --store sqlite:///chat.db [--resource ID]
+  tripwire memory show THREAD --store sqlite:///chat.db [--json]
+  tripwire memory delete --store sqlite:///chat.db (--thread ID | --resource ID)
+"""
+
 
 def register_memory_command(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "memory",
         help="list, show and delete memory threads of a store",
-        description=__doc__.split("::")[0].strip() if __doc__ else None,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(title="memory commands", metavar="ACTION", required=True)
 

@@ -171,6 +171,8 @@ def open_store(url: str | MemoryStore) -> MemoryStore:
 
     reg = registry.current()
     if scheme not in reg.names(registry.STORES):
+        if scheme in registry.PROVIDED_BY[registry.STORES.name]:
+            raise registry.not_installed(registry.STORES, scheme, _schemes())
         raise ConfigurationError(
             f"no memory store for {scheme}:// URLs; known schemes: {', '.join(_schemes())} "
             f"(sqlite:///path.db, memory://; install tripwire-postgres for postgresql://)")

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tripwire._cli_common import positive_int
+from tripwire._cli_common import add_config_option, positive_int
 from tripwire.errors import MissingDependencyError
 from tripwire.serve._app import Gateway
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
@@ -176,8 +176,7 @@ def register(subparsers: Any) -> None:
             "on stdout. SIGINT / SIGTERM: in-flight requests finish, new ones get 503."
         ),
     )
-    parser.add_argument("--config", "-c", metavar="FILE", default="tripwire.toml",
-                        help="TOML configuration file (default: %(default)s)")
+    add_config_option(parser)
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default: %(default)s)")
     parser.add_argument("--port", type=int, default=8080,

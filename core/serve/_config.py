@@ -5,31 +5,17 @@ the agents it may use (``Gateway.from_config`` puts them together).
 
 from __future__ import annotations
 
-import math
 import os
 from typing import Any
 
+from tripwire._config_serve import SERVE_KEYS, check_metrics_key, check_serve
 from tripwire.agent import Agent, _default_error_processors
 from tripwire.config import Config, build_processors
 from tripwire.errors import ConfigurationError
-from tripwire.options import check
 from tripwire.serve._keys import ApiKey, Keys
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_CONCURRENT", "DEFAULT_SHUTDOWN_TIMEOUT",
            "DEFAULT_WRITE_TIMEOUT", "SERVE_KEYS", "build_agents", "serve_table"]
-
-#: ``[serve]`` keys and the types their values must have.
-SERVE_KEYS: dict[str, Any] = {
-    "keys": dict[str, Any],
-    "keys_file": str,
-    "max_body_bytes": int,
-    "max_concurrent": int,
-    "shutdown_timeout": float,
-    "upstream_error_messages": bool,
-    "metrics_key": str,
-    "metrics_key_env": str,
-    "write_timeout": float,
-}
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT = 64
@@ -38,38 +24,18 @@ DEFAULT_WRITE_TIMEOUT = 30.0
 
 
 def serve_table(config: Config) -> dict[str, Any]:
-    """The ``[serve]`` table of ``config``: every key known and of its type, the limits
-    above zero (a ``ConfigurationError`` naming the key otherwise)."""
-    serve = dict(config.serve)
+    """The ``[serve]`` table of ``config``: its shape checked (``check_serve``: every key
+    known and of its type, the limits above zero), ``metrics_key_env`` read from the
+    environment (a ``ConfigurationError`` naming the key otherwise)."""
     where = f"{config.path}: [serve]"
-    for name, value in serve.items():
-        if name not in SERVE_KEYS:
-            raise ConfigurationError(
-                f"{where}: unknown key {name!r}; valid keys: {', '.join(SERVE_KEYS)}")
-        serve[name] = check(name, value, SERVE_KEYS[name], owner=where, noun="key")
-    for name in ("max_body_bytes", "max_concurrent", "shutdown_timeout", "write_timeout"):
-        if name in serve and not serve[name] > 0:
-            raise ConfigurationError(
-                f"{where} {name}: expects a number > 0, got {serve[name]}")
-    if "write_timeout" in serve and not math.isfinite(serve["write_timeout"]):
-        raise ConfigurationError(
-            f"{where} write_timeout: expects a finite number of seconds > 0, got "
-            f"{serve['write_timeout']}")
+    serve = check_serve(dict(config.serve), where)
     if "metrics_key_env" in serve:
         env = serve.pop("metrics_key_env")
-        if "metrics_key" in serve:
-            raise ConfigurationError(
-                f"{where}: give metrics_key or metrics_key_env (the environment variable "
-                f"holding it), not both")
         if env not in os.environ:
             raise ConfigurationError(
                 f"{where} metrics_key_env: the environment variable {env} is not set")
         serve["metrics_key"] = os.environ[env]
-    key = serve.get("metrics_key")
-    if key is not None and (not key or key != key.strip()):  # never matched: a header's is stripped
-        raise ConfigurationError(
-            f"{where} metrics_key: expects the key /metrics asks for (Authorization: Bearer "
-            f"KEY), not empty and without spaces around it")
+        check_metrics_key(serve["metrics_key"], where)
     return serve
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,26 +21,8 @@ from typing import Any
 
 import attrs
 
-from tripwire._call_options import CALLER_SYSTEM
-from tripwire._config_processors import check_specs
+from tripwire._config_serve import check_key_table
 from tripwire.errors import ConfigurationError
-from tripwire.options import check
-
-#: Keys of a ``[serve.keys.NAME]`` table and the types their values must have.
-KEY_TABLE: dict[str, Any] = {
-    "key_env": str,
-    "key_sha256": str,
-    "tenant": str,
-    "agents": list[str],
-    "disable": list[str],
-    "input_processors": list[str | dict[str, Any]],
-    "output_processors": list[str | dict[str, Any]],
-    "max_concurrent": int,
-    "caller_system": str,
-}
-
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @attrs.frozen
@@ -153,54 +134,17 @@ def _read_keys_file(file: Path) -> dict[str, Any]:
 
 
 def _key(name: str, table: Any, where: str) -> ApiKey:
-    if not isinstance(table, dict):
-        raise ConfigurationError(f"{where}: must be a table, got {table!r:.80}")
-    for key, value in table.items():
-        if key not in KEY_TABLE:
-            raise ConfigurationError(
-                f"{where}: unknown key {key!r}; valid keys: {', '.join(KEY_TABLE)}")
-        check(key, value, KEY_TABLE[key], owner=where, noun="key")
-    sources = [k for k in ("key_env", "key_sha256") if k in table]
-    if len(sources) != 1:
-        raise ConfigurationError(
-            f"{where}: needs exactly one of key_env = \"ENV_VAR\" (the variable holding the "
-            f"key) or key_sha256 = \"<64 hex digits>\" (the key's SHA-256); got "
-            f"{', '.join(sources) or 'neither'}")
+    check_key_table(table, where)
     if "key_env" in table:
         env = table["key_env"]
-        if not _ENV_NAME.fullmatch(env):
-            raise ConfigurationError(
-                f"{where} key_env: expects the name of an environment variable such as "
-                f"\"TEAM_KEY\" (not the key itself)")
         value = os.environ.get(env)
         if not value:
             raise ConfigurationError(f"{where} key_env: the environment variable {env} is not set")
         key_digest = digest(value)
     else:
-        hex_digest = table["key_sha256"].lower()
-        if not _HEX64.fullmatch(hex_digest):
-            raise ConfigurationError(
-                f"{where} key_sha256: expects 64 hex digits (python -c \"import hashlib; "
-                f"print(hashlib.sha256(b'KEY').hexdigest())\"), got {len(hex_digest)} characters")
-        key_digest = bytes.fromhex(hex_digest)
-    if table.get("tenant") == "":
-        # an empty resource id is no resource: a budget scoped to it would count each
-        # run on its own (cost-guard), so the key would have none
-        raise ConfigurationError(
-            f"{where} tenant: expects a non-empty name (the key's resource id: its "
-            f"response-cache entries and budgets); leave it out to use the key's name")
-    limit = table.get("max_concurrent")
-    if limit is not None and limit < 1:
-        raise ConfigurationError(f"{where} max_concurrent: expects an integer >= 1, got {limit}")
-    for key in ("input_processors", "output_processors"):
-        if key in table:
-            check_specs(table[key], f"{where} {key}")
-    caller_system = table.get("caller_system", "input")
-    if caller_system not in CALLER_SYSTEM:
-        raise ConfigurationError(
-            f"{where} caller_system: expects {' or '.join(map(repr, CALLER_SYSTEM))}, got "
-            f"{caller_system!r:.80}")
+        key_digest = bytes.fromhex(table["key_sha256"].lower())
     agents = table.get("agents")
+    limit = table.get("max_concurrent")
     return ApiKey(
         name=name,
         digest=key_digest,
@@ -210,5 +154,5 @@ def _key(name: str, table: Any, where: str) -> ApiKey:
         input_processors=tuple(table.get("input_processors", ())),
         output_processors=tuple(table.get("output_processors", ())),
         max_concurrent=limit,
-        caller_system=caller_system,
+        caller_system=table.get("caller_system", "input"),
     )

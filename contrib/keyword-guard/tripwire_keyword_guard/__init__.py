@@ -11,7 +11,7 @@ arguments it calls tools with, the results the tools return, the structured obje
     [agents.support]
     input_processors = [{ use = "keyword-guard", patterns = ["password"] }]
     output_processors = [{ use = "keyword-guard", patterns = ['ACME-\\d{1,8}'], regex = true,
-                           strategy = "mask", max_match_length = 13 }]
+                           strategy = "redact", max_match_length = 13 }]
 
 A keyword can arrive split across stream chunks (``"pass"`` then ``"word"``, in one
 text id or two), so the streamed text goes through a ``tripwire.HoldBack`` window: the
@@ -42,6 +42,7 @@ from tripwire import (
 )
 from tripwire.chunks import carries_other_content, extra_keys
 from tripwire.documents import read_document, write_document
+from tripwire.guardrails import strategy_of
 from tripwire.holdback import Match, in_one_word, joint_hold_from, replace_all, run_start
 from tripwire.values import map_strings
 
@@ -60,9 +61,11 @@ class KeywordGuard(Processor):
         patterns: the keywords (or regular expressions when ``regex`` is true).
         regex: treat ``patterns`` as Python regular expressions.
         case_sensitive: match case exactly (default: ignore case).
-        strategy: ``"block"`` stops the run with a tripwire; ``"mask"`` replaces each
-            match with ``mask`` and lets the run go on (``on_violation`` is told).
-        mask: the replacement text for ``strategy = "mask"``; no pattern may match it.
+        strategy: ``"block"`` stops the run with a tripwire; ``"redact"`` (or its alias
+            ``"mask"``, the names every tripwire guard takes:
+            ``tripwire.guardrails.STRATEGY_ALIASES``) replaces each match with ``mask``
+            and lets the run go on (``on_violation`` is told).
+        mask: the replacement text for ``strategy = "redact"``; no pattern may match it.
         max_match_length: the most characters one match can cover: how much streamed
             text is held back. Default: the longest keyword; required with ``regex``
             (give an upper bound, e.g. 13 for ``ACME-\\d{1,8}``).
@@ -83,7 +86,7 @@ class KeywordGuard(Processor):
         patterns: list[str],
         regex: bool = False,
         case_sensitive: bool = False,
-        strategy: Literal["block", "mask"] = "block",
+        strategy: Literal["block", "redact", "mask"] = "block",
         mask: str = "[REDACTED]",
         max_match_length: int | None = None,
         names: list[str] | None = None,
@@ -92,8 +95,7 @@ class KeywordGuard(Processor):
             raise ValueError(
                 f"patterns must be a non-empty list of strings, got {patterns!r}"
             )
-        if strategy not in ("block", "mask"):
-            raise ValueError(f"strategy must be 'block' or 'mask', got {strategy!r}")
+        strategy = strategy_of(strategy, ("block", "redact"), owner=self.id)
         if not isinstance(mask, str):
             raise ValueError(f"mask must be a string, got {mask!r}")
         if max_match_length is not None and (
@@ -142,12 +144,12 @@ class KeywordGuard(Processor):
         self._hold_from = joint_hold_from(
             (max_match_length, run_start if in_one_word(c.pattern) else None)
             for c in self._compiled)
-        if strategy == "mask" and self._find(mask):
+        if strategy == "redact" and self._find(mask):
             raise ValueError(
                 f"mask {mask!r} is matched by the patterns themselves; choose a mask that "
                 f"no pattern matches"
             )
-        self._replace = mask if strategy == "mask" else None
+        self._replace = mask if strategy == "redact" else None
 
     def __repr__(self) -> str:
         return (f"KeywordGuard({len(self.patterns)} pattern(s), strategy={self.strategy!r}, "
