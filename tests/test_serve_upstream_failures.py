@@ -15,7 +15,7 @@ import openai
 import pytest
 from fake_llm_server import FakeLLMServer, FakeToolCall, RawReply, Reply
 
-from tripwire import Agent
+from tripwire import Agent, hookimpl
 from tripwire.serve import Gateway, running
 
 WIRES = ["openai", "anthropic"]
@@ -350,3 +350,38 @@ async def test_a_per_run_script_starts_again_for_each_run_even_interleaved():
     assert len({r.run_id for r in results}) == 3
     assert sorted(req.run_id for req in model.requests) == sorted(
         [r.run_id for r in results] * 2)
+
+
+# ---------------------------------------------------------------- surrogates the process makes
+
+
+class Halves:
+    """An output processor that cuts each text delta's last character into a lone
+    surrogate: what no provider mends, the gateway's own encoding must."""
+
+    id = "halves"
+
+    @hookimpl
+    def process_output_stream(self, part):
+        if part.type == "text-delta" and part.payload["text"].endswith("!"):
+            text = part.payload["text"][:-1] + "\udc00"
+            return part.evolve(payload={**part.payload, "text": text})
+        return part
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_lone_surrogate_a_model_or_processor_of_the_process_makes_is_never_a_500(stream):
+    """A scripted model (no provider mends its text) and a processor both make lone
+    surrogates: each reaches the client as U+FFFD, in the text, the reasoning and a
+    client tool's arguments, never as a 500 or an error event."""
+    from tripwire.testing import MockModel
+
+    model = MockModel([{"text": f"a{LONE} b!", "reasoning": f"r{LONE}",
+                        "tool_calls": [{"tool_name": "lookup", "args": {"q": f"x{LONE}"}}]}],
+                      per_run=True)
+    agent = Agent(id="support", model=model, output_processors=[Halves()])
+    async with serving(agent) as api:
+        content, reasoning, arguments = await answer(api, stream)
+    assert content == "a\ufffd b\ufffd"
+    assert reasoning == "r\ufffd"
+    assert json.loads(arguments) == {"q": "x\ufffd"}

@@ -27,7 +27,7 @@ from tripwire.errors import APICallError
 from tripwire.models._wire import load_json
 from tripwire.processor import TripwireInfo
 from tripwire.serve._request import ChatRequest
-from tripwire.serve._response import Completion, error_body
+from tripwire.serve._response import Completion, error_body, utf8
 from tripwire.serve._thread import THREAD_NOT_FOUND, owner_error
 
 __all__ = ["INTERNAL_ERROR", "complete", "error_response", "stream"]
@@ -44,8 +44,8 @@ _SSE_HEADERS = {"Content-Type": "text/event-stream; charset=utf-8",
 def error_response(status: int, message: str, type: str, code: Any = None,
                    param: str | None = None) -> web.Response:
     """An HTTP error in OpenAI's format: ``{"error": {message, type, param, code}}``."""
-    return web.Response(status=status, text=error_body(message, type, code, param),
-                        content_type="application/json")
+    return web.Response(status=status, body=utf8(error_body(message, type, code, param)),
+                        content_type="application/json", charset="utf-8")
 
 
 async def complete(run: AgentStream, completion: Completion, record: dict[str, Any], *,
@@ -61,8 +61,9 @@ async def complete(run: AgentStream, completion: Completion, record: dict[str, A
         completion.collect(chunk)
     result = await run.result
     _usage(record, result.usage)
-    return web.Response(text=completion.body(result.text, result.finish_reason, result.usage),
-                        content_type="application/json")
+    return web.Response(body=utf8(completion.body(result.text, result.finish_reason,
+                                                   result.usage)),
+                        content_type="application/json", charset="utf-8")
 
 
 async def stream(request: web.Request, run: AgentStream, completion: Completion,
@@ -132,7 +133,7 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
                 if writer is None:
                     return _failed(error, record, upstream_messages)
                 _, message, kind, code = _error_details(error, record, upstream_messages)
-                await send(f"data: {error_body(message, kind, code)}\n\n".encode(),
+                await send(utf8(f"data: {error_body(message, kind, code)}\n\n"),
                            last=True)
                 break
             data = completion.event(chunk)

@@ -37,6 +37,18 @@ _string = encode_basestring
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
 
 
+def utf8(text: str) -> bytes:
+    """``text`` as UTF-8 for the client. A surrogate that no pair completes cannot be
+    UTF-8 (nor reach a client as JSON text): an upstream's are mended by the provider,
+    but a model or processor of the process's own can still make one, and the answer
+    must not fail after it was paid for, so each such half becomes U+FFFD."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        # (UTF-16 joins the halves of a pair and replaces a lone one)
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").encode()
+
+
 def dumps(value: Any) -> str:
     """``value`` as compact JSON text (non-ASCII as it is; what JSON cannot hold as
     its ``str``)."""
@@ -86,9 +98,9 @@ class Completion:
         self.tool_calls: list[dict[str, Any]] = []
         self.reasoning: list[str] = []
         # Everything before "choices" is the same in every event of the stream.
-        self._head = (f'data: {{"id":{dumps(self.id)},"object":"chat.completion.chunk",'
+        self._head = utf8(f'data: {{"id":{dumps(self.id)},"object":"chat.completion.chunk",'
                       f'"created":{self.created},"model":{dumps(model)},'
-                      f'"system_fingerprint":null,"choices":').encode()
+                      f'"system_fingerprint":null,"choices":')
         self.started = False
 
     # -- streaming
@@ -99,7 +111,7 @@ class Completion:
         tail = dumps([choice])
         if extra:
             tail += "," + dumps(extra)[1:-1]
-        return self._head + tail.encode() + b"}\n\n"
+        return self._head + utf8(tail) + b"}\n\n"
 
     def start(self) -> bytes:
         """The first event: the assistant's role (sent with the first content)."""
@@ -114,7 +126,7 @@ class Completion:
             if not text:
                 return None
             return b"".join((self._head, b'[{"index":0,"delta":{"content":',
-                             _string(text).encode(), _DELTA_TAIL))
+                             utf8(_string(text)), _DELTA_TAIL))
         if kind == "reasoning-delta":
             text = chunk.payload["text"]
             return self._event({"reasoning_content": text}) if text else None
@@ -130,7 +142,7 @@ class Completion:
         (``usage`` not None) and ``[DONE]``."""
         out = self._event({}, reason, extra)
         if usage is not None:
-            out += (self._head + b"[]," + dumps({"usage": usage_json(usage)})[1:-1].encode()
+            out += (self._head + b"[]," + utf8(dumps({"usage": usage_json(usage)})[1:-1])
                     + b"}\n\n")
         return out + b"data: [DONE]\n\n"
 
