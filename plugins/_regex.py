@@ -55,8 +55,10 @@ _W = WORD_START
 #: The preset rules, by preset name. Plain patterns, each with its bound.
 PRESETS: dict[str, tuple[Rule, ...]] = {
     "pii": (
-        Rule("email", _W + r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,4}[A-Za-z]{2,24}"
-             r"(?![\w-])", "[EMAIL]", 345),
+        # a domain's dots as people write them too: the ideographic (。), halfwidth
+        # (｡), fullwidth (．) and small (﹒) full stops, which NFKC leaves or maps
+        Rule("email", _W + r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}[.\u3002\uff61\uff0e\ufe52])"
+             r"{1,4}[A-Za-z]{2,24}(?![\w-])", "[EMAIL]", 345),
         Rule("phone", "|".join(_W + p + r"(?!\d)" for p in (
             r"\+\d{1,3}[ .-]?(?:\(\d{1,4}\)|\d{1,4})(?:[ .-]?\d{2,4}){2,5}",  # +44 20 7946 0958
             r"\(\d{3}\)[ .-]?\d{3}[ .-]?\d{4}",                                 # (555) 123-4567

@@ -416,6 +416,23 @@ async def test_each_strategy_in_each_phase(agent_with, strategy, phase):
     assert {v.action for v in result.verdicts} <= {"redacted" if strategy == "redact" else "warned"}
 
 
+@pytest.mark.parametrize("stop", ["\u3002", "\uff61", "\uff0e", "\ufe52"])
+@pytest.mark.parametrize("mode", ["stream", "generate"])
+async def test_an_email_whose_domain_uses_another_full_stop_is_redacted(agent_with, stop, mode):
+    """``ann.lee@example。com`` is an address to whoever reads it (the ideographic,
+    halfwidth, fullwidth and small full stops); cut at every boundary in the stream."""
+    value = f"ann.lee@mail{stop}example{stop}com"
+    text = f"write to {value} today"
+    for at in range(1, len(text)) if mode == "stream" else [len(text)]:
+        model = MockModel([deltas(text[:at], text[at:])])
+        chunks, result = await run(agent_with(model, outputs=[RegexFilter(presets=["pii"],
+                                                                         strategy="redact")]),
+                                   mode=mode)
+        assert result.text == "write to [EMAIL] today"
+        if mode == "stream":
+            assert texts(chunks) == result.text
+
+
 # ---------------------------------------------------------------- streamed text
 
 
