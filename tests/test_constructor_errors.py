@@ -25,8 +25,8 @@ def test_a_misspelt_option_names_the_processor_the_option_the_closest_and_the_va
     assert str(info.value) == (
         "processor 'pii-detector' has no option 'strateg' (did you mean 'strategy'?); valid "
         "options: detection_types, strategy, redaction_method, include_detections, "
-        "preserve_format, threshold, regions, detectors, phases, store, model, instructions, "
-        "judge_timeout, judge_stream")
+        "preserve_format, threshold, regions, detectors, phases, store, model, "
+        "type_descriptions, instructions, judge_timeout, judge_stream")
 
 
 def test_a_typo_reads_the_same_from_python_and_from_a_configuration_file(tmp_path):

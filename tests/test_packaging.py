@@ -249,7 +249,7 @@ def test_installed_tripwire_plugins_create_builds_the_contrib_plugin(venv):
     """)
     done = run(venv / "bin" / "python", "-c", code, env=clean_env(), cwd=venv)
     first, where = done.stdout.splitlines()
-    assert first == "tripwire_keyword_guard KeywordGuard ['x'] mask"
+    assert first == "tripwire_keyword_guard KeywordGuard ['x'] redact"  # mask is redact's alias
     assert where.startswith(str(venv))  # the installed wheel, not the editable checkout
 
 
