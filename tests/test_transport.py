@@ -330,6 +330,33 @@ def test_a_session_orphaned_by_a_closed_loop_gets_its_sockets_closed():
     assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
 
 
+def test_an_orphaned_session_still_reading_a_body_is_closed_without_its_loop():
+    # The end of the body comes after the last event (end_delay), so when the bare
+    # loop closes, its session's background task is still reading it. The next call
+    # (in another loop) closes that session: ending its response must not call into
+    # the closed loop (RuntimeError: Event loop is closed), nor leave a connection
+    # for aiohttp to warn about when it is collected.
+    def call_in_bare_loop(model) -> list:
+        loop = asyncio.new_event_loop()
+        try:
+            return loop.run_until_complete(collect(model))
+        finally:
+            loop.close()
+
+    with BackgroundLLMServer() as server, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        server.script(Reply(text="one", end_delay=0.5), Reply(text="two"))
+        model = server.openai()
+        assert texts(call_in_bare_loop(model)) == "one"
+        before = open_fds()
+        assert texts(call_in_bare_loop(model)) == "two"
+        asyncio.run(model.aclose())
+        assert model.closed
+        gc.collect()
+        assert open_fds() - before <= 0
+    assert [w for w in caught if issubclass(w.category, ResourceWarning)] == []
+
+
 def test_a_provider_used_from_a_second_loop_while_the_first_is_open_says_what_to_do():
     # A hand-made loop left open (idle, not running) still owns the session: a call
     # from another loop said "in use on another running event loop"

@@ -97,7 +97,7 @@ class PostResponse:
             # at once would close the connection, and the next call would wait for a new
             # TCP (and TLS) handshake. The model's session owns the task: closing the
             # model cancels it first.
-            self.model._sessions.background(_finish_reading(response), response.close)
+            self.model._sessions.background(_finish_reading(response), response)
             return
         response.close()
 

@@ -36,9 +36,9 @@ class LoopSession:
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watch: AsyncIterator[None] | None = None
-        #: background work on the session's connections, and what ends each for good
+        #: background work on the session's connections, and the response each reads
         #: (``background``)
-        self._tasks: dict[asyncio.Task[None], Callable[[], object]] = {}
+        self._tasks: dict[asyncio.Task[None], aiohttp.ClientResponse] = {}
 
     @property
     def session(self) -> aiohttp.ClientSession | None:
@@ -69,7 +69,8 @@ class LoopSession:
             self._session, self._loop, self._watch = session, loop, watch
         return self._session
 
-    def background(self, work: Coroutine[Any, Any, None], end: Callable[[], object]) -> None:
+    def background(self, work: Coroutine[Any, Any, None], response: aiohttp.ClientResponse
+                   ) -> None:
         """Run ``work`` (reading the end of a response, so that its connection goes
         back to the pool) in a task this session owns: closing the session cancels it,
         waits for it and calls ``end`` (closing the response: a task cancelled before
@@ -77,7 +78,7 @@ class LoopSession:
         logged (DEBUG), never left for the event loop to report as an exception nobody
         retrieved."""
         task = asyncio.ensure_future(work)
-        self._tasks[task] = end
+        self._tasks[task] = response
         task.add_done_callback(self._done)
 
     def _done(self, task: asyncio.Task[None]) -> None:
@@ -88,16 +89,21 @@ class LoopSession:
                          type(error).__name__, error)
 
     async def _settle(self, loop: asyncio.AbstractEventLoop) -> None:
-        """End the background tasks: cancel them, wait for them, call their ``end``
-        (the tasks of a closed loop can be neither cancelled nor awaited: only ended)."""
+        """End the background tasks: cancel them, wait for them, close their responses.
+        The tasks of a closed loop can be neither cancelled nor awaited, and closing a
+        response wakes its waiters through that loop: its connection is let go instead,
+        and its socket closed with the session's (``_close_orphaned_sockets``)."""
         tasks, self._tasks = self._tasks, {}
-        if not loop.is_closed():
-            for task in tasks:
-                task.cancel()
-            if tasks:
-                await asyncio.wait(set(tasks))
-        for end in tasks.values():
-            end()
+        if loop.is_closed():
+            for response in tasks.values():
+                _let_go(response)
+            return
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(set(tasks))
+        for response in tasks.values():
+            response.close()
 
     async def close(self) -> None:
         """Close the session (idempotent); a new one is made on the next ``get``.
@@ -150,6 +156,16 @@ async def _close(session: aiohttp.ClientSession, loop: asyncio.AbstractEventLoop
     if loop.is_closed():
         _close_orphaned_sockets(session)
     await session.close()
+
+
+def _let_go(response: aiohttp.ClientResponse) -> None:
+    """Forget the connection of a response whose event loop is closed: neither can
+    release it (that goes through the loop), and aiohttp's finalizer would warn of an
+    unclosed connection. Its socket stays in the connector's in-use set, where
+    ``_close_orphaned_sockets`` closes it. Reads aiohttp's private state, as that does."""
+    connection = response.connection
+    if connection is not None:
+        connection._protocol = None  # type: ignore[attr-defined]
 
 
 def _close_orphaned_sockets(session: aiohttp.ClientSession) -> None:
