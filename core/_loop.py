@@ -5,15 +5,7 @@ counters), so concurrent calls on one ``Agent`` never see each other. ``events()
 yields the chunks the client receives; ``generate()`` consumes the same generator as
 ``stream()``, so no path can skip a processor another path runs.
 
-The order of the stages is the diagram in docs/hooks.md::
-
-    process_input                      once
-    per step:  process_input_step -> process_llm_request -> model call (on error:
-               process_api_error) -> process_output_stream per chunk ->
-               process_llm_response -> process_output_step -> tools ->
-               process_tool_result
-    process_output_result              once, then the finish chunk
-
+The order of the stages is the lifecycle diagram in docs/hooks.md ("One run").
 This module holds that order and the per-chunk loop (the hot path); the stages around
 it live in modules named for them: a step's preparation (``_step_request``), a step the
 model finished (``_step_end``), retried and rejected steps (``_step_retry``), tool

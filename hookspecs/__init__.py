@@ -1,19 +1,11 @@
 """The nine lifecycle hooks of a tripwire agent run.
 
-Each docstring below is the reference for its stage. One ``agent.generate()`` or
-``agent.stream()`` call runs them in this order::
-
-    process_input                      once, input processors
-    per step (up to max_steps):
-        process_input_step             input processors, then prepare_step
-        process_llm_request            input processors (may short-circuit: cache hit)
-        -- model call --               on error: process_api_error, maybe retry
-        process_output_stream          output processors, every chunk
-        process_llm_response           input processors, once the stream is complete
-        process_output_step            output processors (may ask for a retry)
-        -- tools run --
-        process_tool_result            output processors, per successful tool call
-    process_output_result              once, output processors
+Each docstring below is the reference for its stage. The order in which one
+``agent.generate()`` or ``agent.stream()`` call runs them is the lifecycle diagram in
+docs/hooks.md ("One run"): ``process_input`` once; per step ``process_input_step``,
+``process_llm_request``, the model call (``process_api_error`` when it fails),
+``process_output_stream`` per chunk, ``process_llm_response``, ``process_output_step``,
+the tools and ``process_tool_result`` per result; ``process_output_result`` once.
 
 **Common arguments.** Besides its own arguments every hook may declare any of:
 

@@ -1,4 +1,5 @@
-"""The README's examples run as written and print what it says they print."""
+"""The examples of the README and of the docs pages it leads to run as written and print
+what they say they print."""
 
 from __future__ import annotations
 
@@ -7,18 +8,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 
 
-def section(title: str) -> str:
-    text = README.read_text()
+def section(title: str, page: Path = README) -> str:
+    text = page.read_text()
     start = text.index(f"\n## {title}\n")
     end = text.find("\n## ", start + 1)
     return text[start:end]
 
 
 def test_the_guardrails_example_prints_what_the_readme_shows(tmp_path):
-    blocks = re.findall(r"```(\w*)\n(.*?)```", section("Guardrails"), re.S)
+    blocks = re.findall(r"```(\w*)\n(.*?)```", section("Quick start"), re.S)
     code = next(body for lang, body in blocks if lang == "python")
     shown = next(body for lang, body in blocks if lang == "")
     script = tmp_path / "guardrails_example.py"
@@ -36,12 +39,12 @@ async def test_the_combined_guardrails_agent_builds_from_python_and_from_toml(
     from tripwire import Agent
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
-    text = section("Guardrails")
-    combined = text[text.index("### Moderation, injection and personal data together") :]
+    combined = section("Moderation, injection and personal data together",
+                       DOCS / "guardrails.md")
     toml_block = re.findall(r"```toml\n(.*?)```", combined, re.S)[0]
     python_block = re.findall(r"```python\n(.*?)```", combined, re.S)[0]
     namespace: dict = {}
-    exec(compile(python_block, "README.md", "exec"), namespace)
+    exec(compile(python_block, "docs/guardrails.md", "exec"), namespace)
     agent = namespace["agent"]
     assert [p.id for p in agent.list_processors("input")] == [
         "unicode-normalizer",
@@ -72,7 +75,8 @@ async def test_the_error_recovery_agent_builds_from_its_toml(tmp_path, monkeypat
     from tripwire import Agent
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-used")
-    toml_block = re.findall(r"```toml\n(.*?)```", section("Error recovery"), re.S)[0]
+    recovery = section("Both together", DOCS / "recovery.md")
+    toml_block = re.findall(r"```toml\n(.*?)```", recovery, re.S)[0]
     path = tmp_path / "tripwire.toml"
     path.write_text(toml_block)
     async with Agent.from_config(str(path), "support") as agent:
@@ -90,11 +94,11 @@ async def test_the_budgets_agent_builds_from_python_and_from_toml(tmp_path, monk
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")
     monkeypatch.chdir(tmp_path)  # the examples keep their budgets in ./budgets.db
-    text = section("Budgets")
+    text = (DOCS / "budgets.md").read_text().split("\n## ", 1)[0]
     python_block = re.findall(r"```python\n(.*?)```", text, re.S)[0]
     toml_block = re.findall(r"```toml\n(.*?)```", text, re.S)[0]
     namespace: dict = {}
-    exec(compile(python_block, "README.md", "exec"), namespace)
+    exec(compile(python_block, "docs/budgets.md", "exec"), namespace)
     path = tmp_path / "tripwire.toml"
     path.write_text(toml_block)
     from_file = Agent.from_config(str(path), "support")
@@ -105,7 +109,8 @@ async def test_the_budgets_agent_builds_from_python_and_from_toml(tmp_path, monk
         await guard.aclose()
         await agent.aclose()
 def test_the_caching_example_prints_what_the_readme_shows(tmp_path):
-    blocks = re.findall(r"```(\w*)\n(.*?)```", section("Caching"), re.S)
+    caching = section("A run you can try", DOCS / "caching.md")
+    blocks = re.findall(r"```(\w*)\n(.*?)```", caching, re.S)
     code = next(body for lang, body in blocks if lang == "python")
     shown = next(body for lang, body in blocks if lang == "")
     script = tmp_path / "caching_example.py"
@@ -119,7 +124,8 @@ def test_the_caching_example_prints_what_the_readme_shows(tmp_path):
 async def test_the_caching_toml_line_builds_a_response_cache(tmp_path):
     from tripwire import Agent
 
-    line = re.findall(r"```toml\n(.*?)```", section("Caching"), re.S)[0].strip()
+    caching = section("A run you can try", DOCS / "caching.md")
+    line = re.findall(r"```toml\n(.*?)```", caching, re.S)[0].strip()
     (tmp_path / "t.toml").write_text(f'[agents.a]\nmodel = "models.m"\n{line}\n'
                                      '[models.m]\nuse = "mock"\nresponses = []\n')
     agent = Agent.from_config(str(tmp_path / "t.toml"), "a")
