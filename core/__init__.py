@@ -4,8 +4,6 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 ``tripwire.hookspecs`` for the nine lifecycle hooks.
 """
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl, hookspec
 from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
 from tripwire.caches.keys import build_response_cache_key
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
@@ -22,6 +20,8 @@ from tripwire.errors import (
 )
 from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
 from tripwire.holdback import HoldBack
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl, hookspec
 from tripwire.judge import Judge, JudgeError
 from tripwire.memory import Memory
 from tripwire.messages import (

@@ -119,7 +119,7 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]],
         if fail_open is not None:
             _set_fail_open(processor, fail_open, f"[{i}]: processor {name!r}")
         if mode is not None:
-            from tripwire._validation import MODES, WithMode
+            from tripwire.hooks._validation import MODES, WithMode
 
             if mode not in MODES:
                 raise ConfigurationError(

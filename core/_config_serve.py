@@ -12,10 +12,10 @@ import math
 import re
 from typing import Any
 
-from tripwire._call_options import CALLER_SYSTEM
 from tripwire._config_processors import check_specs
 from tripwire.errors import ConfigurationError
 from tripwire.options import check, unknown_name
+from tripwire.run._call import CALLER_SYSTEM
 
 #: ``[serve]`` keys and the types their values must have.
 SERVE_KEYS: dict[str, Any] = {

@@ -16,8 +16,8 @@ from typing import Any
 import attrs
 
 from tripwire import registry
-from tripwire._validation import compile_processor, hooks_of
 from tripwire.errors import ConfigurationError
+from tripwire.hooks._validation import compile_processor, hooks_of
 from tripwire.options import OptionInfo, check_options, options_of
 from tripwire.registry import DISABLE_ENV, LOAD_ENV, reset
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tripwire._stage import Stage
+    from tripwire.stream._stage import Stage
 
 
 class StepStats:

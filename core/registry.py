@@ -49,8 +49,8 @@ from typing import Any, cast
 import attrs
 import pluggy
 
-from tripwire._markers import PROJECT_NAME
 from tripwire.errors import ConfigurationError, MissingDependencyError
+from tripwire.hooks._markers import PROJECT_NAME
 
 LOAD_ENV = "TRIPWIRE_LOAD_PLUGINS"
 DISABLE_ENV = "TRIPWIRE_DISABLE_PLUGINS"
@@ -112,7 +112,7 @@ class Group:
 
 def _processor_class(name: str, value: str, target: Any) -> None:
     import tripwire.hookspecs as hookspecs
-    from tripwire._validation import hooks_of
+    from tripwire.hooks._validation import hooks_of
 
     if not isinstance(target, type):
         raise TypeError(

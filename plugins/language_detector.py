@@ -36,10 +36,10 @@ import asyncio
 import functools
 from typing import Annotated, Any, Literal
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guardrails import Detection, Verdict
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, TextPart
 from tripwire.models import Model

@@ -60,12 +60,12 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.documents import read_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout, unquoted_reason
 from tripwire.messages import (
     Message,

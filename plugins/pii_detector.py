@@ -60,12 +60,12 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
 from tripwire.detectors import DEFAULT_TYPES, JUDGE_TYPES
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict, strategy_of
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model

@@ -50,11 +50,11 @@ from typing import Annotated, Any, Literal, NoReturn
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Verdict
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import (
     DataPart,

@@ -47,8 +47,6 @@ from typing import Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
@@ -63,6 +61,8 @@ from tripwire.holdback import (
     replace_all,
     run_start,
 )
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.options import check
 from tripwire.plugins._regex import PRESETS, Matcher, Rule, rules_in_force, structure_rules

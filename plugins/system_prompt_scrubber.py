@@ -87,13 +87,13 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
 from tripwire.guardrails import Detection, Verdict, strategy_of
 from tripwire.holdback import CHANNELS as HOLD_CHANNELS
 from tripwire.holdback import ENDS, Match
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model

@@ -39,8 +39,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NoReturn
 
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
+from tripwire.hooks._markers import hookimpl
 from tripwire.options import NonNegativeInt, PositiveInt, check
 from tripwire.plugins._tokens import (
     REPLY_PRIMING_TOKENS,

@@ -44,9 +44,9 @@ import re
 import unicodedata
 from typing import Any, Final, Literal
 
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.holdback import CHANNELS
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import (
     Message,
     MessageList,

@@ -3,13 +3,13 @@
 
 Each method builds the hook's ``HookState`` and an adapter (the arguments a processor
 is given, how its return is applied, what a wrapper receives), then runs the chain
-``tripwire._binding`` bound: processors in list order, a wrapper around the rest of
+``tripwire.hooks._binding`` bound: processors in list order, a wrapper around the rest of
 the chain, a parallel group's members concurrently on forks of the state, merged once
 all have passed.
 
 A ``TripWire`` raised by a processor propagates to the caller (the loop decides
 between a retry and the end of the run); everything else a processor does wrong is
-handled in ``tripwire._returns`` and ``tripwire._hookcall``.
+handled in ``tripwire.hooks._returns`` and ``tripwire.hooks._call``.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tripwire import _returns
-from tripwire._binding import Bindings, ParallelGroup
-from tripwire._call_options import CallOptions, StepConfig, flat
-from tripwire._caller_texts import add_caller_texts, lift_caller_texts
-from tripwire._hookcall import FAILED_OPEN, BoundHook, Settle, handle_failure
-from tripwire._hookstate import HookState, describe
-from tripwire._modes import settle_in_order
-from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk, ToolCall
 from tripwire.errors import ProcessorError
+from tripwire.hooks import _returns
+from tripwire.hooks._binding import Bindings, ParallelGroup
+from tripwire.hooks._call import FAILED_OPEN, BoundHook, Settle, handle_failure
+from tripwire.hooks._state import HookState, describe
+from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
+from tripwire.run._call import CallOptions, StepConfig, flat
+from tripwire.run._caller_texts import add_caller_texts, lift_caller_texts
+from tripwire.run._modes import settle_in_order
 
 if TYPE_CHECKING:
     from tripwire.models import Model
@@ -84,7 +84,7 @@ class Hooks:
         when the chain aborted) those go back among the system messages. With
         ``caller_system="input"`` they see the strings of the caller's tool
         definitions, provider options and model settings as input too
-        (``tripwire._caller_texts``)."""
+        (``tripwire.run._caller_texts``)."""
         call = self.call
         texts = add_caller_texts(message_list, call) if call.system_is_input else None
         try:

@@ -15,11 +15,11 @@ from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
 from tripwire.tools import UNOFFERED_TOOL, Tool
 
 if TYPE_CHECKING:
-    from tripwire._call_options import StepConfig
-    from tripwire._hooks import Hooks
-    from tripwire._pipeline import OutputPipeline
     from tripwire.context import RequestContext
+    from tripwire.hooks._facade import Hooks
     from tripwire.results import StepResult
+    from tripwire.run._call import StepConfig
+    from tripwire.stream._pipeline import OutputPipeline
 
 log = logging.getLogger("tripwire")
 

@@ -17,7 +17,7 @@ The order of the stages is the diagram in docs/hooks.md::
 This module holds that order and the per-chunk loop (the hot path); the stages around
 it live in modules named for them: a step's preparation (``_step_request``), a step the
 model finished (``_step_end``), retried and rejected steps (``_step_retry``), tool
-execution (``_tool_exec``), the run's end and result (``_run_end``).
+execution (``_tool_exec``), the run's end and result (``_end``).
 """
 
 from __future__ import annotations
@@ -28,24 +28,25 @@ from collections.abc import AsyncGenerator, Mapping
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
-from tripwire import _observe, _run_end
-from tripwire._binding import Bindings
-from tripwire._call_options import resolve_call
-from tripwire._hooks import Hooks
-from tripwire._json_escapes import canonical_tool_call
-from tripwire._modes import read_during_checks
-from tripwire._pipeline import OutputPipeline
-from tripwire._step_end import accept_step, output_step
-from tripwire._step_request import answer_stream, model_request, prepare_step, request_prompt
-from tripwire._step_retry import RetryStep, StepRetries
-from tripwire._tool_exec import ToolRunner, runs_on_client, unoffered
+from tripwire import _observe
 from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
+from tripwire.hooks._binding import Bindings
+from tripwire.hooks._facade import Hooks
 from tripwire.messages import MessageList, new_id
 from tripwire.models import model_label
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, StepAccumulator, StepResult
+from tripwire.run import _end
+from tripwire.run._call import resolve_call
+from tripwire.run._modes import read_during_checks
+from tripwire.run._step_end import accept_step, output_step
+from tripwire.run._step_request import answer_stream, model_request, prepare_step, request_prompt
+from tripwire.run._step_retry import RetryStep, StepRetries
+from tripwire.run._tool_exec import ToolRunner, runs_on_client, unoffered
+from tripwire.stream._json_escapes import canonical_tool_call
+from tripwire.stream._pipeline import OutputPipeline
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
@@ -128,33 +129,33 @@ class Run:
                     step_number += 1
                     continue
                 break
-            now, finish = await _run_end.finish_chunks(self)
+            now, finish = await _end.finish_chunks(self)
             for c in now:
                 yield c
-            output, now = await _run_end.output_result(self, run_start)
+            output, now = await _end.output_result(self, run_start)
             for c in now:
                 yield c
-            if _run_end.take_output(self, output) is not None:
-                for c in await _run_end.object_chunks(self):
+            if _end.take_output(self, output) is not None:
+                for c in await _end.object_chunks(self):
                     yield c
             for c in finish:
                 yield c
         except TripWire as tw:
-            for c in _run_end.tripwire_chunks(self, tw):
+            for c in _end.tripwire_chunks(self, tw):
                 yield c
         except (asyncio.CancelledError, GeneratorExit):
             self.abort_signal.set()
-            self.text = _run_end.text_so_far(self)
+            self.text = _end.text_so_far(self)
             raise
         except Exception as e:
             self.finish_reason = "error"
-            for c in await _run_end.error_chunks(self, e):
+            for c in await _end.error_chunks(self, e):
                 yield c
             raise
         finally:
             if self.guards:  # a run that ended before its model call
-                await _run_end.stop_checks(self)
-            _run_end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
+                await _end.stop_checks(self)
+            _end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
 
     # (made when a step first needs them: most runs call no tool and retry nothing)
     # (not functools.cached_property: on Python 3.11 it takes a lock on every read)
@@ -390,7 +391,7 @@ class Run:
 
     def result(self) -> GenerateResult:
         """What ``generate()`` returns (and a stream's awaitables read)."""
-        return _run_end.result(self)
+        return _end.result(self)
 
 
 def _step_finish_payload(finish: Mapping[str, Any]) -> dict[str, Any]:

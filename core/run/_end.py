@@ -21,8 +21,8 @@ from tripwire.errors import TripWire
 from tripwire.results import GenerateResult, OutputResult, response_text, tripwire_info
 
 if TYPE_CHECKING:
-    from tripwire._loop import Run
-    from tripwire._step_retry import Checkpoint
+    from tripwire.run._loop import Run
+    from tripwire.run._step_retry import Checkpoint
 
 log = logging.getLogger("tripwire")
 

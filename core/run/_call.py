@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 import tripwire.hookspecs as hookspecs
-from tripwire._validation import (
+from tripwire.context import RequestContext
+from tripwire.errors import ConfigurationError
+from tripwire.hooks._validation import (
     CompiledGroup,
     CompiledNode,
     CompiledProcessor,
     HookImplInfo,
     compile_processor,
 )
-from tripwire.context import RequestContext
-from tripwire.errors import ConfigurationError
 from tripwire.options import NonNegativeInt, PositiveInt, check
 from tripwire.tools import Tool
 
@@ -148,7 +148,7 @@ class CallOptions:
     audit: bool = False
     #: what the hooks of a call bind the same way for every call with these units
     #: (the agent's when the call runs its own lists, else the call's own): the hooks
-    #: each list implements, chains of processors bound once (``tripwire._binding``)
+    #: each list implements, chains of processors bound once (``tripwire.hooks._binding``)
     plans: dict[Any, Any] = attrs.field(factory=dict)
     #: the caller's system-role messages are input (``caller_system="input"``)
     system_is_input: bool = False
@@ -156,7 +156,7 @@ class CallOptions:
     #: tool for is the agent's tool)
     caller_tools: tuple[str, ...] = ()
     #: the agent's own ``provider_options`` and ``model_settings`` (what of the call's
-    #: is not the caller's: ``tripwire._caller_texts``)
+    #: is not the caller's: ``tripwire.run._caller_texts``)
     own_settings: tuple[Mapping[str, Any], Mapping[str, Any]] = ({}, {})
 
     def processors(self, *kinds: str) -> list[CompiledProcessor]:

@@ -15,9 +15,9 @@ from tripwire.chunks import Chunk
 from tripwire.errors import TripWire
 
 if TYPE_CHECKING:
-    from tripwire._call_options import StepConfig
-    from tripwire._loop import Run
     from tripwire.results import StepAccumulator, StepResult
+    from tripwire.run._call import StepConfig
+    from tripwire.run._loop import Run
 
 
 async def accept_step(

@@ -27,8 +27,8 @@ from types import CoroutineType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from tripwire._pipeline import OutputPipeline
     from tripwire.chunks import Chunk
+    from tripwire.stream._pipeline import OutputPipeline
 
 Through = Callable[..., Awaitable[list["Chunk"]]]
 #: ``check(chunk)``: every stage in turn, synchronously (when no stage is ``async``);

@@ -5,7 +5,7 @@ all see.
 
 What is the same for every call of the same lists (a chain whose processors are bound
 once for all calls, the output stages) is kept in ``CallOptions.plans``; the rest is
-bound once per call. ``tripwire._hooks`` runs the chains.
+bound once per call. ``tripwire.hooks._facade`` runs the chains.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from tripwire._call_options import CallOptions, ParallelUnit, Unit, flat
-from tripwire._hookcall import BoundHook, make_abort, shareable, shared_bound
-from tripwire._validation import CompiledProcessor
 from tripwire.context import TracingContext
+from tripwire.hooks._call import BoundHook, make_abort, shareable, shared_bound
+from tripwire.hooks._validation import CompiledProcessor
+from tripwire.run._call import CallOptions, ParallelUnit, Unit, flat
 
 if TYPE_CHECKING:
-    from tripwire._pipeline import OutputPipeline
+    from tripwire.stream._pipeline import OutputPipeline
 
 
 @attrs.define(eq=False)

@@ -10,10 +10,10 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tripwire._hookcall import BoundHook
 from tripwire._stagestats import UNCOUNTED, StepStats
-from tripwire._validation import CompiledProcessor
 from tripwire.chunks import Chunk
+from tripwire.hooks._call import BoundHook
+from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import MessageList
 
 log = logging.getLogger("tripwire")

@@ -4,7 +4,7 @@ pluggy parses and validates the hookimpls (names, argument names) against the
 hookspecs; tripwire adds what pluggy lets pass silently (arguments with defaults,
 ``process_*`` methods without ``@hookimpl``, ids) and reads each implementation once
 (function + argument names) into a ``CompiledProcessor``. Calling the implementations
-is ``tripwire._hookcall``'s job.
+is ``tripwire.hooks._call``'s job.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import attrs
 import pluggy
 
 import tripwire.hookspecs as hookspecs
-from tripwire._markers import PROJECT_NAME
 from tripwire.errors import ProcessorValidationError
+from tripwire.hooks._markers import PROJECT_NAME
 
 #: The arguments every hook may declare besides its own (API.md section 3).
 COMMON_ARGS = ("abort", "retry_count", "request_context", "tracing_context", "state",
@@ -73,7 +73,7 @@ class CompiledProcessor:
         takes_self=True))
 
     #: ``BoundHook``s every call of this processor shares, by hook: those of the
-    #: implementations that declare nothing bound per call (``tripwire._hookcall``)
+    #: implementations that declare nothing bound per call (``tripwire.hooks._call``)
     shared_bounds: dict[str, Any] = attrs.field(init=False, factory=dict)
 
     @property

@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tripwire._call_options import CallOptions
 from tripwire._message_list import MessageList
 from tripwire._message_types import CALLER_TEXT, Message, TextPart
+from tripwire.run._call import CallOptions
 from tripwire.tools import client_tool
 
 #: Where one string sits: ``"tools"`` and the tool's name, ``"provider_options"`` or

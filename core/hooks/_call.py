@@ -21,8 +21,8 @@ from types import CoroutineType
 from typing import Any, NoReturn
 
 from tripwire._observe import wall_ns
-from tripwire._validation import COMMON_ARGS, CompiledProcessor
 from tripwire.errors import ProcessorError, TripWire
+from tripwire.hooks._validation import COMMON_ARGS, CompiledProcessor
 from tripwire.processor import ProcessorViolation
 
 log = logging.getLogger("tripwire")

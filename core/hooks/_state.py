@@ -18,10 +18,10 @@ import attrs
 from tripwire.messages import MessageList
 
 if TYPE_CHECKING:
-    from tripwire._call_options import StepConfig
-    from tripwire._validation import CompiledProcessor
     from tripwire.chunks import Chunk
+    from tripwire.hooks._validation import CompiledProcessor
     from tripwire.results import OutputResult
+    from tripwire.run._call import StepConfig
 
 _CONFIG_KEYS = ("model", "tools", "tool_choice", "active_tools", "system_messages",
                 "provider_options", "model_settings", "structured_output")

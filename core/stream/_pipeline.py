@@ -1,9 +1,9 @@
 """The output pipeline: every chunk a client receives passes ``process_output_stream``
 of the output processors here, in list order, exactly once.
 
-It also carries the ``data-*`` chunks hooks and tools write (``tripwire._writer``), and
+It also carries the ``data-*`` chunks hooks and tools write (``tripwire.stream._writer``), and
 keeps the non-transient ones for the step's stored message. Each processor is a
-``tripwire._stage.Stage``; with the audit on, ``tripwire._stagestats`` hands what the
+``tripwire.stream._stage.Stage``; with the audit on, ``tripwire._stagestats`` hands what the
 stages did to the recorder, step by step.
 """
 
@@ -13,22 +13,22 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tripwire import _fastpath
-from tripwire._hookcall import (
+from tripwire._observe import wall_ns
+from tripwire._stagestats import StageAudit
+from tripwire.chunks import Chunk, check_chunk
+from tripwire.errors import TripWire
+from tripwire.hooks._call import (
     FAILED_OPEN,
     BoundHook,
     handle_failure,
     is_coroutine,
     on_tripwire,
 )
-from tripwire._observe import wall_ns
-from tripwire._stage import Stage, warn_dropped_all
-from tripwire._stagestats import StageAudit
-from tripwire._validation import CompiledProcessor
-from tripwire._writer import Writer
-from tripwire.chunks import Chunk, check_chunk
-from tripwire.errors import TripWire
+from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import DataPart, Message, MessageList
+from tripwire.stream import _fastpath
+from tripwire.stream._stage import Stage, warn_dropped_all
+from tripwire.stream._writer import Writer
 
 __all__ = ["OutputPipeline", "Writer"]
 

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from tripwire._json_escapes import CanonicalStream, json_answer
-from tripwire._signals import make_send_signal
 from tripwire.chunks import Chunk
 from tripwire.messages import Message, MessageList, message_to_core
 from tripwire.models import ModelRequest
+from tripwire.run._signals import make_send_signal
+from tripwire.stream._json_escapes import CanonicalStream, json_answer
 
 if TYPE_CHECKING:
-    from tripwire._call_options import StepConfig
-    from tripwire._loop import Run
+    from tripwire.run._call import StepConfig
+    from tripwire.run._loop import Run
 
 
 async def prepare_step(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from tripwire.messages import Message, MessageList, signal_message
 
 if TYPE_CHECKING:
-    from tripwire._pipeline import OutputPipeline
+    from tripwire.stream._pipeline import OutputPipeline
     from tripwire.types import SendSignal
 
 _KEYS = ("type", "contents", "attributes", "transient", "tag_name")

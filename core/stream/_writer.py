@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tripwire.chunks import Chunk
 
 if TYPE_CHECKING:
-    from tripwire._pipeline import OutputPipeline
+    from tripwire.stream._pipeline import OutputPipeline
 
 
 class Writer:

@@ -19,11 +19,11 @@ from tripwire.messages import Message, MessageList, signal_message
 from tripwire.results import StepResult, tripwire_info
 
 if TYPE_CHECKING:
-    from tripwire._binding import Bindings
-    from tripwire._call_options import CallOptions
-    from tripwire._hooks import Hooks
-    from tripwire._pipeline import OutputPipeline
     from tripwire.agent import Agent
+    from tripwire.hooks._binding import Bindings
+    from tripwire.hooks._facade import Hooks
+    from tripwire.run._call import CallOptions
+    from tripwire.stream._pipeline import OutputPipeline
 
 log = logging.getLogger("tripwire")
 
