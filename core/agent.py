@@ -545,7 +545,7 @@ class AgentStream:
 
     @property
     def verdicts(self) -> Awaitable[list[Any]]:
-        """What guards reported (``tripwire.guardrails.Verdict``), once the run is done."""
+        """What guards reported (``tripwire.guards.verdicts.Verdict``), once the run is done."""
         return self._awaitable("verdicts")
 
     @property

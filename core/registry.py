@@ -160,7 +160,7 @@ COMMANDS = Group(
 DETECTORS = Group(
     "tripwire.detectors",
     "detector",
-    _callable("detector", "a detector class or factory (see tripwire.guardrails.Detector)"),
+    _callable("detector", "a detector class or factory (see tripwire.guards.verdicts.Detector)"),
 )
 
 CACHES = Group(

@@ -131,7 +131,7 @@ class GenerateResult:
     run_id: str = ""
     #: the audit trail (``audit``), or the run's recorder until it is first read
     _audit: Any = attrs.field(factory=list, alias="audit", eq=False, repr=False)
-    #: what guards reported (``tripwire.guardrails.Verdict``: warnings, redactions, ...)
+    #: what guards reported (``tripwire.guards.verdicts.Verdict``: warnings, redactions, ...)
     verdicts: list[Any] = attrs.field(factory=list)
 
     @property

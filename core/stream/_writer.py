@@ -55,12 +55,12 @@ class Writer:
         self._pipeline.pending.append((out, self._emitter))
 
     def report(self, verdict: Any) -> None:
-        """Record a guard's ``tripwire.guardrails.Verdict`` on the run's result
+        """Record a guard's ``tripwire.guards.verdicts.Verdict`` on the run's result
         (``result.verdicts``): how a guard that warns, redacts or rewrites says what it
         did (one that blocks puts ``verdict.to_metadata()`` on its tripwire instead)."""
-        from tripwire.guardrails import Verdict
+        from tripwire.guards.verdicts import Verdict
 
         if not isinstance(verdict, Verdict):
-            raise TypeError(f"writer.report() takes a tripwire.guardrails.Verdict, got "
+            raise TypeError(f"writer.report() takes a tripwire.guards.verdicts.Verdict, got "
                             f"{type(verdict).__name__}")
         self._pipeline.verdicts.append(verdict)

@@ -11,8 +11,8 @@ from typing import Any
 
 from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, merge
-from tripwire.holdback import Match
+from tripwire.guards.verdicts import Detection, merge
+from tripwire.guards.window import Match
 from tripwire.messages import Message, MessageList
 from tripwire.plugins._pii.redaction import label, splice
 from tripwire.plugins._pii.walk import (

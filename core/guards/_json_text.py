@@ -2,7 +2,7 @@
 the first complete value after leading prose.
 
 Shared by the ``structured-output`` processor (``tripwire.plugins.structured_output``
-re-exports both names) and the judge (``tripwire.judge``).
+re-exports both names) and the judge (``tripwire.guards.judge``).
 """
 
 from __future__ import annotations
