@@ -31,7 +31,7 @@ from tripwire.errors import ConfigurationError, TripWire
 from tripwire.hooks._validation import CompiledNode, compile_list
 from tripwire.memory._memory import coerce_memory
 from tripwire.models import Model, resolve_model
-from tripwire.options import NonNegativeInt, PositiveInt, check, names_the_valid_options
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, OutputResult, StepResult
 from tripwire.run._call import DEFAULT_API_ERROR_RETRIES
@@ -410,7 +410,7 @@ def _default_error_processors() -> list[Any]:
     from tripwire.plugins.prefill_error_handler import PrefillErrorHandler
 
     if os.environ.get("TRIPWIRE_DISABLE_PLUGINS") or "TRIPWIRE_LOAD_PLUGINS" in os.environ:
-        from tripwire import _discovery
+        from tripwire.registry import _discovery
 
         if _discovery.is_blocked(PrefillErrorHandler.id):
             return []

@@ -136,7 +136,7 @@ class GenerateResult:
 
     @property
     def audit(self) -> list[Any]:
-        """The audit trail (``tripwire.audit.AuditRecord`` list) when the run's audit is
+        """The audit trail (``tripwire.observe.audit.AuditRecord`` list) when the run's audit is
         on, else empty. The records are built when first read: a run whose audit nobody
         reads pays only for noting the raw values."""
         audit = self._audit

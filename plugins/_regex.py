@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from tripwire.errors import ConfigurationError
-from tripwire.options import PositiveInt, check
+from tripwire.option_checks import PositiveInt, check
 from tripwire.plugins._prefilter import Atom, Gate, Locator, Span, gate, windows
 
 __all__ = ["PRESETS", "WORD_START", "Matcher", "Rule", "rules_in_force", "structure_rules",

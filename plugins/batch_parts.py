@@ -22,7 +22,7 @@ from typing import Any
 
 from tripwire.chunks import Chunk
 from tripwire.hooks._markers import hookimpl
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.processor import Processor
 
 

@@ -43,7 +43,7 @@ from tripwire.hooks._call import notify_violation
 from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, TextPart
 from tripwire.models import Model
-from tripwire.options import NonNegativeInt, Range, check
+from tripwire.option_checks import NonNegativeInt, Range, check
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, Writer
 

@@ -77,7 +77,7 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.models import Model
-from tripwire.options import NonNegativeInt, Range, check
+from tripwire.option_checks import NonNegativeInt, Range, check
 from tripwire.plugins._moderation_endpoint import (
     ENDPOINT_MODEL,
     ModerationsEndpoint,

@@ -69,7 +69,7 @@ from tripwire.hooks._call import notify_violation
 from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
-from tripwire.options import Range, check
+from tripwire.option_checks import Range, check
 from tripwire.plugins._judge_types import check_descriptions
 from tripwire.plugins._pii import (
     Tokenizer,

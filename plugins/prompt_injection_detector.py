@@ -65,7 +65,7 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.models import Model
-from tripwire.options import Range, check
+from tripwire.option_checks import Range, check
 from tripwire.plugins._injection import TYPES, Analysis, Scanner
 from tripwire.plugins._injection.cleaning import UNCLEAN, cleaned_text, cleaned_value
 from tripwire.plugins._injection.findings import Finding

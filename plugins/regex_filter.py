@@ -65,7 +65,7 @@ from tripwire.guards.window import (
 from tripwire.hooks._call import notify_violation
 from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
-from tripwire.options import check
+from tripwire.option_checks import check
 from tripwire.plugins._regex import PRESETS, Matcher, Rule, rules_in_force, structure_rules
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer

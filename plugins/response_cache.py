@@ -67,7 +67,7 @@ from tripwire.chunks import Chunk
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.hooks._markers import hookimpl
-from tripwire.options import Mismatch, check, conform
+from tripwire.option_checks import Mismatch, check, conform
 from tripwire.processor import Processor
 
 log = logging.getLogger(__name__)

@@ -97,7 +97,7 @@ from tripwire.hooks._call import notify_violation
 from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
-from tripwire.options import Range, check
+from tripwire.option_checks import Range, check
 from tripwire.plugins._leaks import (
     Index,
     Span,

@@ -41,7 +41,7 @@ from typing import Any, Literal, NoReturn
 
 from tripwire.chunks import Chunk
 from tripwire.hooks._markers import hookimpl
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.plugins._tokens import (
     REPLY_PRIMING_TOKENS,
     EncodingName,

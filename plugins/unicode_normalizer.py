@@ -55,7 +55,7 @@ from tripwire.messages import (
     TextPart,
     ToolInvocationPart,
 )
-from tripwire.options import check
+from tripwire.option_checks import check
 from tripwire.plugins._unicode_chars import (
     INVISIBLE,
     ZWJ,

@@ -18,6 +18,9 @@ MOVED = {
     "tripwire.values": "tripwire.guards.values",
     "tripwire.judge": "tripwire.guards.judge",
     "tripwire.guardrails": "tripwire.guards.verdicts",
+    "tripwire.audit": "tripwire.observe.audit",
+    "tripwire.options": "tripwire.option_checks",
+    "tripwire.loops": "tripwire.per_loop",
 }
 
 

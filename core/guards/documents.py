@@ -40,7 +40,7 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote
 
-from tripwire._message_types import DataPart, FilePart
+from tripwire.messages._types import DataPart, FilePart
 
 __all__ = [
     "ENCODINGS",

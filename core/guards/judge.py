@@ -44,7 +44,7 @@ import attrs
 from tripwire.errors import APICallError, ConfigurationError, MissingDependencyError, TripwireError
 from tripwire.guards._json_text import NoJSONFound, extract_json
 from tripwire.models import Model, ModelRequest, model_label, resolve_model
-from tripwire.options import NonNegativeInt, PositiveInt, Range, check
+from tripwire.option_checks import NonNegativeInt, PositiveInt, Range, check
 
 __all__ = ["DEFAULT_TIMEOUT", "QUOTE_MIN_CHARS", "Judge", "JudgeError", "JudgeTimeout", "KINDS",
            "unquoted_reason"]

@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 import attrs
 
 from tripwire.errors import ConfigurationError
-from tripwire.options import did_you_mean
+from tripwire.option_checks import did_you_mean
 
 __all__ = [
     "ACTIONS",

@@ -20,9 +20,9 @@ from collections.abc import Callable, Mapping, Sequence
 from types import CoroutineType
 from typing import Any, NoReturn
 
-from tripwire._observe import wall_ns
 from tripwire.errors import ProcessorError, TripWire
 from tripwire.hooks._validation import COMMON_ARGS, CompiledProcessor
+from tripwire.observe._recorder import wall_ns
 from tripwire.processor import ProcessorViolation
 
 log = logging.getLogger("tripwire")

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tripwire._serde import chunk_from_dict
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import ConfigurationError
 from tripwire.hooks._call import FAILED_OPEN, handle_failure
 from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import Message, MessageList, coerce_system_list, replace_untagged
+from tripwire.messages._serde import chunk_from_dict
 from tripwire.run._call import StepConfig
 from tripwire.tools import coerce_tools
 from tripwire.types import (

@@ -347,7 +347,7 @@ def _compile_node(item: Any, kind: str, seen: set[str], where: str) -> CompiledN
 
     if isinstance(item, str):
         # A plugin name, as in TOML: built with its default options.
-        from tripwire import _discovery
+        from tripwire.registry import _discovery
 
         item = _discovery.create(item)
     if isinstance(item, ProcessorGroup):

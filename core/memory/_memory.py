@@ -18,7 +18,7 @@ from typing import Any
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.memory.store import MemoryStore, open_store
-from tripwire.options import NonNegativeInt, check
+from tripwire.option_checks import NonNegativeInt, check
 
 #: Memory options a TOML ``memory = { ... }`` table may set.
 MEMORY_KEYS = ("store", "last_messages", "working_memory", "semantic_recall", "read_only")

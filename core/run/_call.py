@@ -23,7 +23,7 @@ from tripwire.hooks._validation import (
     HookImplInfo,
     compile_processor,
 )
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.tools import Tool
 
 if TYPE_CHECKING:

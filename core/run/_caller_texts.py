@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from tripwire._message_list import MessageList
-from tripwire._message_types import CALLER_TEXT, Message, TextPart
+from tripwire.messages._list import MessageList
+from tripwire.messages._types import CALLER_TEXT, Message, TextPart
 from tripwire.run._call import CallOptions
 from tripwire.tools import client_tool
 

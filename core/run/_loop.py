@@ -28,7 +28,6 @@ from collections.abc import AsyncGenerator, Mapping
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
-from tripwire import _observe
 from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
@@ -36,6 +35,7 @@ from tripwire.hooks._binding import Bindings
 from tripwire.hooks._facade import Hooks
 from tripwire.messages import MessageList, new_id
 from tripwire.models import model_label
+from tripwire.observe import _recorder
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, StepAccumulator, StepResult
 from tripwire.run import _end
@@ -67,8 +67,8 @@ class Run:
                               keep_system=call.system_is_input)
         self.pipeline = OutputPipeline(self.run_id)
         self.tracing_context = TracingContext(self.run_id, agent.id)
-        tracer = _observe.tracer()
-        self.recorder = (_observe.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
+        tracer = _recorder.tracer()
+        self.recorder = (_recorder.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
                          if call.audit or tracer is not None else None)
         self.pipeline.recorder = self.recorder
         self.bindings = Bindings(call, self.pipeline, self.tracing_context, self.abort_signal,

@@ -3,7 +3,7 @@ of the output processors here, in list order, exactly once.
 
 It also carries the ``data-*`` chunks hooks and tools write (``tripwire.stream._writer``), and
 keeps the non-transient ones for the step's stored message. Each processor is a
-``tripwire.stream._stage.Stage``; with the audit on, ``tripwire._stagestats`` hands what the
+``tripwire.stream._stage.Stage``; with the audit on, ``tripwire.observe._stagestats`` hands what the
 stages did to the recorder, step by step.
 """
 
@@ -13,8 +13,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tripwire._observe import wall_ns
-from tripwire._stagestats import StageAudit
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import TripWire
 from tripwire.hooks._call import (
@@ -26,6 +24,8 @@ from tripwire.hooks._call import (
 )
 from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import DataPart, Message, MessageList
+from tripwire.observe._recorder import wall_ns
+from tripwire.observe._stagestats import StageAudit
 from tripwire.stream import _fastpath
 from tripwire.stream._stage import Stage, warn_dropped_all
 from tripwire.stream._writer import Writer

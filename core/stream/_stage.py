@@ -10,11 +10,11 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tripwire._stagestats import UNCOUNTED, StepStats
 from tripwire.chunks import Chunk
 from tripwire.hooks._call import BoundHook
 from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import MessageList
+from tripwire.observe._stagestats import UNCOUNTED, StepStats
 
 log = logging.getLogger("tripwire")
 

@@ -13,8 +13,8 @@ from typing import Any, overload
 
 import attrs
 
-from tripwire._message_forms import message_to_core, message_to_ui
-from tripwire._message_types import (
+from tripwire.messages._forms import message_to_core, message_to_ui
+from tripwire.messages._types import (
     SOURCES,
     Message,
     Part,
@@ -231,7 +231,7 @@ class MessageList:
         tool-result chunk) sees. Raises ``KeyError`` if no message holds that call.
         """
         if isinstance(part, dict):
-            from tripwire._serde import converter
+            from tripwire.messages._serde import converter
 
             # cattrs annotates the target as type[T]; a union of part classes is a
             # valid target at runtime (tagged by "type").

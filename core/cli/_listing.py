@@ -11,10 +11,10 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any
 
-from tripwire import _discovery
 from tripwire import caches as _caches
-from tripwire._cli_common import add_config_option
-from tripwire._render import _jsonable
+from tripwire.cli._common import add_config_option
+from tripwire.cli._render import _jsonable
+from tripwire.registry import _discovery
 
 # ---------------------------------------------------------------- plugins
 

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from tripwire.errors import APICallError, ConfigurationError
-from tripwire.options import check, constructor_hints, unknown_name
+from tripwire.option_checks import check, constructor_hints, unknown_name
 
 #: The type a TOML value must have where the constructor's annotation cannot say it.
 _TOML_TYPES: dict[str, Any] = {

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from tripwire.audit import AuditRecord
+from tripwire.observe.audit import AuditRecord
 
 _otel: Any = None  # the opentelemetry.trace module, once looked for
 _looked = False

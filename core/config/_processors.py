@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tripwire._discovery import create
 from tripwire.errors import ConfigurationError
+from tripwire.registry._discovery import create
 
 _GROUP_KINDS = ("parallel", "sequence")
 

@@ -34,8 +34,8 @@ Every error is a ``ConfigurationError`` that names the file, the table and the k
 The format is documented in docs/configuration.md.
 
 This module reads the file and turns ``[agents.NAME]`` tables into agents; a
-``[models.NAME]`` table is checked and built by ``_config_models``, a processor list
-by ``_config_processors`` (both re-exported here).
+``[models.NAME]`` table is checked and built by ``_models``, a processor list by
+``_processors`` and the ``[serve]`` table by ``_serve`` (the first two re-exported here).
 """
 
 from __future__ import annotations
@@ -50,11 +50,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import attrs
 
-from tripwire._config_models import MODEL_KINDS, ModelKind, check_model
-from tripwire._config_processors import build_processors, check_specs, processor_ids
-from tripwire._config_serve import check_serve
+from tripwire.config._models import MODEL_KINDS, ModelKind, check_model
+from tripwire.config._processors import build_processors, check_specs, processor_ids
+from tripwire.config._serve import check_serve
 from tripwire.errors import ConfigurationError, TripwireError
-from tripwire.options import Range, check, unknown_name
+from tripwire.option_checks import Range, check, unknown_name
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent

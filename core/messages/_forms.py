@@ -1,13 +1,13 @@
 """The forms a message takes outside storage: the provider-facing ("core") dicts a
 model is prompted with, and the dicts for user interfaces. The stored JSON form is
-``tripwire._serde``'s.
+``tripwire.messages._serde``'s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tripwire._message_types import (
+from tripwire.messages._types import (
     FilePart,
     Message,
     Part,
@@ -68,7 +68,7 @@ def message_to_core(message: Message) -> list[dict[str, Any]]:
 
 
 def message_to_ui(message: Message) -> dict[str, Any]:
-    from tripwire._serde import converter
+    from tripwire.messages._serde import converter
 
     return {
         "id": message.id,

@@ -8,8 +8,8 @@ point group ``tripwire.commands`` (``name = module:register``); one that fails t
 load or register is reported by ``tripwire plugins`` and never stops the CLI.
 
 This module assembles the parser and runs a command (``main``); the built-in
-commands live in ``_cli_listing`` (``plugins``, ``models``, ``agents``), ``_cli_run``
-(``run``), ``tripwire.memory.cli`` (``memory``) and ``tripwire.serve`` (``serve``).
+commands live in ``_listing`` (``plugins``, ``models``, ``agents``), ``_run``
+(``run``, shown by ``_render``; ``_common`` holds the shared options), ``tripwire.memory.cli`` (``memory``) and ``tripwire.serve`` (``serve``).
 """
 
 from __future__ import annotations
@@ -26,16 +26,16 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from tripwire import _discovery
-from tripwire._cli_common import add_config_option, add_verbose_option, fail, resolve_config
-from tripwire._cli_listing import (
+from tripwire.cli._common import add_config_option, add_verbose_option, fail, resolve_config
+from tripwire.cli._listing import (
     register_agents_command,
     register_models_command,
     register_plugins_command,
 )
-from tripwire._cli_run import UsageError, model_options, register_run_command
-from tripwire._render import JSONRenderer, Renderer, _error_message, chunk_json
+from tripwire.cli._render import JSONRenderer, Renderer, _error_message, chunk_json
+from tripwire.cli._run import UsageError, model_options, register_run_command
 from tripwire.errors import ConfigurationError, TripwireError
+from tripwire.registry import _discovery
 
 DESCRIPTION = """\
 tripwire runs LLM agents whose every stage passes through processors:

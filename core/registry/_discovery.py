@@ -18,7 +18,7 @@ import attrs
 from tripwire import registry
 from tripwire.errors import ConfigurationError
 from tripwire.hooks._validation import compile_processor, hooks_of
-from tripwire.options import OptionInfo, check_options, options_of
+from tripwire.option_checks import OptionInfo, check_options, options_of
 from tripwire.registry import DISABLE_ENV, LOAD_ENV, reset
 
 PROCESSORS_GROUP = registry.PROCESSORS.name
@@ -125,7 +125,7 @@ def create(name: str, /, **options: Any) -> Any:
     """Build the processor registered as ``name`` with ``options``.
 
     Options are checked against the constructor's annotations
-    (``tripwire.options.check_options``): an unknown or missing option, or a value of
+    (``tripwire.option_checks.check_options``): an unknown or missing option, or a value of
     the wrong type, is a ``ConfigurationError`` naming the processor and the option and
     listing the valid options. A broken plugin raises a ``ConfigurationError`` naming it
     and its distribution, its import error chained.

@@ -4,17 +4,17 @@ Messages and parts are mutable on purpose: processors may edit ``content.parts``
 in place and the edit is seen by later processors and by storage. A processor
 that wants to add, remove or reorder messages goes through ``MessageList``.
 
-This module is the public place to import them from; they live in three modules:
-``_message_types`` (the parts, ``Message``, ids, coercion of strings and dicts),
-``_message_list`` (``MessageList`` and its views) and ``_message_forms`` (the
-provider-facing and UI forms of a message).
+This module is the public place to import them from; they live in the package's
+modules: ``_types`` (the parts, ``Message``, ids, coercion of strings and dicts),
+``_list`` (``MessageList`` and its views), ``_forms`` (the provider-facing and UI
+forms of a message) and ``_serde`` (the one cattrs converter, for stores and the wire).
 """
 
 from __future__ import annotations
 
-from tripwire._message_forms import message_to_core, message_to_ui
-from tripwire._message_list import MessageList, MessageView
-from tripwire._message_types import (
+from tripwire.messages._forms import message_to_core, message_to_ui
+from tripwire.messages._list import MessageList, MessageView
+from tripwire.messages._types import (
     SOURCES,
     DataPart,
     FilePart,
@@ -35,7 +35,7 @@ from tripwire._message_types import (
     replace_untagged,
     signal_message,
 )
-from tripwire._message_types import _ids as _ids
+from tripwire.messages._types import _ids as _ids
 
 __all__ = [
     "SOURCES",

@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tripwire._cli_common import add_config_option, add_verbose_option, fail
-from tripwire._render import JSONRenderer, Renderer
+from tripwire.cli._common import add_config_option, add_verbose_option, fail
+from tripwire.cli._render import JSONRenderer, Renderer
 from tripwire.errors import TripwireError
 
 
@@ -132,7 +132,7 @@ async def _run(args: argparse.Namespace) -> int:
         if closer is not None:
             await closer()
     if args.explain:
-        from tripwire.audit import format_audit
+        from tripwire.observe.audit import format_audit
 
         print(format_audit(await stream.audit), file=sys.stderr)
     if timed_out:

@@ -12,9 +12,9 @@ import math
 import re
 from typing import Any
 
-from tripwire._config_processors import check_specs
+from tripwire.config._processors import check_specs
 from tripwire.errors import ConfigurationError
-from tripwire.options import check, unknown_name
+from tripwire.option_checks import check, unknown_name
 from tripwire.run._call import CALLER_SYSTEM
 
 #: ``[serve]`` keys and the types their values must have.
