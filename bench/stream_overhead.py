@@ -15,7 +15,7 @@ import asyncio
 import time
 
 from tripwire import Agent, Chunk, Processor, hookimpl
-from tripwire._loop import Run
+from tripwire.run._loop import Run
 from tripwire.testing import MockModel
 
 

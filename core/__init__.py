@@ -4,8 +4,6 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 ``tripwire.hookspecs`` for the nine lifecycle hooks.
 """
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl, hookspec
 from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
 from tripwire.caches.keys import build_response_cache_key
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
@@ -21,8 +19,11 @@ from tripwire.errors import (
     TripwireError,
 )
 from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
-from tripwire.holdback import HoldBack
-from tripwire.judge import Judge, JudgeError
+from tripwire.guards.judge import Judge, JudgeError
+from tripwire.guards.segments import SegmentHold
+from tripwire.guards.window import HoldBack
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl, hookspec
 from tripwire.memory import Memory
 from tripwire.messages import (
     DataPart,
@@ -37,7 +38,6 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.processor import Processor, ProcessorViolation, TripwireInfo
-from tripwire.segmenthold import SegmentHold
 from tripwire.tools import Tool, client_tool, tool
 
 __all__ = [

@@ -1,13 +1,11 @@
 """The agent: what users build and call. ``Agent`` holds the configuration;
-``generate()`` / ``stream()`` start a run (``tripwire._loop``) and ``AgentStream`` hands
+``generate()`` / ``stream()`` start a run (``tripwire.run._loop``) and ``AgentStream`` hands
 its chunks to the caller.
 
-The loop's parts live in modules named for them: call options (``_call_options``),
-processors bound to their hooks (``_binding``), the typed hook facade (``_hooks``), the
-output pipeline (``_pipeline``), a step's preparation (``_step_request``), a finished
-step (``_step_end``), retried and rejected steps (``_step_retry``), tool execution
-(``_tool_exec``), how a run ends (``_run_end``), what hooks return (``_returns``),
-results (``results``).
+The loop's parts live in rooms named for them (docs/architecture.md is the map):
+``tripwire.run`` (the loop, a call's options, a step, tools, a run's end),
+``tripwire.hooks`` (processors bound to their hooks, what hooks return) and
+``tripwire.stream`` (the output pipeline).
 """
 
 from __future__ import annotations
@@ -27,17 +25,17 @@ from collections.abc import (
 )
 from typing import Any
 
-from tripwire._call_options import DEFAULT_API_ERROR_RETRIES
-from tripwire._loop import Run
-from tripwire._validation import CompiledNode, compile_list
 from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError, TripWire
+from tripwire.hooks._validation import CompiledNode, compile_list
 from tripwire.memory._memory import coerce_memory
 from tripwire.models import Model, resolve_model
-from tripwire.options import NonNegativeInt, PositiveInt, check, names_the_valid_options
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, OutputResult, StepResult
+from tripwire.run._call import DEFAULT_API_ERROR_RETRIES
+from tripwire.run._loop import Run
 from tripwire.tools import Tool, coerce_tools
 
 __all__ = ["Agent", "AgentStream", "GenerateResult", "OutputResult", "StepResult"]
@@ -124,7 +122,7 @@ class Agent:
         #: keep an audit trail of every processor decision (``result.audit``)
         self.audit = audit
         #: the call units of the agent's own lists, once a call has resolved them (and
-        #: when they are the same for every call: see ``_call_options.resolve_call``)
+        #: when they are the same for every call: see ``tripwire.run._call.resolve_call``)
         self._units: tuple[Any, Any, Any] | None = None
         #: what every call with those units binds the same way (``CallOptions.plans``)
         self._plans: dict[Any, Any] = {}
@@ -191,7 +189,7 @@ class Agent:
     ) -> Any:
         """The processor or group with this id in any of the agent's lists, members of
         groups included (both arms of a branch). ``KeyError`` names the ids there are."""
-        from tripwire._validation import CompiledGroup
+        from tripwire.hooks._validation import CompiledGroup
 
         found: dict[str, Any] = {}
 
@@ -362,7 +360,7 @@ async def _complete(run: Run) -> GenerateResult:
 
 
 def _kinds(kind: str | None) -> tuple[str, ...]:
-    from tripwire._validation import KINDS
+    from tripwire.hooks._validation import KINDS
 
     if kind is None:
         return KINDS
@@ -412,7 +410,7 @@ def _default_error_processors() -> list[Any]:
     from tripwire.plugins.prefill_error_handler import PrefillErrorHandler
 
     if os.environ.get("TRIPWIRE_DISABLE_PLUGINS") or "TRIPWIRE_LOAD_PLUGINS" in os.environ:
-        from tripwire import _discovery
+        from tripwire.registry import _discovery
 
         if _discovery.is_blocked(PrefillErrorHandler.id):
             return []
@@ -547,7 +545,7 @@ class AgentStream:
 
     @property
     def verdicts(self) -> Awaitable[list[Any]]:
-        """What guards reported (``tripwire.guardrails.Verdict``), once the run is done."""
+        """What guards reported (``tripwire.guards.verdicts.Verdict``), once the run is done."""
         return self._awaitable("verdicts")
 
     @property

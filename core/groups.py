@@ -143,7 +143,7 @@ def parallel_with_model(processor: Any) -> Any:
     once it passes; if it aborts, no chunk reaches the client, and a model call still
     answering is cancelled (its HTTP response closed). It may only
     check, never change, the input. The processor object itself is not changed."""
-    from tripwire._validation import WithMode
+    from tripwire.hooks._validation import WithMode
 
     return WithMode(processor, "parallel")
 
@@ -151,6 +151,6 @@ def parallel_with_model(processor: Any) -> Any:
 def monitor(processor: Any) -> Any:
     """Run ``processor``'s ``process_input`` beside the run, never delaying or changing
     it: its verdict goes to ``on_violation`` and the audit, not to the run."""
-    from tripwire._validation import WithMode
+    from tripwire.hooks._validation import WithMode
 
     return WithMode(processor, "monitor")

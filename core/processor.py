@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import attrs
 
-from tripwire.options import names_the_valid_options
+from tripwire.option_checks import names_the_valid_options
 
 
 @attrs.frozen

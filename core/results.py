@@ -131,12 +131,12 @@ class GenerateResult:
     run_id: str = ""
     #: the audit trail (``audit``), or the run's recorder until it is first read
     _audit: Any = attrs.field(factory=list, alias="audit", eq=False, repr=False)
-    #: what guards reported (``tripwire.guardrails.Verdict``: warnings, redactions, ...)
+    #: what guards reported (``tripwire.guards.verdicts.Verdict``: warnings, redactions, ...)
     verdicts: list[Any] = attrs.field(factory=list)
 
     @property
     def audit(self) -> list[Any]:
-        """The audit trail (``tripwire.audit.AuditRecord`` list) when the run's audit is
+        """The audit trail (``tripwire.observe.audit.AuditRecord`` list) when the run's audit is
         on, else empty. The records are built when first read: a run whose audit nobody
         reads pays only for noting the raw values."""
         audit = self._audit

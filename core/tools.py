@@ -2,7 +2,7 @@
 
 ``@tool`` derives a JSON Schema from the function's signature and docstring; at call
 time the model's arguments are checked and converted against the annotations by
-``tripwire.options.conform`` (the checker options use), so a model that sends ``"3"``
+``tripwire.option_checks.conform`` (the checker options use), so a model that sends ``"3"``
 for an ``int`` gets a clear error back instead of a crash.
 """
 
@@ -19,8 +19,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
 
-from tripwire._serde import converter, plain_value
-from tripwire.options import Mismatch, Range, conform, type_text
+from tripwire.messages._serde import converter, plain_value
+from tripwire.option_checks import Mismatch, Range, conform, type_text
 
 #: Parameter names a tool function may declare to receive run services; they are
 #: injected by the agent and never shown to the model.

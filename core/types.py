@@ -2,7 +2,7 @@
 may return.
 
 The hookspecs (``tripwire.hookspecs``) are annotated with these, and the runtime checks
-of what hooks return (``tripwire._returns``) take their valid keys from the TypedDicts
+of what hooks return (``tripwire.hooks._returns``) take their valid keys from the TypedDicts
 below, so the types and the checks cannot drift apart. Annotate an implementation with
 them to have mypy check it::
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypedDict
 
-from tripwire._writer import Writer
+from tripwire.stream._writer import Writer
 
 if TYPE_CHECKING:
     from tripwire.chunks import Chunk

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tripwire._markers import hookspec
+from tripwire.hooks._markers import hookspec
 
 if TYPE_CHECKING:
     import asyncio

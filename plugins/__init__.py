@@ -5,6 +5,6 @@ the entry point group ``tripwire.processors``; ``available()`` lists them and
 ``create(name, **options)`` builds one (see ``docs/plugins.md``).
 """
 
-from tripwire._discovery import available, create
+from tripwire.registry._discovery import available, create
 
 __all__ = ["available", "create"]

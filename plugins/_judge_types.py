@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from tripwire.errors import ConfigurationError
-from tripwire.options import check
+from tripwire.option_checks import check
 
 __all__ = ["MAX_NAME", "TYPE_NAME", "UNDESCRIBED", "check_descriptions", "check_names",
            "described", "meaning_lines", "unknown_types"]

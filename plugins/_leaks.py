@@ -22,10 +22,10 @@ from typing import Any
 
 import attrs
 
-from tripwire.guardrails import Detection, merge
-from tripwire.holdback import replace_all
-from tripwire.values import map_strings as walk
-from tripwire.values import strings
+from tripwire.guards.values import map_strings as walk
+from tripwire.guards.values import strings
+from tripwire.guards.verdicts import Detection, merge
+from tripwire.guards.window import replace_all
 
 __all__ = ["LOOSE_FROM", "MAX_GAP", "Index", "Scan", "Span", "Value", "find_leaks",
            "hit_ranges", "joined", "redacted", "shares", "value_redacted", "value_text",
@@ -243,7 +243,7 @@ class Value:
 
 def value_text(index: Index | None, value: Any) -> Value:
     """Every string of ``value``, as ``walk`` visits them (dict keys and values, lists,
-    tuples, attrs and dataclass fields: ``tripwire.values``), as one text: a line break between two, so a leak split across strings
+    tuples, attrs and dataclass fields: ``tripwire.guards.values``), as one text: a line break between two, so a leak split across strings
     is still found (a word split across two is not)."""
     texts = list(strings(value))
     text = "\n".join(texts)

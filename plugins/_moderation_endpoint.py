@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import attrs
 
-from tripwire.judge import JudgeError
+from tripwire.guards.judge import JudgeError
 from tripwire.models._retry import MAX_RETRY_AFTER, RETRYABLE_STATUSES, parse_retry_after
 from tripwire.models._session import LoopSession
 

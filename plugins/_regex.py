@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from tripwire.errors import ConfigurationError
-from tripwire.options import PositiveInt, check
+from tripwire.option_checks import PositiveInt, check
 from tripwire.plugins._prefilter import Atom, Gate, Locator, Span, gate, windows
 
 __all__ = ["PRESETS", "WORD_START", "Matcher", "Rule", "rules_in_force", "structure_rules",
@@ -35,7 +35,7 @@ class Rule:
     ``strategy = "redact"`` puts in place of each match) and ``max_length``: the most
     characters one match can cover, which is how much streamed text is held back at
     most (a rule whose matches lie within one word,
-    ``tripwire.holdback.in_one_word``, holds back only the last word).
+    ``tripwire.guards.window.in_one_word``, holds back only the last word).
     ``max_length`` is computed when the pattern is bounded (``\\d{3}-\\d{4}``: 8); give
     it for a pattern that can match without bound (``\\d+``), as the bound you accept:
     a longer match is not guarded whole in a stream."""

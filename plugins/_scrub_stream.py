@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from tripwire.chunks import Chunk
-from tripwire.guardrails import Detection
-from tripwire.holdback import CHANNELS, HoldBack, Match
+from tripwire.guards.segments import SegmentHold
+from tripwire.guards.verdicts import Detection
+from tripwire.guards.window import CHANNELS, HoldBack, Match
 from tripwire.messages import MessageList
 from tripwire.plugins._leaks import Index, Scan, find_leaks
-from tripwire.segmenthold import SegmentHold
 
 if TYPE_CHECKING:
     from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber

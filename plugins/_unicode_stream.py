@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from tripwire.holdback import HoldBack, Match
+from tripwire.guards.window import HoldBack, Match
 from tripwire.plugins._unicode_chars import INERT, ZWJ, ZWNJ, glues
 
 if TYPE_CHECKING:

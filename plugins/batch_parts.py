@@ -20,9 +20,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.hooks._markers import hookimpl
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.processor import Processor
 
 

@@ -50,7 +50,7 @@ from tripwire.chunks import MAX_TOKEN_COUNT, Chunk, Usage, out_of_range
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.models import model_label
-from tripwire.options import NonNegativeInt, check
+from tripwire.option_checks import NonNegativeInt, check
 from tripwire.plugins._cost_estimate import ENCODING, StepCharge, prompt_tokens
 from tripwire.plugins._cost_options import (
     DEFAULT_MESSAGE,

@@ -17,7 +17,7 @@ are left alone. Each message's text (its text parts) is classified as a whole:
 * one of ``target_languages``: ``message.content.metadata["language_detection"]``
   records the language, with ``is_target_language: true``;
 * another language, by ``strategy``: ``detect`` records it; ``warn`` records it, tells
-  ``on_violation`` and reports a ``tripwire.guardrails.Verdict`` (``result.verdicts``);
+  ``on_violation`` and reports a ``tripwire.guards.verdicts.Verdict`` (``result.verdicts``);
   ``block`` stops the run (``Non-target language detected: Language detected: German
   (de) with confidence 0.97``); ``translate`` asks the ``model`` (through a
   ``tripwire.Judge``) for a translation into the first target language, replaces the
@@ -36,14 +36,14 @@ import asyncio
 import functools
 from typing import Annotated, Any, Literal
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.errors import ConfigurationError, MissingDependencyError
-from tripwire.guardrails import Detection, Verdict
-from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.verdicts import Detection, Verdict
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, TextPart
 from tripwire.models import Model
-from tripwire.options import NonNegativeInt, Range, check
+from tripwire.option_checks import NonNegativeInt, Range, check
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, Writer
 

@@ -27,7 +27,7 @@ from tripwire import Processor, hookimpl
 from tripwire.context import RequestContext
 from tripwire.memory._common import check_owner, keepable, memory_ids, store_option
 from tripwire.messages import MessageList
-from tripwire.options import NonNegativeInt, check
+from tripwire.option_checks import NonNegativeInt, check
 
 __all__ = ["MessageHistory"]
 

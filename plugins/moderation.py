@@ -9,7 +9,7 @@ instance can go in both)::
                            assistant turn, a tool message): its text, its reasoning
                            parts, each tool call's arguments and recorded result
                            (every string of them, at any depth), each text document
-                           (``tripwire.documents``); all of them judged in one batch
+                           (``tripwire.guards.documents``); all of them judged in one batch
     process_output_stream  each sentence of the streamed text and reasoning, held until
                            judged (``judge_stream``); or, with ``judge_stream = "chunk"``
                            (the reference's way), each text or reasoning delta, or with
@@ -27,7 +27,7 @@ instance can go in both)::
 A text is flagged when its highest category score is at least ``threshold``; the
 categories at or over it are the ones named. ``block`` stops the run
 (``Content flagged for moderation. Categories: hate, violence. Reason: ...``), ``warn``
-tells ``on_violation`` and reports a ``tripwire.guardrails.Verdict``
+tells ``on_violation`` and reports a ``tripwire.guards.verdicts.Verdict``
 (``result.verdicts``), ``filter`` drops what was flagged and reports a verdict: an
 input message (its text) or part (reasoning, a tool call with its result, a document),
 a streamed sentence or chunk, a tool call (the tool does not run), the structured
@@ -60,13 +60,15 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
-from tripwire.documents import read_document
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict
-from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout, unquoted_reason
+from tripwire.guards.documents import read_document
+from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout, unquoted_reason
+from tripwire.guards.segments import SegmentHold
+from tripwire.guards.values import strings
+from tripwire.guards.verdicts import Detection, Verdict
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import (
     Message,
     MessageList,
@@ -75,7 +77,7 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.models import Model
-from tripwire.options import NonNegativeInt, Range, check
+from tripwire.option_checks import NonNegativeInt, Range, check
 from tripwire.plugins._moderation_endpoint import (
     ENDPOINT_MODEL,
     ModerationsEndpoint,
@@ -83,9 +85,7 @@ from tripwire.plugins._moderation_endpoint import (
     endpoint_model_id,
 )
 from tripwire.processor import Processor, ProcessorViolation
-from tripwire.segmenthold import SegmentHold
 from tripwire.types import Abort, ToolResultChange, Writer
-from tripwire.values import strings
 
 __all__ = ["DEFAULT_CATEGORIES", "DEFAULT_INSTRUCTIONS", "Moderation", "Strategy", "schema_for"]
 
@@ -501,7 +501,7 @@ def _items(message: Message, *, everything: bool) -> list[_Item]:
     """The non-empty texts of ``message`` that are judged, each on its own: its text (a
     ``tool`` message's: a tool result), its reasoning parts; with ``everything`` (the
     input) also each tool call's arguments and recorded result (every string of them)
-    and each text document (``tripwire.documents``)."""
+    and each text document (``tripwire.guards.documents``)."""
     voice = "tool-result" if message.role == "tool" else "input"
     items = [_Item(message.text, voice, message)]
     for part in message.content.parts:

@@ -19,7 +19,7 @@ output_processors=[pii]``. Each phase named in ``phases`` is checked:
 
 ``input``         the input messages (``process_input``): text and reasoning parts,
                   ``content.content``, tool calls and results in the history, text
-                  documents (``tripwire.documents``; images and PDFs are not read);
+                  documents (``tripwire.guards.documents``; images and PDFs are not read);
 ``output``        the stream (``process_output_stream``): text and reasoning deltas through
                   a ``tripwire.HoldBack`` window (a value split across chunks, text ids or
                   a cache replay is still found), tool-call arguments before the tool
@@ -60,16 +60,16 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
 from tripwire.detectors import DEFAULT_TYPES, JUDGE_TYPES
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict, strategy_of
-from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.verdicts import Detection, Verdict, strategy_of
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
-from tripwire.options import Range, check
+from tripwire.option_checks import Range, check
 from tripwire.plugins._judge_types import check_descriptions
 from tripwire.plugins._pii import (
     Tokenizer,
@@ -120,7 +120,7 @@ class PIIDetector(Processor):
     ``strategy`` = ``"redact"``
         ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``;
         ``"mask"`` is ``"redact"`` with ``redaction_method = "mask"``, as keyword-guard
-        names it (``tripwire.guardrails.STRATEGY_ALIASES``).
+        names it (``tripwire.guards.verdicts.STRATEGY_ALIASES``).
     ``redaction_method`` = ``"mask"``
         For ``redact``: ``"mask"``, ``"hash"``, ``"remove"`` or ``"placeholder"``.
     ``include_detections`` = ``False``

@@ -50,12 +50,12 @@ from typing import Annotated, Any, Literal, NoReturn
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
-from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Verdict
-from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.documents import read_document, write_document
+from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.verdicts import Verdict
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import (
     DataPart,
     FilePart,
@@ -65,7 +65,7 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.models import Model
-from tripwire.options import Range, check
+from tripwire.option_checks import Range, check
 from tripwire.plugins._injection import TYPES, Analysis, Scanner
 from tripwire.plugins._injection.cleaning import UNCLEAN, cleaned_text, cleaned_value
 from tripwire.plugins._injection.findings import Finding

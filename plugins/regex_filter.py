@@ -29,7 +29,7 @@ the same instance can go in both)::
 
 What it does on a match, by ``strategy``: ``block`` stops the run
 (``Regex filter: blocked content matching patterns: a, b``); ``redact`` replaces each
-match with its rule's replacement and reports a ``tripwire.guardrails.Verdict``
+match with its rule's replacement and reports a ``tripwire.guards.verdicts.Verdict``
 (``result.verdicts``); ``warn`` leaves the content as it is, tells ``on_violation`` and
 reports a verdict. Tripwire metadata, violations and verdicts name the rules, count the
 matches and give their offsets: never the matched text.
@@ -47,14 +47,13 @@ from typing import Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
-from tripwire.documents import read_document, write_document
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict, strategy_of
-from tripwire.holdback import CHANNELS as HOLD_CHANNELS
-from tripwire.holdback import (
+from tripwire.guards.documents import read_document, write_document
+from tripwire.guards.values import map_strings
+from tripwire.guards.verdicts import Detection, Verdict, strategy_of
+from tripwire.guards.window import CHANNELS as HOLD_CHANNELS
+from tripwire.guards.window import (
     ENDS,
     HoldBack,
     Match,
@@ -63,12 +62,13 @@ from tripwire.holdback import (
     replace_all,
     run_start,
 )
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
-from tripwire.options import check
+from tripwire.option_checks import check
 from tripwire.plugins._regex import PRESETS, Matcher, Rule, rules_in_force, structure_rules
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
-from tripwire.values import map_strings
 
 __all__ = ["PRESETS", "Phase", "Preset", "RegexFilter", "Rule", "Strategy"]
 
@@ -97,7 +97,7 @@ class RegexFilter(Processor):
         At least one rule or preset is required.
     ``strategy`` = ``"block"``
         ``"block"`` stops the run; ``"redact"`` (or its alias ``"mask"``, as in every
-        guard: ``tripwire.guardrails.STRATEGY_ALIASES``) replaces each match with its
+        guard: ``tripwire.guards.verdicts.STRATEGY_ALIASES``) replaces each match with its
         rule's replacement; ``"warn"`` reports and changes nothing.
     ``phase`` = ``"all"``
         ``"input"``, ``"output"`` or ``"all"``: which hooks act (see the module).
@@ -391,7 +391,7 @@ class _Scan:
         return out
 
     def value(self, value: Any) -> Any:
-        """``value`` with its strings checked at any depth (``tripwire.values.map_strings``:
+        """``value`` with its strings checked at any depth (``tripwire.guards.values.map_strings``:
         dict keys and values, lists, tuples, sets, attrs and dataclass instances, rebuilt
         with their types); an integer is checked as its digits (a card number sent as a
         number) and becomes the replaced string when redacted. Returns ``value`` itself

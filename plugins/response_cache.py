@@ -48,7 +48,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
-from tripwire._markers import hookimpl
 from tripwire.caches import (
     FORMAT_VERSION,
     CacheBackend,
@@ -67,7 +66,8 @@ from tripwire.caches.keys import (
 from tripwire.chunks import Chunk
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.options import Mismatch, check, conform
+from tripwire.hooks._markers import hookimpl
+from tripwire.option_checks import Mismatch, check, conform
 from tripwire.processor import Processor
 
 log = logging.getLogger(__name__)

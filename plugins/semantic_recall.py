@@ -29,7 +29,7 @@ from tripwire.memory._common import check_owner, keepable, memory_ids, store_opt
 from tripwire.memory.embedders import CachedEmbedder, resolve_embedder
 from tripwire.memory.store import VectorRow
 from tripwire.messages import Message, MessageList
-from tripwire.options import NonNegativeInt, PositiveInt, check, check_choice
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check, check_choice
 
 __all__ = ["SemanticRecall", "OTHER_THREAD_INTRO"]
 

@@ -42,7 +42,7 @@ import attrs
 from tripwire import Processor, hookimpl
 from tripwire.errors import ConfigurationError
 from tripwire.models._retry import parse_retry_after
-from tripwire.options import NonNegativeInt, check
+from tripwire.option_checks import NonNegativeInt, check
 
 __all__ = [
     "MatcherSpec",

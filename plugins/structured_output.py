@@ -42,15 +42,15 @@ import cattrs
 from cattrs.v import format_exception
 
 from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
-from tripwire._json_text import NoJSONFound, extract_json
-from tripwire._serde import converter
 from tripwire.agent import OutputResult, StepResult
 from tripwire.errors import ConfigurationError
+from tripwire.guards._json_text import NoJSONFound, extract_json
+from tripwire.guards.values import strings
 from tripwire.messages import MessageList
-from tripwire.options import check
+from tripwire.messages._serde import converter
+from tripwire.option_checks import check
 from tripwire.results import response_text
 from tripwire.tools import json_schema
-from tripwire.values import strings
 
 __all__ = ["StructuredOutput", "extract_json", "NoJSONFound"]
 

@@ -87,17 +87,17 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
-from tripwire._hookcall import notify_violation
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Verdict, strategy_of
-from tripwire.holdback import CHANNELS as HOLD_CHANNELS
-from tripwire.holdback import ENDS, Match
-from tripwire.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
+from tripwire.guards.verdicts import Detection, Verdict, strategy_of
+from tripwire.guards.window import CHANNELS as HOLD_CHANNELS
+from tripwire.guards.window import ENDS, Match
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
-from tripwire.options import Range, check
+from tripwire.option_checks import Range, check
 from tripwire.plugins._leaks import (
     Index,
     Span,
@@ -161,7 +161,7 @@ _ACTIONS = {"block": "blocked", "warn": "warned", "filter": "filtered", "redact"
 # What a leak is replaced with under ``filter`` while streaming: a chunk holding it is
 # dropped. A Unicode noncharacter: no model writes it.
 _DROP = "\ufdd0"
-#: The verdict channel of each stream channel (``tripwire.holdback.CHANNELS``).
+#: The verdict channel of each stream channel (``tripwire.guards.window.CHANNELS``).
 _VERDICT_CHANNEL = {"text": "output", "reasoning": "reasoning"}
 
 def _system_texts(messages: Iterable[Any]) -> list[str]:
@@ -190,7 +190,7 @@ class SystemPromptScrubber(Processor):
         reports (``on_violation``, ``result.verdicts``) and changes nothing;
         ``"filter"`` drops the chunk or the message holding a leak; ``"redact"``
         replaces each leak (``"mask"`` is ``"redact"`` with ``redaction_method =
-        "mask"``: ``tripwire.guardrails.STRATEGY_ALIASES``).
+        "mask"``: ``tripwire.guards.verdicts.STRATEGY_ALIASES``).
     ``redaction_method`` = ``"mask"``
         ``"mask"``: ``*`` as many as the leak's characters; ``"placeholder"``:
         ``placeholder_text``; ``"remove"``: nothing.

@@ -39,9 +39,9 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NoReturn
 
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.hooks._markers import hookimpl
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.plugins._tokens import (
     REPLY_PRIMING_TOKENS,
     EncodingName,

@@ -15,7 +15,7 @@ from typing import Any
 from tripwire import Processor, hookimpl
 from tripwire.agent import StepResult
 from tripwire.errors import ConfigurationError
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 
 __all__ = ["ToolCallFilter"]
 

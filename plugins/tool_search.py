@@ -22,7 +22,7 @@ from typing import Any
 
 from tripwire import THREAD_ID_KEY, Processor, StepResult, Tool, hookimpl, tool
 from tripwire.errors import ConfigurationError
-from tripwire.options import PositiveInt, check
+from tripwire.option_checks import PositiveInt, check
 
 __all__ = ["ToolSearch", "BM25Index", "INSTRUCTIONS"]
 

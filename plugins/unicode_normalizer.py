@@ -44,9 +44,10 @@ import re
 import unicodedata
 from typing import Any, Final, Literal
 
-from tripwire._markers import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
-from tripwire.holdback import CHANNELS
+from tripwire.guards.values import map_strings
+from tripwire.guards.window import CHANNELS
+from tripwire.hooks._markers import hookimpl
 from tripwire.messages import (
     Message,
     MessageList,
@@ -54,7 +55,7 @@ from tripwire.messages import (
     TextPart,
     ToolInvocationPart,
 )
-from tripwire.options import check
+from tripwire.option_checks import check
 from tripwire.plugins._unicode_chars import (
     INVISIBLE,
     ZWJ,
@@ -68,7 +69,6 @@ from tripwire.plugins._unicode_chars import (
 from tripwire.plugins._unicode_stream import Stream
 from tripwire.processor import Processor
 from tripwire.types import ToolResultChange
-from tripwire.values import map_strings
 
 __all__ = ["HOMOGLYPHS", "INVISIBLE", "Form", "UnicodeNormalizer", "is_emoji"]
 

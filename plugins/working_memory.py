@@ -28,7 +28,7 @@ from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.memory._common import check_owner, memory_ids, store_option
 from tripwire.messages import MessageList
-from tripwire.options import check, check_choice
+from tripwire.option_checks import check, check_choice
 from tripwire.tools import Tool, tool
 
 __all__ = ["WorkingMemory", "DEFAULT_TEMPLATE", "TOOL_NAME", "merge"]

@@ -10,7 +10,7 @@ import pytest
 from helpers import Shout
 
 from tripwire import Chunk, Processor, hookimpl, monitor, parallel, tool
-from tripwire.audit import OUTCOMES, AuditRecord, format_audit
+from tripwire.observe.audit import OUTCOMES, AuditRecord, format_audit
 from tripwire.testing import MockModel, MockResponse
 
 
@@ -387,7 +387,7 @@ def test_nothing_of_opentelemetry_is_imported_without_a_run():
 async def test_without_opentelemetry_installed_runs_need_no_tracer(make_bare_agent, monkeypatch):
     import importlib.util
 
-    from tripwire import _observe
+    from tripwire.observe import _recorder as _observe
 
     monkeypatch.setattr(_observe, "_looked", False)
     monkeypatch.setattr(_observe, "_otel", None)

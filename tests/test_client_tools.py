@@ -176,8 +176,8 @@ async def test_a_processor_tells_the_callers_texts_apart():
 async def test_many_caller_texts_are_put_back_in_one_pass(monkeypatch):
     """Each mapping and list holding the caller's strings is copied once, not once per
     string it holds: a schema of 4 MiB of enum values took hours of one event loop."""
-    from tripwire import _caller_texts
     from tripwire.plugins.pii_detector import PIIDetector
+    from tripwire.run import _caller_texts
 
     calls = []
     replaced = _caller_texts._replaced

@@ -1,7 +1,7 @@
 """A processor built in Python with a misspelt, missing or extra option gets the error
 ``tripwire.plugins.create()`` and configuration files give (the processor, the option,
 the valid ones), not Python's bare ``TypeError``: ``Processor`` wraps every subclass's
-``__init__`` (``tripwire.options.names_the_valid_options``)."""
+``__init__`` (``tripwire.option_checks.names_the_valid_options``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import tripwire
 from tripwire import Processor
 from tripwire.errors import ConfigurationError
-from tripwire.options import options_of
+from tripwire.option_checks import options_of
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.token_limiter import TokenLimiter
 

@@ -32,7 +32,7 @@ from tripwire.detectors.financial import (
 from tripwire.detectors.identity import DateOfBirthDetector, SSNDetector, ssn_is_valid
 from tripwire.detectors.network import IPAddressDetector, UUIDDetector
 from tripwire.errors import ConfigurationError, MissingDependencyError
-from tripwire.guardrails import Detection, Detector
+from tripwire.guards.verdicts import Detection, Detector
 
 #: Types whose detectors other modules provide (secrets.py, crypto.py).
 NOT_HERE = ("api-key", "crypto-wallet")

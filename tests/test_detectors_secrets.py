@@ -38,7 +38,7 @@ from tripwire.detectors.crypto import (
     segwit_encode,
 )
 from tripwire.detectors.secrets import SecretDetector, entropy_ratio, shannon_entropy
-from tripwire.guardrails import Detection, Detector
+from tripwire.guards.verdicts import Detection, Detector
 
 SETTINGS = settings(max_examples=100, deadline=None, database=None)
 

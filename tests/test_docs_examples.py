@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 from fake_llm_server import BackgroundLLMServer, Reply
 
-from tripwire._markers import PROJECT_NAME
-from tripwire._validation import compile_processor
+from tripwire.hooks._markers import PROJECT_NAME
+from tripwire.hooks._validation import compile_processor
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tripwire import Agent, Message
-from tripwire.documents import decode_document, encode_document, is_text_media_type
+from tripwire.guards.documents import decode_document, encode_document, is_text_media_type
 from tripwire.messages import DataPart, FilePart, TextPart
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter

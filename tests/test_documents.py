@@ -1,4 +1,4 @@
-"""``tripwire.documents``: the text a document part holds, and a changed text put back
+"""``tripwire.guards.documents``: the text a document part holds, and a changed text put back
 the way the part held it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tripwire.documents import (
+from tripwire.guards.documents import (
     ENCODINGS,
     decode_document,
     encode_document,

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tripwire import ConfigurationError, Processor, ProcessorError, hookimpl
-from tripwire.guardrails import (
+from tripwire.guards.verdicts import (
     Detection,
     Detector,
     Verdict,
@@ -89,7 +89,7 @@ async def test_writer_report_takes_only_verdicts(make_bare_agent):
         def process_input(self, writer):
             writer.report({"type": "email"})
 
-    with pytest.raises(ProcessorError, match="writer.report\\(\\) takes a tripwire.guardrails"):
+    with pytest.raises(ProcessorError, match="writer.report\\(\\) takes a tripwire.guards.verdicts"):
         await make_bare_agent(["ok"], input_processors=[Bad()]).generate("hi")
 
 

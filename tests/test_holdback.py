@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import tripwire
 from tripwire import Chunk, HoldBack
-from tripwire.holdback import Match, Released, replace_all, run_start
+from tripwire.guards.window import Match, Released, replace_all, run_start
 
 SETTINGS = settings(max_examples=300, deadline=None, database=None)
 
@@ -105,14 +105,14 @@ def test_a_hold_from_that_returns_a_bad_index_is_named(value, message):
 
 
 def test_in_one_word_names_a_pattern_that_is_not_a_regular_expression():
-    from tripwire.holdback import in_one_word
+    from tripwire.guards.window import in_one_word
 
     with pytest.raises(ValueError, match=r"in_one_word: '\(' is not a regular expression"):
         in_one_word("(")
 
 
 def test_joint_hold_from_is_the_earliest_of_its_kinds():
-    from tripwire.holdback import joint_hold_from
+    from tripwire.guards.window import joint_hold_from
 
     assert joint_hold_from([]) is None
     assert joint_hold_from([(5, None), (9, None)]) is None  # the window says it all
@@ -362,7 +362,7 @@ def test_a_delta_without_string_text_is_named():
 
 def test_the_docstring_example_masks_a_card_number_split_across_chunks():
     namespace: dict = {}
-    source = tripwire.holdback.__doc__.split("Example: a guard that masks card-like numbers "
+    source = tripwire.guards.window.__doc__.split("Example: a guard that masks card-like numbers "
                                              "in text and reasoning::")[1]
     code = "\n".join(line[4:] for line in source.split("\n\nKeep one")[0].splitlines())
     exec(compile(code, "holdback-example", "exec"), namespace)

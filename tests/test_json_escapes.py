@@ -24,13 +24,13 @@ from fake_llm_server import FakeLLMServer, FakeToolCall, Reply
 from hypothesis import example, given, settings
 
 from tripwire import Agent, Chunk, tool
-from tripwire._json_escapes import Canonicalizer, canonical
+from tripwire.guards.values import strings
 from tripwire.models._wire import tool_call_chunk
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.serve import Gateway, running
+from tripwire.stream._json_escapes import Canonicalizer, canonical
 from tripwire.testing import MockModel, MockResponse
-from tripwire.values import strings
 
 EMAIL = "ann.lee@example.com"
 CARD = "4111 1111 1111 1111"

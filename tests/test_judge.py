@@ -1,4 +1,4 @@
-"""The judge (tripwire.judge): a structured verdict from a model, validated, cached,
+"""The judge (tripwire.guards.judge): a structured verdict from a model, validated, cached,
 coalesced, limited in concurrency and time, with one error type for every failure;
 with MockModel verdicts, through an agent run, and over HTTP against the local server."""
 
@@ -24,7 +24,7 @@ from tripwire import (
     ProcessorError,
 )
 from tripwire.chunks import Chunk, Usage
-from tripwire.judge import QUOTE_MIN_CHARS, unquoted_reason
+from tripwire.guards.judge import QUOTE_MIN_CHARS, unquoted_reason
 from tripwire.testing import MockModel, MockResponse
 
 SCHEMA = {

@@ -11,7 +11,7 @@ import pytest
 from fake_llm_server import ErrorReply, Reply
 
 from tripwire import Agent, ConfigurationError, JudgeError, Message, ProcessorError
-from tripwire.guardrails import Verdict
+from tripwire.guards.verdicts import Verdict
 from tripwire.messages import FilePart, TextPart
 from tripwire.plugins.language_detector import (
     INSTRUCTIONS,

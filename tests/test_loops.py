@@ -1,4 +1,4 @@
-"""``tripwire.loops.PerLoop``: one resource per event loop, opened once however many
+"""``tripwire.per_loop.PerLoop``: one resource per event loop, opened once however many
 tasks ask at the same time, opened again in a new loop with the old one handed over."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tripwire.loops import PerLoop
+from tripwire.per_loop import PerLoop
 
 
 class Opener:

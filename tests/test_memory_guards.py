@@ -30,8 +30,8 @@ from tripwire import (
     parallel_with_model,
     sequence,
 )
-from tripwire._serde import message_to_dict
 from tripwire.memory import open_store
+from tripwire.messages._serde import message_to_dict
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
 from tripwire.plugins.regex_filter import RegexFilter

@@ -18,7 +18,12 @@ from tripwire import (
     ToolInvocationPart,
     Usage,
 )
-from tripwire._serde import chunk_from_dict, chunk_to_dict, message_from_dict, message_to_dict
+from tripwire.messages._serde import (
+    chunk_from_dict,
+    chunk_to_dict,
+    message_from_dict,
+    message_to_dict,
+)
 
 
 def assistant_with_tool() -> Message:

@@ -23,7 +23,7 @@ from tripwire import (
     ProcessorViolation,
 )
 from tripwire.chunks import Chunk
-from tripwire.guardrails import Verdict
+from tripwire.guards.verdicts import Verdict
 from tripwire.models import register_provider
 from tripwire.plugins.moderation import DEFAULT_CATEGORIES, DEFAULT_INSTRUCTIONS, Moderation
 from tripwire.testing import MockModel, MockResponse

@@ -255,9 +255,9 @@ async def test_a_check_that_aborts_after_the_whole_answer_was_read_releases_noth
 async def test_the_read_ahead_is_bounded_and_nothing_reaches_the_client_before_the_check(
     make_bare_agent, monkeypatch,
 ):
-    import tripwire._modes
+    import tripwire.run._modes
 
-    monkeypatch.setattr(tripwire._modes, "READ_AHEAD", 3)
+    monkeypatch.setattr(tripwire.run._modes, "READ_AHEAD", 3)
     release = asyncio.Event()
     model = PacedModel([f"w{i} " for i in range(8)])
     agent = make_bare_agent(model=model, input_processors=[WaitFor("check", release)])

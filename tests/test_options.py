@@ -1,4 +1,4 @@
-"""tripwire.options: one checker, driven by the annotation, for every option."""
+"""tripwire.option_checks: one checker, driven by the annotation, for every option."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from tripwire import ConfigurationError
-from tripwire.options import (
+from tripwire.option_checks import (
     Mismatch,
     NonNegativeInt,
     PositiveInt,

@@ -18,9 +18,9 @@ from helpers import SYSTEM, keyword_guard, output_guards
 
 from tripwire import Agent, Chunk, Processor, hookimpl, tool
 from tripwire.chunks import carries_other_content
+from tripwire.guards.values import map_strings
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.testing import MockModel, MockResponse
-from tripwire.values import map_strings
 
 KeywordGuard = keyword_guard()
 
@@ -184,7 +184,7 @@ async def test_the_value_in_the_structured_object_never_reaches_the_caller(
 
 # ------------------------------------------------ the structured object as a class instance
 # structured-output with an attrs class gives result.object as an instance of it (cattrs),
-# and any processor may set a dataclass: the guards walk their fields (tripwire.values), and
+# and any processor may set a dataclass: the guards walk their fields (tripwire.guards.values), and
 # a masked object keeps the user's classes, frozen ones included.
 
 

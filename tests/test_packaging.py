@@ -150,8 +150,9 @@ def test_tripwire_wheel_holds_the_three_packages(wheels):
     with zipfile.ZipFile(wheels["tripwire"]) as z:
         names = set(z.namelist())
     for module in (
-        "tripwire/__init__.py", "tripwire/cli.py", "tripwire/__main__.py",
-        "tripwire/_discovery.py", "tripwire/config.py", "tripwire/models/__init__.py",
+        "tripwire/__init__.py", "tripwire/cli/__init__.py", "tripwire/__main__.py",
+        "tripwire/registry/_discovery.py", "tripwire/config/__init__.py",
+        "tripwire/run/_loop.py", "tripwire/models/__init__.py",
         "tripwire/hookspecs/__init__.py", "tripwire/plugins/__init__.py",
     ):
         assert module in names
@@ -159,9 +160,9 @@ def test_tripwire_wheel_holds_the_three_packages(wheels):
     # would not).
     source = wheels["tripwire-src"]
     for source_dir, package in (("core", "tripwire"), ("hookspecs", "tripwire/hookspecs"),
-                                ("plugins", "tripwire/plugins"), ("core/models", "tripwire/models")):
-        for path in (source / source_dir).glob("*.py"):
-            assert f"{package}/{path.name}" in names
+                                ("plugins", "tripwire/plugins")):
+        for path in (source / source_dir).rglob("*.py"):
+            assert f"{package}/{path.relative_to(source / source_dir).as_posix()}" in names
 
 
 def test_tripwire_wheel_is_marked_typed(wheels):

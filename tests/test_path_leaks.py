@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from tripwire import Agent, Chunk, tool
 from tripwire.caches import encode_chunks
 from tripwire.caches.memory import MemoryCache
+from tripwire.guards.values import strings
 from tripwire.memory import Memory
 from tripwire.plugins.moderation import Moderation
 from tripwire.plugins.pii_detector import PIIDetector
@@ -34,7 +35,6 @@ from tripwire.plugins.response_cache import ResponseCache
 from tripwire.plugins.structured_output import StructuredOutput
 from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber
 from tripwire.testing import MockModel, MockResponse
-from tripwire.values import strings
 
 EMAIL = "jane.doe@example.com"
 

@@ -29,7 +29,7 @@ from tripwire import (
     tool,
 )
 from tripwire.detectors import DEFAULT_TYPES
-from tripwire.guardrails import Detection
+from tripwire.guards.verdicts import Detection
 from tripwire.plugins._pii import Vault, mask, redact
 from tripwire.plugins._pii import stream as pii_stream
 from tripwire.plugins.pii_detector import PHASES, PIIDetector

@@ -23,7 +23,7 @@ from tripwire import (
     hookimpl,
     tool,
 )
-from tripwire.guardrails import Verdict
+from tripwire.guards.verdicts import Verdict
 from tripwire.messages import DataPart, FilePart, TextPart
 from tripwire.plugins import _injection
 from tripwire.plugins._injection import DELIMITER_REMOVED, REMOVED, TYPES

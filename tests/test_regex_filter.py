@@ -25,7 +25,7 @@ from tripwire import (
     hookimpl,
     tool,
 )
-from tripwire.guardrails import Verdict
+from tripwire.guards.verdicts import Verdict
 from tripwire.plugins import _regex
 from tripwire.plugins.regex_filter import PRESETS, RegexFilter, Rule
 from tripwire.testing import MockModel, MockResponse
@@ -991,7 +991,7 @@ def test_property_warn_reports_each_value_of_an_unbroken_text_once(make_bare_age
     (r"foo(?=bar)", False), (r"(?:a|b c)", False), (r"\W", False),
 ])
 def test_in_one_word_reads_the_parsed_pattern(pattern, one_word):
-    from tripwire.holdback import in_one_word
+    from tripwire.guards.window import in_one_word
 
     assert in_one_word(pattern) is one_word
 

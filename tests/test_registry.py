@@ -18,12 +18,12 @@ from tripwire import (
     ConfigurationError,
     MissingDependencyError,
     Processor,
-    _discovery,
     hookimpl,
     registry,
 )
 from tripwire.cli import main
 from tripwire.models import register_provider, resolve_model
+from tripwire.registry import _discovery
 from tripwire.testing import FakePlugins, MockModel
 
 

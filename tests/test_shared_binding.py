@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from tripwire import Chunk, Processor, hookimpl, monitor, parallel
-from tripwire._validation import compile_processor
+from tripwire.hooks._validation import compile_processor
 from tripwire.testing import mock_agent
 
 

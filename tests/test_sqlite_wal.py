@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tripwire import Message
-from tripwire._sqlite import enable_wal, prepare_wal_file
+from tripwire.caches._sqlite_wal import enable_wal, prepare_wal_file
 from tripwire.caches.sqlite import SQLiteCache
 from tripwire.memory.sqlite import SQLiteStore
 

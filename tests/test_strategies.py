@@ -1,4 +1,4 @@
-"""One vocabulary for what a guard does with what it finds (``tripwire.guardrails.
+"""One vocabulary for what a guard does with what it finds (``tripwire.guards.verdicts.
 STRATEGIES``): every guard that redacts takes ``strategy="redact"`` and its alias
 ``"mask"``, from Python and from a configuration file, and reports ``"redact"``."""
 
@@ -8,7 +8,7 @@ import pytest
 
 import tripwire.plugins
 from tripwire import ConfigurationError
-from tripwire.guardrails import STRATEGIES, STRATEGY_ALIASES
+from tripwire.guards.verdicts import STRATEGIES, STRATEGY_ALIASES
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber

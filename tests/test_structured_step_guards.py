@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripwire import Agent, Chunk
+from tripwire.guards.values import strings
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.structured_output import StructuredOutput
 from tripwire.testing import MockModel
-from tripwire.values import strings
 
 EMAIL = "jane.doe@example.com"
 MASKED = "j******e@*******.com"

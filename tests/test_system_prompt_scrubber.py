@@ -28,7 +28,7 @@ from tripwire import (
     hookimpl,
 )
 from tripwire.errors import APICallError
-from tripwire.judge import JudgeError
+from tripwire.guards.judge import JudgeError
 from tripwire.plugins.system_prompt_scrubber import (
     JUDGE_INSTRUCTIONS,
     JUDGE_SCHEMA,

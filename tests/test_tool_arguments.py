@@ -1,5 +1,5 @@
 """A tool's arguments are checked by the same checker as options
-(tripwire.options.conform): strictly, at every depth, with bounds from Range."""
+(tripwire.option_checks.conform): strictly, at every depth, with bounds from Range."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from tripwire import tool
-from tripwire.options import PositiveInt, Range
+from tripwire.option_checks import PositiveInt, Range
 from tripwire.tools import ToolArgumentError
 
 

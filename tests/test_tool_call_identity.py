@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripwire import Agent, APICallError, Memory, tool
-from tripwire._serde import chunk_to_dict, message_to_dict
 from tripwire.chunks import TOOL_CALL_ID
+from tripwire.messages._serde import chunk_to_dict, message_to_dict
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.response_cache import ResponseCache
 from tripwire.serve import Gateway, running

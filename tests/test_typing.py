@@ -15,7 +15,7 @@ import pytest
 
 import tripwire.hookspecs as hookspecs
 import tripwire.types as types
-from tripwire import _returns
+from tripwire.hooks import _returns
 
 ROOT = Path(__file__).resolve().parents[1]
 

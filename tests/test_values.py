@@ -1,4 +1,4 @@
-"""``tripwire.values``: the walk over every string of a nested value that the guards
+"""``tripwire.guards.values``: the walk over every string of a nested value that the guards
 use for tool values, data chunks and the structured object (attrs and dataclass
 instances included), rebuilt with the same types and never changed in place."""
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tripwire.values import map_strings, strings
+from tripwire.guards.values import map_strings, strings
 
 SECRET = "hunter2"
 

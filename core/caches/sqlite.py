@@ -29,8 +29,8 @@ from collections.abc import Callable
 from typing import TypeVar
 from urllib.parse import unquote, urlsplit
 
-from tripwire._sqlite import enable_wal
 from tripwire.caches import check_key, check_ttl, url_options
+from tripwire.caches._sqlite_wal import enable_wal
 
 T = TypeVar("T")
 

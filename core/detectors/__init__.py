@@ -1,6 +1,6 @@
 """tripwire's deterministic detectors: validated finders for personal data and secrets.
 
-Each is a ``tripwire.guardrails.Detector`` (``name``, ``types``, ``max_length``,
+Each is a ``tripwire.guards.verdicts.Detector`` (``name``, ``types``, ``max_length``,
 ``detect(text)``); guardrails (``pii-detector``, ``regex-filter`` presets) build them by
 type name with ``build``. Detectors validate what a pattern finds (Luhn and issuer
 ranges for cards, mod-97 for IBANs, the SSA rules for SSNs, ``phonenumbers`` for phone
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tripwire.detectors._views import fold
-from tripwire.guardrails import Detection, Detector, merge
+from tripwire.guards.verdicts import Detection, Detector, merge
 
 __all__ = ["BUILTIN_TYPES", "DEFAULT_TYPES", "JUDGE_TYPES", "build", "detect_all", "fold"]
 
@@ -76,7 +76,7 @@ def build(types: Sequence[str], **options: Any) -> list[Detector]:
 def detect_all(text: str, detectors: Iterable[Detector], types: Iterable[str] | None = None,
                threshold: float = 0.0) -> list[Detection]:
     """Every detection of ``detectors`` in ``text`` (of ``types`` only, when given) with a
-    score of at least ``threshold``; overlaps resolved (``tripwire.guardrails.merge``)."""
+    score of at least ``threshold``; overlaps resolved (``tripwire.guards.verdicts.merge``)."""
     wanted = None if types is None else set(types)
     found = [d for det in detectors for d in det.detect(text)
              if d.score >= threshold and (wanted is None or d.type in wanted)]

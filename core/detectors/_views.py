@@ -35,7 +35,7 @@ from typing import TypeVar
 
 import attrs
 
-from tripwire.guardrails import Detection
+from tripwire.guards.verdicts import Detection
 
 __all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "fold", "lower", "pem_lines",
            "reads_folded", "token_runs"]

@@ -24,8 +24,8 @@ from typing import Any
 from tripwire.detectors import _views
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
 from tripwire.errors import ConfigurationError, MissingDependencyError
-from tripwire.guardrails import Detection
-from tripwire.holdback import run_start
+from tripwire.guards.verdicts import Detection
+from tripwire.guards.window import run_start
 
 __all__ = ["EmailDetector", "PhoneDetector", "UrlDetector"]
 

@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Collection, Iterator, Sequence
 
 from tripwire.detectors import _views
-from tripwire.guardrails import Detection
+from tripwire.guards.verdicts import Detection
 
 __all__ = [
     "CryptoWalletDetector",

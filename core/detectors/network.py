@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 
 from tripwire.detectors import _views
-from tripwire.guardrails import Detection
+from tripwire.guards.verdicts import Detection
 
 __all__ = ["IPAddressDetector", "UUIDDetector"]
 

@@ -76,8 +76,8 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from tripwire.detectors import _views
-from tripwire.guardrails import Detection
-from tripwire.holdback import run_start
+from tripwire.guards.verdicts import Detection
+from tripwire.guards.window import run_start
 
 __all__ = ["SecretDetector", "entropy_ratio", "shannon_entropy"]
 

@@ -18,7 +18,7 @@ from typing import Any
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.memory.store import MemoryStore, open_store
-from tripwire.options import NonNegativeInt, check
+from tripwire.option_checks import NonNegativeInt, check
 
 #: Memory options a TOML ``memory = { ... }`` table may set.
 MEMORY_KEYS = ("store", "last_messages", "working_memory", "semantic_recall", "read_only")
@@ -107,7 +107,7 @@ class Memory:
     def around(self, kind: str, nodes: list[Any]) -> list[Any]:
         """A compiled processor list with the memory processors added where they run
         (before the user's input processors, after the user's output processors)."""
-        from tripwire._validation import compile_list
+        from tripwire.hooks._validation import compile_list
 
         compiled = self._compiled.get(kind)
         if compiled is None:
@@ -144,7 +144,7 @@ def _optional(value: Any, name: str, build: Any) -> Any:
 
 
 def _ids(nodes: list[Any]) -> set[str]:
-    from tripwire._validation import CompiledGroup
+    from tripwire.hooks._validation import CompiledGroup
 
     out: set[str] = set()
     stack = list(nodes)

@@ -28,13 +28,13 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from tripwire._serde import message_from_dict, message_to_dict
-from tripwire._sqlite import prepare_wal_file
+from tripwire.caches._sqlite_wal import prepare_wal_file
 from tripwire.errors import ConfigurationError, MissingDependencyError
-from tripwire.loops import PerLoop
 from tripwire.memory._vector_cache import VectorCache
 from tripwire.memory.store import Thread, VectorHit, VectorRow, check_thread_owner, pack
 from tripwire.messages import Message
+from tripwire.messages._serde import message_from_dict, message_to_dict
+from tripwire.per_loop import PerLoop
 
 _BUSY_TIMEOUT = 10.0  # seconds a writer waits for another (other processes too)
 

@@ -54,7 +54,7 @@ from tripwire.models._secrets import (
 from tripwire.models._session import LoopSession
 from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
 from tripwire.models._wire import TooLarge, ValidUnicode, load_json
-from tripwire.options import NonNegativeInt, PositiveInt, check
+from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 
 logger = logging.getLogger("tripwire.models")
 

@@ -437,10 +437,10 @@ def tool_choice_name(tool_choice: Any, tools: list[Any]) -> str | None:
 
 def tool_output_text(output: Any) -> str:
     """A tool result as the text a provider expects: strings as they are, else JSON
-    (``tripwire._serde.plain_value``: an attrs or dataclass instance as its fields,
+    (``tripwire.messages._serde.plain_value``: an attrs or dataclass instance as its fields,
     bytes as their UTF-8 text), the same text on the turn the tool ran and on a later
     one that reads it back from memory."""
-    from tripwire._serde import plain_value
+    from tripwire.messages._serde import plain_value
 
     if isinstance(output, str):
         return output

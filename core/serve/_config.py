@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tripwire._config_serve import SERVE_KEYS, check_metrics_key, check_serve
 from tripwire.agent import Agent, _default_error_processors
 from tripwire.config import Config, build_processors
+from tripwire.config._serve import SERVE_KEYS, check_metrics_key, check_serve
 from tripwire.errors import ConfigurationError
 from tripwire.serve._keys import ApiKey, Keys
 

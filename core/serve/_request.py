@@ -63,10 +63,10 @@ _AUDIO_TYPES = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 #: What a key of a tool's ``parameters`` or of a field sent to the upstream (a
 #: ``response_format`` schema's property names) must be: a name. The model reads keys,
 #: and no processor checks them (every string value is checked, as input:
-#: ``tripwire._caller_texts``), so they hold no free text.
+#: ``tripwire.run._caller_texts``), so they hold no free text.
 SCHEMA_KEY = re.compile(r"[A-Za-z0-9_.$-]{1,64}")
 #: The most strings a request's tools, upstream fields and ``stop`` may hold in all:
-#: each is a message the input processors check (``tripwire._caller_texts``), so a
+#: each is a message the input processors check (``tripwire.run._caller_texts``), so a
 #: body of short enum values was hundreds of thousands of messages, and as many
 #: questions to a processor's judge model. Far above what clients send (OpenAI takes at
 #: most 128 tools, and 1,000 enum values in a structured output's schema).

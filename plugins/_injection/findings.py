@@ -9,8 +9,8 @@ from typing import Literal
 
 import attrs
 
-from tripwire.guardrails import Detection
-from tripwire.judge import unquoted_reason
+from tripwire.guards.judge import unquoted_reason
+from tripwire.guards.verdicts import Detection
 from tripwire.plugins._injection.judge import JudgeVerdict
 from tripwire.plugins._injection.scan import Analysis
 

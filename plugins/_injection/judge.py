@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from tripwire.judge import Judge
+from tripwire.guards.judge import Judge
 from tripwire.models import Model
 from tripwire.plugins._judge_types import UNDESCRIBED, described
 

@@ -11,7 +11,7 @@ from typing import Final
 
 import attrs
 
-from tripwire.guardrails import Detection
+from tripwire.guards.verdicts import Detection
 from tripwire.plugins._injection.context import (
     META,
     QUOTED,

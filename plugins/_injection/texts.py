@@ -1,9 +1,9 @@
 """The texts ``prompt-injection-detector`` checks, and where a cleaned one goes back.
 
 ``as_text`` is what is scanned of a value (a tool result, a ``DataPart``'s data:
-``tripwire.documents.value_text``), ``Item`` one text a hook checks with where it came
+``tripwire.guards.documents.value_text``), ``Item`` one text a hook checks with where it came
 from. ``set_text`` puts a text cleaned by ``strategy = "rewrite"`` back into its
-message. A document's text is read and written back with ``tripwire.documents``.
+message. A document's text is read and written back with ``tripwire.guards.documents``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from tripwire.documents import value_text as as_text
+from tripwire.guards.documents import value_text as as_text
 from tripwire.messages import Message, TextPart
 from tripwire.plugins._injection.scan import Analysis
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from tripwire.guardrails import Detection, merge
+from tripwire.guards.verdicts import Detection, merge
 
 #: What separates the words of a quoted value: whitespace, or the escapes a model
 #: may copy from a JSON rendering of a tool value (``\\n``).

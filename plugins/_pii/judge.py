@@ -19,8 +19,8 @@ import attrs
 
 from tripwire.detectors import JUDGE_TYPES
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection
-from tripwire.judge import Judge
+from tripwire.guards.judge import Judge
+from tripwire.guards.verdicts import Detection
 from tripwire.messages import Message
 from tripwire.models import Model
 from tripwire.plugins._judge_types import described, meaning_lines

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from tripwire.detectors import fold
-from tripwire.guardrails import Detection
+from tripwire.guards.verdicts import Detection
 
 #: The redaction methods, as ``redaction_method`` names them.
 METHODS = ("mask", "hash", "remove", "placeholder")

@@ -13,7 +13,7 @@ import attrs
 
 from tripwire.detectors import BUILTIN_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, Detector, load_detector, merge
+from tripwire.guards.verdicts import Detection, Detector, load_detector, merge
 from tripwire.messages import Message
 from tripwire.plugins._judge_types import check_names, unknown_types
 from tripwire.plugins._pii.findings import combine

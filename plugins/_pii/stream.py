@@ -15,12 +15,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
-from tripwire.guardrails import Detection
-from tripwire.holdback import Match
+from tripwire.guards.segments import SegmentHold
+from tripwire.guards.verdicts import Detection
+from tripwire.guards.window import Match
 from tripwire.messages import MessageList
 from tripwire.plugins._pii.walk import walk
 from tripwire.plugins._pii.window import Hit, StreamWindow
-from tripwire.segmenthold import SegmentHold
 
 if TYPE_CHECKING:
     from tripwire.plugins.pii_detector import PIIDetector

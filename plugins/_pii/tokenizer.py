@@ -11,8 +11,8 @@ from typing import Any
 
 from tripwire.chunks import Chunk
 from tripwire.errors import ConfigurationError
-from tripwire.guardrails import Detection, merge
-from tripwire.holdback import Match
+from tripwire.guards.verdicts import Detection, merge
+from tripwire.guards.window import Match
 from tripwire.messages import Message, MessageList
 from tripwire.plugins._pii.redaction import label, splice
 from tripwire.plugins._pii.walk import (
@@ -204,7 +204,7 @@ class Tokenizer:
         """``process_input``: the vault made; the values in the input messages found
         (and, with ``store="placeholders"``, replaced in the stored messages; always in
         a caller's tool definitions and settings, which reach the model call from
-        there: ``tripwire._caller_texts``)."""
+        there: ``tripwire.run._caller_texts``)."""
         self.vault(state, (s for m in messages for s in message_strings(m)))
         found: list[Detection] = []
         if "input" in self.phases:

@@ -1,8 +1,8 @@
 """Where values sit: walks that apply a change to every string of a nested value
 (tool arguments and results, the structured object: ``walk`` and ``strings`` are
-``tripwire.values.map_strings`` and ``strings``, the walk every guard uses), of a stored
+``tripwire.guards.values.map_strings`` and ``strings``, the walk every guard uses), of a stored
 message, or of a prompt message, and list the strings each of them visits. A text
-document (``tripwire.documents``) is one string: its decoded text, written back the way
+document (``tripwire.guards.documents``) is one string: its decoded text, written back the way
 the part held it.
 """
 
@@ -13,16 +13,16 @@ from typing import Any
 
 import attrs
 
-from tripwire.documents import (
+from tripwire.guards.documents import (
     decode_document,
     encode_document,
     is_text_media_type,
     read_document,
     write_document,
 )
+from tripwire.guards.values import map_strings as walk
+from tripwire.guards.values import strings
 from tripwire.messages import Message, ReasoningPart, TextPart, ToolInvocationPart
-from tripwire.values import map_strings as walk
-from tripwire.values import strings
 
 __all__ = ["edit_message", "message_strings", "prompt_content", "prompt_strings", "strings",
            "walk"]

@@ -12,8 +12,8 @@ from typing import NamedTuple
 import attrs
 
 from tripwire.chunks import Chunk
-from tripwire.guardrails import Detection, Detector
-from tripwire.holdback import ENDS, HoldBack, Match, joint_hold_from
+from tripwire.guards.verdicts import Detection, Detector
+from tripwire.guards.window import ENDS, HoldBack, Match, joint_hold_from
 
 #: ``find(text)``: the detections in a text.
 Search = Callable[[str], list[Detection]]

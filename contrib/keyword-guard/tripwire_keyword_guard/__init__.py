@@ -41,10 +41,10 @@ from tripwire import (
     notify_violation,
 )
 from tripwire.chunks import carries_other_content, extra_keys
-from tripwire.documents import read_document, write_document
-from tripwire.guardrails import strategy_of
-from tripwire.holdback import Match, in_one_word, joint_hold_from, replace_all, run_start
-from tripwire.values import map_strings
+from tripwire.guards.documents import read_document, write_document
+from tripwire.guards.values import map_strings
+from tripwire.guards.verdicts import strategy_of
+from tripwire.guards.window import Match, in_one_word, joint_hold_from, replace_all, run_start
 
 __all__ = ["KeywordGuard"]
 __version__ = "0.2.0"
@@ -63,7 +63,7 @@ class KeywordGuard(Processor):
         case_sensitive: match case exactly (default: ignore case).
         strategy: ``"block"`` stops the run with a tripwire; ``"redact"`` (or its alias
             ``"mask"``, the names every tripwire guard takes:
-            ``tripwire.guardrails.STRATEGY_ALIASES``) replaces each match with ``mask``
+            ``tripwire.guards.verdicts.STRATEGY_ALIASES``) replaces each match with ``mask``
             and lets the run go on (``on_violation`` is told).
         mask: the replacement text for ``strategy = "redact"``; no pattern may match it.
         max_match_length: the most characters one match can cover: how much streamed
@@ -170,7 +170,7 @@ class KeywordGuard(Processor):
 
     def _check(self, value: Any, found: list[Match]) -> Any:
         """``value`` with matches in its strings replaced (mask) or kept (block), at any
-        depth (``tripwire.values.map_strings``: dicts, lists, tuples, sets, attrs and
+        depth (``tripwire.guards.values.map_strings``: dicts, lists, tuples, sets, attrs and
         dataclass instances, rebuilt with their types); matches go to ``found``.
         Returns ``value`` itself when nothing matched."""
         def check(text: str) -> str:
@@ -210,7 +210,7 @@ class KeywordGuard(Processor):
         """Check the input messages: their text and reasoning parts, the tool calls'
         arguments and results they carry (a caller's history, every turn of which the
         caller wrote: no other hook of this guard saw them), and their text documents
-        (``tripwire.documents``: a masked one is written back in its encoding). Images,
+        (``tripwire.guards.documents``: a masked one is written back in its encoding). Images,
         PDFs and other binary files are not read. None when nothing matched (unchanged:
         a check in ``parallel`` or ``monitor`` mode may not change the input)."""
         found: list[Match] = []

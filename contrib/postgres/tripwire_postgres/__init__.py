@@ -12,9 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from tripwire._serde import message_from_dict, message_to_dict
 from tripwire.errors import ConfigurationError
-from tripwire.loops import PerLoop
 from tripwire.memory.store import (
     Thread,
     VectorHit,
@@ -24,6 +22,8 @@ from tripwire.memory.store import (
     rank,
 )
 from tripwire.messages import Message
+from tripwire.messages._serde import message_from_dict, message_to_dict
+from tripwire.per_loop import PerLoop
 
 __all__ = ["PostgresStore", "MIGRATIONS"]
 

@@ -1,0 +1,396 @@
+"""The agent loop: one ``Run`` per ``generate()`` / ``stream()`` call.
+
+A run owns everything its call touches (message list, per-processor state, retry
+counters), so concurrent calls on one ``Agent`` never see each other. ``events()``
+yields the chunks the client receives; ``generate()`` consumes the same generator as
+``stream()``, so no path can skip a processor another path runs.
+
+The order of the stages is the lifecycle diagram in docs/hooks.md ("One run").
+This module holds that order and the per-chunk loop (the hot path); the stages around
+it live in modules named for them: a step's preparation (``_step_request``), a step the
+model finished (``_step_end``), retried and rejected steps (``_step_retry``), tool
+execution (``_tool_exec``), the run's end and result (``_end``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncGenerator, Mapping
+from contextlib import aclosing
+from typing import TYPE_CHECKING, Any
+
+from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
+from tripwire.context import TracingContext
+from tripwire.errors import APICallError, ConfigurationError, TripWire
+from tripwire.hooks._binding import Bindings
+from tripwire.hooks._facade import Hooks
+from tripwire.messages import MessageList, new_id
+from tripwire.models import model_label
+from tripwire.observe import _recorder
+from tripwire.processor import TripwireInfo
+from tripwire.results import GenerateResult, StepAccumulator, StepResult
+from tripwire.run import _end
+from tripwire.run._call import resolve_call
+from tripwire.run._modes import read_during_checks
+from tripwire.run._step_end import accept_step, output_step
+from tripwire.run._step_request import answer_stream, model_request, prepare_step, request_prompt
+from tripwire.run._step_retry import RetryStep, StepRetries
+from tripwire.run._tool_exec import ToolRunner, runs_on_client, unoffered
+from tripwire.stream._json_escapes import canonical_tool_call
+from tripwire.stream._pipeline import OutputPipeline
+
+if TYPE_CHECKING:
+    from tripwire.agent import Agent
+
+
+class Run:
+    """Everything one generate/stream call owns."""
+
+    def __init__(self, agent: Agent, messages: Any, options: Mapping[str, Any]) -> None:
+        self.agent = agent
+        self.call = call = resolve_call(agent, options)
+        self.run_id = new_id()
+        self.request_context = call.request_context
+        self.abort_signal = asyncio.Event()
+        self.message_list = MessageList(system_messages=agent.instructions)
+        # (``add`` checks each message: a bad one fails the call before the run starts)
+        self.message_list.add(messages if isinstance(messages, list) else [messages], "input",
+                              keep_system=call.system_is_input)
+        self.pipeline = OutputPipeline(self.run_id)
+        self.tracing_context = TracingContext(self.run_id, agent.id)
+        tracer = _recorder.tracer()
+        self.recorder = (_recorder.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
+                         if call.audit or tracer is not None else None)
+        self.pipeline.recorder = self.recorder
+        self.bindings = Bindings(call, self.pipeline, self.tracing_context, self.abort_signal,
+                                 self.recorder)
+        self.hooks = Hooks(self.bindings)
+        self.pipeline.attach(self.bindings.stream_stages(), self.message_list,
+                             self.bindings.common, call.plans)
+        self.steps: list[StepResult] = []
+        self._tools: ToolRunner | None = None
+        self._retries: StepRetries | None = None
+        self.tripwire: TripwireInfo | None = None
+        self.finish_reason = "unknown"
+        self.text = ""
+        self.object: Any = None
+        self.usage = Usage()
+        self.response_rejected = False
+        self.current_acc: StepAccumulator | None = None
+        self.models_used: list[Any] = []
+        #: ``process_input`` checks in ``parallel`` mode, awaited before the model's
+        #: first chunk reaches anyone; ``monitor`` ones, which the run never waits for
+        self.guards: list[asyncio.Task[Any]] = []
+        self.monitors: list[asyncio.Task[Any]] = []
+        #: nobody reads the chunks (``generate()``): the model's chunks that passed
+        #: the output processors update the step and are not yielded
+        self.unread = False
+
+    # -- the loop
+    async def events(self) -> AsyncGenerator[Chunk, None]:
+        """The chunks the client receives, stage by stage in the order above; a run a
+        processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``."""
+        try:
+            if self.starts:
+                for c in await self._start():
+                    yield c
+            run_start = self.message_list.checkpoint()
+            step_number = 0
+            while True:
+                checkpoint = self.message_list.checkpoint()
+                try:
+                    async with aclosing(self._step(step_number)) as step_chunks:
+                        if self.unread:  # nobody reads them: one hop less per chunk
+                            async for _ in step_chunks:
+                                pass
+                        else:
+                            async for c in step_chunks:
+                                yield c
+                except RetryStep as retry:
+                    for c in await self.retries.retry(retry.tripwire, step_number, checkpoint):
+                        yield c
+                    continue
+                except TripWire as tw:
+                    self.retries.reject(tw, step_number, checkpoint)
+                    raise
+                self.bindings.set_retry_count(0)
+                step = self.steps[-1]
+                if (step.tool_calls and step_number + 1 < self.call.max_steps
+                        and not self._client_calls(step)):
+                    step_number += 1
+                    continue
+                break
+            now, finish = await _end.finish_chunks(self)
+            for c in now:
+                yield c
+            output, now = await _end.output_result(self, run_start)
+            for c in now:
+                yield c
+            if _end.take_output(self, output) is not None:
+                for c in await _end.object_chunks(self):
+                    yield c
+            for c in finish:
+                yield c
+        except TripWire as tw:
+            for c in _end.tripwire_chunks(self, tw):
+                yield c
+        except (asyncio.CancelledError, GeneratorExit):
+            self.abort_signal.set()
+            self.text = _end.text_so_far(self)
+            raise
+        except Exception as e:
+            self.finish_reason = "error"
+            for c in await _end.error_chunks(self, e):
+                yield c
+            raise
+        finally:
+            if self.guards:  # a run that ended before its model call
+                await _end.stop_checks(self)
+            _end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
+
+    # (made when a step first needs them: most runs call no tool and retry nothing)
+    # (not functools.cached_property: on Python 3.11 it takes a lock on every read)
+    @property
+    def tools(self) -> ToolRunner:
+        """Runs the tools a step called."""
+        tools = self._tools
+        if tools is None:
+            tools = self._tools = ToolRunner(self.hooks, self.pipeline, self.message_list,
+                                             self.request_context, self.abort_signal,
+                                             self.run_id)
+        return tools
+
+    @property
+    def retries(self) -> StepRetries:
+        """The run's retry limits and what a retried or rejected step leaves."""
+        retries = self._retries
+        if retries is None:
+            retries = self._retries = StepRetries(
+                self.agent, self.call, self.hooks, self.bindings, self.pipeline,
+                self.message_list, self.steps, self.run_id)
+        return retries
+
+    @property
+    def starts(self) -> bool:
+        """Whether the run has a start stage: ``process_input`` or checks beside the
+        model call."""
+        hooks = self.hooks
+        return "process_input" in hooks.input_hooks or hooks.has_checks
+
+    async def _start(self) -> list[Chunk]:
+        """``process_input`` (once per run), then the checks that run beside the model
+        call; the chunks hooks wrote meanwhile."""
+        checks = await self.hooks.start(self.message_list)
+        if checks:
+            self.guards = checks["parallel"]
+            for task in checks["monitor"]:
+                self.agent._own_task(task)
+                self.monitors.append(task)
+        pipeline = self.pipeline
+        return await pipeline.flush() if pipeline.pending else []
+
+    async def _step(self, step_number: int) -> AsyncGenerator[Chunk, None]:
+        """One step's chunks: its preparation, the model call (made again when
+        ``process_api_error`` asks) with each chunk through the output processors, then
+        the accepted step's hooks and tools."""
+        pipeline = self.pipeline
+        config, transient, out = await prepare_step(self, step_number)
+        for c in out:
+            yield c
+        api_retries = 0
+        while True:
+            prompt, cached, out = await request_prompt(self, config, transient, step_number)
+            for c in out:
+                yield c
+            request = model_request(config, prompt, self.run_id)
+            acc = StepAccumulator(step_number, from_cache=cached is not None)
+            for c in await self._step_start(acc):
+                yield c
+            source = answer_stream(config, request, cached)
+            self.current_acc = acc
+            if self.recorder is not None and self.recorder.tracer is not None:
+                self.recorder.start_model_call(config.model)
+            # The model's chunks, each through the output processors to the client.
+            # (Inline rather than a nested generator: one hop less per chunk.)
+            failed: Exception | None = None
+            iterator = source.__aiter__()
+            next_chunk = iterator.__anext__
+            keep = acc.raw.append
+            observe = acc.observe
+            emit = pipeline.emit
+            check = pipeline.check
+            direct = not pipeline.stages  # no processor runs per chunk
+            unread = self.unread
+            unseen = direct and unread
+            run_id = self.run_id
+            offered = config.active()
+            try:
+                if self.guards:
+                    # checks beside the model call: the model's chunks are read ahead
+                    # and held until they pass (a failed check raises, nothing seen)
+                    iterator = await read_during_checks(iterator, self.guards)
+                    next_chunk = iterator.__anext__
+                    self.guards = []  # they passed
+                while True:
+                    try:
+                        raw = await next_chunk()
+                        if cached is None:  # cache entries were checked when returned
+                            check_chunk(raw, from_model=True)
+                    except StopAsyncIteration:
+                        break
+                    except (asyncio.CancelledError, GeneratorExit, TripWire):
+                        raise
+                    except ConfigurationError as e:
+                        # the call cannot be made as asked (a model setting, a missing
+                        # key): the caller's to fix, not a malformed chunk to retry
+                        self.end_model_call(acc, e)
+                        raise
+                    except ValueError as e:
+                        failed = APICallError(
+                            f"model {model_label(config.model)} sent a malformed chunk: {e}")
+                        failed.__cause__ = e
+                        break
+                    except Exception as e:
+                        failed = e
+                        break
+                    kind = raw.type
+                    if kind == "tool-call":
+                        # argument text that is no JSON object reaches the client as
+                        # sent: the guards judge it with its escapes decoded
+                        raw = canonical_tool_call(raw)
+                        keep(raw)
+                        if raw.payload["tool_name"] not in offered:
+                            raw = unoffered(raw, offered, acc.not_run)
+                    else:
+                        keep(raw)
+                    if unseen and not pipeline.pending and not kind.startswith("data-"):
+                        # no processor and no reader: the step is all it updates
+                        if kind == "finish":
+                            acc.finish = raw.payload
+                        else:
+                            observe(raw)
+                        continue
+                    if kind == "finish":
+                        acc.finish = raw.payload
+                        raw = Chunk("step-finish", _step_finish_payload(raw.payload),
+                                    run_id=run_id, source=raw.source)
+                    elif raw.run_id is None:
+                        raw = stamp_run_id(raw, run_id)
+                    if pipeline.pending or kind.startswith("data-"):
+                        out = await emit(raw)
+                    elif direct:
+                        observe(raw)  # what emit() would do, without its coroutine
+                        yield raw
+                        continue
+                    elif check is not None:
+                        left = check(raw)  # every stage in turn, without a coroutine
+                        if left is None and not pipeline.pending:
+                            observe(raw)
+                            if not unread:
+                                yield raw
+                            continue
+                        at_once = (pipeline.released_at_once(left) if left is not None
+                                   else None)  # (a last stage's list: no coroutine)
+                        out = at_once if at_once is not None else await pipeline.went_on(
+                            raw, left)
+                    else:
+                        out = await emit(raw)
+                    for c in out:
+                        observe(c)
+                        if not unread:
+                            yield c
+            finally:
+                closer = getattr(iterator, "aclose", None)
+                if closer is not None:
+                    await closer()
+            if failed is not None:
+                self.end_model_call(acc, failed)
+                retry_by = await self.retries.api_error(failed, step_number, api_retries)
+                if retry_by is None:
+                    raise failed
+                # The failed attempt is discarded like a rejected step: the client is
+                # told, and none of its text reaches the result or the next prompt.
+                api_retries += 1
+                self.current_acc = None
+                for c in await self.retries.discard(step_number, str(failed), retry_by,
+                                                    api_retries):
+                    yield c
+                for c in await pipeline.flush() if pipeline.pending else ():
+                    yield c
+                continue
+            if not acc.finish:
+                # A model (or cache entry) without a finish chunk: the step still ends.
+                acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
+                              "usage": Usage()}
+                for c in await pipeline.emit(Chunk("step-finish", dict(acc.finish),
+                                                   run_id=self.run_id)):
+                    acc.observe(c)
+                    yield c
+            break
+        step, out = await accept_step(self, acc, config, step_number)
+        for c in out:
+            yield c
+        for c in await output_step(self, step, config):
+            yield c
+        if step.tool_calls:
+            chunks = await self.tools.run(step, config, self.steps, acc.not_run,
+                                          self.retries.maybe_retry)
+            if not self.unread:
+                for c in chunks:
+                    yield c
+
+    # -- around the model call
+    async def _step_start(self, acc: StepAccumulator) -> list[Chunk]:
+        """The ``step-start`` chunk after the output processors, for the client (none
+        when it would reach no processor and no reader)."""
+        if self.unseen():
+            return []
+        out = await self.pipeline.emit(Chunk("step-start", {"step_number": acc.step_number},
+                                             run_id=self.run_id))
+        for c in out:
+            acc.observe(c)
+        return [] if self.unread else out
+
+    def end_model_call(self, acc: StepAccumulator, error: Exception | None = None) -> None:
+        """Close the model call's span (``error`` when the call failed)."""
+        if self.recorder is not None and self.recorder.tracer is not None:
+            self.recorder.end_model_call(None if error is not None else acc.finish,
+                                         from_cache=acc.from_cache, error=error)
+
+    # -- state the stages share
+    def unseen(self) -> bool:
+        """Whether a chunk emitted now would reach no processor and no reader (a
+        ``generate()`` without ``process_output_stream``): then it is not made."""
+        pipeline = self.pipeline
+        return self.unread and not pipeline.stages and not pipeline.pending
+
+    def _client_calls(self, step: StepResult) -> bool:
+        """Whether ``step`` asked for a client-side tool: the run ends there and the
+        caller answers the calls (``client_tools`` call option)."""
+        tools = self.call.config.tools
+        return any(runs_on_client(c, tools) for c in step.tool_calls)
+
+    def start_step(self, step_number: int | None) -> None:
+        """Audit records and spans from here on belong to ``step_number``."""
+        recorder = self.recorder
+        if recorder is not None:
+            if recorder.tracer is None:  # the audit alone: records only need the step
+                recorder.step = step_number
+                return
+            recorder.start_step(step_number)
+            self.tracing_context.span = recorder.span
+
+    def result(self) -> GenerateResult:
+        """What ``generate()`` returns (and a stream's awaitables read)."""
+        return _end.result(self)
+
+
+def _step_finish_payload(finish: Mapping[str, Any]) -> dict[str, Any]:
+    """What a ``step-finish`` chunk carries to the client: the finish reason, the usage
+    and the provider's metadata, never the raw request, response or headers (those stay
+    on ``StepResult.request`` / ``.response``)."""
+    payload = {"finish_reason": finish["finish_reason"], "usage": finish.get("usage")}
+    if finish.get("provider_metadata"):
+        payload["provider_metadata"] = finish["provider_metadata"]
+    return payload
