@@ -165,7 +165,7 @@ def _let_go(response: aiohttp.ClientResponse) -> None:
     ``_close_orphaned_sockets`` closes it. Reads aiohttp's private state, as that does."""
     connection = response.connection
     if connection is not None:
-        connection._protocol = None  # type: ignore[attr-defined]
+        connection._protocol = None
 
 
 def _close_orphaned_sockets(session: aiohttp.ClientSession) -> None:
