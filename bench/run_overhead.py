@@ -14,7 +14,7 @@ Also prints the cost of parallel groups and wrappers (5 processors, wrapped or g
 
 ``--against REV`` measures this tree and the git revision REV side by side: the same
 script (its ``--baseline`` scenarios, which every version supports) runs in turns, this
-tree then REV, ``--rounds`` times, and each cell keeps its best. The host's speed drifts
+tree then REV, ``--rounds`` times, and each cell shows its median. The host's speed drifts
 over minutes, so numbers taken at different times do not compare; taken in turns they
 do. REV is checked out in a temporary git worktree and imported from there.
 """
@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -149,7 +150,7 @@ def against(rev: str, runs: int, rounds: int) -> None:
 
     with tempfile.TemporaryDirectory() as tmp, revision_path(rev, tmp) as path:
         envs = {"this tree": dict(os.environ), rev: {**os.environ, "PYTHONPATH": str(path)}}
-        best: dict[str, dict[str, float]] = {name: {} for name in envs}
+        cells: dict[str, dict[str, list[float]]] = {name: {} for name in envs}
         for _ in range(rounds):
             for name, env in envs.items():
                 out = subprocess.run(
@@ -157,12 +158,12 @@ def against(rev: str, runs: int, rounds: int) -> None:
                      "--repeat", "1"], env=env, cwd=tmp, check=True, capture_output=True,
                     text=True).stdout
                 for cell, value in json.loads(out).items():
-                    best[name][cell] = min(value, best[name].get(cell, value))
-    print(f"µs per run, best of {rounds} rounds x {runs} runs, in turns")
+                    cells[name].setdefault(cell, []).append(value)
+    print(f"µs per run, median of {rounds} rounds x {runs} runs, in turns")
     print(f"{'scenario':<12} {'procs':>5} {'this tree':>10} {rev:>10} {'ratio':>6}")
-    for cell, ours in best["this tree"].items():
+    for cell, values in cells["this tree"].items():
         scenario, procs = cell.split("/")
-        theirs = best[rev][cell]
+        ours, theirs = statistics.median(values), statistics.median(cells[rev][cell])
         print(f"{scenario:<12} {procs:>5} {ours:>10.1f} {theirs:>10.1f} {ours / theirs:>6.2f}")
 
 

@@ -6,6 +6,11 @@ For 0, 1, 5 and 20 pass-through processors it times tripwire's output pipeline (
 code agent.stream() runs for every chunk) and a hand-written async loop that awaits
 the same processor functions directly, side by side, and prints the ratio.
 Target: with 5 processors, at most 3x the direct loop's time per chunk.
+
+It also times ``agent.stream`` end to end over a scripted model of as many chunks, and
+the model alone (its chunks consumed with no framework): the last two columns are the
+framework's cost per chunk end to end (agent.stream's time less the model's) and the
+pipeline's alone. Target: the first at most 2x the second with 0 processors.
 """
 
 from __future__ import annotations
@@ -64,6 +69,17 @@ async def end_to_end(n_procs: int, n_chunks: int) -> float:
     return time.perf_counter() - start
 
 
+async def model_alone(n_chunks: int) -> float:
+    """The scripted model's own time for the chunks ``end_to_end`` streams."""
+    from tripwire.models import ModelRequest
+
+    model = MockModel(["w " * n_chunks])
+    start = time.perf_counter()
+    async for _ in model.stream(ModelRequest(prompt=[{"role": "user", "content": "hi"}])):
+        pass
+    return time.perf_counter() - start
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=20_000)
@@ -72,14 +88,16 @@ async def main() -> None:
     chunks = [Chunk("text-delta", {"id": "t", "text": "w "}) for _ in range(args.chunks)]
     print(f"{args.chunks} chunks, best of {args.repeat}")
     print(f"{'processors':>10} {'tripwire chunks/s':>18} {'direct chunks/s':>16} {'ratio':>6}"
-          f" {'agent.stream chunks/s':>22}")
+          f" {'agent.stream chunks/s':>22} {'framework µs/chunk':>18} {'pipeline µs/chunk':>17}")
     for n in (0, 1, 5, 20):
         ours = min([await through_tripwire(n, chunks) for _ in range(args.repeat)])
         direct = min([await through_direct(n, chunks) for _ in range(args.repeat)])
         e2e = min([await end_to_end(n, args.chunks) for _ in range(args.repeat)])
+        model = min([await model_alone(args.chunks) for _ in range(args.repeat)])
         ratio = ours / direct if direct > 0 else float("nan")
         print(f"{n:>10} {args.chunks / ours:>18,.0f} {args.chunks / direct if direct else float('inf'):>16,.0f}"
-              f" {ratio:>6.2f} {args.chunks / e2e:>22,.0f}")
+              f" {ratio:>6.2f} {args.chunks / e2e:>22,.0f} {(e2e - model) / args.chunks * 1e6:>18.2f}"
+              f" {ours / args.chunks * 1e6:>17.2f}")
 
 
 if __name__ == "__main__":

@@ -129,7 +129,7 @@ class Shout(Processor):
 
 
 class AsyncPass(Processor):
-    """Passes every chunk on, from an ``async`` implementation (no fast path check)."""
+    """Passes every chunk on, from an ``async`` implementation (each call awaited)."""
 
     id = "async-pass"
 

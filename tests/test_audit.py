@@ -87,7 +87,7 @@ class Slow(Processor):
 
 
 async def test_the_per_chunk_time_is_estimated_stage_by_stage(make_bare_agent):
-    """The fast path times one chunk in 32 (the run's first always) stage by stage: the
+    """The pipeline times one chunk in 32 (the run's first always) stage by stage: the
     slow stage's estimate is its calls times 2 ms, the pass-through stages' far less."""
     model = MockModel([MockResponse(chunks=[
         Chunk("text-delta", {"id": "t", "text": f"w{i} "}) for i in range(40)])])

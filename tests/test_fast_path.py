@@ -1,7 +1,7 @@
-"""The output pipeline's generated fast path: a chunk leaves it at any stage (changed,
-dropped, multiplied, failed) and the general loop finishes the job, with the same
-result, counts and arguments as if the fast path did not exist; and a run leaves no
-reference cycle behind."""
+"""The output pipeline's generated per-chunk path: a chunk leaves the straight line at
+any stage (changed, dropped, multiplied, failed) and goes on from the next stage, with
+the same result, counts and arguments as a chunk every stage passes; and a run leaves
+no reference cycle behind."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ async def test_chunks_leave_the_fast_path_at_any_stage_and_finish_in_order(make_
     assert [w.strip() for w in first.seen if w] == WORDS
     assert [w for w in last.seen if w] == got
     # stream_parts holds each chunk the stage saw exactly once (no double append when
-    # a chunk leaves the fast path), and the state is the processor's own
+    # a chunk leaves the straight line), and the state is the processor's own
     assert [c.text for c in first.parts_seen if c.type == "text-delta"] == [
         w for w in first.seen if w
     ]

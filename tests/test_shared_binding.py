@@ -43,8 +43,7 @@ class Plain(Processor):
 
 
 class Upper(Processor):
-    """Changes every chunk: the general loop (not the fast path) runs the stages
-    after it."""
+    """Changes every chunk: the stages after it get the changed one."""
 
     id = "upper"
 
@@ -250,7 +249,7 @@ async def test_the_audit_of_concurrent_runs_records_each_runs_calls_in_that_run(
 
 
 def test_chunks_of_a_writer_pass_a_shared_stage_in_the_general_loop():
-    """A data chunk written by a hook goes through the general loop's stages."""
+    """A data chunk written by a hook goes through the stages that take data chunks."""
 
     class Writes(Processor):
         id = "writes"

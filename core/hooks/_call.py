@@ -98,8 +98,8 @@ class BoundHook:
     ``bound(values, state, common)`` calls the implementation with the hook's own
     ``values`` (``bound.recorded(values, state, recorder, common)`` with the audit or
     tracing on);
-    the output pipeline calls ``fn(*args)`` itself per chunk, with the ``part`` slot
-    (``part_index``) filled in: the fast path of ``process_output_stream``. A
+    the output pipeline's generated per-chunk path (``tripwire.stream._fastpath``) calls
+    ``fn`` itself with ``args`` bound in, the chunk as ``part``. A
     ``TripWire`` gets the processor id and triggers
     ``on_violation``; any other exception becomes ``ProcessorError`` (or
     ``FAILED_OPEN`` for a fail-open processor).

@@ -68,8 +68,8 @@ class Recorder:
         #: where the hot paths append a record themselves, as the tuple ``record``
         #: makes: ``(processor_id, hook, step, outcome, duration_ns, calls, dropped,
         #: modified, emitted, mode)``, for one hook call ``(bound_hook, step, outcome,
-        #: duration_ns)``, for a step's chunks that passed every output stage on the
-        #: fast path ``(stage_ids, step, chunks, the run's timings list)``; None when
+        #: duration_ns)``, for a step whose chunks all passed every output stage
+        #: unchanged ``(stage_ids, step, chunks, the run's timings)``; None when
         #: ``record`` must be called (spans are on, or the run has ended)
         self.sink: list[tuple[Any, ...]] | None = self._raw if tracer is None else None
         self._records: list[AuditRecord] = []
@@ -96,7 +96,7 @@ class Recorder:
                     records.append(AuditRecord(pid, hook, step, outcome, ns / 1e6, calls,
                                                dropped, modified, emitted, mode))
                 elif type(entry[0]) is tuple:
-                    # a step's chunks that passed every output stage on the fast path:
+                    # a step whose chunks all passed every output stage unchanged:
                     # (stage ids, step, chunks, the run's timings: each stage's average
                     # time per chunk over the run, times the step's chunks)
                     ids, step, count, timings = entry

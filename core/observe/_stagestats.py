@@ -1,128 +1,79 @@
 """What the output pipeline's stages did with the chunks of each step, for the audit
-(``result.audit``, OpenTelemetry spans): ``StepStats`` per stage, counted by the
-pipeline's general loop, and ``StageAudit``, which adds what the fast path saw and
-hands each step's counts to the run's recorder.
+(``result.audit``, OpenTelemetry spans): each stage's counts of the step
+(``Stage.counts``) and the calls timed over the run (``Stage.timings``: one chunk in
+32, the run's first always), handed to the run's recorder step by step.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from tripwire.stream._stage import CALLS, DROPPED, EMITTED, FIRST_NS, MODIFIED
 
 if TYPE_CHECKING:
     from tripwire.stream._stage import Stage
-
-
-class StepStats:
-    """What one stage did with the chunks of one step in the general loop (for the
-    audit; made when that loop first counts a chunk of the stage: ``Stage.counting``).
-
-    The counts start at the class's zeros: nothing is set until counted."""
-
-    calls = ns = timed = dropped = modified = emitted = first_ns = 0
-    outcome: str | None = None
-
-    def reset(self) -> None:
-        """Start the next step's counts."""
-        vars(self).clear()
-
-    def duration_ns(self) -> int:
-        """The time spent in the stage this step, estimated from the timed calls."""
-        return self.ns * self.calls // self.timed if self.timed else 0
-
-    def took(self, began: int, outcome: str | None, result: Any = None,
-             chunk: Any = None) -> None:
-        if began:
-            self.ns += time.perf_counter_ns() - began
-            self.timed += 1
-        if outcome is not None:
-            self.outcome = outcome
-        elif result is None:
-            self.dropped += 1
-        elif type(result) is list:
-            self.emitted += len(result)
-            # a change, or several released; the chunk itself (equal, in a list) is none
-            if len(result) != 1 or (result[0] is not chunk and result[0] != chunk):
-                self.modified += 1
-        else:
-            self.emitted += 1
-            if result is not chunk and result != chunk:  # by value: an equal copy is none
-                self.modified += 1
-
-    def final_outcome(self) -> str:
-        if self.outcome is not None:
-            return self.outcome
-        if self.modified:
-            return "modified"
-        return "dropped" if self.dropped else "passed"
-
-
-#: the stats of a stage the general loop has not counted a chunk of (never written)
-UNCOUNTED = StepStats()
 
 
 class StageAudit:
     """The pipeline's stage statistics over a run with the audit on: handed to the
     recorder step by step (``flush``)."""
 
-    __slots__ = ("recorder", "counted", "left_fast", "timings", "stage_ids", "take_passed")
+    __slots__ = ("recorder", "stage_ids")
 
     def __init__(self, recorder: Any, stages: Sequence[Stage],
                  plans: dict[Any, Any] | None = None) -> None:
         self.recorder = recorder
-        #: the general loop counted chunks in stage stats since the last flush
-        self.counted = False
-        #: chunks that left the fast path since the last flush (it counts all it saw)
-        self.left_fast = 0
-        #: the fast path's timed chunks over the run: per stage, the ns spent and the
-        #: number timed (``[ns0, timed0, ns1, timed1, ...]``)
-        self.timings: list[int] = [0] * (2 * len(stages))
+        for stage in stages:
+            stage.counts = [0] * 5
         ids = plans.get("stage ids") if plans is not None else None
         if ids is None:
             ids = tuple([stage.id for stage in stages])
             if plans is not None:
                 plans["stage ids"] = ids
         self.stage_ids: tuple[str, ...] = ids
-        #: the chunks the fast path saw since it was last called (none without it:
-        #: ``OutputPipeline.attach`` puts the generated counter here)
-        self.take_passed: Callable[[], int] = _none_passed
 
     def flush(self, stages: Sequence[Stage]) -> None:
         """Hand each stage's counts of the step to the recorder (one record each, or
-        one note for all stages when only the fast path saw chunks)."""
-        fast = self.take_passed() - self.left_fast  # those that passed every stage
-        self.left_fast = 0
-        recorder = self.recorder
-        if not (fast or self.counted):
+        one note for all stages when every chunk passed every stage unchanged)."""
+        if not any(stage.counts[CALLS] for stage in stages):  # type: ignore[index]
             return  # no chunk since the last flush
+        recorder = self.recorder
         sink = recorder.sink
-        if not self.counted and sink is not None:
-            # Only the fast path saw chunks, all passed unchanged: one note for every
-            # stage, made into records when the audit is read (``Recorder.records``),
-            # with the run's timings as they are then.
-            sink.append((self.stage_ids, recorder.step, fast, self.timings))
+        first = stages[0].counts[CALLS]  # type: ignore[index]
+        if sink is not None and all(
+                s.outcome is None and s.counts[CALLS] == s.counts[EMITTED] == first  # type: ignore[index]
+                and not s.counts[MODIFIED] and not s.counts[DROPPED] for s in stages):  # type: ignore[index]
+            # One note for every stage, made into records when the audit is read
+            # (``Recorder.records``), with the run's timings as they are then.
+            sink.append((self.stage_ids, recorder.step, first, _Timings(stages)))
+            for stage in stages:
+                stage.counts[CALLS] = stage.counts[EMITTED] = 0  # type: ignore[index]
             return
-        self.counted = False
-        timings = self.timings
-        for i, stage in enumerate(stages):
-            stats = stage.stats
-            timed = timings[2 * i + 1]
-            fast_ns = timings[2 * i] * fast // timed if timed else 0
-            if not stats.calls:  # only the fast path saw chunks: all passed unchanged
-                if fast:
-                    recorder.record(stage.id, "process_output_stream", 0, fast_ns, "passed",
-                                    "blocking", ..., fast, 0, 0, fast)
-                continue
-            duration = stats.duration_ns() + fast_ns
-            stats.calls += fast
-            stats.emitted += fast
-            recorder.record(stage.id, "process_output_stream", stats.first_ns, duration,
-                            stats.final_outcome(), "blocking", ..., stats.calls, stats.dropped,
-                            stats.modified, stats.emitted)
-            stats.reset()
+        for stage in stages:
+            counts = stage.counts
+            assert counts is not None
+            calls = counts[CALLS]
+            if calls:
+                ns, timed = stage.timings
+                outcome = stage.outcome or (
+                    "modified" if counts[MODIFIED] else "dropped" if counts[DROPPED]
+                    else "passed")
+                recorder.record(stage.id, "process_output_stream", counts[FIRST_NS],
+                                ns * calls // timed if timed else 0, outcome, "blocking", ...,
+                                calls, counts[DROPPED], counts[MODIFIED], counts[EMITTED])
+            counts[:] = [0] * 5
+            stage.outcome = None
 
 
-def _none_passed() -> int:
-    """``StageAudit.take_passed`` without a fast path: it saw no chunk."""
-    return 0
+class _Timings:
+    """The run's timings of the stages, read when the audit is read: ``[ns0, timed0,
+    ns1, timed1, ...]`` (the sequence ``Recorder.records`` indexes)."""
+
+    __slots__ = ("_stages",)
+
+    def __init__(self, stages: Sequence[Stage]) -> None:
+        self._stages = stages
+
+    def __getitem__(self, index: int) -> int:
+        return self._stages[index // 2].timings[index % 2]

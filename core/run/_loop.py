@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import AsyncGenerator, Mapping
-from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
@@ -25,13 +24,13 @@ from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
 from tripwire.hooks._binding import Bindings
 from tripwire.hooks._facade import Hooks
-from tripwire.messages import MessageList, new_id
+from tripwire.messages import Message, MessageList, new_id
 from tripwire.models import model_label
 from tripwire.observe import _recorder
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, StepAccumulator, StepResult
 from tripwire.run import _end
-from tripwire.run._call import resolve_call
+from tripwire.run._call import StepConfig, resolve_call
 from tripwire.run._modes import read_during_checks
 from tripwire.run._step_end import accept_step, output_step
 from tripwire.run._step_request import answer_stream, model_request, prepare_step, request_prompt
@@ -90,23 +89,97 @@ class Run:
     # -- the loop
     async def events(self) -> AsyncGenerator[Chunk, None]:
         """The chunks the client receives, stage by stage in the order above; a run a
-        processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``."""
+        processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``.
+        The model's chunks are read here, each handed to the output pipeline
+        (``OutputPipeline.push``) and sent on as it comes out."""
         try:
             if self.starts:
                 for c in await self._start():
                     yield c
             run_start = self.message_list.checkpoint()
             step_number = 0
+            unread = self.unread
+            pipeline = self.pipeline
+            push = pipeline.push
+            run_id = self.run_id
             while True:
                 checkpoint = self.message_list.checkpoint()
                 try:
-                    async with aclosing(self._step(step_number)) as step_chunks:
-                        if self.unread:  # nobody reads them: one hop less per chunk
-                            async for _ in step_chunks:
-                                pass
-                        else:
-                            async for c in step_chunks:
-                                yield c
+                    config, transient, out = await prepare_step(self, step_number)
+                    for c in out:
+                        yield c
+                    api_retries = 0
+                    while True:  # the model call, made again when process_api_error asks
+                        acc, iterator, out = await self._call_model(config, transient,
+                                                                    step_number)
+                        for c in out:
+                            yield c
+                        # The model's chunks, each through the output processors
+                        # (``push``) to the client.
+                        failed: Exception | None = None
+                        next_chunk = iterator.__anext__
+                        keep = acc.raw.append
+                        observe = acc.observe
+                        offered = config.active()
+                        checked = acc.from_cache  # (cache entries were checked when returned)
+                        unseen = unread and not pipeline.stages  # no processor, no reader
+                        try:
+                            while True:
+                                try:
+                                    raw = await next_chunk()
+                                    if not checked:
+                                        check_chunk(raw, from_model=True)
+                                except StopAsyncIteration:
+                                    break
+                                except (asyncio.CancelledError, GeneratorExit, TripWire):
+                                    raise
+                                except Exception as e:
+                                    failed = self._model_failed(acc, config, e)
+                                    break
+                                kind = raw.type
+                                if kind == "tool-call":
+                                    # argument text that is no JSON object reaches the
+                                    # client as sent: the guards judge it decoded
+                                    raw = canonical_tool_call(raw)
+                                    keep(raw)
+                                    if raw.payload["tool_name"] not in offered:
+                                        raw = unoffered(raw, offered, acc.not_run)
+                                else:
+                                    keep(raw)
+                                if kind == "finish":
+                                    acc.finish = raw.payload
+                                    if unseen and not pipeline.pending:
+                                        continue
+                                    raw = Chunk("step-finish", _step_finish_payload(raw.payload),
+                                                run_id=run_id, source=raw.source)
+                                elif unseen and not pipeline.pending and not kind.startswith(
+                                        "data-"):
+                                    observe(raw)  # nobody sees it: the step is all it updates
+                                    continue
+                                elif raw.run_id is None:
+                                    raw = stamp_run_id(raw, run_id)
+                                pushed = push(raw)
+                                if pushed is None:  # it passed every processor unchanged
+                                    observe(raw)
+                                    if not unread:
+                                        yield raw
+                                    continue
+                                for c in pushed if type(pushed) is list else await pushed:  # type: ignore[misc]
+                                    observe(c)
+                                    if not unread:
+                                        yield c
+                        finally:
+                            closer = getattr(iterator, "aclose", None)
+                            if closer is not None:
+                                await closer()
+                        if failed is None:
+                            break
+                        out = await self._call_failed(acc, failed, step_number, api_retries)
+                        api_retries += 1
+                        for c in out:
+                            yield c
+                    for c in await self._answered(acc, config, step_number):
+                        yield c
                 except RetryStep as retry:
                     for c in await self.retries.retry(retry.tripwire, step_number, checkpoint):
                         yield c
@@ -190,155 +263,86 @@ class Run:
         pipeline = self.pipeline
         return await pipeline.flush() if pipeline.pending else []
 
-    async def _step(self, step_number: int) -> AsyncGenerator[Chunk, None]:
-        """One step's chunks: its preparation, the model call (made again when
-        ``process_api_error`` asks) with each chunk through the output processors, then
-        the accepted step's hooks and tools."""
-        pipeline = self.pipeline
-        config, transient, out = await prepare_step(self, step_number)
-        for c in out:
-            yield c
-        api_retries = 0
-        while True:
-            prompt, cached, out = await request_prompt(self, config, transient, step_number)
-            for c in out:
-                yield c
-            request = model_request(config, prompt, self.run_id)
-            acc = StepAccumulator(step_number, from_cache=cached is not None)
-            for c in await self._step_start(acc):
-                yield c
-            source = answer_stream(config, request, cached)
-            self.current_acc = acc
-            if self.recorder is not None and self.recorder.tracer is not None:
-                self.recorder.start_model_call(config.model)
-            # The model's chunks, each through the output processors to the client.
-            # (Inline rather than a nested generator: one hop less per chunk.)
-            failed: Exception | None = None
-            iterator = source.__aiter__()
-            next_chunk = iterator.__anext__
-            keep = acc.raw.append
-            observe = acc.observe
-            emit = pipeline.emit
-            check = pipeline.check
-            direct = not pipeline.stages  # no processor runs per chunk
-            unread = self.unread
-            unseen = direct and unread
-            run_id = self.run_id
-            offered = config.active()
+    # -- a step's model call
+    async def _call_model(self, config: StepConfig, transient: list[Message],
+                          step_number: int) -> tuple[StepAccumulator, Any, list[Chunk]]:
+        """Start a model call of the step: its accumulator, the iterator of its chunks
+        (held until the checks beside the model call passed), and the chunks for the
+        client before them (hooks' chunks, ``step-start``)."""
+        prompt, cached, out = await request_prompt(self, config, transient, step_number)
+        request = model_request(config, prompt, self.run_id)
+        acc = StepAccumulator(step_number, from_cache=cached is not None)
+        out += await self._step_start(acc)
+        iterator = answer_stream(config, request, cached).__aiter__()
+        self.current_acc = acc
+        if self.recorder is not None and self.recorder.tracer is not None:
+            self.recorder.start_model_call(config.model)
+        if self.guards:
+            # checks beside the model call: the model's chunks are read ahead and held
+            # until they pass (a failed check raises, nothing seen)
             try:
-                if self.guards:
-                    # checks beside the model call: the model's chunks are read ahead
-                    # and held until they pass (a failed check raises, nothing seen)
-                    iterator = await read_during_checks(iterator, self.guards)
-                    next_chunk = iterator.__anext__
-                    self.guards = []  # they passed
-                while True:
-                    try:
-                        raw = await next_chunk()
-                        if cached is None:  # cache entries were checked when returned
-                            check_chunk(raw, from_model=True)
-                    except StopAsyncIteration:
-                        break
-                    except (asyncio.CancelledError, GeneratorExit, TripWire):
-                        raise
-                    except ConfigurationError as e:
-                        # the call cannot be made as asked (a model setting, a missing
-                        # key): the caller's to fix, not a malformed chunk to retry
-                        self.end_model_call(acc, e)
-                        raise
-                    except ValueError as e:
-                        failed = APICallError(
-                            f"model {model_label(config.model)} sent a malformed chunk: {e}")
-                        failed.__cause__ = e
-                        break
-                    except Exception as e:
-                        failed = e
-                        break
-                    kind = raw.type
-                    if kind == "tool-call":
-                        # argument text that is no JSON object reaches the client as
-                        # sent: the guards judge it with its escapes decoded
-                        raw = canonical_tool_call(raw)
-                        keep(raw)
-                        if raw.payload["tool_name"] not in offered:
-                            raw = unoffered(raw, offered, acc.not_run)
-                    else:
-                        keep(raw)
-                    if unseen and not pipeline.pending and not kind.startswith("data-"):
-                        # no processor and no reader: the step is all it updates
-                        if kind == "finish":
-                            acc.finish = raw.payload
-                        else:
-                            observe(raw)
-                        continue
-                    if kind == "finish":
-                        acc.finish = raw.payload
-                        raw = Chunk("step-finish", _step_finish_payload(raw.payload),
-                                    run_id=run_id, source=raw.source)
-                    elif raw.run_id is None:
-                        raw = stamp_run_id(raw, run_id)
-                    if pipeline.pending or kind.startswith("data-"):
-                        out = await emit(raw)
-                    elif direct:
-                        observe(raw)  # what emit() would do, without its coroutine
-                        yield raw
-                        continue
-                    elif check is not None:
-                        left = check(raw)  # every stage in turn, without a coroutine
-                        if left is None and not pipeline.pending:
-                            observe(raw)
-                            if not unread:
-                                yield raw
-                            continue
-                        at_once = (pipeline.released_at_once(left) if left is not None
-                                   else None)  # (a last stage's list: no coroutine)
-                        out = at_once if at_once is not None else await pipeline.went_on(
-                            raw, left)
-                    else:
-                        out = await emit(raw)
-                    for c in out:
-                        observe(c)
-                        if not unread:
-                            yield c
-            finally:
+                iterator = await read_during_checks(iterator, self.guards)
+            except BaseException:
                 closer = getattr(iterator, "aclose", None)
                 if closer is not None:
                     await closer()
-            if failed is not None:
-                self.end_model_call(acc, failed)
-                retry_by = await self.retries.api_error(failed, step_number, api_retries)
-                if retry_by is None:
-                    raise failed
-                # The failed attempt is discarded like a rejected step: the client is
-                # told, and none of its text reaches the result or the next prompt.
-                api_retries += 1
-                self.current_acc = None
-                for c in await self.retries.discard(step_number, str(failed), retry_by,
-                                                    api_retries):
-                    yield c
-                for c in await pipeline.flush() if pipeline.pending else ():
-                    yield c
-                continue
-            if not acc.finish:
-                # A model (or cache entry) without a finish chunk: the step still ends.
-                acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
-                              "usage": Usage()}
-                for c in await pipeline.emit(Chunk("step-finish", dict(acc.finish),
-                                                   run_id=self.run_id)):
-                    acc.observe(c)
-                    yield c
-            break
-        step, out = await accept_step(self, acc, config, step_number)
-        for c in out:
-            yield c
-        for c in await output_step(self, step, config):
-            yield c
+                raise
+            self.guards = []  # they passed
+        return acc, iterator, out
+
+    def _model_failed(self, acc: StepAccumulator, config: StepConfig,
+                      error: Exception) -> Exception:
+        """The model call failed with ``error`` while streaming: what
+        ``process_api_error`` is asked about (a malformed chunk is an ``APICallError``).
+        A call that cannot be made as asked (a model setting, a missing key) is the
+        caller's to fix, not a failure to retry: raised."""
+        if isinstance(error, ConfigurationError):
+            self.end_model_call(acc, error)
+            raise error
+        if isinstance(error, ValueError):
+            failed = APICallError(
+                f"model {model_label(config.model)} sent a malformed chunk: {error}")
+            failed.__cause__ = error
+            return failed
+        return error
+
+    async def _call_failed(self, acc: StepAccumulator, failed: Exception,
+                           step_number: int, api_retries: int) -> list[Chunk]:
+        """A failed model call: raised, unless ``process_api_error`` asks for it again
+        within the limit; then the failed attempt is discarded like a rejected step (the
+        client is told, none of its text reaches the result or the next prompt)."""
+        self.end_model_call(acc, failed)
+        retry_by = await self.retries.api_error(failed, step_number, api_retries)
+        if retry_by is None:
+            raise failed
+        self.current_acc = None
+        out = await self.retries.discard(step_number, str(failed), retry_by, api_retries + 1)
+        pipeline = self.pipeline
+        return out + await pipeline.flush() if pipeline.pending else out
+
+    async def _answered(self, acc: StepAccumulator, config: StepConfig,
+                        step_number: int) -> list[Chunk]:
+        """The step the model answered: its end (a ``step-finish`` when the model sent
+        no ``finish``), accepted, ``process_output_step``, then its tools; the chunks
+        for the client."""
+        out: list[Chunk] = []
+        if not acc.finish:
+            # A model (or cache entry) without a finish chunk: the step still ends.
+            acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
+                          "usage": Usage()}
+            for c in await self.pipeline.emit(Chunk("step-finish", dict(acc.finish),
+                                                    run_id=self.run_id)):
+                acc.observe(c)
+                out.append(c)
+        step, more = await accept_step(self, acc, config, step_number)
+        out += more
+        out += await output_step(self, step, config)
         if step.tool_calls:
             chunks = await self.tools.run(step, config, self.steps, acc.not_run,
                                           self.retries.maybe_retry)
             if not self.unread:
-                for c in chunks:
-                    yield c
+                out += chunks
+        return out
 
     # -- around the model call
     async def _step_start(self, acc: StepAccumulator) -> list[Chunk]:

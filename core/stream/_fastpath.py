@@ -1,238 +1,189 @@
-"""The output pipeline's per-chunk fast path, generated once per run.
+"""The per-chunk path of the output pipeline, generated once per shape of stages.
 
-Most chunks pass every output processor unchanged. For them, ``OutputPipeline.through``
-(a loop that looks up each stage's settings per chunk) is replaced by a function
-generated for the run's stages, as attrs generates ``__init__``: one straight line of
-calls, each implementation called with its arguments bound as constants (``part`` the
-only one that changes, ``retry_count`` read live), each result compared with the chunk.
+A chunk passes the output processors' ``process_output_stream`` in list order. For the
+stages of a run this module writes that path as straight-line code, as attrs writes
+``__init__``: each implementation called with its arguments bound as constants
+(``part`` the only one that changes, ``retry_count`` read live), each result compared
+with the chunk. A stage that returns the chunk itself passes it to the next; anything
+else (a replacement, ``None``, a list, an awaitable, an exception) goes to
+``OutputPipeline.left``, which asks the stage what it means (``Stage.settle``) and
+goes on with what comes out from the next stage (``runs[i + 1]``). This code is the
+only place the stages are called for a chunk.
 
-The moment anything else happens (a stage returns something other than the chunk it
-was given, raises, or the chunk is a ``data-*`` chunk, or starts further down the list)
-the chunk goes on through the general loop, from the stage where it left the fast path,
-with that stage's result: the general loop stays the one place that decides what a
-result means. With the audit on, the fast path counts the chunks it saw (those that
-passed every stage are added to each stage's counts when the step's stats are flushed)
-and times one chunk in 32 (the run's first always) stage by stage, into the pipeline's
-``audit.timings``: a stage's time in a step is estimated from its average over the run;
-with OpenTelemetry spans on, and with a wrapper among the stages, there is no fast
-path.
+``generate`` returns two families of functions, one per stage to start at (the last
+one, past every stage, returns at once): ``runs[i](chunk)`` for a chunk that reaches
+every stage, and ``data_runs[i](chunk, skip)`` for ``data-*`` chunks (only the stages
+that take them, never the ``skip`` stage: the one that wrote it). Each returns None
+when the chunk passed every stage unchanged, else the chunks that come out (a list),
+or an awaitable of either. With the audit on, every call is counted in the stage's
+``counts`` and one chunk in 32 (the run's first always) is timed stage by stage.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Awaitable, Callable
-from time import perf_counter_ns
+from collections.abc import Callable
+from time import perf_counter_ns, time_ns
 from types import CoroutineType
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tripwire.chunks import Chunk
     from tripwire.stream._pipeline import OutputPipeline
+    from tripwire.stream._stage import Stage
 
-Through = Callable[..., Awaitable[list["Chunk"]]]
-#: ``check(chunk)``: every stage in turn, synchronously (when no stage is ``async``);
-#: None when the chunk passed them all unchanged, else ``(chunk, i, result)`` for
-#: ``OutputPipeline._resume_emit`` (stage ``i`` returned ``result``)
-Check = Callable[["Chunk"], "tuple[Chunk, int, Any] | None"]
-#: ``(through, emit, take, check or None)``
-Fast = tuple[Through, Through, Callable[[], int], Check | None]
+#: ``runs[i](chunk)`` / ``data_runs[i](chunk, skip)`` (see the module docstring)
+Run = Callable[..., Any]
+Runs = tuple[tuple[Run, ...], tuple[Run, ...]]
 
 
 class Raised:
-    """A stage's exception, handed to the general loop as that stage's result."""
+    """A stage's exception, handed to ``OutputPipeline.left`` as that stage's result."""
 
     __slots__ = ("error",)
 
     def __init__(self, error: Exception) -> None:
         self.error: Exception | None = error
 
-    def reraise(self) -> NoReturn:
-        """Raise the stage's exception, keeping no reference to it here or in this
-        frame (its traceback holds the frames: a reference would make a cycle that keeps
-        the run alive until the garbage collector runs)."""
+    def take(self) -> Exception:
+        """The exception, no longer held here (its traceback holds the frames: a
+        reference would make a cycle that keeps the run alive until the garbage
+        collector runs)."""
         error, self.error = self.error, None
         assert error is not None
-        try:
-            raise error
-        finally:
-            del error
+        return error
 
 
 #: the generated ``make`` functions, by the shape of the stages they serve
-_made: dict[tuple[Any, ...], Callable[..., Fast]] = {}
+_made: dict[tuple[Any, ...], Callable[..., Runs]] = {}
 
 
-def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
-             ) -> Fast | None:
-    """``(through, emit, take, check)`` for the pipeline's stages, or None when it has no
-    fast path; ``take()`` gives the number of chunks the fast path saw since it was last
-    called (counted with the audit on, else 0) and starts the step's count again (those
-    that left it are counted by ``OutputPipeline._resume``);
-    ``check`` (``Check``) is None when some stage is ``async``.
+def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None) -> Runs:
+    """``(runs, data_runs)`` for the pipeline's stages (see the module docstring).
 
     ``plans``: the agent's ``CallOptions.plans`` when the call runs the agent's own
     lists (the same stages every call): the generated function is looked up there."""
     stages = pipeline.stages
     recorder = pipeline.recorder
-    if not stages or (recorder is not None and recorder.tracer is not None):
-        return None
-    sampled = recorder is not None
-    make: Callable[..., Fast] | None = (
-        plans.get(("fast path", sampled), _UNPLANNED) if plans is not None else _UNPLANNED)
-    if make is _UNPLANNED:
-        make = _make_for(stages, sampled)
-        if plans is not None:
-            plans[("fast path", sampled)] = make
+    audited = recorder is not None and bool(stages)
+    traced = audited and recorder.tracer is not None
+    key = ("per-chunk path", audited, traced)
+    make = plans.get(key) if plans is not None else None
     if make is None:
-        return None
+        make = _make_for(stages, audited, traced)
+        if plans is not None:
+            plans[key] = make
     # A weak proxy: the pipeline holds these functions, and they must not hold it
     # back (a run leaves no reference cycle for the garbage collector).
-    values: list[Any] = [weakref.proxy(pipeline), pipeline.pending, pipeline.counts,
-                         pipeline.audit.timings if pipeline.audit is not None else []]
+    values: list[Any] = [weakref.proxy(pipeline), pipeline.kept_from_start]
     for stage in stages:
-        values += (stage.fn, stage.args, stage.parts)
+        values += (stage.fn, stage.args, stage.parts, stage.counts, stage.timings, stage.id)
     return make(*values)
 
 
-_UNPLANNED: Any = object()
-
-
-def _make_for(stages: list[Any], sampled: bool
-              ) -> Callable[..., Fast] | None:
-    """The generated ``make`` for stages of this shape (None: no fast path, a wrapper
-    being among them)."""
-    if any(s.wrapper for s in stages):
-        return None
-    shape = tuple((s.bound.argnames, s.parts is not None,
+def _make_for(stages: list[Stage], audited: bool, traced: bool) -> Callable[..., Runs]:
+    shape = tuple((s.bound.argnames, s.parts is not None, s.bound.wrapper, s.data,
                    s.cp.impls["process_output_stream"].is_async) for s in stages)
-    key = (shape, sampled)
+    key = (shape, audited, traced)
     make = _made.get(key)
     if make is None:
         make = _made[key] = _compile(*key)
     return make
 
 
-def _compile(
-    shape: tuple[Any, ...], sampled: bool
-) -> Callable[..., Fast]:
-    """The source of ``make(pl, pending, counts, timings, f0, a0, p0, ...)``, which
-    returns the run's ``(through, emit, take, check)``, compiled."""
-    params = ["pl", "pending", "counts", "timings"]
-    consts: list[str] = []  # arguments bound once per run, read into locals of make
-
-    def stage_calls(indent: str, timed: bool) -> list[str]:
-        """Every stage in turn, ``{resume}`` standing for the function to resume in
-        (``{resume}(chunk, i, result)``, awaited; ``left`` in the synchronous ``check``:
-        it returns ``(chunk, i, result)``); ``timed``: each stage's time added to the run's
-        ``timings`` (the one chunk in 32)."""
-        lines = [f"{indent}t = ns()"] if timed else []
-        for i, (argnames, has_parts, is_async) in enumerate(shape):
-            args = []
-            for j, name in enumerate(argnames):
-                if name == "part":
-                    args.append("chunk")
-                elif name == "retry_count":  # the only argument that changes during a run
-                    args.append(f"a{i}[{j}]")
-                else:
-                    args.append(f"k{i}_{j}")
-            if has_parts:
-                lines.append(f"{indent}p{i}.append(chunk)")
-            lines.append(f"{indent}try:")
-            lines.append(f"{indent}    r = f{i}({', '.join(args)})")
-            if is_async:
-                lines.append(f"{indent}    if type(r) is Coro:")
-                lines.append(f"{indent}        r = await r")
-            lines.append(f"{indent}except Exception as e:")
-            lines.append(f"{indent}    return await {{resume}}(chunk, {i}, Raised(e))")
-            lines.append(f"{indent}if r is not chunk:")
-            lines.append(f"{indent}    return await {{resume}}(chunk, {i}, r)")
-            if timed:
-                lines.append(f"{indent}t2 = ns()")
-                lines.append(f"{indent}timings[{2 * i}] += t2 - t")
-                lines.append(f"{indent}timings[{2 * i + 1}] += 1")
-                lines.append(f"{indent}t = t2")
-        return lines
-
-    for i, (argnames, _, _) in enumerate(shape):
-        params += [f"f{i}", f"a{i}", f"p{i}"]
+def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..., Runs]:
+    """``make(pl, kept, f0, a0, p0, c0, tm0, id0, ...)``, which returns a run's
+    ``(runs, data_runs)``, compiled."""
+    n = len(shape)
+    is_async = any(s[4] for s in shape)
+    params = ["pl", "kept"]
+    lines: list[str] = []
+    for i, (argnames, _, _, _, _) in enumerate(shape):
+        params += [f"f{i}", f"a{i}", f"p{i}", f"c{i}", f"tm{i}", f"id{i}"]
         for j, name in enumerate(argnames):
             if name not in ("part", "retry_count"):
-                consts.append(f"    k{i}_{j} = a{i}[{j}]")
+                lines.append(f"    k{i}_{j} = a{i}[{j}]")
+    lines += ["    countdown = 1", ""]
+    def stage(i: int, start: int, data: bool) -> list[str]:
+        argnames, has_parts, wrapper, takes_data, stage_async = shape[i]
+        out: list[str] = []
+        indent = "        "
+        if data:  # only the stages that take data chunks, never the writer's own
+            cond = f"skip != id{i}" if takes_data else f"not data and skip != id{i}"
+            out.append(f"{indent}if {cond}:")
+            indent += "    "
+        if has_parts:
+            out.append(f"{indent}p{i}.append(chunk)")
+        if wrapper:  # it calls the stages after it itself
+            out.append(f"{indent}return {'await ' if is_async else ''}pl.wrap({i}, chunk, skip)")
+            return out
+        args = []
+        for j, name in enumerate(argnames):
+            args.append("chunk" if name == "part" else f"a{i}[{j}]" if name == "retry_count"
+                        else f"k{i}_{j}")
+        if traced:
+            out.append(f"{indent}if not c{i}[0]:")
+            out.append(f"{indent}    c{i}[4] = wall()")
+        if audited:
+            out.append(f"{indent}c{i}[0] += 1")
+        out.append(f"{indent}try:")
+        out.append(f"{indent}    r = f{i}({', '.join(args)})")
+        if stage_async:
+            out.append(f"{indent}    if type(r) is Coro:")
+            out.append(f"{indent}        r = await r")
+        out.append(f"{indent}except Exception as e:")
+        out.append(f"{indent}    r = Raised(e)")
+        out.append(f"{indent}if r is not chunk:")
+        out.extend(_leave(indent + "    ", i, start, is_async))
+        if audited:
+            out.append(f"{indent}c{i}[1] += 1")
+            out.append(f"{indent}if t:")
+            out.append(f"{indent}    now = ns()")
+            out.append(f"{indent}    tm{i}[0] += now - t")
+            out.append(f"{indent}    tm{i}[1] += 1")
+            out.append(f"{indent}    t = now")
+        return out
 
-    def body(resume: str) -> list[str]:
-        def fill(lines: list[str]) -> list[str]:
-            if resume == "left":
-                return [line.replace("await {resume}", "").replace("{resume}", "")
-                        for line in lines]
-            return [line.replace("{resume}", resume) for line in lines]
-
-        if not sampled:
-            return fill(stage_calls("        ", False))
-        # A countdown to the next timed chunk (the run's first, then one in 32): the
-        # fewest operations per chunk; the chunks seen follow from it and the number
-        # of timed ones (``take``).
-        return [
-            "        nonlocal countdown, rounds",
-            "        countdown -= 1",
-            "        if countdown:",
-            *fill(stage_calls("            ", False)),
-            "        else:",
-            "            countdown = 32",
-            "            rounds += 1",
-            *fill(stage_calls("            ", True)),
-        ]
-
-    # For the general loop's bookkeeping: a text chunk that passed every stage (so no
-    # stage dropped all text).
-    epilogue = ["        if chunk.type == 'text-delta':", "            counts[0] = True"]
-    source = "\n".join(
-        [
-            f"def make({', '.join(params)}):",
-            *consts,
-            # with the audit on: chunks until the next timed one, timed chunks so far,
-            # and the chunks seen at the last ``take`` (chunks that left the fast path
-            # are counted by the pipeline)
-            "    countdown = 1",
-            "    rounds = taken = 0",
-            "",
-            "    def take():",
-            "        nonlocal taken",
-            "        seen = rounds * 32 - countdown + 1",
-            "        n = seen - taken",
-            "        taken = seen",
-            "        return n",
-            "",
-            "    async def through(chunk, skip=None, start=0):",
-            "        if skip is not None or start or chunk.type.startswith('data-'):",
-            "            return await pl._through(chunk, skip, start)",
-            *body("pl._resume"),
-            *epilogue,
-            "        return [chunk]",
-            "",
-            "    async def emit(chunk):",
-            "        if pending or chunk.type.startswith('data-'):",
-            "            return await pl._emit(chunk)",
-            *body("pl._resume_emit"),
-            *epilogue,
-            "        if pending:",
-            "            return await pl._after_fast([chunk])",
-            "        return [chunk]",
-            "",
-            *([
-                "    def check(chunk):",
-                *body("left"),
-                *epilogue,
-                "        return None",
-                "",
-                "    return through, emit, take, check",
-            ] if not any(is_async for _, _, is_async in shape) else [
-                "    return through, emit, take, None",
-            ]),
-        ]
-    )
-    namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised, "ns": perf_counter_ns}
-    code = compile(source, f"<tripwire fast path: {len(shape)} stages>", "exec")
+    names: dict[bool, list[str]] = {False: [], True: []}
+    for data in (False, True):
+        for start in range(n + 1):
+            name = f"{'data' if data else 'run'}{start}"
+            names[data].append(name)
+            head = "async def" if is_async else "def"
+            lines.append(f"    {head} {name}(chunk, skip=None):")
+            if audited and start == 0:
+                # one chunk in 32 timed (the run's first), counted down
+                lines += ["        nonlocal countdown",
+                          "        countdown -= 1",
+                          "        if countdown:",
+                          "            t = 0",
+                          "        else:",
+                          "            countdown = 32",
+                          "            t = ns()"]
+            else:
+                lines.append("        t = 0")
+            if data:
+                lines.append("        data = chunk.type.startswith('data-')")
+            for i in range(start, n):
+                lines += stage(i, start, data)
+            if not data:  # a text chunk passed every stage from ``start`` on
+                lines += [f"        if not kept[{start}] and chunk.type == 'text-delta':",
+                          f"            pl.kept_from({start})"]
+            lines += ["        return None", ""]
+    lines.append(f"    return ({', '.join(names[False])},), ({', '.join(names[True])},)")
+    source = "\n".join([f"def make({', '.join(params)}):", *lines])
+    namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised,
+                                 "ns": perf_counter_ns, "wall": time_ns}
+    code = compile(source, f"<tripwire per-chunk path: {n} stages>", "exec")
     exec(code, namespace)  # noqa: S102 - source built above from fixed text and indexes
-    make: Callable[..., Fast] = namespace["make"]
+    make: Callable[..., Runs] = namespace["make"]
     return make
+
+
+def _leave(indent: str, i: int, start: int, is_async: bool) -> list[str]:
+    """The chunk leaves the straight line at stage ``i`` with its result ``r``."""
+    call = f"pl.left({i}, chunk, r, skip, t, {start})"
+    if not is_async:
+        return [f"{indent}return {call}"]
+    return [f"{indent}out = {call}",
+            f"{indent}return out if out is None or type(out) is list else await out"]
+

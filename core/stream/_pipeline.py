@@ -1,39 +1,40 @@
 """The output pipeline: every chunk a client receives passes ``process_output_stream``
 of the output processors here, in list order, exactly once.
 
-It also carries the ``data-*`` chunks hooks and tools write (``tripwire.stream._writer``), and
-keeps the non-transient ones for the step's stored message. Each processor is a
-``tripwire.stream._stage.Stage``; with the audit on, ``tripwire.observe._stagestats`` hands what the
-stages did to the recorder, step by step.
+The stages are called by the per-chunk path ``tripwire.stream._fastpath`` generates for them;
+what a stage's return means is ``tripwire.stream._stage.Stage.settle``; ``left`` joins the two
+when a stage returns anything but the chunk it was given. The pipeline also carries the
+``data-*`` chunks hooks and tools write (``tripwire.stream._writer``), and keeps the
+non-transient ones for the step's stored message. With the audit on,
+``tripwire.observe._stagestats`` hands what the stages did to the recorder, step by step.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, NoReturn
 
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import TripWire
-from tripwire.hooks._call import (
-    FAILED_OPEN,
-    BoundHook,
-    handle_failure,
-    is_coroutine,
-    on_tripwire,
-)
+from tripwire.hooks._call import FAILED_OPEN, BoundHook, handle_failure, is_coroutine, on_tripwire
 from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import DataPart, Message, MessageList
-from tripwire.observe._recorder import wall_ns
 from tripwire.observe._stagestats import StageAudit
 from tripwire.stream import _fastpath
+from tripwire.stream._fastpath import Raised
 from tripwire.stream._stage import Stage, warn_dropped_all
 from tripwire.stream._writer import Writer
 
 __all__ = ["OutputPipeline", "Writer"]
 
+#: What ``push`` returns: None (the chunk passed every stage unchanged), the chunks
+#: that come out, or an awaitable of them.
+Pushed = list[Chunk] | Awaitable[list[Chunk]] | None
 
-_NOTHING: Any = object()
+
+def _passed(chunk: Chunk, skip: str | None = None) -> None:
+    """The per-chunk path of a pipeline without stages."""
+    return None
 
 
 class OutputPipeline:
@@ -51,16 +52,14 @@ class OutputPipeline:
         #: non-transient data parts of the current step, until it has a message
         self.step_data: list[DataPart] = []
         self.current_message: Message | None = None
-        self.fast = False
         #: the stages' statistics for the audit, when the run has a ``recorder``
         self.audit: StageAudit | None = None
-        #: the fast path's synchronous ``_fastpath.Check``, when there is one: the loop
-        #: calls it instead of awaiting ``emit`` (no coroutine per chunk), and
-        #: ``went_on`` with what it returned
-        self.check: _fastpath.Check | None = None
-        #: the fast path's notes: [whether a text chunk passed every stage (then no
-        #: stage dropped every text chunk)]
-        self.counts: list[Any] = [False]
+        #: per stage to start at: a text chunk passed every stage from there on
+        self.kept_from_start: list[bool] = [False]
+        #: the generated per-chunk path (``tripwire.stream._fastpath``), per stage to start at
+        self._runs: tuple[_fastpath.Run, ...] = (_passed,)
+        self._data_runs: tuple[_fastpath.Run, ...] = (_passed,)
+        self._run: _fastpath.Run = _passed  # (``_runs[0]``)
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList,
                common: Callable[[CompiledProcessor], Mapping[str, Any]],
@@ -70,17 +69,12 @@ class OutputPipeline:
         ``CallOptions.plans`` (what every call of the same lists shares)."""
         self.message_list = message_list
         self.stages = [Stage(b, message_list, common) for b in bound]
-        if self.recorder is not None:
+        if self.recorder is not None and self.stages:
             self.audit = StageAudit(self.recorder, self.stages, plans)
-        fast = _fastpath.generate(self, plans)
-        if fast is not None:
-            through, emit, take, check = fast
-            # instance attributes in front of the methods of the same names (the
-            # generated functions hold this pipeline through a weak proxy: no cycle)
-            vars(self).update(through=through, emit=emit, check=check)
-            if self.audit is not None:
-                self.audit.take_passed = take
-            self.fast = True
+        self.kept_from_start = [False] * (len(self.stages) + 1)
+        if self.stages:
+            self._runs, self._data_runs = _fastpath.generate(self, plans)
+            self._run = self._runs[0]
 
     def set_retry_count(self, value: int) -> None:
         """The ``retry_count`` the stages are given from now on."""
@@ -107,220 +101,43 @@ class OutputPipeline:
         data, self.step_data = self.step_data, []
         return data
 
-    async def _through(self, chunk: Chunk, skip: str | None = None, start: int = 0,
-                       first: Any = _NOTHING) -> list[Chunk]:
-        """Pass one chunk through the processors from index ``start`` on; returns what
-        comes out (zero, one or more chunks). ``first``, when given, is what stage
-        ``start`` returned (or a ``_fastpath.Raised``): the fast path resuming here.
-
-        When a later processor trips on one of several chunks a processor released
-        together, the ones before it (which passed every processor) are kept on the
-        ``TripWire`` (``_released``) so the client still gets them, in order."""
-        stages = self.stages
-        kind = chunk.type
-        is_data = kind.startswith("data-")
-        is_text = kind == "text-delta"
-        audit = self.audit
-        if audit is not None:
-            audit.counted = True  # stage stats to flush
-        for i in range(start, len(stages)):
-            stage = stages[i]
-            if (is_data and not stage.data) or (skip is not None and stage.id == skip):
-                continue
-            if stage.parts is not None and first is _NOTHING:
-                stage.parts.append(chunk)
-            if stage.wrapper:
-                return await self._wrap(stage, chunk, skip, i)
-            if is_text:
-                stage.texts += 1
-            args = stage.args
-            if stage.part_index >= 0:
-                args[stage.part_index] = chunk
-            if audit is not None:
-                stats = stage.counting()
-                if not stats.calls and audit.recorder.tracer is not None:
-                    stats.first_ns = wall_ns()
-                stats.calls += 1
-                # One call in 32 is timed (the first always): the duration is estimated
-                # from them, so the audit costs little on the per-chunk path. (With the
-                # fast path, the chunks it sends here are the one in 32.)
-                began = time.perf_counter_ns() if first is _NOTHING and (
-                    self.fast or stats.calls & 31 == 1) else 0
-            try:
-                if first is not _NOTHING:
-                    r, first = first, _NOTHING
-                    if type(r) is _fastpath.Raised:
-                        r.reraise()
-                else:
-                    r = stage.fn(*args)
-                if r is chunk:  # passed on unchanged: the fast path
-                    if audit is not None:
-                        stats = stage.stats
-                        stats.emitted += 1
-                        if began:
-                            stats.ns += time.perf_counter_ns() - began
-                            stats.timed += 1
-                    continue
-                if r is not None and type(r) is not Chunk and type(r) is not list \
-                        and is_coroutine(r):
-                    r = await r
-                if r is not chunk and r is not None:
-                    if type(r) is list:
-                        for c in r:
-                            check_chunk(c)
-                    elif type(r) is Chunk:
-                        check_chunk(r)
-                    else:
-                        raise TypeError(
-                            f"process_output_stream must return a Chunk, None or a list of "
-                            f"Chunks, got {type(r).__name__}")
-            except TripWire as tw:
-                if audit is not None:
-                    stage.stats.took(began, "retry-requested" if tw.retry else "aborted")
-                await on_tripwire(stage.cp, tw)
-                raise
-            except Exception as e:
-                if audit is not None:
-                    stage.stats.took(began, "error" if not stage.cp.fail_open else "fail-open")
-                handle_failure(stage.cp, "process_output_stream", e)
-                r = chunk
-            else:
-                if audit is not None:
-                    stage.stats.took(began, None, r, chunk)
-            if type(r) is Chunk:
-                if r is not chunk:
-                    chunk = r
-                    kind = r.type
-                    is_data = kind.startswith("data-")
-                    is_text = kind == "text-delta"
-                continue
-            if r is None:
-                if is_text:
-                    stage.dropped += 1
-                return []
-            # Several chunks: each passes the later processors on its own.
-            stage.released = True
-            if i + 1 == len(stages):  # (none after this one: they are out as they are)
-                return list(r)
-            out: list[Chunk] = []
-            for c in r:
-                try:
-                    out.extend(await self._through(c, skip, i + 1))
-                except TripWire as tw:
-                    tw._released = out + getattr(tw, "_released", [])  # type: ignore[attr-defined]
-                    raise
-            return out
-        return [chunk]
-
-    async def _wrap(self, stage: Stage, chunk: Chunk, skip: str | None, i: int) -> list[Chunk]:
-        """A wrapper stage: its code before ``yield`` sees the chunk, ``result = yield``
-        receives the chunks the processors after it emitted, and it may return a
-        replacement list (which goes to the client as it is)."""
-        gen = await stage.bound.start({"part": lambda _: chunk, "stream_parts": lambda _: stage.parts,
-                                       "message_list": lambda _: self.message_list}, None)
-        if gen is FAILED_OPEN:
-            return await self._through(chunk, skip, i + 1)
-        try:
-            out = await self._through(chunk, skip, i + 1)
-        except BaseException:
-            stage.bound.close(gen)
-            raise
-        replacement = await stage.bound.finish(gen, list(out))
-        if replacement is None or replacement is FAILED_OPEN:
-            return out
-        try:
-            if type(replacement) is not list:
-                raise TypeError(f"a process_output_stream wrapper returns None or a list of "
-                                f"Chunks, got {type(replacement).__name__}")
-            for c in replacement:
-                check_chunk(c)
-        except Exception as e:
-            handle_failure(stage.cp, "process_output_stream", e)
-            return out
-        stage.released = True
-        return replacement
-
-    #: ``through(chunk, skip=None, start=0)``: one chunk through the processors from
-    #: index ``start`` on; ``emit(chunk)``: that, then the data chunks hooks wrote
-    #: meanwhile. ``attach`` puts the generated fast path in front of both.
-    through = _through
-
-    async def _resume(self, chunk: Chunk, i: int, result: Any) -> list[Chunk]:
-        """The fast path left at stage ``i`` with its ``result``: the stages before it
-        passed the chunk (counted here), the general loop goes on from ``i``."""
-        is_text = chunk.type == "text-delta"
-        audit = self.audit
-        if audit is not None:
-            audit.counted = True
-            audit.left_fast += 1
-        for stage in self.stages[:i]:
-            if is_text:
-                stage.texts += 1
-            if audit is not None:
-                stats = stage.counting()
-                stats.calls += 1
-                stats.emitted += 1
-        return await self._through(chunk, None, i, result)
-
-    async def _resume_emit(self, chunk: Chunk, i: int, result: Any) -> list[Chunk]:
-        return await self._after_fast(await self._resume(chunk, i, result))
-
-    def released_at_once(self, left: tuple[Chunk, int, Any]) -> list[Chunk] | None:
-        """``went_on(chunk, left)``'s result when it needs no await: the last stage
-        returned a list of well-formed chunks (a hold-back guard releasing text),
-        nothing is pending and no audit counts. ``None``: await ``went_on``."""
-        chunk, i, result = left
-        stages = self.stages
-        if (type(result) is not list or i != len(stages) - 1 or self.pending
-                or self.audit is not None or stages[i].wrapper):
+    # -- a chunk to the client
+    def push(self, chunk: Chunk) -> Pushed:
+        """``chunk`` through every stage, then the data chunks hooks wrote meanwhile:
+        None when it passed every stage unchanged and nothing was pending (send the
+        chunk itself), else the chunks to send, or an awaitable of them. The
+        non-transient data chunks among them are stored (``current_message``)."""
+        if self.pending or chunk.type.startswith("data-"):
+            return self._emit(chunk)
+        out = self._run(chunk)
+        if out is None:
             return None
-        data = False
-        try:
-            for c in result:
-                check_chunk(c)
-                if c.type.startswith("data-"):
-                    data = True
-        except ValueError:
-            return None  # (the general loop reports it as the stage's failure)
-        if chunk.type == "text-delta":  # (as ``_resume`` and ``_through`` count it)
-            for stage in stages:
-                stage.texts += 1
-        stages[i].released = True
-        if data:
-            for c in result:
-                self._observe(c)
-        return list(result)
-
-    async def went_on(self, chunk: Chunk, left: tuple[Chunk, int, Any] | None) -> list[Chunk]:
-        """``emit(chunk)``'s result after ``check(chunk)`` returned ``left``: the general
-        loop from the stage that did not pass the chunk, or (None: all passed it) the
-        data chunks they wrote meanwhile."""
-        if left is None:
-            return await self._after_fast([chunk])
-        return await self._resume_emit(*left)
-
-    async def _after_fast(self, out: list[Chunk]) -> list[Chunk]:
-        """``emit``'s end: the data chunks hooks wrote meanwhile, then what is stored."""
-        if self.pending:
-            out.extend(await self._drain())
+        if type(out) is not list:
+            return self._emitted(out, chunk)
         for c in out:
             self._observe(c)
         return out
 
-    async def _emit(self, chunk: Chunk) -> list[Chunk]:
-        """Process a chunk, then any data chunks hooks wrote meanwhile."""
-        if not self.stages and not self.pending:  # nothing to run: the common fast path
-            if chunk.type.startswith("data-"):
-                self._observe(chunk)
+    async def emit(self, chunk: Chunk) -> list[Chunk]:
+        """``push``, awaited: the chunks to send."""
+        out = self.push(chunk)
+        if out is None:
             return [chunk]
-        out = await self.through(chunk)
-        if self.pending:
-            out.extend(await self._drain())
-        for c in out:
-            self._observe(c)
-        return out
+        return out if isinstance(out, list) else await out
 
-    emit = _emit
+    async def through(self, chunk: Chunk, skip: str | None = None, start: int = 0
+                      ) -> list[Chunk]:
+        """One chunk through the stages from index ``start`` on (all but ``skip``'s):
+        what comes out (zero, one or more chunks). When a later stage trips on one of
+        several chunks a stage released together, the ones before it (which passed
+        every stage) are kept on the ``TripWire`` (``_released``) so the client still
+        gets them, in order."""
+        out = self._from(start, chunk, skip)
+        if out is None:
+            return [chunk]
+        if type(out) is list:
+            return out
+        return await self._resolved(out, chunk)
 
     async def flush(self) -> list[Chunk]:
         """Data chunks written by non-stream hooks, processed and ready to yield."""
@@ -330,6 +147,22 @@ class OutputPipeline:
         for c in out:
             self._observe(c)
         return out
+
+    async def _emit(self, chunk: Chunk) -> list[Chunk]:
+        out = await self.through(chunk)
+        if self.pending:
+            out.extend(await self._drain())
+        for c in out:
+            self._observe(c)
+        return out
+
+    async def _emitted(self, out: Awaitable[list[Chunk] | None], chunk: Chunk) -> list[Chunk]:
+        done = await self._resolved(out, chunk)
+        if self.pending:
+            done.extend(await self._drain())
+        for c in done:
+            self._observe(c)
+        return done
 
     async def _drain(self) -> list[Chunk]:
         out: list[Chunk] = []
@@ -348,7 +181,152 @@ class OutputPipeline:
             else:
                 self.step_data.append(part)
 
+    # -- the per-chunk path's way out (``tripwire.stream._fastpath``)
+    def _from(self, start: int, chunk: Chunk, skip: str | None) -> Any:
+        """The generated path for ``chunk`` from stage ``start`` on."""
+        if skip is None and not chunk.type.startswith("data-"):
+            return self._runs[start](chunk)
+        return self._data_runs[start](chunk, skip)
+
+    def left(self, i: int, chunk: Chunk, result: Any, skip: str | None, began: int,
+             start: int) -> list[Chunk] | Awaitable[Any]:
+        """Stage ``i`` returned ``result`` for ``chunk`` (not the chunk itself; a
+        ``Raised`` when it raised), which stages ``start`` to ``i - 1`` passed on
+        unchanged: what comes out of the pipeline (or an awaitable of it).
+        ``began``: when the call was timed (the audit), its start."""
+        stages = self.stages
+        stage = stages[i]
+        if start < i and chunk.type == "text-delta":
+            for passed in stages[start:i]:
+                passed.kept_text = True
+        out: Chunk | list[Chunk] | None
+        if type(result) is Raised:
+            error = result.take()
+            if isinstance(error, TripWire):
+                return self._tripped(stage, chunk, error, began)
+            out = stage.failed(chunk, error, began)
+        elif (result is not None and type(result) is not Chunk and type(result) is not list
+              and is_coroutine(result)):
+            return self._awaited(i, chunk, result, skip, began)
+        else:
+            out = stage.settle(chunk, result, began)
+        return self._after(i, out, skip)
+
+    def kept_from(self, start: int) -> None:
+        """A text chunk passed every stage from ``start`` on."""
+        self.kept_from_start[start] = True
+        for stage in self.stages[start:]:
+            stage.kept_text = True
+
+    def _after(self, i: int, out: Chunk | list[Chunk] | None, skip: str | None
+               ) -> list[Chunk] | Awaitable[list[Chunk]]:
+        """What comes out of the stages after ``i`` for what stage ``i`` settled on."""
+        if type(out) is Chunk:
+            res = self._from(i + 1, out, skip)
+            if res is None:
+                return [out]
+            return res if type(res) is list else self._resolved(res, out)
+        if out is None:
+            return []
+        if i + 1 == len(self.stages):  # (none after this one: they are out as they are)
+            return list(out)  # type: ignore[arg-type]
+        return self._released(i + 1, out, skip)  # type: ignore[arg-type]
+
+    def _released(self, start: int, chunks: list[Chunk], skip: str | None
+                  ) -> list[Chunk] | Awaitable[list[Chunk]]:
+        """Chunks a stage released together, each through the stages from ``start``."""
+        out: list[Chunk] = []
+        for k, c in enumerate(chunks):
+            res = self._from(start, c, skip)
+            if res is None:
+                out.append(c)
+            elif type(res) is list:
+                out.extend(res)
+            else:
+                return self._released_later(start, chunks, k, res, out, skip)
+        return out
+
+    async def _released_later(self, start: int, chunks: list[Chunk], k: int, res: Any,
+                              out: list[Chunk], skip: str | None) -> list[Chunk]:
+        """``_released`` from chunk ``k`` on, whose path ``res`` must be awaited."""
+        try:
+            out.extend(await self._resolved(res, chunks[k]))
+            for c in chunks[k + 1:]:
+                res = self._from(start, c, skip)
+                out.extend([c] if res is None else res if type(res) is list
+                           else await self._resolved(res, c))
+        except TripWire as tw:
+            tw._released = out + getattr(tw, "_released", [])  # type: ignore[attr-defined]
+            raise
+        return out
+
+    async def _resolved(self, res: Awaitable[list[Chunk] | None], chunk: Chunk
+                        ) -> list[Chunk]:
+        out = await res
+        return [chunk] if out is None else out
+
+    async def _awaited(self, i: int, chunk: Chunk, awaitable: Any, skip: str | None,
+                       began: int) -> list[Chunk]:
+        """``left`` for a stage that returned an awaitable."""
+        stage = self.stages[i]
+        out: Chunk | list[Chunk] | None
+        try:
+            result = await awaitable
+        except TripWire as tw:
+            stage.tripped(chunk, tw.retry, began)
+            await on_tripwire(stage.cp, tw)
+            raise
+        except Exception as e:
+            out = stage.failed(chunk, e, began)
+        else:
+            if (result is not None and type(result) is not Chunk and type(result) is not list
+                    and is_coroutine(result)):
+                return await self._awaited(i, chunk, result, skip, began)
+            out = stage.settle(chunk, result, began)
+        res = self._after(i, out, skip)
+        return res if isinstance(res, list) else await res
+
+    async def _tripped(self, stage: Stage, chunk: Chunk, tw: TripWire, began: int) -> NoReturn:
+        """``left`` for a stage that aborted."""
+        stage.tripped(chunk, tw.retry, began)
+        try:
+            await on_tripwire(stage.cp, tw)
+            raise tw
+        finally:
+            # The tripwire's traceback holds this frame: without this the frame's
+            # ``tw`` would keep the run alive in a cycle until the garbage collector ran.
+            del tw
+
+    async def wrap(self, i: int, chunk: Chunk, skip: str | None) -> list[Chunk]:
+        """Stage ``i`` is a wrapper: its code before ``yield`` sees the chunk,
+        ``result = yield`` receives the chunks the stages after it emitted, and it may
+        return a replacement list (which goes to the client as it is)."""
+        stage = self.stages[i]
+        gen = await stage.bound.start({"part": lambda _: chunk, "stream_parts": lambda _: stage.parts,
+                                       "message_list": lambda _: self.message_list}, None)
+        if gen is FAILED_OPEN:
+            return await self.through(chunk, skip, i + 1)
+        try:
+            out = await self.through(chunk, skip, i + 1)
+        except BaseException:
+            stage.bound.close(gen)
+            raise
+        replacement = await stage.bound.finish(gen, list(out))
+        if replacement is None or replacement is FAILED_OPEN:
+            return out
+        try:
+            if type(replacement) is not list:
+                raise TypeError(f"a process_output_stream wrapper returns None or a list of "
+                                f"Chunks, got {type(replacement).__name__}")
+            for c in replacement:
+                check_chunk(c)
+        except Exception as e:
+            handle_failure(stage.cp, "process_output_stream", e)
+            return out
+        stage.released = True
+        return replacement
+
     def warn_if_dropped_all(self) -> None:
         """Name, once per processor, one that dropped every text chunk of the run."""
-        if not self.counts[0]:  # (else a text chunk passed every stage)
+        if not self.kept_from_start[0]:  # (else a text chunk passed every stage)
             warn_dropped_all(self.stages)
