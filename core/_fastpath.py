@@ -27,6 +27,7 @@ from types import CoroutineType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from tripwire._call_options import Plans
     from tripwire._pipeline import OutputPipeline
     from tripwire.chunks import Chunk
 
@@ -63,8 +64,7 @@ class Raised:
 _made: dict[tuple[Any, ...], Callable[..., Fast]] = {}
 
 
-def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
-             ) -> Fast | None:
+def generate(pipeline: OutputPipeline, plans: Plans | None = None) -> Fast | None:
     """``(through, emit, take, check)`` for the pipeline's stages, or None when it has no
     fast path; ``take()`` gives the number of chunks the fast path saw since it was last
     called (counted with the audit on, else 0) and starts the step's count again (those
@@ -79,11 +79,11 @@ def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None
         return None
     sampled = recorder is not None
     make: Callable[..., Fast] | None = (
-        plans.get(("fast path", sampled), _UNPLANNED) if plans is not None else _UNPLANNED)
+        plans.fast_paths.get(sampled, _UNPLANNED) if plans is not None else _UNPLANNED)
     if make is _UNPLANNED:
         make = _make_for(stages, sampled)
         if plans is not None:
-            plans[("fast path", sampled)] = make
+            plans.fast_paths[sampled] = make
     if make is None:
         return None
     # A weak proxy: the pipeline holds these functions, and they must not hold it

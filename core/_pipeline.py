@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tripwire import _fastpath
 from tripwire._hookcall import (
@@ -29,6 +29,9 @@ from tripwire._writer import Writer
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import TripWire
 from tripwire.messages import DataPart, Message, MessageList
+
+if TYPE_CHECKING:
+    from tripwire._call_options import Plans
 
 __all__ = ["OutputPipeline", "Writer"]
 
@@ -64,7 +67,7 @@ class OutputPipeline:
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList,
                common: Callable[[CompiledProcessor], Mapping[str, Any]],
-               plans: dict[Any, Any] | None = None) -> None:
+               plans: Plans | None = None) -> None:
         """The output processors' ``process_output_stream``, in list order; ``common``
         gives a processor's common arguments for this call; ``plans`` is the call's
         ``CallOptions.plans`` (what every call of the same lists shares)."""

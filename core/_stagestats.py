@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tripwire._call_options import Plans
     from tripwire._stage import Stage
 
 
@@ -69,7 +70,7 @@ class StageAudit:
     __slots__ = ("recorder", "counted", "left_fast", "timings", "stage_ids", "take_passed")
 
     def __init__(self, recorder: Any, stages: Sequence[Stage],
-                 plans: dict[Any, Any] | None = None) -> None:
+                 plans: Plans | None = None) -> None:
         self.recorder = recorder
         #: the general loop counted chunks in stage stats since the last flush
         self.counted = False
@@ -78,11 +79,11 @@ class StageAudit:
         #: the fast path's timed chunks over the run: per stage, the ns spent and the
         #: number timed (``[ns0, timed0, ns1, timed1, ...]``)
         self.timings: list[int] = [0] * (2 * len(stages))
-        ids = plans.get("stage ids") if plans is not None else None
+        ids = plans.stage_ids if plans is not None else None
         if ids is None:
             ids = tuple([stage.id for stage in stages])
             if plans is not None:
-                plans["stage ids"] = ids
+                plans.stage_ids = ids
         self.stage_ids: tuple[str, ...] = ids
         #: the chunks the fast path saw since it was last called (none without it:
         #: ``OutputPipeline.attach`` puts the generated counter here)

@@ -27,7 +27,7 @@ from collections.abc import (
 )
 from typing import Any
 
-from tripwire._call_options import DEFAULT_API_ERROR_RETRIES
+from tripwire._call_options import DEFAULT_API_ERROR_RETRIES, Plans
 from tripwire._loop import Run
 from tripwire._validation import CompiledNode, compile_list
 from tripwire.chunks import Chunk, Usage
@@ -127,7 +127,7 @@ class Agent:
         #: when they are the same for every call: see ``_call_options.resolve_call``)
         self._units: tuple[Any, Any, Any] | None = None
         #: what every call with those units binds the same way (``CallOptions.plans``)
-        self._plans: dict[Any, Any] = {}
+        self._plans = Plans()
         self._warned_retry_budget = False
         self._background: set[asyncio.Task[Any]] = set()
 
