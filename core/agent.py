@@ -34,7 +34,7 @@ from tripwire.models import Model, resolve_model
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, OutputResult, StepResult
-from tripwire.run._call import DEFAULT_API_ERROR_RETRIES
+from tripwire.run._call import DEFAULT_API_ERROR_RETRIES, Plans
 from tripwire.run._loop import Run
 from tripwire.tools import Tool, coerce_tools
 
@@ -125,7 +125,7 @@ class Agent:
         #: when they are the same for every call: see ``tripwire.run._call.resolve_call``)
         self._units: tuple[Any, Any, Any] | None = None
         #: what every call with those units binds the same way (``CallOptions.plans``)
-        self._plans: dict[Any, Any] = {}
+        self._plans = Plans()
         self._warned_retry_budget = False
         self._background: set[asyncio.Task[Any]] = set()
 

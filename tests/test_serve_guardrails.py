@@ -27,6 +27,7 @@ from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
 from tripwire.serve import Gateway, Keys, running
 from tripwire.serve._answer import _error_details
 from tripwire.serve._keys import ApiKey, digest
+from tripwire.serve._metrics import AccessRecord
 
 EMAIL = "ada@example.com"
 EMAIL_MASKED = "a*a@*******.com"  # the default redaction (preserve_format)
@@ -365,7 +366,7 @@ def test_an_upstream_errors_client_message_holds_no_free_text(status, fields, wr
     body = json.dumps({"error": fields} if wrapped else fields)
     error = APICallError(f"openai API error: {fields.get('message')}", status_code=status,
                          response_body=body)
-    code, message, _, _ = _error_details(error, {}, False)
+    code, message, _, _ = _error_details(error, AccessRecord(0.0, "POST", "/"), False)
     if status is not None and not 400 <= status <= 599:
         assert code == 502
         assert NO_RESPONSE_SHAPE.fullmatch(message), message

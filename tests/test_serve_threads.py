@@ -27,6 +27,7 @@ from tripwire.memory import ThreadOwnerError, open_store
 from tripwire.messages import Message
 from tripwire.serve import Gateway, running
 from tripwire.serve._answer import _error_details
+from tripwire.serve._metrics import AccessRecord
 from tripwire.serve._request import BadRequest
 from tripwire.serve._thread import THREAD_HEADER, THREAD_ID, check_turn, thread_of
 
@@ -437,11 +438,11 @@ def test_a_thread_refused_at_save_is_a_404_that_logs_no_id(caplog):
     refused = ThreadOwnerError(f"thread {THREAD!r} belongs to another resource than 'x-co'")
     error = ProcessorError("message-history", "process_output_result", refused)
     error.__cause__ = refused
-    record: dict[str, Any] = {}
+    record = AccessRecord(0.0, "POST", "/v1/chat/completions")
     with caplog.at_level(logging.DEBUG):
         status, message, kind, code = _error_details(error, record, False)
     assert (status, kind, code) == (404, "invalid_request_error", "thread_not_found")
-    assert record == {"error": "ThreadOwnerError"}
+    assert record == AccessRecord(0.0, "POST", "/v1/chat/completions", error="ThreadOwnerError")
     assert THREAD not in message + caplog.text and "x-co" not in message + caplog.text
 
 

@@ -243,14 +243,17 @@ def test_key_slots_shared_between_processes():
 
 def test_metrics_of_workers_merge():
     from tripwire.serve import Metrics
+    from tripwire.serve._metrics import AccessRecord
+
+    def record(**fields: Any) -> AccessRecord:
+        return AccessRecord(0.0, "POST", "/v1/chat/completions", **fields)
 
     one, two = Metrics(), Metrics()
     for metrics, status, latency in ((one, 200, 0.003), (two, 200, 0.2), (two, 429, 0.0001)):
-        metrics.observe({"agent": "a", "key": "k", "status": status, "latency_ms": latency * 1000})
-    two.observe({"agent": "a", "key": "k", "status": 400, "tripwire": "pii", "latency_ms": 1.0,
-                 "upstream_status": None})
-    one.observe({"agent": "b", "key": None, "status": 502, "upstream_status": 0,
-                 "latency_ms": 2.0})
+        metrics.observe(record(agent="a", key="k", status=status, latency_ms=latency * 1000))
+    two.observe(record(agent="a", key="k", status=400, tripped=True, tripwire="pii",
+                       latency_ms=1.0, upstream_status=None))
+    one.observe(record(agent="b", key=None, status=502, upstream_status=0, latency_ms=2.0))
     one.in_flight, two.in_flight = 2, 3
     total = Metrics()
     total.merge(json.loads(json.dumps(one.state())))

@@ -282,16 +282,18 @@ async def test_a_chain_of_shared_bindings_is_built_once_for_the_agents_own_lists
     plain = Plain()
     agent = mock_agent(["a", "b", "c"], input_processors=[plain], output_processors=[plain])
     await agent.generate("one")
-    plans = dict(agent._plans)
-    assert plans[("inputs", "process_input")] == [
+    chains, stages = dict(agent._plans.chains), agent._plans.stages
+    assert chains[("inputs", "process_input")] == [
         compile_processor(plain).shared_bounds["process_input"]]
-    assert plans["stages"] == [compile_processor(plain).shared_bounds["process_output_stream"]]
+    assert stages == [compile_processor(plain).shared_bounds["process_output_stream"]]
     await agent.generate("two")
-    assert all(agent._plans[k] is v for k, v in plans.items())
+    assert all(agent._plans.chains[k] is v for k, v in chains.items())
+    assert agent._plans.stages is stages
     # A call with lists of its own builds its chains for itself.
     other = Plain()
     await agent.generate("three", input_processors=[other])
-    assert all(agent._plans[k] is v for k, v in plans.items())
+    assert all(agent._plans.chains[k] is v for k, v in chains.items())
+    assert agent._plans.stages is stages
     assert other.inputs == ["three"] and plain.inputs == ["one", "two"]
 
 
@@ -300,14 +302,14 @@ async def test_chains_that_bind_per_call_are_built_per_call():
     agent = mock_agent(["a", "b"], input_processors=[plain, Wrapper(), stateful])
     for prompt in ("a", "b"):
         await agent.generate(prompt)
-    assert ("inputs", "process_input") not in agent._plans  # a wrapper is bound per call
+    assert ("inputs", "process_input") not in agent._plans.chains  # a wrapper is bound per call
     assert stateful.seen == [{}, {}]  # a fresh state each run (its own: not the wrapper's)
     other = Plain()
     other.id = "plain-2"
     grouped = mock_agent(["a", "b"], input_processors=[parallel(Plain(), other, id="g")])
     for prompt in ("a", "b"):
         await grouped.generate(prompt)
-    assert ("inputs", "process_input") not in grouped._plans
+    assert ("inputs", "process_input") not in grouped._plans.chains
 
 
 async def test_a_processor_left_out_by_its_mode_is_recorded_in_every_runs_audit():

@@ -113,12 +113,12 @@ class Bindings:
         key = (kind, hook)
         found = self._chains.get(key)
         if found is None:
-            found = self.call.plans.get(key)
+            found = self.call.plans.chains.get(key)
             if found is None:
                 units = getattr(self.call, kind)
                 found = self.chain(units, hook)
                 if _shared_chain(units, hook, found):
-                    self.call.plans[key] = found
+                    self.call.plans.chains[key] = found
             self._chains[key] = found
         return found
 
@@ -126,13 +126,13 @@ class Bindings:
         """``process_output_stream`` of the output processors, in order (a parallel
         group's members one after another: per-chunk hooks gain nothing from
         concurrency)."""
-        found = self.call.plans.get("stages")
+        found = self.call.plans.stages
         if found is not None:
-            return found  # type: ignore[no-any-return]
+            return found
         stages = [self.bound(cp, "process_output_stream") for cp in flat(self.call.outputs)
                   if "process_output_stream" in cp.impls]
         if all(b.shared for b in stages):
-            self.call.plans["stages"] = stages
+            self.call.plans.stages = stages
         return stages
 
     def drop_states(self, busy: list[asyncio.Task[Any]]) -> None:

@@ -70,9 +70,9 @@ class Hooks:
         self.output_hooks: frozenset[str]
         #: some input processor runs ``process_input`` beside the run (``start_checks``)
         self.has_checks: bool
-        found = self.call.plans.get("hooks")
+        found = self.call.plans.hooks
         if found is None:
-            found = self.call.plans["hooks"] = _implemented(self.call)
+            found = self.call.plans.hooks = _implemented(self.call)
         self.input_hooks, self.output_hooks, self.has_checks = found
 
     async def start(self, message_list: MessageList) -> dict[str, list[asyncio.Task[Any]]]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from tripwire.stream._stage import CALLS, DROPPED, EMITTED, FIRST_NS, MODIFIED
 
 if TYPE_CHECKING:
+    from tripwire.run._call import Plans
     from tripwire.stream._stage import Stage
 
 
@@ -22,15 +23,15 @@ class StageAudit:
     __slots__ = ("recorder", "stage_ids")
 
     def __init__(self, recorder: Any, stages: Sequence[Stage],
-                 plans: dict[Any, Any] | None = None) -> None:
+                 plans: Plans | None = None) -> None:
         self.recorder = recorder
         for stage in stages:
             stage.counts = [0] * 5
-        ids = plans.get("stage ids") if plans is not None else None
+        ids = plans.stage_ids if plans is not None else None
         if ids is None:
             ids = tuple([stage.id for stage in stages])
             if plans is not None:
-                plans["stage ids"] = ids
+                plans.stage_ids = ids
         self.stage_ids: tuple[str, ...] = ids
 
     def flush(self, stages: Sequence[Stage]) -> None:

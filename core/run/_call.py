@@ -28,6 +28,8 @@ from tripwire.tools import Tool
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
+    from tripwire.hooks._call import BoundHook
+    from tripwire.stream._fastpath import Runs
 
 #: The keyword options ``generate()`` and ``stream()`` accept.
 OPTIONS = frozenset({
@@ -133,6 +135,30 @@ def _choose(node: CompiledGroup, request_context: RequestContext) -> list[Compil
 
 
 @attrs.define
+class Plans:
+    """What the hooks of a call bind the same way for every call with the same units
+    (``CallOptions.plans``: the agent's, ``Agent._plans``, when the call runs the
+    agent's own lists, else the call's own). Each field is built once, by the module
+    named beside it, and read as it is after that."""
+
+    #: the processors of the three lists in order: a processor's ``processor_index``
+    #: (``resolve_call``)
+    indexed: list[Any] | None = None
+    #: the hooks some input (output) processor implements, and whether some input
+    #: processor runs ``process_input`` beside the run (``tripwire.hooks._facade``)
+    hooks: tuple[frozenset[str], frozenset[str], bool] | None = None
+    #: the chain of a (list, hook), when it binds nothing per call (``tripwire.hooks._binding``)
+    chains: dict[tuple[str, str], list[Any]] = attrs.field(factory=dict)
+    #: the output stages, when they bind nothing per call (``tripwire.hooks._binding``)
+    stages: list[BoundHook] | None = None
+    #: the output stages' ids, for the audit (``tripwire.observe._stagestats``)
+    stage_ids: tuple[str, ...] | None = None
+    #: the generated per-chunk path's ``make``, by whether the audit counts and whether
+    #: it traces (``tripwire.stream._fastpath``)
+    fast_paths: dict[tuple[bool, bool], Callable[..., Runs]] = attrs.field(factory=dict)
+
+
+@attrs.define
 class CallOptions:
     """One call's options, resolved: processors compiled and grouped into the units
     the call runs, limits checked."""
@@ -147,9 +173,7 @@ class CallOptions:
     #: keep an audit trail (``result.audit``)
     audit: bool = False
     #: what the hooks of a call bind the same way for every call with these units
-    #: (the agent's when the call runs its own lists, else the call's own): the hooks
-    #: each list implements, chains of processors bound once (``tripwire.hooks._binding``)
-    plans: dict[Any, Any] = attrs.field(factory=dict)
+    plans: Plans = attrs.field(factory=Plans)
     #: the caller's system-role messages are input (``caller_system="input"``)
     system_is_input: bool = False
     #: the names of the call's ``client_tools`` it offers (a name the agent has a
@@ -201,7 +225,6 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
         return resolve_units(nodes, request_context)
 
     units = agent._units if _AGENT_LISTS.isdisjoint(options) else None
-    plans: dict[Any, Any] = {}
     if units is not None:  # the agent's own lists, the same for every call
         inputs, outputs, errors = units
         plans = agent._plans
@@ -224,10 +247,12 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
                 _static(agent._compiled[k]) for k in ("input", "output", "error")):
             agent._units = (inputs, outputs, errors)
             plans = agent._plans
-    indexed = plans.get("indexed")
+        else:
+            plans = Plans()
+    indexed = plans.indexed
     if indexed is None:
-        indexed = plans["indexed"] = [cp.processor for cp in
-                                      flat(inputs) + flat(outputs) + flat(errors)]
+        indexed = plans.indexed = [cp.processor for cp in
+                                   flat(inputs) + flat(outputs) + flat(errors)]
     for index, processor in enumerate(indexed):
         try:
             processor.processor_index = index

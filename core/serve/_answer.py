@@ -26,6 +26,7 @@ from tripwire.agent import AgentStream
 from tripwire.errors import APICallError
 from tripwire.models._wire import load_json
 from tripwire.processor import TripwireInfo
+from tripwire.serve._metrics import AccessRecord
 from tripwire.serve._request import ChatRequest
 from tripwire.serve._response import Completion, error_body, utf8
 from tripwire.serve._thread import THREAD_NOT_FOUND, owner_error
@@ -48,7 +49,7 @@ def error_response(status: int, message: str, type: str, code: Any = None,
                         content_type="application/json", charset="utf-8")
 
 
-async def complete(run: AgentStream, completion: Completion, record: dict[str, Any], *,
+async def complete(run: AgentStream, completion: Completion, record: AccessRecord, *,
                    upstream_messages: bool = False) -> web.Response:
     """The whole answer of a run that is not streamed: its ``chat.completion`` body,
     or the error response of its tripwire or failure (``upstream_messages``: a failed
@@ -67,7 +68,7 @@ async def complete(run: AgentStream, completion: Completion, record: dict[str, A
 
 
 async def stream(request: web.Request, run: AgentStream, completion: Completion,
-                 chat: ChatRequest, record: dict[str, Any], *, write_timeout: float,
+                 chat: ChatRequest, record: AccessRecord, *, write_timeout: float,
                  upstream_messages: bool = False) -> web.StreamResponse:
     """The streamed answer of a run: its chunks as server-sent events as they pass,
     written through a ``_Coalescing`` writer; a tripwire or failure before the first
@@ -80,7 +81,7 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
         """The client read nothing for ``write_timeout`` seconds: drop its connection,
         which cancels the run (its upstream call) and frees its key's slot, as a client
         that goes away does (access log: 499, ``error: "write_timeout"``)."""
-        record["error"] = "write_timeout"
+        record.error = "write_timeout"
         log.warning("a client read nothing of its stream for %s s: dropped", write_timeout)
         if request.transport is not None:
             request.transport.abort()
@@ -122,7 +123,7 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
                     return _tripped(run.tripwire, record)
                 info = run.tripwire
                 assert info is not None
-                record["tripwire"] = info.processor_id
+                record.tripped, record.tripwire = True, info.processor_id
                 await send(completion.finish_events(
                     "content_filter", (await run.usage) if chat.include_usage else None,
                     extra={"tripwire": {"message": info.reason, "type": "tripwire",
@@ -152,7 +153,7 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
         if writer is None or isinstance(e, ConnectionResetError):
             raise  # nothing sent yet: the middleware's 500; or the client went away
         log.error("a stream failed after it began: %s", type(e).__name__, exc_info=e)
-        record["error"] = type(e).__name__
+        record.error = type(e).__name__
         try:  # the error event mid-stream errors end with
             await writer.close(f"data: {error_body(INTERNAL_ERROR, 'server_error', 500)}\n\n"
                                .encode())
@@ -168,14 +169,14 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
             await closer()
 
 
-def _tripped(info: TripwireInfo | None, record: dict[str, Any]) -> web.Response:
+def _tripped(info: TripwireInfo | None, record: AccessRecord) -> web.Response:
     """The 400 for a run a tripwire ended before anything was sent."""
     assert info is not None
-    record["tripwire"] = info.processor_id
+    record.tripped, record.tripwire = True, info.processor_id
     return error_response(400, info.reason, "tripwire", info.processor_id)
 
 
-def _failed(error: BaseException, record: dict[str, Any],
+def _failed(error: BaseException, record: AccessRecord,
             upstream_messages: bool) -> web.Response:
     """The error for a run that failed before anything was sent."""
     status, message, kind, code = _error_details(error, record, upstream_messages)
@@ -269,7 +270,7 @@ class _Coalescing:
             self._task.cancel()
 
 
-def _error_details(error: BaseException, record: dict[str, Any],
+def _error_details(error: BaseException, record: AccessRecord,
                    upstream_messages: bool) -> tuple[int, str, str, int | str]:
     """HTTP status, message, OpenAI error type and code of a run's error: an upstream's
     own error status (4xx, 5xx) for a failed model call, 502 when it sent none or a
@@ -287,12 +288,12 @@ def _error_details(error: BaseException, record: dict[str, Any],
     ``[serve] upstream_error_messages = true``. The access log gets the error's type
     name (never its text, which may quote the request)."""
     if owner_error(error) is not None:
-        record["error"] = "ThreadOwnerError"
+        record.error = "ThreadOwnerError"
         return 404, THREAD_NOT_FOUND, "invalid_request_error", "thread_not_found"
-    record["error"] = type(error).__name__
+    record.error = type(error).__name__
     if isinstance(error, APICallError):
         status = error.status_code or 0
-        record["upstream_status"] = status
+        record.upstream_status = status
         log.error("a run failed: the model call failed (upstream status %s): %s",
                   status or "none", error.message)
         # an upstream's error status is passed on; anything else (no status, or a 2xx
@@ -338,6 +339,5 @@ def _upstream_summary(status: int, body: str | None) -> str:
     return message + (f" ({': '.join(fields)})." if fields else ".")
 
 
-def _usage(record: dict[str, Any], usage: Any) -> None:
-    record["prompt_tokens"] = usage.input_tokens
-    record["completion_tokens"] = usage.output_tokens
+def _usage(record: AccessRecord, usage: Any) -> None:
+    record.tokens = (usage.input_tokens, usage.output_tokens)

@@ -37,7 +37,7 @@ from tripwire.serve._config import (
     serve_table,
 )
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
-from tripwire.serve._metrics import Metrics, log_access
+from tripwire.serve._metrics import AccessRecord, Metrics, log_access
 from tripwire.serve._request import BadRequest, ChatRequest, check_unicode, parse_request
 from tripwire.serve._response import Completion, dumps
 from tripwire.serve._shared import KeySlots, gather_metrics
@@ -57,7 +57,7 @@ CHAT_PATH = "/v1/chat/completions"
 
 #: The access-log record of the request being served: the middleware makes it (every
 #: request gets its line), the handlers add what they learn (key, agent, tokens).
-_RECORD: contextvars.ContextVar[dict[str, Any]] = contextvars.ContextVar("tripwire_serve_record")
+_RECORD: contextvars.ContextVar[AccessRecord] = contextvars.ContextVar("tripwire_serve_record")
 #: The response of the request being served once it was prepared (its status and
 #: headers are on their way): an error after that cannot be a response of its own.
 _STARTED: contextvars.ContextVar[web.StreamResponse | None] = contextvars.ContextVar(
@@ -168,9 +168,7 @@ class Gateway:
         """Every request: refused while draining, counted in flight, its access-log line
         written (and, for a chat completion, counted in the metrics) once it is done."""
         started = time.perf_counter()
-        record: dict[str, Any] = {"time": round(time.time(), 3), "method": request.method,
-                                  "path": request.path, "agent": None, "tenant": None,
-                                  "key": None, "stream": False}
+        record = AccessRecord(round(time.time(), 3), request.method, request.path)
         _RECORD.set(record)
         _STARTED.set(None)
         chat = request.method == "POST" and request.path == CHAT_PATH
@@ -180,17 +178,19 @@ class Gateway:
             except Exception as e:  # anything: the client gets OpenAI's 500
                 response = _unexpected(request, e)
                 if isinstance(e, ConnectionResetError):
-                    record["status"] = 499
+                    record.status = 499
                 else:
-                    record["error"] = type(e).__name__
-            record.setdefault("status", response.status)
+                    record.unexpected = type(e).__name__
+            if record.status is None:
+                record.status = response.status
             return response
         except asyncio.CancelledError:
-            record["status"] = 499  # the client went away
+            record.status = 499  # the client went away
             raise
         finally:
-            record["latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
-            record.setdefault("status", 500)
+            record.latency_ms = round((time.perf_counter() - started) * 1000, 3)
+            if record.status is None:
+                record.status = 500
             if chat:
                 self.metrics.observe(record)
             log_access(record)
@@ -259,7 +259,8 @@ class Gateway:
         key = self.keys.lookup(presented)
         if key is None:
             return None, _wrong_key()
-        _RECORD.get().update(key=key.name, tenant=key.tenant)
+        record = _RECORD.get()
+        record.key, record.tenant = key.name, key.tenant
         return key, None
 
     async def chat_completions(self, request: web.Request) -> web.StreamResponse:
@@ -278,7 +279,7 @@ class Gateway:
             self.slots.release(key.name)
 
     async def _chat(self, request: web.Request, key: ApiKey | None,
-                    record: dict[str, Any]) -> web.StreamResponse:
+                    record: AccessRecord) -> web.StreamResponse:
         body = await self._read(request)
         if isinstance(body, web.Response):
             return body
@@ -290,13 +291,13 @@ class Gateway:
                 answered_calls(chat.messages)
         except BadRequest as e:
             return error_response(400, str(e), "invalid_request_error", None, e.param)
-        record["stream"] = chat.stream
+        record.stream = chat.stream
         agent = self.agents.get(chat.agent)
         if agent is None:  # not logged or counted by name: clients choose any text here
             return error_response(404, f"The model {chat.agent!r} does not exist (agents: "
                                   f"{', '.join(self._visible(key))}).", "invalid_request_error",
                                   "model_not_found", "model")
-        record["agent"] = chat.agent
+        record.agent = chat.agent
         if key is not None:
             if not key.may_use(chat.agent):
                 return error_response(403, f"This key may not use the model {chat.agent!r}.",

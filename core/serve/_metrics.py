@@ -1,6 +1,7 @@
 """What the gateway reports about itself: Prometheus metrics (text exposition
 format 0.0.4, written here: six metric families need no client library) and the
-access log, one JSON line per request on the ``tripwire.serve.access`` logger.
+access log, one JSON line per request on the ``tripwire.serve.access`` logger, both
+read from the request's ``AccessRecord``.
 
 Neither ever holds message text or a key: requests are labelled by agent, key name
 and status, tripwires by processor id, failures by the error's type name.
@@ -15,11 +16,74 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 access_log = logging.getLogger("tripwire.serve.access")
 
 #: Upper bounds (seconds) of the latency histogram's buckets.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
            30.0, 60.0)
+
+
+@attrs.define
+class AccessRecord:
+    """What the gateway reports of one request: its access-log line (``fields``) and,
+    for a chat completion, what ``Metrics.observe`` counts. Each field is written by
+    the module named beside it: the request's by ``tripwire.serve._app`` (the
+    middleware and the chat handler), the run's outcome by ``tripwire.serve._answer``."""
+
+    #: when the request came (seconds since the epoch, 3 decimals), its method and
+    #: path (``_app``)
+    time: float
+    method: str
+    path: str
+    #: the agent asked for, once it is one of the gateway's (``_app``)
+    agent: str | None = None
+    #: the API key's tenant and name (``_app``)
+    tenant: str | None = None
+    key: str | None = None
+    #: a streamed chat completion (``_app``)
+    stream: bool = False
+    #: a processor stopped the run; ``tripwire`` is its id (``_answer``)
+    tripped: bool = False
+    tripwire: str | None = None
+    #: the run's usage: prompt and completion tokens (``_answer``)
+    tokens: tuple[int, int] | None = None
+    #: why the answer failed: the run's error's type name, ``write_timeout`` for a
+    #: client that stopped reading (``_answer``)
+    error: str | None = None
+    #: the type name of an exception no handler caught (``_app``): the line's
+    #: ``error`` when set
+    unexpected: str | None = None
+    #: a failed model call's upstream status, 0 when it sent none (``_answer``)
+    upstream_status: int | None = None
+    #: the HTTP status, 499 for a client that went away (``_app``)
+    status: int | None = None
+    #: the time from the request to the last byte of its response (``_app``)
+    latency_ms: float = 0.0
+
+    def failure(self) -> str | None:
+        """The line's ``error``: an exception no handler caught, else the answer's."""
+        return self.unexpected if self.unexpected is not None else self.error
+
+    def fields(self) -> dict[str, Any]:
+        """The access-log line's fields, in order: those of an outcome the request did
+        not have are left out."""
+        out: dict[str, Any] = {"time": self.time, "method": self.method, "path": self.path,
+                               "agent": self.agent, "tenant": self.tenant, "key": self.key,
+                               "stream": self.stream}
+        if self.tripped:
+            out["tripwire"] = self.tripwire
+        if self.tokens is not None:
+            out["prompt_tokens"], out["completion_tokens"] = self.tokens
+        failure = self.failure()
+        if failure is not None:
+            out["error"] = failure
+        if self.upstream_status is not None:
+            out["upstream_status"] = self.upstream_status
+        out["status"] = self.status
+        out["latency_ms"] = self.latency_ms
+        return out
 
 
 def _labels(names: tuple[str, ...], values: tuple[str, ...]) -> str:
@@ -41,17 +105,18 @@ class Metrics:
         self.latency_sum: dict[str, float] = defaultdict(float)
         self.in_flight = 0
 
-    def observe(self, record: dict[str, Any]) -> None:
+    def observe(self, record: AccessRecord) -> None:
         """Count one finished request from its access-log record."""
-        agent = record.get("agent") or ""
-        self.requests[(agent, record.get("key") or "", str(record["status"]))] += 1
-        if record.get("tripwire"):
-            self.tripwires[(agent, record["tripwire"])] += 1
-        if record.get("upstream_status") is not None:
-            self.upstream_errors[(agent, str(record["upstream_status"]))] += 1
-        if record.get("error"):
-            self.errors[(agent, record["error"])] += 1
-        seconds = record["latency_ms"] / 1000
+        agent = record.agent or ""
+        self.requests[(agent, record.key or "", str(record.status))] += 1
+        if record.tripwire:
+            self.tripwires[(agent, record.tripwire)] += 1
+        if record.upstream_status is not None:
+            self.upstream_errors[(agent, str(record.upstream_status))] += 1
+        failure = record.failure()
+        if failure:
+            self.errors[(agent, failure)] += 1
+        seconds = record.latency_ms / 1000
         counts = self.latency.setdefault(agent, [0] * (len(BUCKETS) + 1))
         counts[bisect.bisect_left(BUCKETS, seconds)] += 1
         self.latency_sum[agent] += seconds
@@ -130,7 +195,7 @@ def _counter(name: str, help_text: str, names: tuple[str, ...],
             *(f"{name}{{{_labels(names, labels)}}} {n}" for labels, n in sorted(values.items()))]
 
 
-def log_access(record: dict[str, Any]) -> None:
+def log_access(record: AccessRecord) -> None:
     """Write one access-log line (JSON) when the logger is enabled for INFO."""
     if access_log.isEnabledFor(logging.INFO):
-        access_log.info(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
+        access_log.info(json.dumps(record.fields(), ensure_ascii=False, separators=(",", ":")))

@@ -28,6 +28,7 @@ from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tripwire.run._call import Plans
     from tripwire.stream._pipeline import OutputPipeline
     from tripwire.stream._stage import Stage
 
@@ -57,7 +58,7 @@ class Raised:
 _made: dict[tuple[Any, ...], Callable[..., Runs]] = {}
 
 
-def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None) -> Runs:
+def generate(pipeline: OutputPipeline, plans: Plans | None = None) -> Runs:
     """``(runs, data_runs)`` for the pipeline's stages (see the module docstring).
 
     ``plans``: the agent's ``CallOptions.plans`` when the call runs the agent's own
@@ -66,12 +67,11 @@ def generate(pipeline: OutputPipeline, plans: dict[Any, Any] | None = None) -> R
     recorder = pipeline.recorder
     audited = recorder is not None and bool(stages)
     traced = audited and recorder.tracer is not None
-    key = ("per-chunk path", audited, traced)
-    make = plans.get(key) if plans is not None else None
+    make = plans.fast_paths.get((audited, traced)) if plans is not None else None
     if make is None:
         make = _make_for(stages, audited, traced)
         if plans is not None:
-            plans[key] = make
+            plans.fast_paths[(audited, traced)] = make
     # A weak proxy: the pipeline holds these functions, and they must not hold it
     # back (a run leaves no reference cycle for the garbage collector).
     values: list[Any] = [weakref.proxy(pipeline), pipeline.kept_from_start]

@@ -12,7 +12,7 @@ non-transient ones for the step's stored message. With the audit on,
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import TripWire
@@ -24,6 +24,9 @@ from tripwire.stream import _fastpath
 from tripwire.stream._fastpath import Raised
 from tripwire.stream._stage import Stage, warn_dropped_all
 from tripwire.stream._writer import Writer
+
+if TYPE_CHECKING:
+    from tripwire.run._call import Plans
 
 __all__ = ["OutputPipeline", "Writer"]
 
@@ -63,7 +66,7 @@ class OutputPipeline:
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList,
                common: Callable[[CompiledProcessor], Mapping[str, Any]],
-               plans: dict[Any, Any] | None = None) -> None:
+               plans: Plans | None = None) -> None:
         """The output processors' ``process_output_stream``, in list order; ``common``
         gives a processor's common arguments for this call; ``plans`` is the call's
         ``CallOptions.plans`` (what every call of the same lists shares)."""
