@@ -131,10 +131,11 @@ class Chunk:
     {step_number}; ``step-finish`` {finish_reason, usage}; ``finish`` {finish_reason,
     usage}; ``step-retry`` {step_number, reason, processor_id, retry_count};
     ``tripwire`` {reason, retry, metadata, processor_id}; ``error`` {error};
-    ``data-*``: the data (``payload["data"]``). A model (a provider plugin, a cache
-    entry) may stream other types too (a citation, say): they reach the client as they
-    are (``check_chunk`` checks only that the payload is a dict); see
-    ``carries_other_content``.
+    ``data-*``: the data (``payload["data"]``). A model (a provider plugin) may stream
+    other types too (a citation, say): they reach the client as they are
+    (``check_chunk`` checks only that the payload is a dict); see
+    ``carries_other_content``. A cache replay carries none of them
+    (``tripwire.caches.REPLAY_KEYS``).
     """
 
     type: str

@@ -10,7 +10,10 @@ It hooks two stages of every step (put it in ``input_processors``)::
     process_llm_response   write the step's chunks under that key, with the TTL - never
                            for a cache replay, nor for a failed step (an error or
                            tripwire chunk, or a finish reason other than stop, length
-                           or tool-calls); a step whose stream an output processor
+                           or tool-calls), nor for a step with a chunk a replay does
+                           not carry (``tripwire.caches.REPLAY_KEYS``: a data-*,
+                           source or provider-defined chunk type, a payload key of a
+                           plugin's own); a step whose stream an output processor
                            tripped never gets here, and the entry of a step tripped
                            later (process_output_step, a tool result) is deleted
 
@@ -50,11 +53,13 @@ from urllib.parse import quote
 
 from tripwire.caches import (
     FORMAT_VERSION,
+    REPLAY_KEYS,
     CacheBackend,
     decode_chunks,
     encode_chunks,
     open_cache,
     replay_chunks,
+    unreplayable,
 )
 from tripwire.caches.keys import (
     CUSTOM_KEY_PREFIX,
@@ -77,9 +82,6 @@ CONTEXT_KEY = "tripwire__response_cache_context"
 _OVERRIDES = ("key", "scope", "bust")
 #: Finish reasons of a step worth caching.
 _CACHEABLE_FINISH = frozenset({"stop", "length", "tool-calls"})
-#: The keys of a stored finish chunk: the provider's raw request, response and warnings
-#: stay with the run that called the model (``_storable``).
-_FINISH_KEYS = frozenset({"finish_reason", "usage", "provider_metadata"})
 #: The first line of an entry in the current format (``encode_chunks``).
 _ENTRY_HEADER = b"tripwire-chunks/%d\n" % FORMAT_VERSION
 
@@ -266,12 +268,13 @@ class ResponseCache(Processor):
     ) -> None:
         key = state.pop("key", None)
         lease: _Lease | None = state.pop("lease", None)
-        if key is None or from_cache or not _cacheable(chunks):
+        stored = [_storable(c) for c in chunks]
+        if key is None or from_cache or not _cacheable(stored) or not _replays(stored):
             if lease is not None:
                 lease.release(None)
             return
         try:
-            data = encode_chunks([_storable(c) for c in chunks])
+            data = encode_chunks(stored)
         except (TypeError, ValueError) as e:
             log.warning("response-cache: the response cannot be stored (%s); not cached", e)
             if lease is not None:
@@ -464,26 +467,23 @@ def _cacheable(chunks: list[Chunk]) -> bool:
 def _replayable(data: bytes | None, key: str) -> list[Chunk] | None:
     """The chunks of an entry as a replay streams them (``replay_chunks``), or ``None``
     (a miss) unless it is what ``process_llm_response`` writes: chunks of a valid shape
-    making a complete, successful step (``_cacheable``). A backend holds whatever bytes were put
-    in it: an entry that does not parse, a malformed chunk or a failed step is a miss
+    and of the types and keys a replay carries (``REPLAY_KEYS``), making a complete,
+    successful step (``_cacheable``). A backend holds whatever bytes were put in it: an
+    entry that does not parse, a malformed or foreign chunk or a failed step is a miss
     with a warning, never a failed run nor a replay of what was never written."""
     chunks = decode_chunks(data)
     if chunks is not None:
         try:
-            # what a model sends (no chunk of the run's), with every field a consumer
-            # reads either checked by the guards or set by tripwire
+            # what a model sends (no chunk of the run's, no type or key name of the
+            # entry's own), with every field a consumer reads either checked by the
+            # guards or set by tripwire
             chunks = replay_chunks(chunks)
         except (ValueError, TypeError) as e:
-            problem = f"has a malformed chunk ({e})"
+            problem = f"has a malformed or foreign chunk ({e})"
         else:
-            extra = sorted({k for c in chunks if c.type == "finish" for k in c.payload}
-                           - _FINISH_KEYS)
-            if extra:  # (they would become the step's request, response or warnings)
-                problem = f"has a finish with keys that are never stored ({', '.join(extra)})"
-            elif _cacheable(chunks):
+            if _cacheable(chunks):
                 return chunks
-            else:
-                problem = "is not a complete, successful step"
+            problem = "is not a complete, successful step"
     elif data and data.startswith(_ENTRY_HEADER):
         problem = "does not parse"
     else:
@@ -492,12 +492,24 @@ def _replayable(data: bytes | None, key: str) -> list[Chunk] | None:
     return None
 
 
+def _replays(chunks: list[Chunk]) -> bool:
+    """Whether a replay can carry every chunk of the step (``unreplayable``): one that a
+    model's ``data-*``, ``source`` or own chunk type, or a payload key of its own, would
+    make a miss on every read is not written, and says why at INFO."""
+    for chunk in chunks:
+        problem = unreplayable(chunk)
+        if problem is not None:
+            log.info("response-cache: the step has %s; not cached", problem)
+            return False
+    return True
+
+
 def _storable(chunk: Chunk) -> Chunk:
     """The chunk as it is stored: no run id (a replay gets the new run's), and a finish
     without the provider's raw request, response or warnings."""
     payload = chunk.payload
     if chunk.type == "finish":
-        payload = {k: v for k, v in payload.items() if k in _FINISH_KEYS}
+        payload = {k: v for k, v in payload.items() if k in REPLAY_KEYS["finish"]}
     return Chunk(chunk.type, payload, None, "AGENT", chunk.transient)
 
 

@@ -221,6 +221,28 @@ async def test_a_step_with_an_unsuccessful_finish_reason_is_not_cached(make_bare
     assert len(agent.model.requests) == 2
 
 
+@pytest.mark.parametrize("chunk", [
+    Chunk("data-weather", {"data": {"t": 21}}),
+    Chunk("source", {"url": "https://example.com", "title": "Example"}),
+    Chunk("citation", {"text": "quoted"}),
+    Chunk("text-delta", {"id": "t", "text": "a", "logprobs": [0.5]}),
+], ids=["data", "source", "provider-type", "text-extra-key"])
+async def test_a_step_with_a_chunk_a_replay_does_not_carry_is_not_cached(
+        make_bare_agent, caplog, chunk):
+    """A replay carries only the types and keys tripwire names (``REPLAY_KEYS``): a step
+    with any other is not written (an entry every read would refuse), and says why."""
+    backend = CountingCache()
+    step = [{"type": "text-delta", "id": "t", "text": "answer"}, chunk]
+    agent = make_bare_agent([MockResponse(chunks=step), MockResponse(chunks=step)],
+                            input_processors=[ResponseCache(cache=backend)])
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        await agent.generate("hi")
+        await agent.generate("hi")
+    assert backend.writes == [] and len(agent.model.requests) == 2
+    assert "a replay does not carry" in caplog.text
+    assert "read as a miss" not in caplog.text
+
+
 async def test_a_step_tripped_in_the_stream_is_not_cached(make_bare_agent):
     backend = CountingCache()
     agent = make_bare_agent(
@@ -343,6 +365,12 @@ class Poisoned(MemoryCache):
         # a chunk only the run emits, which no model step writes
         _entry(_text("a"), {"type": "tool-result", "payload": {
             "tool_call_id": "c", "tool_name": "t", "result": SECRET}}, _FINISH),
+        # a type or key name no guard reads and tripwire does not give
+        _entry(_text("a"), {"type": f"data-{SECRET}", "payload": {"data": 1}}, _FINISH),
+        _entry(_text("a"), {"type": SECRET, "payload": {}}, _FINISH),
+        _entry(_text("a"), {"type": "source", "payload": {"url": "https://x"}}, _FINISH),
+        _entry({"type": "text-delta", "payload": {"id": "t", "text": "a", SECRET: 1}},
+               _FINISH),
     ],
     ids=[
         "deep",
@@ -359,6 +387,10 @@ class Poisoned(MemoryCache):
         "finish-request",
         "finish-raw-response",
         "run-chunk",
+        "data-type",
+        "own-type",
+        "source",
+        "extra-key",
     ],
 )
 async def test_a_malformed_entry_is_a_miss_not_a_failed_run(make_bare_agent, caplog, data, mode):
@@ -438,6 +470,23 @@ _chunk = _run_chunk | _finish_with_more | st.fixed_dictionaries(
 @example(chunks=[{"type": "tool-call", "payload": {"tool_call_id": "c", "tool_name": "t",
                                                    "args": {}, "args_error": SECRET}}],
          finished=True, mode="stream")
+# a type name or a payload key: strings no guard reads, which the consumer gets as the
+# entry spells them
+@example(chunks=[{"type": SECRET, "payload": {"finish_reason": "stop"}}], finished=True,
+         mode="stream")
+@example(chunks=[{"type": f"data-{SECRET}", "payload": {"data": 1}}], finished=True,
+         mode="stream")
+@example(chunks=[{"type": f"data-{SECRET}", "payload": {"data": 1}}], finished=True,
+         mode="generate")
+@example(chunks=[{"type": "source", "payload": {SECRET: "x"}}], finished=True, mode="stream")
+@example(chunks=[{"type": "text-delta", "payload": {"id": "t", "text": "x", SECRET: 1}}],
+         finished=True, mode="stream")
+@example(chunks=[{"type": "tool-call", "payload": {"tool_call_id": "c", "tool_name": "t",
+                                                   "args": {}, SECRET: None}}],
+         finished=True, mode="stream")
+@example(chunks=[_text("x"), {"type": "finish", "payload": {"finish_reason": "stop",
+                                                            "provider_metadata": {SECRET: 1}}}],
+         finished=False, mode="stream")
 def test_no_poisoned_entry_fails_a_run_or_escapes_the_guardrails(chunks, finished, mode):
     """Whatever an entry holds: not in the chunks the client gets (any of their fields),
     nor in the result, its steps (their request, response and warnings too) and
@@ -471,7 +520,6 @@ async def test_a_replayed_chunk_carries_only_checked_content_and_fields_tripwire
         _text("c"),
         {"type": "tool-call", "payload": {"tool_call_id": "c1", "tool_name": "t", "args": {},
                                           "raw_args": "{", "args_error": "forged"}},
-        {"type": "data-x", "payload": {"data": 1}, "transient": True},
         {"type": "finish", "payload": {"finish_reason": "tool-calls"}, "source": "FORGED"},
     )
     agent = Agent(id="a", model=MockModel(["unused"]), default_error_processors=False,
@@ -481,11 +529,11 @@ async def test_a_replayed_chunk_carries_only_checked_content_and_fields_tripwire
     assert [(c.type, c.payload.get("id")) for c in step] == [
         ("text-delta", "replay-0"), ("reasoning-delta", "replay-1"),
         ("text-delta", "replay-2"), ("text-delta", "replay-0"),
-        ("tool-call", None), ("data-x", None), ("step-finish", None)]
+        ("tool-call", None), ("step-finish", None)]
     run_ids = {c.run_id for c in streamed}
     assert len(run_ids) == 1 and "forged-run" not in run_ids
     assert {c.source for c in streamed} == {"AGENT"}
-    assert [c.transient for c in step] == [False] * 5 + [True, False]
+    assert [c.transient for c in step] == [False] * 6
     call = step[4].payload
     assert call["raw_args"] == "{" and call["args_error"].startswith("arguments are not valid JSON")
 

@@ -168,30 +168,66 @@ def decode_chunks(data: bytes | None) -> list[Chunk] | None:
         return None
 
 
+#: What a replay streams: the chunk types of a model's step (``tripwire.models.Model``:
+#: text and reasoning deltas, tool calls, one finish), each with the payload keys it may
+#: hold - the keys the run defines for it and ``provider_metadata``, whose every string,
+#: a nested key included, the output guards check. No guard reads a chunk's type name nor
+#: a payload's key names, so a replay carries only names tripwire itself gives: a
+#: ``data-*``, ``source`` or provider-defined chunk, or a key a plugin added, would reach
+#: the consumer spelled as the entry spells it.
+REPLAY_KEYS: dict[str, frozenset[str]] = {
+    "text-delta": frozenset({"id", "text", "provider_metadata"}),
+    "reasoning-delta": frozenset({"id", "text", "provider_metadata"}),
+    "tool-call": frozenset({"tool_call_id", "tool_name", "args", "raw_args", "args_error",
+                            "provider_metadata"}),
+    "finish": frozenset({"finish_reason", "usage", "provider_metadata"}),
+}
+
+
+def unreplayable(chunk: Chunk) -> str | None:
+    """Why a replay cannot carry ``chunk`` (its type or a payload key is not in
+    ``REPLAY_KEYS``), in words naming what is valid; ``None`` when it can. The names in
+    the message are not quoted: they are what the check keeps from the consumer."""
+    keys = REPLAY_KEYS.get(chunk.type)
+    if keys is None:
+        return (f"a chunk type a replay does not carry (it carries "
+                f"{', '.join(REPLAY_KEYS)})")
+    extra = len([k for k in chunk.payload if k not in keys])
+    if extra:
+        return (f"a {chunk.type!r} chunk with {extra} payload key(s) a replay does not carry "
+                f"(it carries {', '.join(sorted(keys))})")
+    return None
+
+
 def replay_chunks(chunks: Sequence[Chunk]) -> list[Chunk]:
     """An entry's chunks as a replay streams them. What a cache holds is whatever was
     put in it, so every field a consumer can read from a replayed chunk is either
     content the output guards check or set here, never taken from the entry as stored:
 
     - ``run_id``: ``None`` (the replaying run stamps its own); ``source``: ``"AGENT"``,
-      as for every model chunk; ``transient``: the stored flag of a ``data-*`` chunk
-      (whether the run keeps it in its messages), ``False`` on any other;
+      as for every model chunk; ``transient``: ``False``;
     - a text or reasoning delta's ``id``: a new one per stored id (``"replay-0"``,
       ``"replay-1"``, ...), so the deltas of one part still share theirs;
     - a tool call whose arguments did not parse: ``args`` and ``args_error`` from its
       ``raw_args`` again, as a model's is built (``args_error`` without ``raw_args`` is
       dropped);
-    - the rest is the payload, which the output guards check: the text, a tool call's
-      arguments, every other key (``extra_keys``), every string of a chunk that
-      ``carries_other_content``; a tool call's id has the shape ``check_chunk`` allows.
+    - the type and the payload's keys are ones tripwire names (``REPLAY_KEYS``); the
+      rest is the payload, which the output guards check: the text, a tool call's
+      arguments, its ``provider_metadata``; a tool call's id has the shape
+      ``check_chunk`` allows and its name is the run's to check against the tools
+      offered.
 
     Raises ``ValueError`` naming the problem for a chunk ``check_chunk`` refuses from a
-    model (``from_model=True``), or a ``raw_args`` that is not text.
+    model (``from_model=True``), one ``unreplayable`` refuses, or a ``raw_args`` that is
+    not text.
     """
     ids: dict[str, str] = {}
     replayed = []
     for chunk in chunks:
         check_chunk(chunk, from_model=True)
+        problem = unreplayable(chunk)
+        if problem is not None:
+            raise ValueError(problem)
         payload = dict(chunk.payload)
         if chunk.type in ("text-delta", "reasoning-delta") and "id" in payload:
             payload["id"] = ids.setdefault(payload["id"], f"replay-{len(ids)}")
@@ -207,8 +243,7 @@ def replay_chunks(chunks: Sequence[Chunk]) -> list[Chunk]:
                     del payload["raw_args"]
                 else:
                     payload["args_error"] = error
-        transient = chunk.transient if chunk.is_data else False
-        replayed.append(Chunk(chunk.type, payload, None, "AGENT", transient))
+        replayed.append(Chunk(chunk.type, payload, None, "AGENT", False))
     return replayed
 
 
@@ -250,6 +285,7 @@ def url_options(url: str, valid: Collection[str]) -> dict[str, str]:
 __all__ = [
     "FORMAT_VERSION",
     "GROUP",
+    "REPLAY_KEYS",
     "CacheBackend",
     "available",
     "check_key",
@@ -260,5 +296,6 @@ __all__ = [
     "open_cache",
     "replay_chunks",
     "schemes",
+    "unreplayable",
     "url_options",
 ]
