@@ -39,7 +39,6 @@ forgets them too.
 
 from __future__ import annotations
 
-import importlib.metadata
 import io
 import os
 import re
@@ -342,6 +341,8 @@ class Registry:
 
 
 def _scan(groups: dict[str, Group]) -> dict[str, dict[str, _Found]]:
+    import importlib.metadata  # read by the first scan, not when tripwire is imported
+
     found: dict[str, dict[str, _Found]] = {g: {} for g in groups}
     seen_dists: set[str] = set()
     for dist in importlib.metadata.distributions():
@@ -383,6 +384,8 @@ def _identity(dist: Any) -> tuple[str | None, str | None]:
     lines of its metadata: ``dist.name`` parses the whole file, long description (often
     the project's README) included, and a scan reads every installed distribution's
     name."""
+    import importlib.metadata
+
     if isinstance(dist, importlib.metadata.Distribution):
         headers = _headers(dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "")
         if "name" in headers:
