@@ -4,10 +4,11 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 ``tripwire.hookspecs`` for the nine lifecycle hooks.
 """
 
+from typing import TYPE_CHECKING
+
 from tripwire._hookcall import notify_violation
 from tripwire._markers import hookimpl, hookspec
 from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
-from tripwire.caches.keys import build_response_cache_key
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, TracingContext
 from tripwire.errors import (
@@ -20,10 +21,6 @@ from tripwire.errors import (
     TripWire,
     TripwireError,
 )
-from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
-from tripwire.holdback import HoldBack
-from tripwire.judge import Judge, JudgeError
-from tripwire.memory import Memory
 from tripwire.messages import (
     DataPart,
     FilePart,
@@ -37,8 +34,43 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.processor import Processor, ProcessorViolation, TripwireInfo
-from tripwire.segmenthold import SegmentHold
 from tripwire.tools import Tool, client_tool, tool
+
+if TYPE_CHECKING:
+    from tripwire.caches.keys import build_response_cache_key
+    from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
+    from tripwire.holdback import HoldBack
+    from tripwire.judge import Judge, JudgeError
+    from tripwire.memory import Memory
+    from tripwire.segmenthold import SegmentHold
+
+#: Names whose module is imported when the name is first used (PEP 562): an agent that
+#: does not use them does not load their modules.
+_LAZY = {
+    "build_response_cache_key": "tripwire.caches.keys",
+    **dict.fromkeys(["branch", "monitor", "parallel", "parallel_with_model", "sequence"],
+                    "tripwire.groups"),
+    "HoldBack": "tripwire.holdback",
+    "Judge": "tripwire.judge",
+    "JudgeError": "tripwire.judge",
+    "Memory": "tripwire.memory",
+    "SegmentHold": "tripwire.segmenthold",
+}
+
+if not TYPE_CHECKING:  # a type checker reads the imports above, and flags a misspelt name
+
+    def __getattr__(name):
+        import importlib
+
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = globals()[name] = getattr(importlib.import_module(module), name)
+        return value
+
+    def __dir__():
+        return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "APICallError",
