@@ -35,15 +35,16 @@ if TYPE_CHECKING:
 __all__ = ["GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop",
            "load_keys", "prepare_collector", "register", "running", "serve", "serve_workers"]
 
+if not TYPE_CHECKING:  # a type checker reads the import above, and flags a misspelt name
 
-def __getattr__(name: str) -> Any:
-    # The gateway (and aiohttp's server) is imported when first used, so that the
-    # command line can add ``tripwire serve`` without loading it.
-    if name == "Gateway":
-        from tripwire.serve._app import Gateway
+    def __getattr__(name):
+        # The gateway (and aiohttp's server) is imported when first used, so that the
+        # command line can add ``tripwire serve`` without loading it.
+        if name == "Gateway":
+            from tripwire.serve._app import Gateway
 
-        return Gateway
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            return Gateway
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 T = TypeVar("T")
 
