@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parent.parent
+
 COMMANDS: dict[str, str] = {
     "bare": "pass",
     "import": "import tripwire",
@@ -95,6 +97,11 @@ def against(rev: str, rounds: int, bytecode: bool) -> None:
             base["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
         else:
             base["PYTHONDONTWRITEBYTECODE"] = "1"
+            stale = [str(p) for d in ("core", "hookspecs", "plugins", "contrib")
+                     for p in (REPO / d).rglob("__pycache__")]
+            if stale:
+                sys.exit("--no-bytecode: this tree has bytecode its runs would read; remove "
+                         "it first: " + " ".join(stale))
         envs = {
             "this tree": base,
             rev: {**base, "PYTHONPATH": os.pathsep.join([str(path), *contrib])},
