@@ -46,7 +46,8 @@ LISTING = "import sys; from tripwire.cli import main; sys.argv[1:] = ['plugins',
 
 def write_dist_info(tree: Path, path: Path) -> None:
     """A ``tripwire`` dist-info in ``path`` with the entry points of ``tree``'s setup.cfg."""
-    cfg = configparser.ConfigParser()
+    cfg = configparser.ConfigParser(interpolation=None)
+    cfg.optionxform = str  # type: ignore[assignment,method-assign]  # keys as written
     cfg.read(tree / "setup.cfg")
     info = path / f"tripwire-{cfg['metadata']['version']}.dist-info"
     info.mkdir()
