@@ -23,13 +23,12 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError, TripWire
 from tripwire.hooks._validation import CompiledNode, compile_list
-from tripwire.memory._memory import coerce_memory
 from tripwire.models import Model, resolve_model
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
@@ -37,6 +36,9 @@ from tripwire.results import GenerateResult, OutputResult, StepResult
 from tripwire.run._call import DEFAULT_API_ERROR_RETRIES, Plans
 from tripwire.run._loop import Run
 from tripwire.tools import Tool, coerce_tools
+
+if TYPE_CHECKING:
+    from tripwire.memory import Memory
 
 __all__ = ["Agent", "AgentStream", "GenerateResult", "OutputResult", "StepResult"]
 
@@ -98,7 +100,11 @@ class Agent:
         self.output_processors = output_processors
         self.error_processors = error_processors
         #: message history, working memory, semantic recall (``tripwire.Memory``)
-        self.memory = coerce_memory(memory)
+        self.memory: Memory | None = None
+        if memory is not None:  # the memory package is imported by an agent that has one
+            from tripwire.memory._memory import coerce_memory
+
+            self.memory = coerce_memory(memory)
         # Validate static lists now: a misspelt hook fails at construction, not mid-run.
         self._compiled = {
             kind: compile_list(procs, kind) if not callable(procs) else None

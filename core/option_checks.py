@@ -30,7 +30,6 @@ Structuring is done by a strict copy of tripwire's private cattrs converter.
 
 from __future__ import annotations
 
-import difflib
 import enum
 import functools
 import inspect
@@ -516,6 +515,8 @@ def _unknown_or_missing(cls: type, params: list[inspect.Parameter], given: Itera
 def did_you_mean(name: str, valid: Iterable[str]) -> str:
     """``" (did you mean 'strategy'?)"`` when one of ``valid`` is close to ``name``
     (``difflib``, case ignored), else ``""``: the hint every unknown option or key gets."""
+    import difflib  # imported by the first hint, not with tripwire
+
     names = list(valid)
     lowered = {n.lower(): n for n in names}
     close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.75)

@@ -11,12 +11,10 @@ import random
 import re
 from typing import Any
 
-import aiohttp
 import attrs
 
 from tripwire.guards.judge import JudgeError
 from tripwire.models._retry import MAX_RETRY_AFTER, RETRYABLE_STATUSES, parse_retry_after
-from tripwire.models._session import LoopSession
 
 __all__ = ["ENDPOINT_MODEL", "ModerationsEndpoint", "Scores", "endpoint_model_id"]
 
@@ -55,6 +53,9 @@ class ModerationsEndpoint:
 
     def __init__(self, model_id: str, *, timeout: float = 30.0, max_retries: int = 2,
                  max_concurrency: int = 8) -> None:
+        # aiohttp is imported by the first endpoint built, not with the processor
+        from tripwire.models._session import LoopSession
+
         self.model_id = model_id
         self.label = f"openai/{model_id}"
         self.url = (os.environ.get("OPENAI_BASE_URL") or _OPENAI_URL).rstrip("/") + "/moderations"
@@ -106,6 +107,8 @@ class ModerationsEndpoint:
         return out
 
     async def _post(self, body: dict[str, Any]) -> Any:
+        import aiohttp
+
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"

@@ -39,7 +39,7 @@ forgets them too.
 
 from __future__ import annotations
 
-import importlib.metadata
+import io
 import os
 import re
 import threading
@@ -341,10 +341,12 @@ class Registry:
 
 
 def _scan(groups: dict[str, Group]) -> dict[str, dict[str, _Found]]:
+    import importlib.metadata  # read by the first scan, not when tripwire is imported
+
     found: dict[str, dict[str, _Found]] = {g: {} for g in groups}
     seen_dists: set[str] = set()
     for dist in importlib.metadata.distributions():
-        dist_name = _dist_name(dist)
+        dist_name, version = _identity(dist)
         if dist_name is not None:
             key = _normalize(dist_name)
             # The same distribution found twice on sys.path: the first one wins, as it
@@ -356,7 +358,7 @@ def _scan(groups: dict[str, Group]) -> dict[str, dict[str, _Found]]:
             if ep.group not in found:
                 continue
             group = found[ep.group]
-            new = _Found(ep.name, ep.group, dist_name, _dist_version(dist), ep)
+            new = _Found(ep.name, ep.group, dist_name, version, ep)
             old = group.get(ep.name)
             if old is None:
                 group[ep.name] = new
@@ -375,6 +377,32 @@ def _scan(groups: dict[str, Group]) -> dict[str, dict[str, _Found]]:
 
 def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _identity(dist: Any) -> tuple[str | None, str | None]:
+    """A distribution's name and version. An installed one's are read from the header
+    lines of its metadata: ``dist.name`` parses the whole file, long description (often
+    the project's README) included, and a scan reads every installed distribution's
+    name."""
+    import importlib.metadata
+
+    if isinstance(dist, importlib.metadata.Distribution):
+        headers = _headers(dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "")
+        if "name" in headers:
+            return headers["name"], headers.get("version")
+    return _dist_name(dist), _dist_version(dist)
+
+
+def _headers(text: str) -> dict[str, str]:
+    """The header fields of a metadata file, by lower-case name (the first of each)."""
+    fields: dict[str, str] = {}
+    for line in io.StringIO(text):
+        if not line.strip():
+            break
+        name, colon, value = line.partition(":")
+        if colon and not line[0].isspace():
+            fields.setdefault(name.strip().lower(), value.strip())
+    return fields
 
 
 def _dist_name(dist: Any) -> str | None:

@@ -21,19 +21,30 @@ import signal
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from typing import Any, TypeVar
-
-from aiohttp import web
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tripwire.cli._common import add_config_option, positive_int
 from tripwire.errors import MissingDependencyError
-from tripwire.serve._app import Gateway
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
 from tripwire.serve._metrics import Metrics, access_log
 from tripwire.serve._workers import serve_workers
 
+if TYPE_CHECKING:
+    from tripwire.serve._app import Gateway
+
 __all__ = ["GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop",
            "load_keys", "prepare_collector", "register", "running", "serve", "serve_workers"]
+
+if not TYPE_CHECKING:  # a type checker reads the import above, and flags a misspelt name
+
+    def __getattr__(name):
+        # The gateway (and aiohttp's server) is imported when first used, so that the
+        # command line can add ``tripwire serve`` without loading it.
+        if name == "Gateway":
+            from tripwire.serve._app import Gateway
+
+            return Gateway
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 T = TypeVar("T")
 
@@ -106,6 +117,8 @@ async def running(gateway: Gateway, host: str = "127.0.0.1", port: int = 8080, *
     # (``gateway.drain()`` waits for the requests in flight, up to the gateway's
     # shutdown_timeout; the runner then only cancels those left, each given
     # CANCEL_GRACE seconds twice by aiohttp: to end, then to end once cancelled)
+    from aiohttp import web
+
     runner = web.AppRunner(gateway.app(), handler_cancellation=True, access_log=None,
                            shutdown_timeout=CANCEL_GRACE)
     await runner.setup()
@@ -199,6 +212,7 @@ def register(subparsers: Any) -> None:
 def _serve(args: argparse.Namespace) -> int:
     def make() -> Gateway:
         from tripwire.config import load_config
+        from tripwire.serve._app import Gateway
 
         return Gateway.from_config(load_config(args.config), keys_file=args.keys)
 

@@ -21,9 +21,7 @@ from tripwire.plugins._injection.context import (
     hidden_spans,
     refused,
 )
-from tripwire.plugins._injection.markers import MARKERS
 from tripwire.plugins._injection.payloads import MAX_DECODED, MAX_DEPTH, find_payloads
-from tripwire.plugins._injection.phrases import PHRASES
 from tripwire.plugins._injection.rules import TYPES, Rule
 from tripwire.plugins._injection.views import NOT_WORD, ROT13, SEPARATOR, TOKEN, View, fold
 
@@ -79,6 +77,11 @@ class Scanner:
     """Scores texts for the given detection ``types``."""
 
     def __init__(self, types: Iterable[str] = TYPES) -> None:
+        # the rule tables compile their patterns as they are imported: the first
+        # scanner imports them, so that loading the processor's class does not
+        from tripwire.plugins._injection.markers import MARKERS
+        from tripwire.plugins._injection.phrases import PHRASES
+
         self.types = tuple(t for t in TYPES if t in set(types))
         wanted = set(self.types)
         self.phrases = tuple(r for r in PHRASES if wanted & set(r.weights))

@@ -26,12 +26,13 @@ import asyncio
 import math
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-import redis.asyncio as aioredis
-
 from tripwire.caches import check_key, check_ttl, url_options
+
+if TYPE_CHECKING:
+    import redis.asyncio as aioredis
 
 DEFAULT_TIMEOUT = 2.0
 DEFAULT_MAX_CONNECTIONS = 50
@@ -78,6 +79,9 @@ class RedisCache:
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
         if client is None:
+            # redis-py is imported by the first client made, not with the entry point
+            import redis.asyncio as aioredis
+
             # A blocking pool: past max_connections a command waits (up to ``timeout``)
             # for a free connection rather than failing, so a burst of concurrent runs
             # is served by a bounded number of sockets.
@@ -100,6 +104,8 @@ class RedisCache:
     async def incr(self, key: str, amount: int, ttl_seconds: float | None) -> int:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise TypeError(f"amount must be an int, got {type(amount).__name__}")
+        import redis.asyncio as aioredis
+
         ttl = _ttl_ms(ttl_seconds)
         async with self._redis().pipeline(transaction=True) as pipe:
             pipe.incrby(check_key(key), amount)
