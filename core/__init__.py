@@ -6,8 +6,6 @@ Processors (guardrails, rewrites, caches, budgets) are pluggy plugins; see
 
 from typing import TYPE_CHECKING
 
-from tripwire.hooks._call import notify_violation
-from tripwire.hooks._markers import hookimpl, hookspec
 from tripwire.agent import Agent, AgentStream, GenerateResult, OutputResult, StepResult
 from tripwire.chunks import Chunk, ToolCall, ToolResult, Usage
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, TracingContext
@@ -21,6 +19,8 @@ from tripwire.errors import (
     TripWire,
     TripwireError,
 )
+from tripwire.hooks._call import notify_violation
+from tripwire.hooks._markers import hookimpl, hookspec
 from tripwire.messages import (
     DataPart,
     FilePart,
