@@ -1,7 +1,7 @@
 """Type-check tripwire with mypy (its settings: ``[tool.mypy]`` in pyproject.toml).
 
 Usage: ``python .ci/typecheck.py [mypy arguments]``; with none, mypy checks the
-packages the settings name. ``tox -e lint`` and ``tests/test_typing.py`` run it.
+packages the settings name. ``tox -e lint`` and ``tests/packaging/test_typing.py`` run it.
 
 Why not ``mypy -p tripwire`` directly: mypy finds a module by its directory name and
 cannot follow setuptools' editable-install finder, while setup.cfg's ``package_dir``

@@ -29,7 +29,7 @@ from pathlib import Path
 from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support
 
 from _serve import serve  # noqa: E402
 
@@ -128,7 +128,7 @@ async def hit_latency(runs: int) -> None:
         urls = {"memory": "memory://", "sqlite": f"sqlite:///{tmp}/bench.db"}
         server = None
         try:
-            from redis_server import RedisServer
+            from tests.support.redis_server import RedisServer
 
             server = RedisServer(Path(tmp))
             server.start()

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support
 
 from tripwire import RESOURCE_ID_KEY, Agent, tool  # noqa: E402
 from tripwire.caches import open_cache  # noqa: E402
@@ -239,7 +239,7 @@ async def main() -> None:
         await bench("memory", "memory://")
         await bench("sqlite", f"sqlite:///{tmp}/budget.db")
         try:
-            from redis_server import RedisServer
+            from tests.support.redis_server import RedisServer
 
             server = RedisServer(Path(tmp))
         except BaseException as e:  # pytest.skip raises outside pytest too

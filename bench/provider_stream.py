@@ -25,11 +25,11 @@ from pathlib import Path
 
 import aiohttp
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support
 
 from _serve import serve  # noqa: E402
-from fake_llm_server import Reply, anthropic_events, openai_events  # noqa: E402
 
+from tests.support.fake_llm_server import Reply, anthropic_events, openai_events  # noqa: E402
 from tripwire.models import Anthropic, ModelRequest, OpenAICompatible  # noqa: E402
 
 WRITE_SIZE = 16 * 1024

@@ -42,7 +42,7 @@ from typing import Any
 import aiohttp
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent))  # tests.support
 sys.path.insert(0, str(HERE))
 
 DELTAS = 20
@@ -84,7 +84,8 @@ async def upstream(pace: float) -> None:
     request, whatever the time its writes took: pacing relative to the previous write
     would let the reader's speed shift every later event, and the total with it)."""
     from aiohttp import web
-    from fake_llm_server import Reply, openai_events
+
+    from tests.support.fake_llm_server import Reply, openai_events
 
     events = openai_events(Reply(text="word " * DELTAS, delta_size=5), "m")
     blob = b"".join(events)

@@ -1,4 +1,5 @@
-"""Shared fixtures. Keep them generic: several test modules use them.
+"""Shared fixtures, for every folder of the suite. Keep them generic: several test
+modules use them.
 
 tripwire's own pytest plugin (``tripwire.pytest_plugin``) is loaded here as in any
 project, so its public fixtures ``make_agent`` and ``fake_plugins`` are available too;
@@ -7,15 +8,21 @@ the fixtures below build on them where they can.
 ``make_bare_agent``      an Agent around a MockModel, with only the processors listed
 ``only_plugins``         only these installed processors are discoverable
 ``fake_distributions``   the installed distributions replaced by fakes
-``llm_server``           a local OpenAI / Anthropic server (tests/fake_llm_server.py)
+``llm_server``           a local OpenAI / Anthropic server (tests/support/fake_llm_server.py)
 ``cli``                  tripwire's command line, run in-process
 ``no_gc``                the cyclic garbage collector off for the test
+``redis_server``         a real redis-server on loopback (tests/support/redis_server.py)
+``store``, ``make_store``  a memory store of every kind, one test per kind
+                         (tests/support/memory_stores.py)
+``postgres_server``, ``postgres_url``  a PostgreSQL server for the session, a fresh
+                         database per test (tests/support/postgres_server.py)
 
 Every test must leave tripwire's loggers as it found them (an autouse check): a handler
 left behind, or propagation turned off, hides later tests' log records from ``caplog``.
 
 Plain helpers shared by several modules (processors, what the model saw) are in
-``tests/helpers.py``.
+``tests/support/helpers.py``; everything in ``tests/support`` is imported as
+``from tests.support.<module> import ...``, in tests and bench scripts alike.
 """
 
 from __future__ import annotations
@@ -187,9 +194,9 @@ def fake_distributions(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDistribu
 
 @pytest.fixture
 async def llm_server():
-    """A running ``FakeLLMServer`` (tests/fake_llm_server.py): OpenAI and Anthropic
+    """A running ``FakeLLMServer`` (tests/support/fake_llm_server.py): OpenAI and Anthropic
     wire formats on 127.0.0.1, scripted replies and fault injection."""
-    from fake_llm_server import FakeLLMServer
+    from tests.support.fake_llm_server import FakeLLMServer
 
     async with FakeLLMServer() as server:
         yield server
@@ -212,8 +219,8 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str
 @pytest.fixture
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A real ``redis-server`` of this test's own, on a free loopback port
-    (``tests/redis_server.py``; skipped without the binary, failed under ``CI``)."""
-    from redis_server import RedisServer
+    (``tests/support/redis_server.py``; skipped without the binary, failed under ``CI``)."""
+    from tests.support.redis_server import RedisServer
 
     server = RedisServer(tmp_path_factory.mktemp("redis"))
     server.start()
@@ -223,5 +230,5 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         server.stop()
 # the memory store fixtures (``store``, ``make_store``): one suite, every store kind,
 # PostgreSQL included (``postgres_server``, ``postgres_url``)
-from memory_stores import make_store, store  # noqa: E402, F401
-from postgres_server import postgres_server, postgres_url  # noqa: E402, F401
+from tests.support.memory_stores import make_store, store  # noqa: E402, F401
+from tests.support.postgres_server import postgres_server, postgres_url  # noqa: E402, F401

@@ -1,0 +1,1 @@
+"""The ``tripwire`` command (``tripwire.cli``)."""

@@ -1,0 +1,1 @@
+"""Configuration files and option checks (``tripwire.config``, ``tripwire.option_checks``)."""

@@ -1,0 +1,1 @@
+"""contrib/'s distributions inside real agent runs."""

@@ -1,0 +1,1 @@
+"""The README and docs/: examples run, links resolve, every hook documented."""

@@ -1,0 +1,2 @@
+"""Guards' building blocks (``tripwire.guards``) and every guard against every path a
+value can take."""

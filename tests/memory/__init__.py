@@ -1,0 +1,1 @@
+"""Memory (``tripwire.memory``): stores, the memory processors, ``tripwire memory``."""

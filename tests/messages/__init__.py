@@ -1,0 +1,1 @@
+"""Messages, parts and their serialisation (``tripwire.messages``)."""

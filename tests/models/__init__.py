@@ -1,0 +1,1 @@
+"""Model providers and their HTTP transport (``tripwire.models``)."""

@@ -1,0 +1,1 @@
+"""The package as installed: wheels, discovery through metadata, types, moved paths."""

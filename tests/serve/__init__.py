@@ -1,0 +1,1 @@
+"""The gateway, ``tripwire serve`` (``tripwire.serve``)."""
