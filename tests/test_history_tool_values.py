@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from tripwire import Agent, Message, Processor, hookimpl
 from tripwire.messages import ToolInvocation, ToolInvocationPart
-from tripwire.plugins._injection import REMOVED
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
+from tripwire.plugins.prompt_injection_detector.heuristics import REMOVED
 from tripwire.testing import MockModel
 
 KeywordGuard = keyword_guard()

@@ -14,15 +14,15 @@ from tripwire.errors import ConfigurationError
 from tripwire.guards.verdicts import Detection, merge
 from tripwire.guards.window import Match
 from tripwire.messages import Message, MessageList
-from tripwire.plugins._pii.redaction import label, splice
-from tripwire.plugins._pii.walk import (
+from tripwire.plugins.pii_detector.redaction import label, splice
+from tripwire.plugins.pii_detector.walk import (
     edit_message,
     message_strings,
     prompt_content,
     prompt_strings,
     walk,
 )
-from tripwire.plugins._pii.window import Hit, StreamWindow
+from tripwire.plugins.pii_detector.window import Hit, StreamWindow
 from tripwire.results import response_text
 from tripwire.tools import Tool
 

@@ -22,7 +22,7 @@ import attrs
 
 from tripwire.errors import ConfigurationError
 from tripwire.option_checks import PositiveInt, check
-from tripwire.plugins._prefilter import Atom, Gate, Locator, Span, gate, windows
+from tripwire.plugins.regex_filter.prefilter import Atom, Gate, Locator, Span, gate, windows
 
 __all__ = ["PRESETS", "WORD_START", "Matcher", "Rule", "rules_in_force", "structure_rules",
            "width"]
@@ -186,7 +186,7 @@ class Matcher:
     share ``(?:P0)()|(?:P1)()|...``; the rest are scanned alone.
 
     Alternatives whose matches all contain a literal (``sk-``, ``@``, ``bearer``
-    ignoring case) or a digit (``tripwire.plugins._prefilter``) are scanned only near
+    ignoring case) or a digit (``tripwire.plugins.regex_filter.prefilter``) are scanned only near
     those, one scan per set of such atoms: the same matches, found at a fraction of
     the cost. At a position where several scans match, the alternative first in order
     wins, as in one alternation.

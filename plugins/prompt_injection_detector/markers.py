@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from tripwire.plugins._injection.rules import DATA, INJ, JB, ROLE, SYS, TOOL, Rule, marker
+from tripwire.plugins.prompt_injection_detector.rules import (
+    DATA,
+    INJ,
+    JB,
+    ROLE,
+    SYS,
+    TOOL,
+    Rule,
+    marker,
+)
 
 #: Markers matched on the folded text *with* its markup: fake role delimiters, fake
 #: tool-call markup, exfiltration images.

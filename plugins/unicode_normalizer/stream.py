@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from tripwire.guards.window import HoldBack, Match
-from tripwire.plugins._unicode_chars import INERT, ZWJ, ZWNJ, glues
+from tripwire.plugins.unicode_normalizer.chars import INERT, ZWJ, ZWNJ, glues
 
 if TYPE_CHECKING:
     from tripwire.plugins.unicode_normalizer import UnicodeNormalizer

@@ -3,7 +3,7 @@ of birth and types of your own (any other name in ``detection_types``, its meani
 ``type_descriptions``), and the bookkeeping of what it found in one call.
 
 The model quotes each value it finds (offsets from a model are not reliable);
-``tripwire.plugins._pii.locate`` finds every place a quoted value is written. What the
+``tripwire.plugins.pii_detector.locate`` finds every place a quoted value is written. What the
 judge found for a text is kept in the call's ``state``, by the text, so each phase
 redacts a value it met before without asking again.
 """
@@ -23,9 +23,9 @@ from tripwire.guards.judge import Judge
 from tripwire.guards.verdicts import Detection
 from tripwire.messages import Message
 from tripwire.models import Model
-from tripwire.plugins._judge_types import described, meaning_lines
-from tripwire.plugins._pii.findings import combine, locate
-from tripwire.plugins._pii.walk import message_strings, strings
+from tripwire.plugins.pii_detector.findings import combine, locate
+from tripwire.plugins.pii_detector.walk import message_strings, strings
+from tripwire.plugins.shared.judge_types import described, meaning_lines
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "JUDGED_TYPES", "JudgeTier", "instructions_for",
            "schema_for"]

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from tripwire.plugins._injection.scan import Hit
+    from tripwire.plugins.prompt_injection_detector.scan import Hit
 
 
 REMOVED: Final = "[removed: suspected prompt injection]"

@@ -12,7 +12,7 @@ from typing import Final
 import attrs
 
 from tripwire.guards.verdicts import Detection
-from tripwire.plugins._injection.context import (
+from tripwire.plugins.prompt_injection_detector.context import (
     META,
     QUOTED,
     QUOTED_JSON,
@@ -21,11 +21,22 @@ from tripwire.plugins._injection.context import (
     hidden_spans,
     refused,
 )
-from tripwire.plugins._injection.markers import MARKERS
-from tripwire.plugins._injection.payloads import MAX_DECODED, MAX_DEPTH, find_payloads
-from tripwire.plugins._injection.phrases import PHRASES
-from tripwire.plugins._injection.rules import TYPES, Rule
-from tripwire.plugins._injection.views import NOT_WORD, ROT13, SEPARATOR, TOKEN, View, fold
+from tripwire.plugins.prompt_injection_detector.markers import MARKERS
+from tripwire.plugins.prompt_injection_detector.payloads import (
+    MAX_DECODED,
+    MAX_DEPTH,
+    find_payloads,
+)
+from tripwire.plugins.prompt_injection_detector.phrases import PHRASES
+from tripwire.plugins.prompt_injection_detector.rules import TYPES, Rule
+from tripwire.plugins.prompt_injection_detector.views import (
+    NOT_WORD,
+    ROT13,
+    SEPARATOR,
+    TOKEN,
+    View,
+    fold,
+)
 
 #: Channels where what is scanned did not come from the user: instructions there are
 #: more suspicious (``Rule.indirect``) and a user's own requests less (``Rule.direct``).

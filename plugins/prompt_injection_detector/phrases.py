@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from tripwire.plugins._injection.rules import DATA, INJ, JB, ROLE, SYS, TOOL, Rule, phrase
+from tripwire.plugins.prompt_injection_detector.rules import (
+    DATA,
+    INJ,
+    JB,
+    ROLE,
+    SYS,
+    TOOL,
+    Rule,
+    phrase,
+)
 
 #: Phrase families, matched on the folded text without markup (``name`` is the
 #: family: only its strongest hit counts).

@@ -51,8 +51,8 @@ from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.models import model_label
 from tripwire.option_checks import NonNegativeInt, check
-from tripwire.plugins._cost_estimate import ENCODING, StepCharge, prompt_tokens
-from tripwire.plugins._cost_options import (
+from tripwire.plugins.cost_guard.estimate import ENCODING, StepCharge, prompt_tokens
+from tripwire.plugins.cost_guard.options import (
     DEFAULT_MESSAGE,
     LIMIT_TYPES,
     Price,
@@ -62,7 +62,7 @@ from tripwire.plugins._cost_options import (
     dollars,
     is_amount,
 )
-from tripwire.plugins._tokens import TokenCounter, get_encoding, require
+from tripwire.plugins.shared.tokens import TokenCounter, get_encoding, require
 
 __all__ = ["DEFAULT_MESSAGE", "LIMIT_TYPES", "CostGuard", "Price"]
 

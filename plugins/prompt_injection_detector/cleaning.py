@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from tripwire.plugins._injection.findings import Finding
-from tripwire.plugins._injection.rewrite import rewrite
-from tripwire.plugins._injection.scan import Analysis, Hit, Scanner
+from tripwire.plugins.prompt_injection_detector.findings import Finding
+from tripwire.plugins.prompt_injection_detector.rewrite import rewrite
+from tripwire.plugins.prompt_injection_detector.scan import Analysis, Hit, Scanner
 
 __all__ = ["REWRITE_MIN", "UNCLEAN", "Guard", "cleaned_text", "cleaned_value", "removable"]
 

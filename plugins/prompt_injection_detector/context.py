@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tripwire.plugins._injection.views import View
+from tripwire.plugins.prompt_injection_detector.views import View
 
 _QUOTE_FORMS = (
     r"“[^”\n]{1,600}”|‘[^’\n]{1,600}’|«[^»\n]{1,600}»|„[^“”\n]{1,600}[“”]"

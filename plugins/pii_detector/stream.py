@@ -19,8 +19,8 @@ from tripwire.guards.segments import SegmentHold
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import Match
 from tripwire.messages import MessageList
-from tripwire.plugins._pii.walk import walk
-from tripwire.plugins._pii.window import Hit, StreamWindow
+from tripwire.plugins.pii_detector.walk import walk
+from tripwire.plugins.pii_detector.window import Hit, StreamWindow
 
 if TYPE_CHECKING:
     from tripwire.plugins.pii_detector import PIIDetector

@@ -17,7 +17,7 @@ from tripwire.guards.segments import SegmentHold
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import CHANNELS, HoldBack, Match
 from tripwire.messages import MessageList
-from tripwire.plugins._leaks import Index, Scan, find_leaks
+from tripwire.plugins.system_prompt_scrubber.leaks import Index, Scan, find_leaks
 
 if TYPE_CHECKING:
     from tripwire.plugins.system_prompt_scrubber import SystemPromptScrubber

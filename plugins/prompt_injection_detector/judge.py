@@ -18,7 +18,7 @@ import attrs
 
 from tripwire.guards.judge import Judge
 from tripwire.models import Model
-from tripwire.plugins._judge_types import UNDESCRIBED, described
+from tripwire.plugins.shared.judge_types import UNDESCRIBED, described
 
 __all__ = ["CONTEXT", "INSTRUCTIONS", "MEANINGS", "REWRITE_INSTRUCTIONS", "JudgeVerdict",
            "instructions_for", "make_judge", "schema_for"]

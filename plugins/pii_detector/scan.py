@@ -15,10 +15,10 @@ from tripwire.detectors import BUILTIN_TYPES, JUDGE_TYPES, build
 from tripwire.errors import ConfigurationError
 from tripwire.guards.verdicts import Detection, Detector, load_detector, merge
 from tripwire.messages import Message
-from tripwire.plugins._judge_types import check_names, unknown_types
-from tripwire.plugins._pii.findings import combine
-from tripwire.plugins._pii.judge import JudgeTier
-from tripwire.plugins._pii.redaction import splice
+from tripwire.plugins.pii_detector.findings import combine
+from tripwire.plugins.pii_detector.judge import JudgeTier
+from tripwire.plugins.pii_detector.redaction import splice
+from tripwire.plugins.shared.judge_types import check_names, unknown_types
 
 
 def load_detectors(
@@ -28,7 +28,7 @@ def load_detectors(
     """The detectors for ``detection_types`` (built-in) plus those ``specs`` name, every
     type wanted (theirs, and with ``judged``, the judge tier's), and the types only the
     judge finds: those no detector provides (``name``, ``address`` and, with ``judged``,
-    any other name: a type of your own, ``tripwire.plugins._judge_types``). Without
+    any other name: a type of your own, ``tripwire.plugins.shared.judge_types``). Without
     ``judged`` such a type is an error that says a judge would find it."""
     custom: list[Detector] = []
     for i, spec in enumerate(specs):

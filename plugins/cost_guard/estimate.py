@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tripwire.chunks import Chunk, Usage
-from tripwire.plugins._tokens import REPLY_PRIMING_TOKENS, StreamCounter, TokenCounter
+from tripwire.plugins.shared.tokens import REPLY_PRIMING_TOKENS, StreamCounter, TokenCounter
 
 __all__ = ["ENCODING", "CallEstimate", "StepCharge", "prompt_tokens"]
 

@@ -50,10 +50,14 @@ those words, and the letters-only view only near two pieces that join into one.
 
 from __future__ import annotations
 
-from tripwire.plugins._injection.rewrite import DELIMITER_REMOVED, REMOVED, rewrite
-from tripwire.plugins._injection.rules import TYPES
-from tripwire.plugins._injection.scan import LONG_TEXT, Analysis, Hit, Scanner
-from tripwire.plugins._injection.views import View, fold
+from tripwire.plugins.prompt_injection_detector.rewrite import (
+    DELIMITER_REMOVED,
+    REMOVED,
+    rewrite,
+)
+from tripwire.plugins.prompt_injection_detector.rules import TYPES
+from tripwire.plugins.prompt_injection_detector.scan import LONG_TEXT, Analysis, Hit, Scanner
+from tripwire.plugins.prompt_injection_detector.views import View, fold
 
 __all__ = [
     "DELIMITER_REMOVED",

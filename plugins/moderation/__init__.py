@@ -78,7 +78,7 @@ from tripwire.messages import (
 )
 from tripwire.models import Model
 from tripwire.option_checks import NonNegativeInt, Range, check
-from tripwire.plugins._moderation_endpoint import (
+from tripwire.plugins.moderation.endpoint import (
     ENDPOINT_MODEL,
     ModerationsEndpoint,
     Scores,

@@ -8,7 +8,7 @@ for phones, ...) for ``detection_types``, plus any detector given in ``detectors
 group). Detections scoring under ``threshold`` are ignored.
 
 With ``model=`` a ``tripwire.Judge`` also finds names, addresses and dates of birth
-(``tripwire.plugins._pii.judge``), and any type of your own named in
+(``tripwire.plugins.pii_detector.judge``), and any type of your own named in
 ``detection_types`` (``employee-id``; what it means from ``type_descriptions``). It
 quotes each value; the processor redacts it at every occurrence, and merges the
 findings with the deterministic ones, which they never drop. In the stream, text waits in a ``tripwire.SegmentHold`` until the judge has seen
@@ -42,15 +42,23 @@ metadata); ``warn`` reports (``on_violation`` and ``result.verdicts``) and chang
 nothing; ``filter`` drops the message (the chunk, in the stream); ``redact`` (the
 default) replaces each value (``redaction_method``); ``tokenize`` replaces values with
 placeholders (``<EMAIL_1>``) before the model sees them and restores them in what the
-client receives (``tripwire.plugins._pii.Tokenizer``; with ``store="placeholders"`` a
+client receives (``tripwire.plugins.pii_detector.tokenizer.Tokenizer``; with ``store="placeholders"`` a
 tool that stores its arguments, ``Tool.stores_arguments``, is run with the
 placeholders). See
 ``docs/processors/pii-detector.md``.
 
-This module holds the options and the hooks; the machinery is in
-``tripwire.plugins._pii``, a module per concern: ``scan`` (what is found in a text),
-``stream`` (the streamed output, one ``OutputStream`` per call), ``tokenizer`` (the
-``tokenize`` strategy), ``window``, ``redaction``, ``findings`` and ``walk``.
+This module holds the options and the hooks; the machinery is in the package's
+modules, one per concern:
+
+``redaction``  the reference's redaction formats (``mask``, ``redact``) and ``splice``;
+``findings``   the judge tier's quoted values located in a text and combined with the
+               deterministic detections;
+``walk``       walks over nested tool values, stored messages and prompt messages;
+``window``     the stream's hold-back window (``StreamWindow``);
+``tokenizer``  the ``tokenize`` strategy (``Vault``, ``Tokenizer``);
+``judge``      the judge tier (a model asked for the values the detectors cannot find);
+``scan``       what the detector finds in a text (``load_detectors``, ``Scanner``);
+``stream``     the detector's side of the stream (``OutputStream``, one per call).
 """
 
 from __future__ import annotations
@@ -70,22 +78,19 @@ from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
 from tripwire.option_checks import Range, check
-from tripwire.plugins._judge_types import check_descriptions
-from tripwire.plugins._pii import (
-    Tokenizer,
-    edit_message,
-    redact,
-    walk,
-)
-from tripwire.plugins._pii.judge import (
+from tripwire.plugins.pii_detector.judge import (
     DEFAULT_INSTRUCTIONS,
     JUDGED_TYPES,
     JudgeTier,
     instructions_for,
     schema_for,
 )
-from tripwire.plugins._pii.scan import Scanner, load_detectors
-from tripwire.plugins._pii.stream import OBJECT_PHASES, OutputStream
+from tripwire.plugins.pii_detector.redaction import redact
+from tripwire.plugins.pii_detector.scan import Scanner, load_detectors
+from tripwire.plugins.pii_detector.stream import OBJECT_PHASES, OutputStream
+from tripwire.plugins.pii_detector.tokenizer import Tokenizer
+from tripwire.plugins.pii_detector.walk import edit_message, walk
+from tripwire.plugins.shared.judge_types import check_descriptions
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.tools import Tool
 

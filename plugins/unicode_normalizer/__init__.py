@@ -56,7 +56,7 @@ from tripwire.messages import (
     ToolInvocationPart,
 )
 from tripwire.option_checks import check
-from tripwire.plugins._unicode_chars import (
+from tripwire.plugins.unicode_normalizer.chars import (
     INVISIBLE,
     ZWJ,
     ZWNJ,
@@ -66,7 +66,7 @@ from tripwire.plugins._unicode_chars import (
     is_variation_selector,
     joining_letter,
 )
-from tripwire.plugins._unicode_stream import Stream
+from tripwire.plugins.unicode_normalizer.stream import Stream
 from tripwire.processor import Processor
 from tripwire.types import ToolResultChange
 

@@ -15,7 +15,7 @@ import attrs
 
 from tripwire.guards.documents import value_text as as_text
 from tripwire.messages import Message, TextPart
-from tripwire.plugins._injection.scan import Analysis
+from tripwire.plugins.prompt_injection_detector.scan import Analysis
 
 __all__ = ["Item", "as_text", "is_json", "set_text"]
 

@@ -98,7 +98,7 @@ from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
 from tripwire.option_checks import Range, check
-from tripwire.plugins._leaks import (
+from tripwire.plugins.system_prompt_scrubber.leaks import (
     Index,
     Span,
     Value,
@@ -109,7 +109,7 @@ from tripwire.plugins._leaks import (
     value_text,
     words,
 )
-from tripwire.plugins._scrub_stream import Found, Stream
+from tripwire.plugins.system_prompt_scrubber.stream import Found, Stream
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, Writer
 

@@ -35,7 +35,7 @@ reports a verdict. Tripwire metadata, violations and verdicts name the rules, co
 matches and give their offsets: never the matched text.
 
 Speed: the patterns are compiled once per processor, into as few scans as possible
-(``tripwire.plugins._regex``, with the ``Rule`` type, the presets and the computed
+(``tripwire.plugins.regex_filter.rules``, with the ``Rule`` type, the presets and the computed
 ``max_length``).
 """
 
@@ -66,7 +66,13 @@ from tripwire.hooks._call import notify_violation
 from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.option_checks import check
-from tripwire.plugins._regex import PRESETS, Matcher, Rule, rules_in_force, structure_rules
+from tripwire.plugins.regex_filter.rules import (
+    PRESETS,
+    Matcher,
+    Rule,
+    rules_in_force,
+    structure_rules,
+)
 from tripwire.processor import Processor, ProcessorViolation
 from tripwire.types import Abort, ToolResultChange, Writer
 

@@ -11,8 +11,8 @@ import attrs
 
 from tripwire.guards.judge import unquoted_reason
 from tripwire.guards.verdicts import Detection
-from tripwire.plugins._injection.judge import JudgeVerdict
-from tripwire.plugins._injection.scan import Analysis
+from tripwire.plugins.prompt_injection_detector.judge import JudgeVerdict
+from tripwire.plugins.prompt_injection_detector.scan import Analysis
 
 __all__ = ["Finding"]
 
