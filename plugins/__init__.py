@@ -6,6 +6,6 @@ the entry point group ``tripwire.processors``; ``available()`` lists them and
 ``create(name, **options)`` builds one (see ``docs/plugins.md``).
 """
 
-from tripwire.registry._discovery import available, create
+from tripwire.registry.discovery import available, create
 
 __all__ = ["available", "create"]

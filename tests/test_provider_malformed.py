@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tripwire import APICallError
 from tripwire.chunks import MAX_TOKEN_COUNT
-from tripwire.models import _wire
+from tripwire.models import wire as _wire
 
 DEEP = "[" * 100_000 + "]" * 100_000
 DEEP_OBJECT = '{"a":' * 100_000 + "1" + "}" * 100_000

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from tripwire import Agent, APICallError, Memory, tool
 from tripwire.chunks import TOOL_CALL_ID
-from tripwire.messages._serde import chunk_to_dict, message_to_dict
+from tripwire.messages.serde import chunk_to_dict, message_to_dict
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.response_cache import ResponseCache
 from tripwire.serve import Gateway, running

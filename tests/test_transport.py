@@ -18,7 +18,7 @@ from helpers import WIRES, collect, request, texts
 
 from tripwire import APICallError, ConfigurationError
 from tripwire.models import Anthropic, OpenAICompatible, Timeout
-from tripwire.models._retry import parse_retry_after, retry_delay
+from tripwire.models.retry import parse_retry_after, retry_delay
 
 # ---------------------------------------------------------------- retries
 

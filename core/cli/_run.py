@@ -13,8 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tripwire.cli._common import add_config_option, add_verbose_option, fail
 from tripwire.cli._render import JSONRenderer, Renderer
+from tripwire.cli.common import add_config_option, add_verbose_option, fail
 from tripwire.errors import TripwireError
 
 

@@ -42,7 +42,7 @@ from typing import Annotated, Any
 import attrs
 
 from tripwire.errors import APICallError, ConfigurationError, MissingDependencyError, TripwireError
-from tripwire.guards._json_text import NoJSONFound, extract_json
+from tripwire.guards.json_text import NoJSONFound, extract_json
 from tripwire.models import Model, ModelRequest, model_label, resolve_model
 from tripwire.option_checks import NonNegativeInt, PositiveInt, Range, check
 

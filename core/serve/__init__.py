@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from tripwire.cli._common import add_config_option, positive_int
+from tripwire.cli.common import add_config_option, positive_int
 from tripwire.errors import MissingDependencyError
 from tripwire.serve._app import Gateway
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys

@@ -60,6 +60,7 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
+from tripwire import hookimpl, notify_violation
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
 from tripwire.guards.documents import read_document
@@ -67,8 +68,6 @@ from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout, unquoted
 from tripwire.guards.segments import SegmentHold
 from tripwire.guards.values import strings
 from tripwire.guards.verdicts import Detection, Verdict
-from tripwire.hooks._call import notify_violation
-from tripwire.hooks._markers import hookimpl
 from tripwire.messages import (
     Message,
     MessageList,

@@ -15,8 +15,8 @@ import aiohttp
 import attrs
 
 from tripwire.guards.judge import JudgeError
-from tripwire.models._retry import MAX_RETRY_AFTER, RETRYABLE_STATUSES, parse_retry_after
-from tripwire.models._session import LoopSession
+from tripwire.models.retry import MAX_RETRY_AFTER, RETRYABLE_STATUSES, parse_retry_after
+from tripwire.models.session import LoopSession
 
 __all__ = ["ENDPOINT_MODEL", "ModerationsEndpoint", "Scores", "endpoint_model_id"]
 

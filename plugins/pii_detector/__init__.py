@@ -68,13 +68,12 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
+from tripwire import hookimpl, notify_violation
 from tripwire.chunks import Chunk
 from tripwire.detectors import DEFAULT_TYPES, JUDGE_TYPES
 from tripwire.errors import ConfigurationError
 from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.guards.verdicts import Detection, Verdict, strategy_of
-from tripwire.hooks._call import notify_violation
-from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart
 from tripwire.models import Model
 from tripwire.option_checks import Range, check

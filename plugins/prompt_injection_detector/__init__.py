@@ -50,12 +50,11 @@ from typing import Annotated, Any, Literal, NoReturn
 
 import attrs
 
+from tripwire import hookimpl, notify_violation
 from tripwire.errors import ConfigurationError
 from tripwire.guards.documents import read_document, write_document
 from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.guards.verdicts import Verdict
-from tripwire.hooks._call import notify_violation
-from tripwire.hooks._markers import hookimpl
 from tripwire.messages import (
     DataPart,
     FilePart,

@@ -47,6 +47,7 @@ from typing import Any, Literal
 
 import attrs
 
+from tripwire import hookimpl, notify_violation
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
 from tripwire.guards.documents import read_document, write_document
@@ -62,8 +63,6 @@ from tripwire.guards.window import (
     replace_all,
     run_start,
 )
-from tripwire.hooks._call import notify_violation
-from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.option_checks import check
 from tripwire.plugins.regex_filter.rules import (

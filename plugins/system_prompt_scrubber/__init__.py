@@ -87,14 +87,13 @@ from typing import Annotated, Any, Literal
 
 import attrs
 
+from tripwire import hookimpl, notify_violation
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.errors import ConfigurationError
 from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.guards.verdicts import Detection, Verdict, strategy_of
 from tripwire.guards.window import CHANNELS as HOLD_CHANNELS
 from tripwire.guards.window import ENDS, Match
-from tripwire.hooks._call import notify_violation
-from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, ReasoningPart, TextPart, ToolInvocationPart
 from tripwire.models import Model
 from tripwire.option_checks import Range, check

@@ -44,10 +44,10 @@ import re
 import unicodedata
 from typing import Any, Final, Literal
 
+from tripwire import hookimpl
 from tripwire.chunks import Chunk, carries_other_content, extra_keys
 from tripwire.guards.values import map_strings
 from tripwire.guards.window import CHANNELS
-from tripwire.hooks._markers import hookimpl
 from tripwire.messages import (
     Message,
     MessageList,

@@ -6,6 +6,9 @@ belongs, a number where text belongs. ``load_json`` and the ``as_*`` readers tur
 of that into ``WireError`` (a ``ValueError`` naming the field, what is valid and what
 came), which the transport reports as ``APICallError``; nothing the server sends can
 surface as a bare ``RecursionError``, ``KeyError`` or ``TypeError``.
+
+Public: a provider of your own, the gateway and processors that read JSON from a
+server use the same readers.
 """
 
 from __future__ import annotations
@@ -437,10 +440,10 @@ def tool_choice_name(tool_choice: Any, tools: list[Any]) -> str | None:
 
 def tool_output_text(output: Any) -> str:
     """A tool result as the text a provider expects: strings as they are, else JSON
-    (``tripwire.messages._serde.plain_value``: an attrs or dataclass instance as its fields,
+    (``tripwire.messages.serde.plain_value``: an attrs or dataclass instance as its fields,
     bytes as their UTF-8 text), the same text on the turn the tool ran and on a later
     one that reads it back from memory."""
-    from tripwire.messages._serde import plain_value
+    from tripwire.messages.serde import plain_value
 
     if isinstance(output, str):
         return output

@@ -1,12 +1,17 @@
-"""tripwire's one private cattrs converter: messages, parts and chunks to and from
-plain JSON-ready dicts. Classes stay ignorant of their wire format."""
+"""Messages, parts and chunks to and from plain JSON-ready dicts, through tripwire's
+one cattrs converter. Classes stay ignorant of their wire format.
+
+Public, for stores and processors: ``message_to_dict`` / ``message_from_dict`` (what a
+memory store keeps), ``chunk_to_dict`` / ``chunk_from_dict``, and ``structure`` (an
+attrs class or dataclass of your own built from JSON-ready data).
+"""
 
 from __future__ import annotations
 
 import base64
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import attrs
 import cattrs
@@ -24,6 +29,8 @@ from tripwire.messages import (
     ToolInvocation,
     ToolInvocationPart,
 )
+
+T = TypeVar("T")
 
 converter = make_converter(omit_if_default=False)
 
@@ -186,6 +193,8 @@ def chunk_from_dict(value: Mapping[str, Any]) -> Chunk:
 
 
 def message_to_dict(message: Message) -> dict[str, Any]:
+    """A JSON-ready dict of a message, as a store keeps it (``message_from_dict`` reads
+    it back)."""
     return cast("dict[str, Any]", converter.unstructure(message))
 
 
@@ -197,6 +206,12 @@ def message_from_dict(value: dict[str, Any]) -> Message:
     except cattrs.BaseValidationError as e:
         problems = cattrs.transform_error(e, path="message", format_exception=_describe)
         raise ValueError("invalid message: " + "; ".join(problems)) from e
+
+
+def structure(value: Any, cls: type[T]) -> T:
+    """An instance of ``cls`` (an attrs class or a dataclass) built from JSON-ready
+    ``value`` by tripwire's converter; cattrs' validation errors are raised as they are."""
+    return converter.structure(value, cls)
 
 
 def _describe(exc: BaseException, type_: Any) -> str:
@@ -212,6 +227,7 @@ __all__ = [
     "message_to_dict",
     "message_from_dict",
     "plain_value",
+    "structure",
     "value_from_plain",
     "ToolCall",
 ]

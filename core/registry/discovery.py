@@ -10,6 +10,7 @@ on; asking for it by name raises its error with the distribution named. Tests ca
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -153,7 +154,20 @@ def commands() -> dict[str, CommandInfo]:
     return {name: CommandInfo.of(plugin) for name, plugin in plugins.items()}
 
 
+def default_error_processors() -> list[Any]:
+    """The error processors every agent gets (``prefill-error-handler``), unless the
+    environment blocks them (``TRIPWIRE_DISABLE_PLUGINS`` / ``TRIPWIRE_LOAD_PLUGINS``, as
+    for any plugin). The gateway reads them to let a key disable one by id."""
+    from tripwire.plugins.prefill_error_handler import PrefillErrorHandler
+
+    if os.environ.get("TRIPWIRE_DISABLE_PLUGINS") or "TRIPWIRE_LOAD_PLUGINS" in os.environ:
+        if is_blocked(PrefillErrorHandler.id):
+            return []
+    return [PrefillErrorHandler()]
+
+
 __all__ = [
+    "default_error_processors",
     "PROCESSORS_GROUP",
     "COMMANDS_GROUP",
     "DISABLE_ENV",
