@@ -11,12 +11,12 @@ from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, Tra
 from tripwire.errors import (
     APICallError,
     ConfigurationError,
+    Error,
     MissingDependencyError,
     OptionError,
     ProcessorError,
     ProcessorValidationError,
     TripWire,
-    TripwireError,
 )
 from tripwire.groups import branch, monitor, parallel, parallel_with_model, sequence
 from tripwire.guards.judge import Judge, JudgeError
@@ -52,6 +52,7 @@ __all__ = [
     "StepResult",
     "Chunk",
     "ConfigurationError",
+    "Error",
     "DataPart",
     "FilePart",
     "Memory",
@@ -78,7 +79,6 @@ __all__ = [
     "ToolResult",
     "TracingContext",
     "TripWire",
-    "TripwireError",
     "TripwireInfo",
     "Usage",
     "branch",
@@ -93,3 +93,11 @@ __all__ = [
     "sequence",
     "tool",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name == "TripwireError":
+        from tripwire.errors import deprecated_error
+
+        return deprecated_error(__name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,7 +34,7 @@ from tripwire.cli._listing import (
 from tripwire.cli._render import JSONRenderer, Renderer, _error_message, chunk_json
 from tripwire.cli._run import UsageError, model_options, register_run_command
 from tripwire.cli.common import add_config_option, add_verbose_option, fail, resolve_config
-from tripwire.errors import ConfigurationError, TripwireError
+from tripwire.errors import ConfigurationError, Error
 from tripwire.registry import discovery
 
 DESCRIPTION = """\
@@ -191,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:
             _silence_stdout()
             return 1
-        except TripwireError as e:
+        except Error as e:
             return fail(str(e))
         except Exception as e:
             if verbose:

@@ -38,7 +38,7 @@ import aiohttp
 import attrs
 
 from tripwire.chunks import Chunk, Usage
-from tripwire.errors import APICallError, ConfigurationError, TripwireError
+from tripwire.errors import APICallError, ConfigurationError, Error
 from tripwire.models import ModelRequest
 from tripwire.models._errors import CallErrors
 from tripwire.models._response import PostResponse, decode_body, read_body
@@ -385,7 +385,7 @@ class HTTPModel(CallErrors, abc.ABC):
                                 chunk = await anext(chunks)
                             except StopAsyncIteration:
                                 break
-                            except TripwireError:
+                            except Error:
                                 raise
                             except TooLarge as e:
                                 raise self._too_large(call, e.what, e.size) from None
@@ -428,7 +428,7 @@ class HTTPModel(CallErrors, abc.ABC):
                 call.event = text
                 try:
                     return valid_chunks(self._parse_response(load_json(text), call))
-                except TripwireError:
+                except Error:
                     raise
                 except _SHAPE_ERRORS as e:
                     raise self._malformed(text, call, e, what="response") from e
