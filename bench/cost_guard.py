@@ -165,7 +165,7 @@ READ = 1000  # tokens each caller reads before it goes away
 
 async def disconnects(url: str) -> tuple[int, int]:
     """(tokens the callers received, tokens their budget was charged)."""
-    from tripwire.plugins._tokens import get_encoding
+    from tripwire.plugins.shared.tokens import get_encoding
 
     count = get_encoding("o200k_base").count
     cache = open_cache(url)

@@ -41,11 +41,11 @@ from injection_data import Sample, held_out, samples  # noqa: E402
 from injection_turns import turns  # noqa: E402
 
 from tripwire.chunks import Chunk, Usage  # noqa: E402
-from tripwire.plugins._injection import TYPES  # noqa: E402
 from tripwire.plugins.prompt_injection_detector import (  # noqa: E402
     PromptInjectionDetector,
     as_text,
 )
+from tripwire.plugins.prompt_injection_detector.heuristics import TYPES  # noqa: E402
 
 CHAT = (
     "Hi! Could you help me plan a week of dinners for two, vegetarian, nothing too "

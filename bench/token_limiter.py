@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tripwire import Message, MessageList, ToolInvocation, ToolInvocationPart
-from tripwire.plugins._tokens import StreamCounter, get_encoding
+from tripwire.plugins.shared.tokens import StreamCounter, get_encoding
 from tripwire.plugins.token_limiter import TokenLimiter
 
 WORDS = (

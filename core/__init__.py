@@ -12,12 +12,12 @@ from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext, Tra
 from tripwire.errors import (
     APICallError,
     ConfigurationError,
+    Error,
     MissingDependencyError,
     OptionError,
     ProcessorError,
     ProcessorValidationError,
     TripWire,
-    TripwireError,
 )
 from tripwire.hooks._call import notify_violation
 from tripwire.hooks._markers import hookimpl, hookspec
@@ -84,6 +84,7 @@ __all__ = [
     "StepResult",
     "Chunk",
     "ConfigurationError",
+    "Error",
     "DataPart",
     "FilePart",
     "Memory",
@@ -110,7 +111,6 @@ __all__ = [
     "ToolResult",
     "TracingContext",
     "TripWire",
-    "TripwireError",
     "TripwireInfo",
     "Usage",
     "branch",
@@ -125,3 +125,11 @@ __all__ = [
     "sequence",
     "tool",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name == "TripwireError":
+        from tripwire.errors import deprecated_error
+
+        return deprecated_error(__name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import weakref
 from collections.abc import (
     AsyncGenerator,
@@ -32,6 +31,7 @@ from tripwire.hooks._validation import CompiledNode, compile_list
 from tripwire.models import Model, resolve_model
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
+from tripwire.registry import discovery
 from tripwire.results import GenerateResult, OutputResult, StepResult
 from tripwire.run._call import DEFAULT_API_ERROR_RETRIES, Plans
 from tripwire.run._loop import Run
@@ -119,7 +119,7 @@ class Agent:
         self.max_processor_retries = max_processor_retries
         self.max_steps = max_steps
         self.default_error_processors = default_error_processors
-        self._defaults = compile_list(_default_error_processors(), "error") if default_error_processors else []
+        self._defaults = compile_list(discovery.default_error_processors(), "error") if default_error_processors else []
         self.model_settings = dict(model_settings or {})
         self.provider_options = dict(provider_options or {})
         self.tool_choice = tool_choice
@@ -410,17 +410,6 @@ async def _close_models(models: Iterable[Any]) -> None:
         raise failures[0]
 
 
-def _default_error_processors() -> list[Any]:
-    """The error processors every agent gets, unless the environment disables them
-    (``TRIPWIRE_DISABLE_PLUGINS`` / ``TRIPWIRE_LOAD_PLUGINS``, as for any plugin)."""
-    from tripwire.plugins.prefill_error_handler import PrefillErrorHandler
-
-    if os.environ.get("TRIPWIRE_DISABLE_PLUGINS") or "TRIPWIRE_LOAD_PLUGINS" in os.environ:
-        from tripwire.registry import _discovery
-
-        if _discovery.is_blocked(PrefillErrorHandler.id):
-            return []
-    return [PrefillErrorHandler()]
 
 
 class AgentStream:

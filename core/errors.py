@@ -1,17 +1,19 @@
 """Exceptions raised by tripwire.
 
 ``TripWire`` is control flow (a processor stopped the run on purpose); every other
-class here is an error a user should see and fix.
+class here is an error a user should see and fix, a subclass of ``Error``.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
 
-class TripwireError(Exception):
-    """Base class of tripwire's errors (not of ``TripWire``, which is not an error)."""
+class Error(Exception):
+    """Base class of tripwire's errors, ``tripwire.Error`` (as ``sqlite3.Error``); not of
+    ``TripWire``, which is not an error but a processor stopping the run."""
 
 
 class TripWire(Exception):
@@ -42,11 +44,11 @@ class TripWire(Exception):
         )
 
 
-class ProcessorValidationError(TripwireError, TypeError):
+class ProcessorValidationError(Error, TypeError):
     """A processor does not fit the hook contract; raised at agent construction."""
 
 
-class ConfigurationError(TripwireError, ValueError):
+class ConfigurationError(Error, ValueError):
     """Bad configuration: an unknown plugin name, a wrong option, a bad TOML table."""
 
 
@@ -57,7 +59,7 @@ class OptionError(ConfigurationError, TypeError):
     call, so code that catches either keeps working."""
 
 
-class ProcessorError(TripwireError):
+class ProcessorError(Error):
     """A processor raised something other than ``TripWire`` (fail closed).
 
     The original exception is chained as ``__cause__``.
@@ -72,7 +74,7 @@ class ProcessorError(TripwireError):
         self.error = error
 
 
-class APICallError(TripwireError):
+class APICallError(Error):
     """A model provider rejected or failed a call.
 
     ``is_retryable`` says whether sending the same request again may succeed
@@ -109,3 +111,17 @@ class MissingDependencyError(ConfigurationError, ImportError):
     """A feature needs a library that is not installed (an extra such as
     ``tripwire[guardrails]``). Raised when the feature is built, never when tripwire
     is imported; the message says what to install."""
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TripwireError":
+        return deprecated_error(__name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def deprecated_error(module: str) -> type[Error]:
+    """``Error`` under its old name ``TripwireError``, with a ``DeprecationWarning``
+    naming the new one (the old name is kept for one release)."""
+    warnings.warn(f"{module}.TripwireError is deprecated; use tripwire.Error instead",
+                  DeprecationWarning, stacklevel=3)
+    return Error

@@ -53,7 +53,7 @@ from cattrs.gen import make_dict_structure_fn
 from cattrs.v import format_exception
 
 from tripwire.errors import ConfigurationError, OptionError
-from tripwire.messages._serde import converter as _base_converter
+from tripwire.messages.serde import converter as _base_converter
 
 _P = ParamSpec("_P")
 

@@ -231,7 +231,7 @@ class MockModel:
 
 def _chunk_of(value: Any) -> Chunk:
     if isinstance(value, Mapping) and "type" in value:
-        from tripwire.messages._serde import chunk_from_dict
+        from tripwire.messages.serde import chunk_from_dict
 
         if "payload" in value:
             return chunk_from_dict(dict(value))

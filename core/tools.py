@@ -19,7 +19,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 import attrs
 
-from tripwire.messages._serde import converter, plain_value
+from tripwire.messages.serde import converter, plain_value
 from tripwire.option_checks import Mismatch, Range, conform, type_text
 
 #: Parameter names a tool function may declare to receive run services; they are

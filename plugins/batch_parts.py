@@ -20,8 +20,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tripwire import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.hooks._markers import hookimpl
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.processor import Processor
 

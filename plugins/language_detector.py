@@ -36,11 +36,10 @@ import asyncio
 import functools
 from typing import Annotated, Any, Literal
 
+from tripwire import hookimpl, notify_violation
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.judge import DEFAULT_TIMEOUT, Judge, JudgeTimeout
 from tripwire.guards.verdicts import Detection, Verdict
-from tripwire.hooks._call import notify_violation
-from tripwire.hooks._markers import hookimpl
 from tripwire.messages import Message, MessageList, TextPart
 from tripwire.models import Model
 from tripwire.option_checks import NonNegativeInt, Range, check

@@ -25,7 +25,7 @@ from typing import Any
 
 from tripwire import Processor, hookimpl
 from tripwire.context import RequestContext
-from tripwire.memory._common import check_owner, keepable, memory_ids, store_option
+from tripwire.memory.common import check_owner, keepable, memory_ids, store_option
 from tripwire.messages import MessageList
 from tripwire.option_checks import NonNegativeInt, check
 

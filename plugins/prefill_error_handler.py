@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tripwire.hooks._markers import hookimpl
+from tripwire import hookimpl
 from tripwire.messages import MessageList, signal_message
 from tripwire.processor import Processor
 

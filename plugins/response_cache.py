@@ -51,6 +51,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import quote
 
+from tripwire import hookimpl
 from tripwire.caches import (
     FORMAT_VERSION,
     REPLAY_KEYS,
@@ -71,7 +72,6 @@ from tripwire.caches.keys import (
 from tripwire.chunks import Chunk
 from tripwire.context import RESOURCE_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.hooks._markers import hookimpl
 from tripwire.option_checks import Mismatch, check, conform
 from tripwire.processor import Processor
 

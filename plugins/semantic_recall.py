@@ -25,7 +25,7 @@ from typing import Any
 from tripwire import Processor, hookimpl
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.memory._common import check_owner, keepable, memory_ids, store_option
+from tripwire.memory.common import check_owner, keepable, memory_ids, store_option
 from tripwire.memory.embedders import CachedEmbedder, resolve_embedder
 from tripwire.memory.store import VectorRow
 from tripwire.messages import Message, MessageList

@@ -41,7 +41,7 @@ import attrs
 
 from tripwire import Processor, hookimpl
 from tripwire.errors import ConfigurationError
-from tripwire.models._retry import parse_retry_after
+from tripwire.models.retry import parse_retry_after
 from tripwire.option_checks import NonNegativeInt, check
 
 __all__ = [

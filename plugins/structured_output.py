@@ -44,10 +44,10 @@ from cattrs.v import format_exception
 from tripwire import Processor, ProcessorViolation, hookimpl, notify_violation
 from tripwire.agent import OutputResult, StepResult
 from tripwire.errors import ConfigurationError
-from tripwire.guards._json_text import NoJSONFound, extract_json
+from tripwire.guards.json_text import NoJSONFound, extract_json
 from tripwire.guards.values import strings
 from tripwire.messages import MessageList
-from tripwire.messages._serde import converter
+from tripwire.messages.serde import structure
 from tripwire.option_checks import check
 from tripwire.results import response_text
 from tripwire.tools import json_schema
@@ -206,7 +206,7 @@ class StructuredOutput(Processor):
         if self.cls is None:
             return value, []
         try:
-            return converter.structure(value, self.cls), []
+            return structure(value, self.cls), []
         except Exception as e:  # cattrs wraps what the class's validators raise
             if isinstance(e, cattrs.BaseValidationError):
                 lines = list(cattrs.transform_error(e, path="$", format_exception=_why))

@@ -39,10 +39,10 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, NoReturn
 
+from tripwire import hookimpl
 from tripwire.chunks import Chunk
-from tripwire.hooks._markers import hookimpl
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check
-from tripwire.plugins._tokens import (
+from tripwire.plugins.shared.tokens import (
     REPLY_PRIMING_TOKENS,
     EncodingName,
     StreamCounter,

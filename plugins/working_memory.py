@@ -26,7 +26,7 @@ from typing import Any
 from tripwire import Processor, hookimpl
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.memory._common import check_owner, memory_ids, store_option
+from tripwire.memory.common import check_owner, memory_ids, store_option
 from tripwire.messages import MessageList
 from tripwire.option_checks import check, check_choice
 from tripwire.tools import Tool, tool

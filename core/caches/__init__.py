@@ -34,8 +34,8 @@ from urllib.parse import parse_qs, urlsplit
 from tripwire import registry
 from tripwire.chunks import Chunk, check_chunk
 from tripwire.errors import ConfigurationError
-from tripwire.messages._serde import chunk_from_dict, chunk_to_dict
-from tripwire.models._wire import parse_tool_args
+from tripwire.messages.serde import chunk_from_dict, chunk_to_dict
+from tripwire.models.wire import parse_tool_args
 
 #: The entry point group of cache backends: ``<url scheme> = module:factory``, where
 #: ``factory(url)`` returns a ``CacheBackend``.

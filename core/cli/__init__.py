@@ -9,7 +9,7 @@ load or register is reported by ``tripwire plugins`` and never stops the CLI.
 
 This module assembles the parser and runs a command (``main``); the built-in
 commands live in ``_listing`` (``plugins``, ``models``, ``agents``), ``_run``
-(``run``, shown by ``_render``; ``_common`` holds the shared options), ``tripwire.memory.cli`` (``memory``) and ``tripwire.serve`` (``serve``).
+(``run``, shown by ``_render``; ``common`` holds the shared options), ``tripwire.memory.cli`` (``memory``) and ``tripwire.serve`` (``serve``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from tripwire.cli._common import add_config_option, add_verbose_option, fail, resolve_config
 from tripwire.cli._listing import (
     register_agents_command,
     register_models_command,
@@ -34,8 +33,9 @@ from tripwire.cli._listing import (
 )
 from tripwire.cli._render import JSONRenderer, Renderer, _error_message, chunk_json
 from tripwire.cli._run import UsageError, model_options, register_run_command
-from tripwire.errors import ConfigurationError, TripwireError
-from tripwire.registry import _discovery
+from tripwire.cli.common import add_config_option, add_verbose_option, fail, resolve_config
+from tripwire.errors import ConfigurationError, Error
+from tripwire.registry import discovery
 
 DESCRIPTION = """\
 tripwire runs LLM agents whose every stage passes through processors:
@@ -111,14 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _plugin_commands() -> dict[str, _discovery.CommandInfo]:
+def _plugin_commands() -> dict[str, discovery.CommandInfo]:
     try:
-        return _discovery.commands()
+        return discovery.commands()
     except Exception:  # unreadable metadata must not brick the CLI
         return {}
 
 
-def _add_plugin_command(subparsers: Any, name: str, command: _discovery.CommandInfo) -> None:
+def _add_plugin_command(subparsers: Any, name: str, command: discovery.CommandInfo) -> None:
     error = command.error
     if error is None and name in BUILTIN_COMMANDS:
         error = ConfigurationError(f"the name {name!r} is a built-in command")
@@ -191,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:
             _silence_stdout()
             return 1
-        except TripwireError as e:
+        except Error as e:
             return fail(str(e))
         except Exception as e:
             if verbose:

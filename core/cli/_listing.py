@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from tripwire import caches as _caches
-from tripwire.cli._common import add_config_option
 from tripwire.cli._render import _jsonable
-from tripwire.registry import _discovery
+from tripwire.cli.common import add_config_option
+from tripwire.registry import discovery
 
 # ---------------------------------------------------------------- plugins
 
@@ -38,9 +38,9 @@ def register_plugins_command(subparsers: Any) -> None:
 
 
 def _plugins(args: argparse.Namespace) -> int:
-    processors = _discovery.available()
-    hidden = _discovery.hidden()
-    commands = _discovery.commands()
+    processors = discovery.available()
+    hidden = discovery.hidden()
+    commands = discovery.commands()
     caches = _caches.available()
     out: IO[str] = sys.stdout
     if args.json:

@@ -106,13 +106,13 @@ def chunk_json(chunk: Any) -> dict[str, Any]:
     """A chunk as a JSON-ready dict, whatever its payload holds: attrs objects through
     tripwire's cattrs converter, exceptions as ``"Type: message"``, dataclasses and
     pydantic models as their fields, sets and tuples as lists, anything else as text."""
-    from tripwire.messages._serde import chunk_to_dict
+    from tripwire.messages.serde import chunk_to_dict
 
     return _jsonable(chunk_to_dict(chunk))  # type: ignore[no-any-return]
 
 
 def _jsonable(value: Any) -> Any:
-    from tripwire.messages._serde import converter
+    from tripwire.messages.serde import converter
 
     if value is None or isinstance(value, bool | int | str):
         return value

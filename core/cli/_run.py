@@ -13,9 +13,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from tripwire.cli._common import add_config_option, add_verbose_option, fail
 from tripwire.cli._render import JSONRenderer, Renderer
-from tripwire.errors import TripwireError
+from tripwire.cli.common import add_config_option, add_verbose_option, fail
+from tripwire.errors import Error
 
 
 def register_run_command(subparsers: Any) -> None:
@@ -87,7 +87,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-class UsageError(TripwireError):
+class UsageError(Error):
     """A command line that cannot be carried out (an empty prompt on stdin, ...)."""
 
 

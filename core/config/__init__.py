@@ -35,7 +35,7 @@ The format is documented in docs/configuration.md.
 
 This module reads the file and turns ``[agents.NAME]`` tables into agents; a
 ``[models.NAME]`` table is checked and built by ``_models``, a processor list by
-``_processors`` and the ``[serve]`` table by ``_serve`` (the first two re-exported here).
+``_processors`` and the ``[serve]`` table by ``serve_table`` (the first two re-exported here).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ import attrs
 
 from tripwire.config._models import MODEL_KINDS, ModelKind, check_model
 from tripwire.config._processors import build_processors, check_specs, processor_ids
-from tripwire.config._serve import check_serve
-from tripwire.errors import ConfigurationError, TripwireError
+from tripwire.config.serve_table import check_serve
+from tripwire.errors import ConfigurationError, Error
 from tripwire.option_checks import Range, check, unknown_name
 
 if TYPE_CHECKING:
@@ -224,7 +224,7 @@ class Config:
         self._processor_models.clear()
         try:
             agent = cls(**kwargs)
-        except (TripwireError, TypeError, ValueError) as e:
+        except (Error, TypeError, ValueError) as e:
             raise ConfigurationError(f"{self._where(f'agents.{name}')}: {e}") from e
         own = owns_model and agent.model is kwargs.get("model")
         for model in (agent.model, *built) if own else built:

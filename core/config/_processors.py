@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tripwire.errors import ConfigurationError
-from tripwire.registry._discovery import create
+from tripwire.registry.discovery import create
 
 _GROUP_KINDS = ("parallel", "sequence")
 

@@ -41,8 +41,8 @@ from typing import Annotated, Any
 
 import attrs
 
-from tripwire.errors import APICallError, ConfigurationError, MissingDependencyError, TripwireError
-from tripwire.guards._json_text import NoJSONFound, extract_json
+from tripwire.errors import APICallError, ConfigurationError, Error, MissingDependencyError
+from tripwire.guards.json_text import NoJSONFound, extract_json
 from tripwire.models import Model, ModelRequest, model_label, resolve_model
 from tripwire.option_checks import NonNegativeInt, PositiveInt, Range, check
 
@@ -72,7 +72,7 @@ _MAX_ERROR_CHARS = 200
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-class JudgeError(TripwireError):
+class JudgeError(Error):
     """A judge could not produce a verdict.
 
     ``judge`` is the judge's name, ``model`` the model's label (``"openai/gpt-5-nano"``),

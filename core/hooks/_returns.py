@@ -15,7 +15,7 @@ from tripwire.errors import ConfigurationError
 from tripwire.hooks._call import FAILED_OPEN, handle_failure
 from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import Message, MessageList, coerce_system_list, replace_untagged
-from tripwire.messages._serde import chunk_from_dict
+from tripwire.messages.serde import chunk_from_dict
 from tripwire.run._call import StepConfig
 from tripwire.tools import coerce_tools
 from tripwire.types import (

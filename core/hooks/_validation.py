@@ -347,9 +347,9 @@ def _compile_node(item: Any, kind: str, seen: set[str], where: str) -> CompiledN
 
     if isinstance(item, str):
         # A plugin name, as in TOML: built with its default options.
-        from tripwire.registry import _discovery
+        from tripwire.registry import discovery
 
-        item = _discovery.create(item)
+        item = discovery.create(item)
     if isinstance(item, ProcessorGroup):
         _claim(item.id, seen, kind)
         inner = f"{where} > {item.id}"

@@ -19,7 +19,7 @@ import os
 import sys
 from typing import Any
 
-from tripwire.cli._common import positive_int
+from tripwire.cli.common import positive_int
 
 STORE_ENV = "TRIPWIRE_MEMORY_STORE"
 
@@ -114,7 +114,7 @@ async def _threads(args: argparse.Namespace) -> int:
 
 async def _show(args: argparse.Namespace) -> int:
     from tripwire.errors import ConfigurationError
-    from tripwire.messages._serde import message_to_dict, plain_value
+    from tripwire.messages.serde import message_to_dict, plain_value
 
     store = _open(args)
     try:

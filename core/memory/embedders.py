@@ -98,7 +98,7 @@ class OpenAIEmbedder:
         self.timeout = timeout
         self.batch_size = batch_size
         self.name = f"openai-{model}" + (f"-{dimensions}" if dimensions else "")
-        from tripwire.models._session import LoopSession
+        from tripwire.models.session import LoopSession
 
         self._session = LoopSession(lambda: f"embedder {self.name}")
 

@@ -33,7 +33,7 @@ from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.memory._vector_cache import VectorCache
 from tripwire.memory.store import Thread, VectorHit, VectorRow, check_thread_owner, pack
 from tripwire.messages import Message
-from tripwire.messages._serde import message_from_dict, message_to_dict
+from tripwire.messages.serde import message_from_dict, message_to_dict
 from tripwire.per_loop import PerLoop
 
 _BUSY_TIMEOUT = 10.0  # seconds a writer waits for another (other processes too)

@@ -5,7 +5,7 @@ A store keeps four things, behind one async protocol (``MemoryStore``):
 - **threads**: a conversation, owned by a resource (a user); ``updated_at`` is
   touched by every save;
 - **messages**: stored in the one serialised form tripwire has
-  (``tripwire.messages._serde.message_to_dict``), so a round trip is lossless for every part
+  (``tripwire.messages.serde.message_to_dict``), so a round trip is lossless for every part
   type; ordered by the order they were saved in. A message is identified by its thread
   and its id: ids come from callers, so two threads may hold the same id, each its own
   message. A thread belongs to the resource it was first saved with, and a save naming

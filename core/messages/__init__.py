@@ -7,7 +7,7 @@ that wants to add, remove or reorder messages goes through ``MessageList``.
 This module is the public place to import them from; they live in the package's
 modules: ``_types`` (the parts, ``Message``, ids, coercion of strings and dicts),
 ``_list`` (``MessageList`` and its views), ``_forms`` (the provider-facing and UI
-forms of a message) and ``_serde`` (the one cattrs converter, for stores and the wire).
+forms of a message) and ``serde`` (public: messages and chunks to and from JSON-ready dicts, for stores).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The forms a message takes outside storage: the provider-facing ("core") dicts a
 model is prompted with, and the dicts for user interfaces. The stored JSON form is
-``tripwire.messages._serde``'s.
+``tripwire.messages.serde``'s.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def message_to_core(message: Message) -> list[dict[str, Any]]:
 
 
 def message_to_ui(message: Message) -> dict[str, Any]:
-    from tripwire.messages._serde import converter
+    from tripwire.messages.serde import converter
 
     return {
         "id": message.id,

@@ -231,7 +231,7 @@ class MessageList:
         tool-result chunk) sees. Raises ``KeyError`` if no message holds that call.
         """
         if isinstance(part, dict):
-            from tripwire.messages._serde import converter
+            from tripwire.messages.serde import converter
 
             # cattrs annotates the target as type[T]; a union of part classes is a
             # valid target at runtime (tagged by "type").

@@ -228,7 +228,7 @@ def coerce_message(value: Message | str | dict[str, Any], *, role: Role = "user"
         return Message._of(role, [TextPart(value)], None)
     if isinstance(value, dict):
         if "id" in value and "content" in value and isinstance(value["content"], dict):
-            from tripwire.messages._serde import message_from_dict
+            from tripwire.messages.serde import message_from_dict
 
             return message_from_dict(value)
         msg_role = value.get("role", role)

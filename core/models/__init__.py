@@ -64,7 +64,7 @@ ModelFactory = Callable[[str], Model]
 
 def register_provider(name: str, factory: ModelFactory) -> None:
     """Register a provider factory by name at run time (tests, notebooks). It wins over
-    an installed provider of the same name; ``tripwire.registry._discovery.reset()`` (a fresh
+    an installed provider of the same name; ``tripwire.registry.discovery.reset()`` (a fresh
     plugin registry) forgets it."""
     registry.current().register(registry.MODELS, name, factory)
 

@@ -16,9 +16,9 @@ from urllib.parse import urlsplit, urlunsplit
 import aiohttp
 
 from tripwire.errors import APICallError
-from tripwire.models._retry import is_retryable_status
 from tripwire.models._secrets import Secrets, mask_headers
-from tripwire.models._wire import WireError, load_json
+from tripwire.models.retry import is_retryable_status
+from tripwire.models.wire import WireError, load_json
 
 if TYPE_CHECKING:
     from tripwire.models._http import Call, Timeout

@@ -5,7 +5,7 @@ and Anthropic providers only describe their wire format:
 
 - one ``aiohttp.ClientSession`` per provider instance, created lazily inside the
   running event loop and closed by ``aclose()``, ``async with provider:`` or the end
-  of that loop (``_session.py``);
+  of that loop (``session.py``);
 - server-sent events parsed from the response body in linear time, each event at
   most ``max_event_bytes`` long (``_sse.py``);
 - connect and read timeouts: a stream that stops sending for ``read`` seconds raises
@@ -13,7 +13,7 @@ and Anthropic providers only describe their wire format:
 - every non-2xx response, every answer that is not what was asked for (an HTML page
   instead of a stream), every event of the wrong shape and every network failure
   mapped to ``tripwire.APICallError``;
-- transport retries with exponential backoff, jitter and ``Retry-After`` (``_retry.py``);
+- transport retries with exponential backoff, jitter and ``Retry-After`` (``retry.py``);
 - credentials kept out of everything shown: the API key, a password in ``base_url``
   and credential headers are masked in errors, logs, reprs and the ``finish`` chunk
   (``_secrets.py``).
@@ -38,11 +38,10 @@ import aiohttp
 import attrs
 
 from tripwire.chunks import Chunk, Usage
-from tripwire.errors import APICallError, ConfigurationError, TripwireError
+from tripwire.errors import APICallError, ConfigurationError, Error
 from tripwire.models import ModelRequest
 from tripwire.models._errors import CallErrors
 from tripwire.models._response import PostResponse, decode_body, read_body
-from tripwire.models._retry import retry_delay
 from tripwire.models._secrets import (
     Secrets,
     basic_auth,
@@ -51,9 +50,10 @@ from tripwire.models._secrets import (
     mask_url,
     split_userinfo,
 )
-from tripwire.models._session import LoopSession
 from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
-from tripwire.models._wire import TooLarge, ValidUnicode, load_json
+from tripwire.models.retry import retry_delay
+from tripwire.models.session import LoopSession
+from tripwire.models.wire import TooLarge, ValidUnicode, load_json
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 
 logger = logging.getLogger("tripwire.models")
@@ -385,7 +385,7 @@ class HTTPModel(CallErrors, abc.ABC):
                                 chunk = await anext(chunks)
                             except StopAsyncIteration:
                                 break
-                            except TripwireError:
+                            except Error:
                                 raise
                             except TooLarge as e:
                                 raise self._too_large(call, e.what, e.size) from None
@@ -428,7 +428,7 @@ class HTTPModel(CallErrors, abc.ABC):
                 call.event = text
                 try:
                     return valid_chunks(self._parse_response(load_json(text), call))
-                except TripwireError:
+                except Error:
                     raise
                 except _SHAPE_ERRORS as e:
                     raise self._malformed(text, call, e, what="response") from e

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 
 from tripwire.models._errors import SNIPPET_BYTES
-from tripwire.models._wire import load_json
+from tripwire.models.wire import load_json
 
 if TYPE_CHECKING:
     from tripwire.models._http import Call, HTTPModel

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Protocol
 
-from tripwire.models._wire import TooLarge
+from tripwire.models.wire import TooLarge
 
 #: Default for the providers' ``max_event_bytes`` option: 16 MiB.
 DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024

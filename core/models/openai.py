@@ -20,7 +20,7 @@ from tripwire.errors import ConfigurationError
 from tripwire.models import ModelRequest
 from tripwire.models._errors import shown_url
 from tripwire.models._http import Call, HTTPModel, Transport, TransportOptions
-from tripwire.models._wire import (
+from tripwire.models.wire import (
     WireError,
     args_text,
     as_index,

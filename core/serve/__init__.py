@@ -23,7 +23,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tripwire.cli._common import add_config_option, positive_int
+from tripwire.cli.common import add_config_option, positive_int
 from tripwire.errors import MissingDependencyError
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
 from tripwire.serve._metrics import Metrics, access_log

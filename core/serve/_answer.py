@@ -24,7 +24,7 @@ from aiohttp import web
 
 from tripwire.agent import AgentStream
 from tripwire.errors import APICallError
-from tripwire.models._wire import load_json
+from tripwire.models.wire import load_json
 from tripwire.processor import TripwireInfo
 from tripwire.serve._metrics import AccessRecord
 from tripwire.serve._request import ChatRequest

@@ -26,7 +26,7 @@ from tripwire.agent import Agent
 from tripwire.config import Config
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.models._wire import load_json
+from tripwire.models.wire import load_json
 from tripwire.serve._answer import INTERNAL_ERROR, complete, error_response, stream
 from tripwire.serve._config import (
     DEFAULT_MAX_BODY_BYTES,

@@ -8,10 +8,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from tripwire.agent import Agent, _default_error_processors
+from tripwire.agent import Agent
 from tripwire.config import Config, build_processors
-from tripwire.config._serve import SERVE_KEYS, check_metrics_key, check_serve
+from tripwire.config.serve_table import SERVE_KEYS, check_metrics_key, check_serve
 from tripwire.errors import ConfigurationError
+from tripwire.registry import discovery
 from tripwire.serve._keys import ApiKey, Keys
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_CONCURRENT", "DEFAULT_SHUTDOWN_TIMEOUT",
@@ -75,7 +76,7 @@ def _override(config: Config, name: str, key: ApiKey) -> Agent:
     if kwargs.get("default_error_processors", True):
         # the default error processors (prefill-error-handler) are disabled by id too:
         # the agent then gets the others as its own
-        defaults = _default_error_processors()
+        defaults = discovery.default_error_processors()
         if any(p.id in key.disable for p in defaults):
             kwargs["default_error_processors"] = False
             kwargs["error_processors"] += [p for p in defaults if p.id not in key.disable]

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from tripwire.config._serve import check_key_table
+from tripwire.config.serve_table import check_key_table
 from tripwire.errors import ConfigurationError
 
 

@@ -1,7 +1,7 @@
 """An OpenAI ``POST /v1/chat/completions`` body as an agent call: the messages as
 tripwire ``Message`` objects, the rest as ``stream()`` options.
 
-Nothing in a body is trusted: every field is read with the ``tripwire.models._wire``
+Nothing in a body is trusted: every field is read with the ``tripwire.models.wire``
 readers, and anything that does not fit is a ``BadRequest`` naming the field, what
 is valid and what came (the gateway answers it with a 400 in OpenAI's error format).
 """
@@ -27,7 +27,7 @@ from tripwire.messages import (
     ToolInvocationPart,
     new_id,
 )
-from tripwire.models._wire import (
+from tripwire.models.wire import (
     MAX_ARGS_DEPTH,
     WireError,
     as_list,
@@ -494,7 +494,7 @@ def check_unicode(value: Any, raw: bytes | None = None, where: str | None = None
     """``BadRequest`` when a decoded JSON ``value`` (decoded from ``raw``, when given;
     found at ``where`` in the body) holds a surrogate that is no half of a pair: no
     answer could hold such text, nor any UTF-8 store, so it is refused before anything
-    runs (``tripwire.models._wire.unpaired_surrogate``)."""
+    runs (``tripwire.models.wire.unpaired_surrogate``)."""
     found = unpaired_surrogate(value, raw)
     if found is None:
         return

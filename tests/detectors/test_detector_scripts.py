@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from tests.support.helpers import strings, texts
 from tripwire import Agent, Chunk, tool
 from tripwire.detectors import BUILTIN_TYPES, build, detect_all, fold
-from tripwire.plugins._pii import mask
 from tripwire.plugins.pii_detector import PIIDetector
+from tripwire.plugins.pii_detector.redaction import mask
 from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
 from tripwire.testing import MockModel, MockResponse
 

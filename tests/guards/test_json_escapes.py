@@ -25,7 +25,7 @@ from hypothesis import example, given, settings
 from tests.support.fake_llm_server import FakeLLMServer, FakeToolCall, Reply
 from tripwire import Agent, Chunk, tool
 from tripwire.guards.values import strings
-from tripwire.models._wire import tool_call_chunk
+from tripwire.models.wire import tool_call_chunk
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.serve import Gateway, running

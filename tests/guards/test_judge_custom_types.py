@@ -22,9 +22,9 @@ from tripwire.chunks import Chunk, Usage
 from tripwire.config import build_processors
 from tripwire.detectors import BUILTIN_TYPES
 from tripwire.models import register_provider
-from tripwire.plugins._injection import TYPES
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
+from tripwire.plugins.prompt_injection_detector.heuristics import TYPES
 from tripwire.testing import MockModel, MockResponse
 
 EMPLOYEE = "EMP-482913"

@@ -21,7 +21,7 @@ from tests.support.fake_llm_server import FakeLLMServer, FakeToolCall, Reply
 from tests.support.helpers import run_collected
 from tripwire import Agent, APICallError, Memory, tool
 from tripwire.chunks import TOOL_CALL_ID
-from tripwire.messages._serde import chunk_to_dict, message_to_dict
+from tripwire.messages.serde import chunk_to_dict, message_to_dict
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.response_cache import ResponseCache
 from tripwire.serve import Gateway, running

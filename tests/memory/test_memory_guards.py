@@ -31,7 +31,7 @@ from tripwire import (
     sequence,
 )
 from tripwire.memory import open_store
-from tripwire.messages._serde import message_to_dict
+from tripwire.messages.serde import message_to_dict
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
 from tripwire.plugins.regex_filter import RegexFilter

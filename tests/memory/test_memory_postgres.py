@@ -58,7 +58,7 @@ async def test_a_version_1_database_keeps_its_messages_and_vectors_and_scopes_id
 
     from tripwire.memory import VectorRow
     from tripwire.memory.store import pack
-    from tripwire.messages._serde import message_to_dict
+    from tripwire.messages.serde import message_to_dict
 
     def row(seq, thread, text):
         m = Message.user(text)

@@ -177,7 +177,7 @@ async def test_a_version_2_file_keeps_its_messages_and_vectors_and_scopes_ids_af
     from tripwire.memory import VectorRow
     from tripwire.memory.sqlite import MIGRATIONS
     from tripwire.memory.store import pack
-    from tripwire.messages._serde import message_to_dict
+    from tripwire.messages.serde import message_to_dict
 
     def row(seq, thread, text):
         m = Message.user(text)

@@ -18,7 +18,7 @@ from tripwire import (
     ToolInvocationPart,
     Usage,
 )
-from tripwire.messages._serde import (
+from tripwire.messages.serde import (
     chunk_from_dict,
     chunk_to_dict,
     message_from_dict,

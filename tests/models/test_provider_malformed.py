@@ -15,7 +15,7 @@ from tests.support.fake_llm_server import API_KEY, ErrorReply, FakeToolCall, Raw
 from tests.support.helpers import WIRES, collect, request
 from tripwire import APICallError
 from tripwire.chunks import MAX_TOKEN_COUNT
-from tripwire.models import _wire
+from tripwire.models import wire as _wire
 
 DEEP = "[" * 100_000 + "]" * 100_000
 DEEP_OBJECT = '{"a":' * 100_000 + "1" + "}" * 100_000

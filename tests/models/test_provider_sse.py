@@ -14,7 +14,7 @@ from tests.support.helpers import request, texts
 from tripwire import APICallError, ConfigurationError
 from tripwire.models import OpenAICompatible, Timeout
 from tripwire.models._sse import DEFAULT_MAX_EVENT_BYTES, iter_sse
-from tripwire.models._wire import TooLarge
+from tripwire.models.wire import TooLarge
 
 MiB = 1024 * 1024
 

@@ -25,7 +25,7 @@ from tests.support.fake_llm_server import (
 from tests.support.helpers import WIRES, collect, request, texts
 from tripwire import APICallError, ConfigurationError
 from tripwire.models import Anthropic, OpenAICompatible, Timeout
-from tripwire.models._retry import parse_retry_after, retry_delay
+from tripwire.models.retry import parse_retry_after, retry_delay
 
 # ---------------------------------------------------------------- retries
 

@@ -151,7 +151,7 @@ def test_tripwire_wheel_holds_the_three_packages(wheels):
         names = set(z.namelist())
     for module in (
         "tripwire/__init__.py", "tripwire/cli/__init__.py", "tripwire/__main__.py",
-        "tripwire/registry/_discovery.py", "tripwire/config/__init__.py",
+        "tripwire/registry/discovery.py", "tripwire/config/__init__.py",
         "tripwire/run/_loop.py", "tripwire/models/__init__.py",
         "tripwire/hookspecs/__init__.py", "tripwire/plugins/__init__.py",
     ):

@@ -23,7 +23,7 @@ from tripwire import (
     hookimpl,
     tool,
 )
-from tripwire.plugins import _tokens
+from tripwire.plugins.shared import tokens as _tokens
 from tripwire.plugins.token_limiter import TokenLimiter
 from tripwire.testing import MockModel, MockResponse
 
@@ -127,7 +127,7 @@ def test_counting_never_touches_the_network(tmp_path):
         socket.socket.connect = refuse
         socket.create_connection = refuse
         socket.getaddrinfo = refuse
-        from tripwire.plugins._tokens import get_encoding
+        from tripwire.plugins.shared.tokens import get_encoding
 
         print(get_encoding("o200k_base").count("hello world"),
               get_encoding("cl100k_base").count("hello world"))

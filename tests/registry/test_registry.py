@@ -23,7 +23,7 @@ from tripwire import (
 )
 from tripwire.cli import main
 from tripwire.models import register_provider, resolve_model
-from tripwire.registry import _discovery
+from tripwire.registry import discovery as _discovery
 from tripwire.testing import FakePlugins, MockModel
 
 

@@ -23,8 +23,8 @@ from tests.support.helpers import (
 )
 from tripwire import Agent, Message, Processor, hookimpl
 from tripwire.messages import ToolInvocation, ToolInvocationPart
-from tripwire.plugins._injection import REMOVED
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
+from tripwire.plugins.prompt_injection_detector.heuristics import REMOVED
 from tripwire.testing import MockModel
 
 KeywordGuard = keyword_guard()

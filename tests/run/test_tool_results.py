@@ -27,8 +27,8 @@ from tripwire import (
     ToolInvocationPart,
     tool,
 )
-from tripwire.messages._serde import message_from_dict, message_to_dict
-from tripwire.models._wire import tool_output_text
+from tripwire.messages.serde import message_from_dict, message_to_dict
+from tripwire.models.wire import tool_output_text
 from tripwire.testing import MockModel, MockResponse
 from tripwire.tools import ToolResultError, check_result
 

@@ -452,7 +452,7 @@ async def test_a_definition_nested_too_deep_is_a_400(field, depth):
     """A schema nested deeper than ``MAX_ARGS_DEPTH`` (no real one comes near) is a 400
     naming the place, and the upstream is never called: every processor and
     serialiser that walks it recurses once per level."""
-    from tripwire.models._wire import MAX_ARGS_DEPTH
+    from tripwire.models.wire import MAX_ARGS_DEPTH
 
     nested: Any = {"type": "string", "description": "The deepest."}
     for _ in range(depth):

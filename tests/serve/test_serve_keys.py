@@ -17,7 +17,7 @@ from tests.support.fake_llm_server import FakeLLMServer, Reply
 from tripwire import ConfigurationError
 from tripwire.caches import open_cache
 from tripwire.config import load_config
-from tripwire.plugins._tokens import get_encoding
+from tripwire.plugins.shared.tokens import get_encoding
 from tripwire.serve import Gateway, Keys, digest, running
 from tripwire.serve._keys import ApiKey
 

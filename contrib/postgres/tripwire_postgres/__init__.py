@@ -22,7 +22,7 @@ from tripwire.memory.store import (
     rank,
 )
 from tripwire.messages import Message
-from tripwire.messages._serde import message_from_dict, message_to_dict
+from tripwire.messages.serde import message_from_dict, message_to_dict
 from tripwire.per_loop import PerLoop
 
 __all__ = ["PostgresStore", "MIGRATIONS"]
@@ -92,7 +92,7 @@ class PostgresStore:
         self._pools: PerLoop[Any] = PerLoop(self._open)
 
     def __repr__(self) -> str:
-        from tripwire.models._secrets import mask_url
+        from tripwire.models import mask_url
 
         return f"<PostgresStore {mask_url(self.url)}>"
 

@@ -21,9 +21,9 @@ from tripwire import (
     hookimpl,
 )
 from tripwire.caches import open_cache
-from tripwire.plugins import _tokens
 from tripwire.plugins.cost_guard import CostGuard
 from tripwire.plugins.response_cache import ResponseCache
+from tripwire.plugins.shared import tokens as _tokens
 from tripwire.testing import MockModel, MockResponse
 
 ENC = _tokens.get_encoding("o200k_base")

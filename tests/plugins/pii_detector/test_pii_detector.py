@@ -30,9 +30,10 @@ from tripwire import (
 )
 from tripwire.detectors import DEFAULT_TYPES
 from tripwire.guards.verdicts import Detection
-from tripwire.plugins._pii import Vault, mask, redact
-from tripwire.plugins._pii import stream as pii_stream
 from tripwire.plugins.pii_detector import PHASES, PIIDetector
+from tripwire.plugins.pii_detector import stream as pii_stream
+from tripwire.plugins.pii_detector.redaction import mask, redact
+from tripwire.plugins.pii_detector.tokenizer import Vault
 from tripwire.testing import MockModel, MockResponse
 
 CARD = "4111111111111111"

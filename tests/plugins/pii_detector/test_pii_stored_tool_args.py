@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.support.helpers import run_collected
 from tripwire import Agent, Memory, Processor, hookimpl
-from tripwire.messages._serde import message_to_dict
+from tripwire.messages.serde import message_to_dict
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.working_memory import TOOL_NAME
 from tripwire.testing import MockModel, MockResponse

@@ -27,9 +27,13 @@ from tripwire import (
 from tripwire.chunks import Chunk, Usage
 from tripwire.messages import FilePart
 from tripwire.models import register_provider
-from tripwire.plugins._injection import REMOVED, TYPES
-from tripwire.plugins._injection.judge import CONTEXT, INSTRUCTIONS, REWRITE_INSTRUCTIONS
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
+from tripwire.plugins.prompt_injection_detector.heuristics import REMOVED, TYPES
+from tripwire.plugins.prompt_injection_detector.judge import (
+    CONTEXT,
+    INSTRUCTIONS,
+    REWRITE_INSTRUCTIONS,
+)
 from tripwire.testing import MockModel, MockResponse
 
 #: An attack the heuristics catch (no judge call needed in ``both``).

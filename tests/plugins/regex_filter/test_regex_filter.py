@@ -26,8 +26,8 @@ from tripwire import (
     tool,
 )
 from tripwire.guards.verdicts import Verdict
-from tripwire.plugins import _regex
 from tripwire.plugins.regex_filter import PRESETS, RegexFilter, Rule
+from tripwire.plugins.regex_filter import rules as _regex
 from tripwire.testing import MockModel, MockResponse
 
 EMAIL = "ann.lee@example.com"

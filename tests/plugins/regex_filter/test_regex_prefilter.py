@@ -1,4 +1,4 @@
-"""regex-filter's prefilter (``tripwire.plugins._prefilter``): a pattern whose every
+"""regex-filter's prefilter (``tripwire.plugins.regex_filter.prefilter``): a pattern whose every
 match holds a literal or a digit is scanned only near them. The matches must be the
 same as a scan of the whole text, for the presets and for any rule, at any ``pos``,
 with or without the text's start, in ASCII and non-ASCII text."""
@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tripwire.plugins import _prefilter, _regex
-from tripwire.plugins._regex import PRESETS, Matcher
+from tripwire.plugins.regex_filter import prefilter as _prefilter
+from tripwire.plugins.regex_filter import rules as _regex
+from tripwire.plugins.regex_filter.rules import PRESETS, Matcher
 
 PRESET_PATTERNS = [r.pattern for rules in PRESETS.values() for r in rules]
 

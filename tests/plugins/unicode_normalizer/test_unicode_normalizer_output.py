@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from tests.support.helpers import keyword_guard, run_collected, strings, texts
 from tripwire import Agent, Message, Processor, hookimpl, tool
-from tripwire.plugins._unicode_stream import HOLD
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.plugins.unicode_normalizer import UnicodeNormalizer, read_lookalikes
+from tripwire.plugins.unicode_normalizer.stream import HOLD
 from tripwire.testing import MockModel, MockResponse
 
 KEY = "AKIAIOSFODNN7EXAMPLE"

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from tests.support.helpers import run_collected, strings, texts
 from tripwire import Agent, tool
-from tripwire.plugins._unicode_chars import RGI_SUBDIVISIONS
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.plugins.regex_filter import RegexFilter
 from tripwire.plugins.unicode_normalizer import UnicodeNormalizer
+from tripwire.plugins.unicode_normalizer.chars import RGI_SUBDIVISIONS
 from tripwire.testing import MockModel, MockResponse
 
 BLACK_FLAG, CANCEL = "\U0001f3f4", "\U000e007f"

@@ -1,0 +1,342 @@
+"""``Scanner``: runs the rules over the views of a text and its decoded payloads,
+weighs each hit by its context and combines the hits into a score per type.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
+
+import attrs
+
+from tripwire.guards.verdicts import Detection
+from tripwire.plugins.prompt_injection_detector.context import (
+    META,
+    QUOTED,
+    QUOTED_JSON,
+    REFUSED,
+    context_factor,
+    hidden_spans,
+    refused,
+)
+from tripwire.plugins.prompt_injection_detector.payloads import (
+    MAX_DECODED,
+    MAX_DEPTH,
+    find_payloads,
+)
+from tripwire.plugins.prompt_injection_detector.rules import TYPES, Rule
+from tripwire.plugins.prompt_injection_detector.views import (
+    NOT_WORD,
+    ROT13,
+    SEPARATOR,
+    TOKEN,
+    View,
+    fold,
+)
+
+#: Channels where what is scanned did not come from the user: instructions there are
+#: more suspicious (``Rule.indirect``) and a user's own requests less (``Rule.direct``).
+INDIRECT_CHANNELS: Final = frozenset({"tool-result", "document"})
+#: Channels in the assistant's voice (an assistant turn the caller sent: written by the
+#: caller, so weighed as direct input), where a hit the assistant declines ("I can't
+#: share my system prompt") weighs ``REFUSED``.
+ASSISTANT_CHANNELS: Final = frozenset({"assistant"})
+
+LONG_TEXT: Final = 4_000       # longer texts match each rule only around its needles
+WINDOW: Final = 400            # characters either side of a needle word
+EVASION_BONUS: Final = 1.2     # a hit found only through an evasion weighs this much more
+
+
+@attrs.frozen
+class Hit:
+    """One rule matched ``text[start:end]`` with ``weights`` (already scaled)."""
+
+    rule: Rule
+    start: int
+    end: int
+    weights: Mapping[str, float]
+    evasive: bool
+
+
+@attrs.frozen
+class Analysis:
+    """What the heuristics found in one text: ``scores`` per type, ``hits``."""
+
+    scores: Mapping[str, float]
+    hits: tuple[Hit, ...]
+
+    def flagged(self, threshold: float) -> list[str]:
+        """The types scoring at least ``threshold``, in ``TYPES`` order."""
+        return [t for t in TYPES if self.scores.get(t, 0.0) >= threshold]
+
+    def detections(self, types: Iterable[str]) -> tuple[Detection, ...]:
+        """One detection per span and type among ``types`` (the strongest rule's), in
+        text order; never the matched text."""
+        wanted = set(types)
+        best: dict[tuple[str, int, int], Detection] = {}
+        for h in self.hits:
+            for t, w in h.weights.items():
+                key = (t, h.start, h.end)
+                if t in wanted and w >= 0.1 and (key not in best or w > best[key].score):
+                    best[key] = Detection(t, h.start, h.end, w, h.rule.name)
+        return tuple(sorted(best.values(), key=lambda d: (d.start, d.end, TYPES.index(d.type))))
+
+
+class Scanner:
+    """Scores texts for the given detection ``types``."""
+
+    def __init__(self, types: Iterable[str] = TYPES) -> None:
+        # the rule tables compile their patterns as they are imported: the first
+        # scanner imports them, so that loading the processor's class does not
+        from tripwire.plugins.prompt_injection_detector.markers import MARKERS
+        from tripwire.plugins.prompt_injection_detector.phrases import PHRASES
+
+        self.types = tuple(t for t in TYPES if t in set(types))
+        wanted = set(self.types)
+        self.phrases = tuple(r for r in PHRASES if wanted & set(r.weights))
+        self.markers = tuple(r for r in MARKERS if wanted & set(r.weights))
+        #: which phrase rules each word of their first needle group may start
+        self._by_word: dict[str, list[int]] = {}
+        for i, rule in enumerate(self.phrases):
+            for word in rule.needles[0]:
+                self._by_word.setdefault(word, []).append(i)
+        self._vocabulary = frozenset(self._by_word)
+        self._needle_words = frozenset(w for r in self.phrases for g in r.needles for w in g)
+        #: words whose pieces side by side make a long text worth reading squeezed
+        self._split_words = frozenset(
+            w for r in self.phrases if r.squeezed is not None for g in r.needles for w in g
+        ) | _SPLIT_EXTRA
+        # a marker needle is a character or a word (looked up in sets of the text's
+        # characters and words) or, with punctuation in it, a substring
+        self._marker_gates = [
+            tuple((frozenset(n for n in g if len(n) == 1 or n.isalnum()),
+                   tuple(n for n in g if len(n) > 1 and not n.isalnum())) for g in r.needles)
+            for r in self.markers]
+
+    def _candidates(self, words: set[str]) -> list[Rule]:
+        """The phrase rules whose every needle group ``words`` meets, in table order."""
+        hit = sorted({i for w in self._vocabulary.intersection(words) for i in self._by_word[w]})
+        rules = [self.phrases[i] for i in hit]
+        return [r for r in rules if all(not g.isdisjoint(words) for g in r.needles[1:])]
+
+    def scan(self, text: str, channel: str = "input", *, structured: bool = False) -> Analysis:
+        """The scores and hits of ``text``, read as arriving on ``channel``;
+        ``structured``: ``text`` is the JSON form of a value (its string quotes are no
+        quotations)."""
+        hits: list[Hit] = []
+        budget = [MAX_DECODED]
+        self._scan(text, channel, 0, hits, budget, QUOTED_JSON if structured else QUOTED)
+        return Analysis(self._score(hits), tuple(sorted(hits, key=lambda h: (h.start, h.end))))
+
+    # -- one text (the original, or a decoded payload)
+    def _scan(self, text: str, channel: str, depth: int, hits: list[Hit],
+              budget: list[int], quotes: re.Pattern[str] = QUOTED) -> None:
+        if not text:
+            return
+        cased, plain = fold(text)
+        quoted: list[tuple[int, int]] | None = None
+        hidden = hidden_spans(cased)
+        indirect = channel in INDIRECT_CHANNELS
+        voiced = channel in ASSISTANT_CHANNELS
+        found: list[tuple[Rule, int, int, bool]] = []
+        t = cased.text
+        tokens = plain.text.translate(NOT_WORD).split()
+        words = set(tokens)
+        features = set(t).union(words if t == plain.text else t.translate(NOT_WORD).split())
+        markers = [r for r, gates in zip(self.markers, self._marker_gates, strict=True)
+                   if all(not chars_words.isdisjoint(features) or any(n in t for n in subs)
+                          for chars_words, subs in gates)]
+        self._match(markers, cased, text, found, evasive=False, windowed=False)
+        self._match(self._candidates(words), plain, text, found, evasive=False)
+        self._match_squeezed(plain, tokens, words, found)
+        self._match_rot13(plain, text, found)
+        meta = bool(found) and META.search(plain.text) is not None
+        for rule, start, end, evasive in found:
+            if quoted is None:
+                quoted = [m.span() for m in quotes.finditer(text)]
+            factor = context_factor(text, start, end, quoted, meta)
+            factor *= rule.indirect if indirect else rule.direct
+            if voiced and refused(text, start):
+                factor *= REFUSED
+            evasive = evasive or any(hs <= start and end <= he for hs, he in hidden)
+            bonus = EVASION_BONUS if evasive else 1.0
+            weights = {t: min(0.98, w * factor * bonus)
+                       for t, w in rule.weights.items() if t in self.types}
+            hits.append(Hit(rule, start, end, weights, evasive))
+        if depth < MAX_DEPTH:
+            for start, end, decoded in find_payloads(text, budget):
+                inner: list[Hit] = []
+                self._scan(decoded, channel, depth + 1, inner, budget)
+                if not inner:
+                    continue
+                if quoted is None:
+                    quoted = [m.span() for m in quotes.finditer(text)]
+                meta = meta or META.search(plain.text) is not None
+                factor = context_factor(text, start, end, quoted, meta)
+                for h in inner:
+                    weights = {t: min(0.98, w * factor * EVASION_BONUS)
+                               for t, w in h.weights.items() if w > 0}
+                    hits.append(Hit(h.rule, start, end, weights, True))
+
+    def _match(self, rules: Sequence[Rule], view: View, text: str,
+               found: list[tuple[Rule, int, int, bool]], *, evasive: bool,
+               windowed: bool = True) -> None:
+        """Each rule's matches in ``view`` (phrase rules in a long text: only around
+        their needle words), as spans of the original ``text``."""
+        t = view.text
+        at: dict[str, list[int]] | None = None
+        for rule in rules:
+            if not windowed or len(t) <= LONG_TEXT:
+                spans: Iterable[tuple[int, int]] = ((0, len(t)),)
+            else:
+                if at is None:
+                    at = _positions(t, self._needle_words)
+                spans = _windows(rule, at, len(t))
+            seen: set[tuple[int, int]] = set()
+            for lo, hi in spans:
+                for m in rule.regex.finditer(t, lo, hi):
+                    if m.span() in seen:
+                        continue
+                    seen.add(m.span())
+                    start, end = view.root_span(*m.span())
+                    if end <= start:
+                        continue
+                    ev = evasive or _evaded(text[start:end], m.group())
+                    found.append((rule, start, end, ev))
+
+    def _match_squeezed(self, plain: View, tokens: list[str], words: set[str],
+                        found: list[tuple[Rule, int, int, bool]]) -> None:
+        """The letters-only view, for words split apart (``ign ore prev ious``): a rule
+        runs there when each of its needle groups is in the text as a word, or as two
+        adjacent pieces."""
+        done = {r.name for r, *_ in found}
+        rules = [r for r in self.phrases if r.squeezed is not None and r.name not in done]
+        if not rules:
+            return
+        vocab = words.union(map("".join, zip(tokens, tokens[1:], strict=False)))
+        rules = [r for r in rules if all(not g.isdisjoint(vocab) for g in r.needles)]
+        if not rules:
+            return
+        squeezed = SEPARATOR.sub("", plain.text)
+        runs: list[tuple[int, int]] | None = None
+        spans = [(0, len(squeezed))]
+        if len(plain.text) > LONG_TEXT:
+            # a long text: only around two adjacent pieces that join into a rule's word
+            pieces = [(m.group(), m.start()) for m in TOKEN.finditer(plain.text)]
+            hot = [p for (a, p), (b, _) in zip(pieces, pieces[1:], strict=False)
+                   if b not in _CONTRACTION_TAILS and a + b in self._split_words]
+            if not hot:
+                return
+            runs = _letter_runs(plain.text)
+            starts = [r[1] for r in runs]
+            spans = []
+            for p in hot:
+                at = runs[max(0, bisect_right(starts, p) - 1)][0]
+                if spans and at - WINDOW <= spans[-1][1]:
+                    spans[-1] = (spans[-1][0], at + WINDOW)
+                else:
+                    spans.append((max(0, at - WINDOW), at + WINDOW))
+        for rule in rules:
+            assert rule.squeezed is not None
+            for lo, hi in spans:
+                m = rule.squeezed.search(squeezed, lo, hi)
+                if m:
+                    if runs is None:
+                        runs = _letter_runs(plain.text)
+                    a, b = _unsqueeze(runs, m.start(), m.end())
+                    found.append((rule, *plain.root_span(a, b), True))
+                    break
+
+    def _match_rot13(self, plain: View, text: str,
+                     found: list[tuple[Rule, int, int, bool]]) -> None:
+        rotated = plain.text.translate(ROT13)
+        if not any(n in rotated for n in _ROT13_HINTS):
+            return
+        words = set(rotated.translate(NOT_WORD).split())
+        self._match(self._candidates(words), View(rotated, plain), text, found, evasive=True)
+
+    def _score(self, hits: list[Hit]) -> dict[str, float]:
+        best: dict[tuple[str, str], float] = {}
+        for h in hits:
+            for t, w in h.weights.items():
+                key = (t, h.rule.name)
+                if w > best.get(key, 0.0):
+                    best[key] = w
+        raw = dict.fromkeys(self.types, 0.0)
+        for (t, _), w in best.items():
+            raw[t] = 1.0 - (1.0 - raw[t]) * (1.0 - w)
+        scores = {}
+        for t, s in raw.items():
+            corroborating = min(2, sum(1 for u, v in raw.items() if u != t and v >= 0.5))
+            if s >= 0.4 and corroborating:
+                s = 1.0 - (1.0 - s) * (0.85 ** corroborating)
+            scores[t] = round(min(1.0, s), 4)
+        return scores
+
+
+#: What follows an apostrophe (``what's``, ``don't``): no split word.
+_CONTRACTION_TAILS: Final = frozenset({"s", "t", "re", "ve", "ll", "d", "m"})
+#: Words the squeezed patterns spell that are not needles (a split one of these is a
+#: split phrase too).
+_SPLIT_EXTRA: Final = frozenset(
+    "previous prior preceding above earlier initial original before everything all "
+    "your system prompt instructions instruction guidelines rules developer mode "
+    "restrictions policy policies content safety identity persona".split())
+#: Words whose ROT13 form in a text makes reading it as ROT13 worthwhile.
+_ROT13_HINTS: Final = ("ignore", "disregard", "instruction", "system", "prompt", "reveal",
+                       "forget", "jailbreak", "mode", "password", "send")
+
+
+def _positions(text: str, vocabulary: frozenset[str]) -> dict[str, list[int]]:
+    """Where each needle word of the phrase rules occurs in ``text``."""
+    at: dict[str, list[int]] = {}
+    for m in TOKEN.finditer(text):
+        word = m.group()
+        if word in vocabulary:
+            at.setdefault(word, []).append(m.start())
+    return at
+
+
+def _windows(rule: Rule, at: dict[str, list[int]], size: int) -> list[tuple[int, int]]:
+    """The stretches of a long text where ``rule`` can match: around the occurrences
+    of its rarest needle group (every match holds one of its words)."""
+    group = min(rule.needles, key=lambda g: sum(len(at.get(w, ())) for w in g))
+    spans = sorted((max(0, p - WINDOW), min(size, p + WINDOW))
+                   for w in group for p in at.get(w, ()))
+    merged: list[tuple[int, int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _evaded(original: str, matched: str) -> bool:
+    """True when the original span reads differently from what matched (folding was
+    needed beyond case and spacing)."""
+    a = re.sub(r"[\W_]+", " ", original.lower()).strip()
+    b = re.sub(r"[\W_]+", " ", matched).strip()
+    return a != b
+
+
+def _letter_runs(text: str) -> list[tuple[int, int]]:
+    """``(squeezed offset, view offset)`` of each run of letters."""
+    runs = []
+    n = 0
+    for m in re.finditer(r"[a-z]+", text):
+        runs.append((n, m.start()))
+        n += m.end() - m.start()
+    return runs
+
+
+def _unsqueeze(runs: list[tuple[int, int]], a: int, b: int) -> tuple[int, int]:
+    starts = [r[0] for r in runs]
+
+    def at(p: int) -> int:
+        i = bisect_right(starts, p) - 1
+        return runs[i][1] + (p - runs[i][0])
+
+    return at(a), at(b - 1) + 1
