@@ -62,6 +62,10 @@ if not TYPE_CHECKING:  # a type checker reads the imports above, and flags a mis
     def __getattr__(name):
         import importlib
 
+        if name == "TripwireError":  # the old name of tripwire.Error, for one release
+            from tripwire.errors import deprecated_error
+
+            return deprecated_error(__name__)
         module = _LAZY.get(name)
         if module is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -126,10 +130,3 @@ __all__ = [
     "tool",
 ]
 
-
-def __getattr__(name: str) -> object:
-    if name == "TripwireError":
-        from tripwire.errors import deprecated_error
-
-        return deprecated_error(__name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
