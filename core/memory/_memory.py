@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tripwire import registry
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.memory.store import MemoryStore, open_store
@@ -54,8 +55,7 @@ class Memory:
         semantic_recall: bool | Mapping[str, Any] | Any = False,
         read_only: bool = False,
     ) -> None:
-        from tripwire.plugins.message_history import MessageHistory
-
+        MessageHistory = registry.builtin(registry.PROCESSORS, "message-history")
         check("last_messages", last_messages, NonNegativeInt, owner="Memory")
         check("read_only", read_only, bool, owner="Memory")
         self._owns_store = isinstance(store, str)
@@ -84,13 +84,11 @@ class Memory:
         return cls(options.pop("store"), **options)
 
     def _working(self, options: Mapping[str, Any]) -> Any:
-        from tripwire.plugins.working_memory import WorkingMemory
-
+        WorkingMemory = registry.builtin(registry.PROCESSORS, "working-memory")
         return WorkingMemory(self.store, **{"read_only": self.read_only, **options})
 
     def _recall(self, options: Mapping[str, Any]) -> Any:
-        from tripwire.plugins.semantic_recall import SemanticRecall
-
+        SemanticRecall = registry.builtin(registry.PROCESSORS, "semantic-recall")
         return SemanticRecall(self.store, **{"embedder": "hashing", "read_only": self.read_only,
                                              **options})
 

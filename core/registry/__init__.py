@@ -509,6 +509,60 @@ def _unknown(
     return f"{var} names unknown {nouns} {', '.join(unknown)}; available {listing}"
 
 
+# ------------------------------------------------------------------ tripwire's own
+
+
+#: The distribution whose entry points ``builtin`` reads.
+DISTRIBUTION = "tripwire"
+
+_builtins: dict[tuple[str, str], Any] = {}
+
+
+def builtin(group: Group | str, name: str) -> Any:
+    """What tripwire's own distribution publishes as ``name`` in ``group``, loaded.
+
+    The framework places some of its own processors itself: every agent's error
+    processor (``prefill-error-handler``), the processor of the ``structured_output``
+    call option (``structured-output``) and memory's three (``message-history``,
+    ``working-memory``, ``semantic-recall``). Core reaches them here, by entry point,
+    never by importing ``tripwire.plugins``. Only tripwire's own distribution is read, so
+    another distribution claiming the name, ``TRIPWIRE_LOAD_PLUGINS`` /
+    ``TRIPWIRE_DISABLE_PLUGINS``, ``reset()`` and faked distributions do not change
+    what a role gets (callers that honour the environment ask ``is_blocked`` first).
+    The target is checked as the group's are and kept for the process. A name
+    tripwire does not publish, or a target that fails to load, is a
+    ``ConfigurationError`` naming it.
+    """
+    g = GROUPS[group] if isinstance(group, str) else group
+    key = (g.name, name)
+    target = _builtins.get(key)
+    if target is None:
+        plugin = _load(g, _own_entry_point(g, name))
+        if plugin.error is not None:
+            raise plugin.failure() from plugin.error
+        target = _builtins[key] = plugin.target
+    return target
+
+
+def _own_entry_point(group: Group, name: str) -> _Found:
+    import importlib.metadata
+
+    try:
+        dist = importlib.metadata.distribution(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        raise ConfigurationError(
+            f"{group.noun} {name!r} is tripwire's own, read from the metadata of the "
+            f"distribution {DISTRIBUTION}, which is not installed (pip install -e . in a "
+            f"checkout)"
+        ) from None
+    for ep in dist.entry_points.select(group=group.name, name=name):
+        return _Found(name, group.name, DISTRIBUTION, dist.version, ep)
+    raise ConfigurationError(
+        f"{group.noun} {name!r} is not published by the distribution {DISTRIBUTION} "
+        f"(entry point group {group.name})"
+    )
+
+
 # ------------------------------------------------------------------ the process's
 
 
@@ -549,7 +603,9 @@ __all__ = [
     "STORES",
     "Group",
     "Plugin",
+    "DISTRIBUTION",
     "Registry",
+    "builtin",
     "current",
     "not_installed",
     "reset",

@@ -158,12 +158,11 @@ def default_error_processors() -> list[Any]:
     """The error processors every agent gets (``prefill-error-handler``), unless the
     environment blocks them (``TRIPWIRE_DISABLE_PLUGINS`` / ``TRIPWIRE_LOAD_PLUGINS``, as
     for any plugin). The gateway reads them to let a key disable one by id."""
-    from tripwire.plugins.prefill_error_handler import PrefillErrorHandler
-
-    if os.environ.get("TRIPWIRE_DISABLE_PLUGINS") or "TRIPWIRE_LOAD_PLUGINS" in os.environ:
-        if is_blocked(PrefillErrorHandler.id):
+    name = "prefill-error-handler"
+    if os.environ.get(DISABLE_ENV) or LOAD_ENV in os.environ:
+        if is_blocked(name):
             return []
-    return [PrefillErrorHandler()]
+    return [registry.builtin(registry.PROCESSORS, name)()]
 
 
 __all__ = [

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 import tripwire.hookspecs as hookspecs
+from tripwire import registry
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
 from tripwire.hooks._validation import (
@@ -369,8 +370,7 @@ def structured_output_processor(spec: Any) -> Any:
     Accepts a ``StructuredOutput`` instance, an attrs class, a JSON Schema mapping, or
     ``{"schema": ..., "name"/"schema_name": ..., "strategy": ..., ...}`` (its options).
     """
-    from tripwire.plugins.structured_output import StructuredOutput
-
+    StructuredOutput = registry.builtin(registry.PROCESSORS, "structured-output")
     if isinstance(spec, StructuredOutput):
         return spec
     if isinstance(spec, Mapping) and "schema" in spec:
