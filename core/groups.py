@@ -32,8 +32,21 @@ import attrs
 
 from tripwire.context import RequestContext
 
-__all__ = ["Branch", "Parallel", "ProcessorGroup", "Sequence", "branch", "monitor", "parallel",
-           "parallel_with_model", "sequence"]
+__all__ = ["Branch", "Parallel", "ProcessorGroup", "Sequence", "WithMode", "branch", "monitor",
+           "parallel", "parallel_with_model", "sequence"]
+
+
+@attrs.frozen
+class WithMode:
+    """A processor with an execution mode set for one list (``tripwire.parallel_with_model``
+    / ``tripwire.monitor``), leaving the processor object itself unchanged."""
+
+    processor: Any
+    mode: str
+
+    @property
+    def id(self) -> str:
+        return getattr(self.processor, "id", "?")
 
 
 @attrs.define(eq=False, repr=False)
@@ -143,14 +156,10 @@ def parallel_with_model(processor: Any) -> Any:
     once it passes; if it aborts, no chunk reaches the client, and a model call still
     answering is cancelled (its HTTP response closed). It may only
     check, never change, the input. The processor object itself is not changed."""
-    from tripwire.hooks._validation import WithMode
-
     return WithMode(processor, "parallel")
 
 
 def monitor(processor: Any) -> Any:
     """Run ``processor``'s ``process_input`` beside the run, never delaying or changing
     it: its verdict goes to ``on_violation`` and the audit, not to the run."""
-    from tripwire.hooks._validation import WithMode
-
     return WithMode(processor, "monitor")

@@ -119,7 +119,8 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]],
         if fail_open is not None:
             _set_fail_open(processor, fail_open, f"[{i}]: processor {name!r}")
         if mode is not None:
-            from tripwire.hooks._validation import MODES, WithMode
+            from tripwire.groups import WithMode
+            from tripwire.hooks._validation import MODES
 
             if mode not in MODES:
                 raise ConfigurationError(

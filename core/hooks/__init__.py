@@ -1,6 +1,7 @@
 """Calling processors: from a processor's methods to a hook's effect.
 
 - ``_markers``: the pluggy markers (``hookimpl``, ``hookspec``);
+- ``_marked``: which hooks an object marks with ``@hookimpl`` (``hooks_of``);
 - ``_validation``: a processor checked against the hookspecs and compiled once;
 - ``_binding``: a call's processors bound to their hooks, as chains;
 - ``_facade``: ``Hooks``, one typed method per lifecycle hook, which runs a chain;

@@ -20,6 +20,7 @@ import pluggy
 
 import tripwire.hookspecs as hookspecs
 from tripwire.errors import ProcessorValidationError
+from tripwire.hooks._marked import hooks_of
 from tripwire.hooks._markers import PROJECT_NAME
 
 #: The arguments every hook may declare besides its own (API.md section 3).
@@ -121,22 +122,6 @@ def _valid_args(hook: str) -> list[str]:
     spec = getattr(_pm.hook, hook).spec
     assert spec is not None
     return list(spec.argnames)
-
-
-def hooks_of(obj: Any) -> list[str]:
-    """Names of the lifecycle hooks an object or class marks with ``@hookimpl``."""
-    found = []
-    for attr in dir(obj):
-        if attr.startswith("__"):
-            continue
-        fn = inspect.getattr_static(obj, attr, None)
-        if isinstance(fn, staticmethod | classmethod):
-            fn = fn.__func__
-        opts = getattr(fn, f"{PROJECT_NAME}_impl", None)
-        if opts is not None:
-            found.append(opts.get("specname") or attr)
-    order = {h: i for i, h in enumerate(hookspecs.ALL_HOOKS)}
-    return sorted(found, key=lambda h: order.get(h, len(order)))
 
 
 def compile_processor(processor: Any) -> CompiledProcessor:
@@ -343,7 +328,7 @@ def compile_list(processors: Iterable[Any] | None, kind: str) -> list[CompiledNo
 
 
 def _compile_node(item: Any, kind: str, seen: set[str], where: str) -> CompiledNode:
-    from tripwire.groups import Branch, Parallel, ProcessorGroup
+    from tripwire.groups import Branch, Parallel, ProcessorGroup, WithMode
 
     if isinstance(item, str):
         # A plugin name, as in TOML: built with its default options.
@@ -382,19 +367,6 @@ def _compile_node(item: Any, kind: str, seen: set[str], where: str) -> CompiledN
 
 #: Execution modes of an input processor's ``process_input``.
 MODES = ("blocking", "parallel", "monitor")
-
-
-@attrs.frozen
-class WithMode:
-    """A processor with an execution mode set for one list (``tripwire.parallel_with_model``
-    / ``tripwire.monitor``), leaving the processor object itself unchanged."""
-
-    processor: Any
-    mode: str
-
-    @property
-    def id(self) -> str:
-        return getattr(self.processor, "id", "?")
 
 
 def _check_mode(cp: CompiledProcessor, mode: Any, kind: str, where: str) -> None:

@@ -18,7 +18,7 @@ import cattrs
 from cattrs.preconf.json import make_converter
 
 from tripwire.chunks import Chunk, ToolCall, Usage
-from tripwire.messages import (
+from tripwire.messages._types import (
     DataPart,
     FilePart,
     Message,

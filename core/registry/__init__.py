@@ -112,7 +112,7 @@ class Group:
 
 def _processor_class(name: str, value: str, target: Any) -> None:
     import tripwire.hookspecs as hookspecs
-    from tripwire.hooks._validation import hooks_of
+    from tripwire.hooks._marked import hooks_of
 
     if not isinstance(target, type):
         raise TypeError(

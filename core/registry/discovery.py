@@ -18,7 +18,8 @@ import attrs
 
 from tripwire import registry
 from tripwire.errors import ConfigurationError
-from tripwire.hooks._validation import compile_processor, hooks_of
+from tripwire.hooks._marked import hooks_of
+from tripwire.hooks._validation import compile_processor
 from tripwire.option_checks import OptionInfo, check_options, options_of
 from tripwire.registry import DISABLE_ENV, LOAD_ENV, reset
 
