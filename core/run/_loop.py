@@ -85,6 +85,16 @@ class Run:
         #: nobody reads the chunks (``generate()``): the model's chunks that passed
         #: the output processors update the step and are not yielded
         self.unread = False
+        #: the chunks ``events()`` yielded, each as its consumer took it (what a
+        #: finished ``AgentStream`` replays)
+        self.sent: list[Chunk] = []
+        #: ``events()`` started; its ``finally`` (the run's end) began; it is over
+        self.started = False
+        self.ending = False
+        self.ended = False
+        #: resolved when ``events()`` is over, for whoever waits for another closer
+        #: (``wait_ended``)
+        self._ended: asyncio.Future[None] | None = None
 
     # -- the loop
     async def events(self) -> AsyncGenerator[Chunk, None]:
@@ -92,9 +102,14 @@ class Run:
         processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``.
         The model's chunks are read here, each handed to the output pipeline
         (``OutputPipeline.push``) and sent on as it comes out."""
+        if self.started:
+            raise RuntimeError("a run's chunks are read once: this run has started")
+        self.started = True
+        send = self.sent.append
         try:
             if self.starts:
                 for c in await self._start():
+                    send(c)
                     yield c
             run_start = self.message_list.checkpoint()
             step_number = 0
@@ -107,12 +122,14 @@ class Run:
                 try:
                     config, transient, out = await prepare_step(self, step_number)
                     for c in out:
+                        send(c)
                         yield c
                     api_retries = 0
                     while True:  # the model call, made again when process_api_error asks
                         acc, iterator, out = await self._call_model(config, transient,
                                                                     step_number)
                         for c in out:
+                            send(c)
                             yield c
                         # The model's chunks, each through the output processors
                         # (``push``) to the client.
@@ -162,11 +179,13 @@ class Run:
                                 if pushed is None:  # it passed every processor unchanged
                                     observe(raw)
                                     if not unread:
+                                        send(raw)
                                         yield raw
                                     continue
                                 for c in pushed if type(pushed) is list else await pushed:  # type: ignore[misc]
                                     observe(c)
                                     if not unread:
+                                        send(c)
                                         yield c
                         finally:
                             closer = getattr(iterator, "aclose", None)
@@ -177,11 +196,14 @@ class Run:
                         out = await self._call_failed(acc, failed, step_number, api_retries)
                         api_retries += 1
                         for c in out:
+                            send(c)
                             yield c
                     for c in await self._answered(acc, config, step_number):
+                        send(c)
                         yield c
                 except RetryStep as retry:
                     for c in await self.retries.retry(retry.tripwire, step_number, checkpoint):
+                        send(c)
                         yield c
                     continue
                 except TripWire as tw:
@@ -196,17 +218,22 @@ class Run:
                 break
             now, finish = await _end.finish_chunks(self)
             for c in now:
+                send(c)
                 yield c
             output, now = await _end.output_result(self, run_start)
             for c in now:
+                send(c)
                 yield c
             if _end.take_output(self, output) is not None:
                 for c in await _end.object_chunks(self):
+                    send(c)
                     yield c
             for c in finish:
+                send(c)
                 yield c
         except TripWire as tw:
             for c in _end.tripwire_chunks(self, tw):
+                send(c)
                 yield c
         except (asyncio.CancelledError, GeneratorExit):
             self.abort_signal.set()
@@ -215,12 +242,29 @@ class Run:
         except Exception as e:
             self.finish_reason = "error"
             for c in await _end.error_chunks(self, e):
+                send(c)
                 yield c
             raise
         finally:
-            if self.guards:  # a run that ended before its model call
-                await _end.stop_checks(self)
-            _end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
+            self.ending = True
+            try:
+                if self.guards:  # a run that ended before its model call
+                    await _end.stop_checks(self)
+                _end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
+            finally:
+                self.ended = True
+                if self._ended is not None:
+                    self._ended.set_result(None)
+
+    async def wait_ended(self) -> None:
+        """Wait until ``events()`` is over, when it started: its ``finally`` runs in
+        whichever task closes it (a consumer's ``aclose()``, or the event loop's for an
+        iteration dropped after ``break``)."""
+        if not self.started or self.ended:
+            return
+        if self._ended is None:
+            self._ended = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._ended)
 
     # (made when a step first needs them: most runs call no tool and retry nothing)
     # (not functools.cached_property: on Python 3.11 it takes a lock on every read)
