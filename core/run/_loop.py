@@ -139,7 +139,8 @@ class Run:
                         observe = acc.observe
                         offered = config.active()
                         checked = acc.from_cache  # (cache entries were checked when returned)
-                        unseen = unread and not pipeline.stages  # no processor, no reader
+                        bare = not pipeline.stages  # no processor
+                        unseen = unread and bare  # no processor, no reader
                         try:
                             while True:
                                 try:
@@ -169,9 +170,17 @@ class Run:
                                         continue
                                     raw = Chunk("step-finish", _step_finish_payload(raw.payload),
                                                 run_id=run_id, source=raw.source)
-                                elif unseen and not pipeline.pending and not kind.startswith(
+                                elif bare and not pipeline.pending and not kind.startswith(
                                         "data-"):
-                                    observe(raw)  # nobody sees it: the step is all it updates
+                                    # no processor and nothing a hook wrote to send
+                                    # first: the chunk goes on as it is (to no one from
+                                    # generate(): the step is all it updates)
+                                    observe(raw)
+                                    if not unread:
+                                        if raw.run_id is None:
+                                            raw = stamp_run_id(raw, run_id)
+                                        send(raw)
+                                        yield raw
                                     continue
                                 elif raw.run_id is None:
                                     raw = stamp_run_id(raw, run_id)
