@@ -44,7 +44,10 @@ if TYPE_CHECKING:
 
 
 class Run:
-    """Everything one generate/stream call owns."""
+    """Everything one generate/stream call owns.
+
+    (Fewer than 30 instance attributes: past that CPython 3.11 gives each instance a
+    dictionary of its own keys, and every ``self.x`` in the loop gets slower.)"""
 
     def __init__(self, agent: Agent, messages: Any, options: Mapping[str, Any]) -> None:
         self.agent = agent
@@ -88,10 +91,9 @@ class Run:
         #: the chunks ``events()`` yielded, each as its consumer took it (what a
         #: finished ``AgentStream`` replays)
         self.sent: list[Chunk] = []
-        #: ``events()`` started; its ``finally`` (the run's end) began; it is over
-        self.started = False
-        self.ending = False
-        self.ended = False
+        #: where ``events()`` is: ``"new"``, ``"running"``, ``"ending"`` (its
+        #: ``finally``, the run's end, began) or ``"ended"``
+        self.phase = "new"
         #: resolved when ``events()`` is over, for whoever waits for another closer
         #: (``wait_ended``)
         self._ended: asyncio.Future[None] | None = None
@@ -102,9 +104,9 @@ class Run:
         processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``.
         The model's chunks are read here, each handed to the output pipeline
         (``OutputPipeline.push``) and sent on as it comes out."""
-        if self.started:
+        if self.phase != "new":
             raise RuntimeError("a run's chunks are read once: this run has started")
-        self.started = True
+        self.phase = "running"
         send = self.sent.append
         try:
             if self.starts:
@@ -255,15 +257,30 @@ class Run:
                 yield c
             raise
         finally:
-            self.ending = True
+            self.phase = "ending"
             try:
                 if self.guards:  # a run that ended before its model call
                     await _end.stop_checks(self)
                 _end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
             finally:
-                self.ended = True
+                self.phase = "ended"
                 if self._ended is not None:
                     self._ended.set_result(None)
+
+    @property
+    def started(self) -> bool:
+        """``events()`` has started."""
+        return self.phase != "new"
+
+    @property
+    def ending(self) -> bool:
+        """``events()`` is in its ``finally`` (the run's end), in some task."""
+        return self.phase == "ending"
+
+    @property
+    def ended(self) -> bool:
+        """``events()`` is over."""
+        return self.phase == "ended"
 
     async def wait_ended(self) -> None:
         """Wait until ``events()`` is over, when it started: its ``finally`` runs in
