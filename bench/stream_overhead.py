@@ -11,12 +11,21 @@ It also times ``agent.stream`` end to end over a scripted model of as many chunk
 the model alone (its chunks consumed with no framework): the last two columns are the
 framework's cost per chunk end to end (agent.stream's time less the model's) and the
 pipeline's alone. Target: the first at most 2x the second with 0 processors.
+
+``--instructions`` counts the same three with no processors in CPU instructions per
+chunk under callgrind instead (valgrind needed; the difference of 3,000 chunks and
+1,000, so start-up cancels out), which a loaded machine does not move.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
 import time
 
 from tripwire import Agent, Chunk, Processor, hookimpl
@@ -80,11 +89,70 @@ async def model_alone(n_chunks: int) -> float:
     return time.perf_counter() - start
 
 
+#: What each callgrind child runs: one cell (``e2e``, ``model`` or ``pipeline``, no
+#: processors) over ``n`` chunks, after a warm-up.
+CHILD = """
+import asyncio, importlib.util, sys
+spec = importlib.util.spec_from_file_location("stream_overhead", sys.argv[1])
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+from tripwire import Chunk
+what, n = sys.argv[2], int(sys.argv[3])
+async def main():
+    await bench.end_to_end(0, 50)
+    await bench.model_alone(50)
+    if what == "e2e":
+        await bench.end_to_end(0, n)
+    elif what == "model":
+        await bench.model_alone(n)
+    else:
+        # (as many chunks made for every n: only the pipeline's work differs)
+        chunks = [Chunk("text-delta", {"id": "t", "text": "w "}) for _ in range(3000)]
+        await bench.through_tripwire(0, chunks[:50])
+        await bench.through_tripwire(0, chunks[:n])
+asyncio.run(main())
+"""
+
+
+def instructions_per_chunk(env: dict[str, str], cwd: str) -> dict[str, float]:
+    """Instructions per chunk of each cell (``CHILD``): 3,000 chunks less 1,000."""
+
+    def count(what: str, n: int) -> int:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = subprocess.run(
+                ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
+                 sys.executable, "-c", CHILD, __file__, what, str(n)],
+                env={**env, "PYTHONHASHSEED": "0"}, cwd=cwd, capture_output=True, text=True,
+                check=True)
+        found = re.search(r"Collected : (\d+)", out.stderr)
+        if found is None:
+            raise RuntimeError(f"no instruction count in valgrind's output:\n{out.stderr}")
+        return int(found.group(1))
+
+    return {what: (count(what, 3000) - count(what, 1000)) / 2000
+            for what in ("e2e", "model", "pipeline")}
+
+
+def count_instructions() -> None:
+    """``--instructions`` (see the module docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cells = instructions_per_chunk(dict(os.environ), tmp)
+    framework = cells["e2e"] - cells["model"]
+    print("instructions per chunk, no processors")
+    print(f"framework {framework:,.0f}  pipeline {cells['pipeline']:,.0f}  "
+          f"ratio {framework / cells['pipeline']:.2f}")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chunks", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count CPU instructions per chunk (callgrind), no processors")
     args = parser.parse_args()
+    if args.instructions:
+        count_instructions()
+        return
     chunks = [Chunk("text-delta", {"id": "t", "text": "w "}) for _ in range(args.chunks)]
     print(f"{args.chunks} chunks, best of {args.repeat}")
     print(f"{'processors':>10} {'tripwire chunks/s':>18} {'direct chunks/s':>16} {'ratio':>6}"

@@ -426,16 +426,14 @@ class AgentStream:
 
     def __init__(self, run: Run) -> None:
         self._run = run
-        self._events: AsyncGenerator[Chunk, None] | None = None
-        #: the async generator a consumer is iterating, held weakly: its frame holds
-        #: this stream, and a strong reference back would make a cycle that keeps a
-        #: loop's ``break`` from closing the run until the garbage collector runs
-        #: (the generator's refcount reaching 0 is what has the event loop close it)
+        #: the run's ``events()`` a consumer is iterating, held weakly: a strong
+        #: reference would keep it alive after a loop's ``break`` (its refcount reaching
+        #: 0 is what has the event loop close it, which ends the run)
         self._live: weakref.ref[Any] | None = None
-        #: set by whoever closes the run first (``_close_events``), for the others
-        self._closing: asyncio.Future[None] | None = None
-        self._done = False
-        self.chunks: list[Chunk] = []
+        #: closed by ``aclose()`` (a stream closed before it started never runs)
+        self._closed = False
+        #: the chunks the consumer received, in order (the run records them)
+        self.chunks: list[Chunk] = run.sent
 
     @property
     def run_id(self) -> str:
@@ -446,67 +444,42 @@ class AgentStream:
         return self._run.tripwire
 
     def __aiter__(self) -> AsyncIterator[Chunk]:
-        if self._events is not None and not self._done:
+        run = self._run
+        if run.ended or self._closed:
+            return self._replay()
+        if run.started:
             raise RuntimeError(
                 "this stream is already being consumed; iterate it once (a finished "
                 "stream replays its chunks), or await stream.text / stream.result")
-        live = self._iterate()
+        live = run.events()
         self._live = weakref.ref(live)
         return live
 
+    async def _replay(self) -> AsyncGenerator[Chunk, None]:
+        for chunk in list(self.chunks):
+            yield chunk
+
     def _iteration(self) -> Any:
-        """The async generator a consumer is iterating, while it exists (``ag_running``
-        is read: the generator type, not the ``AsyncGenerator`` protocol)."""
+        """The run's ``events()`` a consumer is iterating, while it exists
+        (``ag_running`` is read: the generator type, not the ``AsyncGenerator``
+        protocol)."""
         return None if self._live is None else self._live()
 
-    async def _iterate(self) -> AsyncGenerator[Chunk, None]:
-        if self._events is not None:
-            for chunk in list(self.chunks):
-                yield chunk
-            return
-        self._events = events = self._run.events()
-        try:
-            async for chunk in events:
-                self.chunks.append(chunk)
-                yield chunk
-        finally:
-            self._done = True
-            await self._close_events()
-
-    async def _close_events(self) -> None:
-        """Close the run's generator (its ``finally`` ends the run) once. After a
-        ``break`` the event loop closes the dropped iteration in a task of its own while
-        ``await stream.text`` may close the run too: the second closer waits for the
-        first rather than finding the generator running."""
-        closing = self._closing
-        if closing is not None:
-            await asyncio.shield(closing)
-            return
-        events = self._events
-        if events is None:
-            return
-        self._closing = closing = asyncio.get_running_loop().create_future()
-        try:
-            await events.aclose()
-        finally:
-            closing.set_result(None)
-
     async def _finish(self) -> GenerateResult:
-        if self._events is None:
+        run = self._run
+        if not (run.started or self._closed):
             async for _ in self:
                 pass
-        elif not self._done:
+        elif not run.ended:
             # The consumer stopped iterating (``break``) before the end: the run is over,
             # and the result holds what it had produced so far.
             live = self._iteration()
-            if live is not None and live.ag_running:
+            if live is not None and live.ag_running and not run.ending:
                 raise RuntimeError(
                     "the stream is being iterated elsewhere right now; await its result "
                     "after that loop ends")
             await self.aclose()
-        else:
-            await self._close_events()  # the event loop may still be closing it
-        return self._run.result()
+        return run.result()
 
     def _awaitable(self, attr: str) -> Awaitable[Any]:
         async def get() -> Any:
@@ -553,19 +526,19 @@ class AgentStream:
 
         Afterwards ``await stream.text`` (``result``, ...) gives what the run had produced
         so far: the accepted steps and the text the current step had streamed."""
-        self._run.abort_signal.set()
-        if self._events is None:
-            self._events = self._run.events()
-            self._done = True
+        run = self._run
+        run.abort_signal.set()
+        self._closed = True
         live = self._iteration()
-        if live is not None:
+        if live is not None and not run.ending:
             await live.aclose()
-        await self._close_events()
-        self._done = True
+        # (another task may be closing it: the event loop, for an iteration dropped
+        # after ``break``, or a concurrent ``aclose()``)
+        await run.wait_ended()
 
     async def __aenter__(self) -> AgentStream:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
-        if not self._done:
+        if not (self._run.ended or self._closed):
             await self.aclose()

@@ -44,7 +44,10 @@ if TYPE_CHECKING:
 
 
 class Run:
-    """Everything one generate/stream call owns."""
+    """Everything one generate/stream call owns.
+
+    (Fewer than 30 instance attributes: past that CPython 3.11 gives each instance a
+    dictionary of its own keys, and every ``self.x`` in the loop gets slower.)"""
 
     def __init__(self, agent: Agent, messages: Any, options: Mapping[str, Any]) -> None:
         self.agent = agent
@@ -85,6 +88,15 @@ class Run:
         #: nobody reads the chunks (``generate()``): the model's chunks that passed
         #: the output processors update the step and are not yielded
         self.unread = False
+        #: the chunks ``events()`` yielded, each as its consumer took it (what a
+        #: finished ``AgentStream`` replays)
+        self.sent: list[Chunk] = []
+        #: where ``events()`` is: ``"new"``, ``"running"``, ``"ending"`` (its
+        #: ``finally``, the run's end, began) or ``"ended"``
+        self.phase = "new"
+        #: resolved when ``events()`` is over, for whoever waits for another closer
+        #: (``wait_ended``)
+        self._ended: asyncio.Future[None] | None = None
 
     # -- the loop
     async def events(self) -> AsyncGenerator[Chunk, None]:
@@ -92,9 +104,14 @@ class Run:
         processor stopped ends with a ``tripwire`` chunk, a failed one with ``error``.
         The model's chunks are read here, each handed to the output pipeline
         (``OutputPipeline.push``) and sent on as it comes out."""
+        if self.phase != "new":
+            raise RuntimeError("a run's chunks are read once: this run has started")
+        self.phase = "running"
+        send = self.sent.append
         try:
             if self.starts:
                 for c in await self._start():
+                    send(c)
                     yield c
             run_start = self.message_list.checkpoint()
             step_number = 0
@@ -107,12 +124,14 @@ class Run:
                 try:
                     config, transient, out = await prepare_step(self, step_number)
                     for c in out:
+                        send(c)
                         yield c
                     api_retries = 0
                     while True:  # the model call, made again when process_api_error asks
                         acc, iterator, out = await self._call_model(config, transient,
                                                                     step_number)
                         for c in out:
+                            send(c)
                             yield c
                         # The model's chunks, each through the output processors
                         # (``push``) to the client.
@@ -122,7 +141,8 @@ class Run:
                         observe = acc.observe
                         offered = config.active()
                         checked = acc.from_cache  # (cache entries were checked when returned)
-                        unseen = unread and not pipeline.stages  # no processor, no reader
+                        bare = not pipeline.stages  # no processor
+                        unseen = unread and bare  # no processor, no reader
                         try:
                             while True:
                                 try:
@@ -152,9 +172,17 @@ class Run:
                                         continue
                                     raw = Chunk("step-finish", _step_finish_payload(raw.payload),
                                                 run_id=run_id, source=raw.source)
-                                elif unseen and not pipeline.pending and not kind.startswith(
+                                elif bare and not pipeline.pending and not kind.startswith(
                                         "data-"):
-                                    observe(raw)  # nobody sees it: the step is all it updates
+                                    # no processor and nothing a hook wrote to send
+                                    # first: the chunk goes on as it is (to no one from
+                                    # generate(): the step is all it updates)
+                                    observe(raw)
+                                    if not unread:
+                                        if raw.run_id is None:
+                                            raw = stamp_run_id(raw, run_id)
+                                        send(raw)
+                                        yield raw
                                     continue
                                 elif raw.run_id is None:
                                     raw = stamp_run_id(raw, run_id)
@@ -162,11 +190,13 @@ class Run:
                                 if pushed is None:  # it passed every processor unchanged
                                     observe(raw)
                                     if not unread:
+                                        send(raw)
                                         yield raw
                                     continue
                                 for c in pushed if type(pushed) is list else await pushed:  # type: ignore[misc]
                                     observe(c)
                                     if not unread:
+                                        send(c)
                                         yield c
                         finally:
                             closer = getattr(iterator, "aclose", None)
@@ -177,11 +207,14 @@ class Run:
                         out = await self._call_failed(acc, failed, step_number, api_retries)
                         api_retries += 1
                         for c in out:
+                            send(c)
                             yield c
                     for c in await self._answered(acc, config, step_number):
+                        send(c)
                         yield c
                 except RetryStep as retry:
                     for c in await self.retries.retry(retry.tripwire, step_number, checkpoint):
+                        send(c)
                         yield c
                     continue
                 except TripWire as tw:
@@ -196,17 +229,22 @@ class Run:
                 break
             now, finish = await _end.finish_chunks(self)
             for c in now:
+                send(c)
                 yield c
             output, now = await _end.output_result(self, run_start)
             for c in now:
+                send(c)
                 yield c
             if _end.take_output(self, output) is not None:
                 for c in await _end.object_chunks(self):
+                    send(c)
                     yield c
             for c in finish:
+                send(c)
                 yield c
         except TripWire as tw:
             for c in _end.tripwire_chunks(self, tw):
+                send(c)
                 yield c
         except (asyncio.CancelledError, GeneratorExit):
             self.abort_signal.set()
@@ -215,12 +253,44 @@ class Run:
         except Exception as e:
             self.finish_reason = "error"
             for c in await _end.error_chunks(self, e):
+                send(c)
                 yield c
             raise
         finally:
-            if self.guards:  # a run that ended before its model call
-                await _end.stop_checks(self)
-            _end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
+            self.phase = "ending"
+            try:
+                if self.guards:  # a run that ended before its model call
+                    await _end.stop_checks(self)
+                _end.close(self, sys.exc_info()[1] if self.finish_reason == "error" else None)
+            finally:
+                self.phase = "ended"
+                if self._ended is not None:
+                    self._ended.set_result(None)
+
+    @property
+    def started(self) -> bool:
+        """``events()`` has started."""
+        return self.phase != "new"
+
+    @property
+    def ending(self) -> bool:
+        """``events()`` is in its ``finally`` (the run's end), in some task."""
+        return self.phase == "ending"
+
+    @property
+    def ended(self) -> bool:
+        """``events()`` is over."""
+        return self.phase == "ended"
+
+    async def wait_ended(self) -> None:
+        """Wait until ``events()`` is over, when it started: its ``finally`` runs in
+        whichever task closes it (a consumer's ``aclose()``, or the event loop's for an
+        iteration dropped after ``break``)."""
+        if not self.started or self.ended:
+            return
+        if self._ended is None:
+            self._ended = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._ended)
 
     # (made when a step first needs them: most runs call no tool and retry nothing)
     # (not functools.cached_property: on Python 3.11 it takes a lock on every read)
