@@ -170,7 +170,7 @@ def serve_workers(make_gateway: Callable[[], Gateway], workers: int,
     ``make_gateway`` runs once here, to check what it builds before anything forks (a
     configuration error is raised once, not once per worker), then once in each worker:
     every worker has its own agents, processors and model sessions."""
-    from tripwire.serve import _announce, event_loop
+    from tripwire.serve._server import _announce, event_loop
     from tripwire.serve._shared import KeySlots
 
     if workers < 1:
@@ -224,7 +224,7 @@ async def _worker(gateway: Gateway, index: int, sock: socket.socket, slots: KeyS
     (an event) is set once it takes requests."""
     from aiohttp import web
 
-    from tripwire.serve import serve
+    from tripwire.serve._server import serve
     from tripwire.serve._shared import state_app
 
     gateway.worker, gateway.slots = index, slots

@@ -69,8 +69,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "what it builds",
     ("tripwire.agent", "tripwire.config"):
         "Agent.from_config reads a file with tripwire.config, which builds Agents",
-    ("tripwire.serve._workers", "tripwire.serve"):
-        "each worker runs the package's serve() and event_loop()",
 }
 
 
