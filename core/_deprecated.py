@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 import warnings
+from types import FrameType
 
 
 def moved(old: str, new: str) -> None:
@@ -19,5 +20,23 @@ def moved(old: str, new: str) -> None:
     Called from the old module's body; the warning points at the line that imports it.
     """
     warnings.warn(f"{old} is deprecated; import {new} instead", DeprecationWarning,
-                  stacklevel=3)
+                  stacklevel=_importer_level())
     sys.modules[old] = importlib.import_module(new)
+
+
+def _importer_level() -> int:
+    """The ``stacklevel`` of the frame that imports the old module, for ``moved``: past
+    the old module's body, the import system's frames (which ``warnings`` skips by
+    itself) and a loader's ``exec_module`` (pytest's assertion rewriter runs the
+    modules of an installed plugin's distribution, tripwire's among them, through
+    its own)."""
+    level = 3
+    frame: FrameType | None = sys._getframe(2).f_back  # 1: moved, 2: the old module's body
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not ("importlib" in name and "_bootstrap" in name):
+            if frame.f_code.co_name != "exec_module":
+                return level
+            level += 1
+        frame = frame.f_back
+    return level
