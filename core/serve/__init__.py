@@ -23,6 +23,7 @@ from tripwire.cli.common import add_config_option, positive_int
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
 from tripwire.serve._metrics import Metrics, access_log
 from tripwire.serve._server import (
+    CANCEL_GRACE,
     GC_THRESHOLD,
     LOOPS,
     event_loop,
@@ -35,7 +36,7 @@ from tripwire.serve._workers import serve_workers
 if TYPE_CHECKING:
     from tripwire.serve._app import Gateway
 
-__all__ = ["GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop",
+__all__ = ["CANCEL_GRACE", "GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop",
            "load_keys", "prepare_collector", "register", "running", "serve", "serve_workers"]
 
 if not TYPE_CHECKING:  # a type checker reads the import above, and flags a misspelt name
