@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import weakref
 from collections.abc import (
     AsyncGenerator,
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError, TripWire
-from tripwire.hooks._validation import CompiledNode, compile_list
+from tripwire.hooks._lists import CompiledNode, compile_list
 from tripwire.models import Model, resolve_model
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
@@ -38,6 +39,7 @@ from tripwire.run._loop import Run
 from tripwire.tools import Tool, coerce_tools
 
 if TYPE_CHECKING:
+    from tripwire.config import Config
     from tripwire.memory import Memory
 
 __all__ = ["Agent", "AgentStream", "GenerateResult", "OutputResult", "StepResult"]
@@ -136,17 +138,19 @@ class Agent:
         self._background: set[asyncio.Task[Any]] = set()
 
     @classmethod
-    def from_config(cls, path: str, name: str, **overrides: Any) -> Agent:
-        """Build the agent ``[agents.NAME]`` of a TOML file (see docs/configuration.md).
+    def from_config(cls, path: str | os.PathLike[str] | Config, name: str,
+                    **overrides: Any) -> Agent:
+        """Build the agent ``[agents.NAME]`` of a TOML file, or of a ``Config`` already
+        loaded with ``tripwire.config.load_config`` (see docs/configuration.md).
 
         ``overrides`` are ``Agent`` arguments that replace the configured ones before
         anything is built: an overriding ``model`` (or processor list, tools, memory)
         means the configured one is never built, so its missing API key or broken
         option cannot fail the call. A string ``model`` is a router id or
         ``"models.NAME"`` of the file; a model object stays the caller's to close."""
-        from tripwire.config import load_config
+        from tripwire.config import Config, load_config
 
-        config = load_config(path)
+        config = path if isinstance(path, Config) else load_config(path)
         kwargs = config.agent_kwargs(name, overrides=overrides)
         given = overrides.get("model")
         return config.build(cls, name, kwargs,
@@ -195,7 +199,7 @@ class Agent:
     ) -> Any:
         """The processor or group with this id in any of the agent's lists, members of
         groups included (both arms of a branch). ``KeyError`` names the ids there are."""
-        from tripwire.hooks._validation import CompiledGroup
+        from tripwire.hooks._lists import CompiledGroup
 
         found: dict[str, Any] = {}
 
@@ -366,7 +370,7 @@ async def _complete(run: Run) -> GenerateResult:
 
 
 def _kinds(kind: str | None) -> tuple[str, ...]:
-    from tripwire.hooks._validation import KINDS
+    from tripwire.hooks._lists import KINDS
 
     if kind is None:
         return KINDS

@@ -120,7 +120,7 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]],
             _set_fail_open(processor, fail_open, f"[{i}]: processor {name!r}")
         if mode is not None:
             from tripwire.groups import WithMode
-            from tripwire.hooks._validation import MODES
+            from tripwire.hooks._lists import MODES
 
             if mode not in MODES:
                 raise ConfigurationError(

@@ -17,13 +17,8 @@ import tripwire.hookspecs as hookspecs
 from tripwire import registry
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.hooks._validation import (
-    CompiledGroup,
-    CompiledNode,
-    CompiledProcessor,
-    HookImplInfo,
-    compile_processor,
-)
+from tripwire.hooks._lists import CompiledGroup, CompiledNode
+from tripwire.hooks._validation import CompiledProcessor, HookImplInfo, compile_processor
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.tools import Tool
 
