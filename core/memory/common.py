@@ -9,7 +9,8 @@ from typing import Any
 
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
-from tripwire.memory.store import MemoryStore, check_thread_owner, open_store
+from tripwire.memory.store import MemoryStore, check_thread_owner
+from tripwire.memory.urls import open_store
 from tripwire.messages import Message, StepStartPart, ToolInvocationPart
 
 
