@@ -32,7 +32,7 @@ from tripwire.cli._listing import (
     register_plugins_command,
 )
 from tripwire.cli._render import JSONRenderer, Renderer, _error_message, chunk_json
-from tripwire.cli._run import UsageError, model_options, register_run_command
+from tripwire.cli._run import UsageError, configured_agent, model_options, register_run_command
 from tripwire.cli.common import add_config_option, add_verbose_option, fail, resolve_config
 from tripwire.errors import ConfigurationError, Error
 from tripwire.registry import discovery
@@ -213,6 +213,7 @@ __all__ = [
     "UsageError",
     "build_parser",
     "chunk_json",
+    "configured_agent",
     "main",
     "model_options",
     "register_agents_command",

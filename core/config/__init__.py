@@ -28,8 +28,8 @@ retries, headers or settings, or the scripted demo model.
 
 ``load_config(path)`` reads the file and checks the shape of all of it (every key and
 value type, ``[serve]`` included, whichever command reads the file);
-``Config.agent(name)`` builds the ``tripwire.agent.Agent``, ``Config.agent_kwargs(name)``
-its keyword arguments (processors created through ``tripwire.plugins.create``).
+``Config.agent_kwargs(name)`` builds the keyword arguments of ``[agents.NAME]``'s
+``tripwire.agent.Agent`` (``Agent.from_config`` builds the agent) (processors created through ``tripwire.plugins.create``).
 Every error is a ``ConfigurationError`` that names the file, the table and the key.
 The format is documented in docs/configuration.md.
 
@@ -44,7 +44,7 @@ import importlib
 import os
 import sys
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -183,36 +183,6 @@ class Config:
         if settings:
             kwargs["model_settings"] = settings
         return kwargs
-
-    def agent(
-        self,
-        name: str,
-        *,
-        model: str | None = None,
-        model_where: str = "model override",
-        instructions: Sequence[str] = (),
-        model_settings: Mapping[str, Any] | None = None,
-    ) -> Agent:
-        """The agent ``[agents.NAME]``.
-
-        ``model`` replaces the configured model (see ``agent_kwargs``),
-        ``instructions`` are added after the configured ones, ``model_settings``
-        override the configured ones. An error the ``Agent`` constructor raises is a
-        ``ConfigurationError`` naming the file and the table too.
-
-        A model built from an ``openai-compatible`` or ``anthropic`` table belongs to the
-        agent: ``await agent.aclose()`` (or ``async with agent``) closes its session.
-        """
-        from tripwire.agent import Agent
-
-        kwargs = self.agent_kwargs(name, model=model, model_where=model_where)
-        if instructions:
-            configured = kwargs.get("instructions") or []
-            configured = [configured] if isinstance(configured, str) else list(configured)
-            kwargs["instructions"] = [*configured, *instructions]
-        if model_settings:
-            kwargs["model_settings"] = {**kwargs.get("model_settings", {}), **model_settings}
-        return self.build(Agent, name, kwargs)
 
     def build(self, cls: type[Agent], name: str, kwargs: dict[str, Any], *,
               owns_model: bool = True) -> Agent:

@@ -46,7 +46,7 @@ def build_agents(config: Config, keys: Keys
     use instead, by ``(key name, agent name)``."""
     if not config.agents:
         raise ConfigurationError(f"{config.path}: no agents to serve (add [agents.NAME])")
-    agents = {name: config.agent(name) for name in config.agents}
+    agents = {name: Agent.from_config(config, name) for name in config.agents}
     key_agents: dict[tuple[str, str], Agent] = {}
     for key in keys.keys:
         unknown = [a for a in key.agents or () if a not in agents]
