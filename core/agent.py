@@ -1,6 +1,7 @@
-"""The agent: what users build and call. ``Agent`` holds the configuration;
-``generate()`` / ``stream()`` start a run (``tripwire.run._loop``) and ``AgentStream`` hands
-its chunks to the caller.
+"""The agent: what users build and call.
+
+``Agent`` holds the configuration; ``generate()`` / ``stream()`` start a run
+(``tripwire.run._loop``) and ``AgentStream`` hands its chunks to the caller.
 
 The loop's parts live in rooms named for them (docs/architecture.md is the map):
 ``tripwire.run`` (the loop, a call's options, a step, tools, a run's end),

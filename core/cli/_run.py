@@ -1,7 +1,7 @@
-"""``tripwire run``: build an agent of a configuration file, send it one prompt and
-stream the reply to the terminal (or as NDJSON); exit code 2 when a processor stops
-the run.
-"""
+"""``tripwire run``: one prompt to an agent of a configuration file.
+
+``tripwire run``: build an agent of a configuration file, send it one prompt and stream
+the reply to the terminal (or as NDJSON); exit code 2 when a processor stops the run."""
 
 from __future__ import annotations
 

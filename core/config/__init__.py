@@ -1,4 +1,6 @@
-"""Agents from a TOML file: ``[agents.NAME]`` tables, and ``[models.NAME]`` tables for
+"""Agents, models and processors from a TOML file.
+
+Agents from a TOML file: ``[agents.NAME]`` tables, and ``[models.NAME]`` tables for
 models that are more than a plain router id: a server with its own base URL, timeout,
 retries, headers or settings, or the scripted demo model.
 

@@ -1,6 +1,8 @@
-"""The processor lists of a configuration file (``input_processors``, ...): checking
-their shape, building the processors they name, and listing the names without
-building anything (``tripwire agents``).
+"""The processor lists of a configuration file.
+
+The processor lists of a configuration file (``input_processors``, ...): checking their
+shape, building the processors they name, and listing the names without building
+anything (``tripwire agents``).
 
 An item is a processor name, a ``{ use = NAME, ...options }`` table, or a group
 table (``{ parallel = [...], id = "..." }``, ``{ sequence = [...], id = "..." }``).

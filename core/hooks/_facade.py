@@ -1,4 +1,6 @@
-"""A typed facade over the lifecycle hooks of one call (as tox 4 puts one over
+"""A typed facade over the lifecycle hooks of one call: one method per hook.
+
+A typed facade over the lifecycle hooks of one call (as tox 4 puts one over
 ``pm.hook``): one method per hook, so the loop reads like the diagram in docs/hooks.md.
 
 Each method builds the hook's ``HookState`` and an adapter (the arguments a processor

@@ -1,6 +1,8 @@
-"""What the memory processors share: the thread and resource of a call, the store
-option, and which messages of a run are worth keeping. Public: the built-in memory
-processors use it, and so can a memory processor of your own."""
+"""What the memory processors share.
+
+The thread and resource of a call, the store option, and which messages of a run are
+worth keeping. Public: the built-in memory processors use it, and so can a memory
+processor of your own."""
 
 from __future__ import annotations
 

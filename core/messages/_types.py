@@ -1,6 +1,8 @@
-"""Messages and their parts (the stored form of a conversation), message ids, and
-the coercion of what users pass (a string, a ``{role, content}`` dict) into messages
-and system messages.
+"""Messages and their parts, message ids, and system messages.
+
+Messages and their parts (the stored form of a conversation), message ids, and the
+coercion of what users pass (a string, a ``{role, content}`` dict) into messages and
+system messages.
 
 Messages and parts are mutable on purpose: processors may edit ``content.parts``
 in place and the edit is seen by later processors and by storage.

@@ -1,4 +1,6 @@
-"""Running the tools a step asked for: concurrently, each result through
+"""Running the tools a step asked for, each result through ``process_tool_result``.
+
+Running the tools a step asked for: concurrently, each result through
 ``process_tool_result`` and then to the client as a ``tool-result`` (or ``tool-error``)
 chunk, in the order the model called them."""
 

@@ -1,4 +1,6 @@
-"""How a run becomes the client's answer, in OpenAI's chat completions format: one
+"""How a run becomes the client's chat completions answer, whole or streamed.
+
+How a run becomes the client's answer, in OpenAI's chat completions format: one
 ``chat.completion`` body (``complete``), or server-sent events written as the chunks
 pass the output processors (``stream``); a tripwire or a failed run as an error.
 

@@ -1,7 +1,8 @@
-"""The ``[serve]`` table of a configuration file, and the agents a gateway serves from
-it: one per ``[agents.NAME]``, and for each key with processor overrides its own copy of
-the agents it may use (``Gateway.from_config`` puts them together).
-"""
+"""The ``[serve]`` table and the agents a gateway serves from it.
+
+The ``[serve]`` table of a configuration file, and the agents a gateway serves from it:
+one per ``[agents.NAME]``, and for each key with processor overrides its own copy of the
+agents it may use (``Gateway.from_config`` puts them together)."""
 
 from __future__ import annotations
 

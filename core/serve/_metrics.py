@@ -1,7 +1,9 @@
-"""What the gateway reports about itself: Prometheus metrics (text exposition
-format 0.0.4, written here: six metric families need no client library) and the
-access log, one JSON line per request on the ``tripwire.serve.access`` logger, both
-read from the request's ``AccessRecord``.
+"""What the gateway reports about itself: Prometheus metrics and the access log.
+
+What the gateway reports about itself: Prometheus metrics (text exposition format 0.0.4,
+written here: six metric families need no client library) and the access log, one JSON
+line per request on the ``tripwire.serve.access`` logger, both read from the request's
+``AccessRecord``.
 
 Neither ever holds message text or a key: requests are labelled by agent, key name
 and status, tripwires by processor id, failures by the error's type name.

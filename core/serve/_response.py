@@ -1,5 +1,6 @@
-"""An agent's chunks and result in OpenAI's chat completion format: the
-``chat.completion`` object, ``chat.completion.chunk`` server-sent events, and the
+"""An agent's chunks and result in OpenAI's chat completion format.
+
+The ``chat.completion`` object, ``chat.completion.chunk`` server-sent events, and the
 error object ``{"error": {"message", "type", "param", "code"}}``.
 
 Only what a client can use reaches it: text, reasoning (``reasoning_content``, as
