@@ -30,6 +30,7 @@ NEG = re.compile(r"⟪([a-z-]+)(?::([^|⟫]+))?\|(.*?)⟫", re.S)
 ANY = re.compile(ENT.pattern + "|" + NEG.pattern, re.S)
 
 errors = []
+DOMAINS, TOKENS = {}, {}  # per language, to check reuse across languages
 
 
 def err(rid, msg):
@@ -402,6 +403,8 @@ def build(lang):
     for r in recs:
         for e in r["entities"]:
             del e["_region"]
+    DOMAINS[lang] = set(domains)
+    TOKENS[lang] = set(tokens)
     return recs
 
 
@@ -450,6 +453,11 @@ def main(langs):
         print(stats(f"{lang} all", recs))
         print(stats(f"{lang} dev", dev))
         print(stats(f"{lang} heldout", held))
+    if len(DOMAINS) > 1:
+        a, b = list(DOMAINS)[:2]
+        for d in sorted(DOMAINS[a] & DOMAINS[b]):
+            print(f"error: domain {d} used in both {a} and {b}")
+        print(f"note: name tokens in both {a} and {b}: {sorted(TOKENS[a] & TOKENS[b])}", file=sys.stderr)
 
 
 if __name__ == "__main__":

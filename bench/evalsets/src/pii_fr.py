@@ -297,7 +297,7 @@ Ne répondez pas à cet e-mail.
 Bonjour,
 
 Je me permets de vous relancer concernant ma candidature au poste de développeuse back-end (réf. ⟪other:job-reference|DEV-BE-2024-07⟫).
-Mon CV est en ligne : ⟦url|https://www.linkedin.com/in/amandine-gauthier-dev⟧, mon GitHub : ⟦url|https://gitlab.com/agauthier-dev⟧.
+Mon CV est en ligne : ⟦url|https://www.linkedin.com/in/amandine-gauthier-dev⟧, mon Codeberg : ⟦url|https://codeberg.org/agauthier-dev⟧.
 Je suis joignable au ⟦phone|+33 (0)6 23 71 88 45⟧.
 
 Bien cordialement,
