@@ -5,7 +5,7 @@ The hand-written records live in injection_{lang}.py next to this script
 This script numbers them, checks them and splits each language 50/50 into
 bench/evalsets/dev/injection-{lang}.jsonl and
 bench/evalsets/heldout/injection-{lang}.jsonl, stratified by label and
-channel, with random.Random(2026).
+channel (and, within that, category), with random.Random(2026).
 
     python bench/evalsets/src/build_injection_b.py [lang ...]
 """
@@ -63,22 +63,28 @@ def records(lang):
 
 
 def split(recs):
+    """50/50 split, stratified by label and channel.
+
+    Within each (label, channel) group the records are shuffled with
+    random.Random(2026), then ordered by category (stable) and dealt
+    alternately to the two halves from a random start, so that every
+    category is also shared out as evenly as the group sizes allow."""
     rng = random.Random(2026)
     groups = {}
     for r in recs:
         groups.setdefault((r["label"], r["channel"]), []).append(r)
     dev, held = [], []
-    extra = 0
+    spare = rng.randrange(2)
     for key in sorted(groups):
-        g = groups[key][:]
+        g = sorted(groups[key], key=lambda r: r["text"])
         rng.shuffle(g)
-        half = len(g) // 2
+        g.sort(key=lambda r: r["category"])
+        first = rng.randrange(2)
         if len(g) % 2:
-            # odd groups: the spare record alternates between the halves
-            half += 1 - extra
-            extra = 1 - extra
-        dev.extend(g[:half])
-        held.extend(g[half:])
+            # the odd record of odd groups goes to each half in turn
+            first, spare = spare, 1 - spare
+        for i, r in enumerate(g):
+            (dev if (i + first) % 2 == 0 else held).append(r)
     order = {r["id"]: n for n, r in enumerate(recs)}
     dev.sort(key=lambda r: order[r["id"]])
     held.sort(key=lambda r: order[r["id"]])
