@@ -21,6 +21,8 @@ import json
 import random
 import re
 import sys
+
+sys.dont_write_bytecode = True
 from pathlib import Path
 
 LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
