@@ -23,7 +23,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True
-from pathlib import Path
+from pathlib import Path  # noqa: E402
 
 LANGS = ("en", "de", "fr", "es", "it", "pt", "nl")
 CHANNELS = ("user", "tool-result", "document")
@@ -151,7 +151,7 @@ def main(argv):
         if lang not in LANGS:
             raise SystemExit(f"not one of writer A's languages: {lang}")
     if not langs:
-        langs = [l for l in LANGS if (SRC / f"injection_{l}.py").exists()]
+        langs = [lg for lg in LANGS if (SRC / f"injection_{lg}.py").exists()]
     for lang in langs:
         recs = records(lang)
         check(lang, recs)
