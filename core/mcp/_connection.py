@@ -40,6 +40,8 @@ log = logging.getLogger("tripwire")
 #: How many pages of ``tools/list`` a listing reads before it gives up (a server that
 #: paginates for ever cannot hang a run).
 MAX_PAGES = 100
+#: How long to wait before opening a new tool-list event stream after one ended.
+RELISTEN_SECONDS = 1.0
 
 
 class Connection:
@@ -175,13 +177,19 @@ class Connection:
             self._changed()
 
     async def _listen(self, client: Client) -> None:
-        """Follow ``subscriptions/listen`` tool-list events (2026-07-28 connections)."""
-        try:
-            async with client.listen(tools_list_changed=True) as events:
-                async for _ in events:
-                    self._changed()
-        except Exception as e:  # the subscription is lost; the listing stays as it is
-            log.info("%s: no tool-list events (%s)", self.label, type(e).__name__)
+        """Follow ``subscriptions/listen`` tool-list events (2026-07-28 connections).
+        A stream that ends (a server ends one whose backlog is full) may have lost
+        events: the tools are listed again, and a new stream opened a second later."""
+        while True:
+            try:
+                async with client.listen(tools_list_changed=True) as events:
+                    async for _ in events:
+                        self._changed()
+            except Exception as e:
+                log.info("%s: the tool-list event stream ended (%s)", self.label,
+                         type(e).__name__)
+            self._changed()
+            await anyio.sleep(RELISTEN_SECONDS)
 
     # -- requests
     @property

@@ -182,9 +182,10 @@ class MCPToolset:
             shown = server.model_name(name)
             if shown is None:
                 withheld[name] = "name"
-                log.warning("MCP server %r: tool %r is withheld: a model takes names of 1-64 "
-                            "letters, digits, '_' or '-' (with the prefix %r)", server.name,
-                            name, server.prefix)
+                if self.listing is None or name not in self.listing.withheld:
+                    log.warning("MCP server %r: tool %r is withheld: a model takes names of "
+                                "1-64 letters, digits, '_' or '-' (with the prefix %r)",
+                                server.name, name, server.prefix)
                 continue
             definition = _definitions.definition(entry)
             pinned = self._pins.get(name)
