@@ -11,13 +11,14 @@ result passes ``process_tool_result``. docs/mcp.md is the guide.
 - ``config``: ``[mcp.NAME]`` tables of a configuration file (public);
 - ``_toolset``: one agent's tools from one server: listing, filtering, pinning, calls;
 - ``_connection``: one session, held by a task of its own, restarted when it dies;
-- ``_definitions``: a tool's definition, its digest, and what changed in it;
+- ``_definitions``: a tool's definition, its digest, what changed in it, ``Listing``;
 - ``_results``: a ``tools/call`` result as the value the model and the guards read.
 
 The official ``mcp`` SDK is imported when a session opens (the ``tripwire[mcp]`` extra).
 """
 
 from tripwire.errors import ToolError
-from tripwire.mcp.server import Listing, MCPServer
+from tripwire.mcp._definitions import Listing
+from tripwire.mcp.server import MCPServer
 
 __all__ = ["Listing", "MCPServer", "ToolError"]

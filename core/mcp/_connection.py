@@ -21,7 +21,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
@@ -32,8 +32,10 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from tripwire.errors import ConfigurationError, ToolError
-from tripwire.mcp.server import MCPServer
 from tripwire.models import mask_url
+
+if TYPE_CHECKING:
+    from tripwire.mcp.server import MCPServer
 
 log = logging.getLogger("tripwire")
 

@@ -3,14 +3,18 @@
 The definition is every field of a ``tools/list`` entry a model or a person reads:
 the title, the description, the input and output schemas and the annotations
 (``readOnlyHint``, ``destructiveHint``, ...). Pinning compares definitions as JSON, so
-a reordered object is no change.
+a reordered object is no change. ``Listing`` is what one listing came to, as the audit
+records it (``tripwire.mcp.Listing``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
+
+import attrs
 
 #: The fields of a listed tool that are pinned, as the protocol names them.
 PINNED = ("title", "description", "inputSchema", "outputSchema", "annotations")
@@ -54,3 +58,18 @@ def said(paths: list[str] | tuple[str, ...]) -> str:
     shown = ", ".join(paths[:_SHOWN])
     more = len(paths) - _SHOWN
     return f"{shown} and {more} more" if more > 0 else shown
+
+
+@attrs.frozen
+class Listing:
+    """What one listing of a server's tools came to, as the audit records it: the
+    model's name and definition digest (``sha256:...``) of each tool offered; the
+    tools refused because their definition changed since the agent first listed them,
+    with what changed (paths such as ``description`` or ``inputSchema.properties.q``);
+    and the tools withheld, with why (``deny``, ``not in allow``, ``name``,
+    ``duplicate``)."""
+
+    server: str
+    offered: Mapping[str, str]
+    refused: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    withheld: Mapping[str, str] = attrs.field(factory=dict)

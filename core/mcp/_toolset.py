@@ -21,12 +21,13 @@ import attrs
 
 from tripwire.errors import ToolError
 from tripwire.mcp import _definitions
-from tripwire.mcp.server import Listing, MCPServer
+from tripwire.mcp._definitions import Listing
 from tripwire.observe.audit import AuditRecord
 from tripwire.tools import Tool
 
 if TYPE_CHECKING:
     from tripwire.mcp._connection import Connection
+    from tripwire.mcp.server import MCPServer
     from tripwire.observe._recorder import Recorder
 
 log = logging.getLogger("tripwire")

@@ -20,7 +20,7 @@ from tripwire.tools import TOOL_NAME
 if TYPE_CHECKING:
     from tripwire.mcp._toolset import MCPToolset
 
-__all__ = ["Listing", "MCPServer"]
+__all__ = ["MCPServer"]
 
 #: What a server's name must be: it names the server in errors, logs and the audit
 #: (``mcp:NAME``) and is the key of its ``[mcp.NAME]`` table.
@@ -166,21 +166,6 @@ class MCPServer:
         from tripwire.mcp._toolset import MCPToolset
 
         return MCPToolset(self)
-
-
-@attrs.frozen
-class Listing:
-    """What one listing of a server's tools came to, as the audit records it: the
-    model's name and definition digest (``sha256:...``) of each tool offered; the
-    tools refused because their definition changed since the agent first listed them,
-    with what changed (paths such as ``description`` or ``inputSchema.properties.q``);
-    and the tools withheld, with why (``deny``, ``not in allow``, ``name``,
-    ``duplicate``)."""
-
-    server: str
-    offered: Mapping[str, str]
-    refused: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
-    withheld: Mapping[str, str] = attrs.field(factory=dict)
 
 
 def _strings(where: str, key: str, value: Any) -> None:
