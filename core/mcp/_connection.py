@@ -9,9 +9,9 @@ then SIGKILL to its process group, each wait bounded) and ends its HTTP session.
 
 The server's end is seen where it happens: the transport's read stream ends (a stdio
 server exited, the HTTP transport closed) and the connection is no longer ``alive``;
-the toolset starts a new one on its next use. The notifications that the tool list
-changed (``notifications/tools/list_changed``, or a ``subscriptions/listen`` event
-on a 2026-07-28 connection) call ``changed``.
+the toolset starts a new one on its next use. The notification that the tool list
+changed (``notifications/tools/list_changed``) calls ``changed``; a flood of them costs
+a flag each.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from tripwire.errors import ConfigurationError, ToolError
 from tripwire.models import mask_url
@@ -42,8 +41,11 @@ log = logging.getLogger("tripwire")
 #: How many pages of ``tools/list`` a listing reads before it gives up (a server that
 #: paginates for ever cannot hang a run).
 MAX_PAGES = 100
-#: How long to wait before opening a new tool-list event stream after one ended.
-RELISTEN_SECONDS = 1.0
+#: How the session starts: the initialize handshake (protocol 2025-11-25), which
+#: servers of every protocol version speak, the SDK's 2026-07-28 servers included.
+#: (Their 2026-07-28 exchange over streamable HTTP took 50 ms a call on loopback
+#: where the handshake protocol takes 4: bench/README.md, "MCP".)
+PROTOCOL = "legacy"
 
 
 class Connection:
@@ -108,20 +110,15 @@ class Connection:
                 if self._closing:
                     scope.cancel()
                 async with AsyncExitStack() as stack:
-                    client = Client(await self._transport(stack), mode="auto", cache=None,
+                    client = Client(await self._transport(stack), mode=PROTOCOL, cache=None,
                                     message_handler=self._message,
                                     client_info=types.Implementation(name="tripwire",
                                                                      version="1"))
                     await stack.enter_async_context(client)
                     self._client = client
                     self.alive = True
-                    async with anyio.create_task_group() as tasks:
-                        capability = client.server_capabilities.tools
-                        if client.protocol_version in MODERN_PROTOCOL_VERSIONS and \
-                                capability is not None and capability.list_changed:
-                            tasks.start_soon(self._listen, client)
-                        ready.set_result(None)
-                        await anyio.sleep_forever()
+                    ready.set_result(None)
+                    await anyio.sleep_forever()
         except Exception as e:
             failed = e
             if ready.done():
@@ -177,21 +174,6 @@ class Connection:
                         type(message).__name__)
         elif isinstance(message, types.ToolListChangedNotification):
             self._changed()
-
-    async def _listen(self, client: Client) -> None:
-        """Follow ``subscriptions/listen`` tool-list events (2026-07-28 connections).
-        A stream that ends (a server ends one whose backlog is full) may have lost
-        events: the tools are listed again, and a new stream opened a second later."""
-        while True:
-            try:
-                async with client.listen(tools_list_changed=True) as events:
-                    async for _ in events:
-                        self._changed()
-            except Exception as e:
-                log.info("%s: the tool-list event stream ended (%s)", self.label,
-                         type(e).__name__)
-            self._changed()
-            await anyio.sleep(RELISTEN_SECONDS)
 
     # -- requests
     @property
