@@ -104,3 +104,63 @@ def _size(result: Any) -> int:
     if result.structured_content is not None:
         size += len(json.dumps(result.structured_content, ensure_ascii=False))
     return size
+
+
+def call_result(value: Any, *, is_error: bool = False) -> Any:
+    """An ``mcp.types.CallToolResult`` for a tool's result as the run left it (the
+    inverse of ``result_value``, for ``tripwire mcp-proxy``'s clients): a text as a
+    text block, an object as structured content (and its JSON text), parts as their
+    blocks, anything else as its JSON text. ``is_error``: the text of a tool's error."""
+    import mcp_types as types
+
+    from tripwire.messages.serde import plain_value
+
+    def text(value: str) -> Any:
+        return types.TextContent(type="text", text=value)
+
+    if is_error or isinstance(value, str):
+        return types.CallToolResult(content=[text(str(value))], is_error=is_error)
+    if isinstance(value, dict):
+        plain = plain_value(value, for_model=True)
+        return types.CallToolResult(content=[text(json.dumps(plain, ensure_ascii=False))],
+                                    structured_content=plain)
+    if isinstance(value, list) and value and all(
+            isinstance(p, dict) and p.get("type") in _BLOCKS for p in value):
+        blocks: list[Any] = []
+        structured = None
+        for part in value:
+            kind = part["type"]
+            if kind == "structured":
+                structured = plain_value(part.get("data"), for_model=True)
+            elif kind == "text":
+                blocks.append(text(str(part.get("text", ""))))
+            elif kind == "file":
+                data = _encoded(part.get("data"))
+                media = str(part.get("media_type") or "application/octet-stream")
+                block = types.AudioContent if media.startswith("audio/") else types.ImageContent
+                blocks.append(block(data=data, mime_type=media))
+            elif kind == "resource":
+                common = {"uri": str(part.get("uri")), "mime_type": part.get("media_type")}
+                contents: Any = (
+                    types.TextResourceContents(text=str(part["text"]), **common)
+                    if "text" in part else
+                    types.BlobResourceContents(blob=_encoded(part.get("data")), **common))
+                blocks.append(types.EmbeddedResource(type="resource", resource=contents))
+            else:
+                blocks.append(types.ResourceLink(
+                    type="resource_link", uri=str(part.get("uri")), name=str(part.get("name")),
+                    description=part.get("description"), mime_type=part.get("media_type")))
+        return types.CallToolResult(content=blocks, structured_content=structured)
+    plain = plain_value(value, for_model=True)
+    return types.CallToolResult(content=[text(plain if isinstance(plain, str) else
+                                              json.dumps(plain, ensure_ascii=False))])
+
+
+#: The part types ``result_value`` makes.
+_BLOCKS = frozenset({"text", "file", "resource", "resource-link", "structured"})
+
+
+def _encoded(data: Any) -> str:
+    if isinstance(data, bytes | bytearray):
+        return base64.b64encode(data).decode("ascii")
+    return base64.b64encode(str(data).encode()).decode("ascii")

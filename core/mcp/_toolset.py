@@ -68,6 +68,11 @@ class MCPToolset:
         return None if self._offered is None else self._offered.listing
 
     @property
+    def stale(self) -> bool:
+        """The server said its tools changed since they were last listed."""
+        return self._stale and self._offered is not None
+
+    @property
     def connection(self) -> Connection | None:
         """The live session, if there is one."""
         return self._connection
