@@ -318,3 +318,12 @@ async def test_malformed_messages_are_tool_errors() -> None:
     assert malformed.result.startswith("ToolError: tool 'malformed' of MCP server 'notes' "
                                        "sent a malformed message: its reply is no valid "
                                        "tools/call result")
+
+
+def test_generate_sync_closes_the_session_at_the_end_of_its_loop() -> None:
+    model = MockModel([*calls("pid"), *calls("pid")])
+    agent = Agent(id="a", model=model, tools=[stdio_server(allow=["pid"])])
+    first = int(agent.generate_sync("one").steps[0].tool_results[0].result)
+    assert not alive(first)
+    second = int(agent.generate_sync("two").steps[0].tool_results[0].result)
+    assert second != first and not alive(second)
