@@ -123,6 +123,7 @@ async def serve_http(proxy: MCPProxy, keys: Keys | None, host: str, port: int, *
     watcher = asyncio.ensure_future(stopper()) if stop is not None else None
     await proxy.open()
     try:
+        sock.listen(128)  # (a client that connects before uvicorn serves waits in line)
         if started is not None:
             started(sock.getsockname()[1])
         await server.serve(sockets=[sock])

@@ -103,7 +103,6 @@ class Proxied:
         if self.task.done():
             waiter.cancel()
             await self.task
-        await asyncio.sleep(0.05)  # (uvicorn's startup after the callback)
         return self
 
     async def __aexit__(self, *exc) -> None:
