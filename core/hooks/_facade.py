@@ -85,10 +85,11 @@ class Hooks:
         messages with role system (``MessageList.add_recalled_system``); then (even
         when the chain aborted) those go back among the system messages. With
         ``caller_system="input"`` they see the strings of the caller's tool
-        definitions, provider options and model settings as input too
-        (``tripwire.run._caller_texts``)."""
+        definitions, provider options and model settings as input too, and those of
+        the tools listed from servers (MCP) always (``tripwire.run._caller_texts``)."""
         call = self.call
-        texts = add_caller_texts(message_list, call) if call.system_is_input else None
+        texts = (add_caller_texts(message_list, call)
+                 if call.system_is_input or call.listed_tools else None)
         try:
             if "process_input" in self.input_hooks:
                 await self.process_input(message_list)
