@@ -1,0 +1,155 @@
+"""Postal addresses (type ``address``), found offline: ``AddressDetector``.
+
+An address is a street and a house number, or a PO box, with whatever follows it in
+the same run: a unit, a postal code, a city, a region, a country. The street is known
+by its type word, as each language writes it:
+
+- German: a word ending in ``straße``, ``str.``, ``weg``, ``gasse``, ``allee``,
+  ``platz``, ``ring``, ``damm``, ... or such a word after others (``Berliner Straße``,
+  ``Straße des 17. Juni``), or a street named with a preposition (``Am Markt``, ``An der
+  Alster``, ``Unter den Linden``), then the number: ``Hauptstr. 5a``;
+- English: the number, the name and a suffix (``Street``, ``St``, ``Ave``, ``Road``,
+  ``Blvd``, ``Lane``, ``Drive``, ``Close``, ``Crescent``, ...), a direction and a unit
+  (``Apt 4B``, ``Suite 200``): ``1600 Pennsylvania Ave NW``; a UK flat before it
+  (``Flat 3, 12 High Street``);
+- French: the number (``12``, ``12 bis``), the type (``rue``, ``avenue``, ``bd``,
+  ``place``, ``chemin``, ``allée``, ``impasse``, ``quai``, ...) and the name: ``3, rue
+  de la Paix``;
+- Spanish: the type (``Calle``, ``C/``, ``Avda.``, ``Paseo``, ``Plaza``, ``Carrer``,
+  ...), the name, the number (``nº 5``) and the floor and door (``3º B``, ``2.º
+  izda.``): ``C/ Alcalá 45, 3º B``;
+- PO boxes: ``P.O. Box 1234``, ``Postfach 12 34 56``, ``BP 123``, ``Apartado de
+  correos 45``.
+
+What follows on the same line, or on the next when it starts with a postal code, is
+taken while it is one: a postal code and a city (``10115 Berlin``, ``75002 Paris
+Cedex 02``, ``28013 Madrid (Madrid)``, ``Springfield, IL 62704``, ``London SW1A 1AA``),
+a region and a country.
+
+Needs the ``names`` extra like the ``name`` detector (``pip install
+'tripwire[names]'``), although it reads no data of it: the two are one tier.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from tripwire.detectors import _gazetteers, _views
+from tripwire.guards.verdicts import Detection
+
+__all__ = ["AddressDetector"]
+
+_UP = "A-ZÀ-ÖØ-ÞĀ-ſ"  # capitals (and, for Latin Extended-A, both cases: harmless here)
+_W = r"[^\W\d_]"  # a letter
+# A word of a street's or a city's name: capitalised, or a number in a name (17. Juni).
+_NAME = rf"(?:[{_UP}]{_W}*(?:['’.-]{_W}+)*\.?|\d{{1,2}}\.)"
+# A house number: 12, 12a, 12 A, 12-14, 12/3, 12 bis.
+_NUMBER = (r"\d{1,5}(?:[ \t]?[a-zA-Z](?![\w]))?(?:[ \t]?[-–/][ \t]?\d{1,5}[a-zA-Z]?(?!\w))?"
+           r"(?:[ \t](?:bis|ter|quater)\b)?")
+
+_DE_TYPES = (r"stra(?:ß|ss)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|steig|"
+             r"pfad|markt|graben|kamp|wall|zeile|steg|stieg|promenade|passage|hof|garten|"
+             r"berg|feld|tor|brücke|anger|höhe|winkel|redder|twiete|grund|acker|aue|bogen|"
+             r"blick|busch|heide|hain|hang|leite|mühle|siedlung|tal|terrasse|trift|wiese|"
+             r"wald|wende|graben|deich|koppel|kai|gässchen|gässle|gäßchen|stiege|rain|"
+             r"halde|matt|matte|brunnen|park")
+_DE_STREET = (
+    rf"(?:(?:[{_UP}]{_W}*-)*[{_UP}]{_W}*(?:{_DE_TYPES})"           # Hauptstraße, Karl-Marx-Allee
+    rf"|(?:{_NAME}[ \t]){{1,3}}(?:Stra(?:ß|ss)e|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|"
+    rf"Chaussee|Markt|Steig|Pfad|Promenade)"                         # Berliner Straße
+    rf"|(?:Stra(?:ß|ss)e|Platz|Allee)[ \t](?:de[rsnm]|am|an[ \t]der)[ \t]{_NAME}(?:[ \t]{_NAME})?"
+    rf"|(?:Am|An[ \t]de[rmn]|Auf[ \t]de[rmn]|Im|In[ \t]de[rmn]|Unter[ \t]de[rmn]|Zum|Zur|"
+    rf"Hinter[ \t]de[rmn]|Vor[ \t]de[rmn]|Bei[ \t]de[rmn]|Alt|Alte[rns]?|Neue[rns]?|Obere[rns]?|"
+    rf"Untere[rns]?|Große[rns]?|Kleine[rns]?)[ \t-]{_NAME}(?:[ \t]{_NAME})?)")
+
+_EN_SUFFIX = (r"Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|"
+              r"Place|Pl|Way|Terrace|Ter|Close|Crescent|Cres|Square|Sq|Parkway|Pkwy|"
+              r"Highway|Hwy|Circle|Cir|Trail|Trl|Row|Gardens|Gdns|Hill|Mews|Grove|Walk|"
+              r"Park|Green|Plaza|Alley|Loop|Pike|Turnpike|Expressway|Freeway|Causeway|"
+              r"Embankment|Parade|Rise|Vale|View|Wharf|Quay|Yard|Broadway|Gate|Hollow|"
+              r"Ridge|Run|Point|Pointe|Crossing|Commons|Heights|Estate|Center|Centre")
+_DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
+_UNIT = (r"(?:,?[ \t]*(?:Apt|Apartment|Suite|Ste|Unit|Fl|Floor|Room|Rm|Bldg|Building|"
+         r"Flat|Dept)\.?[ \t]*#?[ \t]*[\w-]{1,6}|,?[ \t]*\#[ \t]?[\w-]{1,6})")
+_EN_STREET = (
+    rf"(?:(?:Flat|Apartment|Apt|Unit|Suite)[ \t]+[\w-]{{1,5}},[ \t]*)?"
+    rf"{_NUMBER}[ \t]+(?:{_DIRECTION}[ \t]+)?"
+    rf"(?:(?:{_NAME}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:{_EN_SUFFIX})\.?"
+    rf"(?:[ \t]+{_DIRECTION}(?!\w))?{_UNIT}?")
+
+_FR_TYPES = (r"rue|avenue|av\.|ave\.?|boulevard|bd\.?|bld\.?|blvd\.?|place|pl\.|chemin|"
+             r"ch\.|allée|all\.|impasse|imp\.|quai|route|rte\.?|cours|square|sq\.|voie|"
+             r"passage|rond-point|faubourg|fbg\.?|cité|sentier|esplanade|promenade|villa|"
+             r"hameau|lieu-dit|parvis|résidence|montée|traverse|rampe|mail|clos|carrefour|"
+             r"chaussée|ruelle|venelle|galerie|domaine|lotissement|square")
+_FR_LINK = r"(?:de|du|des|la|le|les|l['’]|d['’]|aux|au|en|sur|sous|et|à)"
+_FR_STREET = (
+    rf"{_NUMBER},?[ \t]+(?i:{_FR_TYPES})[ \t]+"
+    rf"(?:(?:{_FR_LINK}[ \t]?)*(?:{_NAME}|\d{{1,2}}(?:er)?(?!\d))[ \t]?){{1,6}}")
+
+_ES_TYPES = (r"Calle|C/|C\.|Cl\.|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°o]\.?|Plaza|Pza\.?|"
+             r"Pl\.|Plaça|Camino|Cno\.|Carrer|Carretera|Ctra\.?|Ronda|Rda\.|Travesía|"
+             r"Trav\.|Glorieta|Gta\.|Vía|Rambla|Passeig|Pg\.|Avinguda|Urbanización|Urb\.|"
+             r"Callejón|Pasaje|Pje\.|Cuesta|Costanilla|Bulevar|Polígono|Pol\.|Alameda|"
+             r"Carrera|Calzada|Camí|Travessera|Via")
+_ES_LINK = r"(?:de|del|la|las|los|el|y|i|d['’]|l['’]|dels|en)"
+_FLOOR = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?\.?[ \t]?[º°ª](?:[ \t]?-?[ \t]?(?:[A-Z]|\d{1,2}|"
+          r"izq(?:uierda|da)?\.?|izda\.?|izqda\.?|dcha\.?|dch\.?|der(?:echa)?\.?|ctro\.?|centro))?|bajo|entlo\.?|"
+          r"entresuelo|ático|planta[ \t]\d{1,2}|piso[ \t]\d{1,2}|puerta[ \t]\w{1,3}|"
+          r"esc(?:alera)?\.?[ \t]\w{1,3}|portal[ \t]\w{1,3}|bloque[ \t]\w{1,3}|"
+          r"local[ \t]\w{1,3}|[A-Z](?![\w]))){0,4}")
+_ES_STREET = (
+    rf"(?:{_ES_TYPES})[ \t]*(?:(?:{_ES_LINK}[ \t]?)*{_NAME}[ \t]?){{1,6}}"
+    rf"(?:,[ \t]*|[ \t]+)(?:(?:n[º°o]\.?|n\.[º°]|núm\.?|número)[ \t]*)?(?:{_NUMBER}|s/n)"
+    rf"{_FLOOR}")
+
+_PO_BOX = (r"(?:P\.?[ \t]?O\.?[ \t]?Box|PO[ \t]Box|Post[ \t]Office[ \t]Box|Postfach|"
+           r"B\.?P\.?|CS|TSA|Boîte[ \t]postale|Apartado(?:[ \t]de[ \t]correos)?|Apdo\.?)"
+           r"[ \t]*\d[\d \t]{0,9}\d?")
+
+# A postal code and a city, a region, a country: what may follow a street, after a
+# comma, a space or a line break.
+_UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}"
+_CITY = rf"[{_UP}]{_W}*(?:['’.-]{_W}+)*(?:[ \t-](?:am|an|der|im|bei|sur|sous|de|del|la|le|les|en|Cedex(?:[ \t]\d{{1,2}})?|{_NAME})){{0,4}}"
+_POSTAL_CITY = (
+    rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|(?:[A-Z]{{1,2}}-)?\d{{4}}(?=[ \t]{_W}))[ \t]+{_CITY}"
+    rf"(?:[ \t]*\({_NAME}(?:[ \t]{_NAME})*\))?")
+_US_TAIL = rf"{_CITY},?[ \t]+[A-Z]{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?"
+_UK_TAIL = rf"(?:{_CITY}[ \t,]+)?{_UK_POSTCODE}"
+_TAIL = (rf"(?:(?:,[ \t]*|[ \t]*\n[ \t]*|[ \t]+)(?:{_POSTAL_CITY}|{_US_TAIL}|{_UK_TAIL})"
+         rf"|,[ \t]*(?:{_CITY})(?=[ \t]*(?:\n|$|[.;)]|,[ \t]*(?:{_CITY})?[ \t]*(?:\n|$|[.;)]))))")
+_REGION = rf"(?:,[ \t]*{_NAME}(?:[ \t]{_NAME}){{0,2}}(?=[ \t]*(?:\n|$|[.;)!?])))?"
+
+_ADDRESS = re.compile(
+    rf"(?<![\w/.-])(?:{_EN_STREET}|{_FR_STREET}|{_ES_STREET}|{_DE_STREET}[ \t]*,?[ \t]*{_NUMBER}"
+    rf"{_UNIT}?|{_PO_BOX})(?:{_TAIL}(?:{_REGION}))?(?![\w])")
+
+
+class AddressDetector:
+    """Postal addresses (type ``address``) in English, German, French and Spanish:
+    a street known by its type word and a house number, or a PO box, with the postal
+    code, city, region and country that follow (see the module). Needs ``pip install
+    'tripwire[names]'``."""
+
+    name = "address"
+    types = ("address",)
+    # a street, number, unit, postal code, city, region and country
+    max_length = 160
+
+    def __init__(self) -> None:
+        _gazetteers.require("the address detector")
+
+    @_views.reads_folded
+    def detect(self, text: str) -> Iterable[Detection]:
+        if not any(c.isdigit() for c in text):  # every address has a number
+            return []
+        found: list[Detection] = []
+        for m in _ADDRESS.finditer(text):
+            start, end = m.span()
+            value = text[start:end].rstrip(" \t,.")
+            if not any(c.isdigit() for c in value) or len(value) < 6:
+                continue
+            found.append(Detection("address", start, start + len(value), 0.85, self.name,
+                                   value))
+        return found
