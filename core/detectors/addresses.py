@@ -71,7 +71,9 @@ _EN_SUFFIX = (r"Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|
               r"Ridge|Run|Point|Pointe|Crossing|Commons|Heights|Estate|Center|Centre")
 _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
 _UNIT = (r"(?:,?[ \t]*(?:Apt|Apartment|Suite|Ste|Unit|Fl|Floor|Room|Rm|Bldg|Building|"
-         r"Flat|Dept)\.?[ \t]*#?[ \t]*[\w-]{1,6}|,?[ \t]*\#[ \t]?[\w-]{1,6})")
+         r"Flat|Dept|appartement|appt|app|bâtiment|bât|étage|escalier|esc|porte|"
+         r"Wohnung|Whg|Aufgang|Etage|App)\.?[ \t]*(?:n[°º]|#)?[ \t]*[\w-]{1,6}"
+         r"|,?[ \t]*\#[ \t]?[\w-]{1,6})")
 _EN_STREET = (
     rf"(?:(?:Flat|Apartment|Apt|Unit|Suite)[ \t]+[\w-]{{1,5}},[ \t]*)?"
     rf"{_NUMBER}[ \t]+(?:{_DIRECTION}[ \t]+)?"
@@ -84,9 +86,12 @@ _FR_TYPES = (r"rue|avenue|av\.|ave\.?|boulevard|bd\.?|bld\.?|blvd\.?|place|pl\.|
              r"hameau|lieu-dit|parvis|résidence|montée|traverse|rampe|mail|clos|carrefour|"
              r"chaussée|ruelle|venelle|galerie|domaine|lotissement|square")
 _FR_LINK = r"(?:de|du|des|la|le|les|l['’]|d['’]|aux|au|en|sur|sous|et|à)"
+_FR_NAME = rf"(?:(?:{_FR_LINK}[ \t]?)*(?:{_NAME}|\d{{1,2}}(?:er)?(?!\d))[ \t]?){{1,6}}"
 _FR_STREET = (
-    rf"{_NUMBER},?[ \t]+(?i:{_FR_TYPES})[ \t]+"
-    rf"(?:(?:{_FR_LINK}[ \t]?)*(?:{_NAME}|\d{{1,2}}(?:er)?(?!\d))[ \t]?){{1,6}}")
+    rf"{_NUMBER},?[ \t]+(?i:{_FR_TYPES})[ \t]+{_FR_NAME}{_UNIT}?"
+    # street first, as Belgium and Switzerland write it: Chaussée de Wavre 214
+    rf"|(?i:{_FR_TYPES})[ \t]+(?:(?:{_FR_LINK}[ \t]?)*{_NAME}[ \t]?){{1,6}},?[ \t]*\d{{1,4}}(?:[ \t]?[a-zA-Z](?!\w))?"
+    rf"(?:[ \t](?:bis|ter))?(?!\w){_UNIT}?")
 
 _ES_TYPES = (r"Calle|C/|C\.|Cl\.|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°o]\.?|Plaza|Pza\.?|"
              r"Pl\.|Plaça|Camino|Cno\.|Carrer|Carretera|Ctra\.?|Ronda|Rda\.|Travesía|"
@@ -111,15 +116,20 @@ _PO_BOX = (r"(?:P\.?[ \t]?O\.?[ \t]?Box|PO[ \t]Box|Post[ \t]Office[ \t]Box|Postf
 # A postal code and a city, a region, a country: what may follow a street, after a
 # comma, a space or a line break.
 _UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}"
-_CITY = rf"[{_UP}]{_W}*(?:['’.-]{_W}+)*(?:[ \t-](?:am|an|der|im|bei|sur|sous|de|del|la|le|les|en|Cedex(?:[ \t]\d{{1,2}})?|{_NAME})){{0,4}}"
+_CITY = (rf"[{_UP}]{_W}*(?:['’.-]{_W}+)*(?:[ \t-](?:am|an|der|im|bei|sur|sous|de|del|la|le|"
+         rf"les|en|Cedex(?:[ \t]\d{{1,2}})?|{_NAME})){{0,4}}")
 _POSTAL_CITY = (
     rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|(?:[A-Z]{{1,2}}-)?\d{{4}}(?=[ \t]{_W}))[ \t]+{_CITY}"
     rf"(?:[ \t]*\({_NAME}(?:[ \t]{_NAME})*\))?")
-_US_TAIL = rf"{_CITY},?[ \t]+[A-Z]{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?"
-_UK_TAIL = rf"(?:{_CITY}[ \t,]+)?{_UK_POSTCODE}"
-_TAIL = (rf"(?:(?:,[ \t]*|[ \t]*\n[ \t]*|[ \t]+)(?:{_POSTAL_CITY}|{_US_TAIL}|{_UK_TAIL})"
+_SEP = r"(?:[ \t]*,[ \t]*|[ \t]*\n[ \t]*|[ \t]+)"
+# Postal codes that end an address after its places: a US state and ZIP code, a
+# Canadian province and postal code, a UK postcode.
+_CODE = (rf"(?:[A-Z]{{2}}[ \t]*,?[ \t]*\d{{5}}(?:-\d{{4}})?(?!\w)"
+         rf"|(?:[A-Z]{{2}}[ \t]+)?[A-Z]\d[A-Z][ \t]?\d[A-Z]\d(?!\w)|{_UK_POSTCODE}(?!\w))")
+_TAIL = (rf"(?:{_SEP}(?:{_POSTAL_CITY}|(?:{_CITY}{_SEP}){{0,2}}{_CODE})"
          rf"|,[ \t]*(?:{_CITY})(?=[ \t]*(?:\n|$|[.;)]|,[ \t]*(?:{_CITY})?[ \t]*(?:\n|$|[.;)]))))")
-_REGION = rf"(?:,[ \t]*{_NAME}(?:[ \t]{_NAME}){{0,2}}(?=[ \t]*(?:\n|$|[.;)!?])))?"
+_PLAIN = rf"[{_UP}]{_W}*(?:['’-]{_W}+)*"
+_REGION = rf"(?:,[ \t]*{_PLAIN}(?:[ \t]{_PLAIN}){{0,2}}(?=[ \t]*(?:\n|$|[.;)!?])))?"
 
 _ADDRESS = re.compile(
     rf"(?<![\w/.-])(?:{_EN_STREET}|{_FR_STREET}|{_ES_STREET}|{_DE_STREET}[ \t]*,?[ \t]*{_NUMBER}"

@@ -54,8 +54,8 @@ _INITIAL = rf"[{_UP}]\."
 _PARTICLE = (r"(?:von|van|der|den|de|del|della|di|da|du|des|dos|das|la|le|y|zu|ten|ter|"
              r"bin|ibn|al|el)")
 _RUN = re.compile(
-    rf"(?<![\w@#/\\.+=&-])(?:{_CAP})(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}(?:{_CAP}|{_INITIAL}))*"
-    rf"(?![\w@]|\.\w)")
+    rf"(?<![\w#/\\.+=&-])(?:{_CAP})(?:[ \t](?:{_PARTICLE}[ \t]){{0,2}}(?:{_CAP}|{_INITIAL}))*"
+    rf"(?![\w@]|\.\w|['’][a-rt-z])")
 _TOKEN = re.compile(rf"{_CAP}|{_INITIAL}|{_PARTICLE}")
 
 
@@ -70,6 +70,8 @@ TITLES = _words("""
     M MM Mme Mmes Mlle Mlles Monsieur Madame Mademoiselle Maître Docteur Professeur Pr
     Famille Sr Sra Srta Señor Señora Señorita Don Doña Dña Dra Lic Profesor Profesora
     Familia""")
+#: Words after which a (family) name follows, in lower case: married and birth names.
+NAME_BEFORE = _words("épouse née né veuve geborene geb verheiratete verh viuda nee")
 #: Greetings and thanks: a name may follow.
 GREETINGS = _words("""
     Hi Hello Hey Dear Dearest Morning Thanks Thank Thx Cheers Congrats Welcome Bye
@@ -98,27 +100,47 @@ _LABEL = re.compile(
     r"propriétaire|signataire|interlocuteur|demandeur|candidat|candidate|bénéficiaire|"
     r"nombre|apellidos?|nombre completo|para|remitente|destinatario|titular|paciente|"
     r"inquilino|arrendador|firmado|firma|solicitante|empleado|empleada|contacto|"
-    r"responsable|beneficiario|asunto de)\s?:[ \t]*$")
-#: Capitalised words that are never (the start of) a name: pronouns, articles,
-#: conjunctions, days and months, in the four languages.
+    r"responsable|beneficiario|asunto de)(?:[ \t][\w.]+){0,3}[ \t]?[:=][ \t]*[\"'«]?[ \t]*$")
+#: Words that are never (the start of) a name, compared in lower case: the four
+#: languages' function words (pronouns, articles, prepositions, conjunctions, common
+#: verbs and adverbs that start sentences), days, months and their abbreviations, and
+#: words for a group of people. The given-name dictionary holds many of them as names
+#: somewhere (``To``, ``Son``, ``Can``, ``Il``, ``Mi``).
 STOP = _words("""
-    I The This That These Those We You He She It They My Our Your His Her Their A An
-    And Or But If So Yes No Ok Okay Please Also Then When Where What Who Why How Here
-    There Today Tomorrow Yesterday Monday Tuesday Wednesday Thursday Friday Saturday
-    Sunday January February March April May June July August September October
-    November December Team Support Everyone All Folks Guys Sir Madam Customer Service
-    Ich Du Er Wir Ihr Sie Es Mein Meine Dein Unser Der Die Das Den Dem Des Ein Eine Und
-    Oder Aber Wenn Bitte Ja Nein Heute Morgen Gestern Montag Dienstag Mittwoch
-    Donnerstag Freitag Samstag Sonntag Januar Februar März Mai Juni Juli Oktober
-    Dezember Zusammen Leute Kollegen Kolleginnen Kundenservice Kunde Grüße Gruß
-    Je Tu Il Elle Nous Vous Ils Elles Le La Les Un Une Et Ou Mais Si Oui Non
-    Aujourd Demain Hier Lundi Mardi Mercredi Jeudi Vendredi Samedi Dimanche Janvier
-    Février Mars Avril Juin Juillet Août Septembre Octobre Novembre Décembre Tous Toutes
-    Équipe Service Client
-    Yo Él Ella Nosotros Ustedes Usted Ellos El Los Las Una Pero Sí Hoy Mañana Ayer
-    Lunes Martes Miércoles Jueves Viernes Sábado Domingo Enero Febrero Marzo Abril Mayo
-    Junio Julio Agosto Septiembre Setiembre Octubre Noviembre Diciembre Todos Equipo
-    Señores""")
+    i the this that these those we you he she it they my our your his her their a an
+    and or but if so yes no ok okay please also then when where what who why how here
+    there today tomorrow yesterday to can is in on at by of for as am be do go me us up
+    oh not all any are was were has had have will would could should may might must
+    shall let get got see say new old big top per via yet one two due just only still
+    even well now hey dear thanks thank hello hi hmm btw fyi re fwd cc asap pls
+    ich du er wir ihr sie es mein meine dein deine sein seine unser unsere euer der die
+    das den dem des ein eine einen einem einer und oder aber wenn weil dass mit von bei
+    nach aus für über unter vor hinter neben ist sind war hat haben wird werden kann
+    können muss soll bitte danke ja nein auch noch schon nur sehr hier dort heute
+    morgen gestern kein keine alle viele gut am im zum zur vom beim anbei leider
+    je tu il elle nous vous ils elles moi toi lui eux le la les un une et ou mais donc
+    car que qui quoi est sont ont des aux ces ses mes tes nos vos leur son sa mon ma si
+    se ne y
+    ton ta notre votre pas plus tout tous toute toutes bien très ici voici voilà
+    avec pour dans sur sous par chez sans ce cet cette en au du veuillez merci oui non
+    aujourd demain hier salut bonjour bonsoir cordialement
+    yo él ella ellos ellas usted ustedes nosotros el los las una unos unas del por
+    para con sin sobre entre pero como más mas muy todo toda todos todas hay ser estar
+    esta este esto ese esa eso aquí ahí mi su sus mis tus nuestro nuestra vuestro
+    qué cuando donde sí hoy mañana ayer hola gracias saludos
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur
+    thurs fri sat sun january february march april may june july august september
+    october november december jan feb mar apr jun jul aug sep sept oct nov dec
+    montag dienstag mittwoch donnerstag freitag samstag sonntag januar jänner februar
+    märz mai juni juli oktober dezember mo di mi do fr sa so
+    lundi mardi mercredi jeudi vendredi samedi dimanche janvier février mars avril
+    juin juillet août septembre octobre novembre décembre
+    lunes martes miércoles jueves viernes sábado domingo enero febrero marzo abril
+    mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
+    team support everyone all folks guys sir madam customer service staff admin
+    zusammen leute kollegen kolleginnen kundenservice kunde grüße gruß team
+    équipe tous toutes service client clients
+    equipo todos señores""")
 #: Words that make a run an organisation's name (after it, or its last word).
 ORGANISATION = _words("""
     GmbH AG KG OHG GbR UG SE eV mbH Inc Ltd LLC LLP PLC plc Corp Corporation Co Company
@@ -149,24 +171,33 @@ STREET_AFTER = _words("""
     Straße Strasse Str Allee Platz Weg Gasse Ring Damm Ufer Chaussee""")
 #: Prepositions after which a lone given name is a place (``nach Paris``, ``à Florence``).
 _PLACE_BEFORE = re.compile(
-    r"(?:\b(?:in|nach|aus|from|à|en|près de|cerca de|desde|hacia|vers|bei|im|near|"
-    r"de|von|via|über)\s+$)")
+    r"(?:\b(?:in|nach|aus|from|à|en|près de|cerca de|desde|hacia|vers|im|near|via|"
+    r"über)\s+$)")
 _TITLE_BEFORE = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Sra|Srta|Dra|Mme|Mmes|Mlle|Pr|Lic|Ing|Dña|Hr|Fr|"
-    r"St|Rev|Capt|Sgt|Dipl\.-Ing)\.?|(?<!\w)M\.|(?<!\w)MM\.|(?<!\w)D\.|(?<!\w)Dª)"
+    r"Rev|Capt|Sgt|Dipl\.-Ing)\.?|(?<!\w)M\.|(?<!\w)MM\.|(?<!\w)D\.|(?<!\w)Dª|"
+    r"(?i:\b(?:épouse|née?|veuve|geborene|geb\.|verh\.|viuda de)))"
     r"(?:\s+(?:Dr|Prof|Dra|Ing)\.?)*\s+$")
+#: A greeting right before the name (``Hi Anna``; after a comma only a given name:
+#: ``Bonjour, Veuillez`` starts a sentence).
 _GREETING_BEFORE = re.compile(
     r"(?i)\b(?:hi|hello|hey|dear|hallo|liebe[rs]?|moin|servus|bonjour|bonsoir|salut|"
     r"coucou|ch[èe]re?s?|hola|querid[oa]s?|estimad[oa]s?|buen[oa]s (?:días|tardes|noches)|"
     r"thanks|thank you|danke|merci|gracias|sehr geehrte[rs]?(?: (?:herr|frau))?|"
-    r"guten (?:tag|morgen|abend))[ \t]*,?[ \t]*$")
+    r"guten (?:tag|morgen|abend))[ \t]*(,?)[ \t]*$")
+#: Places and organisations named after a saint: ``St. Mary's``, ``Ste-Anne``.
+_SAINT_BEFORE = re.compile(r"\b(?:St|Ste|Sto|Sta|S)\.?[ \t-]?$")
 _EMAIL_AFTER = re.compile(r"[ \t]*[<(\[][^\s<>@]+@")
+#: A word after the run: an organisation's legal form, a street's type.
+_NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]*(?:&|\+|und|and|et|y)?[ \t]*([\w.]+)")
+#: A run of capitals (``AMELIA ROSE THORNTON``, ``Nom : VASSEUR``).
+_CAPS_RUN = re.compile(
+    rf"(?<![\w#/\\.+=&@-])[{_UP}]{{2,}}(?:['’-][{_UP}]+)*(?:[ \t][{_UP}]{{2,}}(?:['’-][{_UP}]+)*){{0,3}}"
+    rf"(?![\w@-])")
 
 #: How common (1 to 13, ``first_names``) a given name must be to be taken alone,
 #: without a family name or a context that says a person is meant.
 ALONE = 4
-#: ... and when it starts a sentence, where a word is capitalised anyway.
-ALONE_AT_START = 6
 
 
 class NameDetector:
@@ -185,8 +216,10 @@ class NameDetector:
         self._surnames = _gazetteers.surnames()
 
     def _is_given(self, token: str) -> int:
-        """How common ``token`` is as a given name (0: not one); a hyphenated name
-        counts when each of its parts is one (``Marie-Claire``)."""
+        """How common ``token`` is as a given name (0: not one, or a function word); a
+        hyphenated name counts when each of its parts is one (``Marie-Claire``)."""
+        if token.lower() in STOP:
+            return 0
         given = self._given
         strength = given.get(token)
         if strength is not None:
@@ -203,36 +236,64 @@ class NameDetector:
             detection = self._judge(text, m.start(), m.group())
             if detection is not None:
                 found.append(detection)
+        if any(c.isupper() and text[i + 1:i + 2].isupper() for i, c in enumerate(text[:-1])
+               ) if len(text) < 200 else _CAPS_RUN.search(text):
+            found.extend(self._capitals(text))
+        return found
+
+    def _capitals(self, text: str) -> list[Detection]:
+        """Names written in capitals: a family name after a field label (``Nom :
+        VASSEUR``), or a given name and a family name (``AMELIA ROSE THORNTON``)."""
+        found: list[Detection] = []
+        for m in _CAPS_RUN.finditer(text):
+            words = m.group().split()
+            if any(w.lower() in STOP or w in ORGANISATION or w.capitalize() in ORGANISATION
+                   for w in words):
+                continue
+            labelled = _LABEL.search(text, max(0, m.start() - 40), m.start())
+            if labelled is not None and labelled.end() == m.start():
+                score = 0.85
+            elif (len(words) >= 2 and self._is_given(words[0].capitalize()) >= ALONE
+                  and _gazetteers.fold_name(words[-1]) in self._surnames):
+                score = 0.85
+            else:
+                continue
+            found.append(Detection("name", m.start(), m.end(), score, self.name, m.group()))
         return found
 
     def _judge(self, text: str, start: int, run: str) -> Detection | None:
         tokens = [(t.start() + start, t.group()) for t in _TOKEN.finditer(run)]
         before = text[max(0, start - 40):start]
-        if before.endswith("&") or before.rstrip().endswith("&"):
+        mention = before.endswith("@")
+        if before.rstrip().endswith("&") or _SAINT_BEFORE.search(before):
             return None
         # Leading words that are not the name: a title or greeting (which says a
         # person follows), or any other capitalised word before the first given name.
         context = 0.0
+        greeting = _GREETING_BEFORE.search(before)
         if _TITLE_BEFORE.search(before):
             context = 0.9
-        elif _GREETING_BEFORE.search(before) or _LABEL.search(before):
+        elif greeting is not None and not greeting.group(1):
+            context = 0.85
+        elif _LABEL.search(before):
             context = 0.85
         first = 0
         while first < len(tokens):
             word = tokens[first][1]
-            if word in TITLES:
+            if word in TITLES or word.lower() in NAME_BEFORE:
                 context = 0.9
             elif word in GREETINGS:
                 context = max(context, 0.85)
             elif word in NOT_BEFORE:
                 return None
-            elif word in STOP or (word[0].islower()):
+            elif word.lower() in STOP or word[0].islower():
                 pass
             else:
                 break
             first += 1
-        if first and tokens[first - 1][1] in NOT_BEFORE:
-            return None
+        if (not context and len(tokens) == 1 and start > 0 and text[start - 1] == ","
+                and text.startswith(",", start + len(run)) and self._field_before(text, start)):
+            context = 0.8  # a family name after a given name in a CSV row
         # Skip capitalised words until the first given name, unless context says the
         # run itself is the name (after a title: ``Herr Müller``).
         if not context:
@@ -242,7 +303,8 @@ class NameDetector:
                 first += 1
         # Trailing words that are not the name.
         last = len(tokens)
-        while last > first and (tokens[last - 1][1] in STOP or tokens[last - 1][1][0].islower()):
+        while last > first and (tokens[last - 1][1].lower() in STOP
+                                or tokens[last - 1][1][0].islower()):
             last -= 1
         if last <= first:
             return None
@@ -250,12 +312,11 @@ class NameDetector:
         if any(w in ORGANISATION or w in STREET_AFTER for w in words):
             return None
         end = tokens[last - 1][0] + len(tokens[last - 1][1])
-        after = text[end:end + 24]
-        next_word = re.match(rf"[ \t]*(?:&|\+|und|and|et|y)?[ \t]*({_CAP}|GmbH|AG|SA|SL|SE|KG|"
-                             rf"UG|SAS|SARL|LLC|PLC|plc|e\.V\.)", after)
-        if next_word is not None:
-            nxt = next_word.group(1)
-            if nxt in ORGANISATION or nxt in STREET_AFTER or after.lstrip().startswith("&"):
+        nxt = _NEXT_WORD.match(text, end, end + 30)
+        if nxt is not None:
+            word = nxt.group(1).rstrip(".")
+            if (word in ORGANISATION or word in STREET_AFTER
+                    or text[end:nxt.start(1)].strip() in ("&", "+")):
                 return None
         name_start = tokens[first][0]
         given = self._is_given(words[0])
@@ -263,27 +324,49 @@ class NameDetector:
         lead = text[line_start:name_start]
         score = context
         if not score:
-            if not lead.strip(" \t-–—>*") and self._signs(text, line_start, end):
+            if not lead.strip(" \t-–—>*•") and self._signs(text, line_start, end):
                 score = 0.85
             elif re.search(r"[,;][ \t]*$", lead) and _SIGN_OFF.search(lead.rstrip(" \t,;")):
                 score = 0.85
             elif _EMAIL_AFTER.match(text, end):
                 score = 0.85
+            elif given and text.startswith(":", end):
+                score = 0.85  # a speaker: "Erwan: the wallet for ..."
+            elif given and greeting is not None:
+                score = 0.85  # "Hola, Carlos"
+        if re.match(r"[ \t]*[a-z]*[ \t]?:(?!//)", text[end:end + 16]) and not given:
+            return None  # a field's label itself: "Account name:"
         if not score:
             if not given:
                 return None
-            if len(words) >= 2 and not words[-1].endswith("."):
+            elif len(words) >= 2 and not words[-1].endswith("."):
                 score = 0.9
+            elif mention:
+                return None
             else:
-                score = self._alone(text, name_start, words[0], given)
-                if not score:
+                if not self._alone(text, name_start, given):
                     return None
+                score = 0.7
+                comma = re.search(rf"({_CAP}),[ \t]*$", text[max(0, name_start - 40):name_start])
+                if comma is not None and all(_gazetteers.fold_name(part) in self._surnames
+                                             for part in comma.group(1).split("-")):
+                    # "Whitaker, Joan": the family name first
+                    name_start -= len(text[max(0, name_start - 40):name_start]) - comma.start()
+                    score = 0.8
+        if mention and len(words) < 2:
+            return None
         return Detection("name", name_start, end, score, self.name, text[name_start:end])
+
+    def _field_before(self, text: str, start: int) -> bool:
+        """Whether the comma-separated field before ``start`` is a given name."""
+        field_start = max(text.rfind(",", 0, start - 1), text.rfind("\n", 0, start - 1)) + 1
+        return self._is_given(text[field_start:start - 1]) > 0
 
     def _signs(self, text: str, line_start: int, end: int) -> bool:
         """Whether the run ending at ``end`` is the whole of its line (but for
         punctuation) and the line before it is a sign-off: a signature."""
-        rest = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)]
+        line_end = text.find("\n", end)
+        rest = text[end:line_end if line_end >= 0 else len(text)]
         if rest.strip(" \t.,;:!|-–—") and not rest.lstrip().startswith(("|", ",", "-", "–", "(")):
             return False
         prev_end = line_start - 1
@@ -297,12 +380,9 @@ class NameDetector:
             previous = text[prev_start:prev_end]
         return bool(_SIGN_OFF.search(previous.strip()[-40:]))
 
-    def _alone(self, text: str, start: int, word: str, given: int) -> float:
-        """The score of a given name standing alone (0: not taken as a name)."""
+    def _alone(self, text: str, start: int, given: int) -> bool:
+        """Whether a given name standing alone is taken as a name."""
         before = text[max(0, start - 16):start]
         if _PLACE_BEFORE.search(before):
-            return 0.0
-        at_start = not before.strip() or before.rstrip()[-1:] in ".!?:;\n\"“«(-•*"
-        if given < (ALONE_AT_START if at_start else ALONE):
-            return 0.0
-        return 0.7
+            return False
+        return given >= ALONE
