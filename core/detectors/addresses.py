@@ -44,6 +44,8 @@ _UP = "A-ZÀ-ÖØ-ÞĀ-ſ"  # capitals (and, for Latin Extended-A, both cases: h
 _W = r"[^\W\d_]"  # a letter
 # A word of a street's or a city's name: capitalised, or a number in a name (17. Juni).
 _NAME = rf"(?:[{_UP}]{_W}*(?:['’.-]{_W}+)*\.?|\d{{1,2}}\.)"
+# A word of a name without dots or digits.
+_PLAIN = rf"[{_UP}]{_W}*(?:['’-]{_W}+)*"
 # A house number: 12, 12a, 12 A, 12-14, 12/3, 12 bis.
 _NUMBER = (r"\d{1,5}(?:[ \t]?[a-zA-Z](?![\w]))?(?:[ \t]?[-–/][ \t]?\d{1,5}[a-zA-Z]?(?!\w))?"
            r"(?:[ \t](?:bis|ter|quater)\b)?")
@@ -61,7 +63,7 @@ _DE_STREET = (
     rf"|(?:Stra(?:ß|ss)e|Platz|Allee)[ \t](?:de[rsnm]|am|an[ \t]der)[ \t]{_NAME}(?:[ \t]{_NAME})?"
     rf"|(?:Am|An[ \t]de[rmn]|Auf[ \t]de[rmn]|Im|In[ \t]de[rmn]|Unter[ \t]de[rmn]|Zum|Zur|"
     rf"Hinter[ \t]de[rmn]|Vor[ \t]de[rmn]|Bei[ \t]de[rmn]|Alt|Alte[rns]?|Neue[rns]?|Obere[rns]?|"
-    rf"Untere[rns]?|Große[rns]?|Kleine[rns]?)[ \t-]{_NAME}(?:[ \t]{_NAME})?)")
+    rf"Untere[rns]?|Große[rns]?|Kleine[rns]?)[ \t-]{_PLAIN}(?:[ \t]{_PLAIN})?)")
 
 _EN_SUFFIX = (r"Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|"
               r"Place|Pl|Way|Terrace|Ter|Close|Crescent|Cres|Square|Sq|Parkway|Pkwy|"
@@ -75,7 +77,9 @@ _UNIT = (r"(?:,?[ \t]*(?:Apt|Apartment|Suite|Ste|Unit|Fl|Floor|Room|Rm|Bldg|Buil
          r"Wohnung|Whg|Aufgang|Etage|App)\.?[ \t]*(?:n[°º]|#)?[ \t]*[\w-]{1,6}"
          r"|,?[ \t]*\#[ \t]?[\w-]{1,6})")
 _EN_STREET = (
-    rf"(?:(?:Flat|Apartment|Apt|Unit|Suite)[ \t]+[\w-]{{1,5}},[ \t]*)?"
+    # a unit on an estate, without a street number: Unit 7, Bridge Industrial Estate
+    rf"(?:Unit|Units|Suite)[ \t]+[\w-]{{1,5}},[ \t]*(?:{_NAME}[ \t]+){{1,4}}(?:{_EN_SUFFIX}|Estate)"
+    rf"(?!\w)|(?:(?:Flat|Apartment|Apt|Unit|Suite)[ \t]+[\w-]{{1,5}},[ \t]*)?"
     rf"{_NUMBER}[ \t]+(?:{_DIRECTION}[ \t]+)?"
     rf"(?:(?:{_NAME}|\d{{1,3}}(?:st|nd|rd|th))[ \t]+){{1,4}}(?:{_EN_SUFFIX})\.?"
     rf"(?:[ \t]+{_DIRECTION}(?!\w))?{_UNIT}?")
@@ -97,43 +101,67 @@ _ES_TYPES = (r"Calle|C/|C\.|Cl\.|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°o]\.?|Pl
              r"Pl\.|Plaça|Camino|Cno\.|Carrer|Carretera|Ctra\.?|Ronda|Rda\.|Travesía|"
              r"Trav\.|Glorieta|Gta\.|Vía|Rambla|Passeig|Pg\.|Avinguda|Urbanización|Urb\.|"
              r"Callejón|Pasaje|Pje\.|Cuesta|Costanilla|Bulevar|Polígono|Pol\.|Alameda|"
-             r"Carrera|Calzada|Camí|Travessera|Via")
-_ES_LINK = r"(?:de|del|la|las|los|el|y|i|d['’]|l['’]|dels|en)"
+             r"Carrera|Calzada|Camí|Travessera|Via|Rúa|Rua|Travessa|Largo|Praça|Estrada|Colonia")
+_ES_LINK = r"(?:de|del|la|las|los|el|y|i|d['’]|l['’]|dels|en|do|da|dos|das)"
 _FLOOR = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?\.?[ \t]?[º°ª](?:[ \t]?-?[ \t]?(?:[A-Z]|\d{1,2}|"
           r"izq(?:uierda|da)?\.?|izda\.?|izqda\.?|dcha\.?|dch\.?|der(?:echa)?\.?|ctro\.?|centro))?|bajo|entlo\.?|"
-          r"entresuelo|ático|planta[ \t]\d{1,2}|piso[ \t]\d{1,2}|puerta[ \t]\w{1,3}|"
+          r"entresuelo|ático|planta[ \t]\d{1,2}|piso[ \t]\d{1,2}|"
+          r"(?:puerta|pta|dpto|depto|departamento|nave|oficina|of|parcela|casa|int|"
+          r"interior)\.?[ \t]\w{1,4}|"
           r"esc(?:alera)?\.?[ \t]\w{1,3}|portal[ \t]\w{1,3}|bloque[ \t]\w{1,3}|"
           r"local[ \t]\w{1,3}|[A-Z](?![\w]))){0,4}")
 _ES_STREET = (
     rf"(?:{_ES_TYPES})[ \t]*(?:(?:{_ES_LINK}[ \t]?)*{_NAME}[ \t]?){{1,6}}"
-    rf"(?:,[ \t]*|[ \t]+)(?:(?:n[º°o]\.?|n\.[º°]|núm\.?|número)[ \t]*)?(?:{_NUMBER}|s/n)"
+    rf"(?:,[ \t]*|[ \t]+)(?:(?:n[º°o]\.?|n\.[º°]|núm\.?|número|nave|km\.?|parcela)[ \t]*)?"
+    rf"(?:{_NUMBER}|s/n)"
     rf"{_FLOOR}")
 
 _PO_BOX = (r"(?:P\.?[ \t]?O\.?[ \t]?Box|PO[ \t]Box|Post[ \t]Office[ \t]Box|Postfach|"
-           r"B\.?P\.?|CS|TSA|Boîte[ \t]postale|Apartado(?:[ \t]de[ \t]correos)?|Apdo\.?)"
+           r"B\.?P\.?|CS|TSA|Boîte[ \t]postale|Apartado(?:[ \t](?i:de[ \t]correos))?|Apdo\.?)"
            r"[ \t]*\d[\d \t]{0,9}\d?")
 
 # A postal code and a city, a region, a country: what may follow a street, after a
 # comma, a space or a line break.
 _UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}"
-_CITY = (rf"[{_UP}]{_W}*(?:['’.-]{_W}+)*(?:[ \t-](?:am|an|der|im|bei|sur|sous|de|del|la|le|"
-         rf"les|en|Cedex(?:[ \t]\d{{1,2}})?|{_NAME})){{0,4}}")
+# A city: Berlin, Frankfurt am Main, Aix-en-Provence, Santiago de Compostela, New York,
+# Paris Cedex 08; a capitalised word goes on a city's name only after a particle or
+# a word that starts one (San, New, Bad, ...), so "Köln Telefon" is Köln.
+_CITY_START = (r"(?:New|San|Santa|Santo|São|Saint|Sainte|St\.|Ste\.|Bad|Le|La|Les|Los|Las|El|"
+               r"Port|Fort|North|South|East|West|Ciudad|Villa|Puerto|Mont|Val|Sankt|Schwäbisch|"
+               r"Hann\.|Markt|Neu|Alt|Groß|Klein|Nieder|Ober|Unter)")
+_CITY = (rf"(?:{_CITY_START}[ \t-]|[{_UP}][a-z]{{1,4}}\.[ \t])?{_PLAIN}(?:\.(?=[ \t]*[,)]))?(?:(?:[ \t-](?:am|an|der|den|im|bei|"
+         rf"ob|vor|sur|sous|de|del|la|le|les|en|lès|y|d['’]|l['’])){{1,3}}[ \t-]?{_PLAIN}"
+         rf"|[ \t]Cedex(?:[ \t]\d{{1,2}})?|[ \t]\d{{1,2}}(?=[ \t]*(?:,|\n|$)))*")
 _POSTAL_CITY = (
-    rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|(?:[A-Z]{{1,2}}-)?\d{{4}}(?=[ \t]{_W}))[ \t]+{_CITY}"
-    rf"(?:[ \t]*\({_NAME}(?:[ \t]{_NAME})*\))?")
-_SEP = r"(?:[ \t]*,[ \t]*|[ \t]*\n[ \t]*|[ \t]+)"
+    rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|(?:[A-Z]{{1,2}}-)?\d{{4}}(?:-\d{{3}})?(?=[ \t;]{_W}))"
+    rf"(?:[ \t]+|[ \t]*;[ \t]*){_CITY}(?:[ \t]*\({_NAME}(?:[ \t]{_NAME})*\))?")
+_SEP = r"(?:[ \t]*[,;][ \t]*|[ \t]*\n[ \t]*|[ \t]+)"
 # Postal codes that end an address after its places: a US state and ZIP code, a
 # Canadian province and postal code, a UK postcode.
 _CODE = (rf"(?:[A-Z]{{2}}[ \t]*,?[ \t]*\d{{5}}(?:-\d{{4}})?(?!\w)"
          rf"|(?:[A-Z]{{2}}[ \t]+)?[A-Z]\d[A-Z][ \t]?\d[A-Z]\d(?!\w)|{_UK_POSTCODE}(?!\w))")
-_TAIL = (rf"(?:{_SEP}(?:{_POSTAL_CITY}|(?:{_CITY}{_SEP}){{0,2}}{_CODE})"
-         rf"|,[ \t]*(?:{_CITY})(?=[ \t]*(?:\n|$|[.;)]|,[ \t]*(?:{_CITY})?[ \t]*(?:\n|$|[.;)]))))")
-_PLAIN = rf"[{_UP}]{_W}*(?:['’-]{_W}+)*"
+# The end of a line or a sentence: places before it belong to the address.
+_LINE_END = r"(?=[ \t]*(?:\n|$|[.;)\"»–—]))"
+_TAIL = (rf"(?:{_SEP}(?:{_CITY}{_SEP}){{0,2}}(?:{_POSTAL_CITY}|{_CODE})"
+         rf"|(?:,[ \t]*{_CITY}){{1,3}}{_LINE_END})")
 _REGION = rf"(?:,[ \t]*{_PLAIN}(?:[ \t]{_PLAIN}){{0,2}}(?=[ \t]*(?:\n|$|[.;)!?])))?"
 
+# After an address's field label and the space after it (a lookbehind for each: each
+# has its own width).
+_ADDRESS_LABEL = "|".join(
+    f"(?<={label}{sep})" for label in ("Anschrift", "Adresse", "Address", "Dirección", "Direccion",
+                                  "Domicilio", "Wohnort", "Wohnanschrift", "Lieferadresse",
+                                  "Rechnungsadresse", "Sitz", "domicile", "adresse",
+                                  "address", "dirección", "domicilio", "Domicile")
+    for sep in (": ", " : ", ":\t", ": \n", ":\n", " "))
 _ADDRESS = re.compile(
-    rf"(?<![\w/.-])(?:{_EN_STREET}|{_FR_STREET}|{_ES_STREET}|{_DE_STREET}[ \t]*,?[ \t]*{_NUMBER}"
-    rf"{_UNIT}?|{_PO_BOX})(?:{_TAIL}(?:{_REGION}))?(?![\w])")
+    rf"(?<![\w/.-])(?:(?:{_EN_STREET}|{_ES_STREET}|{_FR_STREET}|{_DE_STREET}[ \t]*,?[ \t]*"
+    rf"{_NUMBER}{_UNIT}?|{_PO_BOX})(?:{_TAIL}(?:{_REGION}))?"
+    # after an address label, a street without a type word (Eigelstein 112) when its
+    # postal code and city follow
+    rf"|(?:{_ADDRESS_LABEL})(?:{_PLAIN}[ \t]){{1,3}}\d{{1,4}}[a-z]?(?!\w)[ \t]*,?[ \t]*"
+    rf"{_POSTAL_CITY}(?:{_REGION}))"
+    rf"(?![\w])")
 
 
 class AddressDetector:
