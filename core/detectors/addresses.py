@@ -50,14 +50,17 @@ _PLAIN = rf"[{_UP}]{_W}*(?:['’-]{_W}+)*"
 _NUMBER = (r"\d{1,5}(?:[ \t]?[a-zA-Z](?![\w]))?(?:[ \t]?[-–/][ \t]?\d{1,5}[a-zA-Z]?(?!\w))?"
            r"(?:[ \t](?:bis|ter|quater)\b)?")
 
-_DE_TYPES = (r"stra(?:ß|ss)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|steig|"
+_DE_TYPES = (r"straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|steig|"
              r"pfad|markt|graben|kamp|wall|zeile|steg|stieg|promenade|passage|hof|garten|"
              r"berg|feld|tor|brücke|anger|höhe|winkel|redder|twiete|grund|acker|aue|bogen|"
              r"blick|busch|heide|hain|hang|leite|mühle|siedlung|tal|terrasse|trift|wiese|"
              r"wald|wende|graben|deich|koppel|kai|gässchen|gässle|gäßchen|stiege|rain|"
              r"halde|matt|matte|brunnen|park")
+# A word that ends in one of them: checked once at the word's end (a lookbehind each).
+_DE_ENDS = "|".join(f"(?<={t})" if not t.endswith("\\.") else f"(?<={t[:-2]})\\."
+                    for t in _DE_TYPES.split("|"))
 _DE_STREET = (
-    rf"(?:(?:[{_UP}]{_W}*-)*[{_UP}]{_W}*(?:{_DE_TYPES})"           # Hauptstraße, Karl-Marx-Allee
+    rf"(?:[{_UP}][\w-]*+(?:{_DE_ENDS})"                              # Hauptstraße, Karl-Marx-Allee
     rf"|(?:{_NAME}[ \t]){{1,3}}(?:Stra(?:ß|ss)e|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|"
     rf"Chaussee|Markt|Steig|Pfad|Promenade)"                         # Berliner Straße
     rf"|(?:Stra(?:ß|ss)e|Platz|Allee)[ \t](?:de[rsnm]|am|an[ \t]der)[ \t]{_NAME}(?:[ \t]{_NAME})?"
@@ -89,12 +92,13 @@ _FR_TYPES = (r"rue|avenue|av\.|ave\.?|boulevard|bd\.?|bld\.?|blvd\.?|place|pl\.|
              r"passage|rond-point|faubourg|fbg\.?|cité|sentier|esplanade|promenade|villa|"
              r"hameau|lieu-dit|parvis|résidence|montée|traverse|rampe|mail|clos|carrefour|"
              r"chaussée|ruelle|venelle|galerie|domaine|lotissement|square")
+_FR_ANY_CASE = "(?:" + "|".join(f"[{t[0].upper()}{t[0]}]{t[1:]}" for t in _FR_TYPES.split("|")) + ")"
 _FR_LINK = r"(?:de|du|des|la|le|les|l['’]|d['’]|aux|au|en|sur|sous|et|à)"
 _FR_NAME = rf"(?:(?:{_FR_LINK}[ \t]?)*(?:{_NAME}|\d{{1,2}}(?:er)?(?!\d))[ \t]?){{1,6}}"
 _FR_STREET = (
-    rf"{_NUMBER},?[ \t]+(?i:{_FR_TYPES})[ \t]+{_FR_NAME}{_UNIT}?"
+    rf"{_NUMBER},?[ \t]+{_FR_ANY_CASE}[ \t]+{_FR_NAME}{_UNIT}?"
     # street first, as Belgium and Switzerland write it: Chaussée de Wavre 214
-    rf"|(?i:{_FR_TYPES})[ \t]+(?:(?:{_FR_LINK}[ \t]?)*{_NAME}[ \t]?){{1,6}},?[ \t]*\d{{1,4}}(?:[ \t]?[a-zA-Z](?!\w))?"
+    rf"|{_FR_ANY_CASE}[ \t]+(?:(?:{_FR_LINK}[ \t]?)*{_NAME}[ \t]?){{1,6}},?[ \t]*\d{{1,4}}(?:[ \t]?[a-zA-Z](?!\w))?"
     rf"(?:[ \t](?:bis|ter))?(?!\w){_UNIT}?")
 
 _ES_TYPES = (r"Calle|C/|C\.|Cl\.|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°o]\.?|Plaza|Pza\.?|"
@@ -180,14 +184,33 @@ class AddressDetector:
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
-        if not any(c.isdigit() for c in text):  # every address has a number
-            return []
         found: list[Detection] = []
-        for m in _ADDRESS.finditer(text):
-            start, end = m.span()
-            value = text[start:end].rstrip(" \t,.")
-            if not any(c.isdigit() for c in value) or len(value) < 6:
-                continue
-            found.append(Detection("address", start, start + len(value), 0.85, self.name,
-                                   value))
+        for w0, w1 in _windows(text):
+            for m in _ADDRESS.finditer(text[w0:w1]):
+                start, end = m.start() + w0, m.end() + w0
+                value = text[start:end].rstrip(" \t,.")
+                if not any(c.isdigit() for c in value) or len(value) < 6:
+                    continue
+                found.append(Detection("address", start, start + len(value), 0.85, self.name,
+                                       value))
         return found
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """The parts of ``text`` an address can be in: every address has a number, with
+    at most ``_BEFORE`` characters of street, label and unit before its first digit
+    and ``_AFTER`` of postal code, city, region and country after its last one. Each
+    starts after white space (or at the start), so a match cannot start inside a word."""
+    windows: list[tuple[int, int]] = []
+    for m in _DIGITS.finditer(text):
+        w0, w1 = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
+        if windows and w0 <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], w1)
+            continue
+        space = max(text.rfind(" ", 0, w0), text.rfind("\n", 0, w0), text.rfind("\t", 0, w0))
+        windows.append((space + 1 if space >= 0 else 0, w1))
+    return windows
+
+
+_DIGITS = re.compile(r"\d+")
+_BEFORE, _AFTER = 120, 160
