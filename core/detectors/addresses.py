@@ -56,9 +56,10 @@ _DE_TYPES = (r"straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chauss
              r"blick|busch|heide|hain|hang|leite|mühle|siedlung|tal|terrasse|trift|wiese|"
              r"wald|wende|graben|deich|koppel|kai|gässchen|gässle|gäßchen|stiege|rain|"
              r"halde|matt|matte|brunnen|park")
-# A word that ends in one of them: checked once at the word's end (a lookbehind each).
+# A word that ends in one of them (Hauptstraße, Karl-Marx-Allee): checked once at the
+# word's end (a lookbehind each).
 _DE_ENDS = "|".join(f"(?<={t})" if not t.endswith("\\.") else f"(?<={t[:-2]})\\."
-                    for t in _DE_TYPES.split("|"))
+                    for w in _DE_TYPES.split("|") for t in (w, w.capitalize()))
 _DE_STREET = (
     rf"(?:[{_UP}][\w-]*+(?:{_DE_ENDS})"                              # Hauptstraße, Karl-Marx-Allee
     rf"|(?:{_NAME}[ \t]){{1,3}}(?:Stra(?:ß|ss)e|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|"
@@ -133,7 +134,7 @@ _UK_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}"
 _CITY_START = (r"(?:New|San|Santa|Santo|São|Saint|Sainte|St\.|Ste\.|Bad|Le|La|Les|Los|Las|El|"
                r"Port|Fort|North|South|East|West|Ciudad|Villa|Puerto|Mont|Val|Sankt|Schwäbisch|"
                r"Hann\.|Markt|Neu|Alt|Groß|Klein|Nieder|Ober|Unter)")
-_CITY = (rf"(?:{_CITY_START}[ \t-]|[{_UP}][a-z]{{1,4}}\.[ \t])?{_PLAIN}(?:\.(?=[ \t]*[,)]))?(?:(?:[ \t-](?:am|an|der|den|im|bei|"
+_CITY = (rf"(?:{_CITY_START}[ \t-]|(?:Col|Fracc|Urb|Bo|Bº|Res|Lot)\.[ \t])?{_PLAIN}(?:\.(?=[ \t]*[,)]))?(?:(?:[ \t-](?:am|an|der|den|im|bei|"
          rf"ob|vor|sur|sous|de|del|la|le|les|en|lès|y|d['’]|l['’])){{1,3}}[ \t-]?{_PLAIN}"
          rf"|[ \t]Cedex(?:[ \t]\d{{1,2}})?|[ \t]\d{{1,2}}(?=[ \t]*(?:,|\n|$)))*")
 _POSTAL_CITY = (

@@ -332,8 +332,8 @@ class NameDetector:
         before = text[max(0, start - 40):start]
         mention = before.endswith("@")
         last = _last_word(before)
-        if last.endswith("&") or last in _SAINTS:
-            return None
+        if last.endswith("&") or last in _SAINTS or last in NOT_BEFORE:
+            return None  # an organisation's, a place's or a street's name
         # What the text before says: a title, a greeting, a field label, "my name is"
         # (each pattern is tried only when the last word before could end it).
         context = 0.0
