@@ -92,12 +92,19 @@ def _dedupe(spans: Iterable[Span]) -> list[Span]:
     return taken
 
 
+#: The types each finder looks for (a peer is scored on those only).
+COVERS = {"tripwire offline": TYPES, "pyap": ("address",), "commonregex": ("address",)}
+
+
 def finders() -> dict[str, Callable[[str], list[Span]]]:
+    """tripwire's tier and the peers that are installed, by label."""
     out: dict[str, Callable[[str], list[Span]]] = {"tripwire offline": tripwire_tier()}
     for label, make in (("pyap", pyap_peer), ("commonregex", commonregex_peer)):
         finder = make()
         if finder is not None:
             out[label] = finder
+        else:
+            print(f"({label} is not installed: pip install {label})")
     return out
 
 
@@ -108,8 +115,8 @@ def table(split: str, records: list[dict[str, Any]],
     print(f"{'finder':<17} {'type':<8} {'lang':<4} {'prec':>5} {'rec':>5} {'F1':>5} "
           f"{'tp':>4} {'fp':>4} {'fn':>4}")
     for label, finder in detect.items():
-        score = score_pii(records, finder, types=TYPES)
-        for kind in TYPES:
+        score = score_pii(records, finder, types=COVERS[label])
+        for kind in COVERS[label]:
             for lang in [*langs, "all"]:
                 c = score.by_type[kind] if lang == "all" else score.by_type_lang[kind, lang]
                 if c.tp + c.fp + c.fn == 0:
