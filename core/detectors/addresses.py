@@ -109,14 +109,19 @@ _ES_TYPES = (r"Calle|C/|C\.|Cl\.|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°o]\.?|Pl
              r"Carrera|Calzada|Camí|Travessera|Via|Rúa|Rua|Travessa|Largo|Praça|Estrada|Colonia")
 _ES_LINK = r"(?:de|del|la|las|los|el|y|i|d['’]|l['’]|dels|en|do|da|dos|das)"
 _FLOOR = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?\.?[ \t]?[º°ª](?:[ \t]?-?[ \t]?(?:[A-Z]|\d{1,2}|"
-          r"izq(?:uierda|da)?\.?|izda\.?|izqda\.?|dcha\.?|dch\.?|der(?:echa)?\.?|ctro\.?|centro))?|bajo|entlo\.?|"
+          r"izq(?:uierda|da)?\.?|izda\.?|izqda\.?|dcha\.?|dch\.?|der(?:echa)?\.?|ctro\.?|centro|"
+          r"planta|piso))?|bajo|entlo\.?|"
           r"entresuelo|ático|planta[ \t]\d{1,2}|piso[ \t]\d{1,2}|"
           r"(?:puerta|pta|dpto|depto|departamento|nave|oficina|of|parcela|casa|int|"
           r"interior)\.?[ \t]\w{1,4}|"
           r"esc(?:alera)?\.?[ \t]\w{1,3}|portal[ \t]\w{1,3}|bloque[ \t]\w{1,3}|"
           r"local[ \t]\w{1,3}|[A-Z](?![\w]))){0,4}")
 _ES_STREET = (
-    rf"(?:{_ES_TYPES})[ \t]*(?:(?:{_ES_LINK}[ \t]?)*{_NAME}[ \t]?){{1,6}}"
+    # Colombia and its neighbours number their streets: Calle 85 # 11-53, Cra. 7 No. 32-16
+    rf"(?:Calle|Cl\.?|Carrera|Cra\.?|Kr\.?|Avenida|Av\.?|Diagonal|Dg\.?|Transversal|Tv\.?)"
+    rf"[ \t]+\d{{1,3}}[A-Z]?(?:[ \t](?:bis|Sur|Norte|Este))?[ \t]*(?:#|No\.?|N[º°o]\.?)[ \t]*"
+    rf"\d{{1,3}}[A-Z]?[ \t]?-[ \t]?\d{{1,3}}{_FLOOR}"
+    rf"|(?:{_ES_TYPES})[ \t]*(?:(?:{_ES_LINK}[ \t]?)*{_NAME}[ \t]?){{1,6}}"
     rf"(?:,[ \t]*|[ \t]+)(?:(?:n[º°o]\.?|n\.[º°]|núm\.?|número|nave|km\.?|parcela)[ \t]*)?"
     rf"(?:{_NUMBER}|s/n)"
     rf"{_FLOOR}")
@@ -135,10 +140,13 @@ _CITY_START = (r"(?:New|San|Santa|Santo|São|Saint|Sainte|St\.|Ste\.|Bad|Le|La|L
                r"Port|Fort|North|South|East|West|Ciudad|Villa|Puerto|Mont|Val|Sankt|Schwäbisch|"
                r"Hann\.|Markt|Neu|Alt|Groß|Klein|Nieder|Ober|Unter)")
 _CITY = (rf"(?:{_CITY_START}[ \t-]|(?:Col|Fracc|Urb|Bo|Bº|Res|Lot)\.[ \t])?{_PLAIN}(?:\.(?=[ \t]*[,)]))?(?:(?:[ \t-](?:am|an|der|den|im|bei|"
-         rf"ob|vor|sur|sous|de|del|la|le|les|en|lès|y|d['’]|l['’])){{1,3}}[ \t-]?{_PLAIN}"
-         rf"|[ \t]Cedex(?:[ \t]\d{{1,2}})?|[ \t]\d{{1,2}}(?=[ \t]*(?:,|\n|$)))*")
+         rf"ob|vor|sur|sous|de|del|la|le|les|en|lès|d['’]|l['’])){{1,3}}[ \t-]?{_PLAIN}"
+         rf"|[ \t]Cedex(?:[ \t]\d{{1,2}})?|[ \t]\d{{1,2}}(?=[ \t]*(?:,|\n|$))"
+         # a second word that ends the address: Buenos Aires, Hong Kong
+         rf"|[ \t]{_PLAIN}(?=[ \t]*(?:[,\n.;()]|$)))*")
 _POSTAL_CITY = (
-    rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|(?:[A-Z]{{1,2}}-)?\d{{4}}(?:-\d{{3}})?(?=[ \t;]{_W}))"
+    rf"(?:(?:[A-Z]{{1,2}}-)?\d{{5}}|(?:[A-Z]{{1,2}}-)?\d{{4}}(?:-\d{{3}})?(?=[ \t;]{_W})"
+    rf"|[A-Z]\d{{4}}[A-Z]{{3}}|C\d{{4}})"  # Argentina: C1043AAZ
     rf"(?:[ \t]+|[ \t]*;[ \t]*){_CITY}(?:[ \t]*\({_NAME}(?:[ \t]{_NAME})*\))?")
 _SEP = r"(?:[ \t]*[,;][ \t]*|[ \t]*\n[ \t]*|[ \t]+)"
 # Postal codes that end an address after its places: a US state and ZIP code, a

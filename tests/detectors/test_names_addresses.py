@@ -122,9 +122,19 @@ def test_hard_negatives_are_not_names(found, text):
     ("Calle Mayor, 5, 3º B, 28013 Madrid", "Calle Mayor, 5, 3º B, 28013 Madrid"),
     ('domicilio="Av. Chapultepec 480, Col. Americana, 44160 Guadalajara, Jal."',
      "Av. Chapultepec 480, Col. Americana, 44160 Guadalajara, Jal"),
+    # Latin America: numbered streets, an Argentine postal code and a two-word city
+    ("Oficina: Calle 85 # 11-53, Bogotá.", "Calle 85 # 11-53, Bogotá"),
+    ("Envíenlo a Av. Corrientes 1234, C1043AAZ Buenos Aires, Argentina.",
+     "Av. Corrientes 1234, C1043AAZ Buenos Aires, Argentina"),
 ])
+
 def test_addresses_are_found_whole_in_the_four_languages(found, text, expected):
     assert addresses(found(text)) == [expected]
+
+
+def test_two_addresses_joined_by_a_word_are_two(found):
+    assert addresses(found("Plaza Mayor 1, 28012 Madrid y Ronda de Segovia 12, 28005 Madrid")
+                     ) == ["Plaza Mayor 1, 28012 Madrid", "Ronda de Segovia 12, 28005 Madrid"]
 
 
 @pytest.mark.parametrize("text", [
