@@ -331,17 +331,17 @@ class NameDetector:
         tokens = [(t.start() + start, t.group()) for t in _TOKEN.finditer(run)]
         before = text[max(0, start - 40):start]
         mention = before.endswith("@")
-        last = _last_word(before)
-        if last.endswith("&") or last in _SAINTS or last in NOT_BEFORE:
+        word_before = _last_word(before)
+        if word_before.endswith("&") or word_before in _SAINTS or word_before in NOT_BEFORE:
             return None  # an organisation's, a place's or a street's name
         # What the text before says: a title, a greeting, a field label, "my name is"
         # (each pattern is tried only when the last word before could end it).
         context = 0.0
         titled = False
-        low = last.lower().rstrip(",")
+        low = word_before.lower().rstrip(",")
         greeting = _GREETING_BEFORE.search(before) if low in _GREETING_ENDS else None
         labelled = _labelled(before)
-        if (low.rstrip(".") in _TITLE_ENDS or last in ("M.", "MM.", "D.", "Dª")) and (
+        if (low.rstrip(".") in _TITLE_ENDS or word_before in ("M.", "MM.", "D.", "Dª")) and (
                 _TITLE_BEFORE.search(before)):
             context, titled = 0.9, True
         elif (greeting is not None and not greeting.group(1)) or labelled:
