@@ -119,8 +119,10 @@ class PIIDetector(Processor):
         and ``name`` and ``address`` with ``model``
         email, phone, credit-card, ssn, api-key, ip-address, url, uuid, crypto-wallet,
         iban, date-of-birth (and the types of the ``detectors`` given); ``name`` and
-        ``address`` need ``model``, and so does a type of your own (any other name,
-        ``employee-id``: the judge is asked for it).
+        ``address``: without ``model`` the offline tier finds them
+        (``tripwire.detectors.names``, ``.addresses``; ``pip install
+        'tripwire[names]'``), with ``model`` the judge; a type of your own (any other
+        name, ``employee-id``) needs ``model``: the judge is asked for it.
     ``strategy`` = ``"redact"``
         ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``;
         ``"mask"`` is ``"redact"`` with ``redaction_method = "mask"``, as keyword-guard

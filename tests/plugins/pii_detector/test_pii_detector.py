@@ -190,8 +190,6 @@ def test_defaults():
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"detection_types": ["name"]}, "name need the judge tier"),
-    ({"detection_types": ["email", "address"]}, "address need the judge tier"),
     ({"detection_types": ["e-mail"]}, "unknown detection type.s. e-mail; valid: email"),
     ({"detection_types": "email"}, "detection_types"),
     ({"strategy": "redcat"}, "option 'strategy' must be one of 'block', 'warn', 'filter', "
