@@ -201,6 +201,8 @@ class Gateway:
         api = codec is not None and request.match_info.http_exception is None
         if codec is None:
             codec = self.codecs[0]
+        elif api:
+            record.api = codec.api
         try:
             try:
                 response = await self._admit(request, handler, codec, api)
