@@ -1,6 +1,8 @@
 """One request path under every client API: the same conversation sent through each API
-the gateway speaks, streamed and not, reaches the agent's processors as the same input
-and the same chunks, and nothing a processor blocked or redacted reaches any client.
+the gateway speaks, streamed and not, to an agent on any upstream (OpenAI's chat
+completions, OpenAI's Responses, Anthropic's Messages), reaches the agent's processors
+as the same input and the same chunks, and nothing a processor blocked or redacted
+reaches any client.
 
 ``APIS`` lists each API: how a conversation is its request body, and how its answer's
 text is read. An API added to the gateway adds itself here."""
@@ -20,6 +22,7 @@ from hypothesis import given, settings
 from tests.serve.test_serve import Recorder
 from tests.serve.test_serve_guardrails import EMAIL
 from tests.support.fake_llm_server import FakeLLMServer, Reply
+from tests.support.helpers import ALL_WIRES
 from tripwire import Agent
 from tripwire.plugins.pii_detector import PIIDetector
 from tripwire.serve import Gateway, running
@@ -93,9 +96,9 @@ def conversations(draw: st.DrawFn) -> Conversation:
 
 @settings(max_examples=25, deadline=None, database=None)
 @given(turns=conversations(), before=_sentences, after=_sentences,
-       delta_size=st.integers(1, 30))
+       delta_size=st.integers(1, 30), wire=st.sampled_from(ALL_WIRES))
 def test_every_api_runs_the_same_processors_on_the_same_chunks(turns, before, after,
-                                                               delta_size):
+                                                               delta_size, wire):
     reply = Reply(text=f"{before} {EMAIL} {after}", delta_size=delta_size)
 
     async def scenario() -> dict[tuple[str, bool], tuple[int, bytes, Recorder, Recorder]]:
@@ -105,7 +108,7 @@ def test_every_api_runs_the_same_processors_on_the_same_chunks(turns, before, af
                 for stream in (False, True):
                     first, last = Recorder("first"), Recorder("last")
                     pii = PIIDetector()
-                    agent = Agent(id="support", model=upstream.openai(max_retries=0),
+                    agent = Agent(id="support", model=upstream.model(wire, max_retries=0),
                                   input_processors=[first, pii, last],
                                   output_processors=[first, pii, last],
                                   default_error_processors=False)
