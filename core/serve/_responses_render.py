@@ -240,9 +240,10 @@ class ResponseRender:
                     f'"status":"{status}","role":"assistant","content":[{part}]}}'))
         reasoning = {"type": "reasoning_text", "text": text}
         item["content"] = [reasoning]
-        ids = {"item_id": item["id"], "output_index": index, "content_index": 0}
-        return self._event("response.reasoning_text.done", _members(**ids, text=text)) \
-            + self._event("response.content_part.done", _members(**ids, part=reasoning)) \
+        where: dict[str, Any] = {"item_id": item["id"], "output_index": index,
+                                 "content_index": 0}
+        return self._event("response.reasoning_text.done", _members(**where, text=text)) \
+            + self._event("response.content_part.done", _members(**where, part=reasoning)) \
             + self._event("response.output_item.done", _members(output_index=index, item=item))
 
     def finish(self, finish_reason: str, usage: Usage) -> bytes:
