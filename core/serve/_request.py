@@ -38,6 +38,7 @@ from tripwire.models.wire import (
     parse_tool_args,
     unpaired_surrogate,
 )
+from tripwire.serve._codec import AgentCall, BadRequest
 from tripwire.tools import TOOL_NAME
 
 #: Request fields passed to the upstream as model settings, as they are.
@@ -98,51 +99,13 @@ _NOT_TAKEN = {
 }
 
 
-class BadRequest(ValueError):
-    """The request body is not a valid chat completion request; ``param`` names the
-    field (OpenAI's ``error.param``)."""
-
-    def __init__(self, message: str, param: str | None = None) -> None:
-        super().__init__(message)
-        self.param = param
-
-
 @attrs.define
-class ChatRequest:
-    """What one chat completion request asks of an agent."""
+class ChatRequest(AgentCall):
+    """What one chat completion request asks of an agent (``upstream_fields``: the
+    ``UPSTREAM_FIELDS`` the client gave)."""
 
-    agent: str
-    messages: list[Message]
-    stream: bool = False
+    #: ``stream_options.include_usage``: the stream's last event has the usage
     include_usage: bool = False
-    #: names of the tools the client runs (their calls are returned to it)
-    client_tools: list[dict[str, Any]] = attrs.field(factory=list)
-    tool_choice: Any = None
-    model_settings: dict[str, Any] = attrs.field(factory=dict)
-    #: the ``UPSTREAM_FIELDS`` the client gave, for the upstream's request body
-    upstream_fields: dict[str, Any] = attrs.field(factory=dict)
-
-    def options(self, provider: str | None = None,
-                provider_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The ``agent.stream()`` options of this request (request context aside), for
-        an agent whose model's ``provider`` gets the upstream fields over the agent's
-        own ``provider_options``. The client's system and developer messages, the
-        texts of its tools and of its upstream fields and settings are input, checked
-        by the agent's input processors like the rest of what it sends
-        (``caller_system="input"``)."""
-        options: dict[str, Any] = {"caller_system": "input"}
-        if self.upstream_fields and provider is not None:
-            own = (provider_options or {}).get(provider)
-            options["provider_options"] = {
-                provider: {**own, **self.upstream_fields} if isinstance(own, Mapping)
-                else self.upstream_fields}
-        if self.client_tools:
-            options["client_tools"] = self.client_tools
-        if self.tool_choice is not None:
-            options["tool_choice"] = self.tool_choice
-        if self.model_settings:
-            options["model_settings"] = self.model_settings
-        return options
 
 
 def parse_request(body: Any) -> ChatRequest:

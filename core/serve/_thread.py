@@ -32,7 +32,7 @@ from aiohttp import web
 from tripwire.agent import Agent
 from tripwire.memory import ThreadOwnerError
 from tripwire.messages import Message, ToolInvocationPart
-from tripwire.serve._request import BadRequest
+from tripwire.serve._codec import BadRequest
 
 __all__ = ["THREAD_HEADER", "THREAD_NOT_FOUND", "answered_calls", "check_turn", "has_memory",
            "owner_error", "store_thread_id", "thread_of"]
