@@ -55,16 +55,11 @@ from tripwire.models.wire import (
     kind_of,
     nesting_depth,
 )
-from tripwire.serve._request import (
-    BadRequest,
-    ChatRequest,
-    _definition,
-    _definition_texts,
-    _names_only,
-)
+from tripwire.serve._codec import AgentCall, BadRequest
+from tripwire.serve._request import _definition, _definition_texts, _names_only
 from tripwire.tools import TOOL_NAME
 
-__all__ = ["FIELDS", "MessagesRequest", "messages_from_anthropic", "parse_messages_request",
+__all__ = ["COUNT_FIELDS", "FIELDS", "MessagesRequest", "messages_from_anthropic", "parse_messages_request",
            "thread_turn"]
 
 #: Request fields that become the call's model settings (``stop_sequences`` as ``stop``).
@@ -78,6 +73,8 @@ IGNORED = frozenset({"metadata"})
 #: Every field the gateway reads itself.
 HANDLED = frozenset({"model", "messages", "system", "stream", "tools", "tool_choice"})
 FIELDS = SETTINGS | UPSTREAM_FIELDS | IGNORED | HANDLED
+#: The fields of a ``count_tokens`` body (Anthropic's: what the model reads).
+COUNT_FIELDS = frozenset({"model", "messages", "system", "tools", "tool_choice", "thinking"})
 
 #: Why a field of Anthropic's API that this gateway does not take is refused.
 _NOT_TAKEN = {
@@ -117,28 +114,30 @@ _THINKING_TYPES = frozenset({"enabled", "disabled", "adaptive"})
 
 
 @attrs.define
-class MessagesRequest(ChatRequest):
-    """What one Messages request asks of an agent (a chat request's fields; the
-    stream's usage is always reported, in ``message_delta``)."""
+class MessagesRequest(AgentCall):
+    """What one Messages request asks of an agent (its stream always reports usage,
+    in ``message_delta``)."""
 
 
-def parse_messages_request(body: Any) -> MessagesRequest:
-    """A decoded JSON body as a ``MessagesRequest``; ``BadRequest`` for anything else."""
+def parse_messages_request(body: Any, *, count: bool = False) -> MessagesRequest:
+    """A decoded JSON body as a ``MessagesRequest``; ``BadRequest`` for anything else.
+    ``count``: a ``count_tokens`` body (``COUNT_FIELDS``, no ``max_tokens``)."""
     try:
-        return _parse(body)
+        return _parse(body, count)
     except WireError as e:
         raise BadRequest(str(e), e.field) from None
 
 
-def _parse(body: Any) -> MessagesRequest:
+def _parse(body: Any, count: bool) -> MessagesRequest:
     if not isinstance(body, dict):
         raise BadRequest(f"the request body must be a JSON object, got {kind_of(body)}")
-    _only(body, FIELDS, None, "this gateway takes")
+    _only(body, COUNT_FIELDS if count else FIELDS, None,
+          "count_tokens takes" if count else "this gateway takes")
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise BadRequest("model: Field required: the name of an agent (GET /v1/models lists "
                          "them)", "model")
-    if body.get("max_tokens") is None:
+    if body.get("max_tokens") is None and not count:
         raise BadRequest("max_tokens: Field required (the most tokens the answer may have)",
                          "max_tokens")
     stream = body.get("stream", False)
@@ -156,7 +155,6 @@ def _parse(body: Any) -> MessagesRequest:
         agent=model,
         messages=messages_from_anthropic(body.get("messages"), body.get("system")),
         stream=bool(stream),
-        include_usage=True,
         client_tools=tools,
         tool_choice=_tool_choice(body.get("tool_choice")),
         model_settings=settings,

@@ -63,10 +63,10 @@ def anthropic_error_body(type: str, message: str) -> str:
     return dumps({"type": "error", "error": {"type": type, "message": message}})
 
 
-def tripwire_message(info: TripwireInfo) -> str:
+def tripwire_message(processor_id: str, reason: str) -> str:
     """What a client is told of a processor that stopped its request: the processor's
     id and its reason (a reason says why, never the blocked text)."""
-    return f"The processor {info.processor_id!r} stopped the request: {info.reason}"
+    return f"The processor {processor_id!r} stopped the request: {reason}"
 
 
 def stop_reason(finish_reason: str, client_calls: bool) -> str:
@@ -223,15 +223,15 @@ class MessageAnswer:
         the ``refusal`` stop reason (its ``stop_details`` name the processor), then an
         ``error`` event naming it (the ``anthropic`` client raises it). Nothing of the
         blocked text: it never passed the processor."""
-        message = tripwire_message(info)
+        message = tripwire_message(info.processor_id, info.reason)
         details = {"type": "refusal", "category": None, "explanation": message}
         return (self._delta(usage, REFUSAL, details)
                 + _event("error", {"type": "error", "error": {
                     "type": "invalid_request_error", "message": message}}))
 
-    def failed(self, status: int, message: str) -> bytes:
+    def failed(self, status: int, message: str, type: str, code: Any) -> bytes:
         """The run failed after the stream began: an ``error`` event, as Anthropic's
-        API ends a stream that fails (``status``: the error's, for its type)."""
+        API ends a stream that fails (its type the one of the error's ``status``)."""
         return _event("error", {"type": "error",
                                 "error": {"type": error_type(status), "message": message}})
 
