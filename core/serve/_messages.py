@@ -79,7 +79,7 @@ class MessagesCodec(Codec):
         ``status``; a processor that stopped the request (``type`` ``tripwire``, the
         processor's id as ``code``) is an ``invalid_request_error`` naming it."""
         if type == "tripwire":
-            message = tripwire_message(str(code), message)
+            message = tripwire_message(code, message)
         return web.Response(status=status, body=utf8(anthropic_error_body(error_type(status),
                                                                           message)),
                             content_type="application/json", charset="utf-8")

@@ -63,10 +63,11 @@ def anthropic_error_body(type: str, message: str) -> str:
     return dumps({"type": "error", "error": {"type": type, "message": message}})
 
 
-def tripwire_message(processor_id: str, reason: str) -> str:
+def tripwire_message(processor_id: str | None, reason: str) -> str:
     """What a client is told of a processor that stopped its request: the processor's
     id and its reason (a reason says why, never the blocked text)."""
-    return f"The processor {processor_id!r} stopped the request: {reason}"
+    who = "A processor" if processor_id is None else f"The processor {processor_id!r}"
+    return f"{who} stopped the request: {reason}"
 
 
 def stop_reason(finish_reason: str, client_calls: bool) -> str:
@@ -132,7 +133,7 @@ class MessageAnswer:
     def start(self) -> bytes:
         """``message_start`` (usage is known once the run ends: ``message_delta``) and a
         ``ping``."""
-        message = {"id": self.id, "type": "message", "role": "assistant",
+        message: dict[str, Any] = {"id": self.id, "type": "message", "role": "assistant",
                    "model": self.model, "content": [], "stop_reason": None,
                    "stop_sequence": None, "usage": usage_json(None)}
         return (_event("message_start", {"type": "message_start", "message": message})
@@ -176,9 +177,9 @@ class MessageAnswer:
             self.tool_calls += 1
             out = self._begin("tool_use", {"type": "tool_use", "id": payload["tool_call_id"],
                                            "name": payload["tool_name"], "input": {}})
-            delta = {"type": "input_json_delta", "partial_json": dumps(tool_input(payload))}
-            out += _event("content_block_delta", {"type": "content_block_delta",
-                                                  "index": self.index, "delta": delta})
+            out += _event("content_block_delta", {
+                "type": "content_block_delta", "index": self.index,
+                "delta": {"type": "input_json_delta", "partial_json": dumps(tool_input(payload))}})
             return out + self._close()
         return None
 
