@@ -29,38 +29,39 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any
 
 import attrs
 
-from tripwire.chunks import ID_RULE, TOOL_CALL_ID
 from tripwire.messages import (
     FilePart,
     Message,
-    MessageContent,
     Part,
     ReasoningPart,
     TextPart,
     ToolInvocation,
     ToolInvocationPart,
-    new_id,
 )
 from tripwire.models.wire import (
-    MAX_ARGS_DEPTH,
     WireError,
     as_list,
     as_object,
     as_text,
     kind_of,
-    nesting_depth,
 )
 from tripwire.serve._codec import AgentCall, BadRequest
-from tripwire.serve._request import _definition, _definition_texts, _names_only
-from tripwire.tools import TOOL_NAME
+from tripwire.serve._request import (
+    definition,
+    definition_texts,
+    image_part,
+    names_only,
+    new_message,
+    tool_invocation,
+)
+from tripwire.serve._response import dumps
 
-__all__ = ["COUNT_FIELDS", "FIELDS", "MessagesRequest", "messages_from_anthropic", "parse_messages_request",
-           "thread_turn"]
+__all__ = ["COUNT_FIELDS", "FIELDS", "MessagesRequest", "messages_from_anthropic",
+           "parse_messages_request", "thread_turn"]
 
 #: Request fields that become the call's model settings (``stop_sequences`` as ``stop``).
 SETTINGS = frozenset({"max_tokens", "temperature", "top_p", "stop_sequences"})
@@ -149,9 +150,9 @@ def _parse(body: Any, count: bool) -> MessagesRequest:
     upstream = {k: _upstream(k, body[k]) for k in UPSTREAM_FIELDS if body.get(k) is not None}
     _metadata(body.get("metadata"))
     _cache_control(body, None)
-    texts = sum(_definition(value, key) for key, value in upstream.items())
+    texts = sum(definition(value, key) for key, value in upstream.items())
     tools, tool_texts = _tools(body.get("tools"))
-    _definition_texts(texts + tool_texts + _names_only(settings.get("stop"), "stop_sequences"))
+    definition_texts(texts + tool_texts + names_only(settings.get("stop"), "stop_sequences"))
     return MessagesRequest(
         agent=model,
         messages=messages_from_anthropic(body.get("messages"), body.get("system")),
@@ -249,7 +250,7 @@ def _tools(value: Any) -> tuple[list[dict[str, Any]], int]:
             raise BadRequest(f"{where}.input_schema: Field required (a JSON Schema of the "
                              f"tool's input)", f"{where}.input_schema")
         schema = as_object(tool.get("input_schema"), "tools[%d].input_schema", i)
-        texts += _definition(schema, f"{where}.input_schema")
+        texts += definition(schema, f"{where}.input_schema")
         description = as_text(tool.get("description"), "tools[%d].description", i) or ""
         texts += bool(description)
         out.append({"name": name, "description": description, "parameters": schema or None})
@@ -290,7 +291,7 @@ def messages_from_anthropic(value: Any, system: Any = None) -> list[Message]:
     ``tool_result`` block is the result of the invocation with its ``tool_use_id`` (the
     provider-facing prompt then holds call and result); the user's other blocks stay a
     user message."""
-    out = [_message("system", [TextPart(text)]) for text in _system(system)]
+    out = [new_message("system", [TextPart(text)]) for text in _system(system)]
     items = as_list(value, "messages")
     if not items:
         raise BadRequest("messages: must be a non-empty array", "messages")
@@ -331,7 +332,7 @@ def messages_from_anthropic(value: Any, system: Any = None) -> list[Message]:
             else:  # tool_result
                 _tool_result(block, where, calls)
         if parts:  # (a user turn of tool results alone is in the calls it answers)
-            out.append(_message(role, parts))
+            out.append(new_message(role, parts))
     return out
 
 
@@ -382,8 +383,8 @@ def _block_text(block: Mapping[str, Any], where: str) -> str:
 
 
 def _image(block: Mapping[str, Any], where: str) -> FilePart:
-    """An image block as a file part: a base64 source as a ``data:`` URL (as the chat
-    request's images), a URL source as the URL."""
+    """An image block as a file part, as the chat request's images: a base64 source as
+    a ``data:`` URL, a URL source as the URL."""
     source = as_object(block.get("source"), "%s.source", where)
     kind = source.get("type")
     if kind == "base64":
@@ -396,13 +397,13 @@ def _image(block: Mapping[str, Any], where: str) -> FilePart:
         data = as_text(source.get("data"), "%s.source.data", where)
         if not data:
             raise BadRequest(f"{where}.source.data: Field required", f"{where}.source.data")
-        return FilePart(f"data:{media_type};base64,{data}", media_type)
+        return image_part(f"data:{media_type};base64,{data}", f"{where}.source.data")
     if kind == "url":
         _only(source, frozenset({"type", "url"}), f"{where}.source")
         url = as_text(source.get("url"), "%s.source.url", where)
         if not url or not url.startswith(("https://", "http://")):
             raise BadRequest(f"{where}.source.url must be an http(s) URL", f"{where}.source.url")
-        return FilePart(url, "image/*")
+        return image_part(url, f"{where}.source.url")
     raise BadRequest(f"{where}.source.type must be 'base64' or 'url', got {kind!r:.40} (files "
                      f"uploaded to the upstream are not taken)", f"{where}.source.type")
 
@@ -416,24 +417,18 @@ def _thinking(block: Mapping[str, Any], where: str) -> ReasoningPart:
 
 
 def _tool_use(block: Mapping[str, Any], where: str) -> ToolInvocation:
+    """A ``tool_use`` block as a tool invocation, checked as a chat request's tool call
+    is (an identifier as its id and its tool's name, an object as its input)."""
     call_id = as_text(block.get("id"), "%s.id", where)
     name = as_text(block.get("name"), "%s.name", where)
     if not call_id or not name:
-        raise BadRequest(f"{where} needs an id and a name", f"{where}")
-    # no processor checks either, and the model reads the name: identifiers only
-    if not TOOL_NAME.fullmatch(name):
-        raise BadRequest(f"{where}.name must be 1-64 letters, digits, '_' or '-' (a tool's "
-                         f"name), got {name!r:.80}", f"{where}.name")
-    if not TOOL_CALL_ID.fullmatch(call_id):
-        raise BadRequest(f"{where}.id must be {ID_RULE}, got {call_id!r:.80}", f"{where}.id")
+        raise BadRequest(f"{where} needs an id and a name", where)
     value = block.get("input")
-    if value is None:
-        raise BadRequest(f"{where}.input: Field required (an object)", f"{where}.input")
-    args = as_object(value, "%s.input", where)
-    if nesting_depth(args, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH:
-        raise BadRequest(f"{where}.input nests objects and arrays more than {MAX_ARGS_DEPTH} "
-                         f"levels deep", f"{where}.input")
-    return ToolInvocation("call", call_id, name, args)
+    if type(value) is not dict:
+        raise BadRequest(f"{where}.input: must be an object, got {kind_of(value)}",
+                         f"{where}.input")
+    return tool_invocation(call_id, name, dumps(value), f"{where}.id", f"{where}.name",
+                           f"{where}.input")
 
 
 def _tool_result(block: Mapping[str, Any], where: str,
@@ -471,10 +466,6 @@ def _result_text(content: Any, where: str) -> str:
         _cache_control(block, at)
         texts.append(_block_text(block, at))
     return "".join(texts)
-
-
-def _message(role: Any, parts: list[Part]) -> Message:
-    return Message(new_id(), role, MessageContent(parts=parts), datetime.now(UTC))
 
 
 def thread_turn(body: Mapping[str, Any]) -> list[dict[str, Any]]:
