@@ -7,7 +7,9 @@ Four processes on 127.0.0.1, placed by the system (``TRIPWIRE_BENCH_PIN=1``: the
 and the bare proxy, measured one at a time, on one CPU, the upstream and this client,
 the bench's load, on another; ``TRIPWIRE_BENCH_PROCS=N``: N pass-through processors
 instead of 5; ``TRIPWIRE_BENCH_WORKERS=1,2``: a gateway of one worker process and one
-of two, as ``tripwire serve --workers`` runs them, measured in the same rounds). The upstream (a prepared OpenAI stream of 20 text deltas,
+of two, as ``tripwire serve --workers`` runs them, measured in the same rounds;
+``TRIPWIRE_BENCH_APIS=chat,messages``: the client APIs the gateway is asked in, each in
+the same rounds, on the same OpenAI-compatible upstream). The upstream (a prepared OpenAI stream of 20 text deltas,
 sent at once or one event every 20 ms on the upstream's own clock), the bare proxy, the
 gateway (``tripwire.serve.running`` on ``tripwire serve``'s default event loop;
 ``TRIPWIRE_BENCH_LOOP=asyncio`` for the standard one) and this client (aiohttp). At each
@@ -58,6 +60,25 @@ PACE = 0.02
 #: Rounds of direct, proxy and gateway requests a paced level is split into.
 ROUNDS = 5
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
+
+
+class Api:
+    """A client API of the gateway's: its path, what its request adds to ``BODY`` and
+    the last line of its stream."""
+
+    def __init__(self, path: str, fields: dict[str, Any], last: bytes) -> None:
+        self.path = path
+        self.fields = fields
+        self.last = last
+
+
+#: The client APIs the gateway is measured in (``TRIPWIRE_BENCH_APIS``); the direct
+#: call and the proxy speak chat completions to the upstream.
+APIS = {
+    "chat": Api("/v1/chat/completions", {}, b"data: [DONE]"),
+    "messages": Api("/v1/messages", {"max_tokens": 256}, b'data: {"type":"message_stop"}'),
+}
+MEASURED = os.environ.get("TRIPWIRE_BENCH_APIS", "chat,messages").split(",")
 
 
 # ---------------------------------------------------------------- the servers
@@ -199,8 +220,10 @@ def start(*args: str) -> tuple[subprocess.Popen[str], str]:
 # ---------------------------------------------------------------- the client
 
 
-async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[float, float]:
-    """Seconds to the first event and to the last byte of one streamed request."""
+async def one(session: aiohttp.ClientSession, url: str, body: bytes,
+              end: bytes = b"data: [DONE]") -> tuple[float, float]:
+    """Seconds to the first event and to the last byte of one streamed request (whose
+    last line is ``end``)."""
     started = time.perf_counter()
     first = 0.0
     async with session.post(url, data=body,
@@ -211,7 +234,7 @@ async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[fl
             if line.strip():
                 first = first or time.perf_counter() - started
                 last = line
-    assert last.strip() == b"data: [DONE]", last
+    assert last.strip() == end, last
     return first, time.perf_counter() - started
 
 
@@ -233,20 +256,24 @@ class Samples:
 
 
 async def level(url: str, model: str, concurrency: int, total: int, into: Samples,
-                stagger: float = 0.0, seed: int = 0) -> None:
-    """``total`` requests, ``concurrency`` at a time, their latencies added to ``into``.
-    With ``stagger``, each request waits a random 0 to ``stagger`` seconds before it is
-    sent (not counted in its latency), so that the streams are not in phase."""
+                stagger: float = 0.0, seed: int = 0, api: str = "chat") -> None:
+    """``total`` requests of ``api`` to the server at ``url``, ``concurrency`` at a time,
+    their latencies added to ``into``. With ``stagger``, each request waits a random 0
+    to ``stagger`` seconds before it is sent (not counted in its latency), so that the
+    streams are not in phase."""
     rng = random.Random(seed)
-    body = json.dumps({**BODY, "model": model}).encode()
+    spoken = APIS[api]
+    body = json.dumps({**BODY, **spoken.fields, "model": model}).encode()
+    url += spoken.path
+    end = spoken.last
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         # warm up code paths, and open as many connections as the level uses (client to
         # gateway and gateway to upstream), so that the timed requests measure the
         # steady state rather than TCP handshakes
         for _ in range(3):
-            await one(session, url, body)
-        await asyncio.gather(*(one(session, url, body) for _ in range(concurrency)))
+            await one(session, url, body, end)
+        await asyncio.gather(*(one(session, url, body, end) for _ in range(concurrency)))
         remaining = total
 
         async def worker() -> None:
@@ -255,7 +282,7 @@ async def level(url: str, model: str, concurrency: int, total: int, into: Sample
                 remaining -= 1
                 if stagger:
                     await asyncio.sleep(rng.uniform(0, stagger))
-                first, whole = await one(session, url, body)
+                first, whole = await one(session, url, body, end)
                 into.firsts.append(first)
                 into.times.append(whole)
 
@@ -273,6 +300,8 @@ async def main(total: int, levels: list[int]) -> None:
     print(f"{DELTAS}-delta streams, {total} requests per burst level, "
           f"{PROCS} pass-through processors, gateways of "
           f"{' and '.join(map(str, WORKERS))} worker process(es) ('1w', '2w', ...), "
+          f"asked in {' and '.join(MEASURED)} ('chat': chat completions, 'messages': "
+          f"Anthropic's Messages API), "
           f"{os.cpu_count()} CPUs, {layout} (load average {os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
           f"loop (tripwire serve's default: uvloop when installed). Latency to the last byte, added to the "
           f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
@@ -296,7 +325,7 @@ async def main(total: int, levels: list[int]) -> None:
         gateways = [(n, *start("gateway", up_url, str(n))) for n in WORKERS]
         try:
             print(f"\n{title}")
-            print(f"{'streams':>8} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
+            print(f"{'streams':>11} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
                   f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
                   f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
             for concurrency in levels:
@@ -306,30 +335,31 @@ async def main(total: int, levels: list[int]) -> None:
                 n = total if not pace else max(concurrency * 10, 100)
                 rounds = 1 if not pace else ROUNDS
                 direct, bare = Samples(), Samples()
-                served = [Samples() for _ in gateways]
-                cpu = [0.0 for _ in gateways]
+                asked = [(workers, gw, gw_url, api) for workers, gw, gw_url in gateways
+                         for api in MEASURED]
+                served = [Samples() for _ in asked]
+                cpu = [0.0 for _ in asked]
                 proxy_cpu = 0.0
                 for r in range(rounds):
                     part = n // rounds
-                    await level(f"{up_url}/v1/chat/completions", "m", concurrency, part,
-                                direct, stagger, r)
+                    await level(up_url, "m", concurrency, part, direct, stagger, r)
                     before = cpu_seconds(proxy.pid)
-                    await level(f"{proxy_url}/v1/chat/completions", "m", concurrency, part,
-                                bare, stagger, r)
+                    await level(proxy_url, "m", concurrency, part, bare, stagger, r)
                     proxy_cpu += cpu_seconds(proxy.pid) - before
-                    for i, (_, gw, gw_url) in enumerate(gateways):
+                    for i, (_, gw, gw_url, api) in enumerate(asked):
                         before = cpu_seconds(gw.pid)
-                        await level(f"{gw_url}/v1/chat/completions", "bench", concurrency,
-                                    part, served[i], stagger, r)
+                        await level(gw_url, "bench", concurrency, part, served[i], stagger, r,
+                                    api)
                         cpu[i] += cpu_seconds(gw.pid) - before
                 proxy_cpu = proxy_cpu / bare.count * 1000
                 d, b = direct.stats(), bare.stats()
-                for (workers, _, _), samples, seconds in zip(gateways, served, cpu,
-                                                             strict=True):
+                for (workers, _, _, api), samples, seconds in zip(asked, served, cpu,
+                                                                  strict=True):
                     g = samples.stats()
-                    label = (f"{concurrency} {workers}w" if len(gateways) > 1
-                             else str(concurrency))
-                    print(f"{label:>8} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
+                    label = " ".join([str(concurrency),
+                                      *([f"{workers}w"] if len(gateways) > 1 else []),
+                                      *([api] if len(MEASURED) > 1 else [])])
+                    print(f"{label:>11} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
                           f"{d['rps']:>7.0f} | "
                           f"{b['p50'] - d['p50']:>8.2f}ms "
                           f"{b['p99'] - d['p99']:>6.2f}ms | "

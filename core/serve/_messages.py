@@ -11,6 +11,7 @@ chat completions (``_thread``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -129,8 +130,9 @@ class MessagesCodec(Codec):
         if failure is not None:
             return failure
         assert exchange.agent is not None
-        try:
-            counter = self.counter(exchange.agent)
+        try:  # (the first use loads the encoding, about 0.5 s: not on the event loop)
+            counter = await asyncio.get_running_loop().run_in_executor(
+                None, self.counter, exchange.agent)
         except ConfigurationError as e:
             return self.error(400, f"This gateway cannot count tokens: {e}",
                               "invalid_request_error")
@@ -139,19 +141,20 @@ class MessagesCodec(Codec):
                             content_type="application/json", charset="utf-8")
 
     def counter(self, agent: Agent) -> Any:
-        """The agent's token counter: its ``token-limiter``'s (its encoding), else the
-        built-in ``token-limiter``'s default (``o200k_base``); ``ConfigurationError``
+        """The agent's token counter, its encoding loaded: its ``token-limiter``'s, else
+        the built-in ``token-limiter``'s default (``o200k_base``); ``ConfigurationError``
         when the ``tokens`` extra is not installed."""
         try:
             limiter = agent.resolve_processor("token-limiter")
         except KeyError:
             limiter = None
         counter = getattr(limiter, "counter", None)
-        if counter is not None:
-            return counter
-        if self._counter is None:
-            self._counter = builtin(PROCESSORS, "token-limiter")(limit=1).counter
-        return self._counter
+        if counter is None:
+            if self._counter is None:
+                self._counter = builtin(PROCESSORS, "token-limiter")(limit=1).counter
+            counter = self._counter
+        counter.count("load")  # the encoding is loaded on first use
+        return counter
 
 
 def count_tokens(counter: Any, agent: Agent, call: MessagesRequest) -> int:
