@@ -52,9 +52,10 @@ async def complete(exchange: Exchange, run: AgentStream, renderer: Renderer, *,
     record = exchange.record
     async for chunk in run:
         if chunk.type == "tripwire":
-            return _tripped(exchange, run.tripwire)
+            return await _ended(exchange, renderer, _tripped(exchange, run.tripwire))
         if chunk.type == "error":
-            return _failed(exchange, chunk.payload["error"], upstream_messages)
+            return await _ended(exchange, renderer,
+                                _failed(exchange, chunk.payload["error"], upstream_messages))
         renderer.collect(chunk)
     result = await run.result
     _usage(record, result.usage)
@@ -117,7 +118,7 @@ async def stream(exchange: Exchange, run: AgentStream, renderer: Renderer, *,
                 break
             if kind == "tripwire":
                 if writer is None:
-                    return _tripped(exchange, run.tripwire)
+                    return await _ended(exchange, renderer, _tripped(exchange, run.tripwire))
                 info = run.tripwire
                 assert info is not None
                 record.tripped, record.tripwire = True, info.processor_id
@@ -126,7 +127,8 @@ async def stream(exchange: Exchange, run: AgentStream, renderer: Renderer, *,
             if kind == "error":
                 error = chunk.payload["error"]
                 if writer is None:
-                    return _failed(exchange, error, upstream_messages)
+                    return await _ended(exchange, renderer,
+                                        _failed(exchange, error, upstream_messages))
                 status, message, kind, code = _error_details(error, record, upstream_messages)
                 await send(renderer.failed(status, message, kind, code), last=True)
                 break
@@ -160,6 +162,14 @@ async def stream(exchange: Exchange, run: AgentStream, renderer: Renderer, *,
         closer = getattr(chunks, "aclose", None)
         if closer is not None:
             await closer()
+
+
+async def _ended(exchange: Exchange, renderer: Renderer, answer: web.Response) -> web.Response:
+    """``answer``, the error response of a run that ended before its answer began, once
+    the codec's ``after`` has seen the run end (without an answer: the renderer
+    rendered nothing)."""
+    await exchange.codec.after(exchange, renderer)
+    return answer
 
 
 def _tripped(exchange: Exchange, info: TripwireInfo | None) -> web.Response:

@@ -52,6 +52,7 @@ from tripwire.serve._messages import MessagesCodec
 from tripwire.serve._metrics import AccessRecord, Metrics, log_access
 from tripwire.serve._request import check_unicode
 from tripwire.serve._response import dumps
+from tripwire.serve._responses import ResponsesCodec
 from tripwire.serve._shared import KeySlots, gather_metrics
 from tripwire.serve._thread import store_thread_id
 
@@ -72,7 +73,7 @@ log = logging.getLogger("tripwire.serve")
 
 def default_codecs() -> list[Codec]:
     """The client APIs a gateway speaks unless told otherwise, one codec each."""
-    return [ChatCodec(), MessagesCodec()]
+    return [ChatCodec(), ResponsesCodec(), MessagesCodec()]
 
 
 class Gateway:

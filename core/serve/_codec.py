@@ -14,7 +14,8 @@ two steps for every API (no branch per API in the path): ``before`` runs once th
 agent is known (the chat codec names the ``X-Tripwire-Thread`` memory thread there;
 the Responses codec loads ``previous_response_id``); ``after`` runs once the run
 ended, before the answer's last bytes leave (the Responses codec stores the response
-there, so a client that reads ``response.completed`` can continue from it at once).
+there, so a client that reads ``response.completed`` can continue from it at once; and
+undoes what ``before`` prepared for a run that ended before its answer began).
 An API's other endpoints (``GET /v1/responses/{id}``, ``POST
 /v1/messages/count_tokens``) are the codec's ``routes``, served behind the same keys,
 slots, access log and metrics by ``Gateway.endpoint``.
@@ -225,8 +226,11 @@ class Codec:
         raise NotImplementedError
 
     async def after(self, exchange: Exchange, renderer: Renderer) -> None:
-        """The run ended and its answer is written (a whole body built, or a stream's
-        last event about to leave): keep what the API keeps of it."""
+        """The run ended, once per run whatever its end: its answer is written (a whole
+        body built, or a stream's last event about to leave) and the renderer holds it,
+        or the run ended before its answer began (a tripwire or a failure answered with
+        an error response; the renderer rendered nothing). Keep what the API keeps of
+        it, or undo what ``before`` prepared."""
 
     def routes(self, gateway: Gateway) -> list[tuple[str, str, Handler]]:
         """The API's other endpoints, as ``(method, path, handler)``: served by the

@@ -30,12 +30,12 @@ from typing import Any
 from aiohttp import web
 
 from tripwire.agent import Agent
-from tripwire.memory import ThreadOwnerError
+from tripwire.memory import MemoryStore, ThreadOwnerError
 from tripwire.messages import Message, ToolInvocationPart
 from tripwire.serve._codec import BadRequest
 
 __all__ = ["THREAD_HEADER", "THREAD_NOT_FOUND", "answered_calls", "check_turn", "has_memory",
-           "owner_error", "store_thread_id", "thread_of"]
+           "memory_store", "owner_error", "store_thread_id", "thread_of"]
 
 #: The request header that names the request's memory thread.
 THREAD_HEADER = "X-Tripwire-Thread"
@@ -107,6 +107,22 @@ def has_memory(agent: Agent) -> bool:
             continue
         return True
     return False
+
+
+def memory_store(agent: Agent) -> MemoryStore | None:
+    """The memory store an agent keeps its threads in (``Agent(memory=...)``'s, or its
+    memory processor's); None for an agent without memory."""
+    if agent.memory is not None:
+        return agent.memory.store
+    for processor_id in MEMORY_PROCESSORS:
+        try:
+            processor = agent.resolve_processor(processor_id)
+        except KeyError:
+            continue
+        store = getattr(processor, "store", None)
+        if isinstance(store, MemoryStore):
+            return store
+    return None
 
 
 def check_turn(messages: Sequence[Any]) -> None:
