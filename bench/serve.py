@@ -57,7 +57,8 @@ PROCS = int(os.environ.get("TRIPWIRE_BENCH_PROCS", "5"))
 WORKERS = [int(n) for n in os.environ.get("TRIPWIRE_BENCH_WORKERS", "1").split(",")]
 #: Seconds between the events of a paced upstream stream.
 PACE = 0.02
-#: Rounds of direct, proxy and gateway requests a paced level is split into.
+#: Rounds of direct, proxy and gateway requests a paced level (and a burst level asked
+#: in more than one API) is split into.
 ROUNDS = 5
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
 
@@ -333,7 +334,9 @@ async def main(total: int, levels: list[int]) -> None:
                 # the machine's state drifts over seconds (other jobs on the host), and
                 # interleaving gives them all the same share of every state.
                 n = total if not pace else max(concurrency * 10, 100)
-                rounds = 1 if not pace else ROUNDS
+                # (burst levels too when the gateway is asked in more than one API: the
+                # APIs' rows are then compared under the same drift)
+                rounds = ROUNDS if pace or len(MEASURED) > 1 else 1
                 direct, bare = Samples(), Samples()
                 asked = [(workers, gw, gw_url, api) for workers, gw, gw_url in gateways
                          for api in MEASURED]

@@ -133,9 +133,10 @@ class MessageAnswer:
     def start(self) -> bytes:
         """``message_start`` (usage is known once the run ends: ``message_delta``) and a
         ``ping``."""
-        message: dict[str, Any] = {"id": self.id, "type": "message", "role": "assistant",
-                   "model": self.model, "content": [], "stop_reason": None,
-                   "stop_sequence": None, "usage": usage_json(None)}
+        message: dict[str, Any] = {
+            "id": self.id, "type": "message", "role": "assistant", "model": self.model,
+            "content": [], "stop_reason": None, "stop_sequence": None,
+            "usage": usage_json(None)}
         return (_event("message_start", {"type": "message_start", "message": message})
                 + b'event: ping\ndata: {"type":"ping"}\n\n')
 
@@ -165,9 +166,8 @@ class MessageAnswer:
             text = chunk.payload["text"]
             if not text:
                 return None
-            delta = b"".join((self._head, utf8(_string(text)), _DELTA_TAIL))
             if self.open == "text":
-                return delta
+                return b"".join((self._head, utf8(_string(text)), _DELTA_TAIL))
             out = self._begin("text", {"type": "text", "text": ""})
             return out + b"".join((self._head, utf8(_string(text)), _DELTA_TAIL))
         if kind == "reasoning-delta":
