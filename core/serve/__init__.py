@@ -6,13 +6,15 @@ API, so any OpenAI client (any language) gets the agents' processors.
     tripwire serve -c agents.toml --host 127.0.0.1 --port 8080 [--loop uvloop]
 
 ``POST /v1/chat/completions`` (streamed or not; the request's ``model`` names the
-agent), ``GET /v1/models``, ``GET /healthz``, ``GET /metrics``. Keys, tenants, limits,
+agent), ``POST /v1/messages`` and ``/v1/messages/count_tokens`` (Anthropic's Messages
+API), ``GET /v1/models``, ``GET /healthz``, ``GET /metrics``. Keys, tenants, limits,
 logs and metrics: docs/serve.md.
 
 - ``_codec``: the seam between the one request path and a client API (``Codec``);
 - ``_app``: ``Gateway``, its routes and the request path;
 - ``_answer``: a run as the answer, whole or streamed;
 - ``_chat``, ``_request``, ``_response``: OpenAI's chat completions codec;
+- ``_messages``, ``_messages_request``, ``_messages_response``: Anthropic's Messages codec;
 - ``_thread``: memory threads; ``_keys``: API keys; ``_config``: ``[serve]``;
 - ``_metrics``: access log and metrics; ``_shared``, ``_server``, ``_workers``: serving.
 """
