@@ -8,8 +8,8 @@ and the bare proxy, measured one at a time, on one CPU, the upstream and this cl
 the bench's load, on another; ``TRIPWIRE_BENCH_PROCS=N``: N pass-through processors
 instead of 5; ``TRIPWIRE_BENCH_WORKERS=1,2``: a gateway of one worker process and one
 of two, as ``tripwire serve --workers`` runs them, measured in the same rounds;
-``TRIPWIRE_BENCH_APIS=chat,messages``: the client APIs the gateway is asked in, each in
-the same rounds, on the same OpenAI-compatible upstream). The upstream (a prepared OpenAI stream of 20 text deltas,
+``TRIPWIRE_BENCH_APIS=chat,responses``: the client APIs the gateway is measured in,
+default all, each in the same rounds). The upstream (a prepared OpenAI stream of 20 text deltas,
 sent at once or one event every 20 ms on the upstream's own clock), the bare proxy, the
 gateway (``tripwire.serve.running`` on ``tripwire serve``'s default event loop;
 ``TRIPWIRE_BENCH_LOOP=asyncio`` for the standard one) and this client (aiohttp). At each
@@ -23,7 +23,9 @@ each level in 5 rounds of direct, proxy and gateway requests whose latencies are
 (the machine's speed drifts over seconds; interleaving exposes the three to it alike).
 
 Prints p50 / p99 of the direct call, the latency the proxy and the gateway add (minus
-direct, per percentile), requests per second and the gateway's CPU per request. Target:
+direct, per percentile), requests per second and the gateway's CPU per request, for
+each client API (the same stream asked for as a chat completion or as a Responses
+request: the upstream speaks chat completions either way). Target:
 at 50 concurrent streams, p50 added <= 1 ms and p99 added <= 5 ms. Run by hand:
 ``python bench/serve.py [requests per burst level] [levels...]``.
 """
@@ -63,23 +65,17 @@ ROUNDS = 5
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
 
 
-class Api:
-    """A client API of the gateway's: its path, what its request adds to ``BODY`` and
-    the last line of its stream."""
-
-    def __init__(self, path: str, fields: dict[str, Any], last: bytes) -> None:
-        self.path = path
-        self.fields = fields
-        self.last = last
-
-
-#: The client APIs the gateway is measured in (``TRIPWIRE_BENCH_APIS``); the direct
-#: call and the proxy speak chat completions to the upstream.
-APIS = {
-    "chat": Api("/v1/chat/completions", {}, b"data: [DONE]"),
-    "messages": Api("/v1/messages", {"max_tokens": 256}, b'data: {"type":"message_stop"}'),
+#: Each client API: its path, its streamed request for the same answer, and the start
+#: of the last line of its stream.
+API_REQUESTS = {
+    "chat": ("/v1/chat/completions", BODY, b"data: [DONE]"),
+    "responses": ("/v1/responses", {"stream": True, "input": "Hello there"},
+                  b'data: {"type":"response.completed"'),
+    "messages": ("/v1/messages", {**BODY, "max_tokens": 256},
+                 b'data: {"type":"message_stop"'),
 }
-MEASURED = os.environ.get("TRIPWIRE_BENCH_APIS", "chat,messages").split(",")
+#: The client APIs measured (``TRIPWIRE_BENCH_APIS``).
+APIS = os.environ.get("TRIPWIRE_BENCH_APIS", ",".join(API_REQUESTS)).split(",")
 
 
 # ---------------------------------------------------------------- the servers
@@ -221,10 +217,10 @@ def start(*args: str) -> tuple[subprocess.Popen[str], str]:
 # ---------------------------------------------------------------- the client
 
 
-async def one(session: aiohttp.ClientSession, url: str, body: bytes,
-              end: bytes = b"data: [DONE]") -> tuple[float, float]:
-    """Seconds to the first event and to the last byte of one streamed request (whose
-    last line is ``end``)."""
+async def _one(session: aiohttp.ClientSession, url: str, body: bytes,
+               end: bytes = b"data: [DONE]") -> tuple[float, float]:
+    """Seconds to the first event and to the last byte of one streamed request, whose
+    last line starts with ``end``."""
     started = time.perf_counter()
     first = 0.0
     async with session.post(url, data=body,
@@ -235,7 +231,7 @@ async def one(session: aiohttp.ClientSession, url: str, body: bytes,
             if line.strip():
                 first = first or time.perf_counter() - started
                 last = line
-    assert last.strip() == end, last
+    assert last.startswith(end), last
     return first, time.perf_counter() - started
 
 
@@ -263,18 +259,21 @@ async def level(url: str, model: str, concurrency: int, total: int, into: Sample
     to ``stagger`` seconds before it is sent (not counted in its latency), so that the
     streams are not in phase."""
     rng = random.Random(seed)
-    spoken = APIS[api]
-    body = json.dumps({**BODY, **spoken.fields, "model": model}).encode()
-    url += spoken.path
-    end = spoken.last
+    path, request, end = API_REQUESTS[api]
+    url += path
+    body = json.dumps({**request, "model": model}).encode()
+
+    async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[float, float]:
+        return await _one(session, url, body, end)
+
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         # warm up code paths, and open as many connections as the level uses (client to
         # gateway and gateway to upstream), so that the timed requests measure the
         # steady state rather than TCP handshakes
         for _ in range(3):
-            await one(session, url, body, end)
-        await asyncio.gather(*(one(session, url, body, end) for _ in range(concurrency)))
+            await one(session, url, body)
+        await asyncio.gather(*(one(session, url, body) for _ in range(concurrency)))
         remaining = total
 
         async def worker() -> None:
@@ -283,7 +282,7 @@ async def level(url: str, model: str, concurrency: int, total: int, into: Sample
                 remaining -= 1
                 if stagger:
                     await asyncio.sleep(rng.uniform(0, stagger))
-                first, whole = await one(session, url, body, end)
+                first, whole = await one(session, url, body)
                 into.firsts.append(first)
                 into.times.append(whole)
 
@@ -301,15 +300,13 @@ async def main(total: int, levels: list[int]) -> None:
     print(f"{DELTAS}-delta streams, {total} requests per burst level, "
           f"{PROCS} pass-through processors, gateways of "
           f"{' and '.join(map(str, WORKERS))} worker process(es) ('1w', '2w', ...), "
-          f"asked in {' and '.join(MEASURED)} ('chat': chat completions, 'messages': "
-          f"Anthropic's Messages API), "
           f"{os.cpu_count()} CPUs, {layout} (load average {os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
           f"loop (tripwire serve's default: uvloop when installed). Latency to the last byte, added to the "
           f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
           f"for any aiohttp gateway on this machine); 'first': added latency to the first "
           f"event (the gateway sends nothing before the first content has passed the "
           f"output processors); 'CPU/req': the gateway process's CPU time per request (and "
-          f"the proxy's).")
+          f"the proxy's); each gateway row is one client API ({', '.join(APIS)}).")
     modes = (
         (0.0, 0.0, "burst: the upstream sends the whole stream at once, requests back to "
                    "back (a throughput test)"),
@@ -323,10 +320,11 @@ async def main(total: int, levels: list[int]) -> None:
     for pace, stagger, title in modes:
         up, up_url = start("upstream", str(pace))
         proxy, proxy_url = start("proxy", up_url)
-        gateways = [(n, *start("gateway", up_url, str(n))) for n in WORKERS]
+        servers = [(n, *start("gateway", up_url, str(n))) for n in WORKERS]
+        gateways = [(n, api, gw, url) for n, gw, url in servers for api in APIS]
         try:
             print(f"\n{title}")
-            print(f"{'streams':>11} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
+            print(f"{'streams':>16} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
                   f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
                   f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
             for concurrency in levels:
@@ -336,12 +334,10 @@ async def main(total: int, levels: list[int]) -> None:
                 n = total if not pace else max(concurrency * 10, 100)
                 # (burst levels too when the gateway is asked in more than one API: the
                 # APIs' rows are then compared under the same drift)
-                rounds = ROUNDS if pace or len(MEASURED) > 1 else 1
+                rounds = ROUNDS if pace or len(APIS) > 1 else 1
                 direct, bare = Samples(), Samples()
-                asked = [(workers, gw, gw_url, api) for workers, gw, gw_url in gateways
-                         for api in MEASURED]
-                served = [Samples() for _ in asked]
-                cpu = [0.0 for _ in asked]
+                served = [Samples() for _ in gateways]
+                cpu = [0.0 for _ in gateways]
                 proxy_cpu = 0.0
                 for r in range(rounds):
                     part = n // rounds
@@ -349,20 +345,20 @@ async def main(total: int, levels: list[int]) -> None:
                     before = cpu_seconds(proxy.pid)
                     await level(proxy_url, "m", concurrency, part, bare, stagger, r)
                     proxy_cpu += cpu_seconds(proxy.pid) - before
-                    for i, (_, gw, gw_url, api) in enumerate(asked):
+                    for i, (_, api, gw, gw_url) in enumerate(gateways):
                         before = cpu_seconds(gw.pid)
-                        await level(gw_url, "bench", concurrency, part, served[i], stagger, r,
-                                    api)
+                        await level(gw_url, "bench", concurrency, part, served[i], stagger,
+                                    r, api)
                         cpu[i] += cpu_seconds(gw.pid) - before
                 proxy_cpu = proxy_cpu / bare.count * 1000
                 d, b = direct.stats(), bare.stats()
-                for (workers, _, _, api), samples, seconds in zip(asked, served, cpu,
+                for (workers, api, _, _), samples, seconds in zip(gateways, served, cpu,
                                                                   strict=True):
                     g = samples.stats()
-                    label = " ".join([str(concurrency),
-                                      *([f"{workers}w"] if len(gateways) > 1 else []),
-                                      *([api] if len(MEASURED) > 1 else [])])
-                    print(f"{label:>11} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
+                    label = (f"{concurrency} {workers}w" if len(WORKERS) > 1
+                             else str(concurrency))
+                    label += f" {api}" if len(APIS) > 1 else ""
+                    print(f"{label:>16} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
                           f"{d['rps']:>7.0f} | "
                           f"{b['p50'] - d['p50']:>8.2f}ms "
                           f"{b['p99'] - d['p99']:>6.2f}ms | "
@@ -372,7 +368,7 @@ async def main(total: int, levels: list[int]) -> None:
                           f"{g['rps']:>7.0f} | {seconds / samples.count * 1000:>6.2f}ms "
                           f"{proxy_cpu:>6.2f}ms", flush=True)
         finally:
-            for process in (*(gw for _, gw, _ in gateways), proxy, up):
+            for process in (*(gw for _, gw, _ in servers), proxy, up):
                 process.terminate()
                 process.wait()
 

@@ -42,8 +42,15 @@ if TYPE_CHECKING:
 __all__ = ["ResponseRender", "usage_json"]
 
 _string = encode_basestring
-#: What ends an ``output_text.delta`` event after its text.
+#: What an ``output_text.delta`` event is before its sequence number, and after its text.
+_DELTA_HEAD = (b'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",'
+               b'"sequence_number":')
 _DELTA_TAIL = b',"logprobs":[]}\n\n'
+
+
+def _members(**fields: Any) -> str:
+    """``fields`` as the members of a JSON object, as text (no braces)."""
+    return dumps(fields)[1:-1]
 
 
 def usage_json(usage: Usage) -> dict[str, Any]:
@@ -76,11 +83,13 @@ class ResponseRender:
         #: which the gateway sends with the first event it renders, before it
         self._seq = 2
         self._suffix = response_id.removeprefix("resp_")
-        #: the item being streamed (a message or reasoning) and its texts so far
+        #: the item being streamed (a message or reasoning) and its texts so far;
+        #: ``_speaking``: it is a message
         self._open: dict[str, Any] | None = None
+        self._speaking = False
         self._texts: list[str] = []
-        #: what a streamed text delta is, around its text and sequence number
-        self._delta_head = b""
+        #: what a streamed text delta of the open message holds between its sequence
+        #: number and its text
         self._delta_mid = b""
         #: what a whole response collects (``collect``)
         self._reasoning: list[str] = []
@@ -107,20 +116,26 @@ class ResponseRender:
         return self.final
 
     # -- streaming
+    #
+    # An event is written from text templates around its JSON members (``_event``); the
+    # ones of a message item, which every response has, from templates of their own
+    # (one escape of the text for its three ``.done`` events).
 
-    def _event(self, kind: str, fields: dict[str, Any], seq: int | None = None) -> bytes:
+    def _event(self, kind: str, members: str, seq: int | None = None) -> bytes:
+        """The event ``kind`` with ``members`` (JSON object members, as text) after its
+        type and sequence number."""
         if seq is None:
             seq = self._seq
             self._seq = seq + 1
-        return utf8(f"event: {kind}\ndata: "
-                    + dumps({"type": kind, "sequence_number": seq, **fields}) + "\n\n")
+        return utf8(f'event: {kind}\ndata: {{"type":"{kind}","sequence_number":{seq},'
+                    f'{members}}}\n\n')
 
     def start(self) -> bytes:
         """``response.created`` and ``response.in_progress``, with no output yet (the
         gateway renders them with the first event, after that event's item began)."""
-        snapshot = self.response("in_progress", output=[])
-        return (self._event("response.created", {"response": snapshot}, 0)
-                + self._event("response.in_progress", {"response": snapshot}, 1))
+        snapshot = f'"response":{dumps(self.response("in_progress", output=[]))}'
+        return (self._event("response.created", snapshot, 0)
+                + self._event("response.in_progress", snapshot, 1))
 
     def event(self, chunk: Chunk) -> bytes | None:
         kind = chunk.type
@@ -128,12 +143,11 @@ class ResponseRender:
             text = chunk.payload["text"]
             if not text:
                 return None
-            opened = b"" if self._open is not None and self._open["type"] == "message" \
-                else self._begin("message")
+            opened = b"" if self._speaking else self._begin("message")
             self._texts.append(text)
             seq = self._seq
             self._seq = seq + 1
-            return b"".join((opened, self._delta_head, str(seq).encode(), self._delta_mid,
+            return b"".join((opened, _DELTA_HEAD, str(seq).encode(), self._delta_mid,
                              utf8(_string(text)), _DELTA_TAIL))
         if kind == "reasoning-delta":
             text = chunk.payload["text"]
@@ -145,9 +159,9 @@ class ResponseRender:
                 opened = self._begin("reasoning")
                 item = self.output[-1]
             self._texts.append(text)
-            return opened + self._event("response.reasoning_text.delta", {
-                "item_id": item["id"], "output_index": len(self.output) - 1,
-                "content_index": 0, "delta": text})
+            return opened + self._event("response.reasoning_text.delta", _members(
+                item_id=item["id"], output_index=len(self.output) - 1, content_index=0,
+                delta=text))
         if kind == "tool-call" and chunk.payload["tool_name"] in self.client_tools:
             out = self._close("completed")
             item = self._call_item(chunk.payload)
@@ -155,15 +169,14 @@ class ResponseRender:
             self.output.append(item)
             arguments = item["arguments"]
             return out + b"".join((
-                self._event("response.output_item.added", {
-                    "output_index": index, "item": {**item, "arguments": "",
-                                                    "status": "in_progress"}}),
-                self._event("response.function_call_arguments.delta", {
-                    "item_id": item["id"], "output_index": index, "delta": arguments}),
-                self._event("response.function_call_arguments.done", {
-                    "item_id": item["id"], "output_index": index, "name": item["name"],
-                    "arguments": arguments}),
-                self._event("response.output_item.done", {"output_index": index, "item": item}),
+                self._event("response.output_item.added", _members(
+                    output_index=index, item={**item, "arguments": "", "status": "in_progress"})),
+                self._event("response.function_call_arguments.delta", _members(
+                    item_id=item["id"], output_index=index, delta=arguments)),
+                self._event("response.function_call_arguments.done", _members(
+                    item_id=item["id"], output_index=index, name=item["name"],
+                    arguments=arguments)),
+                self._event("response.output_item.done", _members(output_index=index, item=item)),
             ))
         return None
 
@@ -177,25 +190,31 @@ class ResponseRender:
         """Close the open item, open one of ``kind`` (``message`` or ``reasoning``)."""
         out = self._close("completed")
         index = len(self.output)
+        self._texts = []
         if kind == "message":
-            item: dict[str, Any] = {"type": "message", "id": f"msg_{self._suffix}_{index}",
-                                    "status": "in_progress", "role": "assistant", "content": []}
-            part: dict[str, Any] = {"type": "output_text", "text": "", "annotations": []}
-        else:
-            item = {"type": "reasoning", "id": f"rs_{self._suffix}_{index}", "summary": [],
-                    "content": [], "status": "in_progress"}
-            part = {"type": "reasoning_text", "text": ""}
+            item_id = f"msg_{self._suffix}_{index}"  # (an id of ours: nothing to escape)
+            item: dict[str, Any] = {"type": "message", "id": item_id, "status": "in_progress",
+                                    "role": "assistant", "content": []}
+            self.output.append(item)
+            self._open = item
+            self._speaking = True
+            self._delta_mid = (f',"item_id":"{item_id}","output_index":{index},'
+                               f'"content_index":0,"delta":').encode()
+            return out + self._event("response.output_item.added", (
+                f'"output_index":{index},"item":{{"type":"message","id":"{item_id}",'
+                f'"status":"in_progress","role":"assistant","content":[]}}')) \
+                + self._event("response.content_part.added", (
+                    f'"item_id":"{item_id}","output_index":{index},"content_index":0,'
+                    f'"part":{{"type":"output_text","text":"","annotations":[]}}'))
+        item = {"type": "reasoning", "id": f"rs_{self._suffix}_{index}", "summary": [],
+                "content": [], "status": "in_progress"}
         self.output.append(item)
         self._open = item
-        self._texts = []
-        self._delta_head = b'event: response.output_text.delta\ndata: {"type":' \
-                           b'"response.output_text.delta","sequence_number":'
-        self._delta_mid = utf8(f',"item_id":{dumps(item["id"])},"output_index":{index},'
-                               f'"content_index":0,"delta":')
         return out + self._event("response.output_item.added",
-                                 {"output_index": index, "item": dict(item)}) \
-            + self._event("response.content_part.added", {
-                "item_id": item["id"], "output_index": index, "content_index": 0, "part": part})
+                                 _members(output_index=index, item=dict(item))) \
+            + self._event("response.content_part.added", _members(
+                item_id=item["id"], output_index=index, content_index=0,
+                part={"type": "reasoning_text", "text": ""}))
 
     def _close(self, status: str) -> bytes:
         """End the open item (``status``: completed, or incomplete when the response
@@ -204,19 +223,28 @@ class ResponseRender:
         if item is None:
             return b""
         self._open = None
+        self._speaking = False
         text = "".join(self._texts)
         index = len(self.output) - 1
-        ids = {"item_id": item["id"], "output_index": index, "content_index": 0}
-        if item["type"] == "message":
-            part: dict[str, Any] = {"type": "output_text", "text": text, "annotations": []}
-            done = self._event("response.output_text.done", {**ids, "text": text, "logprobs": []})
-        else:
-            part = {"type": "reasoning_text", "text": text}
-            done = self._event("response.reasoning_text.done", {**ids, "text": text})
-        item["content"] = [part]
         item["status"] = status
-        return done + self._event("response.content_part.done", {**ids, "part": part}) \
-            + self._event("response.output_item.done", {"output_index": index, "item": item})
+        if item["type"] == "message":
+            item["content"] = [{"type": "output_text", "text": text, "annotations": []}]
+            escaped = _string(text)
+            ids = f'"item_id":"{item["id"]}","output_index":{index},"content_index":0'
+            part = f'{{"type":"output_text","text":{escaped},"annotations":[]}}'
+            return self._event("response.output_text.done",
+                               f'{ids},"text":{escaped},"logprobs":[]') \
+                + self._event("response.content_part.done", f'{ids},"part":{part}') \
+                + self._event("response.output_item.done", (
+                    f'"output_index":{index},"item":{{"type":"message","id":"{item["id"]}",'
+                    f'"status":"{status}","role":"assistant","content":[{part}]}}'))
+        reasoning = {"type": "reasoning_text", "text": text}
+        item["content"] = [reasoning]
+        where: dict[str, Any] = {"item_id": item["id"], "output_index": index,
+                                 "content_index": 0}
+        return self._event("response.reasoning_text.done", _members(**where, text=text)) \
+            + self._event("response.content_part.done", _members(**where, part=reasoning)) \
+            + self._event("response.output_item.done", _members(output_index=index, item=item))
 
     def finish(self, finish_reason: str, usage: Usage) -> bytes:
         """``response.completed``, or ``response.incomplete`` for an answer the
@@ -225,21 +253,21 @@ class ResponseRender:
         out = self._close("completed" if incomplete is None else "incomplete")
         if incomplete is None:
             return out + self._event("response.completed",
-                                     {"response": self._end("completed", usage)})
-        return out + self._event("response.incomplete", {"response": self._end(
-            "incomplete", usage, incomplete={"reason": incomplete})})
+                                     _members(response=self._end("completed", usage)))
+        return out + self._event("response.incomplete", _members(response=self._end(
+            "incomplete", usage, incomplete={"reason": incomplete})))
 
     def tripped(self, info: TripwireInfo, usage: Usage) -> bytes:
         """``response.incomplete`` naming the processor (the module's docstring)."""
         out = self._close("incomplete")
-        return out + self._event("response.incomplete", {"response": self._end(
-            "incomplete", usage, incomplete=tripwire_details(info))})
+        return out + self._event("response.incomplete", _members(response=self._end(
+            "incomplete", usage, incomplete=tripwire_details(info))))
 
     def failed(self, status: int, message: str, type: str, code: Any) -> bytes:
         """``response.failed`` with the error."""
         out = self._close("incomplete")
-        return out + self._event("response.failed", {"response": self._end(
-            "failed", None, error={"code": type, "message": message})})
+        return out + self._event("response.failed", _members(response=self._end(
+            "failed", None, error={"code": type, "message": message})))
 
     # -- one response
 

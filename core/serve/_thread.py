@@ -24,6 +24,7 @@ counted by the gateway.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -109,9 +110,22 @@ def has_memory(agent: Agent) -> bool:
     return False
 
 
+#: ``memory_store``'s answer per agent (an agent's processors do not change once it is
+#: built; finding them takes longer than the rest of a request's parsing).
+_STORES: weakref.WeakKeyDictionary[Agent, MemoryStore | None] = weakref.WeakKeyDictionary()
+
+
 def memory_store(agent: Agent) -> MemoryStore | None:
     """The memory store an agent keeps its threads in (``Agent(memory=...)``'s, or its
     memory processor's); None for an agent without memory."""
+    try:
+        return _STORES[agent]
+    except KeyError:
+        store = _STORES[agent] = _find_store(agent)
+        return store
+
+
+def _find_store(agent: Agent) -> MemoryStore | None:
     if agent.memory is not None:
         return agent.memory.store
     for processor_id in MEMORY_PROCESSORS:

@@ -476,3 +476,25 @@ async def test_an_agent_tool_runs_in_the_gateway_and_stays_there(upstream):
         response = await client(url).responses.create(model="support", input="Order 7?")
     assert [item.type for item in response.output] == ["message"]
     assert response.output_text == "It shipped."
+
+
+@pytest.mark.parametrize("wire", ["responses", "anthropic"])
+async def test_either_api_reaches_an_agent_on_any_upstream(upstream, wire):
+    """A Responses client and a chat client, an agent whose upstream speaks the
+    Responses API or Anthropic's Messages: the client's tool call comes back either way."""
+    call = FakeToolCall("call_1", "get_weather", {"city": "Oslo"})
+    upstream.script(Reply(text="Looking.", tool_calls=[call]),
+                    Reply(text="Looking.", tool_calls=[call]))
+    agent = Agent(id="support", model=upstream.model(wire, max_retries=0))
+    async with serving([agent]) as url:
+        api = client(url)
+        response = await api.responses.create(model="support", input="Weather?", tools=TOOLS)
+        chat = await api.chat.completions.create(
+            model="support", messages=[{"role": "user", "content": "Weather?"}],
+            tools=[{"type": "function", "function": {k: v for k, v in TOOLS[0].items()
+                                                     if k != "type"}}])
+    assert [item.type for item in response.output] == ["message", "function_call"]
+    assert response.output_text == "Looking."
+    assert chat.choices[0].message.tool_calls[0].function.name == "get_weather"
+    assert upstream.requests[0].path == {"responses": "/v1/responses",
+                                         "anthropic": "/v1/messages"}[wire]
