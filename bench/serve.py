@@ -59,7 +59,8 @@ PROCS = int(os.environ.get("TRIPWIRE_BENCH_PROCS", "5"))
 WORKERS = [int(n) for n in os.environ.get("TRIPWIRE_BENCH_WORKERS", "1").split(",")]
 #: Seconds between the events of a paced upstream stream.
 PACE = 0.02
-#: Rounds of direct, proxy and gateway requests a paced level is split into.
+#: Rounds of direct, proxy and gateway requests a paced level (and a burst level asked
+#: in more than one API) is split into.
 ROUNDS = 5
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
 
@@ -70,6 +71,8 @@ API_REQUESTS = {
     "chat": ("/v1/chat/completions", BODY, b"data: [DONE]"),
     "responses": ("/v1/responses", {"stream": True, "input": "Hello there"},
                   b'data: {"type":"response.completed"'),
+    "messages": ("/v1/messages", {**BODY, "max_tokens": 256},
+                 b'data: {"type":"message_stop"'),
 }
 #: The client APIs measured (``TRIPWIRE_BENCH_APIS``).
 APIS = os.environ.get("TRIPWIRE_BENCH_APIS", ",".join(API_REQUESTS)).split(",")
@@ -329,7 +332,9 @@ async def main(total: int, levels: list[int]) -> None:
                 # the machine's state drifts over seconds (other jobs on the host), and
                 # interleaving gives them all the same share of every state.
                 n = total if not pace else max(concurrency * 10, 100)
-                rounds = 1 if not pace else ROUNDS
+                # (burst levels too when the gateway is asked in more than one API: the
+                # APIs' rows are then compared under the same drift)
+                rounds = ROUNDS if pace or len(APIS) > 1 else 1
                 direct, bare = Samples(), Samples()
                 served = [Samples() for _ in gateways]
                 cpu = [0.0 for _ in gateways]

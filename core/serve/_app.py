@@ -48,6 +48,7 @@ from tripwire.serve._config import (
     serve_table,
 )
 from tripwire.serve._keys import ApiKey, Keys, digest, load_keys
+from tripwire.serve._messages import MessagesCodec
 from tripwire.serve._metrics import AccessRecord, Metrics, log_access
 from tripwire.serve._request import check_unicode
 from tripwire.serve._response import dumps
@@ -72,7 +73,7 @@ log = logging.getLogger("tripwire.serve")
 
 def default_codecs() -> list[Codec]:
     """The client APIs a gateway speaks unless told otherwise, one codec each."""
-    return [ChatCodec(), ResponsesCodec()]
+    return [ChatCodec(), ResponsesCodec(), MessagesCodec()]
 
 
 class Gateway:

@@ -64,6 +64,13 @@ def _responses_text(raw: bytes, stream: bool) -> str:
     return "".join(e["delta"] for e in _events(raw) if e["type"] == "response.output_text.delta")
 
 
+def _messages_text(raw: bytes, stream: bool) -> str:
+    if not stream:
+        return "".join(b["text"] for b in json.loads(raw)["content"] if b["type"] == "text")
+    return "".join(e["delta"].get("text", "") for e in _events(raw)
+                   if e["type"] == "content_block_delta")
+
+
 APIS: dict[str, Api] = {
     "chat": Api("/v1/chat/completions",
                 lambda turns, stream: {"model": "support", "stream": stream, "messages": [
@@ -73,6 +80,11 @@ APIS: dict[str, Api] = {
                      lambda turns, stream: {"model": "support", "stream": stream, "input": [
                          {"role": role, "content": text} for role, text in turns]},
                      _responses_text),
+    "messages": Api("/v1/messages",
+                    lambda turns, stream: {"model": "support", "max_tokens": 1024,
+                                           "stream": stream, "messages": [
+                        {"role": role, "content": text} for role, text in turns]},
+                    _messages_text),
 }
 
 _words = st.text(alphabet=st.characters(codec="ascii", categories=("L", "N")), min_size=1,

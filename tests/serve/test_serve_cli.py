@@ -36,6 +36,14 @@ def blocks(text: str) -> list[tuple[str, str]]:
     return re.findall(r"```(\w*)\n(.*?)```", text, re.S)
 
 
+def section(text: str, heading: str) -> str:
+    """The part of ``text`` (Markdown) from ``heading`` to the next heading of its level."""
+    start = text.index(heading + "\n")
+    level = heading.split(" ", 1)[0]
+    end = text.find(f"\n{level} ", start + len(heading))
+    return text[start:] if end < 0 else text[start:end]
+
+
 class Served:
     """``tripwire serve`` in a subprocess; ``url`` once it listens."""
 
@@ -170,16 +178,16 @@ def test_the_responses_api_examples_answer_as_shown(tmp_path, upstream):
 
 
 def test_the_readme_example_runs_against_the_served_readme_config(tmp_path, upstream):
-    section = README[README.index("## Serve: a guardrail gateway"):]
-    section = section[:section.index("\n## ", 5)]
-    found = dict((lang, body) for lang, body in blocks(section))
-    (tmp_path / "agents.toml").write_text(found["toml"])
+    found = blocks(section(README, "## Serve: a guardrail gateway"))
+    config = next(body for lang, body in found if lang == "toml")
+    client = next(body for lang, body in found if lang == "python" and "from openai" in body)
+    (tmp_path / "agents.toml").write_text(config)
     upstream.script(Reply(text="Hello from the gateway."), Reply(text="Hello from the gateway."))
     served = Served(tmp_path / "agents.toml",
                     env(OPENAI_API_KEY="sk-upstream", OPENAI_BASE_URL=upstream.openai_base_url))
     try:
         script = tmp_path / "client.py"
-        script.write_text(found["python"].replace("http://127.0.0.1:8080", served.url))
+        script.write_text(client.replace("http://127.0.0.1:8080", served.url))
         done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                               timeout=60, env=env())
     finally:
