@@ -34,6 +34,7 @@ from tripwire.plugins.prompt_injection_detector.views import (
     TOKEN,
     View,
     fold,
+    fold_term,
 )
 
 #: Channels where what is scanned did not come from the user: instructions there are
@@ -90,6 +91,10 @@ class Scanner:
     def __init__(self, types: Iterable[str] = TYPES) -> None:
         # the rule tables compile their patterns as they are imported: the first
         # scanner imports them, so that loading the processor's class does not
+        from tripwire.plugins.prompt_injection_detector.concepts import (
+            CONCEPT_RULES,
+            ConceptMatcher,
+        )
         from tripwire.plugins.prompt_injection_detector.markers import MARKERS
         from tripwire.plugins.prompt_injection_detector.phrases import PHRASES
 
@@ -97,6 +102,7 @@ class Scanner:
         wanted = set(self.types)
         self.phrases = tuple(r for r in PHRASES if wanted & set(r.weights))
         self.markers = tuple(r for r in MARKERS if wanted & set(r.weights))
+        self.concepts = ConceptMatcher(r for r in CONCEPT_RULES if wanted & set(r.rule.weights))
         #: which phrase rules each word of their first needle group may start
         self._by_word: dict[str, list[int]] = {}
         for i, rule in enumerate(self.phrases):
@@ -152,7 +158,21 @@ class Scanner:
         self._match(self._candidates(words), plain, text, found, evasive=False)
         self._match_squeezed(plain, tokens, words, found)
         self._match_rot13(plain, text, found)
-        meta = bool(found) and META.search(plain.text) is not None
+        concept_hits, about_attacks = self.concepts.hits(plain.text)
+        if concept_hits:
+            # a concept hit where a phrase or marker rule of its type already hit is the
+            # same evidence: the phrase rule, which reads the words in order, counts
+            known = [(s, e, set(r.weights)) for r, s, e, _ in found]
+            for rule, a, b in concept_hits:
+                start, end = plain.root_span(a, b)
+                if end <= start or any(s < end and start < e and types & set(rule.weights)
+                                       for s, e, types in known):
+                    continue
+                # (folded a character at a time, as its terms were: only an evasion
+                # that folding characters does not undo, spaced letters, counts)
+                evasive = _evaded(fold_term(text[start:end]), plain.text[a:b])
+                found.append((rule, start, end, evasive))
+        meta = bool(found) and (about_attacks or META.search(plain.text) is not None)
         for rule, start, end, evasive in found:
             if quoted is None:
                 quoted = [m.span() for m in quotes.finditer(text)]

@@ -109,6 +109,12 @@ def fold_char(ch: str) -> str:
     return out.lower().translate(HOMOGLYPHS)
 
 
+def fold_term(term: str) -> str:
+    """``term`` folded a character at a time (``fold_char`` outside ASCII, lower case
+    inside): how the folded views read a word list's entries."""
+    return "".join(fold_char(c) if ord(c) > 127 else c.lower() for c in term)
+
+
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MARKUP = re.compile(
     r"<!--|--!?>"

@@ -1,0 +1,368 @@
+"""Concept rules: an injection in any of thirteen languages, read as the ideas it is
+made of.
+
+The phrase rules (``phrases``) match English word sequences. An instruction to a model
+says the same few things in every language ("ignore" + "earlier" + "instructions",
+"show" + "system prompt", "an AI reading this" + "must", "send" + "password" + an
+address), in whatever order the language puts them. So the concept tier finds the
+words of each concept (``lexicon.LEXICON``, plus a few that need no words: an
+address, a tool's identifier, a Markdown link carrying data, an amount of money) in
+the folded text, and a concept rule (``CONCEPT_RULES``) hits where all of its concept
+groups occur within ``window`` characters of each other. Its hits are weighed like the
+phrase rules' (context, channel, evasion) and scored with them.
+
+``ConceptMatcher`` is built once per scanner (its patterns are compiled then: one
+regular expression per concept, each a trie of its terms, so a text is read once per
+concept however many terms it has).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from typing import Final
+
+import attrs
+
+from tripwire.plugins.prompt_injection_detector.context import QUOTED
+from tripwire.plugins.prompt_injection_detector.lexicon import LEXICON, UNBOUNDED
+from tripwire.plugins.prompt_injection_detector.rules import DATA, INJ, JB, ROLE, SYS, TOOL, Rule
+from tripwire.plugins.prompt_injection_detector.views import fold_term
+
+__all__ = ["CONCEPT_RULES", "ConceptMatcher", "ConceptRule", "Occurrence"]
+
+#: A gap inside a term (a space, hyphen, apostrophe or underscore in it): up to three
+#: non-letters, or none.
+_GAP: Final = r"[\W_]{0,3}"
+#: Where a word starts (not after a letter) and where one ends.
+_WORD_START: Final = r"(?<![^\W\d_])"
+_WORD_END: Final = r"(?![^\W\d_])"
+
+#: Concepts that count only at the start of a line (a role label).
+LINE_START: Final = frozenset({"SYSLABEL", "ROLELABEL", "USERLABEL"})
+_LINE_HEAD = re.compile(r"[\s#*>\[\](){}|\"'`«»“”\-=_]*")
+
+#: Concepts found by shape, not by words: a URL or e-mail address, a tool's identifier
+#: (``send_email``, ``calendar.delete_event``), a Markdown link or image whose URL
+#: carries a query, an IBAN or an amount of money.
+SHAPES: Final = {
+    "DEST": re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}", re.I),
+    "IDENT": re.compile(r"(?:(?<![\w/.\\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\(\))?"
+                        r"|(?<![\w/])[a-z]+\.[a-z]+_[a-z_]+)(?![\w/]|\.\w)(?![\"']?\s*[:=])"
+                        r"|(?<![\w.])[a-z_]{3,40}\((?:[a-z_]+\s*=|['\"])", re.I),
+    "MDLINK": re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//[^)\s]{0,300}[?&#=]"
+                         r"|(?:https?:)?//[^\s)]{0,200}[?&][\w-]{0,30}=(?:\s|$|\{|<|\[|[^\s&]{0,3}\s)",
+                         re.I),
+    "AMOUNT": re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"
+                         r"|(?:[$€£¥₩]|usd|eur|gbp|chf|rmb|cny|sar|aed|try|rub)\s?\d[\d.,\s]{2,}"
+                         r"|\d[\d.,\s]{2,}\s?(?:[$€£¥₩]|usd|eur|gbp|chf|euro|dollar|yuan|元|円|원"
+                         r"|ريال|درهم|lira|tl|руб)", re.I),
+}
+
+
+#: A gap marker in a prepared term (a gap character between two letters).
+_GAP_MARK: Final = "\x00"
+
+
+def _prepare(term: str) -> str:
+    """``term`` with each run of gap characters between two letters or digits made a
+    gap marker (elsewhere they are literal: ``--- end`` needs its dashes)."""
+    return re.sub(r"(?<=\w)[ \-'’_]+(?=\w)", _GAP_MARK, term)
+
+
+def _piece(ch: str) -> str:
+    if ch == _GAP_MARK:
+        return _GAP
+    if ch in ":：":
+        return r"[ \t]?[:：]"
+    if ch == " ":
+        return r"\s+"
+    return re.escape(ch)
+
+
+def _trie_regex(terms: Iterable[str]) -> str:
+    """One alternation for ``terms``, shared prefixes factored out (a trie), so that
+    the regular expression tries one branch per character. A term ending in ``$``
+    must end a word."""
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for term in terms:
+        node = trie
+        for ch in term:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:  # type: ignore[type-arg]
+        ends = "" in node
+        branches = []
+        for ch, child in sorted(node.items()):
+            if ch == "":
+                continue
+            piece = _WORD_END if ch == "$" else _piece(ch)
+            rest = build(child)
+            branches.append(piece + rest)
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if ends else body
+
+    return build(trie)
+
+
+@functools.cache
+def _compile(concept: str) -> re.Pattern[str]:
+    """The pattern of one concept of ``LEXICON``, compiled once per process."""
+    by_lang = LEXICON[concept]
+    bounded: set[str] = set()
+    unbounded: set[str] = set()
+    for lang, terms in by_lang.items():
+        for term in terms.split("|"):
+            if not term.strip():
+                continue
+            folded = fold_term(term)
+            if folded.endswith(" "):
+                folded = folded.rstrip() + "$"
+            folded = _prepare(folded)
+            (unbounded if lang in UNBOUNDED else bounded).add(folded)
+    parts = []
+    if bounded:
+        parts.append(_WORD_START + "(?:" + _trie_regex(bounded) + ")")
+    if unbounded:
+        parts.append("(?:" + _trie_regex(unbounded) + ")")
+    return re.compile("|".join(parts))
+
+
+@attrs.frozen
+class Occurrence:
+    """One concept found at ``start:end`` of the scanned view's text, in quotation
+    ``region`` (-1: outside quotes) and ``segment`` (a paragraph, a list item, a line of
+    a log)."""
+
+    concept: str
+    start: int
+    end: int
+    region: int = -1
+    segment: int = 0
+
+
+@attrs.frozen
+class ConceptRule:
+    """A hit where one concept of each of ``groups`` occurs within ``window``
+    characters; ``rule`` is what the scanner weighs and reports (its name, weights and
+    channel factors)."""
+
+    rule: Rule
+    groups: tuple[frozenset[str], ...]
+    window: int = 120
+    #: its concepts may be on either side of a quotation mark (a ban of quoted words)
+    across_quotes: bool = False
+    #: its concepts may be in different paragraphs or lines (a transcript's turns)
+    across_lines: bool = False
+
+
+_NEVER = re.compile(r"(?!)")
+
+
+def concept_rule(name: str, weights: dict[str, float], *groups: str, window: int = 120,
+                 direct: float = 1.0, indirect: float = 1.0,
+                 across_quotes: bool = False, across_lines: bool = False) -> ConceptRule:
+    """A concept rule: each group is concept names separated by ``|``."""
+    sets = tuple(frozenset(g.split("|")) for g in groups)
+    return ConceptRule(Rule(name, weights, _NEVER, (), None, direct, indirect), sets, window,
+                       across_quotes, across_lines)
+
+
+#: The concept rules. A family's strongest hit counts (``name``), families combine.
+CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
+    # -- overriding earlier instructions
+    concept_rule("concept-override", {INJ: 0.86}, "IGNORE", "PRIOR", "INSTR|SYSPROMPT", window=90),
+    concept_rule("concept-override", {INJ: 0.78}, "IGNORE", "INSTR|SYSPROMPT", window=50),
+    concept_rule("concept-override", {INJ: 0.6}, "IGNORE", "PRIOR", window=40),
+    concept_rule("concept-revoked", {INJ: 0.75, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT", window=70),
+    concept_rule("concept-new-rules", {INJ: 0.45}, "NEW", window=1),
+    concept_rule("concept-new-rules", {INJ: 0.7}, "NEW", "FROMNOW|REVOKED|IGNORE", window=120),
+    # -- replacing the agent's role, lifting its rules
+    concept_rule("concept-role", {ROLE: 0.78, JB: 0.3}, "YOUARENOW",
+                 "UNBOUND|DEVMODE|NOREFUSE", window=200),
+    concept_rule("concept-role", {ROLE: 0.5}, "YOUARENOW", "AI|FROMNOW|INSTR", window=80),
+    concept_rule("concept-unbound", {JB: 0.45}, "UNBOUND", window=1),
+    concept_rule("concept-unbound", {JB: 0.76}, "UNBOUND", "AI|YOUARENOW|NOREFUSE|DEVMODE|FROMNOW",
+                 window=150),
+    concept_rule("concept-devmode", {JB: 0.5}, "DEVMODE", window=1),
+    concept_rule("concept-devmode", {JB: 0.8}, "DEVMODE", "ACTIVATE|YOUARENOW|UNBOUND|NOREFUSE",
+                 window=80),
+    concept_rule("concept-no-refusal", {JB: 0.76}, "NOREFUSE", window=1, indirect=1.15),
+    concept_rule("concept-no-refusal", {JB: 0.75}, "BAN", "CANT", "CANT", window=100,
+                 across_quotes=True),
+    concept_rule("concept-no-refusal", {JB: 0.75}, "REFUSEWORD", "ANSWERANYWAY", window=120),
+    concept_rule("concept-grandma", {ROLE: 0.75}, "GRANDMA", "DECEASED", window=200),
+    # -- leaking the prompt, the conversation, secrets
+    concept_rule("concept-prompt-leak", {DATA: 0.8}, "REVEAL", "SYSPROMPT", window=80),
+    concept_rule("concept-prompt-leak", {DATA: 0.6}, "SYSPROMPT", "VERBATIM", window=80),
+    concept_rule("concept-prompt-leak", {DATA: 0.72}, "REVEAL", "INSTR", "VERBATIM", window=80),
+    concept_rule("concept-secrets", {DATA: 0.74}, "REVEAL|SEND", "SECRET", "VERBATIM|UNMASKED",
+                 window=120),
+    concept_rule("concept-exfiltration", {DATA: 0.82}, "SEND", "SECRET", "DEST", window=100),
+    concept_rule("concept-exfiltration", {DATA: 0.45}, "SEND|REVEAL", "SECRET", window=60,
+                 indirect=1.3),
+    concept_rule("concept-exfil-link", {DATA: 0.8}, "MDLINK", "SECRET|SEND|VERBATIM|REVEAL",
+                 window=160),
+    # -- hijacking tools
+    concept_rule("concept-tool", {TOOL: 0.55}, "TOOLCALL", "IDENT", window=40, direct=0.6,
+                 indirect=1.15),
+    concept_rule("concept-tool", {TOOL: 0.75}, "TOOLCALL", "IDENT", "AI|SKIPCONFIRM|NOTELL",
+                 window=150, direct=0.6, indirect=1.15),
+    concept_rule("concept-unconfirmed", {TOOL: 0.6}, "DELETE|TRANSFER|SEND|TOOLCALL",
+                 "SKIPCONFIRM", window=160, indirect=1.2),
+    concept_rule("concept-transfer", {TOOL: 0.5}, "TRANSFER", "AMOUNT", window=120, direct=0.7,
+                 indirect=1.4),
+    concept_rule("concept-stealth", {INJ: 0.5}, "NOTELL", window=1, direct=0.8, indirect=1.3),
+    concept_rule("concept-ignore-user", {INJ: 0.78}, "IGNORE", "USERREQ", window=60, direct=0.6,
+                 indirect=1.1),
+    # -- claimed authority
+    concept_rule("concept-authority", {SYS: 0.72}, "SYSMSG",
+                 "AUTHZ|REVOKED|FROMNOW|NOREFUSE|UNBOUND", "AI|INSTR|SYSPROMPT|NOREFUSE|UNBOUND",
+                 window=200),
+    concept_rule("concept-authority", {SYS: 0.6, ROLE: 0.2}, "IAMDEV", window=1),
+    concept_rule("concept-authority", {SYS: 0.74}, "SYSMSG", "PERMIT", "AI|SYSPROMPT|SECRET",
+                 window=200),
+    concept_rule("concept-authorized", {SYS: 0.55}, "AUTHZ|PERMIT", "AI|SKIPCONFIRM", window=150,
+                 direct=0.8, indirect=1.3),
+    # -- a fake end of the content, fake turns
+    concept_rule("concept-context", {SYS: 0.76}, "ENDCTX", "SYSLABEL|ROLELABEL|SYSMSG|NEW|FROMNOW",
+                 window=200, across_lines=True),
+    concept_rule("concept-system-label", {SYS: 0.6}, "SYSLABEL", window=1),
+    concept_rule("concept-system-label", {SYS: 0.8},
+                 "SYSLABEL", "IGNORE|NEW|REVOKED|UNBOUND|FROMNOW|YOUARENOW|DEVMODE", window=150),
+    concept_rule("concept-fake-turns", {ROLE: 0.45}, "ROLELABEL|USERLABEL",
+                 "SYSLABEL|UNBOUND|DEVMODE", window=300, across_lines=True),
+    concept_rule("concept-fake-turns", {ROLE: 0.55}, "USERLABEL", "ROLELABEL", window=400,
+                 direct=0.7, indirect=1.3, across_lines=True),
+    concept_rule("concept-context", {SYS: 0.78}, "ENDCTX", "USERLABEL", "ROLELABEL", window=400,
+                 across_lines=True),
+    # -- encoded or scrambled instructions
+    concept_rule("concept-decode", {INJ: 0.65}, "DECODE", "EXECUTE", window=100),
+    # -- text addressed to an AI inside content
+    concept_rule("concept-ai-addressed", {INJ: 0.55}, "AI", "READING", window=60, direct=0.6,
+                 indirect=1.35),
+    concept_rule("concept-ai-addressed", {INJ: 0.5}, "AICOLON", window=1, direct=0.6,
+                 indirect=1.35),
+    concept_rule("concept-ai-command", {INJ: 0.5}, "AI", "MUST", window=40, direct=0.5,
+                 indirect=1.3),
+    concept_rule("concept-ai-instructed", {INJ: 0.58}, "AICOLON",
+                 "IGNORE|DELETE|SEND|TRANSFER|REVEAL|NOREFUSE|USERREQ|NOTELL|TOOLCALL|YOUARENOW"
+                 "|FROMNOW|SKIPCONFIRM|DECODE", window=200, direct=0.5, indirect=1.3),
+)
+
+#: An AI addressed by name: the AI term followed by a colon or comma (``KI-Agenten:``).
+_ADDRESS_AFTER = re.compile(r"[ \t]{0,2}[)\]]?[ \t]{0,2}[:：,，]")
+
+
+class ConceptMatcher:
+    """Finds concepts in a folded text and the concept rules they make."""
+
+    def __init__(self, rules: Iterable[ConceptRule] = CONCEPT_RULES) -> None:
+        self.rules = tuple(rules)
+        wanted = {c for r in self.rules for g in r.groups for c in g} | {"AI", "META"}
+        self.patterns = {c: _compile(c) for c in LEXICON if c in wanted}
+        self.shapes = {c: p for c, p in SHAPES.items() if c in wanted}
+
+    def occurrences(self, text: str) -> list[Occurrence]:
+        """Every concept found in ``text`` (a folded view's text)."""
+        found: list[Occurrence] = []
+        for concept, pattern in self.patterns.items():
+            for m in pattern.finditer(text):
+                if m.end() <= m.start():
+                    continue
+                if concept in LINE_START and not _at_line_start(text, m.start()):
+                    continue
+                found.append(Occurrence(concept, m.start(), m.end()))
+                if concept == "AI" and _ADDRESS_AFTER.match(text, m.end()):
+                    found.append(Occurrence("AICOLON", m.start(), m.end()))
+        for concept, pattern in self.shapes.items():
+            found.extend(Occurrence(concept, m.start(), m.end()) for m in pattern.finditer(text))
+        return found
+
+    def hits(self, text: str) -> tuple[list[tuple[Rule, int, int]], bool]:
+        """The concept rules ``text`` holds, ``(rule, start, end)`` in the text's
+        offsets, one per rule; and whether the text is about attacks (a ``META``
+        word: prompt injection, jailbreak, phishing, red team, ... in any language)."""
+        occurrences = self.occurrences(text)
+        if not occurrences:
+            return [], False
+        quotes = [m.span() for m in QUOTED.finditer(text)]
+        breaks = _segment_breaks(text)
+        by_concept: dict[str, list[Occurrence]] = {}
+        for o in occurrences:
+            region = next((i for i, (qs, qe) in enumerate(quotes) if qs <= o.start and o.end <= qe),
+                          -1)
+            o = attrs.evolve(o, region=region, segment=bisect_right(breaks, o.start))
+            by_concept.setdefault(o.concept, []).append(o)
+        out: list[tuple[Rule, int, int]] = []
+        for rule in self.rules:
+            span = _co_occur(rule, by_concept)
+            if span is not None:
+                out.append((rule.rule, *span))
+        return out, "META" in by_concept
+
+
+#: A line that starts a new item: a bullet, a number, a quotation, a role label, a
+#: log line, a table row.
+_ITEM_START = re.compile(r"[ \t]*(?:[-*•>#|]|\d+[.):]|\[|[0-9a-f]{7}\b|[\w.-]+\s?[:：]\s)")
+
+
+#: Hangul vowels and finals (a folded syllable is its letters) and wide characters.
+_JAMO_TAIL = re.compile("[\u1160-\u11ff]")
+_WIDE = re.compile("[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]")
+
+
+def _width(line: str) -> int:
+    """How wide ``line`` is in columns (a Chinese, Japanese or Korean character takes two)."""
+    return len(line) - len(_JAMO_TAIL.findall(line)) + len(_WIDE.findall(line))
+
+
+def _segment_breaks(text: str) -> list[int]:
+    """Where the segments of ``text`` start: after a blank line, a short line, a line
+    ending a sentence, or before a line starting a new item; a long line running on
+    (text wrapped at a width) continues its segment."""
+    breaks = []
+    start = 0
+    for m in re.finditer("\n", text):
+        line = text[start:m.start()].strip()
+        start = m.end()
+        if (_width(line) < 60 or line[-1:] in ".!?。！？:：;" or text.startswith("\n", start)
+                or _ITEM_START.match(text, start)):
+            breaks.append(m.end())
+    return breaks
+
+
+def _at_line_start(text: str, start: int) -> bool:
+    head = text.rfind("\n", 0, start) + 1
+    before = text[head:start]
+    if _LINE_HEAD.fullmatch(before):
+        return True
+    return bool(re.search(r"[.!?。！？:]\s+$", before))
+
+
+def _co_occur(rule: ConceptRule, by_concept: dict[str, list[Occurrence]]
+              ) -> tuple[int, int] | None:
+    """The span of a first-group occurrence with one of every other group within the
+    rule's window, or None."""
+    groups = [[o for c in g for o in by_concept.get(c, ())] for g in rule.groups]
+    if any(not g for g in groups):
+        return None
+    for anchor in groups[0]:
+        start, end = anchor.start, anchor.end
+        for group in groups[1:]:
+            near = [o for o in group
+                    if o.start < anchor.end + rule.window and anchor.start < o.end + rule.window
+                    and (rule.across_quotes or o.region == anchor.region)
+                    and (rule.across_lines or o.segment == anchor.segment)]
+            if not near:
+                break
+            best = min(near, key=lambda o: abs(o.start - anchor.start))
+            start, end = min(start, best.start), max(end, best.end)
+        else:
+            return start, end
+    return None
