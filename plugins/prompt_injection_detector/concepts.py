@@ -55,6 +55,9 @@ SHAPES: Final = {
     "MDLINK": re.compile(r"!?\[[^\]\n]{0,200}\]\(\s*<?(?:https?:)?//[^)\s]{0,300}[?&#=]"
                          r"|(?:https?:)?//[^\s)]{0,200}[?&][\w-]{0,30}=(?:\s|$|\{|<|\[|[^\s&]{0,3}\s)",
                          re.I),
+    "SHELL": re.compile(r"rm\s+-(?:rf|fr)\b|git\s+push\s+(?:-f|--force)|curl\s[^\n|]{1,300}\|\s*(?:sudo\s+)?"
+                        r"(?:ba|z)?sh\b|chmod\s+777|drop\s+(?:table|database)|npm\s+publish"
+                        r"|force[- ]push", re.I),
     "AMOUNT": re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"
                          r"|(?:[$€£¥₩]|usd|eur|gbp|chf|rmb|cny|sar|aed|try|rub)\s?\d[\d.,\s]{2,}"
                          r"|\d[\d.,\s]{2,}\s?(?:[$€£¥₩]|usd|eur|gbp|chf|euro|dollar|yuan|元|円|원"
@@ -120,10 +123,8 @@ def _compile(concept: str) -> re.Pattern[str]:
         for term in terms.split("|"):
             if not term.strip():
                 continue
-            folded = fold_term(term)
-            if folded.endswith(" "):
-                folded = folded.rstrip() + "$"
-            folded = _prepare(folded)
+            ends_word = term.endswith(("$", " "))
+            folded = _prepare(fold_term(term.rstrip("$ "))) + ("$" if ends_word else "")
             (unbounded if lang in UNBOUNDED else bounded).add(folded)
     parts = []
     if bounded:
@@ -177,14 +178,15 @@ def concept_rule(name: str, weights: dict[str, float], *groups: str, window: int
 CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     # -- overriding earlier instructions
     concept_rule("concept-override", {INJ: 0.86}, "IGNORE", "PRIOR", "INSTR|SYSPROMPT", window=90),
-    concept_rule("concept-override", {INJ: 0.78}, "IGNORE", "INSTR|SYSPROMPT", window=50),
+    concept_rule("concept-override", {INJ: 0.8}, "IGNORE", "SYSPROMPT", window=50),
+    concept_rule("concept-override", {INJ: 0.78}, "IGNORE", "STRONGINSTR", window=50),
+    concept_rule("concept-override", {INJ: 0.62}, "IGNORE", "INSTR", window=50),
     concept_rule("concept-override", {INJ: 0.6}, "IGNORE", "PRIOR", window=40),
     concept_rule("concept-revoked", {INJ: 0.75, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT", window=70),
     concept_rule("concept-new-rules", {INJ: 0.45}, "NEW", window=1),
     concept_rule("concept-new-rules", {INJ: 0.7}, "NEW", "FROMNOW|REVOKED|IGNORE", window=120),
     # -- replacing the agent's role, lifting its rules
-    concept_rule("concept-role", {ROLE: 0.78, JB: 0.3}, "YOUARENOW",
-                 "UNBOUND|DEVMODE|NOREFUSE", window=200),
+    concept_rule("concept-role", {ROLE: 0.78, JB: 0.3}, "YOUARENOW", "UNBOUND|DEVMODE", window=200),
     concept_rule("concept-role", {ROLE: 0.5}, "YOUARENOW", "AI|FROMNOW|INSTR", window=80),
     concept_rule("concept-unbound", {JB: 0.45}, "UNBOUND", window=1),
     concept_rule("concept-unbound", {JB: 0.76}, "UNBOUND", "AI|YOUARENOW|NOREFUSE|DEVMODE|FROMNOW",
@@ -213,10 +215,14 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  indirect=1.15),
     concept_rule("concept-tool", {TOOL: 0.75}, "TOOLCALL", "IDENT", "AI|SKIPCONFIRM|NOTELL",
                  window=150, direct=0.6, indirect=1.15),
+    concept_rule("concept-tool", {TOOL: 0.74}, "AI", "IDENT|SHELL", "DELETE|SEND|TRANSFER|TOOLCALL",
+                 window=200, direct=0.6, indirect=1.15),
+    concept_rule("concept-tool", {TOOL: 0.72}, "AI", "SHELL", window=200, direct=0.6,
+                 indirect=1.15),
     concept_rule("concept-unconfirmed", {TOOL: 0.6}, "DELETE|TRANSFER|SEND|TOOLCALL",
                  "SKIPCONFIRM", window=160, indirect=1.2),
     concept_rule("concept-transfer", {TOOL: 0.5}, "TRANSFER", "AMOUNT", window=120, direct=0.7,
-                 indirect=1.4),
+                 indirect=1.3),
     concept_rule("concept-stealth", {INJ: 0.5}, "NOTELL", window=1, direct=0.8, indirect=1.3),
     concept_rule("concept-ignore-user", {INJ: 0.78}, "IGNORE", "USERREQ", window=60, direct=0.6,
                  indirect=1.1),
@@ -229,6 +235,8 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  window=200),
     concept_rule("concept-authorized", {SYS: 0.55}, "AUTHZ|PERMIT", "AI|SKIPCONFIRM", window=150,
                  direct=0.8, indirect=1.3),
+    concept_rule("concept-authorized", {SYS: 0.72}, "AUTHZ|PERMIT|IAMDEV", "REVOKED|UNBOUND|IGNORE",
+                 "INSTR|SYSPROMPT|AI", window=150),
     # -- a fake end of the content, fake turns
     concept_rule("concept-context", {SYS: 0.76}, "ENDCTX", "SYSLABEL|ROLELABEL|SYSMSG|NEW|FROMNOW",
                  window=200, across_lines=True),
@@ -252,7 +260,7 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  indirect=1.3),
     concept_rule("concept-ai-instructed", {INJ: 0.58}, "AICOLON",
                  "IGNORE|DELETE|SEND|TRANSFER|REVEAL|NOREFUSE|USERREQ|NOTELL|TOOLCALL|YOUARENOW"
-                 "|FROMNOW|SKIPCONFIRM|DECODE", window=200, direct=0.5, indirect=1.3),
+                 "|FROMNOW|SKIPCONFIRM|DECODE|SHELL", window=200, direct=0.5, indirect=1.3),
 )
 
 #: An AI addressed by name: the AI term followed by a colon or comma (``KI-Agenten:``).
@@ -309,7 +317,7 @@ class ConceptMatcher:
 
 #: A line that starts a new item: a bullet, a number, a quotation, a role label, a
 #: log line, a table row.
-_ITEM_START = re.compile(r"[ \t]*(?:[-*•>#|]|\d+[.):]|\[|[0-9a-f]{7}\b|[\w.-]+\s?[:：]\s)")
+_ITEM_START = re.compile(r"[ \t]*(?:[-*•>#|]|\d+[.):]|\[|(?=[a-z]*\d)[0-9a-z]{7}\s|[\w.-]+\s?[:：]\s)")
 
 
 #: Hangul vowels and finals (a folded syllable is its letters) and wide characters.

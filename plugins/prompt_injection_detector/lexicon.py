@@ -39,7 +39,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|desconsidera|não siga|deixe de seguir|descarte|descartar|passe por cima|pule",
         "nl": "negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
               "|laat varen|houd geen rekening|negeert",
-        "ru": "игнорир|проигнорир|забудь|забудьте|забыть|не обращай внимани|не обращайте внимани"
+        "ru": "не применяй|не следовать|не следуй|игнорир|проигнорир|забудь|забудьте|забыть|не обращай внимани|не обращайте внимани"
               "|не следуй|перестань следовать|отбрось|отбросьте|обойди|пропусти|отмени|нарушь",
         "zh": "忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
               "|不用再考虑|不再考虑|不要遵循|作废|推翻",
@@ -88,7 +88,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|restriç|orientaç|mensagem do sistema",
         "nl": "instructie|richtlijn|regels|regel$|prompt|programmering|configuratie|beperking"
               "|systeembericht|opdrachten|aanwijzing",
-        "ru": "инструкци|указани|директив|правил|промпт|программировани|настройк|ограничени"
+        "ru": "критерии|политике использования|политика использования|инструкци|указани|директив|правил|промпт|программировани|настройк|ограничени"
               "|системное сообщение|системные сообщения|установк|предписани",
         "zh": "指令|指示|说明|規則|规则|提示词|提示語|提示语|系统提示|系統提示|设定|設定|限制|准则|準則"
               "|规定|要求|配置|评审标准|标准",
@@ -98,6 +98,21 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|البرومبت|برومبت|الإعدادات|اعدادات|القيود|سياسات|معايير|الضوابط|التوجيهات",
         "tr": "talimat|yönerge|yonerge|kural|komut|istem|prompt|ayar|kısıtlama|kisitlama|direktif"
               "|sistem mesaj|yapılandırma",
+    },
+    "STRONGINSTR": {
+        "en": "instruction|directive|guideline|system prompt|prompt$|programming",
+        "de": "anweisung|vorgabe|instruktion|systemprompt|direktive|richtlinie|systemanweisung",
+        "fr": "instruction|consigne|directive|prompt",
+        "es": "instrucci|indicacion|directriz|directrices|directiva|prompt",
+        "it": "istruzion|indicazion|direttiv|prompt",
+        "pt": "instruç|instrucoes|instrucao|diretriz|diretiva|prompt|orientaç",
+        "nl": "instructie|richtlijn|prompt|aanwijzing",
+        "ru": "инструкци|указани|директив|промпт|предписани",
+        "zh": "指令|指示|提示词|提示语|设定|設定",
+        "ja": "指示|命令|プロンプト|指針",
+        "ko": "지시|지침|명령|프롬프트",
+        "ar": "تعليمات|التعليمات|الأوامر|اوامر|أوامر|توجيهات|موجه|موجّه|البرومبت|برومبت|التوجيهات",
+        "tr": "talimat|yönerge|yonerge|komut|istem|prompt|direktif",
     },
     "SYSPROMPT": {
         "en": "everything above this|the text above|above this message|before my first message|system prompt|system message|system instructions|initial instructions|hidden instructions"
@@ -122,7 +137,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "nl": "boven dit bericht|voor mijn eerste bericht|tekst hierboven|hierboven staat|systeemprompt|systeem prompt|systeembericht|systeeminstructie|verborgen instructie"
               "|je instructies|jouw instructies|uw instructies|je prompt|ontwikkelaarsinstructie"
               "|initiële instructie",
-        "ru": "над этим сообщением|до моего первого сообщения|текст выше|всё, что выше|системный промпт|системного промпта|системный промт|системную подсказку"
+        "ru": "системная подсказка|системную подсказку|скрытые инструкции|что тебе запретили|конфиг|над этим сообщением|до моего первого сообщения|текст выше|всё, что выше|системный промпт|системного промпта|системный промт|системную подсказку"
               "|системные инструкции|системных инструкций|системное сообщение|скрытые инструкции"
               "|твои инструкции|ваши инструкции|твой промпт|ваш промпт|исходные инструкции"
               "|инструкции разработчик",
@@ -130,7 +145,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|你的指令|你的提示词|你的设定|你的规则|系统 prompt|system prompt",
         "ja": "このメッセージより前|最初のメッセージより前|上の文章|上記の文章|初期設定|システムプロンプト|システム プロンプト|システムメッセージ|システム指示|初期指示|初期プロンプト"
               "|隠された指示|開発者の指示|開発者指示|あなたの指示|あなたのプロンプト|あなたの設定",
-        "ko": "이 메시지 위|첫 메시지 이전|위의 텍스트|위에 있는|시스템 프롬프트|시스템프롬프트|시스템 메시지|시스템 지시|시스템 지침|초기 지시|숨겨진 지시"
+        "ko": "대화가 시작되기 전|너한테 주어진|당신에게 주어진|네가 지키는 규칙|너가 지키는 규칙|비밀로 하라고|이 메시지 위|첫 메시지 이전|위의 텍스트|위에 있는|시스템 프롬프트|시스템프롬프트|시스템 메시지|시스템 지시|시스템 지침|초기 지시|숨겨진 지시"
               "|개발자 지시|개발자 지침|너의 지시|당신의 지시|너의 프롬프트|당신의 프롬프트",
         "ar": "النص الموجود قبل|قبل بداية محادثتنا|النص أعلاه|قبل أول رسالة|موجه النظام|موجّه النظام|رسالة النظام|تعليمات النظام|التعليمات النظامية|التعليمات الأولية"
               "|التعليمات المخفية|تعليمات المطور|تعليماتك|البرومبت بتاعك|البرومبت الخاص|موجهك"
@@ -153,12 +168,12 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|traduza|liste|divulgue|exiba|exibe|forneça",
         "nl": "toon|laat zien|geef|onthul|print|herhaal|kopieer|plak|vertaal|noem|som op"
               "|deel ",
-        "ru": "покажи|покажите|выведи|выведите|раскрой|раскройте|напечатай|повтори|дай"
+        "ru": "скопируй|перечисли|выведи|собери|покажи|покажите|выведи|выведите|раскрой|раскройте|напечатай|повтори|дай"
               "|скопируй|вставь|переведи|перечисли|озвучь|сообщи|процитируй|выдай",
         "zh": "输出|輸出|显示|顯示|告诉我|告訴我|给我|发给我|打印|重复|列出|复述|透露|泄露|展示|粘贴|贴出"
               "|翻译|念|原文",
         "ja": "表示して|出力|教えて|見せて|開示して|繰り返|書き出|貼り付け|コピー|翻訳|列挙|共有して|提示して",
-        "ko": "보여|출력|알려|공개해|반복|적어|붙여|복사|번역|나열|드러내|제시해",
+        "ko": "써 줘|적어 줘|정리해 줘|그대로 출력|보여|출력|알려|공개해|반복|적어|붙여|복사|번역|나열|드러내|제시해",
         "ar": "اعرض|أظهر|اظهر|اطبع|اكشف|أخبرني|اخبرني|أعطني|اعطني|كرر|اكتب|انسخ|الصق|ترجم|اذكر"
               "|قل لي|2olly|ورّيني|وريني|يعرض|يكشف",
         "tr": "göster|goster|yazdır|yazdir|açıkla|acikla|söyle|soyle|tekrarla|kopyala"
@@ -184,7 +199,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     "NOREFUSE": {
         "en": "refusals are forbidden|never says no|the word no|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
               "|cannot refuse|no refusals|without refusing|never decline|do not decline|don't decline"
-              "|never say no|don't say you can't|dont say you cant|do not say you cannot|never say you"
+              "|don't say you can't|dont say you cant|do not say you cannot|never say you"
               "|don't apologi|dont apologi|do not apologi|never apologi|no apologi|no disclaimers"
               "|no warnings|without warnings|without disclaimers|no caveats|without caveats"
               "|never add warnings|never adds warnings|don't add warnings|do not add warnings"
@@ -221,7 +236,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|verontschuldig je niet|geen excuses|zonder excuses|geen waarschuwingen"
               "|zonder waarschuwingen|geen waarschuwing|zeg niet dat je het niet kunt"
               "|zeg nooit dat je|geen disclaimers|zonder disclaimers|geen preken|geen moraal",
-        "ru": "отказы запрещены|отказывать запрещено|слова «нет» для тебя не существует|не ссылайтесь на политику|не добавляйте оговорок|оговорок|никогда не отказыва|не отказывай|не отказывайся|не отказывайтесь|отказывать запрещено"
+        "ru": "отказаться — всё равно|не пиши о них|сомнения держи при себе|не предлагайте альтернатив|не пишите «я не могу|отказы запрещены|отказывать запрещено|слова «нет» для тебя не существует|не ссылайтесь на политику|не добавляйте оговорок|оговорок|никогда не отказыва|не отказывай|не отказывайся|не отказывайтесь|отказывать запрещено"
               "|без отказов|не извиняйся|не извиняйтесь|без извинений|без предупреждений"
               "|никаких предупреждений|не добавляй предупрежден|не говори, что не можешь"
               "|не говори что не можешь|никогда не говори|без нравоучений|без морали|без дисклеймер",
@@ -233,7 +248,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|拒否は禁止|謝らない|謝罪しない|謝るな|謝罪は不要|警告を付けない|警告をつけない|警告は不要"
               "|注意書きは不要|免責事項|できませんと言わない|できないと言わない|説教しない|説教は不要"
               "|お断りします|言い訳しない",
-        "ko": "거절은 금지|거부는 금지|거절하지|거부하지|거절 금지|거부 금지|거절은 금지|거절할 수 없|사과하지|사과 금지|경고 없이"
+        "ko": "거절을 모르|절대 안 해|거절하지 않|돌려 말하지|거절은 금지|거부는 금지|거절하지|거부하지|거절 금지|거부 금지|거절은 금지|거절할 수 없|사과하지|사과 금지|경고 없이"
               "|경고를 붙이지|경고하지|면책|할 수 없다고 말하지|못 한다고 하지|설교하지|훈계하지|거절 없이",
         "ar": "غير مسموح لك بالرفض|ممنوع الرفض|لا ترفض|لا ترفضي|بدون رفض|دون رفض|بالرفض|رفض أي|لا تعتذر|لا تعتذري|بدون اعتذار|دون اعتذار"
               "|بدون تحذيرات|دون تحذيرات|بلا تحذيرات|لا تضف أي تنبيهات|تنبيهات أمان|لا داعي لتنبيهاتك"
@@ -265,14 +280,14 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "nl": "zonder beperkingen|zonder enige beperking|zonder grenzen|zonder filters|zonder filter"
               "|zonder censuur|geen regels|zonder regels|geen beperkingen|ongefilterd|ongecensureerd"
               "|onbeperkt",
-        "ru": "без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
+        "ru": "нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
               "|без правил|никаких правил|никаких ограничений|нет ограничений|не подчиняется правилам"
               "|свободн от всех|нецензурированн|неограниченн",
         "zh": "没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
               "|无任何限制|所有限制已解除|限制已解除|解除限制|解除所有|不受任何规则|无视规则",
-        "ja": "制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
+        "ja": "制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
               "|ルールなし|ルールのない|ルールに縛られない|何の制約も|制約のない|制約なし|解除された",
-        "ko": "제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
+        "ko": "제한도 없|제한이 없어|규칙도 없|검열도 없|제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
               "|규칙 없는|규칙이 없는|아무 제한|모든 제한이 해제|제한 해제",
         "ar": "بدون قيود|بلا قيود|دون قيود|لا يخضع لأي قيود|لم يعد يخضع|بلا أي رقابة|بلا رقابة|بدون رقابة"
               "|دون رقابة|بلا فلترة|بدون فلترة|بلا حدود|بدون حدود|بلا قواعد|بدون قواعد|غير مقيد"
@@ -328,13 +343,13 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|a partir de agora você será",
         "nl": "je bent nu|jij bent nu|vanaf nu ben je|u bent nu|je bent niet langer|je bent geen"
               "|nieuwe rol|in deze rol|neem de rol|speel de rol",
-        "ru": "теперь ты|ты теперь|отныне ты|с этого момента ты|ты больше не|теперь вы|вы больше не"
+        "ru": "а ты не|ты не помощник|ты больше не|теперь ты|с этой минуты ты|представь, что ты|представь что ты|теперь ты|ты теперь|отныне ты|с этого момента ты|ты больше не|теперь вы|вы больше не"
               "|новая роль|в этой роли|возьми на себя роль|ты стал",
         "zh": "你现在是|你現在是|现在你是|從現在起你是|从现在起你是|从现在开始你是|你不再是|你已经不是"
               "|新角色|新的角色|扮演|你将成为|你就是",
-        "ja": "あなたは今から|あなたは今|今からあなたは|これからあなたは|あなたはもう|もはやアシスタントでは"
+        "ja": "あなたは今日から|今日からあなたは|もうアシスタントではありません|あなたはもう|あなたは今から|あなたは今|今からあなたは|これからあなたは|あなたはもう|もはやアシスタントでは"
               "|新しい役割|新たな役割|役割を演じ|として振る舞|になりきって|演じて",
-        "ko": "너는 이제|넌 이제|당신은 이제|이제부터 너는|이제부터 당신은|이제 너는|이제 당신은|더 이상 "
+        "ko": "지금부터 너는|지금부터 넌|지금부터 당신은|너 이제|넌 이제|아니야. 지금부터|너는 이제|넌 이제|당신은 이제|이제부터 너는|이제부터 당신은|이제 너는|이제 당신은|더 이상 "
               "|새로운 역할|새 역할|역할을 맡|연기해|행세",
         "ar": "أنت الآن|انت الآن|انت الان|أنت الان|من الآن أنت|من الان انت|لم تعد|أنت لست|دور جديد"
               "|الدور الجديد|في هذا الدور|تقمص|تقمّص|تتقمص|العب دور|مثل دور|انتحل",
@@ -349,21 +364,21 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|chatbot|automatische verarbeitungssystem|automatischen verarbeitung|ki agenten|bot$",
         "fr": "assistants ia|assistante|ia qui|outils automatiques|outil automatique|robot|ia$|l'ia|assistant ia|assistant|modèle de langage|modele de langage|chatbot|agent ia"
               "|système d'ia|systeme d'ia|traitement automatique|système automatisé|correcteur automatique",
-        "es": "asistentes|asistente de ia|agente|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
+        "es": "asistentes|asistente de ia|agente de ia|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
               "|procesamiento automático|sistema automatizado|corrector automático",
-        "it": "assistenti|agente|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
+        "it": "assistenti|agente ia|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
               "|sistema di ia|elaborazione automatica|sistema automatico|correttore automatico",
-        "pt": "assistentes|agente|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
+        "pt": "assistentes|agente de ia|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
               "|processamento automático|sistema automatizado|corretor automático",
-        "nl": "assistenten|taalmodellen|agent|digitale assistent|geautomatiseerde|beoordelaars die ai|ai$|ai assistent|assistent|taalmodel|chatbot|ai agent|ai systeem"
+        "nl": "assistenten|taalmodellen|ai agent|digitale assistent|geautomatiseerde|beoordelaars die ai|ai$|ai assistent|assistent|taalmodel|chatbot|ai agent|ai systeem"
               "|automatische verwerking|geautomatiseerd systeem",
-        "ru": "помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
+        "ru": "ии помощник|ии помощника|для ии|помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
               "|модель$|автоматическ систем|автоматическ обработк",
         "zh": "ai 助理|智能体|大语言模型|付款机器人|自动化|审稿助手|ai助|ai助手|ai 助手|ai助理|人工智能|智能助手|ai审稿|ai客服|ai日程|ai分析|ai办公|ai模型|大模型"
               "|语言模型|語言模型|机器人|助手|ai：|ai:|给ai|致所有|ai在|ai 日程|rpa|自动化处理",
-        "ja": "ai アシスタント|aiエージェント|ai|エージェント|自動化ツール|ボットへ|aiアシスタント|ai アシスタント|アシスタント|言語モデル|チャットボット|aiエージェント|生成ai"
+        "ja": "ai アシスタント|aiエージェント|エージェント|自動化ツール|ボットへ|aiアシスタント|ai アシスタント|アシスタント|言語モデル|チャットボット|aiエージェント|生成ai"
               "|aiへ|aiは|ai:|ai：|自動処理|自動化システム|ボット|aiの",
-        "ko": "도우미|ai|에이전트|자동화 도구|봇에게|ai 어시스턴트|ai어시스턴트|어시스턴트|ai 비서|인공지능|언어 모델|언어모델|챗봇|ai 에이전트"
+        "ko": "도우미|ai 비서|에이전트|자동화 도구|봇에게|ai 어시스턴트|ai어시스턴트|어시스턴트|ai 비서|인공지능|언어 모델|언어모델|챗봇|ai 에이전트"
               "|ai에게|ai는|ai:|자동 처리|자동화 시스템|봇|비서",
         "ar": "مساعد|نظام الفرز|نظام التقييم|المصحح الآلي|مساعد ذكي|وكيل الدفع|ذكاء اصطناعي|الذكاء الاصطناعي|ذكاء اصطناعي|المساعد|مساعد|النموذج اللغوي|نموذج لغوي|روبوت|بوت"
               "|الوكيل الذكي|وكيل|النظام الآلي|المعالجة الآلية|الآلي|الذكي|ya bot",
@@ -374,7 +389,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "en": "reading this|processing this|summarising this|summarizing this|reviewing this"
               "|analysing this|analyzing this|sorting this|parsing this|reading the|that reads"
               "|who reads|triaging|helping me continue|completing this|when you summari",
-        "de": "die diese|der diese|das diese|dieses postfach|diese seite|diesen lebenslauf|dieses dokument"
+        "de": "die diesen|der diesen|das diesen|die diese|der diese|das diese|dieses postfach|diese seite|diesen lebenslauf|dieses dokument"
               "|zusammenfass|liest|sortiert|prüft|verarbeit|auswert|durchsucht",
         "fr": "qui lit|qui lisent|qui traite|qui résume|qui analyse|lisant ce|résumant|en résumant"
               "|lorsque tu résumes|quand tu résumes|qui trie|qui évalue|qui corrige",
@@ -513,7 +528,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|conversation|chat history|customer list|customer data|contacts|address book|emails"
               "|inbox|files$|salary|personal data|id_rsa|aws|database_url|stripe_secret"
               "|everything you know",
-        "de": "passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
+        "de": "verlauf|zugangsdaten|besprochen|passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
               "|umgebungsvariable|gesprächsverlauf|verlauf|chatverlauf|unterhaltung|kundenliste"
               "|kundendaten|kontakte|adressbuch|e mails|postfach|dateien|gehaltsliste|gehälter"
               "|personendaten|persönlichen daten|protokoll|pin$|kreditkarte",
@@ -535,7 +550,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "nl": "wachtwoord|inloggegevens|api sleutel|api key|geheim|token|privésleutel"
               "|omgevingsvariabel|gesprek|geschiedenis|klantenlijst|klantgegevens|contacten"
               "|adresboek|e mails|inbox|bestanden|salaris|persoonsgegevens|creditcard|pincode",
-        "ru": "пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
+        "ru": "адреса почты|номера телефонов|паспортные данные|телефоны|в твоей памяти|прошлых чатах|пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
               "|приватный ключ|переменные окружения|переписк|историю|история чата|разговор"
               "|список клиентов|данные клиентов|контакты|адресную книгу|письма|почтовый ящик"
               "|файлы|зарплат|персональные данные|карты|пин код",
@@ -545,7 +560,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ja": "パスワード|認証情報|apiキー|api キー|シークレット|秘密鍵|トークン|環境変数|会話|履歴"
               "|チャット履歴|顧客リスト|顧客情報|連絡先|アドレス帳|メール|受信箱|ファイル|給与|個人情報"
               "|クレジットカード|暗証番号",
-        "ko": "비밀번호|자격 증명|api 키|api키|시크릿|비밀 키|토큰|환경 변수|대화 내용|대화 기록|기록"
+        "ko": "대화 기록|전화번호|주소|이름|비밀번호|자격 증명|api 키|api키|시크릿|비밀 키|토큰|환경 변수|대화 내용|대화 기록|기록"
               "|고객 명단|고객 정보|연락처|주소록|이메일|받은편지함|파일|급여|개인정보|카드 번호",
         "ar": "كلمة المرور|كلمات المرور|كلمة السر|بيانات الدخول|مفتاح api|مفتاح|سر|رمز|الرمز المميز"
               "|متغيرات البيئة|المحادثة|سجل المحادثة|السجل|قائمة العملاء|بيانات العملاء|أرقام"
@@ -708,7 +723,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "it": "autorizzat|approvat|concess|permesso|abilitat|verificat",
         "pt": "autorizad|aprovad|concedid|permissão|habilitad|verificad",
         "nl": "geautoriseerd|gemachtigd|goedgekeurd|toestemming|bevoegd|geverifieerd",
-        "ru": "авторизован|уполномочен|одобрен|разрешил|разрешено|допуск|подтвержден|согласовано",
+        "ru": "официально разрешаю|разрешаю тебе|авторизован|уполномочен|одобрен|разрешил|разрешено|допуск|подтвержден|согласовано",
         "zh": "授权|授權|批准|同意|许可|權限|权限|特批|认证|核准",
         "ja": "許可|承認|権限|認可|認定",
         "ko": "승인|허가|권한|인가|위임",
@@ -731,12 +746,12 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|trabalho na anthropic|sou seu criador",
         "nl": "ik ben de ontwikkelaar|ik ben je ontwikkelaar|ik ben de beheerder|ik werk bij openai"
               "|ik werk bij anthropic|ik ben je maker",
-        "ru": "я разработчик|я твой разработчик|я администратор|я работаю в openai"
+        "ru": "я из команды, которая тебя|из команды, которая тебя настраивала|отвечает за твою настройку|я из anthropic|я из openai|я разработчик|я твой разработчик|я администратор|я работаю в openai"
               "|я работаю в anthropic|я твой создатель",
         "zh": "我是这个模型的开发者|我是开发者|我是你的开发者|我是管理员|我是你的创造者|我在openai工作"
               "|我以开发者身份",
         "ja": "私は開発者|私はあなたの開発者|私は管理者|openaiの社員|anthropicの社員|あなたを作った",
-        "ko": "나는 개발자|저는 개발자|내가 개발자|나는 관리자|저는 관리자|당신을 만든",
+        "ko": "레드팀 소속|anthropic 내부|openai 내부|개발팀 소속|나는 개발자|저는 개발자|내가 개발자|나는 관리자|저는 관리자|당신을 만든",
         "ar": "أنا المطور|انا المطور|أنا من الفريق اللي برمجك|أنا المسؤول عنك|معك مهندس|أنا مطورك"
               "|من فريق السلامة",
         "tr": "ben geliştiriciyim|ben senin geliştiricinim|ben yöneticiyim|openai'de çalışıyorum"
@@ -1002,37 +1017,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "hidden instructions|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "versteckte anweisungen|versteckten anweisungen|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "|schulung",
-        "fr": "injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "consignes cachées|instructions cachées|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "|formation",
-        "es": "inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "instrucciones ocultas|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad|capacitación|formación",
-        "it": "iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "istruzioni nascoste|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza|formazione",
-        "pt": "injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "instruções ocultas|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "|treinamento|formação",
-        "nl": "injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "verborgen instructies|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident|training",
-        "ru": "инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "скрытые инструкции|скрытых инструкций|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "|обучени",
-        "zh": "注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "隐藏指令|隐藏的指令|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection|培训",
-        "ja": "インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "隠された指示|隠し指示|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント|研修",
-        "ko": "인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "숨겨진 지시|숨은 지시|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고|교육",
-        "ar": "حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "تعليمات مخفية|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية|تدريب",
-        "tr": "enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "gizli talimat|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı|eğitim",
     },
 }

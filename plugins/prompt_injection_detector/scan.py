@@ -158,19 +158,24 @@ class Scanner:
         self._match(self._candidates(words), plain, text, found, evasive=False)
         self._match_squeezed(plain, tokens, words, found)
         self._match_rot13(plain, text, found)
-        concept_hits, about_attacks = self.concepts.hits(plain.text)
+        joined = View.edited(plain, _letters_apart(plain.text))
+        concept_hits, about_attacks = self.concepts.hits(joined.text)
         if concept_hits:
-            # a concept hit where a phrase or marker rule of its type already hit is the
-            # same evidence: the phrase rule, which reads the words in order, counts
-            known = [(s, e, set(r.weights)) for r, s, e, _ in found]
+            # a concept hit where a phrase or marker rule of its type hit too is the same
+            # evidence: the stronger of the two counts
             for rule, a, b in concept_hits:
-                start, end = plain.root_span(a, b)
-                if end <= start or any(s < end and start < e and types & set(rule.weights)
-                                       for s, e, types in known):
+                start, end = joined.root_span(a, b)
+                if end <= start:
                     continue
+                weight = max(rule.weights.values())
+                same = [f for f in found if f[1] < end and start < f[2]
+                        and set(f[0].weights) & set(rule.weights)]
+                if any(max(f[0].weights.values()) >= weight for f in same):
+                    continue
+                found[:] = [f for f in found if f not in same]
                 # (folded a character at a time, as its terms were: only an evasion
                 # that folding characters does not undo, spaced letters, counts)
-                evasive = _evaded(fold_term(text[start:end]), plain.text[a:b])
+                evasive = _evaded(fold_term(text[start:end]), joined.text[a:b])
                 found.append((rule, start, end, evasive))
         meta = bool(found) and (about_attacks or META.search(plain.text) is not None)
         for rule, start, end, evasive in found:
@@ -340,6 +345,19 @@ def _evaded(original: str, matched: str) -> bool:
     a = re.sub(r"[\W_]+", " ", original.lower()).strip()
     b = re.sub(r"[\W_]+", " ", matched).strip()
     return a != b
+
+
+#: Letters of any script spaced apart (``и г н о р и р у й``, ``무 시 하 고``): four or
+#: more single letters each followed by one space (``views`` joins the Latin ones).
+_LETTERS_APART = re.compile(
+    "(?<!\\w)(?:[^\\W\\d_][\u1160-\u11ff]{0,2} ){4,}[^\\W\\d_][\u1160-\u11ff]{0,2}(?!\\w)")
+
+
+def _letters_apart(text: str) -> list[tuple[int, int, str]]:
+    """Deletions of the spaces inside letters spaced apart, in any script (a folded
+    Hangul syllable is its letters)."""
+    return [(m.start() + i, m.start() + i + 1, "")
+            for m in _LETTERS_APART.finditer(text) for i, ch in enumerate(m.group()) if ch == " "]
 
 
 def _letter_runs(text: str) -> list[tuple[int, int]]:
