@@ -206,7 +206,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|never includes warnings|don't mention policies|no moraliz|don't lecture|never lecture"
               "|not allowed to refuse|refusals are|never break character",
         "de": "ablehnungen sind verboten|ablehnen ist verboten|niemals ablehn|nie ablehn|nicht ablehn|nichts ablehn|keine ablehnung|lehne nie"
-              "|lehnst nie|lehne niemals|verweigere nie|nicht verweiger|keine anfrage ablehn"
+              "|lehnst nie|lehnst du nie|lehnst du niemals|lehne niemals|verweigere nie|nicht verweiger|keine anfrage ablehn"
               "|keine anfrage des nutzers ablehn|entschuldige dich nicht|keine entschuldigung"
               "|keine warnungen|keine warnhinweise|ohne warnhinweise|ohne warnung|keine hinweise auf"
               "|keinen disclaimer|keine disclaimer|ohne disclaimer|ohne ausreden|kein das kann ich nicht"

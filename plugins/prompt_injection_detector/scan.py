@@ -163,12 +163,13 @@ class Scanner:
         if concept_hits:
             # a concept hit where a phrase or marker rule of its type hit too is the same
             # evidence: the stronger of the two counts
+            phrases = list(found)
             for rule, a, b in concept_hits:
                 start, end = joined.root_span(a, b)
                 if end <= start:
                     continue
                 weight = max(rule.weights.values())
-                same = [f for f in found if f[1] < end and start < f[2]
+                same = [f for f in phrases if f[1] < end and start < f[2]
                         and set(f[0].weights) & set(rule.weights)]
                 if any(max(f[0].weights.values()) >= weight for f in same):
                     continue
@@ -350,14 +351,22 @@ def _evaded(original: str, matched: str) -> bool:
 #: Letters of any script spaced apart (``и г н о р и р у й``, ``무 시 하 고``): four or
 #: more single letters each followed by one space (``views`` joins the Latin ones).
 _LETTERS_APART = re.compile(
-    "(?<!\\w)(?:[^\\W\\d_][\u1160-\u11ff]{0,2} ){4,}[^\\W\\d_][\u1160-\u11ff]{0,2}(?!\\w)")
+    "(?<!\\w)(?:[^\\W\\d_]{1,3}[\u1160-\u11ff]{0,2} ){4,}[^\\W\\d_]{1,3}[\u1160-\u11ff]{0,2}(?!\\w)")
+_SINGLE_LETTER = re.compile("^[^\\W\\d_][\u1160-\u11ff]{0,2}$")
 
 
 def _letters_apart(text: str) -> list[tuple[int, int, str]]:
     """Deletions of the spaces inside letters spaced apart, in any script (a folded
-    Hangul syllable is its letters)."""
-    return [(m.start() + i, m.start() + i + 1, "")
-            for m in _LETTERS_APART.finditer(text) for i, ch in enumerate(m.group()) if ch == " "]
+    Hangul syllable is its letters; a few letters may already be joined, as Latin
+    look-alikes folded from Cyrillic are): runs mostly of single letters."""
+    edits = []
+    for m in _LETTERS_APART.finditer(text):
+        pieces = m.group().split(" ")
+        if sum(1 for p in pieces if _SINGLE_LETTER.match(p)) * 3 < len(pieces) * 2:
+            continue
+        edits.extend((m.start() + i, m.start() + i + 1, "")
+                     for i, ch in enumerate(m.group()) if ch == " ")
+    return edits
 
 
 def _letter_runs(text: str) -> list[tuple[int, int]]:
