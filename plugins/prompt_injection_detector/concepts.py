@@ -85,18 +85,21 @@ def _piece(ch: str) -> str:
     return re.escape(ch)
 
 
+_Trie = dict[str, "_Trie"]
+
+
 def _trie_regex(terms: Iterable[str]) -> str:
     """One alternation for ``terms``, shared prefixes factored out (a trie), so that
     the regular expression tries one branch per character. A term ending in ``$``
     must end a word."""
-    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    trie: _Trie = {}
     for term in terms:
         node = trie
         for ch in term:
             node = node.setdefault(ch, {})
         node[""] = {}
 
-    def build(node: dict) -> str:  # type: ignore[type-arg]
+    def build(node: _Trie) -> str:
         ends = "" in node
         branches = []
         for ch, child in sorted(node.items()):
@@ -182,7 +185,9 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-override", {INJ: 0.78}, "IGNORE", "STRONGINSTR", window=50),
     concept_rule("concept-override", {INJ: 0.62}, "IGNORE", "INSTR", window=50),
     concept_rule("concept-override", {INJ: 0.6}, "IGNORE", "PRIOR", window=40),
-    concept_rule("concept-revoked", {INJ: 0.75, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT", window=70),
+    concept_rule("concept-revoked", {INJ: 0.66, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT", window=70),
+    concept_rule("concept-revoked", {INJ: 0.8, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT",
+                 "AI|YOUARENOW|FROMNOW|NEW", window=150),
     concept_rule("concept-new-rules", {INJ: 0.45}, "NEW", window=1),
     concept_rule("concept-new-rules", {INJ: 0.7}, "NEW", "FROMNOW|REVOKED|IGNORE", window=120),
     # -- replacing the agent's role, lifting its rules
@@ -194,7 +199,10 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-devmode", {JB: 0.5}, "DEVMODE", window=1),
     concept_rule("concept-devmode", {JB: 0.8}, "DEVMODE", "ACTIVATE|YOUARENOW|UNBOUND|NOREFUSE",
                  window=80),
-    concept_rule("concept-no-refusal", {JB: 0.76}, "NOREFUSE", window=1, indirect=1.15),
+    concept_rule("concept-no-refusal", {JB: 0.66}, "NOREFUSE", window=1, indirect=1.15),
+    concept_rule("concept-no-refusal", {JB: 0.8}, "NOREFUSE",
+                 "AI|FROMNOW|USERREQ|CANT|ANSWERANYWAY|UNBOUND|YOUARENOW|BAN|MUST|REFUSEWORD",
+                 window=150),
     concept_rule("concept-no-refusal", {JB: 0.75}, "BAN", "CANT", "CANT", window=100,
                  across_quotes=True),
     concept_rule("concept-no-refusal", {JB: 0.75}, "REFUSEWORD", "ANSWERANYWAY", window=120),
@@ -245,7 +253,7 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  "SYSLABEL", "IGNORE|NEW|REVOKED|UNBOUND|FROMNOW|YOUARENOW|DEVMODE", window=150),
     concept_rule("concept-fake-turns", {ROLE: 0.45}, "ROLELABEL|USERLABEL",
                  "SYSLABEL|UNBOUND|DEVMODE", window=300, across_lines=True),
-    concept_rule("concept-fake-turns", {ROLE: 0.55}, "USERLABEL", "ROLELABEL", window=400,
+    concept_rule("concept-fake-turns", {ROLE: 0.5}, "USERLABEL", "ROLELABEL", window=400,
                  direct=0.7, indirect=1.3, across_lines=True),
     concept_rule("concept-context", {SYS: 0.78}, "ENDCTX", "USERLABEL", "ROLELABEL", window=400,
                  across_lines=True),

@@ -23,19 +23,19 @@ UNBOUNDED: Final = frozenset({"zh", "ja", "ko", "ar"})
 LEXICON: Final[dict[str, dict[str, str]]] = {
     # -- overriding instructions
     "IGNORE": {
-        "en": "ignore$|disregard$|forget$|bypass$|override$|overwrite$|pay no attention"
+        "en": "ignore$|disregard$|forget$|pay no attention"
               "|stop following|do not follow|dont follow|don't follow|no longer follow|throw away"
               "|set aside|discard$",
         "de": "ignorier|vergiss|vergessen sie|missacht|übergeh|setze außer kraft|setz außer kraft"
               "|hinwegsetz|nicht mehr befolg|nicht befolg|verwirf|verwerf|über bord",
-        "fr": "ignore|ignorez|ignorer|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
+        "fr": "ignore$|ignorez$|ignorer$|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
               "|fais abstraction|faites abstraction|contourne|outrepasse|passe outre|passez outre"
               "|ne suis plus|ne suivez plus|écarte|écartez",
-        "es": "ignora|ignore|ignorar|ignoren|olvida|olvide|olvidar|omite|omitir|haz caso omiso"
+        "es": "ignora$|ignore$|ignorar$|ignoren$|ignorá|olvida|olvide|olvidar|omite|omitir|haz caso omiso"
               "|no hagas caso|no sigas|deja de seguir|descarta|descartar|pasa por alto|salta",
-        "it": "ignora|ignori|ignorare|dimentica|dimentichi|dimenticare|tralascia|trascura|non seguire"
+        "it": "ignora$|ignori$|ignorare$|dimentica|dimentichi|dimenticare|tralascia|trascura|non seguire"
               "|smetti di seguire|scavalca|bypassa|non tenere conto|lascia perdere|scarta",
-        "pt": "ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere|desconsiderar"
+        "pt": "ignore$|ignora$|ignorar$|esqueça|esquece|esquecer|desconsidere|desconsiderar"
               "|desconsidera|não siga|deixe de seguir|descarte|descartar|passe por cima|pule",
         "nl": "negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
               "|laat varen|houd geen rekening|negeert",
@@ -297,31 +297,30 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|kurallara bağlı olmayan|serbest",
     },
     "DEVMODE": {
-        "en": "developer mode|devmode|dev mode|debug mode|god mode|jailbreak|jailbroken|dan mode"
-              "|do anything now|unlocked mode|maintenance mode|admin mode|sudo mode",
-        "de": "entwicklermodus|entwickler modus|debug modus|debugmodus|wartungsmodus|adminmodus"
-              "|gottmodus|jailbreak",
-        "fr": "mode développeur|mode developpeur|mode débogage|mode debug|mode dieu|mode maintenance"
-              "|mode administrateur|jailbreak",
-        "es": "modo desarrollador|modo de desarrollador|modo depuración|modo debug|modo dios"
-              "|modo mantenimiento|modo administrador|jailbreak",
-        "it": "modalità sviluppatore|modalita sviluppatore|modalità debug|modalità dio"
-              "|modalità manutenzione|modalità amministratore|jailbreak",
-        "pt": "modo desenvolvedor|modo de desenvolvedor|modo depuração|modo debug|modo deus"
-              "|modo manutenção|modo administrador|jailbreak",
-        "nl": "ontwikkelaarsmodus|ontwikkelaarmodus|debugmodus|debug modus|godmodus|onderhoudsmodus"
-              "|beheerdersmodus|jailbreak",
-        "ru": "режим разработчика|режим отладки|режим бога|режим обслуживания|режим администратора"
-              "|джейлбрейк|jailbreak",
-        "zh": "开发者模式|開發者模式|开发模式|调试模式|調試模式|上帝模式|越狱|越獄|维护模式|管理员模式"
+        "en": "developer mode|devmode|dev mode|jailbreak|jailbroken|dan mode"
+              "|do anything now|unlocked mode",
+        "de": "entwicklermodus|entwickler modus|gottmodus|jailbreak",
+        "fr": "mode développeur|mode developpeur|mode dieu"
               "|jailbreak",
-        "ja": "開発者モード|デベロッパーモード|デバッグモード|ゴッドモード|脱獄|ジェイルブレイク"
-              "|メンテナンスモード|管理者モード",
-        "ko": "개발자 모드|개발자모드|디버그 모드|디버그모드|갓 모드|탈옥|관리자 모드|유지보수 모드",
-        "ar": "وضع المطور|وضع المطوّر|وضع التصحيح|وضع الإله|كسر الحماية|جيلبريك|وضع الصيانة|وضع المسؤول"
-              "|وضع المدير",
-        "tr": "geliştirici modu|gelistirici modu|geliştirici mod|hata ayıklama modu|debug modu"
-              "|tanrı modu|bakım modu|yönetici modu|jailbreak",
+        "es": "modo desarrollador|modo de desarrollador|modo dios"
+              "|jailbreak",
+        "it": "modalità sviluppatore|modalita sviluppatore|modalità dio"
+              "|jailbreak",
+        "pt": "modo desenvolvedor|modo de desenvolvedor|modo deus"
+              "|jailbreak",
+        "nl": "ontwikkelaarsmodus|ontwikkelaarmodus|godmodus"
+              "|jailbreak",
+        "ru": "режим разработчика|режим бога"
+              "|джейлбрейк|jailbreak",
+        "zh": "开发者模式|開發者模式|开发模式|上帝模式|越狱|越獄"
+              "|jailbreak",
+        "ja": "開発者モード|デベロッパーモード|ゴッドモード|脱獄|ジェイルブレイク"
+              "",
+        "ko": "개발자 모드|개발자모드|갓 모드|탈옥",
+        "ar": "وضع المطور|وضع المطوّر|وضع الإله|كسر الحماية|جيلبريك"
+              "",
+        "tr": "geliştirici modu|gelistirici modu|geliştirici mod"
+              "|tanrı modu|jailbreak",
     },
     "YOUARENOW": {
         "en": "you are now|you're now|youre now|you are no longer|you're no longer|from now on you are"

@@ -359,7 +359,7 @@ def _letters_apart(text: str) -> list[tuple[int, int, str]]:
     """Deletions of the spaces inside letters spaced apart, in any script (a folded
     Hangul syllable is its letters; a few letters may already be joined, as Latin
     look-alikes folded from Cyrillic are): runs mostly of single letters."""
-    edits = []
+    edits: list[tuple[int, int, str]] = []
     for m in _LETTERS_APART.finditer(text):
         pieces = m.group().split(" ")
         if sum(1 for p in pieces if _SINGLE_LETTER.match(p)) * 3 < len(pieces) * 2:
