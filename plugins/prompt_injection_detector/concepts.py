@@ -79,7 +79,7 @@ def _piece(ch: str) -> str:
     if ch == _GAP_MARK:
         return _GAP
     if ch in ":：":
-        return r"[ \t]?[:：]"
+        return r"[\])*]{0,2}[ \t]?[:：]"
     if ch == " ":
         return r"\s+"
     return re.escape(ch)
@@ -166,6 +166,9 @@ class ConceptRule:
 
 
 _NEVER = re.compile(r"(?!)")
+#: How much a concept hit counts in a text about attacks, on top of the discount every
+#: hit there gets: concepts in any order match more of a discussion than phrases do.
+DISCUSSED: Final = 0.7
 
 
 def concept_rule(name: str, weights: dict[str, float], *groups: str, window: int = 120,
@@ -173,8 +176,8 @@ def concept_rule(name: str, weights: dict[str, float], *groups: str, window: int
                  across_quotes: bool = False, across_lines: bool = False) -> ConceptRule:
     """A concept rule: each group is concept names separated by ``|``."""
     sets = tuple(frozenset(g.split("|")) for g in groups)
-    return ConceptRule(Rule(name, weights, _NEVER, (), None, direct, indirect), sets, window,
-                       across_quotes, across_lines)
+    rule = Rule(name, weights, _NEVER, (), None, direct, indirect, discussed=DISCUSSED)
+    return ConceptRule(rule, sets, window, across_quotes, across_lines)
 
 
 #: The concept rules. A family's strongest hit counts (``name``), families combine.
@@ -201,12 +204,14 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  window=80),
     concept_rule("concept-no-refusal", {JB: 0.66}, "NOREFUSE", window=1, indirect=1.15),
     concept_rule("concept-no-refusal", {JB: 0.8}, "NOREFUSE",
-                 "AI|FROMNOW|USERREQ|CANT|ANSWERANYWAY|UNBOUND|YOUARENOW|BAN|MUST|REFUSEWORD",
+                 "AI|FROMNOW|USERREQ|CANT|ANSWERANYWAY|UNBOUND|YOUARENOW|BAN|REFUSEWORD",
                  window=150),
     concept_rule("concept-no-refusal", {JB: 0.75}, "BAN", "CANT", "CANT", window=100,
                  across_quotes=True),
     concept_rule("concept-no-refusal", {JB: 0.75}, "REFUSEWORD", "ANSWERANYWAY", window=120),
     concept_rule("concept-grandma", {ROLE: 0.75}, "GRANDMA", "DECEASED", window=200),
+    concept_rule("concept-prefill", {JB: 0.72}, "STARTWITH", "SUREHERE", window=60,
+                 across_quotes=True),
     # -- leaking the prompt, the conversation, secrets
     concept_rule("concept-prompt-leak", {DATA: 0.8}, "REVEAL", "SYSPROMPT", window=80),
     concept_rule("concept-prompt-leak", {DATA: 0.6}, "SYSPROMPT", "VERBATIM", window=80),
@@ -218,6 +223,8 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  indirect=1.3),
     concept_rule("concept-exfil-link", {DATA: 0.8}, "MDLINK", "SECRET|SEND|VERBATIM|REVEAL",
                  window=160),
+    concept_rule("concept-other-users", {DATA: 0.75}, "OTHERUSERS", "SECRET|REVEAL|SEND",
+                 window=150),
     # -- hijacking tools
     concept_rule("concept-tool", {TOOL: 0.55}, "TOOLCALL", "IDENT", window=40, direct=0.6,
                  indirect=1.15),
@@ -264,6 +271,8 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  indirect=1.35),
     concept_rule("concept-ai-addressed", {INJ: 0.5}, "AICOLON", window=1, direct=0.6,
                  indirect=1.35),
+    concept_rule("concept-ai-addressed", {INJ: 0.55}, "AIINSTR", window=1, direct=0.6,
+                 indirect=1.35),
     concept_rule("concept-ai-command", {INJ: 0.5}, "AI", "MUST", window=40, direct=0.5,
                  indirect=1.3),
     concept_rule("concept-ai-instructed", {INJ: 0.58}, "AICOLON",
@@ -272,7 +281,7 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
 )
 
 #: An AI addressed by name: the AI term followed by a colon or comma (``KI-Agenten:``).
-_ADDRESS_AFTER = re.compile(r"[ \t]{0,2}[)\]]?[ \t]{0,2}[:：,，]")
+_ADDRESS_AFTER = re.compile(r"[ \t]{0,2}[)\]】]?[ \t]{0,2}[:：,，]")
 
 
 class ConceptMatcher:

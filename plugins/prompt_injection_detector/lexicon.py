@@ -23,31 +23,31 @@ UNBOUNDED: Final = frozenset({"zh", "ja", "ko", "ar"})
 LEXICON: Final[dict[str, dict[str, str]]] = {
     # -- overriding instructions
     "IGNORE": {
-        "en": "ignore$|disregard$|forget$|pay no attention"
+        "en": "you no longer have to follow|you don't have to follow|you do not have to follow|you don't need to follow|ignore$|disregard$|forget$|pay no attention"
               "|stop following|do not follow|dont follow|don't follow|no longer follow|throw away"
               "|set aside|discard$",
-        "de": "ignorier|vergiss|vergessen sie|missacht|übergeh|setze außer kraft|setz außer kraft"
+        "de": "musst nicht mehr|brauchst nicht mehr|musst dich nicht mehr an|halte dich nicht mehr an|nicht mehr an die|ignorier|vergiss|vergessen sie|missacht|übergeh|setze außer kraft|setz außer kraft"
               "|hinwegsetz|nicht mehr befolg|nicht befolg|verwirf|verwerf|über bord",
-        "fr": "ignore$|ignorez$|ignorer$|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
+        "fr": "ignorez$|n'as plus à suivre|n'es plus obligé de suivre|ne respecte plus|ne respectez plus|ignore$|ignorez$|ignorer$|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
               "|fais abstraction|faites abstraction|contourne|outrepasse|passe outre|passez outre"
               "|ne suis plus|ne suivez plus|écarte|écartez",
-        "es": "ignora$|ignore$|ignorar$|ignoren$|ignorá|olvida|olvide|olvidar|omite|omitir|haz caso omiso"
+        "es": "ignorad$|no tenés que seguir|no tienes que seguir|ya no tienes que seguir|ya no sigas|no respetes|ignora$|ignore$|ignorar$|ignoren$|ignorá|olvida|olvide|olvidar|omite|omitir|haz caso omiso"
               "|no hagas caso|no sigas|deja de seguir|descarta|descartar|pasa por alto|salta",
-        "it": "ignora$|ignori$|ignorare$|dimentica|dimentichi|dimenticare|tralascia|trascura|non seguire"
+        "it": "ignorate$|non devi più seguire|non sei più tenuto a|non rispettare più|ignora$|ignori$|ignorare$|dimentica|dimentichi|dimenticare|tralascia|trascura|non seguire"
               "|smetti di seguire|scavalca|bypassa|non tenere conto|lascia perdere|scarta",
-        "pt": "ignore$|ignora$|ignorar$|esqueça|esquece|esquecer|desconsidere|desconsiderar"
+        "pt": "ignorem$|não precisa mais seguir|não precisa seguir|nao precisa mais seguir|não tem que seguir|deixe de lado|ignore$|ignora$|ignorar$|esqueça|esquece|esquecer|desconsidere|desconsiderar"
               "|desconsidera|não siga|deixe de seguir|descarte|descartar|passe por cima|pule",
-        "nl": "negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
+        "nl": "negeren$|hoeft niet meer te volgen|hoeft je niet meer aan|houd je niet meer aan|negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
               "|laat varen|houd geen rekening|negeert",
-        "ru": "не применяй|не следовать|не следуй|игнорир|проигнорир|забудь|забудьте|забыть|не обращай внимани|не обращайте внимани"
+        "ru": "не обязан следовать|не нужно следовать|больше не следуй|не придерживайся|не применяй|не следовать|не следуй|игнорир|проигнорир|забудь|забудьте|забыть|не обращай внимани|не обращайте внимани"
               "|не следуй|перестань следовать|отбрось|отбросьте|обойди|пропусти|отмени|нарушь",
-        "zh": "忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
+        "zh": "不用再遵守|不必遵守|不用遵守|不需要遵守|不再遵循|忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
               "|不用再考虑|不再考虑|不要遵循|作废|推翻",
-        "ja": "無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|上書き|スキップ",
-        "ko": "무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
-        "ar": "تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
+        "ja": "従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|上書き|スキップ",
+        "ko": "따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
+        "ar": "لست مضطرا|لست مضطرًا|لا داعي لاتباع|لا تلتزم|مش لازم تلتزم|تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
               "|ألغ|الغ",
-        "tr": "yok say|görmezden gel|gormezden gel|unut|dikkate alma|uyma|atla|çiğne|geçersiz say"
+        "tr": "uymak zorunda değilsin|uymana gerek yok|uyma artık|yok say|görmezden gel|gormezden gel|unut|dikkate alma|uyma|atla|çiğne|geçersiz say"
               "|bir kenara bırak|umursama|aldırma",
     },
     "PRIOR": {
@@ -197,7 +197,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- lifting the rules
     "NOREFUSE": {
-        "en": "refusals are forbidden|never says no|the word no|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
+        "en": "refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
               "|cannot refuse|no refusals|without refusing|never decline|do not decline|don't decline"
               "|don't say you can't|dont say you cant|do not say you cannot|never say you"
               "|don't apologi|dont apologi|do not apologi|never apologi|no apologi|no disclaimers"
@@ -259,40 +259,40 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yapamam deme|yapamayacağını söyleme|ahlak dersi verme|nasihat etme|sorumluluk reddi",
     },
     "UNBOUND": {
-        "en": "unrestricted|unfiltered|uncensored|no restrictions|without restrictions|no limits"
+        "en": "freed from all|free from all restrictions|broke free|unrestricted|unfiltered|uncensored|no restrictions|without restrictions|no limits"
               "|without limits|no content policy|no rules|without any rules|no filter|without filter"
               "|free of all|broken free|no guidelines|no content guidelines|safety guidelines disabled"
               "|restrictions lifted|no ethical",
-        "de": "ohne einschränkung|ohne beschränkung|uneingeschränkt|unzensiert|ungefiltert|ohne filter"
+        "de": "befreit von allen|frei von allen|von allen regeln befreit|ohne einschränkung|ohne beschränkung|uneingeschränkt|unzensiert|ungefiltert|ohne filter"
               "|ohne zensur|keine regeln|ohne regeln|keinen regeln|keine richtlinien|an keine richtlinien"
               "|keine grenzen|ohne grenzen|alle beschränkungen sind aufgehoben|keine einschränkungen",
-        "fr": "sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
+        "fr": "libéré de toute|libérée de toute|affranchi de|sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
               "|non filtré|aucune règle|sans règles|sans aucune règle|aucune restriction|libre de toute"
               "|débridé|debride|sans garde fou",
-        "es": "sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
+        "es": "liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
               "|sin filtro|sin censura|sin reglas|ninguna regla|sin normas|ninguna restricción"
               "|libre de toda|sin ataduras",
-        "it": "senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
+        "it": "liberato da ogni|libero da ogni|liberata da ogni|senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
               "|senza censura|nessuna regola|senza regole|nessuna restrizione|libero da ogni"
               "|non censurat|non filtrat",
-        "pt": "sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
+        "pt": "livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
               "|sem censura|nenhuma regra|sem regras|nenhuma restrição|livre de qualquer|sem amarras",
-        "nl": "zonder beperkingen|zonder enige beperking|zonder grenzen|zonder filters|zonder filter"
+        "nl": "bevrijd van|vrij van alle|zonder beperkingen|zonder enige beperking|zonder grenzen|zonder filters|zonder filter"
               "|zonder censuur|geen regels|zonder regels|geen beperkingen|ongefilterd|ongecensureerd"
               "|onbeperkt",
-        "ru": "нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
+        "ru": "освобожден от|освобождён от|свободен от всех|нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
               "|без правил|никаких правил|никаких ограничений|нет ограничений|не подчиняется правилам"
               "|свободн от всех|нецензурированн|неограниченн",
-        "zh": "没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
+        "zh": "摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
               "|无任何限制|所有限制已解除|限制已解除|解除限制|解除所有|不受任何规则|无视规则",
-        "ja": "制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
+        "ja": "制限から解放|あらゆる制限から|制約から解放|制限なく|制約なく|制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
               "|ルールなし|ルールのない|ルールに縛られない|何の制約も|制約のない|制約なし|解除された",
-        "ko": "제한도 없|제한이 없어|규칙도 없|검열도 없|제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
+        "ko": "제한에서 해방|모든 제한에서|제약에서 벗어|제한도 없|제한이 없어|규칙도 없|검열도 없|제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
               "|규칙 없는|규칙이 없는|아무 제한|모든 제한이 해제|제한 해제",
-        "ar": "بدون قيود|بلا قيود|دون قيود|لا يخضع لأي قيود|لم يعد يخضع|بلا أي رقابة|بلا رقابة|بدون رقابة"
+        "ar": "متحرر من|تحرر من كل|خرج من القمقم|بدون قيود|بلا قيود|دون قيود|لا يخضع لأي قيود|لم يعد يخضع|بلا أي رقابة|بلا رقابة|بدون رقابة"
               "|دون رقابة|بلا فلترة|بدون فلترة|بلا حدود|بدون حدود|بلا قواعد|بدون قواعد|غير مقيد"
               "|مطلق الصلاحيات|رفع جميع القيود",
-        "tr": "kısıtlamasız|kisitlamasiz|kısıtlama olmadan|hiçbir kısıtlama|sınırsız|sinirsiz"
+        "tr": "kısıtlamalardan kurtul|tüm kısıtlamalardan|özgürleşti|kısıtlamasız|kisitlamasiz|kısıtlama olmadan|hiçbir kısıtlama|sınırsız|sinirsiz"
               "|sınırlama olmadan|filtresiz|filtre olmadan|sansürsüz|sansursuz|kuralsız|hiçbir kural"
               "|kurallara bağlı olmayan|serbest",
     },
@@ -356,22 +356,22 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yeni rol|bu rolde|rolüne bürün|rolünü üstlen|gibi davran|rol yap",
     },
     "AI": {
-        "en": "ai$|ai assistant|assistant|assistants|llm$|llms$|language model|chatbot|ai agent|ai model"
+        "en": "language models|ai$|ai assistant|assistant|assistants|llm$|llms$|language model|chatbot|ai agent|ai model"
               "|copilot|chatgpt|gpt$|claude|gemini|ai system|automated system|automated processing"
               "|bot$|model reading|agent triaging|summarizer|summariser|ai reviewer|ai tools",
         "de": "ki helfer|ki assistenten|helfer$|sprachmodelle|automatisiert|ki gestützte|ki$|ki assistent|ki system|ki agent|ki modell|ki gestützt|ki tool|assistent|sprachmodell"
               "|chatbot|automatische verarbeitungssystem|automatischen verarbeitung|ki agenten|bot$",
-        "fr": "assistants ia|assistante|ia qui|outils automatiques|outil automatique|robot|ia$|l'ia|assistant ia|assistant|modèle de langage|modele de langage|chatbot|agent ia"
+        "fr": "modèles de langage|modeles de langage|assistants ia|assistante|ia qui|outils automatiques|outil automatique|robot|ia$|l'ia|assistant ia|assistant|modèle de langage|modele de langage|chatbot|agent ia"
               "|système d'ia|systeme d'ia|traitement automatique|système automatisé|correcteur automatique",
-        "es": "asistentes|asistente de ia|agente de ia|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
+        "es": "modelos de lenguaje|modelo de lenguaje|asistentes|asistente de ia|agente de ia|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
               "|procesamiento automático|sistema automatizado|corrector automático",
-        "it": "assistenti|agente ia|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
+        "it": "modelli linguistici|modelli di linguaggio|assistenti|agente ia|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
               "|sistema di ia|elaborazione automatica|sistema automatico|correttore automatico",
-        "pt": "assistentes|agente de ia|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
+        "pt": "modelos de linguagem|modelo de linguagem|assistentes|agente de ia|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
               "|processamento automático|sistema automatizado|corretor automático",
         "nl": "assistenten|taalmodellen|ai agent|digitale assistent|geautomatiseerde|beoordelaars die ai|ai$|ai assistent|assistent|taalmodel|chatbot|ai agent|ai systeem"
               "|automatische verwerking|geautomatiseerd systeem",
-        "ru": "ии помощник|ии помощника|для ии|помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
+        "ru": "языковая модель|языковые модели|языковой модели|языковым моделям|ии помощник|ии помощника|для ии|помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
               "|модель$|автоматическ систем|автоматическ обработк",
         "zh": "ai 助理|智能体|大语言模型|付款机器人|自动化|审稿助手|ai助|ai助手|ai 助手|ai助理|人工智能|智能助手|ai审稿|ai客服|ai日程|ai分析|ai办公|ai模型|大模型"
               "|语言模型|語言模型|机器人|助手|ai：|ai:|给ai|致所有|ai在|ai 日程|rpa|自动化处理",
@@ -448,28 +448,28 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "bundan sonra|şu andan itibaren|su andan itibaren|artık|derhal|hemen|bu andan itibaren",
     },
     "NEW": {
-        "en": "new rules|new instructions|only instructions|real instructions|new role|only rules"
+        "en": "your only rules|the only rules|new rules|new instructions|only instructions|real instructions|new role|only rules"
               "|the only instructions|updated instructions|new task",
-        "de": "neue regeln|neue anweisungen|nur meine regeln|nur noch meine|neue rolle|neue aufgabe"
+        "de": "die einzigen regeln|deine einzigen regeln|nur noch meine regeln|neue regeln|neue anweisungen|nur meine regeln|nur noch meine|neue rolle|neue aufgabe"
               "|echten anweisungen|einzigen anweisungen|gelten nur",
-        "fr": "nouvelles règles|nouvelles instructions|nouvelles consignes|mes règles|seules mes"
+        "fr": "les seules règles|tes seules règles|nouvelles règles|nouvelles instructions|nouvelles consignes|mes règles|seules mes"
               "|nouveau rôle|vraies instructions|seules instructions|nouvelle tâche",
-        "es": "nuevas reglas|nuevas instrucciones|mis reglas|solo mis|nuevo rol|nuevo papel"
+        "es": "tus únicas reglas|las únicas reglas|únicas reglas son|nuevas reglas|nuevas instrucciones|mis reglas|solo mis|nuevo rol|nuevo papel"
               "|verdaderas instrucciones|únicas instrucciones|nueva tarea",
-        "it": "nuove regole|nuove istruzioni|le mie regole|solo le mie|nuovo ruolo|vere istruzioni"
+        "it": "le uniche regole|le tue uniche regole|le regole le faccio io|nuove regole|nuove istruzioni|le mie regole|solo le mie|nuovo ruolo|vere istruzioni"
               "|uniche istruzioni|nuovo compito",
-        "pt": "novas regras|novas instruções|minhas regras|só as minhas|somente as minhas|novo papel"
+        "pt": "as únicas regras|suas únicas regras|as regras sou eu|novas regras|novas instruções|minhas regras|só as minhas|somente as minhas|novo papel"
               "|verdadeiras instruções|únicas instruções|nova tarefa",
-        "nl": "nieuwe regels|nieuwe instructies|mijn regels|alleen mijn|nieuwe rol|echte instructies"
+        "nl": "de enige regels|je enige regels|nieuwe regels|nieuwe instructies|mijn regels|alleen mijn|nieuwe rol|echte instructies"
               "|enige instructies|nieuwe taak",
-        "ru": "новые правила|новые инструкции|мои правила|только мои|новая роль|настоящие инструкции"
+        "ru": "единственные правила|твои единственные правила|правила устанавливаю я|новые правила|новые инструкции|мои правила|только мои|новая роль|настоящие инструкции"
               "|единственные инструкции|новая задача",
-        "zh": "新规则|新的规则|新指令|新的指令|以我|为准|我说的算|新角色|真正的指令|新任务|只听我",
-        "ja": "新しいルール|新しい指示|私のルール|私の指示だけ|新しい役割|本当の指示|新しいタスク|に従え",
-        "ko": "새 규칙|새로운 규칙|새 지시|새로운 지시|내 규칙|내 말만|새 역할|진짜 지시|새 임무",
-        "ar": "قواعد جديدة|تعليمات جديدة|قواعدي|كلامي أنا وبس|كلامي فقط|دور جديد|التعليمات الحقيقية"
+        "zh": "唯一的规则|规则由我定|新规则|新的规则|新指令|新的指令|以我|为准|我说的算|新角色|真正的指令|新任务|只听我",
+        "ja": "唯一のルール|ルールは私が決め|新しいルール|新しい指示|私のルール|私の指示だけ|新しい役割|本当の指示|新しいタスク|に従え",
+        "ko": "유일한 규칙|규칙은 내가 정|새 규칙|새로운 규칙|새 지시|새로운 지시|내 규칙|내 말만|새 역할|진짜 지시|새 임무",
+        "ar": "القواعد الوحيدة|قواعدك الوحيدة|قواعد جديدة|تعليمات جديدة|قواعدي|كلامي أنا وبس|كلامي فقط|دور جديد|التعليمات الحقيقية"
               "|مهمة جديدة|تعليماتي",
-        "tr": "yeni kurallar|yeni talimat|benim kurallarım|sadece benim|yeni rol|gerçek talimat"
+        "tr": "tek kural|kuralları ben koyarım|yeni kurallar|yeni talimat|benim kurallarım|sadece benim|yeni rol|gerçek talimat"
               "|yeni görev",
     },
     "REVOKED": {
@@ -523,66 +523,66 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "gönder|gonder|ilet|yükle|yukle|ekle|iliştir|aktar",
     },
     "SECRET": {
-        "en": "password|credential|api key|secret|token|private key|ssh|environment variable|.env"
+        "en": "phone number|e mail address|home address|passport|social security|date of birth|password|credential|api key|secret|token|private key|ssh|environment variable|.env"
               "|conversation|chat history|customer list|customer data|contacts|address book|emails"
               "|inbox|files$|salary|personal data|id_rsa|aws|database_url|stripe_secret"
               "|everything you know",
-        "de": "verlauf|zugangsdaten|besprochen|passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
+        "de": "telefonnummer|handynummer|e mail adresse|wohnadresse|anschrift|ausweis|geburtsdatum|steuer id|verlauf|zugangsdaten|besprochen|passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
               "|umgebungsvariable|gesprächsverlauf|verlauf|chatverlauf|unterhaltung|kundenliste"
               "|kundendaten|kontakte|adressbuch|e mails|postfach|dateien|gehaltsliste|gehälter"
               "|personendaten|persönlichen daten|protokoll|pin$|kreditkarte",
-        "fr": "mot de passe|mots de passe|identifiants|clé api|cle api|secret|jeton|token|clé privée"
+        "fr": "numéro de téléphone|adresse e mail|adresse postale|passeport|sécurité sociale|date de naissance|mot de passe|mots de passe|identifiants|clé api|cle api|secret|jeton|token|clé privée"
               "|variable d'environnement|conversation|historique|liste des clients|données client"
               "|contacts|carnet d'adresses|e mails|courriels|boîte de réception|fichiers|salaires"
               "|données personnelles|carte bancaire|code pin",
-        "es": "contraseña|contrasena|credenciales|clave api|clave de api|secreto|token|clave privada"
+        "es": "teléfono|correo electrónico|dirección de casa|domicilio|dni|pasaporte|fecha de nacimiento|sueldo|contraseña|contrasena|credenciales|clave api|clave de api|secreto|token|clave privada"
               "|variables de entorno|conversación|conversacion|historial|lista de clientes"
               "|datos de clientes|contactos|libreta de direcciones|correos|bandeja de entrada"
               "|archivos|salarios|nóminas|datos personales|tarjeta|pin$",
-        "it": "password|credenziali|chiave api|segret|token|chiave privata|variabili d'ambiente"
+        "it": "telefono|indirizzo email|indirizzo di casa|codice fiscale|passaporto|data di nascita|stipendio|password|credenziali|chiave api|segret|token|chiave privata|variabili d'ambiente"
               "|conversazione|cronologia|elenco clienti|dati dei clienti|contatti|rubrica|email"
               "|posta in arrivo|file$|stipendi|dati personali|carta di credito|pin$",
-        "pt": "senha|credenciais|chave de api|chave api|segredo|token|chave privada"
+        "pt": "telefone|e mail|endereço|cpf|passaporte|data de nascimento|salário|senha|credenciais|chave de api|chave api|segredo|token|chave privada"
               "|variáveis de ambiente|conversa|histórico|historico|lista de clientes"
               "|dados dos clientes|contatos|contactos|catálogo de endereços|e mails|caixa de entrada"
               "|arquivos|ficheiros|salários|dados pessoais|cartão|pin$",
-        "nl": "wachtwoord|inloggegevens|api sleutel|api key|geheim|token|privésleutel"
+        "nl": "telefoonnummer|e mailadres|adres|bsn|paspoort|geboortedatum|wachtwoord|inloggegevens|api sleutel|api key|geheim|token|privésleutel"
               "|omgevingsvariabel|gesprek|geschiedenis|klantenlijst|klantgegevens|contacten"
               "|adresboek|e mails|inbox|bestanden|salaris|persoonsgegevens|creditcard|pincode",
-        "ru": "адреса почты|номера телефонов|паспортные данные|телефоны|в твоей памяти|прошлых чатах|пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
+        "ru": "номер телефона|адрес электронной почты|домашний адрес|паспорт|дата рождения|снилс|адреса почты|номера телефонов|паспортные данные|телефоны|в твоей памяти|прошлых чатах|пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
               "|приватный ключ|переменные окружения|переписк|историю|история чата|разговор"
               "|список клиентов|данные клиентов|контакты|адресную книгу|письма|почтовый ящик"
               "|файлы|зарплат|персональные данные|карты|пин код",
-        "zh": "密码|密碼|凭证|账号密码|api密钥|api 密钥|密钥|令牌|token|私钥|环境变量|对话内容|聊天记录"
+        "zh": "电话|邮箱|地址|住址|护照|生日|密码|密碼|凭证|账号密码|api密钥|api 密钥|密钥|令牌|token|私钥|环境变量|对话内容|聊天记录"
               "|对话记录|聊过的|历史记录|客户名单|客户信息|客户的手机号|手机号|联系人|通讯录|邮件|收件箱"
               "|文件|工资|身份证|个人信息|银行卡|验证码|合同",
-        "ja": "パスワード|認証情報|apiキー|api キー|シークレット|秘密鍵|トークン|環境変数|会話|履歴"
+        "ja": "電話番号|メールアドレス|住所|パスポート|マイナンバー|生年月日|パスワード|認証情報|apiキー|api キー|シークレット|秘密鍵|トークン|環境変数|会話|履歴"
               "|チャット履歴|顧客リスト|顧客情報|連絡先|アドレス帳|メール|受信箱|ファイル|給与|個人情報"
               "|クレジットカード|暗証番号",
-        "ko": "대화 기록|전화번호|주소|이름|비밀번호|자격 증명|api 키|api키|시크릿|비밀 키|토큰|환경 변수|대화 내용|대화 기록|기록"
+        "ko": "전화번호|이메일 주소|집 주소|여권|주민등록번호|생년월일|대화 기록|전화번호|주소|이름|비밀번호|자격 증명|api 키|api키|시크릿|비밀 키|토큰|환경 변수|대화 내용|대화 기록|기록"
               "|고객 명단|고객 정보|연락처|주소록|이메일|받은편지함|파일|급여|개인정보|카드 번호",
-        "ar": "كلمة المرور|كلمات المرور|كلمة السر|بيانات الدخول|مفتاح api|مفتاح|سر|رمز|الرمز المميز"
+        "ar": "رقم الهاتف|البريد الإلكتروني|العنوان|جواز السفر|تاريخ الميلاد|كلمة المرور|كلمات المرور|كلمة السر|بيانات الدخول|مفتاح api|مفتاح|سر|رمز|الرمز المميز"
               "|متغيرات البيئة|المحادثة|سجل المحادثة|السجل|قائمة العملاء|بيانات العملاء|أرقام"
               "|جهات الاتصال|رسائل البريد|صندوق الوارد|ملفات|الملفات|الرواتب|البيانات الشخصية|بطاقة"
               "|جواز|هوية|راتب",
-        "tr": "şifre|sifre|parola|kimlik bilgileri|api anahtar|gizli|token|özel anahtar"
+        "tr": "telefon numara|e posta adres|ev adresi|pasaport|tc kimlik|doğum tarihi|şifre|sifre|parola|kimlik bilgileri|api anahtar|gizli|token|özel anahtar"
               "|ortam değişken|konuşma|sohbet geçmişi|geçmiş|müşteri listesi|müşteri bilgileri"
               "|kişiler|adres defteri|e postalar|gelen kutusu|dosyalar|maaş|kişisel veri|kart",
     },
     "TOOLCALL": {
-        "en": "call the|call tool|use the tool|use the|invoke|run the|execute|with its terminal"
+        "en": "using the tool|with the tool|call the|call tool|use the tool|use the|invoke|run the|execute|with its terminal"
               "|using the|via the|via|use your",
-        "de": "ruf|rufe|rufen sie|verwende das tool|verwenden sie das tool|nutze das tool"
+        "de": "mit dem werkzeug|mithilfe des tools|ruf|rufe|rufen sie|verwende das tool|verwenden sie das tool|nutze das tool"
               "|nutzen sie das tool|verwende|verwenden sie|führe|führen sie|über das tool|mit dem tool",
-        "fr": "appelle|appelez|appeler l'outil|utilise l'outil|utilisez l'outil|utilise la fonction"
+        "fr": "en utilisant l'outil|appelle|appelez|appeler l'outil|utilise l'outil|utilisez l'outil|utilise la fonction"
               "|exécute|exécutez|lance|via l'outil|avec l'outil",
-        "es": "llama a|llame a|llamar a|usa la herramienta|use la herramienta|utiliza la herramienta"
+        "es": "usando la herramienta|utilizando la herramienta|llama a|llame a|llamar a|usa la herramienta|use la herramienta|utiliza la herramienta"
               "|ejecuta|ejecute|invoca|mediante la herramienta|con la herramienta",
-        "it": "chiama|richiama|usa lo strumento|utilizza lo strumento|usa il tool|usa la funzione"
+        "it": "usando lo strumento|utilizzando lo strumento|chiama|richiama|usa lo strumento|utilizza lo strumento|usa il tool|usa la funzione"
               "|esegui|esegua|invoca|tramite lo strumento|con lo strumento",
-        "pt": "chame|chama a|chamar a|use a ferramenta|utilize a ferramenta|use a função|execute"
+        "pt": "usando a ferramenta|utilizando a ferramenta|chame|chama a|chamar a|use a ferramenta|utilize a ferramenta|use a função|execute"
               "|executa|invoque|através da ferramenta|com a ferramenta",
-        "nl": "roep|gebruik de tool|gebruik het hulpmiddel|gebruik de functie|voer uit|via de tool"
+        "nl": "met behulp van de tool|met de functie|roep|gebruik de tool|gebruik het hulpmiddel|gebruik de functie|voer uit|via de tool"
               "|met de tool",
         "ru": "вызови|вызовите|используй инструмент|используйте инструмент|используй функцию"
               "|запусти|выполни|через инструмент|с помощью инструмента",
@@ -665,19 +665,19 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "sil |silin|sil$|tümünü sil|hepsini sil|temizle|boşalt",
     },
     "TRANSFER": {
-        "en": "transfer|wire|pay the|pay this|make a payment|send the amount|remit",
-        "de": "überweis|überweisen|zahle|zahlen sie|bezahle|überwies",
-        "fr": "vire|virement|transfère le montant|paie|payez|payer|règle la facture",
-        "es": "transfiere|transfiera|transferencia|paga|pague|pagar|abona",
-        "it": "trasferisci|bonifico|paga|pagare|versa",
-        "pt": "transfira|transferência|pague|pagar|faça um pix|pix",
-        "nl": "maak over|overmaken|betaal|betalen|overschrijving",
-        "ru": "переведи|переведите|перевести|оплати|оплатите|заплати",
-        "zh": "转账|轉賬|支付|付款|汇款|匯款|打款|转到",
-        "ja": "送金|振り込|振込|支払|払って",
-        "ko": "송금|이체|지불|결제|입금",
-        "ar": "حوّل المبلغ|حول المبلغ|تحويل مبلغ|ادفع|تحويل|سدد",
-        "tr": "havale|öde|ode |eft|transfer et|para gönder",
+        "en": "modify the iban|change the iban|update the bank details|change the bank details|transfer|wire|pay the|pay this|make a payment|send the amount|remit",
+        "de": "ändere die bankverbindung|ändern sie die iban|ändere die iban|aktualisiere die bankverbindung|überweis|überweisen|zahle|zahlen sie|bezahle|überwies",
+        "fr": "modifie le rib|modifiez l'iban|modifie l'iban|changez le rib|vire|virement|transfère le montant|paie|payez|payer|règle la facture",
+        "es": "cambie el iban|cambia el iban|cambia la cuenta|modifique el iban|bizum|confirme la domiciliación|transfiere|transfiera|transferencia|paga|pague|pagar|abona",
+        "it": "modifica l'iban|cambia l'iban|aggiorna l'iban|trasferisci|bonifico|paga|pagare|versa",
+        "pt": "altere o iban|altera o iban|altere a conta|mude o iban|transfira|transferência|pague|pagar|faça um pix|pix",
+        "nl": "wijzig het iban|wijzig het rekeningnummer|pas het iban aan|maak over|overmaken|betaal|betalen|overschrijving",
+        "ru": "измени реквизиты|смени реквизиты|измените iban|переведи|переведите|перевести|оплати|оплатите|заплати",
+        "zh": "更改收款账户|变更收款账户|新账户|修改银行账户|转账|轉賬|支付|付款|汇款|匯款|打款|转到",
+        "ja": "振込先を変更|口座を変更|送金|振り込|振込|支払|払って",
+        "ko": "계좌를 변경|계좌 변경|송금|이체|지불|결제|입금",
+        "ar": "غيّر رقم الحساب|غير رقم الحساب|تغيير الحساب|حوّل المبلغ|حول المبلغ|تحويل مبلغ|ادفع|تحويل|سدد",
+        "tr": "iban'ı değiştir|hesabı değiştir|iban değiştir|havale|öde|ode |eft|transfer et|para gönder",
     },
     "SYSMSG": {
         "en": "policy change|board of directors|system message|system notice|system update|system alert|[system|admin override"
@@ -758,7 +758,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- fake context
     "ENDCTX": {
-        "en": "end of document|end of email|end of conversation|end of context|end of file"
+        "en": "</document>|</tool_output>|</context>|</email>|</tool_response>|</search_results>|</file>|]]>|end of document|end of email|end of conversation|end of context|end of file"
               "|end of ticket|end of input|end of transcript|end of the document|end of email content"
               "|new conversation|conversation ended|task complete|function call completed"
               "|search returned no further|[end]|--- end|end ---",
@@ -1014,6 +1014,74 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ar": "يُسمح|يسمح|مسموح|يجوز",
         "tr": "izin verilmiştir|paylaşabilir|yetkilidir",
     },
+    "OTHERUSERS": {
+        "en": "other users|other customers|the user before me|previous user|other people's conversations",
+        "de": "andere nutzer|anderen nutzer|anderer nutzer|anderen kunden|der nutzer vor mir|vorherigen nutzer",
+        "fr": "autres utilisateurs|autres clients|l'utilisateur avant moi|utilisateur précédent",
+        "es": "otros usuarios|otros clientes|el usuario anterior|el usuario de antes",
+        "it": "altri utenti|altri clienti|l'utente prima di me|utente precedente",
+        "pt": "outros usuários|outros utilizadores|outros clientes|o usuário anterior",
+        "nl": "andere gebruikers|andere klanten|de gebruiker voor mij|vorige gebruiker",
+        "ru": "других пользователей|другими пользователями|других клиентов|предыдущий пользователь|пользователь до меня",
+        "zh": "其他用户|别的用户|其他客户|上一个用户|之前的用户",
+        "ja": "ほかのユーザー|他のユーザー|ほかの利用者|他の利用者|前のユーザー",
+        "ko": "다른 사용자|다른 고객|이전 사용자|다른 사람들과",
+        "ar": "المستخدمين الآخرين|العملاء الآخرين|المستخدم السابق|المتقدمين الآخرين",
+        "tr": "diğer kullanıcı|başka kullanıcı|diğer müşteri|önceki kullanıcı",
+    },
+    "STARTWITH": {
+        "en": "start your answer with|begin your reply with|start with|begin with",
+        "de": "beginne deine antwort mit|fang mit|beginne mit|starte mit",
+        "fr": "commence ta réponse par|commence par|commencez par",
+        "es": "empieza tu respuesta con|empieza con|comienza con|empezá con",
+        "it": "inizia la risposta con|inizia con|comincia con",
+        "pt": "começa a resposta com|comece a resposta com|começa com|comece com",
+        "nl": "begin je antwoord met|begin met|start met",
+        "ru": "начни ответ с|начни с|начинай с",
+        "zh": "开头|开始你的回答",
+        "ja": "で始めて|から始めて|冒頭に",
+        "ko": "로 시작해|으로 시작해|로 시작하",
+        "ar": "ابدأ ردك|ابدأ إجابتك|ابدأ كل رد",
+        "tr": "ile başla|cevabına şöyle başla",
+    },
+    "SUREHERE": {
+        "en": "sure, here is|sure, here's|certainly! here|of course, here",
+        "de": "natürlich, hier ist|klar, hier ist|gerne, hier ist",
+        "fr": "bien sûr, voici|certainement, voici|d'accord, voici",
+        "es": "claro, aquí está|claro, aquí tienes|por supuesto, aquí",
+        "it": "certo, ecco|certamente, ecco|ecco a te",
+        "pt": "claro, aqui está|claro, aqui vai|com certeza, aqui",
+        "nl": "natuurlijk, hier is|zeker, hier is|tuurlijk, hier",
+        "ru": "конечно, вот|разумеется, вот|хорошо, вот",
+        "zh": "当然，这是|好的，以下是|当然，以下是",
+        "ja": "もちろん、こちら|はい、こちらが|承知しました。こちら",
+        "ko": "물론이죠, 여기|네, 여기 있습니다|물론입니다. 여기",
+        "ar": "بالتأكيد، إليك|طبعًا، إليك|حسنًا، إليك",
+        "tr": "tabii, işte|elbette, işte|tabii ki, işte",
+    },
+    "AIINSTR": {
+        "en": "instructions for the ai|instruction for the ai|note to ai|note for ai|message to ai|note to the ai"
+              "|instructions to the automated|message for language models|note for the assistant",
+        "de": "hinweis für ki|hinweis an die ki|anweisung an die ki|anweisung an das automatische|an die ki"
+              "|nachricht an die ki|hinweis für den assistenten",
+        "fr": "instructions pour l'ia|instruction pour l'ia|note pour l'ia|message à l'ia|message aux ia"
+              "|note à l'assistant|message pour les modèles",
+        "es": "instrucciones para la ia|instrucción para la ia|nota para la ia|mensaje para la ia"
+              "|mensaje para los modelos|nota para el asistente",
+        "it": "istruzioni per l'ia|istruzione per l'ia|nota per l'ia|messaggio per l'ia|messaggio ai modelli"
+              "|nota per l'assistente",
+        "pt": "instruções para a ia|instrução para a ia|nota para a ia|mensagem para a ia|mensagem para modelos"
+              "|nota para o assistente",
+        "nl": "instructies voor de ai|instructie voor de ai|bericht aan de ai|bericht aan taalmodellen"
+              "|notitie voor de assistent",
+        "ru": "инструкция для ии|инструкции для ии|примечание для ии|сообщение для ии|инструкция для системы"
+              "|сообщение для языковых моделей",
+        "zh": "给ai的指令|给ai的说明|ai助手请注意|给ai审稿助手的指令|致ai|致所有ai|给ai：|给ai:",
+        "ja": "aiへの指示|aiへのメッセージ|aiへの注意|aiアシスタントへの指示|集計aiへの指示",
+        "ko": "ai에게 보내는|ai에게:|ai에 대한 지시|채점 ai에게|ai 비서에게",
+        "ar": "تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
+        "tr": "yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
+    },
     # -- what makes a text a discussion of attacks
     "META": {
         "en": "hidden instructions|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
@@ -1021,32 +1089,32 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|guardrail|test case|expected: refusal",
         "de": "versteckte anweisungen|versteckten anweisungen|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
-              "|schulung",
+              "",
         "fr": "consignes cachées|instructions cachées|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
-              "|formation",
+              "",
         "es": "instrucciones ocultas|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
-              "|incidente de seguridad|capacitación|formación",
+              "|incidente de seguridad",
         "it": "istruzioni nascoste|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
-              "|phishing|attaccante|attacco|incidente di sicurezza|formazione",
+              "|phishing|attaccante|attacco|incidente di sicurezza",
         "pt": "instruções ocultas|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
-              "|treinamento|formação",
+              "",
         "nl": "verborgen instructies|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
-              "|pentest|phishing|aanvaller|aanval|beveiligingsincident|training",
+              "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
         "ru": "скрытые инструкции|скрытых инструкций|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
-              "|обучени",
+              "",
         "zh": "隐藏指令|隐藏的指令|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
-              "|prompt injection|培训",
+              "|prompt injection",
         "ja": "隠された指示|隠し指示|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
-              "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント|研修",
+              "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
         "ko": "숨겨진 지시|숨은 지시|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
-              "|공격자|공격|보안 사고|교육",
+              "|공격자|공격|보안 사고",
         "ar": "تعليمات مخفية|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
-              "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية|تدريب",
+              "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
         "tr": "gizli talimat|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
-              "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı|eğitim",
+              "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }

@@ -184,6 +184,8 @@ class Scanner:
                 quoted = [m.span() for m in quotes.finditer(text)]
             factor = context_factor(text, start, end, quoted, meta)
             factor *= rule.indirect if indirect else rule.direct
+            if meta:
+                factor *= rule.discussed
             if voiced and refused(text, start):
                 factor *= REFUSED
             evasive = evasive or any(hs <= start and end <= he for hs, he in hidden)
