@@ -58,6 +58,16 @@ SHAPES: Final = {
     "SHELL": re.compile(r"rm\s+-(?:rf|fr)\b|git\s+push\s+(?:-f|--force)|curl\s[^\n|]{1,300}\|\s*(?:sudo\s+)?"
                         r"(?:ba|z)?sh\b|chmod\s+777|drop\s+(?:table|database)|npm\s+publish"
                         r"|force[- ]push", re.I),
+    "JSONROLE": re.compile(
+        r"[{,]\s*\\?[\"'][\w ]{2,12}\\?[\"']\s*:\s*\\?[\"'](?:"
+        + "|".join(re.escape(fold_term(n)) for n in (
+            "system", "systeem", "système", "sistema", "sistem", "система", "系统", "系統",
+            "システム", "시스템", "النظام", "assistant", "assistent", "asistente",
+            "assistente", "ассистент", "助手", "アシスタント", "어시스턴트", "المساعد", "asistan",
+            "developer", "entwickler", "développeur", "desarrollador", "sviluppatore",
+            "desenvolvedor", "ontwikkelaar", "разработчик", "开发者", "開発者", "개발자", "المطور",
+            "geliştirici"))
+        + r")\\?[\"']"),
     "AMOUNT": re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b"
                          r"|(?:[$€£¥₩]|usd|eur|gbp|chf|rmb|cny|sar|aed|try|rub)\s?\d[\d.,\s]{2,}"
                          r"|\d[\d.,\s]{2,}\s?(?:[$€£¥₩]|usd|eur|gbp|chf|euro|dollar|yuan|元|円|원"
@@ -218,6 +228,7 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-prompt-leak", {DATA: 0.72}, "REVEAL", "INSTR", "VERBATIM", window=80),
     concept_rule("concept-secrets", {DATA: 0.74}, "REVEAL|SEND", "SECRET", "VERBATIM|UNMASKED",
                  window=120),
+    concept_rule("concept-secrets", {DATA: 0.72}, "SECRET", "UNMASKED", window=150),
     concept_rule("concept-exfiltration", {DATA: 0.82}, "SEND", "SECRET", "DEST", window=100),
     concept_rule("concept-exfiltration", {DATA: 0.45}, "SEND|REVEAL", "SECRET", window=60,
                  indirect=1.3),
@@ -256,6 +267,10 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-context", {SYS: 0.76}, "ENDCTX", "SYSLABEL|ROLELABEL|SYSMSG|NEW|FROMNOW",
                  window=200, across_lines=True),
     concept_rule("concept-system-label", {SYS: 0.6}, "SYSLABEL", window=1),
+    concept_rule("concept-json-turn", {SYS: 0.5, ROLE: 0.3}, "JSONROLE", window=1),
+    concept_rule("concept-json-turn", {SYS: 0.78, ROLE: 0.3}, "JSONROLE",
+                 "UNBOUND|REVOKED|NOREFUSE|DEVMODE|IGNORE|NEW|SYSPROMPT|SECRET|SEND|DELETE|TRANSFER",
+                 window=300, across_lines=True, across_quotes=True),
     concept_rule("concept-system-label", {SYS: 0.8},
                  "SYSLABEL", "IGNORE|NEW|REVOKED|UNBOUND|FROMNOW|YOUARENOW|DEVMODE", window=150),
     concept_rule("concept-fake-turns", {ROLE: 0.45}, "ROLELABEL|USERLABEL",

@@ -593,31 +593,31 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "çağır|cagir|aracını kullan|aracını çağır|çalıştır|calistir|yürüt|aracıyla|ile çağır",
     },
     "SKIPCONFIRM": {
-        "en": "skip the|skip any|bypass the check|without the second|skip the confirmation|without confirmation|without confirming|without asking|no need to check"
+        "en": "no need to ask|already knows|has already agreed|is aware of this|skip the|skip any|bypass the check|without the second|skip the confirmation|without confirmation|without confirming|without asking|no need to check"
               "|no human review|without checking with|without review|no confirmation|don't ask"
               "|do not ask|already approved|pre approved|preapproved|is not needed|without waiting",
-        "de": "überspring|ohne prüfung|ohne freigabe|ohne kontrolle|ohne bestätigung|ohne rückfrage|keine rückfrage|ohne nachfrage|ohne zu fragen"
+        "de": "musst sie nicht fragen|musst ihn nicht fragen|weiß bescheid|hat bereits zugestimmt|weiß davon|überspring|ohne prüfung|ohne freigabe|ohne kontrolle|ohne bestätigung|ohne rückfrage|keine rückfrage|ohne nachfrage|ohne zu fragen"
               "|ohne prüfung|bereits zugestimmt|bereits freigegeben|nicht nötig|nicht erforderlich"
               "|ohne menschliche|vorab genehmigt",
-        "fr": "saute l'étape|sans contrôle|pas la peine de me demander|sans me demander|sans confirmation|sans demander|sans vérification|sans validation|pas besoin de"
+        "fr": "pas besoin de lui demander|est au courant|a déjà donné son accord|saute l'étape|sans contrôle|pas la peine de me demander|sans me demander|sans confirmation|sans demander|sans vérification|sans validation|pas besoin de"
               "|déjà approuvé|deja approuve|sans attendre|sans contrôle|inutile de",
-        "es": "sáltate|salta el control|no esperes|sin consultar|no le consultes|no consultes|sin confirmación|sin confirmacion|sin preguntar|sin verificar|sin revisión|no hace falta"
+        "es": "no hace falta preguntarle|ya lo sabe|ya está al tanto|ya dio su permiso|sáltate|salta el control|no esperes|sin consultar|no le consultes|no consultes|sin confirmación|sin confirmacion|sin preguntar|sin verificar|sin revisión|no hace falta"
               "|ya aprobad|previamente aprobad|sin esperar|no es necesario",
-        "it": "salta il controllo|salta la verifica|senza controllo|non chiedere|senza conferma|senza chiedere|senza verifica|senza revisione|non serve|già approvat"
+        "it": "non serve chiederle|non serve chiedergli|lo sa già|è al corrente|ha già dato il consenso|salta il controllo|salta la verifica|senza controllo|non chiedere|senza conferma|senza chiedere|senza verifica|senza revisione|non serve|già approvat"
               "|preapprovat|senza attendere|non è necessario",
-        "pt": "pule a|ignore a verificação|sem verificação|não lhe peça|sem me perguntar|sem confirmação|sem confirmacao|sem perguntar|sem verificar|sem revisão|não precisa"
+        "pt": "não precisa perguntar|já sabe|está ciente|já deu autorização|pule a|ignore a verificação|sem verificação|não lhe peça|sem me perguntar|sem confirmação|sem confirmacao|sem perguntar|sem verificar|sem revisão|não precisa"
               "|já aprovad|pré aprovad|sem esperar|não é necessário",
-        "nl": "sla de|sla het|zonder het mij te vragen|overleg niet|zonder overleg|gewoon versturen|niet tonen|zonder bevestiging|zonder te vragen|zonder controle|zonder review|niet nodig"
+        "nl": "hoeft het haar niet te vragen|hoeft het hem niet te vragen|weet ervan|is op de hoogte|al toestemming gegeven|sla de|sla het|zonder het mij te vragen|overleg niet|zonder overleg|gewoon versturen|niet tonen|zonder bevestiging|zonder te vragen|zonder controle|zonder review|niet nodig"
               "|al goedgekeurd|vooraf goedgekeurd|zonder te wachten",
-        "ru": "пропусти проверку|без согласования|не спрашивай|не уточняй|без подтверждения|не спрашивая|без проверки|без согласования|не нужно проверять"
+        "ru": "не нужно её спрашивать|не нужно его спрашивать|она в курсе|он в курсе|уже дал согласие|пропусти проверку|без согласования|не спрашивай|не уточняй|без подтверждения|не спрашивая|без проверки|без согласования|не нужно проверять"
               "|уже одобрен|заранее одобрен|не дожидаясь",
-        "zh": "跳过审核|跳过验证|跳过检查|不用问我|不需要问|无需确认|無需確認|不用确认|不用再确认|不需要确认|无需人工|無需人工|无需审批|无需经过审批"
+        "zh": "不用问她|不用问他|她知道|他知道|已经同意|跳过审核|跳过验证|跳过检查|不用问我|不需要问|无需确认|無需確認|不用确认|不用再确认|不需要确认|无需人工|無需人工|无需审批|无需经过审批"
               "|不用再问|不要确认|已经批准|已获批准|无需复核|不用审核|不经过",
-        "ja": "チェックを飛ば|確認を省略|聞かずに|確認せず|確認なし|確認不要|確認は不要|承認済み|確認する必要はありません|人間の確認|待たずに",
-        "ko": "검증을 건너|확인을 건너|묻지 말고|묻지 않고|확인 없이|확인하지 말|확인할 필요|승인 없이|이미 승인|사전 승인|검토 없이|기다리지",
-        "ar": "تخطى التحقق|دون التحقق|فلا حاجة للتحقق|دون سؤال|دون تأكيد|بدون تأكيد|دون الرجوع|بدون الرجوع|دون انتظار|بدون انتظار|لا حاجة للتحقق"
+        "ja": "聞く必要はありません|知っています|了承済み|同意済み|チェックを飛ば|確認を省略|聞かずに|確認せず|確認なし|確認不要|確認は不要|承認済み|確認する必要はありません|人間の確認|待たずに",
+        "ko": "물어볼 필요 없|알고 있어|이미 동의|검증을 건너|확인을 건너|묻지 말고|묻지 않고|확인 없이|확인하지 말|확인할 필요|승인 없이|이미 승인|사전 승인|검토 없이|기다리지",
+        "ar": "لا داعي لسؤالها|لا داعي لسؤاله|تعرف بذلك|يعرف بذلك|وافق مسبق|تخطى التحقق|دون التحقق|فلا حاجة للتحقق|دون سؤال|دون تأكيد|بدون تأكيد|دون الرجوع|بدون الرجوع|دون انتظار|بدون انتظار|لا حاجة للتحقق"
               "|فلا حاجة|معتمدة مسبق|وافق صاحب الحساب|دون مراجعة|بدون مراجعة",
-        "tr": "kontrolü atla|sormadan|onay beklemeden|onay almadan|onaysız|sormadan|kontrol etmeden|onaylamadan|gerek yok|zaten onaylandı"
+        "tr": "sormana gerek yok|haberi var|zaten onay verdi|kontrolü atla|sormadan|onay beklemeden|onay almadan|onaysız|sormadan|kontrol etmeden|onaylamadan|gerek yok|zaten onaylandı"
               "|önceden onaylı|beklemeden",
     },
     "NOTELL": {
@@ -1084,37 +1084,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "hidden instructions|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "versteckte anweisungen|versteckten anweisungen|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "",
-        "fr": "consignes cachées|instructions cachées|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "",
-        "es": "instrucciones ocultas|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad",
-        "it": "istruzioni nascoste|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza",
-        "pt": "instruções ocultas|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "",
-        "nl": "verborgen instructies|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
-        "ru": "скрытые инструкции|скрытых инструкций|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "",
-        "zh": "隐藏指令|隐藏的指令|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection",
-        "ja": "隠された指示|隠し指示|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
-        "ko": "숨겨진 지시|숨은 지시|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고",
-        "ar": "تعليمات مخفية|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
-        "tr": "gizli talimat|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }

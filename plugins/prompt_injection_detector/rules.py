@@ -49,7 +49,8 @@ class Rule:
     only when it holds one of each group; ``direct`` / ``indirect``: weight factors on
     the user's own input and on tool results and documents; ``delimiter``: what it
     matches is a fake role delimiter (``rewrite`` neutralises just that); ``discussed``:
-    a further weight factor in a text about attacks (``context.META``)."""
+    a further weight factor in a text about attacks (a ``META`` concept of ``lexicon``:
+    prompt injection, jailbreak, phishing, ... in any language)."""
 
     name: str
     weights: Mapping[str, float]

@@ -168,7 +168,7 @@ class Scanner:
                 start, end = joined.root_span(a, b)
                 if end <= start:
                     continue
-                weight = max(rule.weights.values())
+                weight = max(rule.weights.values()) * (rule.discussed if about_attacks else 1.0)
                 same = [f for f in phrases if f[1] < end and start < f[2]
                         and set(f[0].weights) & set(rule.weights)]
                 if any(max(f[0].weights.values()) >= weight for f in same):
@@ -184,7 +184,7 @@ class Scanner:
                 quoted = [m.span() for m in quotes.finditer(text)]
             factor = context_factor(text, start, end, quoted, meta)
             factor *= rule.indirect if indirect else rule.direct
-            if meta:
+            if about_attacks:
                 factor *= rule.discussed
             if voiced and refused(text, start):
                 factor *= REFUSED
