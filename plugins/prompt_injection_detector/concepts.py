@@ -36,8 +36,7 @@ __all__ = ["CONCEPT_RULES", "ConceptMatcher", "ConceptRule", "Occurrence"]
 #: A gap inside a term (a space, hyphen, apostrophe or underscore in it): up to three
 #: non-letters, or none.
 _GAP: Final = r"[\W_]{0,3}"
-#: Where a word starts (not after a letter) and where one ends.
-_WORD_START: Final = r"(?<![^\W\d_])"
+#: Where a word ends.
 _WORD_END: Final = r"(?![^\W\d_])"
 
 #: Concepts that count only at the start of a line (a role label).
@@ -74,6 +73,16 @@ SHAPES: Final = {
                          r"|ريال|درهم|lira|tl|руб)", re.I),
 }
 
+
+#: What a text must hold for a shape to be looked for in it (any of these).
+_SHAPE_HINTS: Final = {
+    "DEST": ("://", "www.", "@"),
+    "IDENT": ("_", "("),
+    "MDLINK": ("//",),
+    "AMOUNT": tuple("0123456789"),
+    "SHELL": ("rm ", "git ", "curl", "chmod", "drop ", "npm ", "force"),
+    "JSONROLE": ('"', "'"),
+}
 
 #: A gap marker in a prepared term (a gap character between two letters).
 _GAP_MARK: Final = "\x00"
@@ -126,25 +135,62 @@ def _trie_regex(terms: Iterable[str]) -> str:
     return build(trie)
 
 
+@attrs.frozen
+class _Compiled:
+    """One concept's terms, compiled: ``words``, a pattern matched where a word starts
+    with one of ``starts`` (each term's first four letters, fewer where a gap
+    follows); ``anywhere``, the terms that match
+    anywhere (Chinese, Japanese, Korean, Arabic), run on a text in those scripts;
+    ``marks``, the terms that start with a mark (``[system``, ``</document>``)."""
+
+    words: re.Pattern[str] | None
+    starts: frozenset[str]
+    anywhere: re.Pattern[str] | None
+    marks: re.Pattern[str] | None
+    mark_chars: frozenset[str] = frozenset()
+
+
+def _start(term: str) -> str:
+    """The letters a term starts with, up to four (fewer where a gap or a mark
+    follows): where a word starts with them, the term may match."""
+    n = 0
+    while n < 4 and term[n:n + 1].isalnum():
+        n += 1
+    return term[:max(n, 1)]
+
+
 @functools.cache
-def _compile(concept: str) -> re.Pattern[str]:
-    """The pattern of one concept of ``LEXICON``, compiled once per process."""
-    by_lang = LEXICON[concept]
-    bounded: set[str] = set()
-    unbounded: set[str] = set()
-    for lang, terms in by_lang.items():
+def _compile(concept: str) -> _Compiled:
+    """The patterns of one concept of ``LEXICON``, compiled once per process."""
+    words: set[str] = set()
+    anywhere: set[str] = set()
+    marks: set[str] = set()
+    for lang, terms in LEXICON[concept].items():
         for term in terms.split("|"):
             if not term.strip():
                 continue
             ends_word = term.endswith(("$", " "))
             folded = _prepare(fold_term(term.rstrip("$ "))) + ("$" if ends_word else "")
-            (unbounded if lang in UNBOUNDED else bounded).add(folded)
-    parts = []
-    if bounded:
-        parts.append(_WORD_START + "(?:" + _trie_regex(bounded) + ")")
-    if unbounded:
-        parts.append("(?:" + _trie_regex(unbounded) + ")")
-    return re.compile("|".join(parts))
+            if not folded[:1].isalnum():
+                marks.add(folded)
+            elif lang in UNBOUNDED and not folded.isascii():
+                anywhere.add(folded)
+            else:
+                words.add(folded)
+    return _Compiled(
+        re.compile(_trie_regex(words)) if words else None,
+        frozenset(_start(w) for w in words),
+        re.compile(_trie_regex(anywhere)) if anywhere else None,
+        re.compile(_trie_regex(marks)) if marks else None,
+        frozenset(m[:1] for m in marks))
+
+
+@functools.cache
+def _starts_regex(starts: frozenset[str]) -> re.Pattern[str]:
+    """Where a word starts with one of ``starts`` (the longest one that fits)."""
+    return re.compile(r"(?<![^\W\d_])" + _trie_regex(starts))
+#: A character of the scripts whose terms match anywhere.
+_UNSPACED = re.compile("[\u0600-\u06ff\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 @attrs.frozen
@@ -307,21 +353,57 @@ class ConceptMatcher:
         wanted = {c for r in self.rules for g in r.groups for c in g} | {"AI", "META"}
         self.patterns = {c: _compile(c) for c in LEXICON if c in wanted}
         self.shapes = {c: p for c, p in SHAPES.items() if c in wanted}
+        #: which concepts have a term starting with each two letters
+        self._by_start: dict[str, list[str]] = {}
+        for concept, compiled in self.patterns.items():
+            for start in compiled.starts:
+                self._by_start.setdefault(start, []).append(concept)
+        self._words = {c: p.words for c, p in self.patterns.items() if p.words is not None}
+        #: the concepts whose terms may start at a word starting with each start (the
+        #: start's own and its shorter starts'), and where such words start
+        self._at_start = {key: [c for n in range(len(key), 0, -1)
+                                for c in self._by_start.get(key[:n], ())]
+                          for key in self._by_start}
+        self._starts = _starts_regex(frozenset(self._by_start))
 
     def occurrences(self, text: str) -> list[Occurrence]:
         """Every concept found in ``text`` (a folded view's text)."""
+        spans: list[tuple[str, int, int]] = []
+        # a word's first two letters say which concepts' terms can start there: each of
+        # those is matched right there (one pass over the words, not one per concept)
+        at_start = self._at_start
+        words = self._words
+        for w in self._starts.finditer(text):
+            at = w.start()
+            for concept in at_start[w.group()]:
+                m = words[concept].match(text, at)
+                if m:
+                    spans.append((concept, at, m.end()))
+        unspaced = _UNSPACED.search(text) is not None
+        chars = frozenset(text)
+        for concept, compiled in self.patterns.items():
+            if unspaced and compiled.anywhere is not None:
+                spans.extend((concept, m.start(), m.end())
+                             for m in compiled.anywhere.finditer(text))
+            if compiled.marks is not None:
+                for mark in compiled.mark_chars & chars:
+                    at = text.find(mark)
+                    while at >= 0:
+                        m = compiled.marks.match(text, at)
+                        if m:
+                            spans.append((concept, at, m.end()))
+                        at = text.find(mark, at + 1)
         found: list[Occurrence] = []
-        for concept, pattern in self.patterns.items():
-            for m in pattern.finditer(text):
-                if m.end() <= m.start():
-                    continue
-                if concept in LINE_START and not _at_line_start(text, m.start()):
-                    continue
-                found.append(Occurrence(concept, m.start(), m.end()))
-                if concept == "AI" and _ADDRESS_AFTER.match(text, m.end()):
-                    found.append(Occurrence("AICOLON", m.start(), m.end()))
+        for concept, start, end in spans:
+            if end <= start or concept in LINE_START and not _at_line_start(text, start):
+                continue
+            found.append(Occurrence(concept, start, end))
+            if concept == "AI" and _ADDRESS_AFTER.match(text, end):
+                found.append(Occurrence("AICOLON", start, end))
         for concept, pattern in self.shapes.items():
-            found.extend(Occurrence(concept, m.start(), m.end()) for m in pattern.finditer(text))
+            if any(hint in text for hint in _SHAPE_HINTS.get(concept, ("",))):
+                found.extend(Occurrence(concept, m.start(), m.end())
+                             for m in pattern.finditer(text))
         return found
 
     def hits(self, text: str) -> tuple[list[tuple[Rule, int, int]], bool]:

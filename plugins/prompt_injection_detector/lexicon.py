@@ -523,7 +523,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "gönder|gonder|ilet|yükle|yukle|ekle|iliştir|aktar",
     },
     "SECRET": {
-        "en": "phone number|e mail address|home address|passport|social security|date of birth|password|credential|api key|secret|token|private key|ssh|environment variable|.env"
+        "en": "phone number|e mail address|home address|passport|social security|date of birth|password|credential|api key|secret|token|private key|ssh|environment variable|dotenv"
               "|conversation|chat history|customer list|customer data|contacts|address book|emails"
               "|inbox|files$|salary|personal data|id_rsa|aws|database_url|stripe_secret"
               "|everything you know",
