@@ -5,15 +5,19 @@ The phrase rules (``phrases``) match English word sequences. An instruction to a
 says the same few things in every language ("ignore" + "earlier" + "instructions",
 "show" + "system prompt", "an AI reading this" + "must", "send" + "password" + an
 address), in whatever order the language puts them. So the concept tier finds the
-words of each concept (``lexicon.LEXICON``, plus a few that need no words: an
-address, a tool's identifier, a Markdown link carrying data, an amount of money) in
-the folded text, and a concept rule (``CONCEPT_RULES``) hits where all of its concept
-groups occur within ``window`` characters of each other. Its hits are weighed like the
-phrase rules' (context, channel, evasion) and scored with them.
+words of each concept (``lexicon.LEXICON``, plus a few that need no words: an address,
+a tool's identifier, a Markdown link carrying data, an amount of money, a shell command,
+a JSON turn) in the folded text, and a concept rule (``CONCEPT_RULES``) hits where one
+concept of each of its groups occurs within ``window`` characters of the first, inside
+the same quotation (a quoted attack does not pair with the words that discuss it) and
+the same segment (a paragraph, a list item, a line of a log). Its hits are weighed like
+the phrase rules' (context, channel, evasion) and scored with them; in a text about
+attacks (a ``META`` concept) they weigh ``DISCUSSED`` more.
 
-``ConceptMatcher`` is built once per scanner (its patterns are compiled then: one
-regular expression per concept, each a trie of its terms, so a text is read once per
-concept however many terms it has).
+``ConceptMatcher`` compiles each concept's terms once per process (as a trie, one
+branch per character) and reads a text in one pass over the words that start like some
+term: a word's first letters pick the concepts to match there. Terms of Chinese,
+Japanese, Korean and Arabic match anywhere, in a text in those scripts.
 """
 
 from __future__ import annotations
