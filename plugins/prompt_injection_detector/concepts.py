@@ -354,7 +354,7 @@ class ConceptMatcher:
 
     def __init__(self, rules: Iterable[ConceptRule] = CONCEPT_RULES) -> None:
         self.rules = tuple(rules)
-        wanted = {c for r in self.rules for g in r.groups for c in g} | {"AI", "META"}
+        wanted = {c for r in self.rules for g in r.groups for c in g} | {"AI", "META", "OWNDET"}
         self.patterns = {c: _compile(c) for c in LEXICON if c in wanted}
         self.shapes = {c: p for c, p in SHAPES.items() if c in wanted}
         #: which concepts have a term starting with each two letters
@@ -417,6 +417,7 @@ class ConceptMatcher:
         occurrences = self.occurrences(text)
         if not occurrences:
             return [], False
+        occurrences = _own_prompts_dropped(occurrences)
         quotes = [m.span() for m in QUOTED.finditer(text)]
         breaks = _segment_breaks(text)
         by_concept: dict[str, list[Occurrence]] = {}
@@ -461,6 +462,22 @@ def _segment_breaks(text: str) -> list[int]:
                 or _ITEM_START.match(text, start)):
             breaks.append(m.end())
     return breaks
+
+
+#: Concepts naming the agent's instructions, which a determiner right before makes
+#: someone else's ("review this system prompt", "mi prompt de sistema").
+_OWNABLE: Final = frozenset({"SYSPROMPT", "INSTR", "STRONGINSTR"})
+
+
+def _own_prompts_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
+    """``occurrences`` without a system prompt or instructions that a demonstrative or
+    a first-person possessive right before (at most 12 characters) makes the writer's
+    own or a quoted one, not the agent's."""
+    owned = [o for o in occurrences if o.concept == "OWNDET"]
+    if not owned:
+        return occurrences
+    return [o for o in occurrences if o.concept not in _OWNABLE
+            or not any(0 <= o.start - d.end <= 12 for d in owned)]
 
 
 def _at_line_start(text: str, start: int) -> bool:

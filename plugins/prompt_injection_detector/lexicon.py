@@ -154,8 +154,8 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|talimatların|geliştirici talimat|sistem prompt",
     },
     "REVEAL": {
-        "en": "reveal|print|output|repeat|display|show|tell me|give me|list |dump|recite|disclose"
-              "|spell out|write out|paste|copy|translate",
+        "en": "reveal$|print$|output$|repeat$|display$|show$|tell me|give me|list$|dump$|recite$"
+              "|disclose$|spell out|write out|paste$|copy$|translate$",
         "de": "zeig|gib aus|gib mir|gebt|ausgeben|verrat|wiederhol|nenn|liste|kopier"
               "|füge ein|einfügen|übersetz|offenleg|preisgeb|teile mit|ausgib|druck",
         "fr": "affiche|révèle|revele|montre|donne moi|donne-moi|donnez|imprime|répète|repete"
@@ -165,7 +165,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "it": "mostra|rivela|stampa|ripeti|dammi|dimmi|copia|incolla|traduci|elenca"
               "|divulga|visualizza|riporta|fornisci",
         "pt": "mostre|mostra|revele|revela|imprima|repita|me dê|me de |diga|copie|cole"
-              "|traduza|liste|divulgue|exiba|exibe|forneça",
+              "|traduza|traduz$|liste|divulgue|exiba|exibe|forneça",
         "nl": "toon|laat zien|geef|onthul|print|herhaal|kopieer|plak|vertaal|noem|som op"
               "|deel ",
         "ru": "скопируй|перечисли|выведи|собери|покажи|покажите|выведи|выведите|раскрой|раскройте|напечатай|повтори|дай"
@@ -500,8 +500,8 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- exfiltration and tools
     "SEND": {
-        "en": "send|forward|email it|upload|post it|transmit|exfiltrate|append|attach|include|embed"
-              "|reply all",
+        "en": "send$|forward$|email it|upload$|post it|transmit$|exfiltrate$|append$|attach$"
+              "|include$|embed$|reply all",
         "de": "send|schick|leite|weiterleit|übermittl|lade hoch|hochlad|anhäng|hänge an|füge an"
               "|beifüg|verschick",
         "fr": "envoie|envoyez|envoyer|transfère|transférez|transferer|fais suivre|faites suivre"
@@ -1082,39 +1082,54 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ar": "تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
         "tr": "yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
     },
+    "OWNDET": {
+        "en": "this$|my$|our$|the following",
+        "de": "dieser|diesen|dieses|diese$|mein|unser|folgende",
+        "fr": "ce$|cet$|cette$|mon$|ma$|notre|le suivant|suivant",
+        "es": "este$|mi$|mis$|nuestro|nuestra|siguiente",
+        "it": "questo|questa|mio$|mia$|nostro|nostra|seguente",
+        "pt": "este$|esse$|essa$|meu$|minha|nosso|nossa|seguinte",
+        "nl": "dit$|deze$|mijn$|onze$|ons$|volgende",
+        "ru": "этот|эту|этой|мой|мою|моей|наш|следующ",
+        "zh": "这个|這個|我的|我们的|以下",
+        "ja": "この|私の|うちの|当社の|以下の",
+        "ko": "이 |내 |우리|다음",
+        "ar": "هذا|هذه|الخاص بي|لدينا|التالي",
+        "tr": "bu$|benim|bizim|aşağıdaki",
+    },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "",
-        "fr": "arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "",
-        "es": "estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad",
-        "it": "truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza",
-        "pt": "golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "",
-        "nl": "oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
-        "ru": "мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "",
-        "zh": "诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection",
-        "ja": "詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
-        "ko": "사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고",
-        "ar": "احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
-        "tr": "dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }
