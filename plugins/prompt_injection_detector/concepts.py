@@ -299,6 +299,8 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  "SKIPCONFIRM", window=160, indirect=1.2),
     concept_rule("concept-transfer", {TOOL: 0.5}, "TRANSFER", "AMOUNT", window=120, direct=0.7,
                  indirect=1.3),
+    concept_rule("concept-unconfirmed", {TOOL: 0.55}, "AMOUNT", "SKIPCONFIRM", window=160,
+                 direct=0.8, indirect=1.3),
     concept_rule("concept-stealth", {INJ: 0.5}, "NOTELL", window=1, direct=0.8, indirect=1.3),
     concept_rule("concept-ignore-user", {INJ: 0.78}, "IGNORE", "USERREQ", window=60, direct=0.6,
                  indirect=1.1),
