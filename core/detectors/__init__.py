@@ -32,6 +32,7 @@ _BUILTIN: dict[str, str] = {
     "email": "contact:EmailDetector",
     "phone": "contact:PhoneDetector",
     "url": "contact:UrlDetector",
+    "url-credentials": "contact:UrlDetector",
     "ip-address": "network:IPAddressDetector",
     "uuid": "network:UUIDDetector",
     "credit-card": "financial:CreditCardDetector",
@@ -42,10 +43,11 @@ _BUILTIN: dict[str, str] = {
     "api-key": "secrets:SecretDetector",
 }
 
-#: Types a deterministic detector finds, in the reference's order.
+#: Types a deterministic detector finds: the reference's, in its order, then
+#: ``url-credentials`` (a URL or connection string with a password, whole).
 BUILTIN_TYPES: tuple[str, ...] = (
     "email", "phone", "credit-card", "ssn", "api-key", "ip-address", "url", "uuid",
-    "crypto-wallet", "iban", "date-of-birth",
+    "crypto-wallet", "iban", "date-of-birth", "url-credentials",
 )
 #: Types only a model finds (the judge tier of ``pii-detector``).
 JUDGE_TYPES: tuple[str, ...] = ("name", "address")

@@ -7,8 +7,15 @@
   ``regions`` given for numbers written without ``+`` and a country code (default US);
   dates, IP addresses, ISBNs, version strings and numbers after "order", "invoice",
   "#", ... are not phone numbers. Needs ``pip install 'tripwire[guardrails]'``;
-- ``UrlDetector`` (``url``): ``http``, ``https`` and ``ftp`` URLs and bare ``www.``
-  ones, without the punctuation that ends a sentence or a bracket around them.
+- ``UrlDetector`` (``url``, ``url-credentials``): ``http``, ``https`` and ``ftp`` URLs
+  and bare ``www.`` ones, without the punctuation that ends a sentence or a bracket
+  around them (``url``); a URL or connection string of any scheme that carries a
+  password (``postgres://user:password@host/db``, ``mongodb+srv://...``,
+  ``redis://:password@host``, ``jdbc:mysql://...``), whole from its scheme to its end
+  (``url-credentials``; a template password such as ``password``, ``***`` or
+  ``${DB_PASSWORD}`` is none). Such a URL is reported as ``url`` too when its scheme is
+  a web one, with a lower score, so that asking for ``url`` alone still covers it and
+  ``merge`` keeps ``url-credentials`` when both are wanted.
 
 Each scans the text with one compiled pattern whose first character is a literal or a
 small class (so the regex engine skips ahead in C) and validates only what it finds.
@@ -27,7 +34,7 @@ from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import run_start
 
-__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector"]
+__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector", "url_password"]
 
 
 # ---------------------------------------------------------------------------- email
@@ -382,11 +389,44 @@ _TRAILING = ".,;:!?*'\"~_"
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 
 
+# Any URI scheme before "://" (postgres, mongodb+srv, postgresql+psycopg2, amqps, ...),
+# with a "jdbc:" before it taken in.
+_ANY_SCHEME = re.compile(r"(?<![A-Za-z0-9+.\-])(?:jdbc:)?[A-Za-z][A-Za-z0-9+.\-]{0,30}\Z")
+# The user information of a URL with a password, right after "://": a user (maybe
+# empty), ":", the password (a ":" or an "@" in it too: the last "@" before the host
+# ends it), "@", and the start of a host.
+_USERINFO = re.compile(
+    r"[^\s:/?#@\[\]\"'<>`\\]{0,128}:(?P<pw>[^\s/?#\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[])")
+# Passwords that are a template's, not anyone's.
+_TEMPLATE_PASSWORDS = frozenset(
+    {"password", "passwd", "pass", "pwd", "secret", "changeme", "pw", "xxx", "yourpassword",
+     "your_password", "mypassword", "my_password", "example", "placeholder", "redacted"})
+
+
+def url_password(text: str, sep: int) -> tuple[int, int, int] | None:
+    """The URL whose ``://`` is at ``sep``, if it carries a password: where its scheme
+    starts and where the password starts and ends. ``None`` without a password, or with
+    a template's (``password``, ``***``, ``xxxx``, ``<password>``, ``${DB_PASSWORD}``,
+    ``{pw}``, ``%s``)."""
+    scheme = _ANY_SCHEME.search(text, max(0, sep - 36), sep)
+    if scheme is None:
+        return None
+    userinfo = _USERINFO.match(text, sep + 3)
+    if userinfo is None:
+        return None
+    pw = userinfo.group("pw")
+    if (pw.lower() in _TEMPLATE_PASSWORDS or len(set(pw)) == 1 or pw[0] in "$<[{"
+            or pw.startswith(("%s", "%("))):
+        return None
+    return scheme.start(), userinfo.start("pw"), userinfo.end("pw")
+
+
 class UrlDetector:
-    """URLs (type ``url``): ``http://``, ``https://``, ``ftp://`` and ``www.``."""
+    """URLs (type ``url``): ``http://``, ``https://``, ``ftp://`` and ``www.``; and URLs
+    of any scheme that carry a password (type ``url-credentials``), whole."""
 
     name = "url"
-    types = ("url",)
+    types = ("url", "url-credentials")
     max_length = 2048
     #: A URL ends at white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
@@ -399,6 +439,17 @@ class UrlDetector:
             if at < covered:
                 continue
             if text.startswith("://", at):
+                with_password = url_password(text, at)
+                if with_password is not None:
+                    start, _, pw_end = with_password
+                    end = self._credentials_end(text, pw_end + 1)
+                    value = text[start:end]
+                    found.append(Detection("url-credentials", start, end, 1.0, self.name,
+                                           value))
+                    if _SCHEME.search(text, max(0, at - 5), at):
+                        found.append(Detection("url", start, end, 0.9, self.name, value))
+                    covered = end
+                    continue
                 scheme = _SCHEME.search(text, max(0, at - 5), at)
                 if scheme is None:
                     continue
@@ -430,6 +481,16 @@ class UrlDetector:
             if rest is not None:
                 end = host_at + len(_trim(text[host_at:rest.end()]))
         return max(end, host.end())
+
+
+    def _credentials_end(self, text: str, host_at: int) -> int:
+        """Where a URL with a password whose host starts at ``host_at`` ends: at white
+        space (or a character no URL holds), less what ends a sentence or closes a
+        bracket around it. Any host: a connection string's need not be a domain name
+        (``db:5432``, ``mongo1:27017,mongo2:27017``)."""
+        rest = _URL_BODY.match(text, host_at, min(len(text), host_at + self.max_length))
+        assert rest is not None  # the host's first character is one
+        return host_at + len(_trim(rest.group()))
 
 
 def _anchors(text: str) -> list[int]:

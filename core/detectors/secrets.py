@@ -30,9 +30,11 @@ or after it rules it out (``sk-8 risk``, a longer token).
   end of the text (still streaming in) runs to the end (0.9; 0.5 while only its header
   is there); a truncated one runs to its last base64 line (0.9); an END line whose BEGIN
   is not in the text takes the base64 lines before it (0.9).
-- ``basic-auth`` (0.95): the password of ``scheme://user:password@host`` (not the rest
-  of the URL); template values (``password``, ``***``, ``<password>``, ``${PASS}``) are
-  skipped.
+- ``basic-auth`` (0.95): the password of ``scheme://user:password@host``
+  (``tripwire.detectors.contact.url_password``; template values such as ``password``,
+  ``***``, ``<password>``, ``${PASS}`` are skipped). The whole URL is a
+  ``url-credentials`` detection of the URL detector, which wins where both are wanted
+  (``merge`` keeps the longer); this rule covers a guard that wants ``api-key`` only.
 - ``generic`` (0.6 to 0.9, from the entropy): a token of 20+ characters with letters
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
@@ -76,6 +78,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from tripwire.detectors import _views
+from tripwire.detectors.contact import url_password
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import run_start
 
@@ -169,15 +172,11 @@ _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
                   r"\.(?P<signature>[A-Za-z0-9_-]{0,580})")
 _SCHEME_SEP = re.compile(r"://")
 _SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,15}\Z")
-_URL_PASSWORD = re.compile(r"[^\s:/?#@\[\]\"'<>`\\]{0,128}:(?P<pw>[^\s/?#@\"'<>`\\]{1,256})@[A-Za-z0-9\[]")
 _SLACK_HOOK = re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,200}")
 
 _BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 _STRIPE_SCORES = {("s", "live"): 0.99, ("r", "live"): 0.99, ("p", "live"): 0.8,
                   ("s", "test"): 0.7, ("r", "test"): 0.7, ("p", "test"): 0.5}
-_PLACEHOLDER_PASSWORDS = frozenset(
-    {"password", "passwd", "pass", "pwd", "secret", "changeme", "pw", "xxx", "yourpassword",
-     "your_password", "mypassword", "my_password", "example", "placeholder", "redacted"})
 
 # --------------------------------------------------------------------------- private keys
 
@@ -437,17 +436,10 @@ def _url_secrets(text: str) -> Iterator[Detection]:
             if _alone(text, start, end):
                 yield Detection(TYPE, start, end, 0.98, "secrets:slack", text[start:end])
             continue
-        userinfo = _URL_PASSWORD.match(text, m.end())
-        if userinfo is not None and not _placeholder_password(userinfo.group("pw")):
-            yield Detection(TYPE, userinfo.start("pw"), userinfo.end("pw"), 0.95,
-                            "secrets:basic-auth", userinfo.group("pw"))
-
-
-def _placeholder_password(pw: str) -> bool:
-    """``password``, ``***``, ``xxxx``, ``<password>``, ``${DB_PASSWORD}``, ``{pw}``,
-    ``%s``: a template, not a secret."""
-    return (pw.lower() in _PLACEHOLDER_PASSWORDS or len(set(pw)) == 1
-            or pw[0] in "$<[{" or pw.startswith(("%s", "%(")))
+        password = url_password(text, m.start())
+        if password is not None:
+            _, start, end = password
+            yield Detection(TYPE, start, end, 0.95, "secrets:basic-auth", text[start:end])
 
 
 def _private_keys(text: str) -> Iterator[Detection]:

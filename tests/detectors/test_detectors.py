@@ -636,8 +636,17 @@ def test_any_past_date_near_a_keyword_is_found(date, fmt, template):
 def test_build_gives_a_detector_for_each_type(detection_type):
     (detector,) = build([detection_type])
     assert isinstance(detector, Detector)
-    assert detector.types == (detection_type,) and detector.name == detection_type
+    if detection_type in ("url", "url-credentials"):
+        # one detector reads a URL and says whether it carries a password
+        assert detector.types == ("url", "url-credentials") and detector.name == "url"
+    else:
+        assert detector.types == (detection_type,) and detector.name == detection_type
     assert detector.max_length > 0
+
+
+def test_build_makes_one_url_detector_for_both_url_types():
+    (detector,) = build(["url", "url-credentials"])
+    assert detector.types == ("url", "url-credentials")
 
 
 def test_build_passes_each_detector_only_its_options():
