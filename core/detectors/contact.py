@@ -3,9 +3,13 @@
 - ``EmailDetector`` (``email``): a practical RFC 5322 address (dot-atom local part,
   host names with a letter TLD), not the user part of a URL (``https://user@host``)
   and not a file name such as ``icon@2x.png``;
-- ``PhoneDetector`` (``phone``): numbers that ``phonenumbers`` says are valid, in the
-  ``regions`` given for numbers written without ``+`` and a country code (default US);
-  dates, IP addresses, ISBNs, version strings and numbers after "order", "invoice",
+- ``PhoneDetector`` (``phone``): numbers that ``phonenumbers`` says are valid, written
+  as that country writes them (its trunk prefix where its numbers are written with
+  one: ``07458 912306``, not ``7458 912306``); a number written without ``+`` and a
+  country code is tried in the plans of the ``regions`` given, or, without
+  ``regions``, of the countries the text points at (US always; the country codes,
+  country domains, language and script of the text: ``tripwire.detectors.regions``).
+  Dates, IP addresses, ISBNs, version strings and numbers after "order", "invoice",
   "#", ... are not phone numbers. Needs ``pip install 'tripwire[guardrails]'``;
 - ``UrlDetector`` (``url``, ``url-credentials``): ``http``, ``https`` and ``ftp`` URLs
   and bare ``www.`` ones, without the punctuation that ends a sentence or a bracket
@@ -30,6 +34,7 @@ from typing import Any
 
 from tripwire.detectors import _views
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
+from tripwire.detectors.regions import DEFAULT_REGIONS, regions_of
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import run_start
@@ -136,18 +141,22 @@ _TOKEN = re.compile(r"\S+")
 _GROUPS = re.compile(r"[0-9]+")
 _DATE = re.compile(
     r"\(?(?:[0-9]{4}[\-/.][0-9]{1,2}[\-/.][0-9]{1,2}|[0-9]{1,2}[\-/.][0-9]{1,2}[\-/.](?:[0-9]{4}|[0-9]{2}))\)?\Z")
+_SSN_SHAPE = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}\Z")
 _YEAR_RANGE = re.compile(r"(?:1[89]|20)[0-9]{2} ?[\-/] ?(?:1[89]|20)[0-9]{2}\Z")
 # What comes right before bare digits that are an identifier, not a phone number.
 _ID_CONTEXT = re.compile(
     r"(?i)(?:\b(?:order|invoice|inv|ref|reference|tracking|track|isbn(?:-1[03])?|issn|id|"
     r"account|acct|transaction|txn|ticket|case|serial|sku|po|confirmation|booking|"
     r"customer|member|policy|claim|receipt|item|part|model|version|ver|build|release|"
-    r"patch|pr|issue|bug)\b\.?\s*(?:no\.?|nr\.?|num(?:ber)?\.?|id)?\s*[:#=]?\s*|#\s*)\Z")
+    r"patch|pr|issue|bug|siret|siren|tva|vat|ust-?id(?:nr)?|nif|cif|dni|nie|"
+    r"identifiant|client|commande|facture|contrat|dossier|suivi|colis|référence|réf|"
+    r"kunde|kundennummer|bestellung|rechnung|vertrag|auftrag|sendung|"
+    r"pedido|factura|cliente|contrato|expediente|envío)\b\.?\s*"
+    r"(?:no\.?|nr\.?|num(?:ber)?\.?|id|n°|nº|núm\.?|número)?\s*[:#=]?\s*"
+    r"|(?:#|\bn°|\bnº|\bnr\.|\bno\.)\s*[:#=]?\s*)\Z")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
-#: Where a number written without "+" and a country code may be from, by default.
-DEFAULT_REGIONS = ("US",)
 
 
 class PhoneDetector:
@@ -156,7 +165,9 @@ class PhoneDetector:
     ``regions``: the regions (ISO 3166 codes such as ``"US"``, ``"GB"``, ``"DE"``) a
     number written without ``+`` and a country code may belong to; it is reported if
     it is valid in any of them. Numbers with ``+`` (or ``00``) and a country code are
-    validated as they are. Default (``None``) ``["US"]``.
+    validated as they are. Default (``None``): the regions the text points at
+    (``tripwire.detectors.regions.regions_of``: US, and the countries of the country
+    codes, country domains, language and script in it).
     """
 
     name = "phone"
@@ -172,8 +183,17 @@ class PhoneDetector:
                 "the phone detector needs the phonenumbers library: "
                 "pip install 'tripwire[guardrails]'") from e
         self._pn: Any = phonenumbers
+        #: The regions given (``None``: read from each text).
+        self.regions: tuple[str, ...] | None = None
+        # the fewest digits a number written without "+" can have in these regions (a
+        # 7-digit number is never a whole US one): shorter ones are not parsed at all
+        self._min_digits = 7
+        # a stream guard looks at the same text more than once while it holds it back
+        self._valid: Callable[[str, str | None], bool] = functools.lru_cache(
+            maxsize=4096)(self._check)
+        self._shaped: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._shape)
         if regions is None:
-            regions = DEFAULT_REGIONS
+            return
         if isinstance(regions, str):
             regions = [regions]
         if not isinstance(regions, Sequence) or not regions:
@@ -187,13 +207,8 @@ class PhoneDetector:
                 f"phone detector: unknown region(s) {wrong}; valid: two-letter region "
                 f"codes phonenumbers knows, e.g. US, GB, DE, FR, IN "
                 f"({len(supported)} in all)")
-        self.regions: tuple[str, ...] = tuple(dict.fromkeys(r.upper() for r in regions))
-        # the fewest digits a number written without "+" can have in these regions (a
-        # 7-digit number is never a whole US one): shorter ones are not parsed at all
+        self.regions = tuple(dict.fromkeys(r.upper() for r in regions))
         self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
-        # a stream guard looks at the same text more than once while it holds it back
-        self._valid: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._check)
-        self._shaped: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._shape)
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -250,7 +265,7 @@ class PhoneDetector:
                 if not self._plausible(text, start, end, value):
                     continue
                 tries += 1
-                if self._valid(value):
+                if self._is_number(text, value):
                     score = 0.85 if value.isdigit() else 0.95
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
@@ -272,8 +287,12 @@ class PhoneDetector:
             return False
         if in_grouped_iban(text, start):
             return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
-        # bare digits right after "order", "invoice", "ref", ... are that identifier
-        return not value.isdigit() or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
+        if not value.startswith("+") and (
+                (after == " " and text[end + 1:end + 2].isdigit())
+                or (before == " " and start > 1 and text[start - 2].isdigit())):
+            return False  # "812 345 674 00021": a piece of a longer number
+        # a national number right after "order", "invoice", "ref", ... is that identifier
+        return value.startswith("+") or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
 
     def _shape(self, value: str) -> bool:
         """Whether ``value`` itself may be a phone number: its digits and groups, not a
@@ -293,6 +312,8 @@ class PhoneDetector:
         if "." in value and (any(len(g) < 2 for g in national) or (
                 len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
             return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
+        if _SSN_SHAPE.match(value):
+            return False  # "413-53-1057": the shape of a Social Security number
         if _YEAR_RANGE.match(value):
             return False  # "2015-2020" (a valid number in some regions)
         if value.count("(") != value.count(")"):
@@ -302,30 +323,66 @@ class PhoneDetector:
             return False  # (a date has two of "-", "/", ".")
         return value.startswith("+") or not _is_isbn13(groups)
 
-    def _check(self, value: str) -> bool:
-        """Whether phonenumbers says ``value`` is a valid number in one of the regions
-        (or, with ``+`` or an international prefix, in its own)."""
-        pn = self._pn
-        candidates: list[tuple[str, str | None]] = []
+    def _is_number(self, text: str, value: str) -> bool:
+        """Whether ``value`` (in ``text``) is a valid phone number: with ``+`` or an
+        international prefix, in its own country's plan; else in one of the regions
+        given, or, without ``regions``, of those ``text`` points at (US first: most
+        texts need no more)."""
+        valid = self._valid
         if value.startswith("+"):
-            candidates.append((value, None))
-        else:
-            candidates.extend((value, region) for region in self.regions)
+            return valid(value, None)
+        compact = value.lstrip("(")
+        if compact.startswith(("00", "011")) and valid(value, None):
+            return True
+        if self.regions is not None:
+            return any(valid(value, region) for region in self.regions)
+        if valid(value, DEFAULT_REGIONS[0]):
+            return True
+        return any(valid(value, region)
+                   for region in regions_of(text, self._pn)[len(DEFAULT_REGIONS):])
+
+    def _check(self, value: str, region: str | None) -> bool:
+        """Whether phonenumbers says ``value`` is a valid number in ``region`` (``None``:
+        written with ``+`` or an international prefix, in its own), written as that
+        region writes its numbers: with its trunk prefix where it writes one
+        (``_trunk_prefix``)."""
+        pn = self._pn
+        if region is None:
             compact = value.lstrip("(")
             for idd in ("00", "011"):
                 if compact.startswith(idd):
-                    candidates.append(("+" + compact[len(idd):], None))
-        for number, region in candidates:
-            try:
-                parsed = pn.parse(number, region)
-            except pn.NumberParseException:
-                continue
-            lengths = _valid_lengths(pn, parsed.country_code)
-            if lengths is not None and len(pn.national_significant_number(parsed)) not in lengths:
-                continue  # (what is_valid_number finds too, at a tenth of its cost)
-            if pn.is_valid_number(parsed):
-                return True
-        return False
+                    value = "+" + compact[len(idd):]
+                    break
+            if not value.startswith("+"):
+                return False
+        else:
+            prefix = _trunk_prefix(pn, region)
+            if prefix and not value.lstrip("(").startswith(prefix):
+                return False  # "7458 912306" is no way to write a British number
+        try:
+            parsed = pn.parse(value, region)
+        except pn.NumberParseException:
+            return False
+        lengths = _valid_lengths(pn, parsed.country_code)
+        if lengths is not None and len(pn.national_significant_number(parsed)) not in lengths:
+            return False  # (what is_valid_number finds too, at a tenth of its cost)
+        return bool(pn.is_valid_number(parsed))
+
+
+@functools.cache
+def _trunk_prefix(pn: Any, region: str) -> str:
+    """The trunk prefix ``region``'s national numbers are written with (``"0"`` in GB,
+    DE, FR, ...), or ``""`` where they are written without one (US, ES, IT, BR, ...):
+    its example number as phonenumbers formats it nationally tells."""
+    meta = pn.PhoneMetadata.metadata_for_region(region)
+    prefix = meta.national_prefix if meta is not None else None
+    if not prefix:
+        return ""
+    example = pn.example_number(region)
+    if example is None:
+        return ""
+    national = pn.format_number(example, pn.PhoneNumberFormat.NATIONAL)
+    return prefix if national.lstrip("(").startswith(prefix) else ""
 
 
 @functools.cache

@@ -122,7 +122,6 @@ PHONE = PhoneDetector()
     ("São Paulo +55 11 96123-4567", "+55 11 96123-4567"),
     ("UK: +44 (0) 20 7946 0958", "+44 (0) 20 7946 0958"),
     ("call 415 555 2671 in 2024", "415 555 2671"),       # a year after the number
-    ("reach me at 12 415 555 2671", "415 555 2671"),
 ])
 def test_phone_finds_valid_numbers_in_many_formats(text, value):
     assert_finds(PHONE, text, value)
@@ -151,6 +150,7 @@ def test_phone_year_ranges_are_not_numbers_even_where_they_would_be_valid():
 
 
 def test_phone_national_numbers_of_another_region_are_not_found_by_default():
+    # (nothing in the text points at Britain: see test_phone_regions.py for what does)
     assert values(PHONE, "ring 020 7946 0958") == []
     assert values(PhoneDetector(regions="gb"), "ring 020 7946 0958") == ["020 7946 0958"]
 
@@ -181,6 +181,11 @@ def test_phone_national_numbers_of_another_region_are_not_found_by_default():
     "SSN 536-90-4399",
     "IBAN DE18 1917 0482 3184 3129 95",    # the groups of an (invalid) IBAN
     "NL23 RIDT 2696 9215 56",
+    "reach me at 12 415 555 2671",         # a piece of a longer run of digit groups
+    "SIRET 812 345 674 00021",
+    "ticket 415-55-2671",                  # the shape of an SSN
+    "invoice 415-555-2671",                # after "invoice", "n°", "Kundennummer", ...
+    "facture n° 415 555 2671",
 ])
 def test_phone_rejects_what_only_looks_like_a_phone_number(text):
     assert values(PHONE, text) == []
