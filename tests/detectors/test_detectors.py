@@ -596,7 +596,7 @@ def test_dob_finds_dates_near_a_birth_keyword(text, value):
     "born 12.03.1899",                                  # before 1900
     "born 12.03.2999",                                  # in the future
     "born in 1985",                                     # a year is not a date
-    "I was born, and many, many years later, on 12.03.1985, I moved",   # > 30 chars
+    "I was born, and then very many, many years later, on 12.03.1985, I moved",   # > 30 chars
     "reborn 12.03.1985", "stubborn 12.03.1985", "dobby 12.03.1985",
     "born 12.03.1985.4", "born 112.03.1985", "born 1985-03-12T10:00",
     "born at 12:03:1985",
