@@ -60,6 +60,8 @@ _DOMAIN = re.compile(_DOMAIN_PATTERN)
 # An "@" with a domain after it: the regex engine skips every other "@" (``"a@" *
 # 500_000``: a text of candidates that are none) without a step in Python.
 _AT = re.compile(rf"@(?={_DOMAIN_PATTERN})")
+# An image's scale before its extension: "icon@2x.png", "crash_0603@2x.ips".
+_SCALE = re.compile(r"[1-9]x\.")
 # File extensions that are not TLDs: ``icon@2x.png``, ``logo@3x.webp``, ``pkg@1.2.tgz``.
 _NOT_TLDS = frozenset("""
     png jpg jpeg gif svg webp bmp ico tif tiff heic avif psd css scss less js mjs cjs jsx
@@ -111,7 +113,7 @@ class EmailDetector:
         if (start and text[start - 1] == "@") or self._in_url_userinfo(text, start):
             return None
         domain = _DOMAIN.match(text, at + 1)
-        if domain is None or domain.group(1).lower() in _NOT_TLDS:
+        if domain is None or domain.group(1).lower() in _NOT_TLDS or _SCALE.match(text, at + 1):
             return None
         end = domain.end()
         if end - start > self.max_length or text.startswith("@", end):
@@ -450,10 +452,10 @@ _CLOSERS = {")": "(", "]": "[", "}": "{"}
 # with a "jdbc:" before it taken in.
 _ANY_SCHEME = re.compile(r"(?<![A-Za-z0-9+.\-])(?:jdbc:)?[A-Za-z][A-Za-z0-9+.\-]{0,30}\Z")
 # The user information of a URL with a password, right after "://": a user (maybe
-# empty), ":", the password (a ":" or an "@" in it too: the last "@" before the host
-# ends it), "@", and the start of a host.
+# empty), ":", the password (a ":", "@", "#" or "?" in it too, as people write them:
+# the last "@" before the host ends it), "@", and the start of a host.
 _USERINFO = re.compile(
-    r"[^\s:/?#@\[\]\"'<>`\\]{0,128}:(?P<pw>[^\s/?#\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[])")
+    r"[^\s:/?#@\[\]\"'<>`\\]{0,128}:(?P<pw>[^\s/\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[])")
 # Passwords that are a template's, not anyone's.
 _TEMPLATE_PASSWORDS = frozenset(
     {"password", "passwd", "pass", "pwd", "secret", "changeme", "pw", "xxx", "yourpassword",

@@ -4,7 +4,8 @@
   only near an SSN keyword ("SSN", "social security", ...), that follow the SSA's rules:
   the area is not 000, 666 or 900-999, the group not 00, the serial not 0000, and the
   number is not one of those published in advertising or examples (078-05-1120,
-  219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit;
+  219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit; a field of a
+  table (``...,119-50-6144,...``) too;
 - ``DateOfBirthDetector`` (``date-of-birth``): a date (numeric in the common orders,
   or with an English, German, French or Spanish month name: ``14 March 1987``, ``14.
   März 1987``, ``1er février 1990``, ``14 de marzo de 1987``) within 40 characters of a
@@ -57,6 +58,7 @@ _CONTEXT = 30  # how far from a number its keyword may be
 _DOB_CONTEXT = 40  # how far from a date its keyword may be
 _FAR = 1 << 62  # farther than any text
 _SEPARATORS = (",", ";", "\t", "|")  # what separates the fields of a table's line
+_FIELD_SEPARATORS = "".join(_SEPARATORS)
 
 
 class SSNDetector:
@@ -75,10 +77,13 @@ class SSNDetector:
             value = text[start:end]
             before = text[start - 1] if start else " "
             after = text[end] if end < len(text) else " "
-            if before.isalnum() or before in "_+$.,/-" or after.isalnum() or after == "_":
+            # a field of a table (CSV, TSV, ``;`` or ``|``): its separators around it
+            field = before in _FIELD_SEPARATORS and after in _FIELD_SEPARATORS + "\r\n "
+            if not field and (before.isalnum() or before in "_+$.,/-" or after.isalnum()
+                              or after == "_"):
                 continue
-            if (before == " " and start >= 2 and text[start - 2].isdigit()) or (
-                    after in " -./," and text[end + 1:end + 2].isdigit()):
+            if not field and ((before == " " and start >= 2 and text[start - 2].isdigit()) or (
+                    after in " -./," and text[end + 1:end + 2].isdigit())):
                 continue  # a group of a longer number: 415 123 45 6789, 123-45-6789-0
             digits = value.replace("-", "").replace(" ", "")
             if not ssn_is_valid(digits):

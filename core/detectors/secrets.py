@@ -18,6 +18,14 @@ or after it rules it out (``sk-8 risk``, a longer token).
 - ``slack`` (0.98): ``xox[abeoprs]-<digits>-...`` and ``xapp-`` tokens; webhook URLs
   ``https://hooks.slack.com/services|workflows|triggers/...``.
 - ``google`` (0.97): ``AIza`` and exactly 35 of ``[0-9A-Za-z_-]``.
+- ``provider`` (0.95): other services' published key formats: SendGrid
+  (``SG.<22>.<43>``), Mailgun (``key-`` and 32 hex digits), GitLab (``glpat-``,
+  ``gldt-``, ``glrt-``), npm (``npm_``), PyPI (``pypi-AgEIcHlwaS5vcmc``), Hugging Face
+  (``hf_``), Shopify (``shpat_``, ``shpss_``, ``shpca_``, ``shppa_``), DigitalOcean
+  (``dop_v1_``, ``doo_v1_``, ``dor_v1_``), Twilio API keys (``SK`` and 32 hex digits),
+  Stripe webhook secrets (``whsec_``), Square (``sq0atp-``, ``sq0csp-``), Postman
+  (``PMAK-``), Databricks (``dapi``), Linear (``lin_api_``), OpenRouter
+  (``sk-or-v1-``).
 - ``stripe``: ``sk_live_``, ``rk_live_`` (0.99), ``pk_live_`` (publishable, 0.8); test
   keys ``sk_test_``, ``rk_test_`` (0.7), ``pk_test_`` (0.5).
 - ``jwt`` (0.98): three base64url segments whose header decodes to a JSON object with
@@ -166,6 +174,16 @@ _SK = re.compile(
 )
 _GITHUB = re.compile(r"g(?:h[pousr]_[A-Za-z0-9]{36,251}|ithub_pat_[A-Za-z0-9_]{22,244})")
 _UPPER_A = re.compile(r"A(?P<aws>(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})|AIza[0-9A-Za-z_-]{35}")
+# Other services' published formats, each starting with its literal prefix (all token
+# characters: searched in the token runs only), and SendGrid's, which has dots.
+_PROVIDERS = re.compile(
+    r"key-[0-9a-f]{32}|gl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,64}|npm_[A-Za-z0-9]{36}"
+    r"|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,250}|hf_[A-Za-z]{34}"
+    r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|do[opr]_v1_[a-f0-9]{64}|SK[0-9a-f]{32}"
+    r"|whsec_[A-Za-z0-9+/=]{24,96}|sq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}"
+    r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|dapi[a-f0-9]{32}(?:-[0-9])?|lin_api_[A-Za-z0-9]{40}"
+    r"|sk-or-v1-[a-f0-9]{64}")
+_SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
 _STRIPE = re.compile(r"k_(?P<mode>live|test)_[0-9A-Za-z]{10,247}")
 _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
@@ -279,7 +297,10 @@ class SecretDetector:
         # fast ``in``; see the module's documentation).
         runs = _views.token_runs(text)
         found = [*_sk_keys(text, runs), *_prefixed(text, _GITHUB, self._github, runs),
-                 *_prefixed(text, _UPPER_A, self._upper_a, runs)]
+                 *_prefixed(text, _UPPER_A, self._upper_a, runs),
+                 *_prefixed(text, _PROVIDERS, _provider, runs)]
+        if "SG." in text:
+            found.extend(_prefixed(text, _SENDGRID, _provider))
         dash = "-" in text
         if dash:
             found.extend(_prefixed(text, _SLACK, lambda m: ("slack", 0.98)))
@@ -372,6 +393,10 @@ def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge,
             if found is not None:
                 rule, score = found
                 yield Detection(TYPE, start, end, score, f"secrets:{rule}", m.group())
+
+
+def _provider(m: re.Match[str]) -> tuple[str, float]:
+    return "provider", 0.95
 
 
 def _sk_keys(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:

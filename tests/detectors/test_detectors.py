@@ -98,6 +98,14 @@ def test_email_offsets_for_several_addresses():
     assert spans(EMAIL, text) == [(4, 10), (12, 21), (23, 30)]
 
 
+@pytest.mark.parametrize("text", [
+    "Crash log attached (crash_0603@2x.ips). Steps: open app",
+    "assets: logo@3x.webp, hero@2x.avif",
+])
+def test_email_an_images_scale_before_any_extension_is_a_file_name(text):
+    assert values(EMAIL, text) == []
+
+
 # ------------------------------------------------------------------------- phone
 
 PHONE = PhoneDetector()
@@ -414,6 +422,16 @@ def test_changing_one_digit_of_a_card_makes_it_invalid(number, position, delta):
     assert values(CARD, f"card {changed}") == []
 
 
+@pytest.mark.parametrize("before", [
+    "Checkout rejects the test card ", "sandbox card: ", "use the Testkarte ",
+    "la carte de test ", "con la tarjeta de prueba ", "e.g. the example number "])
+def test_card_a_published_test_card_scores_under_the_default_threshold(before):
+    (d,) = CARD.detect(before + "4242 4242 4242 4242 please")
+    assert d.score == 0.5
+    (real,) = CARD.detect("charged my card 4242 4242 4242 4242 twice")
+    assert real.score == 0.99
+
+
 # -------------------------------------------------------------------------- iban
 
 IBAN = IBANDetector()
@@ -556,6 +574,16 @@ def test_any_ssn_the_rules_allow_is_found(area, group, serial, shape):
     if not ssn_is_valid(value.replace("-", "").replace(" ", "")):
         return  # the published numbers and 111-11-1111 and the like
     assert_finds(SSN, f"Her SSN is {value}.", value)
+
+
+def test_ssn_a_field_of_a_table_is_found():
+    text = ("id,phone,dob,ssn,street\n"
+            "10442,918-742-3310,1983-02-11,119-50-6144,1419 Birch St\n"
+            "10443;(405) 228-9014;1990-09-30;090-62-8332;88 Sooner Rd\n"
+            "10444\t+81 90-3318-4027\t1996-07-08\t624-17-6293\n")
+    assert values(SSN, text) == ["119-50-6144", "090-62-8332", "624-17-6293"]
+    # a piece of a longer number is still none
+    assert values(SSN, "ref 12,119-50-6144-7 and 1,119-50-6144.5") == []
 
 
 # ---------------------------------------------------------------- date-of-birth
