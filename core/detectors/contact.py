@@ -9,8 +9,11 @@
   country code is tried in the plans of the ``regions`` given, or, without
   ``regions``, of the countries the text points at (US always; the country codes,
   country domains, language and script of the text: ``tripwire.detectors.regions``).
-  Dates, IP addresses, ISBNs, version strings and numbers after "order", "invoice",
-  "#", ... are not phone numbers. Needs ``pip install 'tripwire[guardrails]'``;
+  Dates, IP addresses, ISBNs, version strings, amounts and numbers after "order",
+  "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers, and bare
+  digits (no separator) are one only after a word that says so ("tel", "phone",
+  "Handy", "portable", "móvil", "call", ...; else they score 0.5, under
+  ``pii-detector``'s threshold). Needs ``pip install 'tripwire[guardrails]'``;
 - ``UrlDetector`` (``url``, ``url-credentials``): ``http``, ``https`` and ``ftp`` URLs
   and bare ``www.`` ones, without the punctuation that ends a sentence or a bracket
   around them (``url``); a URL or connection string of any scheme that carries a
@@ -152,10 +155,18 @@ _ID_CONTEXT = re.compile(
     r"customer|member|policy|claim|receipt|item|part|model|version|ver|build|release|"
     r"patch|pr|issue|bug|siret|siren|tva|vat|ust-?id(?:nr)?|nif|cif|dni|nie|"
     r"identifiant|client|commande|facture|contrat|dossier|suivi|colis|référence|réf|"
-    r"kunde|kundennummer|bestellung|rechnung|vertrag|auftrag|sendung|"
-    r"pedido|factura|cliente|contrato|expediente|envío)\b\.?\s*"
-    r"(?:no\.?|nr\.?|num(?:ber)?\.?|id|n°|nº|núm\.?|número)?\s*[:#=]?\s*"
+    r"kunde|kundennummer|bestellung|rechnung|vertrag|auftrag|sendung|artikel|"
+    r"artikelnummer|art\.?-nr|seriennummer|serie|série|modell|modèle|modelo|produkt|"
+    r"produit|producto|pedido|factura|cliente|contrato|expediente|envío)\b\.?\s*"
+    r"(?:no\.?|nr\.?|num(?:ber)?\.?|id|n°|nº|núm\.?|número|de\s+s[ée]rie)?\s*[:#=]?\s*"
     r"|(?:#|\bn°|\bnº|\bnr\.|\bno\.)\s*[:#=]?\s*)\Z")
+# Words that say a number nearby is a phone number (bare digits need one).
+_PHONE_WORDS = re.compile(
+    r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
+    r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
+    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]mero|number|nummer)")
+# A currency right after a number: it is an amount.
+_MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
@@ -268,7 +279,11 @@ class PhoneDetector:
                     continue
                 tries += 1
                 if self._is_number(text, value):
-                    score = 0.85 if value.isdigit() else 0.95
+                    score = 0.95
+                    if value.isdigit():
+                        # bare digits are a phone number where the text says so
+                        near = _PHONE_WORDS.search(text, max(0, start - 40), start)
+                        score = 0.85 if near else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
                     break
@@ -287,6 +302,8 @@ class PhoneDetector:
             return False
         if after in ".-/" and text[end + 1:end + 2].isdigit():
             return False
+        if _MONEY_AFTER.match(text, end, end + 12):
+            return False  # "612 345 678 €": an amount
         if in_grouped_iban(text, start):
             return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
         if not value.startswith("+") and (

@@ -45,13 +45,17 @@ DEFAULT_REGIONS: tuple[str, ...] = ("US",)
 #: Short words each language writes all the time, and other languages seldom do.
 LANGUAGES: dict[str, frozenset[str]] = {
     "en": frozenset("the and is are you your for with this that please have will our was "
-                    "were can could would should thanks what when from been there they".split()),
+                    "were can could would should thanks what when from been there they "
+                    "call phone office mobile".split()),
     "de": frozenset("der die das und ist nicht mit sie ich bitte ein eine für auf den dem "
-                    "des wir ihre ihr danke oder auch noch sind bei zum zur wird haben".split()),
+                    "des wir ihre ihr danke oder auch noch sind bei zum zur wird haben "
+                    "mein meine unter vielen dank telefon handy anrufen rufen".split()),
     "fr": frozenset("le les et est pas pour avec vous je une des du sur nous votre merci "
-                    "au aux ce qui dans bonjour cette sont mais très être".split()),
+                    "au aux ce qui dans bonjour cette sont mais très être mon téléphone "
+                    "portable appeler joindre".split()),
     "es": frozenset("el los las es para con usted por una del que gracias nos como pero muy "
-                    "hola está este esta son tiene".split()),
+                    "hola está este esta son tiene al mi móvil teléfono llame llámame "
+                    "llamar".split()),
     "it": frozenset("il di che per con non una sono grazie della gli alla nel questo anche "
                     "ciao".split()),
     "pt": frozenset("os não com você uma do da obrigado seu sua isso muito olá está em".split()),
@@ -103,7 +107,8 @@ _last: tuple[str, tuple[str, ...]] = ("", DEFAULT_REGIONS)
 def languages_of(text: str) -> list[str]:
     """The languages of ``text`` by its short words (``LANGUAGES``) and letters
     (``LETTERS``): each that has at least two and at least half as many as the
-    language with the most."""
+    language with the most; in a text with only one of them, the language it is
+    (a short message may have one such word only)."""
     sample = text[:_SAMPLE].lower()
     counts: Counter[str] = Counter()
     for word in _WORD.findall(sample):
@@ -116,6 +121,8 @@ def languages_of(text: str) -> list[str]:
     if not counts:
         return []
     best = max(counts.values())
+    if len(counts) == 1:
+        return list(counts)
     return [lang for lang, n in counts.most_common() if n >= 2 and 2 * n >= best]
 
 

@@ -265,13 +265,16 @@ async def test_threshold_drops_detections_that_score_lower(guarded, threshold, f
 
 
 async def test_regions_say_how_numbers_without_a_country_code_are_read(guarded):
-    local = "call 020 7946 0958 today"
-    us = guarded(pii(detection_types=["phone"]), ["ok"])
+    local = "call 020 7946 0958 today"  # English: British plans are tried by default
+    inferred = guarded(pii(detection_types=["phone"]), ["ok"])
+    await inferred.generate(local)
+    us = guarded(pii(detection_types=["phone"], regions=["US"]), ["ok"])
     await us.generate(local)
     gb = guarded(pii(detection_types=["phone"], regions=["GB"]), ["ok"])
-    await gb.generate(local)
+    await gb.generate("ring 020 7946 0958")
+    assert prompt_text(inferred.model)[-1] == "call XXX XXXX 0958 today"
     assert prompt_text(us.model)[-1] == local
-    assert prompt_text(gb.model)[-1] == "call XXX XXXX 0958 today"
+    assert prompt_text(gb.model)[-1] == "ring XXX XXXX 0958"
 
 
 @pytest.mark.parametrize(("method", "expected"), [
