@@ -146,20 +146,44 @@ _TOKEN = re.compile(r"\S+")
 _GROUPS = re.compile(r"[0-9]+")
 _DATE = re.compile(
     r"\(?(?:[0-9]{4}[\-/.][0-9]{1,2}[\-/.][0-9]{1,2}|[0-9]{1,2}[\-/.][0-9]{1,2}[\-/.](?:[0-9]{4}|[0-9]{2}))\)?\Z")
-_SSN_SHAPE = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{4}\Z")
+_SSN_SHAPE = re.compile(r"[0-9]{3}(?:-[0-9]{2}-| [0-9]{2} )[0-9]{4}\Z")
 _YEAR_RANGE = re.compile(r"(?:1[89]|20)[0-9]{2} ?[\-/] ?(?:1[89]|20)[0-9]{2}\Z")
-# What comes right before bare digits that are an identifier, not a phone number.
-_ID_CONTEXT = re.compile(
-    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|tracking|track|isbn(?:-1[03])?|issn|id|"
-    r"account|acct|transaction|txn|ticket|case|serial|sku|po|confirmation|booking|"
-    r"customer|member|policy|claim|receipt|item|part|model|version|ver|build|release|"
-    r"patch|pr|issue|bug|siret|siren|tva|vat|ust-?id(?:nr)?|nif|cif|dni|nie|"
-    r"identifiant|client|commande|facture|contrat|dossier|suivi|colis|référence|réf|"
-    r"kunde|kundennummer|bestellung|rechnung|vertrag|auftrag|sendung|artikel|"
-    r"artikelnummer|art\.?-nr|seriennummer|serie|série|modell|modèle|modelo|produkt|"
-    r"produit|producto|pedido|factura|cliente|contrato|expediente|envío)\b\.?\s*"
-    r"(?:no\.?|nr\.?|num(?:ber)?\.?|id|n°|nº|núm\.?|número|de\s+s[ée]rie)?\s*[:#=]?\s*"
-    r"|(?:#|\bn°|\bnº|\bnr\.|\bno\.)\s*[:#=]?\s*)\Z")
+# Words after which a national number is an identifier, not a phone number (and the
+# words that may follow them: "order no.", "numéro de série", "n°").
+_ID_WORDS = frozenset("""
+    order invoice inv ref reference tracking track isbn issn id account acct transaction
+    txn ticket case serial sku po confirmation booking customer member policy claim receipt
+    item part model version ver build release patch pr issue bug siret siren tva vat ust
+    ust-id ust-idnr nif cif dni nie identifiant client commande facture contrat dossier
+    suivi colis référence réf kunde kundennummer bestellung rechnung vertrag auftrag
+    sendung artikel artikelnummer art.-nr art-nr seriennummer serie série modell modèle
+    modelo produkt produit producto pedido factura cliente contrato expediente envío
+""".split())
+_ID_QUALIFIERS = frozenset("no nr num number id n° nº núm número de".split())
+_ID_MARKS = ("#", "n°", "nº", "nr.", "no.")
+# The words (and "n°") of the text before a number, with their ends.
+_WORDS_BEFORE = re.compile(r"[^\W\d_]+(?:[.-]+[^\W\d_]+)*[°º]?")
+
+
+def _after_identifier(text: str, start: int) -> bool:
+    """Whether the number at ``start`` comes right after an identifier's word ("order",
+    "invoice no.", "Kundennummer:", "n°", "#", "pedido", ...): only spaces, ``: # = .
+    -`` and words such as "no" or "number" between them."""
+    window = text[max(0, start - 32):start].lower()
+    tail = window.rstrip(" \t:=")
+    if tail.endswith(_ID_MARKS):
+        return True
+    words = list(_WORDS_BEFORE.finditer(window))
+    while words and words[-1].group() in _ID_QUALIFIERS:
+        words.pop()
+    if not words:
+        return False
+    last = words[-1]
+    rest = window[last.end():]
+    return (last.group() in _ID_WORDS and not any(c.isdigit() for c in rest)
+            and all(w.group() in _ID_QUALIFIERS for w in _WORDS_BEFORE.finditer(rest)))
+
+
 # Words that say a number nearby is a phone number (bare digits need one).
 _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
@@ -278,12 +302,11 @@ class PhoneDetector:
                 if not self._plausible(text, start, end, value):
                     continue
                 tries += 1
-                if self._is_number(text, value):
-                    score = 0.95
-                    if value.isdigit():
-                        # bare digits are a phone number where the text says so
-                        near = _PHONE_WORDS.search(text, max(0, start - 40), start)
-                        score = 0.85 if near else 0.5
+                # bare digits are a phone number where the text says so
+                said = not value.isdigit() or _PHONE_WORDS.search(
+                    text, max(0, start - 40), start) is not None
+                if self._is_number(text, value, said):
+                    score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
                     break
@@ -311,7 +334,7 @@ class PhoneDetector:
                 or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False  # "812 345 674 00021": a piece of a longer number
         # a national number right after "order", "invoice", "ref", ... is that identifier
-        return value.startswith("+") or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
+        return value.startswith("+") or not _after_identifier(text, start)
 
     def _shape(self, value: str) -> bool:
         """Whether ``value`` itself may be a phone number: its digits and groups, not a
@@ -332,7 +355,7 @@ class PhoneDetector:
                 len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
             return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
         if _SSN_SHAPE.match(value):
-            return False  # "413-53-1057": the shape of a Social Security number
+            return False  # "413-53-1057", "413 53 1057": a Social Security number's shape
         if _YEAR_RANGE.match(value):
             return False  # "2015-2020" (a valid number in some regions)
         if value.count("(") != value.count(")"):
@@ -342,11 +365,12 @@ class PhoneDetector:
             return False  # (a date has two of "-", "/", ".")
         return value.startswith("+") or not _is_isbn13(groups)
 
-    def _is_number(self, text: str, value: str) -> bool:
+    def _is_number(self, text: str, value: str, said: bool = True) -> bool:
         """Whether ``value`` (in ``text``) is a valid phone number: with ``+`` or an
         international prefix, in its own country's plan; else in one of the regions
         given, or, without ``regions``, of those ``text`` points at (US first: most
-        texts need no more)."""
+        texts need no more; bare digits that no word calls a number, ``said``, in US
+        only)."""
         valid = self._valid
         if value.startswith("+"):
             return valid(value, None)
@@ -357,7 +381,7 @@ class PhoneDetector:
             return any(valid(value, region) for region in self.regions)
         if valid(value, DEFAULT_REGIONS[0]):
             return True
-        return any(valid(value, region)
+        return said and any(valid(value, region)
                    for region in regions_of(text, self._pn)[len(DEFAULT_REGIONS):])
 
     def _check(self, value: str, region: str | None) -> bool:

@@ -27,6 +27,7 @@ import bisect
 import datetime
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
@@ -127,7 +128,32 @@ for _number, _names in enumerate((
         "december dec dezember dez décembre decembre déc diciembre dic"), start=1):
     for _name in _names.split():
         _MONTHS[_name] = _number
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+
+def _trie(words: Iterable[str]) -> str:
+    """A pattern that matches each of ``words`` (the longest where one is the start of
+    another), written as a trie: each character is tried once, however many words share
+    it (an alternation of 80 month names would try each at every position)."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [re.escape(c) + pattern(node[c]) for c in sorted(node) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        if "" not in node:
+            return body
+        return f"(?:{body})?" if len(branches) > 1 or len(branches[0]) > 1 else f"{body}?"
+
+    return pattern(root)
+
+
+_MONTH = _trie(_MONTHS)
 _DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.)?"
 
 _SPACE = r"[\ \t]{1,3}"          # between the parts of a date (bounded: see max_length)

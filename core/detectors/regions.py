@@ -33,8 +33,11 @@ it, and kept for that text only (as ``tripwire.detectors._views`` keeps its view
 from __future__ import annotations
 
 import re
+import string
 from collections import Counter
 from typing import Any
+
+from tripwire.detectors import _views
 
 __all__ = ["DEFAULT_REGIONS", "LANGUAGES", "LANGUAGE_REGIONS", "LETTERS", "SCRIPT_REGIONS", "SIGNS",
            "languages_of", "regions_of"]
@@ -62,6 +65,16 @@ LANGUAGES: dict[str, frozenset[str]] = {
     "nl": frozenset("het een en niet van voor met ik je bedankt zijn op dat deze ook maar "
                     "wij".split()),
 }
+# Each word of ``LANGUAGES`` as ``_views.lower`` writes it (ASCII, "?" for another
+# character: "très" is b"tr?s") and the languages it is a word of.
+_LANGUAGES_OF: dict[bytes, tuple[str, ...]] = {}
+for _lang, _words in LANGUAGES.items():
+    for _word in _words:
+        _key = _word.encode("ascii", "replace")
+        _LANGUAGES_OF[_key] = (*_LANGUAGES_OF.get(_key, ()), _lang)
+# ASCII punctuation as spaces: what is left between spaces are words (and numbers).
+_PUNCTUATION = bytes(32 if chr(b) in string.punctuation else b for b in range(256))
+
 #: Letters that one language writes and the others of ``LANGUAGES`` seldom do: each
 #: one in a text counts as one of its words (a CV or a form has few short words).
 LETTERS: dict[str, str] = {
@@ -86,17 +99,21 @@ SCRIPT_REGIONS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 )
 #: Signs of a country in a text, and the regions they add.
 SIGNS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
-    (re.compile(r"\b[A-Z]{1,2}[0-9][0-9A-Z]? [0-9][A-Z]{2}\b|£"), ("GB",)),
+    (re.compile(r"(?<![\w])[A-Z]{1,2}[0-9][0-9A-Z]? [0-9][A-Z]{2}(?!\w)|£"), ("GB",)),
 )
+# Where a British postcode may be, in ``_views.classes`` (capitals "A", digits "0").
+_POSTCODE_SHAPE = re.compile(rb"A0[0A]? 0AA")
 # Country-code top-level domains that are sold as generic names: they say nothing of
 # where a text is from.
 _GENERIC_TLDS = frozenset("io co me tv ai ly to fm gg cc ws am im la sh st vc gl "
                           "so tk ml ga cf nu".split())
-# "+33 6 ...", "0033 6 ...": a country code (its digits; separators may follow).
-_COUNTRY_CODE = re.compile(r"(?<![\w+])(?:\+|00)([1-9][0-9]{0,2})(?=[\s.\-/(]*[0-9])")
+# "+33 6 ...", "0033 6 ...": a country code (its digits; separators may follow). (Each
+# pattern starts with a small set of characters, which the regex engine skips to.)
+_COUNTRY_CODE = re.compile(
+    r"[+0](?<![\w+][+0])(?:(?<=\+)|0)([1-9][0-9]{0,2})(?=[\s.\-/(]*[0-9])")
 # The domain of an address or a link: its last label.
-_DOMAIN_TLD = re.compile(r"(?:@|://|\bwww\.)(?:[\w-]+\.)+([a-zA-Z]{2})(?![\w.-]|\.[\w])")
-_WORD = re.compile(r"[^\W\d_]+")
+_DOMAIN_TLD = re.compile(
+    r"[@/w](?:(?<=@)|(?<=://)|(?<![\w.]w)ww\.)(?:[\w-]+\.)+([a-zA-Z]{2})(?![\w.-]|\.[\w])")
 #: How much of a long text the language is read from.
 _SAMPLE = 20_000
 
@@ -109,13 +126,13 @@ def languages_of(text: str) -> list[str]:
     (``LETTERS``): each that has at least two and at least half as many as the
     language with the most; in a text with only one of them, the language it is
     (a short message may have one such word only)."""
-    sample = text[:_SAMPLE].lower()
     counts: Counter[str] = Counter()
-    for word in _WORD.findall(sample):
-        for lang, words in LANGUAGES.items():
-            if word in words:
-                counts[lang] += 1
-    if not sample.isascii():
+    words = _views.lower(text)[:_SAMPLE].translate(_PUNCTUATION).split()
+    for word, n in Counter(words).items():
+        for lang in _LANGUAGES_OF.get(word, ()):
+            counts[lang] += n
+    if not text.isascii():
+        sample = text[:_SAMPLE].lower()
         for lang, letters in LETTERS.items():
             counts[lang] += sum(map(sample.count, letters))
     if not counts:
@@ -149,9 +166,10 @@ def regions_of(text: str, pn: Any) -> tuple[str, ...]:
                 found.append("GB" if tld == "uk" else tld.upper())
     for lang in languages_of(text):
         found.extend(LANGUAGE_REGIONS.get(lang, ()))
-    for sign, regions in SIGNS:
-        if sign.search(text):
-            found.extend(regions)
+    if "£" in text or _POSTCODE_SHAPE.search(_views.classes(text)):
+        for sign, regions in SIGNS:
+            if sign.search(text):
+                found.extend(regions)
     if not text.isascii():
         for script, regions in SCRIPT_REGIONS:
             if script.search(text):

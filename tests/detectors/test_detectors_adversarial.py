@@ -150,7 +150,7 @@ class OldPhone(PhoneDetector):
                 or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False
         return (value.startswith("+")
-                or contact._ID_CONTEXT.search(text, max(0, start - 32), start) is None)
+                or not contact._after_identifier(text, start))
 
     def _check(self, value, region):
         pn = self._pn
