@@ -325,16 +325,16 @@ class PhoneDetector:
             return False
         if after in ".-/" and text[end + 1:end + 2].isdigit():
             return False
-        if _MONEY_AFTER.match(text, end, end + 12):
+        national = not value.startswith("+")
+        if national and ((after == " " and text[end + 1:end + 2].isdigit())
+                         or (before == " " and start > 1 and text[start - 2].isdigit())):
+            return False  # "812 345 674 00021": a piece of a longer number
+        if after in " \u00a0€$£¥EUCeud" and _MONEY_AFTER.match(text, end, end + 12):
             return False  # "612 345 678 €": an amount
         if in_grouped_iban(text, start):
             return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
-        if not value.startswith("+") and (
-                (after == " " and text[end + 1:end + 2].isdigit())
-                or (before == " " and start > 1 and text[start - 2].isdigit())):
-            return False  # "812 345 674 00021": a piece of a longer number
         # a national number right after "order", "invoice", "ref", ... is that identifier
-        return value.startswith("+") or not _after_identifier(text, start)
+        return not national or not _after_identifier(text, start)
 
     def _shape(self, value: str) -> bool:
         """Whether ``value`` itself may be a phone number: its digits and groups, not a
@@ -508,11 +508,11 @@ def url_password(text: str, sep: int) -> tuple[int, int, int] | None:
     starts and where the password starts and ends. ``None`` without a password, or with
     a template's (``password``, ``***``, ``xxxx``, ``<password>``, ``${DB_PASSWORD}``,
     ``{pw}``, ``%s``)."""
-    scheme = _ANY_SCHEME.search(text, max(0, sep - 36), sep)
-    if scheme is None:
-        return None
     userinfo = _USERINFO.match(text, sep + 3)
     if userinfo is None:
+        return None
+    scheme = _ANY_SCHEME.search(text, max(0, sep - 36), sep)
+    if scheme is None:
         return None
     pw = userinfo.group("pw")
     if (pw.lower() in _TEMPLATE_PASSWORDS or len(set(pw)) == 1 or pw[0] in "$<[{"

@@ -58,6 +58,7 @@ _SSN_KEYWORD = re.compile(
 _CONTEXT = 30  # how far from a number its keyword may be
 _DOB_CONTEXT = 40  # how far from a date its keyword may be
 _FAR = 1 << 62  # farther than any text
+_LONGEST_HEADER = 400  # the longest header line of a table that is looked at
 _SEPARATORS = (",", ";", "\t", "|")  # what separates the fields of a table's line
 _FIELD_SEPARATORS = "".join(_SEPARATORS)
 
@@ -279,12 +280,13 @@ class DateOfBirthDetector:
         found: list[Detection] = []
         headers: set[int] = set()
         for ks, ke in keywords:
-            line_start = text.rfind("\n", 0, ks) + 1
-            if line_start in headers:
+            line_start = text.rfind("\n", max(0, ks - _LONGEST_HEADER), ks) + 1
+            if line_start in headers or (not line_start and ks > _LONGEST_HEADER):
                 continue
             headers.add(line_start)
-            line_end = text.find("\n", ke)
-            line_end = len(text) if line_end == -1 else line_end
+            line_end = text.find("\n", ke, line_start + _LONGEST_HEADER)
+            if line_end == -1:
+                continue  # a header line is short, and has a line after it
             header = text[line_start:line_end]
             sep = max(_SEPARATORS, key=header.count)
             fields = header.split(sep)

@@ -36,23 +36,43 @@ _V6 = re.compile(r"[0-9A-Fa-f:]{2,29}?(?<=:)[0-9]{1,3}(?:\.[0-9]{1,3}){3}"  # ::
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_GROUP = re.compile(r"[0-9A-Fa-f]{1,4}")
 # Words after which a dotted number is a version, a section or an OID, not an address
-# (in English, German, French and Spanish); one word may stand between ("Building
-# agent 2.4.0.17", "upgrade to 10.2.0.1"), unless it names a host.
-_VERSION_CONTEXT = re.compile(
-    r"(?i)(?<![^\W_])(?:"
-    r"versions?|ver|vers|release[sd]?|rel|build|builds|building|baue|firmware|fw|rev|"
-    r"revision|patch|updated?|upgraded?|downgraded?|updating|upgrading|installed|install|"
-    r"installing|python|node|nodejs|java|jdk|chrome|firefox|safari|edge|windows|android|"
-    r"ios|macos|kernel|linux|sdk|library|lib|package|pkg|plugin|driver|bios|app|v|"
-    r"versi[oó]n|aktualisierung|actualizaci[oó]n|actualizado|mise\s+[àa]\s+jour|"
-    r"oid|section|sect|sec|§|chapter|chap|clause|article|art|paragraph|para|lot|item|"
-    r"point|step|annex|appendix|abschnitt|kapitel|ziffer|absatz|anhang|punkt|paket|"
-    r"chapitre|paragraphe|annexe|[ée]tape|apartado|secci[oó]n|cap[ií]tulo|cl[aá]usula|"
-    r"art[ií]culo|anexo|punto|paquete|paso)"
-    r"\.?[\s:=\"'`]*"
-    r"(?:(?!(?:server|serveur|servidor|host|hostname|node|ip|address|adresse|direcci[oó]n|"
-    r"gateway|router|proxy|dns|machine|rechner|vm|from|von|de|desde|at|on)\b)"
-    r"[^\s\"'`=:]{1,32}\s+)?\Z")
+# (in English, German, French and Spanish; "app_version" and "APP_VERSION" too); one word
+# may stand between ("Building agent 2.4.0.17", "upgrade to 10.2.0.1"), unless it names
+# a host.
+_VERSION_WORDS = frozenset("""
+    version versions ver vers release released releases rel build builds building baue
+    firmware fw rev revision patch update updated upgrade upgraded downgrade downgraded
+    updating upgrading installed install installing python node nodejs java jdk chrome
+    firefox safari edge windows android ios macos kernel linux sdk library lib package pkg
+    plugin driver bios app v versión versiön aktualisierung actualización actualizacion
+    actualizado oid section sect sec § chapter chap clause article art paragraph para lot
+    item point step annex appendix abschnitt kapitel ziffer absatz anhang punkt paket
+    chapitre paragraphe annexe étape etape apartado sección seccion capítulo capitulo
+    cláusula clausula artículo articulo anexo punto paquete paso
+""".split())
+_HOST_WORDS = frozenset("""
+    server serveur servidor host hostname node ip address adresse dirección direccion
+    gateway router proxy dns machine rechner vm from von de desde at on
+""".split())
+# What separates the words before a dotted number.
+_WORD_BREAKS = re.compile(r"[\s\"'`=:(\[{,;]+")
+
+
+def _named_version(text: str, start: int) -> bool:
+    """Whether the words right before ``start`` make the dotted number there a version,
+    a section or an OID (``_VERSION_WORDS``): the last word, or the one before it when
+    the last is not a host word (``_HOST_WORDS``)."""
+    window = text[max(0, start - 64):start].lower()
+    if window[-1:].isalnum():
+        return False
+    words = [w.rstrip(".").rpartition("_")[2] for w in _WORD_BREAKS.split(window) if w]
+    if "jour" in words[-2:] and "mise" in words[-4:]:
+        return True  # "mise à jour", "mise a jour vers"
+    if words and words[-1] in _VERSION_WORDS:
+        return True
+    return len(words) > 1 and words[-2] in _VERSION_WORDS and words[-1] not in _HOST_WORDS
+
+
 # Words after a dotted number that make it a version: "4.12.0.3 on Android", "(build".
 _VERSION_AFTER = re.compile(
     r"(?i)[\s,(]*(?:(?:on|sur|auf|unter|en|for|für|pour|para)\s+)?"
@@ -101,8 +121,7 @@ class IPAddressDetector:
                 ipaddress.IPv4Address(m.group())
             except ValueError:
                 continue
-            if (_VERSION_CONTEXT.search(text, max(0, start - 64), start)
-                    or _VERSION_AFTER.match(text, end, end + 24)
+            if (_named_version(text, start) or _VERSION_AFTER.match(text, end, end + 24)
                     or (_line_start(text, start) and text[end:end + 1] in " \t"
                         and _HEADING_AFTER.match(text, end) and text[end:].lstrip()[:1].isupper())):
                 continue  # a version, a section, an OID or a heading
@@ -145,8 +164,10 @@ class IPAddressDetector:
 
 def _line_start(text: str, at: int) -> bool:
     """Whether only spaces and tabs stand between the start of ``at``'s line and it."""
-    line = text.rfind("\n", 0, at) + 1
-    return not text[line:at].strip(" \t")
+    i = at
+    while i and text[i - 1] in " \t":
+        i -= 1
+    return not i or text[i - 1] in "\r\n"
 
 
 _UUID_ANCHOR = re.compile(r"-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-")
