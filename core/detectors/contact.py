@@ -277,7 +277,8 @@ class PhoneDetector:
             if tok.isdigit():
                 counts.append((e - s, int(e - s == 1), 1))
             else:
-                found = _GROUPS.findall(tok)
+                # (a "(0)" after a country code is the trunk prefix, not a group)
+                found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
                 counts.append((sum(map(len, found)), sum(len(g) == 1 for g in found),
                                len(found)))
         tries = 0
@@ -342,7 +343,8 @@ class PhoneDetector:
         text of one grouping repeated asks again and again.)"""
         if not value[-1].isdigit() or value[0] not in "+(0123456789":
             return False
-        groups = _GROUPS.findall(value)
+        # "+33 (0)1 23 45 67 89": the "(0)" is a trunk prefix, not a group
+        groups = _GROUPS.findall(value.replace("(0)", "", 1) if "(0)" in value else value)
         digits = sum(len(g) for g in groups)
         if not (7 if value.startswith(("+", "00", "(00")) else self._min_digits) <= digits <= 15:
             return False

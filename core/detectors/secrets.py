@@ -169,23 +169,27 @@ _SK = re.compile(
     r"(?P<anthropic>ant-[a-z]{2,8}\d\d-[A-Za-z0-9_-]{32,250})"
     r"|(?P<project>(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,250})"
     r"|(?P<legacy>[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})"
-    r"|(?P<openrouter>or-v1-[a-f0-9]{64})"
     r"|(?P<plain>[A-Za-z0-9]{32,250})"
     r")"
 )
 _GITHUB = re.compile(r"g(?:h[pousr]_[A-Za-z0-9]{36,251}|ithub_pat_[A-Za-z0-9_]{22,244})")
 _UPPER_A = re.compile(r"A(?P<aws>(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})|AIza[0-9A-Za-z_-]{35}")
 # Other services' published formats, each starting with its literal prefix (all token
-# characters: searched in the token runs only), and SendGrid's, which has dots.
-_PROVIDERS = re.compile(
-    r"key-[0-9a-f]{32}|gl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,64}|npm_[A-Za-z0-9]{36}"
-    r"|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,250}|hf_[A-Za-z]{34}"
-    r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}|do[opr]_v1_[a-f0-9]{64}|SK[0-9a-f]{32}"
-    r"|whsec_[A-Za-z0-9+/=]{24,96}|sq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}"
-    r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|dapi[a-f0-9]{32}(?:-[0-9])?|lin_api_[A-Za-z0-9]{40}")
-# The literal start of each (a text with none of them is not searched for them).
-_PROVIDER_PREFIXES = ("key-", "gl", "npm_", "pypi-", "hf_", "shp", "_v1_", "SK", "whsec_",
-                      "sq0", "PMAK-", "dapi", "lin_api_")
+# characters: searched in the token runs only; one pattern each, so the regex engine
+# searches for each prefix as a literal, where an alternation would be tried at every
+# character any of them starts with), by the character their prefix holds ("_", "-",
+# or none): a run without it is not searched for them. SendGrid's has dots.
+_PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
+    (needle, tuple(map(re.compile, patterns))) for needle, patterns in (
+        ("_", (r"npm_[A-Za-z0-9]{36}", r"hf_[A-Za-z]{34}", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+               r"do[opr]_v1_[a-f0-9]{64}", r"whsec_[A-Za-z0-9+/=]{24,96}",
+               r"lin_api_[A-Za-z0-9]{40}")),
+        ("-", (r"key-[0-9a-f]{32}", r"gl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,64}",
+               r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,250}",
+               r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
+               r"sk-or-v1-[a-f0-9]{64}")),
+        ("", (r"SK[0-9a-f]{32}", r"dapi[a-f0-9]{32}(?:-[0-9])?")),
+    ))
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
 _STRIPE = re.compile(r"k_(?P<mode>live|test)_[0-9A-Za-z]{10,247}")
@@ -301,8 +305,10 @@ class SecretDetector:
         runs = _views.token_runs(text)
         found = [*_sk_keys(text, runs), *_prefixed(text, _GITHUB, self._github, runs),
                  *_prefixed(text, _UPPER_A, self._upper_a, runs)]
-        if runs and any(p in text for p in _PROVIDER_PREFIXES):
-            found.extend(_prefixed(text, _PROVIDERS, _provider, runs))
+        for needle, patterns in _PROVIDERS if runs else ():
+            holding = [(lo, hi) for lo, hi in runs if text.find(needle, lo, hi) != -1]
+            for pattern in patterns if holding else ():
+                found.extend(_prefixed(text, pattern, _provider, holding))
         if "SG." in text:
             found.extend(_prefixed(text, _SENDGRID, _provider))
         dash = "-" in text
@@ -409,8 +415,6 @@ def _sk_keys(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
             return "anthropic", 0.99
         if m.group("project") or m.group("legacy"):
             return "openai", 0.99
-        if m.group("openrouter"):
-            return "provider", 0.95
         body = m.group("plain")
         if (any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
                 and entropy_ratio(body) >= 0.8 and not _has_run(body)):

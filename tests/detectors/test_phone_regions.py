@@ -56,6 +56,9 @@ def test_the_language_is_read_from_short_words_and_letters():
     ("Hola, mi móvil es el 612 34 56 78, llámame por la tarde", "612 34 56 78"),
     ("Contacto: 915 123 456 (oficina), gracias por su paciencia", "915 123 456"),
     ("Flat 9, London WC1N 1AB · 07812 604339 · amelia@example.com", "07812 604339"),
+    ("Appelez le +33 (0)1 23 45 67 89, merci.", "+33 (0)1 23 45 67 89"),
+    ("Rufen Sie an: (030) 1234567, danke.", "(030) 1234567"),
+    ("mi teléfono: 91-123-45-67, gracias", "91-123-45-67"),
 ])
 def test_national_numbers_of_the_texts_own_countries_are_found_without_regions(text, value):
     assert values(PHONE, text) == [value]

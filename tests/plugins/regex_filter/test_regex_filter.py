@@ -289,6 +289,13 @@ def test_the_presets_find_what_they_name(text, expected):
     assert guard_text(guard, text) == expected
 
 
+@pytest.mark.parametrize(("presets", "expected"), [
+    (["secrets", "urls"], "get [URL_CREDENTIALS] now"), (["urls", "secrets"], "get [URL] now")])
+def test_a_web_address_with_a_password_is_replaced_by_the_rule_listed_first(presets, expected):
+    guard = RegexFilter(presets=presets, strategy="redact")
+    assert guard_text(guard, "get https://bob:s3cr3t@files.example.com/a now") == expected
+
+
 @pytest.mark.parametrize("text", [
     "order 12345678 shipped; version 1.2.3; on 2024-01-15 at 10:30",
     "ISBN 978-3-16-148410-0 and +100 points",
