@@ -544,13 +544,13 @@ class UrlDetector:
                 with_password = url_password(text, at)
                 if with_password is not None:
                     start, _, pw_end = with_password
-                    end = self._credentials_end(text, pw_end + 1)
-                    value = text[start:end]
-                    found.append(Detection("url-credentials", start, end, 1.0, self.name,
+                    whole = self._credentials_end(text, pw_end + 1)
+                    value = text[start:whole]
+                    found.append(Detection("url-credentials", start, whole, 1.0, self.name,
                                            value))
                     if _SCHEME.search(text, max(0, at - 5), at):
-                        found.append(Detection("url", start, end, 0.9, self.name, value))
-                    covered = end
+                        found.append(Detection("url", start, whole, 0.9, self.name, value))
+                    covered = whole
                     continue
                 scheme = _SCHEME.search(text, max(0, at - 5), at)
                 if scheme is None:
