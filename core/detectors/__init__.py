@@ -39,6 +39,7 @@ _BUILTIN: dict[str, str] = {
     "email": "contact:EmailDetector",
     "phone": "contact:PhoneDetector",
     "url": "contact:UrlDetector",
+    "url-credentials": "contact:UrlDetector",
     "ip-address": "network:IPAddressDetector",
     "uuid": "network:UUIDDetector",
     "credit-card": "financial:CreditCardDetector",
@@ -51,10 +52,11 @@ _BUILTIN: dict[str, str] = {
     "address": "addresses:AddressDetector",
 }
 
-#: Types a deterministic detector finds, in the reference's order.
+#: Types a deterministic detector finds: the reference's, in its order, then
+#: ``url-credentials`` (a URL or connection string with a password, whole).
 BUILTIN_TYPES: tuple[str, ...] = (
     "email", "phone", "credit-card", "ssn", "api-key", "ip-address", "url", "uuid",
-    "crypto-wallet", "iban", "date-of-birth",
+    "crypto-wallet", "iban", "date-of-birth", "url-credentials",
 )
 #: Types without a checksum: the judge tier of ``pii-detector`` finds them, and so do
 #: the offline detectors of the ``names`` extra (``pip install 'tripwire[names]'``),
