@@ -41,6 +41,7 @@ from tripwire.models.wire import (
     file_url,
     grow,
     kind_of,
+    map_prompt,
     optional_count,
     part_id,
     prompt_error,
@@ -318,41 +319,15 @@ def to_responses_input(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
     messages (system, user with text, image and PDF parts, assistant text), each tool
     call a ``function_call`` item, each result a ``function_call_output``. Reasoning
     parts are not sent (the Responses API takes only its own reasoning items back)."""
-    if not isinstance(prompt, list):
-        raise ConfigurationError(f"prompt must be a list of messages, got {type(prompt).__name__}")
-    out: list[dict[str, Any]] = []
-    for i, message in enumerate(prompt):
-        if not isinstance(message, Mapping):
-            raise prompt_error(i, message, "is not a message mapping")
-        role = message.get("role")
-        content = message.get("content")
-        if role == "system":
-            if not isinstance(content, str):
-                raise prompt_error(i, message, "is a system message whose content is not a string")
-            out.append({"role": "system", "content": content})
-            continue
-        if isinstance(content, str):
-            if role not in ("user", "assistant"):
-                raise prompt_error(i, message, f"has role {role!r} with string content")
-            out.append({"role": role, "content": content})
-            continue
-        if not isinstance(content, list):
-            raise prompt_error(i, message, "needs 'content' as a list of parts")
-        if role == "user":
-            out.append({"role": "user", "content": [_user_part(i, message, p) for p in content]})
-        elif role == "assistant":
-            out += _assistant_items(i, message, content)
-        elif role == "tool":
-            for part in content:
-                if not isinstance(part, Mapping) or part.get("type") != "tool-result":
-                    raise prompt_error(i, message, "is a tool message with a part that is not "
-                                                   "a tool-result")
-                out.append({"type": "function_call_output", "call_id": part["tool_call_id"],
-                            "output": tool_output_text(part.get("output"))})
-        else:
-            raise prompt_error(
-                i, message, f"has unknown role {role!r} (valid: system, user, assistant, tool)")
-    return out
+    return map_prompt(
+        prompt,
+        user=lambda i, message, parts: [
+            {"role": "user", "content": [_user_part(i, message, p) for p in parts]}],
+        assistant=_assistant_items,
+        tool_result=lambda part: {"type": "function_call_output",
+                                  "call_id": part["tool_call_id"],
+                                  "output": tool_output_text(part.get("output"))},
+    )
 
 
 def _user_part(i: int, message: Any, part: Any) -> dict[str, Any]:
