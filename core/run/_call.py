@@ -149,9 +149,9 @@ class Plans:
     stages: list[BoundHook] | None = None
     #: the output stages' ids, for the audit (``tripwire.observe._stagestats``)
     stage_ids: tuple[str, ...] | None = None
-    #: the generated per-chunk path's ``make``, by whether the audit counts and whether
-    #: it traces (``tripwire.stream._fastpath``)
-    fast_paths: dict[tuple[bool, bool], Callable[..., Runs]] = attrs.field(factory=dict)
+    #: the generated per-chunk path, by whether the audit counts and whether it traces
+    #: (``tripwire.stream._fastpath``)
+    fast_paths: dict[tuple[bool, bool], Runs] = attrs.field(factory=dict)
 
 
 @attrs.define
