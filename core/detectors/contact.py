@@ -158,6 +158,8 @@ _ID_WORDS = frozenset("""
     suivi colis référence réf kunde kundennummer bestellung rechnung vertrag auftrag
     sendung artikel artikelnummer art.-nr art-nr seriennummer serie série modell modèle
     modelo produkt produit producto pedido factura cliente contrato expediente envío
+    lieferschein albarán albaran bordereau steuer-id steuernummer steuer-nr st.-nr idnr
+    identifikationsnummer tin ean gtin upc
 """.split())
 _ID_QUALIFIERS = frozenset("no nr num number id n° nº núm número de".split())
 _ID_MARKS = ("#", "n°", "nº", "nr.", "no.")
@@ -404,6 +406,8 @@ class PhoneDetector:
             prefix = _trunk_prefix(pn, region)
             if prefix and not value.lstrip("(").startswith(prefix):
                 return False  # "7458 912306" is no way to write a British number
+            if region in _NANP and _group_sizes(value) not in _NANP_GROUPS:
+                return False  # "800 3456 712" is no way to write a North American one
         try:
             parsed = pn.parse(value, region)
         except pn.NumberParseException:
@@ -412,6 +416,16 @@ class PhoneDetector:
         if lengths is not None and len(pn.national_significant_number(parsed)) not in lengths:
             return False  # (what is_valid_number finds too, at a tenth of its cost)
         return bool(pn.is_valid_number(parsed))
+
+
+# North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
+# 415-5552671, 4155552671, 14155552671.
+_NANP = frozenset({"US", "CA"})
+_NANP_GROUPS = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 7), (10,), (11,), (1, 10)})
+
+
+def _group_sizes(value: str) -> tuple[int, ...]:
+    return tuple(len(g) for g in _GROUPS.findall(value))
 
 
 @functools.cache

@@ -48,7 +48,9 @@ _VERSION_WORDS = frozenset("""
     actualizado oid section sect sec § chapter chap clause article art paragraph para lot
     item point step annex appendix abschnitt kapitel ziffer absatz anhang punkt paket
     chapitre paragraphe annexe étape etape apartado sección seccion capítulo capitulo
-    cláusula clausula artículo articulo anexo punto paquete paso
+    cláusula clausula artículo articulo anexo punto paquete paso note nota notes anmerkung
+    remarque rule regla règle regel requirement req anforderung exigence requisito figure
+    fig abbildung abb table tabelle tableau tabla schritt nr n° nº
 """.split())
 _HOST_WORDS = frozenset("""
     server serveur servidor host hostname node ip address adresse dirección direccion

@@ -166,6 +166,8 @@ class OldPhone(PhoneDetector):
             prefix = contact._trunk_prefix(pn, region)
             if prefix and not value.lstrip("(").startswith(prefix):
                 return False
+            if region in contact._NANP and contact._group_sizes(value) not in contact._NANP_GROUPS:
+                return False
         try:
             parsed = pn.parse(value, region)
         except pn.NumberParseException:

@@ -36,6 +36,8 @@ def values(text: str) -> list[str]:
     "conforme à l'article 4.2.1.3 du règlement",
     "según el apartado 7.2.1.1",
     "§ 4.2.1.1 applies",
+    "Nota 1.1.1.1 de la ley",
+    "see figure 2.1.3.4 and Tabelle 3.1.2.1",
     "OID 2.5.4.3 is the common name",
     "2.1.3.4 Data retention\nWe keep logs for 30 days.",
     "  1.2.1.1 Geltungsbereich",

@@ -79,6 +79,9 @@ def test_regions_override_what_the_text_says():
     "et Sean O'Donnell (413-53-1057). Merci pour votre aide",
     "Bitte Kundennummer 0301 2345678 angeben, danke",
     "Gracias, su pedido 0612 345 678 está en camino",
+    "Lieferschein 8003 4567 12",                     # a North American number's digits,
+    "tel 800 3456 712 thanks",                       # not grouped as one is written
+    "Steuer-ID 12 345 678 901",
 ])
 def test_identifiers_pieces_and_ssns_are_not_phone_numbers(text):
     assert values(PHONE, text) == []
