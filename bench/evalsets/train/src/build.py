@@ -48,7 +48,7 @@ def check_entity(t, v, region, errs):
         if not re.match(r"(https?://|ftp://|www\.)", v) or "@" in v.split("/")[2 if "://" in v else 0]: errs.append(f"bad url {v!r}")
     elif t == "url-credentials":
         if not re.match(r"[a-z][a-z0-9+.-]*://[^/@\s]*:[^/@\s]+@", v): errs.append(f"bad cred url {v!r}")
-    if v != v.strip() or (v and v[-1] in ".,;:)\"'>" and t not in ("address", "api-key")):
+    if v != v.strip() or (v and v[-1] in ".,;:)\"'>" and t not in ("address", "api-key", "ip-address")):
         errs.append(f"span has edge punctuation/space: {t} {v!r}")
 
 def check_neg(k, v, errs):
