@@ -44,8 +44,19 @@ def test_both_halves_load_and_share_no_text(kind: str) -> None:
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.parametrize("kind", ["pii", "injection"])
+def test_the_training_set_shares_no_text_with_the_halves(kind: str) -> None:
+    evalsets = _evalsets()
+    train = evalsets.load(kind, "train")
+    assert len(train) > 200
+    halves = {r["text"] for split in ("dev", "heldout") for r in evalsets.load(kind, split)}
+    assert not {r["text"] for r in train} & halves
+    ids = [r["id"] for r in train]
+    assert len(ids) == len(set(ids))
+
+
 def test_pii_spans_do_not_overlap() -> None:
-    for split in ("dev", "heldout"):
+    for split in ("dev", "heldout", "train"):
         for record in _evalsets().load("pii", split):
             spans = sorted((s["start"], s["end"]) for key in ("entities", "negatives")
                            for s in record[key])
