@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from tripwire.context import RESOURCE_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.mcp._proxy_model import REQUEST, ProxyModel, Request
+from tripwire.mcp._proxy_resources import TOOLS, Catalog, handlers, restored
 from tripwire.mcp._results import call_result
 
 if TYPE_CHECKING:
@@ -64,6 +65,10 @@ class MCPProxy:
                                      "build it with MCPProxy.from_config, or "
                                      "Agent(model=ProxyModel(), max_steps=1, ...)")
         self.agent = agent
+        #: the upstreams' resources and prompts that pass through, as the tools of the
+        #: runs that answer those methods (``_proxy_resources``)
+        self.catalog = Catalog(agent._toolsets)  # type: ignore[arg-type]
+        agent.tools = {**agent.tools, **self.catalog.tools()}
         #: requests by (method, outcome), and their seconds, for /metrics
         self.counts: dict[tuple[str, str], int] = {}
         self.seconds: dict[str, float] = {}
@@ -92,15 +97,15 @@ class MCPProxy:
         job = Request()
         await self._run(job, "tools/list", key, output_processors=[])
         own = self.agent.tools
-        return [types.Tool(name=t.name, description=t.description or None,
-                           input_schema=t.parameters)
-                for t in job.offered if t.name not in own]
+        return [listed_tool(types, t) for t in job.offered if t.name not in own]
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any], key: Any = None) -> Any:
         """The client's call of ``name``, run as the agent's tool call: an
         ``mcp.types.CallToolResult`` (a tool error for a block, naming the
         processor). ``key``: the client's API key (``tripwire.serve.ApiKey``), whose
         tenant is the run's ``RESOURCE_ID_KEY``."""
+        if name in self.agent.tools:  # (the agent's own: the client was not offered it)
+            return call_result(f"tripwire: there is no tool {name!r}", is_error=True)
         job = Request(tool_name=name, arguments=dict(arguments))
         try:
             result = await self._run(job, "tools/call", key, input_processors=[])
@@ -112,6 +117,25 @@ class MCPProxy:
             return call_result(f"tripwire: tool {name!r} did not run", is_error=True)
         outcome = results[0]
         return call_result(outcome.result, is_error=outcome.is_error)
+
+    async def passthrough(self, method: str, arguments: Mapping[str, Any],
+                          key: Any = None) -> Any:
+        """The answer to a client's ``resources/list``, ``resources/templates/list``,
+        ``resources/read``, ``prompts/list`` or ``prompts/get`` (``arguments``: its
+        parameters), as the protocol's JSON, checked as a tool's result is
+        (``tripwire.mcp._proxy_resources``); ``Blocked`` when a processor stopped it, an
+        ``mcp.MCPError`` when the upstream failed or does not pass it through."""
+        import mcp_types as types
+        from mcp.shared.exceptions import MCPError
+
+        job = Request(tool_name=TOOLS[method], arguments=dict(arguments))
+        result = await self._run(job, method, key, input_processors=[])
+        outcome = result.steps[0].tool_results[0] if result.tool_results else None
+        if outcome is None or outcome.is_error:
+            text = str(outcome.result) if outcome is not None else "it did not run"
+            raise MCPError(code=job.error_code or types.INTERNAL_ERROR,
+                           message=f"tripwire: {text.removeprefix('ToolError: ')}")
+        return restored(outcome.result, job.binaries)
 
     async def _run(self, job: Request, method: str, key: Any, **lists: Any) -> Any:
         tenant = getattr(key, "tenant", None)
@@ -132,7 +156,8 @@ class MCPProxy:
             self.counts[method, outcome] = self.counts.get((method, outcome), 0) + 1
             self.seconds[method] = self.seconds.get(method, 0.0) + seconds
             access_log.info(json.dumps({
-                "method": method, "tool": job.tool_name, "key": getattr(key, "name", None),
+                "method": method, "tool": job.tool_name if method == "tools/call" else None,
+                "key": getattr(key, "name", None),
                 "tenant": tenant,
                 "outcome": outcome, "ms": round(seconds * 1000, 3)}))
 
@@ -163,8 +188,16 @@ class MCPProxy:
                 await ctx.session.send_tool_list_changed()
             return result
 
+        async def passthrough(method: str, arguments: dict[str, Any], ctx: Any) -> Any:
+            try:
+                return await self.passthrough(method, arguments, key_of(ctx))
+            except Blocked as blocked:
+                raise MCPError(code=types.INTERNAL_ERROR, message=(
+                    f"tripwire: the {method} answer was blocked by processor "
+                    f"{blocked.processor_id!r}")) from None
+
         return Server("tripwire-mcp-proxy", on_list_tools=list_tools,
-                      on_call_tool=call_tool)
+                      on_call_tool=call_tool, **handlers(self.catalog, passthrough))
 
     def initialization_options(self, server: Any) -> Any:
         from mcp.server.lowlevel.server import NotificationOptions
@@ -189,6 +222,18 @@ class MCPProxy:
                 await server.run(read, write, self.initialization_options(server))
         finally:
             await self.aclose()
+
+
+def listed_tool(types: Any, tool: Any) -> Any:
+    """The ``mcp.types.Tool`` a client is given for a run's ``Tool``: its name,
+    description and input schema, and the title, annotations and output schema its
+    server listed (``Tool.listed_fields``), all as the input processors left them (a
+    string a processor filtered out is empty: an empty title is left out)."""
+    fields = tool.listed_fields or {}
+    return types.Tool.model_validate({
+        "name": tool.name, "description": tool.description or None,
+        "inputSchema": tool.parameters, "title": fields.get("title") or None,
+        "annotations": fields.get("annotations"), "outputSchema": fields.get("outputSchema")})
 
 
 def key_of(ctx: Any) -> Any:
