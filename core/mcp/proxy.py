@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tripwire.config import Config
 from tripwire.context import RESOURCE_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.mcp._proxy_model import REQUEST, ProxyModel, Request
@@ -37,7 +38,7 @@ from tripwire.mcp._results import call_result
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
-    from tripwire.config import Config
+    from tripwire.serve import Keys
 
 __all__ = ["MCPProxy", "access_log"]
 
@@ -56,7 +57,8 @@ class Blocked(Exception):
 class MCPProxy:
     """The MCP servers of ``agent`` as one, behind its processors (see the module)."""
 
-    def __init__(self, agent: Agent) -> None:
+    def __init__(self, agent: Agent,
+                 key_lists: Mapping[str, Mapping[str, list[Any]]] | None = None) -> None:
         if not agent._toolsets:
             raise ConfigurationError(f"agent {agent.id!r} has no MCP servers to front: give it "
                                      f"mcp_servers (docs/mcp.md)")
@@ -65,6 +67,11 @@ class MCPProxy:
                                      "build it with MCPProxy.from_config, or "
                                      "Agent(model=ProxyModel(), max_steps=1, ...)")
         self.agent = agent
+        #: the processor lists of the keys that override them, by key name
+        #: (``_proxy_keys``); a key's runs use them instead of the agent's
+        self.key_lists = dict(key_lists or {})
+        #: the keys of the HTTP transport (``from_config``)
+        self.keys: Keys | None = None
         #: the upstreams' resources and prompts that pass through, as the tools of the
         #: runs that answer those methods (``_proxy_resources``)
         self.catalog = Catalog(agent._toolsets)  # type: ignore[arg-type]
@@ -74,12 +81,21 @@ class MCPProxy:
         self.seconds: dict[str, float] = {}
 
     @classmethod
-    def from_config(cls, config: str | Path | Config, agent: str) -> MCPProxy:
+    def from_config(cls, config: str | Path | Config, agent: str,
+                    keys: Keys | None = None) -> MCPProxy:
         """The proxy of ``[agents.AGENT]`` of a configuration file (its model is never
-        built: the proxy's stands in)."""
+        built: the proxy's stands in). ``keys``: the HTTP transport's, whose processor
+        overrides are built now (``_proxy_keys``: an override the proxy cannot apply is
+        a ``ConfigurationError`` naming the key and the option)."""
         from tripwire.agent import Agent
+        from tripwire.config import load_config
+        from tripwire.mcp._proxy_keys import key_lists
 
-        return cls(Agent.from_config(config, agent, model=ProxyModel(), max_steps=1))
+        loaded = config if isinstance(config, Config) else load_config(config)
+        built = Agent.from_config(loaded, agent, model=ProxyModel(), max_steps=1)
+        proxy = cls(built, key_lists(loaded, built, keys) if keys is not None else None)
+        proxy.keys = keys
+        return proxy
 
     async def open(self) -> None:
         """Start the upstream servers (and list their tools) now."""
@@ -140,6 +156,9 @@ class MCPProxy:
     async def _run(self, job: Request, method: str, key: Any, **lists: Any) -> Any:
         tenant = getattr(key, "tenant", None)
         context = {RESOURCE_ID_KEY: tenant} if tenant is not None else None
+        own = self.key_lists.get(getattr(key, "name", None))  # type: ignore[arg-type]
+        if own is not None:  # (the key's lists; a method's empty one stays empty)
+            lists = {**own, **lists}
         token = REQUEST.set(job)
         start = time.perf_counter()
         outcome = "error"
@@ -206,9 +225,17 @@ class MCPProxy:
 
     async def serve_http(self, keys: Any = None, host: str = "127.0.0.1", port: int = 8765,
                          **options: Any) -> None:
-        """Serve over streamable HTTP at ``http://HOST:PORT/mcp`` (``_proxy_http``)."""
+        """Serve over streamable HTTP at ``http://HOST:PORT/mcp`` (``_proxy_http``);
+        ``keys``: default the ones given to ``from_config``."""
         from tripwire.mcp._proxy_http import serve_http
 
+        keys = keys if keys is not None else self.keys
+        missing = [k.name for k in (keys.keys if keys is not None else ())
+                   if k.overrides and k.may_use(self.agent.id) and k.name not in self.key_lists]
+        if missing:
+            raise ConfigurationError(f"serve.keys.{missing[0]} overrides processors, which "
+                                     f"the proxy was not built with: build it with "
+                                     f"MCPProxy.from_config(config, agent, keys)")
         await serve_http(self, keys, host, port, **options)
 
     async def serve_stdio(self) -> None:
