@@ -12,9 +12,13 @@ where they see a model's:
 - ``tools/call``: the client's call is the model's tool call, its arguments pass the
   output processors (``process_output_stream``, ``process_output_step``) as a tool
   call's do (a redactor redacts them before the upstream gets them, a block stops the
-  call), and the upstream's result passes ``process_tool_result`` and the stream.
+  call), and the upstream's result passes ``process_tool_result`` and the stream;
+- ``resources/*`` and ``prompts/*``, where an upstream passes them: a tool call of the
+  proxy's own whose result is the upstream's answer (``_proxy_resources``).
 
-A block is an MCP tool error whose text names the processor, never what it blocked.
+A block is an MCP tool error (a JSON-RPC error for a listing, a resource or a prompt)
+whose text names the processor, never what it blocked. A key of the HTTP transport
+runs with its processor overrides (``_proxy_keys``).
 ``serve_stdio`` serves it over stdio, ``tripwire.mcp._proxy_http`` over streamable
 HTTP; the access log (``tripwire.mcp.access``) has one JSON line per request: method,
 tool, key name, tenant, outcome and milliseconds, never arguments or results.
