@@ -148,6 +148,12 @@ class MCPProxy:
         import mcp_types as types
         from mcp.shared.exceptions import MCPError
 
+        if method not in TOOLS:
+            raise ValueError(f"the proxy passes through {', '.join(TOOLS)}; got {method!r}")
+        if TOOLS[method] not in self.agent.tools:
+            raise MCPError(code=types.METHOD_NOT_FOUND, message=(
+                f"tripwire: no upstream passes {method.split('/')[0]} through (the "
+                f"[mcp.NAME] option {method.split('/')[0]})"))
         job = Request(tool_name=TOOLS[method], arguments=dict(arguments))
         result = await self._run(job, method, key, input_processors=[])
         outcome = result.steps[0].tool_results[0] if result.tool_results else None

@@ -57,6 +57,10 @@ async def test_resources_and_prompts_are_not_advertised_unless_configured(tmp_pa
     async with Session(tmp_path, notes="prompts = true") as session:
         assert session.server_capabilities.resources is None
         assert session.server_capabilities.prompts is not None
+    proxy = MCPProxy.from_config(config(tmp_path, ["search"], notes="prompts = true"),
+                                 "guarded")
+    with pytest.raises(mcp.MCPError, match="tripwire: no upstream passes resources through"):
+        await proxy.passthrough("resources/read", {"uri": "notes://readme"})
 
 
 async def test_an_injection_in_a_resource_is_blocked_naming_the_processor(tmp_path) -> None:
