@@ -33,7 +33,7 @@ class Request:
     #: resources and prompts (``tripwire.mcp._proxy_resources``): the base64 data the
     #: processors do not read, kept aside while they check the rest; the code of an
     #: upstream's JSON-RPC error
-    binaries: list[str] = attrs.field(factory=list)
+    binaries: list[Any] = attrs.field(factory=list)
     error_code: int | None = None
 
 

@@ -267,32 +267,35 @@ def _template_pattern(template: str) -> re.Pattern[str]:
 
 def _hidden(value: dict[str, Any]) -> dict[str, Any]:
     """``value`` with its base64 data (a ``blob``; the ``data`` of an image or audio
-    block) replaced by its index in ``Request.binaries``, where it is kept."""
+    block) replaced by its index in ``Request.binaries``, where it is kept. Whatever
+    sits at such a place is kept (an upstream's ``_meta`` is free-form), so every index
+    there on the way back is one of these."""
     kept = REQUEST.get().binaries
 
-    def keep(data: str) -> int:
+    def keep(data: Any) -> int:
         kept.append(data)
         return len(kept) - 1
 
-    hidden: dict[str, Any] = _swapped(value, keep, str)
+    hidden: dict[str, Any] = _swapped(value, keep, lambda data: True)
     return hidden
 
 
-def restored(value: Any, binaries: list[str]) -> Any:
+def restored(value: Any, binaries: list[Any]) -> Any:
     """``value`` (as the processors left it) with the data ``_hidden`` kept aside back."""
-    return _swapped(value, lambda index: binaries[index], int)
+    return _swapped(value, lambda index: binaries[index],
+                    lambda index: type(index) is int and 0 <= index < len(binaries))
 
 
-def _swapped(value: Any, swap: Callable[[Any], Any], kind: type) -> Any:
+def _swapped(value: Any, swap: Callable[[Any], Any], swaps: Callable[[Any], bool]) -> Any:
+    """``value`` with ``swap(data)`` for each binary place's ``data`` that ``swaps``."""
     if isinstance(value, list):
-        return [_swapped(item, swap, kind) for item in value]
+        return [_swapped(item, swap, swaps) for item in value]
     if not isinstance(value, dict):
         return value
-    out = {key: _swapped(item, swap, kind) for key, item in value.items()}
-    if type(value.get("blob")) is kind:
-        out["blob"] = swap(value["blob"])
-    if value.get("type") in _BINARY_TYPES and type(value.get("data")) is kind:
-        out["data"] = swap(value["data"])
+    out = {key: _swapped(item, swap, swaps) for key, item in value.items()}
+    for key in ("blob", "data") if value.get("type") in _BINARY_TYPES else ("blob",):
+        if key in value and swaps(value[key]):
+            out[key] = swap(value[key])
     return out
 
 
