@@ -111,17 +111,29 @@ class SSNDetector:
 # Birth keywords, found in the text's ASCII bytes in lower case (one byte a character,
 # "?" for the others, so offsets stay) by patterns that each start with a literal (the
 # regex engine finds those far faster than an alternation or a case-insensitive
-# pattern): born, birth..., bday, b-day, dob, d.o.b, geb., geboren, geburt...,
-# naissance, nacido, nacida, nacimiento, and "né le" / "née le".
+# pattern): born, birth..., bday, b-day, dob, d.o.b, geb, geb., geboren, geburt...,
+# naissance, naiss., DDN (date de naissance), né, née, nacido, nacida, nací, nació,
+# nacimiento, nac., cumpleaños, and the genealogists' "*" before a date
+# (``Anna Weber, * 12.03.1985``).
 _KEYWORD_SCANS = tuple(re.compile(p) for p in (
-    rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b)", rb"geb(?:oren|\.|urt[a-z?]*)",
-    rb"n(?:a(?:issance|cid[oa]|cimiento|c\.)|\?e? le)"))  # n?e le: né le, checked on the text
+    rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b|dn)", rb"geb(?:oren|\.|urt[a-z?]*)?",
+    rb"n(?:a(?:iss(?:ance|\.)?|c(?:i(?:d[oa]s?|miento|mos|ste|eron|\?)|\?|\.))|\?(?:es?|s)?)",
+    rb"cumplea(?:\?|n)os", rb"\*(?= ?[0-9])"))
+# A "?" in a keyword above (a letter the lower view does not hold) must be one of these
+# in the text: né, née, nés (French), nací, nació (Spanish), cumpleaños.
+_KEYWORD_LETTERS = "éÉíÍóÓñÑ"
+# Birth words that name something else than the date.
+_NOT_BIRTH_DATES = frozenset({b"geburtsort", b"geburtsname", b"geburtsland", b"birthplace",
+                              b"birthname", b"birthmark"})
+# What stands before a "*" that is no birth sign: a line's start (a bullet), a number
+# or an operator (a product).
+_NOT_BEFORE_STAR = frozenset("\n0123456789+-*/=×") | {""}
 
 _MONTHS: dict[str, int] = {}
 for _number, _names in enumerate((
         "january jan januar jänner jän janvier janv enero ene",
-        "february feb februar février fevrier févr fevr febrero",
-        "march mar märz maerz mär mars marzo",
+        "february feb februar feber février fevrier févr fevr fév fev febrero",
+        "march mar märz maerz mär mrz mars marzo",
         "april apr avril avr abril abr", "may mai mayo", "june jun juni juin junio",
         "july jul juli juillet juil julio", "august aug août aout agosto ago",
         "september sep sept septembre septiembre setiembre set",
@@ -155,17 +167,18 @@ def _trie(words: Iterable[str]) -> str:
 
 
 _MONTH = _trie(_MONTHS)
-_DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.)?"
+_DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.?[º°o])?\.?"  # 1st, 1er, 1.º, 1º, 14.
 
 _SPACE = r"[\ \t]{1,3}"          # between the parts of a date (bounded: see max_length)
-_SEP = r"[\ \t\-]{1,3}"
+_SEP = r"[\ \t\-/.]{1,3}"  # 14 März, 14-mar-1987, 14/Mar/1987, 14.Mar.1987
 _DATE = re.compile(
     rf"""(?ix)
     (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
+    | (?P<cy>(?:19|20)[0-9]{{2}})(?P<cm>0[1-9]|1[0-2])(?P<cd>0[1-9]|[12][0-9]|3[01])
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
-      (?:{_SPACE}(?:de|del))?{_SEP}(?P<dy>[0-9]{{4}})
-    | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}(?P<my>[0-9]{{4}})
+      (?:{_SPACE}(?:de|del))?{_SEP}'?(?P<dy>[0-9]{{4}}|[0-9]{{2}})
+    | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
     """)
 
 
@@ -191,6 +204,11 @@ def _two_digit_year(yy: int, today: datetime.date) -> int:
     return 2000 + yy if 2000 + yy <= today.year else 1900 + yy
 
 
+def _year(digits: str, today: datetime.date) -> int:
+    """The year that four digits, or two (``'87``, ``14 Mar 87``), write."""
+    return int(digits) if len(digits) == 4 else _two_digit_year(int(digits), today)
+
+
 def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
     """The date a match names, if it is a real day after 1900 and before today."""
     candidates: list[tuple[int, int, int]] = []
@@ -204,11 +222,13 @@ def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
             candidates.append((y, b, a))          # 31.12.1985: day first
         else:
             candidates += [(y, a, b), (y, b, a)]  # 12/31/1985 or 31/12/1985
+    elif m.group("cy"):
+        candidates.append((int(m.group("cy")), int(m.group("cm")), int(m.group("cd"))))
     elif m.group("dd"):
-        candidates.append((int(m.group("dy")), _MONTHS[m.group("dm").lower()],
+        candidates.append((_year(m.group("dy"), today), _MONTHS[m.group("dm").lower()],
                            int(m.group("dd"))))
     else:
-        candidates.append((int(m.group("my")), _MONTHS[m.group("mm").lower()],
+        candidates.append((_year(m.group("my"), today), _MONTHS[m.group("mm").lower()],
                            int(m.group("md"))))
     for y, mo, d in candidates:
         try:
@@ -321,10 +341,21 @@ class DateOfBirthDetector:
         for scan in _KEYWORD_SCANS:
             for m in scan.finditer(view):
                 start, end = m.span()
-                if (start and text[start - 1].isalpha()) or (
-                        end < len(text) and text[end].isalpha() and text[end - 1] != "."):
-                    continue  # reborn, stubborn, dobby
-                if view[start + 1:start + 2] == b"?" and text[start + 1] not in "éÉ":
-                    continue  # n?e le must be né le
+                if start and text[start - 1].isalpha() and not (
+                        (text[start].isupper() and text[start - 1].islower())
+                        or view.endswith(b"dateof", 0, start)):
+                    continue  # reborn, stubborn; not dateOfBirth, patientDOB, dateofbirth
+                if end < len(text) and text[end].isalpha() and text[end - 1] != ".":
+                    continue  # dobby, nacional
+                if m.group() in _NOT_BIRTH_DATES:
+                    continue  # Geburtsort: a place, Geburtsname: a name
+                if b"?" in m.group() and view[start] != ord("g") and any(
+                        text[i] not in _KEYWORD_LETTERS
+                        for i in range(start, end) if view[i] == ord("?")):
+                    continue  # n?e must be né, naci? nació
+                if view[start] == ord("*") and (
+                        text[start - 1:start] not in (" ", "(", "\t")
+                        or text[:start].rstrip(" \t(")[-1:] in _NOT_BEFORE_STAR):
+                    continue  # "Max Muster (* 14.03.1987)"; not a bullet, "3 * 12.03"
                 words.append((start, end))
         return sorted(words)
