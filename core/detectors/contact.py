@@ -37,7 +37,7 @@ from typing import Any
 
 from tripwire.detectors import _views
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
-from tripwire.detectors.regions import DEFAULT_REGIONS, regions_of
+from tripwire.detectors.regions import DEFAULT_REGIONS, LANGUAGE_REGIONS, regions_of
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import run_start
@@ -173,8 +173,9 @@ def _after_identifier(text: str, start: int) -> bool:
     -`` and words such as "no" or "number" between them."""
     window = text[max(0, start - 32):start].lower()
     tail = window.rstrip(" \t:=")
-    if tail.endswith(_ID_MARKS):
-        return True
+    for mark in _ID_MARKS:
+        if tail.endswith(mark) and (mark == "#" or not tail[-len(mark) - 1:-len(mark)].isalpha()):
+            return True  # "#", "n°", "Nr.", "no." (not "Tfno.")
     words = list(_WORDS_BEFORE.finditer(window))
     while words and words[-1].group() in _ID_QUALIFIERS:
         words.pop()
@@ -191,6 +192,24 @@ _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
     r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
     r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]mero|number|nummer)")
+# Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
+# number right after one is tried in the plans of ``CALLED_REGIONS`` too.
+_CALLED = re.compile(
+    r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
+    r"m[óo]vil|cell|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
+    r"durchwahl|zentrale|hotline|anrufen|appel(?:er|ez|le)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
+    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|"
+    r"[tmf](?=[ \t]?:))(?![^\W\d_])")
+#: The countries a number right after a phone word is tried in (``_CALLED``): those of
+#: the languages the detectors read (``regions.LANGUAGE_REGIONS``), but Mexico, whose
+#: ten digits without a trunk prefix are any North American grouping too (it stays
+#: with Spanish words in the text).
+CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
+    r for lang in ("en", "de", "fr", "es") for r in LANGUAGE_REGIONS[lang] if r != "MX"))
+# An extension of one or two digits after a dash that ends a number, as German and
+# Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
+# ``+49 30 123456-12``).
+_SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
@@ -259,6 +278,9 @@ class PhoneDetector:
             end = start + len(text[start:end].rstrip(" ().-/"))
             if text[start] == "(" and ")" not in text[start:end]:
                 start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
+            switchboard = _SWITCHBOARD.search(text, start, end)
+            if switchboard is not None:
+                end = switchboard.start()  # "0221 9438-0": the number, less its extension
             if end - start < 7:
                 continue
             if _is_card(text[start:end]):
@@ -308,7 +330,7 @@ class PhoneDetector:
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
                     text, max(0, start - 40), start) is not None
-                if self._is_number(text, value, said):
+                if self._is_number(text, value, said, start):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
@@ -326,7 +348,8 @@ class PhoneDetector:
         after = text[end] if end < len(text) else " "
         if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
             return False
-        if after in ".-/" and text[end + 1:end + 2].isdigit():
+        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _SWITCHBOARD.match(
+                text, end, end + 4):
             return False
         national = not value.startswith("+")
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
@@ -369,12 +392,15 @@ class PhoneDetector:
             return False  # (a date has two of "-", "/", ".")
         return value.startswith("+") or not _is_isbn13(groups)
 
-    def _is_number(self, text: str, value: str, said: bool = True) -> bool:
-        """Whether ``value`` (in ``text``) is a valid phone number: with ``+`` or an
-        international prefix, in its own country's plan; else in one of the regions
-        given, or, without ``regions``, of those ``text`` points at (US first: most
-        texts need no more; bare digits that no word calls a number, ``said``, in US
-        only)."""
+    def _is_number(self, text: str, value: str, said: bool = True, start: int = -1) -> bool:
+        """Whether ``value`` (in ``text``, at ``start``) is a valid phone number: with
+        ``+`` or an international prefix, in its own country's plan; else in one of the
+        regions given, or, without ``regions``, of those ``text`` points at (US first:
+        most texts need no more; bare digits that no word calls a number, ``said``, in
+        US only), or, right after a word that names a phone ("Tel.", "Fax", "Mobil",
+        "portable", "móvil": ``_CALLED``), of the countries of English, German, French
+        and Spanish (``CALLED_REGIONS``): a line such as ``Tel. 030/12345678`` says
+        too little of its language to tell the country, and needs no more."""
         valid = self._valid
         if value.startswith("+"):
             return valid(value, None)
@@ -385,8 +411,13 @@ class PhoneDetector:
             return any(valid(value, region) for region in self.regions)
         if valid(value, DEFAULT_REGIONS[0]):
             return True
-        return said and any(valid(value, region)
-                   for region in regions_of(text, self._pn)[len(DEFAULT_REGIONS):])
+        if not said:
+            return False
+        pointed = regions_of(text, self._pn)
+        if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
+            return True
+        return start >= 0 and _CALLED.search(text, max(0, start - 24), start) is not None and any(
+            valid(value, region) for region in CALLED_REGIONS if region not in pointed)
 
     def _check(self, value: str, region: str | None) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in ``region`` (``None``:

@@ -73,7 +73,10 @@ for _lang, _words in LANGUAGES.items():
         _key = _word.encode("ascii", "replace")
         _LANGUAGES_OF[_key] = (*_LANGUAGES_OF.get(_key, ()), _lang)
 # ASCII punctuation as spaces: what is left between spaces are words (and numbers).
-_PUNCTUATION = bytes(32 if chr(b) in string.punctuation else b for b in range(256))
+# Not "?": in the lower view it stands for every letter outside ASCII too (``t?l?fono``);
+# a word is looked up as it is, then without the question marks around it.
+_PUNCTUATION = bytes(32 if chr(b) in string.punctuation and b != ord("?") else b
+                     for b in range(256))
 
 #: Letters that one language writes and the others of ``LANGUAGES`` seldom do: each
 #: one in a text counts as one of its words (a CV or a form has few short words).
@@ -129,7 +132,7 @@ def languages_of(text: str) -> list[str]:
     counts: Counter[str] = Counter()
     words = _views.lower(text)[:_SAMPLE].translate(_PUNCTUATION).split()
     for word, n in Counter(words).items():
-        for lang in _LANGUAGES_OF.get(word, ()):
+        for lang in _LANGUAGES_OF.get(word) or _LANGUAGES_OF.get(word.strip(b"?"), ()):
             counts[lang] += n
     if not text.isascii():
         sample = text[:_SAMPLE].lower()

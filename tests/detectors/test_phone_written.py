@@ -1,0 +1,80 @@
+"""Phone numbers as people write them in the four languages' countries, in short texts
+that say little of their language: a phone word right before a national number ("Tel.",
+"Fax", "Mobil", "Tfno.", "portable", "M:") is enough to try the plans of the countries
+of English, German, French and Spanish; a German switchboard's ``-0`` is an extension
+after the number; and, side by side, the identifiers, amounts and pieces that are no
+phone number even after such a word."""
+
+from __future__ import annotations
+
+import pytest
+
+from tripwire.detectors.contact import CALLED_REGIONS, PhoneDetector
+from tripwire.detectors.regions import languages_of
+
+PHONE = PhoneDetector()
+
+
+def values(text: str) -> list[str]:
+    return [d.value or "" for d in PHONE.detect(text) if d.score >= 0.6]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    # German
+    ("Tel. 030/12345678", "030/12345678"),
+    ("Mobil 0151-23456789", "0151-23456789"),
+    ("Fax: 089 / 123 456 78", "089 / 123 456 78"),
+    ("Ruf mich an: 0171 2345678", "0171 2345678"),
+    ("M: 0171 2345678", "0171 2345678"),
+    ("Telefon: 030 1234567-0", "030 1234567"),       # the switchboard's -0 left out
+    # French
+    ("Tél : 01.42.68.53.00", "01.42.68.53.00"),
+    ("portable 0612345678", "0612345678"),
+    ("joignable au 01-42-68-53-00", "01-42-68-53-00"),
+    ("GSM 0470 12 34 56", "0470 12 34 56"),           # Belgium
+    # Spanish
+    ("Tel: 91 402 73 18", "91 402 73 18"),
+    ("Tfno.: 612 34 56 78", "612 34 56 78"),
+    ("teléfono 912 345 678", "912 345 678"),
+    ("móvil 612345678", "612345678"),
+    # English
+    ("T: 020 7946 0958", "020 7946 0958"),
+    ("mobile 0412 345 678", "0412 345 678"),          # Australia
+    ("call 212-555-0143 x204", "212-555-0143"),
+    ("+1 (212) 555-0143 ext. 12", "+1 (212) 555-0143"),
+])
+def test_a_national_number_after_a_phone_word_is_found_in_a_short_text(text, value):
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Bestellnummer 0171 2345678",
+    "Kundennummer: 030 1234567",
+    "N° de commande 06 12 34 56 78",
+    "pedido 612 34 56 78",
+    "Le montant est de 612 345 678 €",
+    "SIRET 732 829 320 00074",
+    "Seriennummer 0123 4567 8901",
+    "ISBN 978-3-16-148410-0",
+    "Tel. Bestellung 0171 2345678",                   # the identifier's word is the nearer
+    "tel 800 3456 712 thanks",                        # no country writes it so
+    "Tel. 1 2 3 4 5 6 7 8",
+    "Tél : 2024-06-12 à 10h",
+    "Fax vom 12.03.2024 erhalten",
+    "Tfno. ref 0612345678",
+])
+def test_identifiers_and_amounts_after_or_without_a_phone_word_are_no_phone_numbers(text):
+    assert values(text) == []
+
+
+def test_the_called_regions_are_those_of_the_four_languages_but_mexico():
+    assert set(CALLED_REGIONS) == {"GB", "IE", "AU", "DE", "AT", "CH", "FR", "BE", "ES"}
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("móvil 612345678", "es"),
+    ("Vielen Dank für Ihre Nachricht", "de"),
+    ("très bien, merci", "fr"),
+])
+def test_a_word_with_letters_outside_ascii_counts_for_its_language(text, lang):
+    assert languages_of(text) == [lang]
