@@ -52,9 +52,10 @@ def ssn_is_valid(digits: str) -> bool:
 
 # Found in the text's ASCII bytes with every digit turned into "0" (``_views.classes``),
 # so the pattern starts with a literal (far faster for the regex engine than a class).
-_SSN_RUN = re.compile(rb"000(?:-00-| 00 |00)0000")
+_SSN_RUN = re.compile(rb"000(?:-00-| 00 |00|\.00\.)0000")
 _SSN_KEYWORD = re.compile(
-    r"(?i)\b(?:ssn|ss\s?#|ss\s?no|social\s+security|soc\.?\s?sec|ssa\s+number)(?![a-z])")
+    r"(?i)\b(?:ssns?|ss\s?#|ss\s?no|social\s+security|soc\.?\s?sec|ssa\s+number"
+    r"|seguro\s+social|sozialversicherungs-?(?:nummer|nr)|s[ée]curit[ée]\s+sociale)(?![a-z])")
 _CONTEXT = 30  # how far from a number its keyword may be
 _DOB_CONTEXT = 40  # how far from a date its keyword may be
 _FAR = 1 << 62  # farther than any text
@@ -87,16 +88,16 @@ class SSNDetector:
             if not field and ((before == " " and start >= 2 and text[start - 2].isdigit()) or (
                     after in " -./," and text[end + 1:end + 2].isdigit())):
                 continue  # a group of a longer number: 415 123 45 6789, 123-45-6789-0
-            digits = value.replace("-", "").replace(" ", "")
+            digits = value.replace("-", "").replace(" ", "").replace(".", "")
             if not ssn_is_valid(digits):
                 continue
             near = any(
                 0 <= start - k.end() <= _CONTEXT or 0 <= k.start() - end <= _CONTEXT
                 for k in _SSN_KEYWORD.finditer(
                     text, max(0, start - _CONTEXT - 24), min(len(text), end + _CONTEXT + 24)))
-            if len(value) == 9:
-                if not near:
-                    continue  # nine bare digits are an SSN only when called one
+            if len(value) == 9 or "." in value:
+                if not near and not (field and _in_ssn_column(text, start)):
+                    continue  # nine bare digits (or dotted) are an SSN only when called one
                 score = 0.9
             elif near:
                 score = 1.0
@@ -104,6 +105,30 @@ class SSNDetector:
                 score = 0.95 if "-" in value else 0.8
             found.append(Detection("ssn", start, end, score, self.name, value))
         return found
+
+
+def _in_ssn_column(text: str, at: int) -> bool:
+    """Whether the field of a table (CSV, TSV, ``;`` or ``|``) at ``at`` is in a column
+    whose header is an SSN keyword: the first of the lines above with as many fields
+    (at most ``_LONGEST_HEADER`` characters each, 200 lines up)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line = text[line_start:len(text) if line_end == -1 else line_end]
+    sep = max(_SEPARATORS, key=line.count)
+    fields, column = line.count(sep), text.count(sep, line_start, at)
+    header = line
+    for _ in range(200):
+        if line_start == 0:
+            break
+        above_start = text.rfind("\n", 0, line_start - 1) + 1
+        above = text[above_start:line_start - 1]
+        if len(above) > _LONGEST_HEADER or above.count(sep) != fields:
+            break
+        header, line_start = above, above_start
+    if header is line:
+        return False
+    name = header.split(sep)[column].strip(" \"'\r")
+    return _SSN_KEYWORD.fullmatch(name) is not None
 
 
 # -------------------------------------------------------------------- date of birth
