@@ -12,7 +12,8 @@
   birth keyword ("born", "DOB", "date of birth", "birthday", "geboren",
   "Geburtsdatum", "né le", "naissance", "nacido", "nacimiento", "F. nac.", ...) with no
   other date between them (``DOB: 01/15/2015 Start date: 09/03/2024`` is one date of
-  birth), that is a real day, after 1900 and in the past; and a date in the column of
+  birth; 64 when a colon ends what stands between them, as after a form's label with
+  a note), that is a real day, after 1900 and in the past; and a date in the column of
   a table (CSV, TSV, ``;`` or ``|`` separated) whose header names a birth date
   (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...). Only the date is reported.
 
@@ -58,6 +59,9 @@ _SSN_KEYWORD = re.compile(
     r"|seguro\s+social|sozialversicherungs-?(?:nummer|nr)|s[ée]curit[ée]\s+sociale)(?![a-z])")
 _CONTEXT = 30  # how far from a number its keyword may be
 _DOB_CONTEXT = 40  # how far from a date its keyword may be
+# how far when a colon ends what stands between: a form's label with a note in it
+# ("Date of birth (as shown on your passport, DD/MM/YYYY): 14/03/1987")
+_DOB_LABEL_CONTEXT = 64
 _FAR = 1 << 62  # farther than any text
 _LONGEST_HEADER = 400  # the longest header line of a table that is looked at
 _SEPARATORS = (",", ";", "\t", "|")  # what separates the fields of a table's line
@@ -82,6 +86,9 @@ class SSNDetector:
             after = text[end] if end < len(text) else " "
             # a field of a table (CSV, TSV, ``;`` or ``|``): its separators around it
             field = before in _FIELD_SEPARATORS and after in _FIELD_SEPARATORS + "\r\n "
+            if not field and before == " " and after in " |":  # a Markdown table's cell
+                field = (text[max(0, start - 8):start].rstrip(" ")[-1:] == "|"
+                         and text[end:end + 8].lstrip(" ")[:1] == "|")
             if not field and (before.isalnum() or before in "_+$.,/-" or after.isalnum()
                               or after == "_"):
                 continue
@@ -225,6 +232,15 @@ def _windows(keywords: list[tuple[int, int]], reach: int, size: int) -> list[tup
     return out
 
 
+def _reach(text: str, keyword_end: int, date_start: int) -> int:
+    """How far a date may be after the keyword that ends at ``keyword_end``: farther
+    when a colon ends what stands between them (a form's label and its note)."""
+    if date_start - keyword_end <= _DOB_CONTEXT:
+        return _DOB_CONTEXT
+    between = text[keyword_end:date_start].rstrip(" \t\"'(")
+    return _DOB_LABEL_CONTEXT if between.endswith(":") and "\n" not in between else _DOB_CONTEXT
+
+
 def _two_digit_year(yy: int, today: datetime.date) -> int:
     return 2000 + yy if 2000 + yy <= today.year else 1900 + yy
 
@@ -271,8 +287,8 @@ class DateOfBirthDetector:
 
     name = "date-of-birth"
     types = ("date-of-birth",)
-    # a date of up to 44 characters, 40 of distance, a keyword of up to 32
-    max_length = 116
+    # a date of up to 44 characters, 64 of distance, a keyword of up to 32
+    max_length = 140
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -285,7 +301,7 @@ class DateOfBirthDetector:
         starts = [ks for ks, _ in keywords]
         found = self._in_tables(text, keywords, today)
         taken = {d.start for d in found}
-        for lo, hi in _windows(keywords, _DOB_CONTEXT + _LONGEST_DATE, len(text)):
+        for lo, hi in _windows(keywords, _DOB_LABEL_CONTEXT + _LONGEST_DATE, len(text)):
             if _A_DIGIT.search(text, lo, hi) is None:
                 continue  # every date has a digit
             dates = list(_DATE.finditer(text, lo, hi))
@@ -293,13 +309,14 @@ class DateOfBirthDetector:
                 start, end = m.span()
                 if start in taken:
                     continue
-                first = bisect.bisect_left(starts, start - _DOB_CONTEXT - _LONGEST_KEYWORD)
+                first = bisect.bisect_left(starts,
+                                           start - _DOB_LABEL_CONTEXT - _LONGEST_KEYWORD)
                 last = bisect.bisect_right(starts, end + _DOB_CONTEXT)
                 # A keyword's date is the first one after it, or, with none after it
                 # near enough, the last one before it: never one with a date between.
                 prev_end = dates[i - 1].end() if i else -1
                 next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
-                if not any((0 <= start - ke <= _DOB_CONTEXT and ke >= prev_end)
+                if not any((0 <= start - ke <= _reach(text, ke, start) and ke >= prev_end)
                            or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
                                and next_start - ke > _DOB_CONTEXT)
                            for ks, ke in keywords[first:last]):

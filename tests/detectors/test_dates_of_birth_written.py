@@ -67,3 +67,25 @@ def test_a_date_of_birth_written_any_way_is_found(text, value):
 ])
 def test_a_date_no_birth_word_names_is_not_one(text):
     assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Date of birth (as shown on your passport, DD/MM/YYYY): 14/03/1987", "14/03/1987"),
+    ("Geburtsdatum (bitte wie im Reisepass angeben, TT.MM.JJJJ): 14.03.1987", "14.03.1987"),
+    ("Date de naissance (telle qu'indiquée sur la pièce d'identité) : 14/03/1987",
+     "14/03/1987"),
+    ("Fecha de nacimiento (tal como figura en su pasaporte): 14/03/1987", "14/03/1987"),
+])
+def test_a_forms_label_with_a_note_before_its_colon_names_the_date_after_it(text, value):
+    assert values(text) == [value]
+
+
+def test_a_date_far_after_a_birth_word_with_no_colon_between_is_not_its_date():
+    assert values("I was born, and then very many, many years later, on 12.03.1985, I moved") == []
+    assert values("born in a village far away from here, and on the 12.03.1985: I moved") == []
+
+
+def test_the_birth_date_column_of_a_markdown_table_is_found():
+    table = ("| Name | Geburtsdatum | Ort |\n|---|---|---|\n"
+             "| Anna Weber | 14.03.1987 | Köln |\n| Jonas Kurt | 02.11.1990 | Bonn |\n")
+    assert values(table) == ["14.03.1987", "02.11.1990"]

@@ -47,3 +47,10 @@ def test_an_ssn_written_any_way_is_found(text, found):
 ])
 def test_nine_digits_no_ssn_word_or_column_names_are_not_one(text):
     assert values(text) == []
+
+
+def test_the_ssn_column_of_a_markdown_table_is_found():
+    table = "| Name | SSN |\n|---|---|\n| Ann | 536854718 |\n| Bob | 343291321 |\n"
+    assert values(table) == ["536854718", "343291321"]
+    other = "| Name | Kunde |\n|---|---|\n| Ann | 536854718 |\n| Bob | 343291321 |\n"
+    assert values(other) == []
