@@ -175,7 +175,11 @@ def _after_identifier(text: str, start: int) -> bool:
     tail = window.rstrip(" \t:=")
     for mark in _ID_MARKS:
         if tail.endswith(mark) and (mark == "#" or not tail[-len(mark) - 1:-len(mark)].isalpha()):
-            return True  # "#", "n°", "Nr.", "no." (not "Tfno.")
+            # "#", "n°", "Nr.", "no." (not "Tfno."), but not a phone's: "Tel.-Nr.",
+            # "Handy-Nr.", "Phone no.", "Notfall-Nr."
+            head = list(_WORDS_BEFORE.finditer(tail[:-len(mark)]))
+            return not head or not (_CALLED.fullmatch(head[-1].group().rstrip(".-"))
+                                    or head[-1].group().rstrip(".-") in _SERVICE_WORDS)
     words = list(_WORDS_BEFORE.finditer(window))
     while words and words[-1].group() in _ID_QUALIFIERS:
         words.pop()
@@ -210,6 +214,9 @@ CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
 # Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
 # ``+49 30 123456-12``).
 _SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
+# Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
+_SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
+                           "durchwahl urgence urgencias emergency".split())
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")

@@ -78,3 +78,30 @@ def test_the_called_regions_are_those_of_the_four_languages_but_mexico():
 ])
 def test_a_word_with_letters_outside_ascii_counts_for_its_language(text, lang):
     assert languages_of(text) == [lang]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Bitte rufen Sie die Tel.-Nr. 030 1234567 an, danke.", "030 1234567"),
+    ("Notfall-Nr.: 0171 2345678 bitte", "0171 2345678"),
+    ("Handy-Nr. 0171 2345678 und danke", "0171 2345678"),
+    ("Fax-Nr. 030 1234568 danke", "030 1234568"),
+    ("Tel. No. 020 7946 0958, thanks", "020 7946 0958"),
+    ("Phone no. 020 7946 0958 thanks", "020 7946 0958"),
+    ("Tel. #: (415) 555-2671", "(415) 555-2671"),
+    ("mon n° de portable : 06 12 34 56 78, merci", "06 12 34 56 78"),
+    ("Mi núm. de teléfono es 612 34 56 78, gracias", "612 34 56 78"),
+])
+def test_a_phone_words_number_mark_is_no_identifiers(text, value):
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Bestell-Nr. 030 1234567 danke",
+    "Nr. 030 1234567 danke",
+    "Rechnung Nr. 030 1234567 bitte",
+    "N° 06 12 34 56 78 merci",
+    "Ticket # 020 7946 0958 thanks",
+    "pedido núm. 612 34 56 78, gracias",
+])
+def test_an_identifiers_number_mark_still_is(text):
+    assert values(text) == []
