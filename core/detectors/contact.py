@@ -217,6 +217,8 @@ _SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
 _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
                            "durchwahl urgence urgencias emergency".split())
+# How a number with a country code starts: "+49 ..." or "(+49) ...".
+_PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
@@ -282,6 +284,8 @@ class PhoneDetector:
             start, end = run.span()
             if start and text[start - 1] in "+(":
                 start -= 1
+                if text[start - 1:start] == "(" and text[start] == "+":
+                    start -= 1  # "(+49) 30 1234567"
             end = start + len(text[start:end].rstrip(" ().-/"))
             if text[start] == "(" and ")" not in text[start:end]:
                 start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
@@ -358,7 +362,7 @@ class PhoneDetector:
         if after in ".-/" and text[end + 1:end + 2].isdigit() and not _SWITCHBOARD.match(
                 text, end, end + 4):
             return False
-        national = not value.startswith("+")
+        national = not value.startswith(_PLUS)
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
                          or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False  # "812 345 674 00021": a piece of a longer number
@@ -378,13 +382,13 @@ class PhoneDetector:
         # "+33 (0)1 23 45 67 89": the "(0)" is a trunk prefix, not a group
         groups = _GROUPS.findall(value.replace("(0)", "", 1) if "(0)" in value else value)
         digits = sum(len(g) for g in groups)
-        if not (7 if value.startswith(("+", "00", "(00")) else self._min_digits) <= digits <= 15:
+        if not (7 if value.startswith((*_PLUS, "00", "(00")) else self._min_digits) <= digits <= 15:
             return False
         if len(groups) > 1 and len(groups[-1]) == 1:
             return False  # "0-306-40615-2": an ISBN's check digit, not a subscriber number
         if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
             return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
-        national = groups[1:] if value.startswith("+") else groups
+        national = groups[1:] if value.startswith(_PLUS) else groups
         if "." in value and (any(len(g) < 2 for g in national) or (
                 len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
             return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
@@ -397,7 +401,7 @@ class PhoneDetector:
         if ("-" in value or "/" in value or "." in value) and any(
                 _DATE.match(tok) for tok in value.split()):
             return False  # (a date has two of "-", "/", ".")
-        return value.startswith("+") or not _is_isbn13(groups)
+        return value.startswith(_PLUS) or not _is_isbn13(groups)
 
     def _is_number(self, text: str, value: str, said: bool = True, start: int = -1) -> bool:
         """Whether ``value`` (in ``text``, at ``start``) is a valid phone number: with
@@ -409,7 +413,7 @@ class PhoneDetector:
         and Spanish (``CALLED_REGIONS``): a line such as ``Tel. 030/12345678`` says
         too little of its language to tell the country, and needs no more."""
         valid = self._valid
-        if value.startswith("+"):
+        if value.startswith(_PLUS):
             return valid(value, None)
         compact = value.lstrip("(")
         if compact.startswith(("00", "011")) and valid(value, None):
@@ -438,6 +442,9 @@ class PhoneDetector:
                 if compact.startswith(idd):
                     value = "+" + compact[len(idd):]
                     break
+            else:
+                if compact.startswith("+"):
+                    value = compact.replace(")", " ", 1)  # "(+49) 30 1234567"
             if not value.startswith("+"):
                 return False
         else:
@@ -510,6 +517,8 @@ def _shortest(pn: Any, region: str) -> int:
 def _is_card(run: str) -> bool:
     """A run that is (or is written like) a payment card number is no phone number, nor
     are parts of it: ``4111 1111 1111 1111``, ``4835 0049 8709 9150``."""
+    if run[:1] == "+" or "(" in run:
+        return False  # "+44 (0) 7911 123456": a card is written with no "+" or bracket
     groups = _GROUPS.findall(run)
     digits = "".join(groups)
     if not 13 <= len(digits) <= 19:

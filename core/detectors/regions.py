@@ -113,7 +113,7 @@ _GENERIC_TLDS = frozenset("io co me tv ai ly to fm gg cc ws am im la sh st vc gl
 # "+33 6 ...", "0033 6 ...": a country code (its digits; separators may follow). (Each
 # pattern starts with a small set of characters, which the regex engine skips to.)
 _COUNTRY_CODE = re.compile(
-    r"[+0](?<![\w+][+0])(?:(?<=\+)|0)([1-9][0-9]{0,2})(?=[\s.\-/(]*[0-9])")
+    r"[+0](?<![\w+][+0])(?:(?<=\+)|0)([1-9][0-9]{0,2})(?=[\s.\-/()]*[0-9])")
 # The domain of an address or a link: its last label.
 _DOMAIN_TLD = re.compile(
     r"[@/w](?:(?<=@)|(?<=://)|(?<![\w.]w)ww\.)(?:[\w-]+\.)+([a-zA-Z]{2})(?![\w.-]|\.[\w])")
@@ -137,7 +137,9 @@ def languages_of(text: str) -> list[str]:
     if not text.isascii():
         sample = text[:_SAMPLE].lower()
         for lang, letters in LETTERS.items():
-            counts[lang] += sum(map(sample.count, letters))
+            n = sum(map(sample.count, letters))
+            if n:  # (a language with none is not one of the text's)
+                counts[lang] += n
     if not counts:
         return []
     best = max(counts.values())

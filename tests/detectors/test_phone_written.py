@@ -105,3 +105,22 @@ def test_a_phone_words_number_mark_is_no_identifiers(text, value):
 ])
 def test_an_identifiers_number_mark_still_is(text):
     assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Please call (+49) 30 1234567 thanks", "(+49) 30 1234567"),
+    ("Tel. (+34) 912 345 678", "(+34) 912 345 678"),
+    ("(+33) 6 12 34 56 78", "(+33) 6 12 34 56 78"),
+    ("+44 (0) 7911 123456 thanks", "+44 (0) 7911 123456"),   # 13 digits Luhn-valid: no card
+])
+def test_a_country_code_in_brackets_or_a_number_that_looks_like_a_card_is_found(text, value):
+    assert values(text) == [value]
+
+
+def test_a_card_number_is_still_no_phone_number():
+    assert values("Karte 4111 1111 1111 1111, danke") == []
+
+
+def test_one_letter_of_a_language_in_a_short_text_says_its_language():
+    assert languages_of("Büro 0171 2345678") == ["de"]
+    assert languages_of("Ok 0171 2345678") == []
