@@ -190,11 +190,13 @@ _PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
         ("-", (r"key-[0-9a-f]{32}", r"gl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,64}",
                r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,250}",
                r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
-               r"sk-or-v1-[a-f0-9]{64}", r"[0-9a-f]{32}-us[0-9]{1,2}",
+               r"sk-or-v1-[a-f0-9]{64}",
                r"pplx-[A-Za-z0-9]{48}", r"xai-[A-Za-z0-9]{80}", r"NRAK-[A-Z0-9]{27}")),
         ("", (r"SK[0-9a-f]{32}", r"dapi[a-f0-9]{32}(?:-[0-9])?",
               r"ATATT3[A-Za-z0-9_=-]{150,300}")),
     ))
+_MAILCHIMP_DC = re.compile(r"-us[0-9]{1,2}")
+_HEX32 = re.compile(r"[0-9a-f]{32}")
 _TELEGRAM = re.compile(r"(?<=[0-9]):AA[0-9A-Za-z_-]{33}")
 _DISCORD = re.compile(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
@@ -328,6 +330,8 @@ class SecretDetector:
             found.extend(_prefixed(text, _SENDGRID, _provider))
         if ":AA" in text:
             found.extend(_telegram(text))
+        if "-us" in text:
+            found.extend(_mailchimp(text))
         if runs and "." in text:
             found.extend(_discord(text, runs))
         dash = "-" in text
@@ -440,6 +444,19 @@ def _telegram(text: str) -> Iterator[Detection]:
             start -= 1
         if m.start() - start >= 8 and _alone(text, start, m.end()):
             yield Detection(TYPE, start, m.end(), 0.95, "secrets:provider", text[start:m.end()])
+
+
+def _mailchimp(text: str) -> Iterator[Detection]:
+    """Mailchimp API keys: 32 hex digits, ``-us`` and the data centre's number (found
+    from the ``-us``: a pattern that starts with 32 hex digits is tried at every one)."""
+    at = text.find("-us")
+    while at != -1:
+        m = _MAILCHIMP_DC.match(text, at)
+        start = at - 32
+        if (m is not None and start >= 0 and _HEX32.fullmatch(text, start, at)
+                and _alone(text, start, m.end())):
+            yield Detection(TYPE, start, m.end(), 0.95, "secrets:provider", text[start:m.end()])
+        at = text.find("-us", at + 3)
 
 
 def _discord(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
