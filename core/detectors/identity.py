@@ -154,6 +154,10 @@ _KEYWORD_SCANS = tuple(re.compile(p) for p in (
 # A "?" in a keyword above (a letter the lower view does not hold) must be one of these
 # in the text: né, née, nés (French), nací, nació (Spanish), cumpleaños.
 _KEYWORD_LETTERS = "éÉíÍóÓñÑ"
+# Birth words that also name the day it is celebrated: a date near one of them only,
+# within the last few years, is a party's (``Geburtstagsfeier am 14.03.2024``).
+_EVENT_WORD = re.compile(r"(?i)b(?:irthday|-?day)|geburtstag|cumplea|anniversaire")
+_RECENT_YEARS = 4
 # Birth words that name something else than the date.
 _NOT_BIRTH_DATES = frozenset({b"geburtsort", b"geburtsname", b"geburtsland", b"birthplace",
                               b"birthname", b"birthmark"})
@@ -316,10 +320,11 @@ class DateOfBirthDetector:
                 # near enough, the last one before it: never one with a date between.
                 prev_end = dates[i - 1].end() if i else -1
                 next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
-                if not any((0 <= start - ke <= _reach(text, ke, start) and ke >= prev_end)
-                           or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
-                               and next_start - ke > _DOB_CONTEXT)
-                           for ks, ke in keywords[first:last]):
+                near = [(ks, ke) for ks, ke in keywords[first:last]
+                        if (0 <= start - ke <= _reach(text, ke, start) and ke >= prev_end)
+                        or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
+                            and next_start - ke > _DOB_CONTEXT)]
+                if not near:
                     continue
                 before = text[start - 1] if start else " "
                 after = text[end] if end < len(text) else " "
@@ -327,8 +332,12 @@ class DateOfBirthDetector:
                     continue
                 if after in "./-:" and text[end + 1:end + 2].isdigit():
                     continue  # 12.03.1985.4, 1985-03-12-7, a time 12/03/85:10
-                if _birth_date(m, today) is None:
+                date = _birth_date(m, today)
+                if date is None:
                     continue
+                if date.year > today.year - _RECENT_YEARS and all(
+                        _EVENT_WORD.match(text, ks) for ks, _ in near):
+                    continue  # "Geburtstagsfeier am 14.03.2024": a party, not a birth
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
         return found
 

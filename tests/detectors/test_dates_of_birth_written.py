@@ -89,3 +89,21 @@ def test_the_birth_date_column_of_a_markdown_table_is_found():
     table = ("| Name | Geburtsdatum | Ort |\n|---|---|---|\n"
              "| Anna Weber | 14.03.1987 | Köln |\n| Jonas Kurt | 02.11.1990 | Bonn |\n")
     assert values(table) == ["14.03.1987", "02.11.1990"]
+
+
+@pytest.mark.parametrize("text", [
+    "Geburtstagsfeier am 14.03.2024 im Büro",
+    "birthday party on 03/14/2024",
+    "cumpleaños de Lucía el 3 de mayo de 2024",
+])
+def test_a_recent_date_near_a_birthday_word_only_is_a_party(text):
+    assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("my birthday is 14/03/1987", "14/03/1987"),
+    ("Mein Sohn, geb. 11.02.2024, hat bald Geburtstag", "11.02.2024"),
+    ("mi cumpleaños: 14-mar-1987", "14-mar-1987"),
+])
+def test_a_birthday_words_old_date_or_a_birth_words_recent_one_is_a_birth_date(text, value):
+    assert values(text) == [value]
