@@ -8,9 +8,13 @@
   one: ``07458 912306``, not ``7458 912306``); a number written without ``+`` and a
   country code is tried in the plans of the ``regions`` given, or, without
   ``regions``, of the countries the text points at (US always; the country codes,
-  country domains, language and script of the text: ``tripwire.detectors.regions``).
+  country domains, language and script of the text: ``tripwire.detectors.regions``;
+  right after a phone word such as "Tel.", "Fax" or "Mobil", those of the countries of
+  English, German, French and Spanish too). A dash and one or two digits after a
+  number are its extension (``0221 9438-0``), left out.
   Dates, IP addresses, ISBNs, version strings, amounts and numbers after "order",
-  "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers, and bare
+  "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers (a phone's
+  "Nr." is not an identifier's: "Tel.-Nr.", "Phone no."), and bare
   digits (no separator) are one only after a word that says so ("tel", "phone",
   "Handy", "portable", "móvil", "call", ...; else they score 0.5, under
   ``pii-detector``'s threshold). Needs ``pip install 'tripwire[guardrails]'``;

@@ -1,16 +1,18 @@
 """Personal identifiers: US Social Security numbers and dates of birth.
 
 - ``SSNDetector`` (``ssn``): ``AAA-GG-SSSS`` or ``AAA GG SSSS``, and nine bare digits
-  only near an SSN keyword ("SSN", "social security", ...), that follow the SSA's rules:
-  the area is not 000, 666 or 900-999, the group not 00, the serial not 0000, and the
-  number is not one of those published in advertising or examples (078-05-1120,
-  219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit; a field of a
-  table (``...,119-50-6144,...``) too;
+  or ``AAA.GG.SSSS`` only near an SSN keyword ("SSN", "social security", "Seguro
+  Social", "Sozialversicherungsnummer", ...) or in a table's SSN column, that follow
+  the SSA's rules: the area is not 000, 666 or 900-999, the group not 00, the serial
+  not 0000, and the number is not one of those published in advertising or examples
+  (078-05-1120, 219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit;
+  a field of a table (``...,119-50-6144,...``) too;
 - ``DateOfBirthDetector`` (``date-of-birth``): a date (numeric in the common orders,
   or with an English, German, French or Spanish month name: ``14 March 1987``, ``14.
   März 1987``, ``1er février 1990``, ``14 de marzo de 1987``) within 40 characters of a
-  birth keyword ("born", "DOB", "date of birth", "birthday", "geboren",
-  "Geburtsdatum", "né le", "naissance", "nacido", "nacimiento", "F. nac.", ...) with no
+  birth keyword ("born", "DOB", "date of birth", "birthday", "geboren", "geb.",
+  "Geburtsdatum", "né", "naissance", "nacido", "nació", "nacimiento", "F. nac.",
+  "cumpleaños", ``dateOfBirth``, ...) with no
   other date between them (``DOB: 01/15/2015 Start date: 09/03/2024`` is one date of
   birth; 64 when a colon ends what stands between them, as after a form's label with
   a note), that is a real day, after 1900 and in the past; and a date in the column of

@@ -8,7 +8,10 @@
   "article", "chapter", "lot", "Abschnitt", "apartado", "OID", ... (one word, such as
   a product's name, may stand between, unless it names a host: "server", "host",
   "IP", ...), or right before "on Android", "(build", "beta", ...; nor a numbered
-  heading (``2.1.3.4 Scope`` at the start of a line);
+  heading (``2.1.3.4 Scope`` at the start of a line); and a quad of small numbers
+  only (every octet 31 or less, ``2.1.3.4``: far more often a section or a version
+  than anyone's address) only with a network word, a port, a CIDR suffix or brackets
+  around it;
 - ``UUIDDetector`` (``uuid``): ``8-4-4-4-12`` hex UUIDs of any version.
 
 Both anchor on punctuation (``.``, ``:``, ``-``) that the regex engine finds in C, then

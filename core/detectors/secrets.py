@@ -25,7 +25,11 @@ or after it rules it out (``sk-8 risk``, a longer token).
   (``dop_v1_``, ``doo_v1_``, ``dor_v1_``), Twilio API keys (``SK`` and 32 hex digits),
   Stripe webhook secrets (``whsec_``), Square (``sq0atp-``, ``sq0csp-``), Postman
   (``PMAK-``), Databricks (``dapi``), Linear (``lin_api_``), OpenRouter
-  (``sk-or-v1-``).
+  (``sk-or-v1-``), Telegram bots (``<id>:AA...``), Discord bots (three dotted
+  segments), Mailchimp (32 hex digits and ``-us<n>``), Notion (``secret_``, ``ntn_``),
+  Groq (``gsk_``), Replicate (``r8_``), Perplexity (``pplx-``), xAI (``xai-``),
+  Atlassian (``ATATT3``), Supabase (``sbp_``), Figma (``figd_``), New Relic
+  (``NRAK-``), Grafana (``glsa_``), Sentry (``sntrys_``, ``sntryu_``).
 - ``stripe``: ``sk_live_``, ``rk_live_`` (0.99), ``pk_live_`` (publishable, 0.8); test
   keys ``sk_test_``, ``rk_test_`` (0.7), ``pk_test_`` (0.5).
 - ``jwt`` (0.98): three base64url segments whose header decodes to a JSON object with
@@ -46,7 +50,9 @@ or after it rules it out (``sk-8 risk``, a longer token).
 - ``generic`` (0.6 to 0.9, from the entropy): a token of 20+ characters with letters
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
-  ``credentials``, ``*_KEY``; not ``public key``, ``cache_key``, ``primary key``) and an
+  ``credentials``, ``*_KEY``; German, French and Spanish ``Schlüssel``, ``Kennwort``,
+  ``clé``, ``jeton``, ``clave``, ``contraseña`` with up to three words before the
+  value; not ``public key``, ``cache_key``, ``primary key``) and an
   assignment, a colon, ``is`` or a space, whose Shannon entropy is close to that of a random string of its length and
   alphabet. UUIDs, paths, placeholders (``your_api_key_here``) and made-up values
   (``abc0123456789``: six characters in a row) are skipped.
