@@ -29,7 +29,10 @@ or after it rules it out (``sk-8 risk``, a longer token).
   segments), Mailchimp (32 hex digits and ``-us<n>``), Notion (``secret_``, ``ntn_``),
   Groq (``gsk_``), Replicate (``r8_``), Perplexity (``pplx-``), xAI (``xai-``),
   Atlassian (``ATATT3``), Supabase (``sbp_``), Figma (``figd_``), New Relic
-  (``NRAK-``), Grafana (``glsa_``), Sentry (``sntrys_``, ``sntryu_``).
+  (``NRAK-``), Grafana (``glsa_``), Sentry (``sntrys_``, ``sntryu_``), Google OAuth
+  client secrets (``GOCSPX-``) and access tokens (``ya29.``), Docker Hub
+  (``dckr_pat_``), Bitbucket (``ATBB``), age (``AGE-SECRET-KEY-1``), RubyGems
+  (``rubygems_``), PlanetScale (``pscale_tkn_``, ``pscale_pw_``), Netlify (``nfp_``).
 - ``stripe``: ``sk_live_``, ``rk_live_`` (0.99), ``pk_live_`` (publishable, 0.8); test
   keys ``sk_test_``, ``rk_test_`` (0.7), ``pk_test_`` (0.5).
 - ``jwt`` (0.98): three base64url segments whose header decodes to a JSON object with
@@ -192,20 +195,24 @@ _PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
                r"lin_api_[A-Za-z0-9]{40}", r"secret_[A-Za-z0-9]{43}", r"ntn_[A-Za-z0-9]{40,50}",
                r"gsk_[A-Za-z0-9]{52}", r"r8_[A-Za-z0-9]{37}", r"sbp_[a-f0-9]{40}",
                r"figd_[A-Za-z0-9_-]{40,43}", r"glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}",
-               r"sntr(?:ys|yu)_[A-Za-z0-9+/=_-]{40,200}")),
+               r"sntr(?:ys|yu)_[A-Za-z0-9+/=_-]{40,200}", r"dckr_pat_[A-Za-z0-9_-]{27}",
+               r"rubygems_[a-f0-9]{48}", r"pscale_(?:tkn|pw)_[A-Za-z0-9_.-]{32,64}",
+               r"nfp_[A-Za-z0-9]{36}")),
         ("-", (r"key-[0-9a-f]{32}", r"gl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,64}",
                r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,250}",
                r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
                r"sk-or-v1-[a-f0-9]{64}",
-               r"pplx-[A-Za-z0-9]{48}", r"xai-[A-Za-z0-9]{80}", r"NRAK-[A-Z0-9]{27}")),
+               r"pplx-[A-Za-z0-9]{48}", r"xai-[A-Za-z0-9]{80}", r"NRAK-[A-Z0-9]{27}",
+               r"GOCSPX-[A-Za-z0-9_-]{28}", r"AGE-SECRET-KEY-1[0-9A-Z]{58}")),
         ("", (r"SK[0-9a-f]{32}", r"dapi[a-f0-9]{32}(?:-[0-9])?",
-              r"ATATT3[A-Za-z0-9_=-]{150,300}")),
+              r"ATATT3[A-Za-z0-9_=-]{150,300}", r"ATBB[A-Za-z0-9]{32}")),
     ))
 _MAILCHIMP_DC = re.compile(r"-us[0-9]{1,2}")
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 _TELEGRAM = re.compile(r"(?<=[0-9]):AA[0-9A-Za-z_-]{33}")
 _DISCORD = re.compile(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
+_GOOGLE_OAUTH = re.compile(r"ya29\.[0-9A-Za-z_-]{20,2000}")  # an OAuth access token
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
 _STRIPE = re.compile(r"k_(?P<mode>live|test)_[0-9A-Za-z]{10,247}")
 _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
@@ -334,6 +341,8 @@ class SecretDetector:
                 found.extend(_prefixed(text, pattern, _provider, holding))
         if "SG." in text:
             found.extend(_prefixed(text, _SENDGRID, _provider))
+        if "ya29." in text:
+            found.extend(_prefixed(text, _GOOGLE_OAUTH, lambda m: ("google", 0.95)))
         if ":AA" in text:
             found.extend(_telegram(text))
         if "-us" in text:

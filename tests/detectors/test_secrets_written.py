@@ -39,6 +39,10 @@ FORMATS = [
     f"sbp_{rand(40, HEX)}", f"figd_{rand(40, ALNUM + '_-')}",
     f"NRAK-{rand(27, string.ascii_uppercase + string.digits)}",
     f"glsa_{rand(32)}_{rand(8, HEX)}", f"sntrys_{rand(60)}",
+    f"GOCSPX-{rand(28, ALNUM + '_-')}", f"ya29.{rand(120, ALNUM + '_-')}",     # Google OAuth
+    f"dckr_pat_{rand(27, ALNUM + '_-')}", f"ATBB{rand(32)}",
+    f"AGE-SECRET-KEY-1{rand(58, string.ascii_uppercase + string.digits)}",
+    f"rubygems_{rand(48, HEX)}", f"pscale_tkn_{rand(43, ALNUM + '_')}", f"nfp_{rand(36)}",
 ]
 
 
