@@ -1184,7 +1184,7 @@ def test_property_default_types_mask_a_value_cut_anywhere_as_in_the_whole_text(g
 
 
 @pytest.mark.parametrize(("types", "most"), [
-    (None, 130),  # every default type: the date of birth's 116 characters, in whole chunks
+    (None, 160),  # every default type: the date of birth's 140 characters, in whole chunks
     (["api-key"], 12),    # a word at a time
     (["email", "url", "api-key"], 12),
 ])
