@@ -296,6 +296,7 @@ async def _http() -> None:
     app = Starlette(routes=[Mount("/mcp", app=mcp_app)], lifespan=lifespan)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
+    sock.listen(128)  # before the port is told: a client that connects first waits in line
     print(sock.getsockname()[1], flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve(sockets=[sock])
