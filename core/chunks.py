@@ -144,17 +144,32 @@ class Chunk:
     source: str = "AGENT"
     transient: bool = False
 
-    def __init__(self, type: str, payload: dict[str, Any] | None = None,  # noqa: A002
-                 run_id: str | None = None, source: str = "AGENT",
-                 transient: bool = False) -> None:
+    def __new__(cls, type: str, payload: dict[str, Any] | None = None,  # noqa: A002
+                run_id: str | None = None, source: str = "AGENT",
+                transient: bool = False) -> Chunk:
         # Written by hand: every model chunk and every chunk the runner makes comes
         # through here, and attrs' frozen __init__ sets each field through
-        # object.__setattr__ (twice the time). ``payload`` defaults to a new dict.
-        _set_type(self, type)
-        _set_payload(self, {} if payload is None else payload)
-        _set_run_id(self, run_id)
-        _set_source(self, source)
-        _set_transient(self, transient)
+        # object.__setattr__. The chunk is built as a ``_Fields`` and made a Chunk (see
+        # ``_Fields``); ``payload`` defaults to a new dict.
+        if cls is not Chunk:  # a subclass may add slots: its fields set one by one
+            out = object.__new__(cls)
+            for name, value in (("type", type), ("payload", {} if payload is None else payload),
+                                ("run_id", run_id), ("source", source),
+                                ("transient", transient)):
+                object.__setattr__(out, name, value)
+            return out
+        fields = _Fields()
+        fields.type = type
+        fields.payload = {} if payload is None else payload
+        fields.run_id = run_id
+        fields.source = source
+        fields.transient = transient
+        fields.__class__ = Chunk  # type: ignore[assignment]
+        return fields  # type: ignore[return-value]
+
+    def __getnewargs__(self) -> tuple[str]:
+        """What copy and pickle pass to ``__new__`` (then they set every field)."""
+        return (self.type,)
 
     def evolve(self, **changes: Any) -> Chunk:
         """A copy with ``changes`` (``type``, ``payload``, ``run_id``, ``source``,
@@ -178,17 +193,12 @@ class Chunk:
         return self.type.startswith("data-")
 
 
-# The slots of Chunk, set directly: how ``Chunk.__init__`` sets its fields past attrs'
-# frozen ``__setattr__``.
-_set_type, _set_payload, _set_run_id, _set_source, _set_transient = (
-    Chunk.__dict__[name].__set__ for name in ("type", "payload", "run_id", "source", "transient"))
-
-
 class _Fields:
-    """A ``Chunk``'s slots, writable: ``model_chunk`` fills one in and makes it a
-    ``Chunk`` by ``__class__`` assignment, which Python allows between two classes with
-    the same slots (Chunk keeps no ``__weakref__`` slot for this). Its fields are
-    plain attribute stores, where ``Chunk(...)`` calls a slot's ``__set__`` per field."""
+    """A ``Chunk``'s slots, writable: ``Chunk.__new__`` and ``model_chunk`` fill one in
+    and make it a Chunk by ``__class__`` assignment, which Python allows between two
+    classes with the same slots (Chunk keeps no ``__weakref__`` slot for this). Its
+    fields are plain attribute stores; a frozen attrs class sets each through
+    ``object.__setattr__``."""
 
     __slots__ = ("type", "payload", "run_id", "source", "transient")
     type: str

@@ -33,3 +33,39 @@ def test_a_chunk_is_frozen_and_evolves_into_a_copy():
     assert [f.name for f in attrs.fields(Chunk)] == ["type", "payload", "run_id", "source",
                                                      "transient"]
     assert "payload={'text': 'a'}" in repr(c)
+
+
+def test_a_chunk_copies_and_pickles_with_every_field():
+    import copy
+    import pickle
+
+    c = Chunk("text-delta", {"text": "a"}, "r", "USER", True)
+    for other in (copy.copy(c), copy.deepcopy(c), pickle.loads(pickle.dumps(c)),
+                  attrs.evolve(c)):
+        assert type(other) is Chunk and other == c and other is not c
+    with pytest.raises(TypeError, match="type"):
+        Chunk()  # type: ignore[call-arg]
+
+
+def test_a_subclass_of_chunk_is_built_with_its_own_fields():
+    class Tagged(Chunk):
+        pass
+
+    t = Tagged("data-x", {"data": 1}, "r")
+    assert type(t) is Tagged and (t.type, t.payload, t.run_id) == ("data-x", {"data": 1}, "r")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        t.type = "other"  # type: ignore[misc]
+
+
+def test_a_models_chunk_the_run_passes_on_is_a_frozen_copy_with_the_runs_id():
+    from tripwire.chunks import model_chunk
+
+    raw = Chunk("text-delta", {"id": "t", "text": "a"}, source="S")
+    out = model_chunk(raw, "run-1")
+    assert type(out) is Chunk and out is not raw and out.payload is raw.payload
+    assert (out.type, out.run_id, out.source, raw.run_id) == ("text-delta", "run-1", "S", None)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        out.run_id = "other"  # type: ignore[misc]
+    assert model_chunk(out, "run-1") is out and model_chunk(raw, None) is raw
+    with pytest.raises(ValueError, match="text"):
+        model_chunk(Chunk("text-delta", {"text": 1}), "run-1")
