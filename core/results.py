@@ -191,10 +191,15 @@ def _merge(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The chunk types besides text deltas a step's record reads (``StepAccumulator``).
+_READ = frozenset({"reasoning-delta", "step-finish", "tool-call"})
+
+
 class StepAccumulator:
-    """A step's record: the model's chunks as they came (``raw``) and as they left the
-    output processors (``chunks``, appended by the loop), read into the step's result
-    and response message when those are asked for."""
+    """A step's record: the model's chunks as they came (``raw``, kept when an input
+    processor implements ``process_llm_response``) and as they left the output
+    processors (``chunks``), read into the step's result and response message when
+    those are asked for."""
 
     def __init__(self, step_number: int, *, from_cache: bool) -> None:
         self.step_number = step_number
@@ -231,17 +236,21 @@ class StepAccumulator:
 
     def _read_chunks(self) -> None:
         chunks = self.chunks
-        if self._read == len(chunks):
+        start = self._read
+        if start == len(chunks):
             return
-        for chunk in chunks[self._read:]:
-            self._take(chunk)
+        text = self._text
+        for chunk in chunks[start:] if start else chunks:
+            kind = chunk.type
+            if kind == "text-delta":  # (most of them: read here)
+                text.append(chunk.payload.get("text", ""))
+            elif kind in _READ:
+                self._take(chunk)
         self._read = len(chunks)
 
     def _take(self, chunk: Chunk) -> None:
         kind = chunk.type
-        if kind == "text-delta":
-            self._text.append(chunk.payload.get("text", ""))
-        elif kind == "reasoning-delta":
+        if kind == "reasoning-delta":
             p = chunk.payload
             text = p.get("text", "")
             self._reasoning.append(text)

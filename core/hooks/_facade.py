@@ -152,7 +152,7 @@ class Hooks:
                     if result is not None and result is not FAILED_OPEN:
                         adapter.apply(item.cp, result, state)
                         state.given = None
-                    else:
+                    elif state.given is not None:
                         state.ran(item.takes_list)
                     continue
                 if item.may_return:  # the audit: applied when recorded, to tell a change
@@ -431,8 +431,10 @@ def _message_list(state: HookState) -> MessageList | None:
 def _result(state: HookState) -> Any:
     # processors see result.text as the messages stand (an earlier one may have
     # edited them in place)
-    state.out._follow(state.ml)
-    return state.out
+    output = state.output
+    assert output is not None and state.message_list is not None
+    output._follow(state.message_list)
+    return output
 
 
 _INPUT_VALUES: dict[str, Callable[[HookState], Any]] = {

@@ -19,7 +19,7 @@ import sys
 from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tripwire.chunks import Chunk, Usage, model_chunk
+from tripwire.chunks import FRAMEWORK_TYPES, Chunk, Usage, model_chunk
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
 from tripwire.hooks._binding import Bindings
@@ -116,6 +116,7 @@ class Run:
             run_start = self.message_list.checkpoint()
             step_number = 0
             unread = self.unread
+            hooks = self.hooks
             pipeline = self.pipeline
             push = pipeline.push
             run_id = self.run_id
@@ -137,7 +138,9 @@ class Run:
                         # (``push``) to the client.
                         failed: Exception | None = None
                         next_chunk = iterator.__anext__
-                        keep = acc.raw.append
+                        # (kept as the model sent them, for ``process_llm_response``)
+                        keep = (acc.raw.append if "process_llm_response" in hooks.input_hooks
+                                else None)
                         record = acc.chunks.append
                         offered = config.active()
                         bare = not pipeline.stages  # no processor
@@ -164,15 +167,16 @@ class Run:
                                     raw = model_chunk(got, stamp)
                                     if raw.payload["tool_name"] not in offered:
                                         raw = unoffered(raw, offered, acc.not_run)
-                                keep(got)  # (as the model sent it: ``process_llm_response``)
+                                if keep is not None:
+                                    keep(got)
                                 if kind == "finish":
                                     acc.finish = raw.payload
                                     if unseen and not pipeline.pending:
                                         continue
                                     raw = Chunk("step-finish", _step_finish_payload(raw.payload),
                                                 run_id=run_id, source=raw.source)
-                                elif bare and not pipeline.pending and not kind.startswith(
-                                        "data-"):
+                                elif bare and not pipeline.pending and (
+                                        kind in FRAMEWORK_TYPES or not kind.startswith("data-")):
                                     # no processor and nothing a hook wrote to send
                                     # first: the chunk goes on as it is (to no one from
                                     # generate(): the step is all it updates)

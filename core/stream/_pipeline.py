@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tripwire.chunks import Chunk, check_chunk
+from tripwire.chunks import FRAMEWORK_TYPES, Chunk, check_chunk
 from tripwire.errors import TripWire
 from tripwire.hooks._call import FAILED_OPEN, BoundHook, handle_failure, is_coroutine, on_tripwire
 from tripwire.hooks._validation import CompiledProcessor
@@ -112,7 +112,8 @@ class OutputPipeline:
         None when it passed every stage unchanged and nothing was pending (send the
         chunk itself), else the chunks to send, or an awaitable of them. The
         non-transient data chunks among them are stored (``current_message``)."""
-        if self.pending or chunk.type.startswith("data-"):
+        kind = chunk.type  # (a framework type is never ``data-*``: no string search)
+        if self.pending or (kind not in FRAMEWORK_TYPES and kind.startswith("data-")):
             return self._emit(chunk)
         out = self._run(self, chunk)
         if out is None:
