@@ -37,7 +37,7 @@ from tripwire.run._step_request import answer_stream, model_request, prepare_ste
 from tripwire.run._step_retry import RetryStep, StepRetries
 from tripwire.run._tool_exec import ToolRunner, runs_on_client, unoffered
 from tripwire.stream._json_escapes import canonical_tool_call
-from tripwire.stream._pipeline import OutputPipeline
+from tripwire.stream._pipeline import pipeline_type
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
@@ -59,11 +59,11 @@ class Run:
         # (``add`` checks each message: a bad one fails the call before the run starts)
         self.message_list.add(messages if isinstance(messages, list) else [messages], "input",
                               keep_system=call.system_is_input)
-        self.pipeline = OutputPipeline(self.run_id)
         self.tracing_context = TracingContext(self.run_id, agent.id)
         tracer = _recorder.tracer()
         self.recorder = (_recorder.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
                          if call.audit or tracer is not None else None)
+        self.pipeline = pipeline_type(call, self.recorder)(self.run_id)
         self.pipeline.recorder = self.recorder
         self.bindings = Bindings(call, self.pipeline, self.tracing_context, self.abort_signal,
                                  self.recorder)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from tripwire.chunks import FRAMEWORK_TYPES, Chunk, check_chunk
 from tripwire.errors import TripWire
+from tripwire.hooks._binding import stream_processors
 from tripwire.hooks._call import FAILED_OPEN, BoundHook, handle_failure, is_coroutine, on_tripwire
 from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import DataPart, Message, MessageList
@@ -26,9 +27,9 @@ from tripwire.stream._stage import Stage, warn_dropped_all
 from tripwire.stream._writer import Writer
 
 if TYPE_CHECKING:
-    from tripwire.run._call import Plans
+    from tripwire.run._call import CallOptions, Plans
 
-__all__ = ["OutputPipeline", "Writer"]
+__all__ = ["OutputPipeline", "Writer", "pipeline_type"]
 
 #: What ``push`` returns: None (the chunk passed every stage unchanged), the chunks
 #: that come out, or an awaitable of them.
@@ -40,8 +41,36 @@ def _passed(pipeline: OutputPipeline, chunk: Chunk, skip: str | None = None) -> 
     return None
 
 
+def pipeline_type(call: CallOptions, recorder: Any = None) -> type[OutputPipeline]:
+    """The class of ``call``'s output pipeline: ``OutputPipeline`` when no output
+    processor implements ``process_output_stream``, else the subclass whose ``push``
+    and per-stage paths ``tripwire.stream._fastpath`` generated for those stages. Made
+    once per list of processors (``call.plans``) and per audit setting: whether the
+    run's ``recorder`` counts calls, and whether it traces."""
+    audited = recorder is not None
+    key = (audited, audited and recorder.tracer is not None)
+    plans = call.plans
+    found = plans.pipelines.get(key)
+    if found is None:
+        stages = stream_processors(call)
+        found = OutputPipeline
+        if stages:
+            push, runs, data_runs = _fastpath.generate(stages, *key)
+            found = type("OutputPipeline", (OutputPipeline,), {
+                "__slots__": (), "__module__": __name__, "__doc__": OutputPipeline.__doc__,
+                "push": push, "_runs": runs, "_data_runs": data_runs})
+        plans.pipelines[key] = found
+    return found
+
+
 class OutputPipeline:
-    """The output processors' ``process_output_stream`` for one call."""
+    """The output processors' ``process_output_stream`` for one call (an instance of
+    the class ``pipeline_type`` gives for the call)."""
+
+    #: the generated per-chunk path (``tripwire.stream._fastpath``), per stage to start
+    #: at: ``_runs[i](pipeline, chunk)``, ``_data_runs[i](pipeline, chunk, skip)``
+    _runs: tuple[_fastpath.Run, ...] = (_passed,)
+    _data_runs: tuple[_fastpath.Run, ...] = (_passed,)
 
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
@@ -61,10 +90,6 @@ class OutputPipeline:
         self.kept_from_start: list[bool] = [False]
         #: with the audit on, chunks until the next one timed stage by stage
         self.countdown = 1
-        #: the generated per-chunk path (``tripwire.stream._fastpath``), per stage to start at
-        self._runs: tuple[_fastpath.Run, ...] = (_passed,)
-        self._data_runs: tuple[_fastpath.Run, ...] = (_passed,)
-        self._run: _fastpath.Run = _passed  # (``_runs[0]``)
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList,
                common: Callable[[CompiledProcessor], Mapping[str, Any]],
@@ -77,9 +102,6 @@ class OutputPipeline:
         if self.recorder is not None and self.stages:
             self.audit = StageAudit(self.recorder, self.stages, plans)
         self.kept_from_start = [False] * (len(self.stages) + 1)
-        if self.stages:
-            self._runs, self._data_runs = _fastpath.generate(self, plans)
-            self._run = self._runs[0]
 
     def set_retry_count(self, value: int) -> None:
         """The ``retry_count`` the stages are given from now on."""
@@ -111,15 +133,23 @@ class OutputPipeline:
         """``chunk`` through every stage, then the data chunks hooks wrote meanwhile:
         None when it passed every stage unchanged and nothing was pending (send the
         chunk itself), else the chunks to send, or an awaitable of them. The
-        non-transient data chunks among them are stored (``current_message``)."""
+        non-transient data chunks among them are stored (``current_message``).
+
+        A pipeline with stages has this method generated for them (``pipeline_type``),
+        which does the same with each stage called in turn; without stages a chunk
+        goes on as it is."""
         kind = chunk.type  # (a framework type is never ``data-*``: no string search)
         if self.pending or (kind not in FRAMEWORK_TYPES and kind.startswith("data-")):
             return self._emit(chunk)
-        out = self._run(self, chunk)
-        if out is None:
-            return None
+        return None
+
+    def _pushed(self, out: list[Chunk] | Awaitable[list[Chunk] | None], chunk: Chunk
+                ) -> list[Chunk] | Awaitable[list[Chunk]]:
+        """What ``push`` returns for ``chunk`` when a stage did not pass it on: ``out``,
+        what came out of the stages (or an awaitable of it), with the data chunks hooks
+        wrote meanwhile when it must be awaited, each non-transient one stored."""
         if type(out) is not list:
-            return self._emitted(out, chunk)
+            return self._emitted(out, chunk)  # type: ignore[arg-type]
         for c in out:
             self._observe(c)
         return out
