@@ -135,8 +135,6 @@ class Hooks:
         recorder = self.recorder
         values = adapter.values
         for i, item in enumerate(chain):
-            if state.cached is not None or state.retry_by is not None:  # state.stopped
-                return
             if type(item) is ParallelGroup:
                 await self._parallel(item, adapter, state)
                 state.given = None
@@ -149,20 +147,23 @@ class Hooks:
                     result = item.call(values, state, common)
                     if type(result) is CoroutineType:
                         result = await result
-                    if result is not None and result is not FAILED_OPEN:
-                        adapter.apply(item.cp, result, state)
-                        state.given = None
-                    elif state.given is not None:
-                        state.ran(item.takes_list)
-                    continue
-                if item.may_return:  # the audit: applied when recorded, to tell a change
-                    result = item.recorded(values, state, recorder, common,
-                                           _settler(item.cp, adapter, state))
-                else:  # it only ever returns None: "passed" needs no comparison
-                    result = item.recorded(values, state, recorder, common)
-                if type(result) is CoroutineType:
-                    result = await result
-                state.ran(item.takes_list or result is not None)
+                    if result is None or result is FAILED_OPEN:  # nothing to apply
+                        if state.given is not None:
+                            state.ran(item.takes_list)
+                        continue
+                    adapter.apply(item.cp, result, state)
+                    state.given = None
+                else:
+                    if item.may_return:  # the audit: applied when recorded, to tell
+                        result = item.recorded(values, state, recorder, common,  # a change
+                                               _settler(item.cp, adapter, state))
+                    else:  # it only ever returns None: "passed" needs no comparison
+                        result = item.recorded(values, state, recorder, common)
+                    if type(result) is CoroutineType:
+                        result = await result
+                    state.ran(item.takes_list or result is not None)
+            if state.cached is not None or state.retry_by is not None:  # state.stopped
+                return
 
     async def _wrap(
         self, bound: BoundHook, rest: list[Any], adapter: _Adapter, state: HookState
