@@ -242,8 +242,8 @@ class StepAccumulator:
         text = self._text
         for chunk in chunks[start:] if start else chunks:
             kind = chunk.type
-            if kind == "text-delta":  # (most of them: read here)
-                text.append(chunk.payload.get("text", ""))
+            if kind == "text-delta":  # (most of them: read here; checked, it has text)
+                text.append(chunk.payload["text"])
             elif kind in _READ:
                 self._take(chunk)
         self._read = len(chunks)

@@ -160,22 +160,27 @@ class Run:
                                     failed = self._model_failed(acc, config, e)
                                     break
                                 kind = raw.type
-                                if kind == "tool-call":
-                                    # argument text that is no JSON object reaches the
-                                    # client as sent: the guards judge it decoded
-                                    got = canonical_tool_call(got)
-                                    raw = model_chunk(got, stamp)
-                                    if raw.payload["tool_name"] not in offered:
-                                        raw = unoffered(raw, offered, acc.not_run)
+                                if kind != "text-delta":  # (most chunks: they go straight on)
+                                    if kind == "tool-call":
+                                        # argument text that is no JSON object reaches the
+                                        # client as sent: the guards judge it decoded
+                                        got = canonical_tool_call(got)
+                                        raw = model_chunk(got, stamp)
+                                        if raw.payload["tool_name"] not in offered:
+                                            raw = unoffered(raw, offered, acc.not_run)
+                                    elif kind == "finish":
+                                        acc.finish = raw.payload
+                                        if unseen and not pipeline.pending:
+                                            if keep is not None:
+                                                keep(got)
+                                            continue
+                                        raw = Chunk("step-finish",
+                                                    _step_finish_payload(raw.payload),
+                                                    run_id=run_id, source=raw.source)
+                                        kind = "step-finish"
                                 if keep is not None:
                                     keep(got)
-                                if kind == "finish":
-                                    acc.finish = raw.payload
-                                    if unseen and not pipeline.pending:
-                                        continue
-                                    raw = Chunk("step-finish", _step_finish_payload(raw.payload),
-                                                run_id=run_id, source=raw.source)
-                                elif bare and not pipeline.pending and (
+                                if bare and not pipeline.pending and (
                                         kind in FRAMEWORK_TYPES or not kind.startswith("data-")):
                                     # no processor and nothing a hook wrote to send
                                     # first: the chunk goes on as it is (to no one from
