@@ -33,25 +33,13 @@ class Usage:
             return cls()
         if isinstance(value, Usage):
             return value
-        if isinstance(value, dict):
-            known = _USAGE_KEYS
-            unknown = value.keys() - known
-            if unknown:
-                raise ValueError(
-                    f"unknown usage keys {sorted(unknown)}; valid: {sorted(known)}"
-                )
-            for key, count in value.items():
-                if count is not None and (type(count) is not int or count < 0):
-                    raise ValueError(
-                        f"usage[{key!r}] must be a non-negative int or None, got {count!r}"
-                    )
-            usage = cls(**value) if None not in value.values() else cls(**{
-                k: v for k, v in value.items() if v is not None or k not in
-                ("input_tokens", "output_tokens", "total_tokens")})
-            if not usage.total_tokens:
-                usage.total_tokens = usage.input_tokens + usage.output_tokens
-            return usage
-        raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+        check_usage(value)
+        usage = cls(**value) if None not in value.values() else cls(**{
+            k: v for k, v in value.items() if v is not None or k not in
+            ("input_tokens", "output_tokens", "total_tokens")})
+        if not usage.total_tokens:
+            usage.total_tokens = usage.input_tokens + usage.output_tokens
+        return usage
 
 
 #: The most tokens one model call may report in any count of its usage. No call comes
@@ -73,6 +61,23 @@ def out_of_range(usage: Usage) -> dict[str, Any]:
         if type(count) is not int or not 0 <= count < MAX_TOKEN_COUNT:
             bad[name] = count
     return bad
+
+
+def check_usage(value: Any) -> None:
+    """Raise, naming what is wrong, unless ``value`` is a ``Usage`` or a mapping that
+    ``Usage.coerce`` reads: known keys, each count a non-negative int or None."""
+    if isinstance(value, Usage):
+        return
+    if not isinstance(value, dict):
+        raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+    if not _USAGE_KEYS.issuperset(value):
+        raise ValueError(f"unknown usage keys {sorted(value.keys() - _USAGE_KEYS)}; "
+                         f"valid: {sorted(_USAGE_KEYS)}")
+    for key, count in value.items():
+        if count is not None and (type(count) is not int or count < 0):
+            raise ValueError(
+                f"usage[{key!r}] must be a non-negative int or None, got {count!r}"
+            )
 
 
 def _add_optional(a: int | None, b: int | None) -> int | None:
@@ -329,8 +334,8 @@ def check_chunk(chunk: Any, from_model: bool = False) -> Chunk:
                              f"{type(args).__name__}")
     elif kind in ("finish", "step-finish"):
         usage = payload.get("usage")
-        if type(usage) is not Usage:
-            Usage.coerce(usage)
+        if usage is not None:
+            check_usage(usage)
     if kind in _TEXTY and not isinstance(payload.get("id", ""), str):
         raise ValueError(f"a {kind!r} chunk's payload['id'] must be a string, got "
                          f"{type(payload['id']).__name__}")

@@ -50,6 +50,13 @@ def _read_only(instance: Any, attribute: Any, value: Any) -> Any:
     raise _read_only_error(attribute.alias if attribute.alias != "_text" else "text")
 
 
+def _settable(instance: Any, attribute: Any, value: Any) -> Any:
+    """``on_setattr`` of OutputResult's other fields: set as given. (A field without one
+    would go through attrs' ``__setattr__`` by a ``KeyError`` on every write, its
+    ``__init__`` included.)"""
+    return value
+
+
 def _read_only_error(name: str) -> AttributeError:
     return AttributeError(
         f"result.{name} is read-only in process_output_result: to change the "
@@ -78,10 +85,11 @@ class OutputResult:
     usage: Usage = attrs.field(on_setattr=_read_only)
     finish_reason: str = attrs.field(on_setattr=_read_only)
     steps: list[StepResult] = attrs.field(on_setattr=_read_only)
-    object: Any = None
-    caller_text: str | None = None
+    object: Any = attrs.field(default=None, on_setattr=_settable)
+    caller_text: str | None = attrs.field(default=None, on_setattr=_settable)
     #: the messages ``text`` is to be read from when next asked for (see ``_follow``)
-    _source: MessageList | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    _source: MessageList | None = attrs.field(default=None, init=False, repr=False, eq=False,
+                                              on_setattr=_settable)
 
     @property
     def text(self) -> str:
@@ -280,18 +288,17 @@ class StepAccumulator:
 
     def result(self) -> StepResult:
         self._read_chunks()
+        get = self.finish.get
+        raw_response = get("raw_response")
+        # (in StepResult's field order: step number, text, reasoning, tool calls, tool
+        # results, finish reason, usage, from cache, provider metadata, warnings,
+        # tripwire, request, response)
         return StepResult(
-            step_number=self.step_number,
-            text="".join(self._text),
-            reasoning="".join(self._reasoning),
-            tool_calls=list(self._tool_calls),
-            finish_reason=self.finish.get("finish_reason", "unknown"),
-            usage=Usage.coerce(self.finish.get("usage")),
-            from_cache=self.from_cache,
-            provider_metadata=self.finish.get("provider_metadata"),
-            warnings=list(self.finish.get("warnings") or []),
-            request=self.finish.get("request"),
-            response=_masked(self.finish.get("raw_response")),
+            self.step_number, "".join(self._text), "".join(self._reasoning),
+            list(self._tool_calls), [], get("finish_reason", "unknown"),
+            Usage.coerce(get("usage")), self.from_cache, get("provider_metadata"),
+            list(get("warnings") or ()), None, get("request"),
+            None if raw_response is None else _masked(raw_response),
         )
 
     def message(self, data: list[DataPart]) -> Message | None:

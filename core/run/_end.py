@@ -51,15 +51,18 @@ async def finish_chunks(run: Run) -> tuple[list[Chunk], list[Chunk]]:
     return now, finish
 
 
-async def output_result(run: Run, run_start: Checkpoint) -> tuple[OutputResult, list[Chunk]]:
-    """Run ``process_output_result`` on the whole response: what it left, and the chunks
-    hooks wrote meanwhile. A rejected response is rolled back to ``run_start``: none of
-    it is kept or returned."""
-    output = OutputResult(run.text, run.usage, run.finish_reason, list(run.steps))
+async def output_result(run: Run, run_start: Checkpoint
+                        ) -> tuple[OutputResult | None, list[Chunk]]:
+    """Run ``process_output_result`` on the whole response: what it left (None when no
+    processor implements it), and the chunks hooks wrote meanwhile. A rejected
+    response is rolled back to ``run_start``: none of it is kept or returned."""
     hooks = run.hooks
+    if "process_output_result" not in hooks.output_hooks:
+        pipeline = run.pipeline
+        return None, await pipeline.flush() if pipeline.pending else []
+    output = OutputResult(run.text, run.usage, run.finish_reason, list(run.steps))
     try:
-        if "process_output_result" in hooks.output_hooks:
-            await hooks.process_output_result(run.message_list, output)
+        await hooks.process_output_result(run.message_list, output)
     except TripWire:
         run.response_rejected = True
         run.message_list.rollback(run_start)
@@ -68,9 +71,11 @@ async def output_result(run: Run, run_start: Checkpoint) -> tuple[OutputResult, 
     return output, await pipeline.flush() if pipeline.pending else []
 
 
-def take_output(run: Run, output: OutputResult) -> object:
+def take_output(run: Run, output: OutputResult | None) -> object:
     """Take the text and object ``process_output_result`` left; the object (None when
     there is none)."""
+    if output is None:  # (no process_output_result: the text is the response's)
+        return None
     # the response's text after process_output_result (or what a processor set for the
     # caller when the stored messages hold something else)
     run.text = output.text if output.caller_text is None else output.caller_text

@@ -55,10 +55,14 @@ class Run:
         self.run_id = new_id()
         self.request_context = call.request_context
         self.abort_signal = asyncio.Event()
-        self.message_list = MessageList(system_messages=agent.instructions)
-        # (``add`` checks each message: a bad one fails the call before the run starts)
-        self.message_list.add(messages if isinstance(messages, list) else [messages], "input",
-                              keep_system=call.system_is_input)
+        # (each message is checked as it is added: a bad one fails the call before the
+        # run starts)
+        given = messages if isinstance(messages, list) else [messages]
+        if call.system_is_input:
+            self.message_list = MessageList(system_messages=agent.instructions)
+            self.message_list.add(given, "input", keep_system=True)
+        else:
+            self.message_list = MessageList(given, system_messages=agent.instructions)
         self.tracing_context = TracingContext(self.run_id, agent.id)
         tracer = _recorder.tracer()
         self.recorder = (_recorder.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
@@ -318,6 +322,11 @@ class Run:
                 self.message_list, self.steps, self.run_id)
         return retries
 
+    def maybe_retry(self, tw: TripWire) -> None:
+        """``StepRetries.maybe_retry`` (the retries are made when a step first needs
+        them)."""
+        self.retries.maybe_retry(tw)
+
     @property
     def starts(self) -> bool:
         """Whether the run has a start stage: ``process_input`` or checks beside the
@@ -412,7 +421,7 @@ class Run:
         out += await output_step(self, step, config)
         if step.tool_calls:
             chunks = await self.tools.run(step, config, self.steps, acc.not_run,
-                                          self.retries.maybe_retry)
+                                          self.maybe_retry)
             if not self.unread:
                 out += chunks
         return out
