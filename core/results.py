@@ -304,7 +304,8 @@ class StepAccumulator:
     def message(self, data: list[DataPart]) -> Message | None:
         self._read_chunks()
         parts: list[Any] = []
-        parts.extend(p for p in self._reasoning_parts if p.text or p.provider_metadata)
+        if self._reasoning_parts:
+            parts.extend(p for p in self._reasoning_parts if p.text or p.provider_metadata)
         text = "".join(self._text)
         if text:
             parts.append(TextPart(text))

@@ -28,7 +28,8 @@ log = logging.getLogger("tripwire")
 
 
 async def finish_chunks(run: Run) -> tuple[list[Chunk], list[Chunk]]:
-    """End the step loop: the response's text and finish reason so far, and the
+    """End the step loop: the response's text (read after ``process_output_result``
+    when a processor implements it) and finish reason so far, and the
     ``finish`` chunk through the output processors, as (the chunks they released with
     it, for the client now; the ``finish`` chunk, for the client last). ``finish``
     passes the stream processors before process_output_result runs (state they write on
@@ -36,7 +37,8 @@ async def finish_chunks(run: Run) -> tuple[list[Chunk], list[Chunk]]:
     pipeline = run.pipeline
     pipeline.flush_stats()
     run.start_step(None)
-    run.text = response_text(run.message_list)
+    if "process_output_result" not in run.hooks.output_hooks:  # (else: ``output_result``)
+        run.text = response_text(run.message_list)
     run.finish_reason = run.steps[-1].finish_reason if run.steps else "unknown"
     now: list[Chunk] = []
     finish: list[Chunk] = []
@@ -60,7 +62,8 @@ async def output_result(run: Run, run_start: Checkpoint
     if "process_output_result" not in hooks.output_hooks:
         pipeline = run.pipeline
         return None, await pipeline.flush() if pipeline.pending else []
-    output = OutputResult(run.text, run.usage, run.finish_reason, list(run.steps))
+    output = OutputResult("", run.usage, run.finish_reason, list(run.steps))
+    output._follow(run.message_list)  # (its text, read from the messages when asked for)
     try:
         await hooks.process_output_result(run.message_list, output)
     except TripWire:
@@ -163,16 +166,11 @@ def close(run: Run, error: BaseException | None) -> None:
 
 def result(run: Run) -> GenerateResult:
     """What ``generate()`` returns (and a stream's awaitables read)."""
+    message_list = run.message_list
+    # (in GenerateResult's field order: text, finish reason, usage, steps, messages,
+    # message list, tripwire, object, run id, audit (records made when read), verdicts)
     return GenerateResult(
-        text=run.text,
-        finish_reason=run.finish_reason,
-        usage=run.usage,
-        steps=list(run.steps),
-        messages=run.message_list.response.db(),
-        message_list=run.message_list,
-        tripwire=run.tripwire,
-        object=run.object,
-        run_id=run.run_id,
-        audit=run.recorder if run.recorder is not None else [],  # records when read
-        verdicts=run.pipeline.verdicts,
+        run.text, run.finish_reason, run.usage, list(run.steps),
+        message_list.response.db(), message_list, run.tripwire, run.object, run.run_id,
+        run.recorder if run.recorder is not None else [], run.pipeline.verdicts,
     )

@@ -26,13 +26,13 @@ CALLS, EMITTED, DROPPED, MODIFIED, FIRST_NS = range(5)
 class Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "args", "parts", "data", "dropped", "kept_text", "released",
-                 "counts", "outcome", "timings")
+    __slots__ = ("bound", "cp", "args", "parts", "dropped", "kept_text", "released", "counts",
+                 "outcome", "timings")
 
     def __init__(self, bound: BoundHook, message_list: MessageList,
                  common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
         self.bound = bound
-        self.cp = cp = bound.cp
+        self.cp = bound.cp
         # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
         self.parts: list[Chunk] | None = None
         if bound.shared:  # bound for every call: this call's values in a copy
@@ -57,7 +57,6 @@ class Stage:
                 self.parts = []
                 bound.set("stream_parts", self.parts)
             bound.set("message_list", message_list)
-        self.data = cp.process_data_parts
         # Text deltas dropped, and whether one was not: a processor that drops every
         # one it sees and never releases held chunks has most likely forgotten to
         # ``return part`` (warned once, after the run).
