@@ -115,8 +115,7 @@ class OutputResult:
     def _follow(self, message_list: MessageList) -> None:
         """``text`` is the text of ``message_list``'s response as it stands when next
         read (computed then: most processors never read it)."""
-        if self._source is not message_list:
-            object.__setattr__(self, "_source", message_list)
+        object.__setattr__(self, "_source", message_list)
 
 
 

@@ -434,7 +434,8 @@ def _result(state: HookState) -> Any:
     # edited them in place)
     output = state.output
     assert output is not None and state.message_list is not None
-    output._follow(state.message_list)
+    if output._source is not state.message_list:  # (until a processor reads the text)
+        output._follow(state.message_list)
     return output
 
 
