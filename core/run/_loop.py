@@ -454,7 +454,10 @@ class Run:
         """Whether ``step`` asked for a client-side tool: the run ends there and the
         caller answers the calls (``client_tools`` call option)."""
         tools = self.call.config.tools
-        return any(runs_on_client(c, tools) for c in step.tool_calls)
+        for call in step.tool_calls:
+            if runs_on_client(call, tools):
+                return True
+        return False
 
     def start_step(self, step_number: int | None) -> None:
         """Audit records and spans from here on belong to ``step_number``."""

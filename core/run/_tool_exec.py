@@ -83,12 +83,13 @@ class ToolRunner:
                     "result", call.tool_call_id, call.tool_name, call.args, value,
                     is_error=not ok)))
                 if ok:
-                    try:
-                        value = await self._hooks.process_tool_result(
-                            message_list, call, value, step.step_number, config, steps)
-                    except TripWire as tw:
-                        retryable(tw)
-                        raise
+                    if "process_tool_result" in self._hooks.output_hooks:
+                        try:
+                            value = await self._hooks.process_tool_result(
+                                message_list, call, value, step.step_number, config, steps)
+                        except TripWire as tw:
+                            retryable(tw)
+                            raise
                     chunk = Chunk("tool-result", {"tool_call_id": call.tool_call_id,
                                                   "tool_name": call.tool_name, "result": value},
                                   run_id=self._run_id)
