@@ -199,11 +199,11 @@ class Chunk:
 
 
 class _Fields:
-    """A ``Chunk``'s slots, writable: ``Chunk.__new__`` and ``model_chunk`` fill one in
-    and make it a Chunk by ``__class__`` assignment, which Python allows between two
-    classes with the same slots (Chunk keeps no ``__weakref__`` slot for this). Its
-    fields are plain attribute stores; a frozen attrs class sets each through
-    ``object.__setattr__``."""
+    """A ``Chunk``'s slots, writable: how tripwire builds a chunk (``Chunk.__new__``, the
+    run's copy of a model's chunk): fill one in, then make it a Chunk by ``__class__``
+    assignment, which Python allows between two classes with the same slots (Chunk
+    keeps no ``__weakref__`` slot for this). Its fields are plain attribute stores,
+    where a frozen attrs class sets each through ``object.__setattr__``."""
 
     __slots__ = ("type", "payload", "run_id", "source", "transient")
     type: str
@@ -340,30 +340,6 @@ def check_chunk(chunk: Any, from_model: bool = False) -> Chunk:
         raise ValueError(f"a {kind!r} chunk's payload['id'] must be a string, got "
                          f"{type(payload['id']).__name__}")
     return chunk
-
-
-def model_chunk(chunk: Any, run_id: str | None) -> Chunk:
-    """A model's ``chunk`` as the run passes it on: checked as ``check_chunk(chunk,
-    from_model=True)`` checks it (``ValueError`` when it is malformed), and carrying
-    ``run_id`` (a copy when it carries none; ``run_id=None``: the chunk itself). A
-    text delta, most of what a model streams, is checked here."""
-    if type(chunk) is Chunk and chunk.type == "text-delta":
-        payload = chunk.payload
-        if not (type(payload) is dict and type(payload.get("text")) is str
-                and type(payload.get("id", "")) is str):
-            check_chunk(chunk, True)  # (raises, naming what is wrong)
-    else:
-        check_chunk(chunk, True)
-    if run_id is None or chunk.run_id is not None:
-        return chunk  # type: ignore[no-any-return]
-    out = _Fields()
-    out.type = chunk.type
-    out.payload = chunk.payload
-    out.run_id = run_id
-    out.source = chunk.source
-    out.transient = chunk.transient
-    out.__class__ = Chunk  # type: ignore[assignment]
-    return out  # type: ignore[return-value]
 
 
 def _names(types: type | tuple[type, ...]) -> str:

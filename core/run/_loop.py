@@ -19,7 +19,7 @@ import sys
 from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tripwire.chunks import FRAMEWORK_TYPES, Chunk, Usage, model_chunk
+from tripwire.chunks import FRAMEWORK_TYPES, Chunk, Usage, _Fields, check_chunk
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
 from tripwire.hooks._binding import Bindings
@@ -149,13 +149,21 @@ class Run:
                         offered = config.active()
                         bare = not pipeline.stages  # no processor
                         unseen = unread and bare  # no processor, no reader
-                        # (copies carry the run's id, but not for no processor and no reader)
                         stamp = None if unseen else run_id
                         try:
                             while True:
                                 try:
                                     got = await next_chunk()
-                                    raw = model_chunk(got, stamp)
+                                    # A model's chunk as the run passes it on: checked (a
+                                    # text delta, most of what a model streams, here; any
+                                    # other by check_chunk, ValueError for a malformed one)
+                                    kind = got.type if type(got) is Chunk else None
+                                    if not (kind == "text-delta"
+                                            and type(payload := got.payload) is dict
+                                            and type(payload.get("text")) is str
+                                            and type(payload.get("id", "")) is str):
+                                        check_chunk(got, True)
+                                        kind = got.type
                                 except StopAsyncIteration:
                                     break
                                 except (asyncio.CancelledError, GeneratorExit, TripWire):
@@ -163,27 +171,37 @@ class Run:
                                 except Exception as e:
                                     failed = self._model_failed(acc, config, e)
                                     break
-                                kind = raw.type
-                                if kind != "text-delta":  # (most chunks: they go straight on)
+                                if kind == "tool-call":
+                                    # argument text that is no JSON object reaches the
+                                    # client as sent: the guards judge it decoded
+                                    got = canonical_tool_call(got)
+                                if keep is not None:
+                                    keep(got)
+                                # ... and carrying the run's id: a copy (built as
+                                # Chunk.__new__ builds one), but for no processor and no
+                                # reader
+                                if stamp is None or got.run_id is not None:
+                                    raw = got
+                                else:
+                                    raw = copy = _Fields()
+                                    copy.type = kind
+                                    copy.payload = got.payload
+                                    copy.run_id = stamp
+                                    copy.source = got.source
+                                    copy.transient = got.transient
+                                    copy.__class__ = Chunk  # type: ignore[assignment]
+                                if kind != "text-delta":
                                     if kind == "tool-call":
-                                        # argument text that is no JSON object reaches the
-                                        # client as sent: the guards judge it decoded
-                                        got = canonical_tool_call(got)
-                                        raw = model_chunk(got, stamp)
                                         if raw.payload["tool_name"] not in offered:
                                             raw = unoffered(raw, offered, acc.not_run)
                                     elif kind == "finish":
                                         acc.finish = raw.payload
                                         if unseen and not pipeline.pending:
-                                            if keep is not None:
-                                                keep(got)
                                             continue
                                         raw = Chunk("step-finish",
                                                     _step_finish_payload(raw.payload),
                                                     run_id=run_id, source=raw.source)
                                         kind = "step-finish"
-                                if keep is not None:
-                                    keep(got)
                                 if bare and not pipeline.pending and (
                                         kind in FRAMEWORK_TYPES or not kind.startswith("data-")):
                                     # no processor and nothing a hook wrote to send

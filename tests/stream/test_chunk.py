@@ -57,15 +57,28 @@ def test_a_subclass_of_chunk_is_built_with_its_own_fields():
         t.type = "other"  # type: ignore[misc]
 
 
-def test_a_models_chunk_the_run_passes_on_is_a_frozen_copy_with_the_runs_id():
-    from tripwire.chunks import model_chunk
+async def test_a_models_chunk_reaches_the_client_as_a_frozen_copy_with_the_runs_id(
+        make_bare_agent):
+    class Prepared:
+        """A model that streams the same chunk objects on every call."""
 
-    raw = Chunk("text-delta", {"id": "t", "text": "a"}, source="S")
-    out = model_chunk(raw, "run-1")
-    assert type(out) is Chunk and out is not raw and out.payload is raw.payload
-    assert (out.type, out.run_id, out.source, raw.run_id) == ("text-delta", "run-1", "S", None)
+        provider, model_id = "test", "prepared"
+
+        def __init__(self) -> None:
+            self.chunks = [Chunk("text-delta", {"id": "t", "text": "a"}, source="S"),
+                           Chunk("finish", {"finish_reason": "stop"})]
+
+        async def stream(self, request):
+            for c in self.chunks:
+                yield c
+
+    model = Prepared()
+    stream = make_bare_agent(model=model).stream("hi")
+    sent = [c async for c in stream]
+    (text,) = [c for c in sent if c.type == "text-delta"]
+    assert type(text) is Chunk and text is not model.chunks[0]
+    assert (text.payload, text.run_id, text.source) == ({"id": "t", "text": "a"},
+                                                        stream.run_id, "S")
+    assert model.chunks[0].run_id is None
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        out.run_id = "other"  # type: ignore[misc]
-    assert model_chunk(out, "run-1") is out and model_chunk(raw, None) is raw
-    with pytest.raises(ValueError, match="text"):
-        model_chunk(Chunk("text-delta", {"text": 1}), "run-1")
+        text.run_id = "other"  # type: ignore[misc]
