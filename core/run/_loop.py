@@ -147,7 +147,7 @@ class Run:
                                 else None)
                         record = acc.chunks.append
                         offered = config.active()
-                        bare = not pipeline.stages  # no processor
+                        bare = not pipeline.staged  # no processor
                         unseen = unread and bare  # no processor, no reader
                         stamp = None if unseen else run_id
                         try:
@@ -466,7 +466,7 @@ class Run:
         """Whether a chunk emitted now would reach no processor and no reader (a
         ``generate()`` without ``process_output_stream``): then it is not made."""
         pipeline = self.pipeline
-        return self.unread and not pipeline.stages and not pipeline.pending
+        return self.unread and not pipeline.staged and not pipeline.pending
 
     def _client_calls(self, step: StepResult) -> bool:
         """Whether ``step`` asked for a client-side tool: the run ends there and the

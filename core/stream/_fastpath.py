@@ -94,6 +94,14 @@ def generate(stages: Sequence[CompiledProcessor], audited: bool, traced: bool) -
     return make(*values)
 
 
+def reads_stages(stages: Sequence[CompiledProcessor]) -> bool:
+    """Whether the generated path reads the run's stages for each chunk: a stage's
+    arguments of the run or its ``stream_parts``."""
+    return any(not impl.wrapper and any(name in RUN_VALUES and name != "part"
+                                        for name in impl.argnames)
+               for impl in (cp.impls[HOOK] for cp in stages))
+
+
 #: The arguments of ``process_output_stream`` a stage is given per run (read from the
 #: run's ``Stage.args``) or per chunk (``part``): the others are bound for every call.
 RUN_VALUES = frozenset({"part", "stream_parts", "message_list", *RUN_ARGS})
@@ -190,7 +198,7 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
             out.append("        t = 0")
         reads = [line for i in range(start, n) for line in loads(i)]
         if reads:
-            out += ["        S = pl.stages", *reads]
+            out += ["        S = pl._stages", *reads]
         if data:
             out.append("        data = chunk.type.startswith('data-')")
         for i in range(start, n):

@@ -58,9 +58,15 @@ def pipeline_type(call: CallOptions, recorder: Any = None) -> type[OutputPipelin
             push, runs, data_runs = _fastpath.generate(stages, *key)
             found = type("OutputPipeline", (OutputPipeline,), {
                 "__slots__": (), "__module__": __name__, "__doc__": OutputPipeline.__doc__,
-                "push": push, "_runs": runs, "_data_runs": data_runs})
+                "push": push, "_runs": runs, "_data_runs": data_runs,
+                "_reads_stages": _fastpath.reads_stages(stages)})
         plans.pipelines[key] = found
     return found
+
+
+def _no_common(cp: CompiledProcessor) -> Mapping[str, Any]:
+    """A stage made after its run started binds nothing of the run (see ``stages``)."""
+    raise AssertionError(f"stage {cp.id!r} asked for the run's arguments")
 
 
 class OutputPipeline:
@@ -71,11 +77,18 @@ class OutputPipeline:
     #: at: ``_runs[i](pipeline, chunk)``, ``_data_runs[i](pipeline, chunk, skip)``
     _runs: tuple[_fastpath.Run, ...] = (_passed,)
     _data_runs: tuple[_fastpath.Run, ...] = (_passed,)
+    #: the generated path reads the run's stages for each chunk (a stage's arguments
+    #: of the run, its ``stream_parts``): they are made with the pipeline
+    _reads_stages = False
 
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self.recorder: Any = None  # the run's audit/trace Recorder, when on
-        self.stages: list[Stage] = []
+        #: the output processors' stages of this run, made when first needed (most runs
+        #: with plain stages need none: ``stages``); ``staged`` says there are some
+        self._stages: list[Stage] | None = []
+        self.staged = False
+        self._bound: Sequence[BoundHook] = ()
         self.message_list: MessageList | None = None
         #: data chunks hooks wrote and not yet processed, with the id of their writer
         self.pending: list[tuple[Chunk, str | None]] = []
@@ -98,14 +111,34 @@ class OutputPipeline:
         gives a processor's common arguments for this call; ``plans`` is the call's
         ``CallOptions.plans`` (what every call of the same lists shares)."""
         self.message_list = message_list
-        self.stages = [Stage(b, message_list, common) for b in bound]
-        if self.recorder is not None and self.stages:
-            self.audit = StageAudit(self.recorder, self.stages, plans)
-        self.kept_from_start = [False] * (len(self.stages) + 1)
+        self.staged = bool(bound)
+        self.kept_from_start = [False] * (len(bound) + 1)
+        if not bound:
+            return
+        if self.recorder is not None:
+            self._stages = [Stage(b, message_list, common) for b in bound]
+            self.audit = StageAudit(self.recorder, self._stages, plans)
+        elif self._reads_stages:
+            self._stages = [Stage(b, message_list, common) for b in bound]
+        else:  # made when first needed (``stages``); they bind nothing of the run
+            self._bound = bound
+            self._stages = None
+
+    @property
+    def stages(self) -> list[Stage]:
+        """The stages of this run, made on first use (a stage keeps what its processor
+        did over the run: ``Stage``)."""
+        stages = self._stages
+        if stages is None:
+            assert self.message_list is not None
+            stages = self._stages = [Stage(b, self.message_list, _no_common)
+                                     for b in self._bound]
+        return stages
 
     def set_retry_count(self, value: int) -> None:
-        """The ``retry_count`` the stages are given from now on."""
-        for stage in self.stages:
+        """The ``retry_count`` the stages are given from now on (stages not made yet
+        read it when they are)."""
+        for stage in self._stages or ():
             stage.set_retry_count(value)
 
     def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
@@ -249,10 +282,8 @@ class OutputPipeline:
         return self._after(i, out, skip)
 
     def kept_from(self, start: int) -> None:
-        """A text chunk passed every stage from ``start`` on."""
+        """A text chunk passed every stage from ``start`` on (each of them kept one)."""
         self.kept_from_start[start] = True
-        for stage in self.stages[start:]:
-            stage.kept_text = True
 
     def _after(self, i: int, out: Chunk | list[Chunk] | None, skip: str | None
                ) -> list[Chunk] | Awaitable[list[Chunk]]:
@@ -364,5 +395,5 @@ class OutputPipeline:
 
     def warn_if_dropped_all(self) -> None:
         """Name, once per processor, one that dropped every text chunk of the run."""
-        if not self.kept_from_start[0]:  # (else a text chunk passed every stage)
-            warn_dropped_all(self.stages)
+        if not self.kept_from_start[0] and self._stages:  # (else a text chunk passed
+            warn_dropped_all(self._stages, self.kept_from_start)  # every stage / none dropped)

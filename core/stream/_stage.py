@@ -156,10 +156,12 @@ class Stage:
 _warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
-def warn_dropped_all(stages: Sequence[Stage]) -> None:
-    """Name, once per processor, one that dropped every text chunk it saw in the run."""
-    for stage in stages:
-        if not stage.dropped or stage.kept_text or stage.released:
+def warn_dropped_all(stages: Sequence[Stage], kept_from_start: Sequence[bool]) -> None:
+    """Name, once per processor, one that dropped every text chunk it saw in the run
+    (``kept_from_start[i]``: a text chunk passed every stage from ``i`` on)."""
+    for i, stage in enumerate(stages):
+        if not stage.dropped or stage.kept_text or stage.released or any(
+                kept_from_start[:i + 1]):
             continue
         processor = stage.cp.processor
         try:
