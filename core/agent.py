@@ -1,6 +1,7 @@
-"""The agent: what users build and call. ``Agent`` holds the configuration;
-``generate()`` / ``stream()`` start a run (``tripwire.run._loop``) and ``AgentStream`` hands
-its chunks to the caller.
+"""The agent: what users build and call.
+
+``Agent`` holds the configuration; ``generate()`` / ``stream()`` start a run
+(``tripwire.run._loop``) and ``AgentStream`` hands its chunks to the caller.
 
 The loop's parts live in rooms named for them (docs/architecture.md is the map):
 ``tripwire.run`` (the loop, a call's options, a step, tools, a run's end),
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import weakref
 from collections.abc import (
     AsyncGenerator,
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from tripwire.chunks import Chunk, Usage
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError, TripWire
-from tripwire.hooks._validation import CompiledNode, compile_list
+from tripwire.hooks._lists import CompiledNode, compile_list
 from tripwire.models import Model, resolve_model
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check, names_the_valid_options
 from tripwire.processor import TripwireInfo
@@ -35,9 +37,10 @@ from tripwire.registry import discovery
 from tripwire.results import GenerateResult, OutputResult, StepResult
 from tripwire.run._call import DEFAULT_API_ERROR_RETRIES, Plans
 from tripwire.run._loop import Run
-from tripwire.tools import Tool, coerce_tools
+from tripwire.tools import Tool, Toolset, split_tools
 
 if TYPE_CHECKING:
+    from tripwire.config import Config
     from tripwire.memory import Memory
 
 __all__ = ["Agent", "AgentStream", "GenerateResult", "OutputResult", "StepResult"]
@@ -95,7 +98,10 @@ class Agent:
             self.instructions = [instructions]
         else:
             self.instructions = list(instructions)
-        self.tools = coerce_tools(tools)
+        self.tools, sources = split_tools(tools)
+        #: the agent's own toolset of each tool source (MCP server) among ``tools``,
+        #: listed when a run starts (``tripwire.run._listed``)
+        self._toolsets: list[Toolset] = [source.toolset() for source in sources]
         self.input_processors = input_processors
         self.output_processors = output_processors
         self.error_processors = error_processors
@@ -136,17 +142,19 @@ class Agent:
         self._background: set[asyncio.Task[Any]] = set()
 
     @classmethod
-    def from_config(cls, path: str, name: str, **overrides: Any) -> Agent:
-        """Build the agent ``[agents.NAME]`` of a TOML file (see docs/configuration.md).
+    def from_config(cls, path: str | os.PathLike[str] | Config, name: str,
+                    **overrides: Any) -> Agent:
+        """Build the agent ``[agents.NAME]`` of a TOML file, or of a ``Config`` already
+        loaded with ``tripwire.config.load_config`` (see docs/configuration.md).
 
         ``overrides`` are ``Agent`` arguments that replace the configured ones before
         anything is built: an overriding ``model`` (or processor list, tools, memory)
         means the configured one is never built, so its missing API key or broken
         option cannot fail the call. A string ``model`` is a router id or
         ``"models.NAME"`` of the file; a model object stays the caller's to close."""
-        from tripwire.config import load_config
+        from tripwire.config import Config, load_config
 
-        config = load_config(path)
+        config = path if isinstance(path, Config) else load_config(path)
         kwargs = config.agent_kwargs(name, overrides=overrides)
         given = overrides.get("model")
         return config.build(cls, name, kwargs,
@@ -195,7 +203,7 @@ class Agent:
     ) -> Any:
         """The processor or group with this id in any of the agent's lists, members of
         groups included (both arms of a branch). ``KeyError`` names the ids there are."""
-        from tripwire.hooks._validation import CompiledGroup
+        from tripwire.hooks._lists import CompiledGroup
 
         found: dict[str, Any] = {}
 
@@ -233,9 +241,11 @@ class Agent:
         return resolve_model(model)
 
     async def aclose(self) -> None:
-        """Close the HTTP sessions of the models this agent created from router ids.
+        """Close the HTTP sessions of the models this agent created from router ids, and
+        its MCP servers' sessions (a stdio server's process ends).
 
-        The models stay usable: a closed provider opens a new session on its next call.
+        The models stay usable: a closed provider opens a new session on its next call,
+        and an MCP server is started again by the next run.
         """
         background, self._background = list(self._background), set()
         for task in background:
@@ -245,8 +255,16 @@ class Agent:
         await _close_models(self._owned_models.values())
         if self.memory is not None:
             await self.memory.aclose()
+        for toolset in self._toolsets:
+            await toolset.aclose()
 
     async def __aenter__(self) -> Agent:
+        try:
+            for toolset in self._toolsets:  # (MCP servers: started now, not at a run)
+                await toolset.open()
+        except BaseException:
+            await self.aclose()
+            raise
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -333,6 +351,7 @@ class Agent:
         ]
         if self.memory is not None:  # its connection belongs to this loop
             closers.append(self.memory.aclose)
+        closers.extend(toolset.aclose for toolset in self._toolsets)  # (MCP sessions)
         failures: list[Exception] = []
         for close in closers:
             try:
@@ -367,7 +386,7 @@ async def _complete(run: Run) -> GenerateResult:
 
 
 def _kinds(kind: str | None) -> tuple[str, ...]:
-    from tripwire.hooks._validation import KINDS
+    from tripwire.hooks._lists import KINDS
 
     if kind is None:
         return KINDS

@@ -1,6 +1,8 @@
-"""What a run produces: the result of each step, of the run, and what
-``process_output_result`` is given; and the accumulator that builds a step's result
-and response message from the chunks the client received."""
+"""What a run produces: the result of each step and of the run.
+
+What a run produces: the result of each step, of the run, and what
+``process_output_result`` is given; and the accumulator that builds a step's result and
+response message from the chunks the client received."""
 
 from __future__ import annotations
 

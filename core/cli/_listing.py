@@ -1,7 +1,8 @@
-"""The listing commands of ``tripwire``: ``plugins`` (installed processors, commands
-from plugins, cache backends), ``models`` (model providers) and ``agents`` (the agents
-of a configuration file), each as a table or, with ``--json``, as JSON.
-"""
+"""The listing commands: ``tripwire plugins``, ``tripwire models``, ``tripwire agents``.
+
+The listing commands of ``tripwire``: ``plugins`` (installed processors, commands from
+plugins, cache backends), ``models`` (model providers) and ``agents`` (the agents of a
+configuration file), each as a table or, with ``--json``, as JSON."""
 
 from __future__ import annotations
 

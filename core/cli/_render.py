@@ -1,5 +1,7 @@
-"""How ``tripwire run`` shows a run's chunks: as text on a terminal (``Renderer``) or
-as one JSON object per chunk (``JSONRenderer``, NDJSON; ``chunk_json`` makes any chunk
+"""How ``tripwire run`` shows a run's chunks: as text or as NDJSON.
+
+How ``tripwire run`` shows a run's chunks: as text on a terminal (``Renderer``) or as
+one JSON object per chunk (``JSONRenderer``, NDJSON; ``chunk_json`` makes any chunk
 JSON-ready)."""
 
 from __future__ import annotations

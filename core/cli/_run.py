@@ -1,7 +1,7 @@
-"""``tripwire run``: build an agent of a configuration file, send it one prompt and
-stream the reply to the terminal (or as NDJSON); exit code 2 when a processor stops
-the run.
-"""
+"""``tripwire run``: one prompt to an agent of a configuration file.
+
+``tripwire run``: build an agent of a configuration file, send it one prompt and stream
+the reply to the terminal (or as NDJSON); exit code 2 when a processor stops the run."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ import asyncio
 import json
 import math
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tripwire.cli._render import JSONRenderer, Renderer
 from tripwire.cli.common import add_config_option, add_verbose_option, fail
 from tripwire.errors import Error
+
+if TYPE_CHECKING:
+    from tripwire.agent import Agent
 
 
 def register_run_command(subparsers: Any) -> None:
@@ -91,17 +94,32 @@ class UsageError(Error):
     """A command line that cannot be carried out (an empty prompt on stdin, ...)."""
 
 
-async def _run(args: argparse.Namespace) -> int:
+def configured_agent(path: str, name: str, *, model: str | None = None,
+                     instructions: Sequence[str] = (),
+                     model_settings: Mapping[str, Any] | None = None) -> Agent:
+    """The agent ``[agents.NAME]`` of the file at ``path`` as ``tripwire run`` runs it:
+    ``model`` (``--model``: a router id or ``"models.NAME"``) replaces the configured
+    model, ``instructions`` (``--system``) are added after the configured ones and
+    ``model_settings`` (``-o``) override the configured ones."""
+    from tripwire.agent import Agent
     from tripwire.config import load_config
 
+    config = load_config(path)
+    kwargs = config.agent_kwargs(name, model=model, model_where="--model")
+    if instructions:
+        configured = kwargs.get("instructions") or []
+        configured = [configured] if isinstance(configured, str) else list(configured)
+        kwargs["instructions"] = [*configured, *instructions]
+    if model_settings:
+        kwargs["model_settings"] = {**kwargs.get("model_settings", {}), **model_settings}
+    return config.build(Agent, name, kwargs)
+
+
+async def _run(args: argparse.Namespace) -> int:
     prompt = _read_prompt(args.prompt)
-    agent = load_config(args.config).agent(
-        args.agent,
-        model=args.model,
-        model_where="--model",
-        instructions=args.system,
-        model_settings=model_options(args.options),
-    )
+    agent = configured_agent(args.config, args.agent, model=args.model,
+                             instructions=args.system,
+                             model_settings=model_options(args.options))
     render: Renderer | JSONRenderer = (
         JSONRenderer(sys.stdout) if args.json else Renderer(sys.stdout, sys.stderr)
     )

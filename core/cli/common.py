@@ -1,6 +1,7 @@
-"""What several ``tripwire`` subcommands share: the ``--config`` and ``--verbose``
-options, the check of a count option (``positive_int``), and the one-line error exit
-(``tripwire: error: ...``, exit code 1).
+"""What several ``tripwire`` subcommands share.
+
+The ``--config`` and ``--verbose`` options, the check of a count option
+(``positive_int``), and the one-line error exit (``tripwire: error: ...``, exit code 1).
 
 ``--config`` / ``-c`` may come before the command too (``tripwire -c agents.toml run
 ...``): the program's parser has it as well, and ``resolve_config`` settles which file a

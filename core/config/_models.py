@@ -1,9 +1,9 @@
-"""The ``[models.NAME]`` tables of a configuration file: the model kinds a table may
-``use``, the keys each kind takes (read from its class's constructor), checking a
-table, and building the model it describes (the API key read from the environment
-variable the table names: keys never go in files). The format is documented in
-docs/configuration.md.
-"""
+"""The ``[models.NAME]`` tables of a configuration file.
+
+The model kinds a table may ``use``, the keys each kind takes (read from its class's
+constructor), checking a table, and building the model it describes (the API key read
+from the environment variable the table names: keys never go in files). The format is
+documented in docs/configuration.md."""
 
 from __future__ import annotations
 
@@ -106,6 +106,7 @@ class ModelKind:
 MODEL_KINDS: dict[str, ModelKind] = {
     "mock": ModelKind("tripwire.testing", "MockModel"),
     "openai-compatible": ModelKind("tripwire.models", "OpenAICompatible"),
+    "openai-responses": ModelKind("tripwire.models", "OpenAIResponses"),
     "anthropic": ModelKind("tripwire.models", "Anthropic", api_key_env="ANTHROPIC_API_KEY"),
 }
 

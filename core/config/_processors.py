@@ -1,6 +1,8 @@
-"""The processor lists of a configuration file (``input_processors``, ...): checking
-their shape, building the processors they name, and listing the names without
-building anything (``tripwire agents``).
+"""The processor lists of a configuration file.
+
+The processor lists of a configuration file (``input_processors``, ...): checking their
+shape, building the processors they name, and listing the names without building
+anything (``tripwire agents``).
 
 An item is a processor name, a ``{ use = NAME, ...options }`` table, or a group
 table (``{ parallel = [...], id = "..." }``, ``{ sequence = [...], id = "..." }``).
@@ -120,7 +122,7 @@ def build_processors(spec_list: Sequence[str | Mapping[str, Any]],
             _set_fail_open(processor, fail_open, f"[{i}]: processor {name!r}")
         if mode is not None:
             from tripwire.groups import WithMode
-            from tripwire.hooks._validation import MODES
+            from tripwire.hooks._lists import MODES
 
             if mode not in MODES:
                 raise ConfigurationError(

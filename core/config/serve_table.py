@@ -1,6 +1,9 @@
-"""The shape of a configuration file's ``[serve]`` table and its ``[serve.keys.NAME]``
+"""The shape of a configuration file's ``[serve]`` table, checked whenever the file is loaded.
+
+The shape of a configuration file's ``[serve]`` table and its ``[serve.keys.NAME]``
 tables, checked whenever the file is loaded (``load_config``), so ``tripwire run`` and
-``tripwire agents`` reject a misspelt ``[serve]`` key exactly as ``tripwire serve`` does.
+``tripwire agents`` reject a misspelt ``[serve]`` key exactly as ``tripwire serve``
+does.
 
 What needs more than the file is read when the gateway is built (``tripwire.serve``):
 the environment variables ``metrics_key_env`` and ``key_env`` name, and the keys file.

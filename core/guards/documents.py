@@ -1,6 +1,7 @@
-"""The text a document part holds, and how to put a changed text back: the building
-block every guard that reads documents uses (``pii-detector``, ``regex-filter``,
-``prompt-injection-detector``, ``keyword-guard``).
+"""The text a document part holds, and how to put a changed text back.
+
+The building block every guard that reads documents uses (``pii-detector``,
+``regex-filter``, ``prompt-injection-detector``, ``keyword-guard``).
 
 A document is a ``FilePart`` with a text media type (``text/*``, JSON, XML, YAML, CSV,
 Markdown, ...; ``is_text_media_type``) or a ``DataPart`` whose type starts with

@@ -1,5 +1,7 @@
-"""The judge: ask a model for a structured verdict on a text, for guardrails that need
-one (moderation, prompt injection, names and addresses, paraphrased system prompts).
+"""The judge: a model's structured verdict on a text, for the guardrails that need one.
+
+The judge: ask a model for a structured verdict on a text, for guardrails that need one
+(moderation, prompt injection, names and addresses, paraphrased system prompts).
 
 A ``Judge`` is built once, with a model, instructions and the JSON Schema of its
 verdict; ``await judge(text)`` returns the verdict, a ``dict`` that matches the schema.

@@ -1,7 +1,9 @@
-"""Every string of a nested value, at any depth: the walk the guards use to check (and
+"""Every string of a nested value, at any depth, for guards to check and mask.
+
+Every string of a nested value, at any depth: the walk the guards use to check (and
 mask) tool arguments and results, ``data-*`` payloads and the structured object
-(``result.object``, the ``object-result`` chunk), and that a processor of your own can use
-the same way.
+(``result.object``, the ``object-result`` chunk), and that a processor of your own can
+use the same way.
 
 ``map_strings(value, change)`` is ``value`` with ``change`` applied to every string in it;
 ``strings(value)`` lists those strings, in the same order. They go into:

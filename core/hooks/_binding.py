@@ -1,7 +1,8 @@
-"""A call's processors bound to their hooks: the common arguments each processor is
-given, one ``BoundHook`` per (processor, hook), the chain of bound hooks each list runs
-for each hook (``ParallelGroup`` for a parallel unit), and the ``retry_count`` they
-all see.
+"""A call's processors bound to their hooks.
+
+The common arguments each processor is given, one ``BoundHook`` per (processor, hook),
+the chain of bound hooks each list runs for each hook (``ParallelGroup`` for a parallel
+unit), and the ``retry_count`` they all see.
 
 What is the same for every call of the same lists (a chain whose processors are bound
 once for all calls, the output stages) is kept in ``CallOptions.plans``; the rest is

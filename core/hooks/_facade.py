@@ -1,4 +1,6 @@
-"""A typed facade over the lifecycle hooks of one call (as tox 4 puts one over
+"""A typed facade over the lifecycle hooks of one call: one method per hook.
+
+A typed facade over the lifecycle hooks of one call (as tox 4 puts one over
 ``pm.hook``): one method per hook, so the loop reads like the diagram in docs/hooks.md.
 
 Each method builds the hook's ``HookState`` and an adapter (the arguments a processor
@@ -83,10 +85,11 @@ class Hooks:
         messages with role system (``MessageList.add_recalled_system``); then (even
         when the chain aborted) those go back among the system messages. With
         ``caller_system="input"`` they see the strings of the caller's tool
-        definitions, provider options and model settings as input too
-        (``tripwire.run._caller_texts``)."""
+        definitions, provider options and model settings as input too, and those of
+        the tools listed from servers (MCP) always (``tripwire.run._caller_texts``)."""
         call = self.call
-        texts = add_caller_texts(message_list, call) if call.system_is_input else None
+        texts = (add_caller_texts(message_list, call)
+                 if call.system_is_input or call.listed_tools else None)
         try:
             if "process_input" in self.input_hooks:
                 await self.process_input(message_list)

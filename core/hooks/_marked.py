@@ -1,5 +1,7 @@
-"""Which lifecycle hooks an object marks with ``@hookimpl``: read by validation and by
-the registry (which checks an entry point's class before anything is compiled)."""
+"""Which lifecycle hooks an object marks with ``@hookimpl``.
+
+Read by validation and by the registry (which checks an entry point's class before
+anything is compiled)."""
 
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ from tripwire.memory.store import (
     ThreadOwnerError,
     VectorHit,
     VectorRow,
-    open_store,
 )
+from tripwire.memory.urls import open_store
 
 __all__ = [
     "CachedEmbedder",

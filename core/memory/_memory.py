@@ -18,7 +18,8 @@ from typing import Any
 from tripwire import registry
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY, RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.memory.store import MemoryStore, open_store
+from tripwire.memory.store import MemoryStore
+from tripwire.memory.urls import open_store
 from tripwire.option_checks import NonNegativeInt, check
 
 #: Memory options a TOML ``memory = { ... }`` table may set.
@@ -105,7 +106,7 @@ class Memory:
     def around(self, kind: str, nodes: list[Any]) -> list[Any]:
         """A compiled processor list with the memory processors added where they run
         (before the user's input processors, after the user's output processors)."""
-        from tripwire.hooks._validation import compile_list
+        from tripwire.hooks._lists import compile_list
 
         compiled = self._compiled.get(kind)
         if compiled is None:
@@ -142,7 +143,7 @@ def _optional(value: Any, name: str, build: Any) -> Any:
 
 
 def _ids(nodes: list[Any]) -> set[str]:
-    from tripwire.hooks._validation import CompiledGroup
+    from tripwire.hooks._lists import CompiledGroup
 
     out: set[str] = set()
     stack = list(nodes)

@@ -1,6 +1,8 @@
-"""The SQLite store's in-process copy of stored vectors, so a recall does not read
-every vector of a resource out of the file again (at 100k vectors that read is most of
-a recall's time).
+"""The SQLite store's in-process copy of stored vectors.
+
+The SQLite store's in-process copy of stored vectors, so a recall does not read every
+vector of a resource out of the file again (at 100k vectors that read is most of a
+recall's time).
 
 One entry per search filter (index, dimensions, thread, resource), least recently used
 dropped first, at most ``MAX_ROWS`` vectors in all. An entry is brought up to date on

@@ -1,6 +1,8 @@
-"""What the memory processors share: the thread and resource of a call, the store
-option, and which messages of a run are worth keeping. Public: the built-in memory
-processors use it, and so can a memory processor of your own."""
+"""What the memory processors share.
+
+The thread and resource of a call, the store option, and which messages of a run are
+worth keeping. Public: the built-in memory processors use it, and so can a memory
+processor of your own."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ from typing import Any
 
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
-from tripwire.memory.store import MemoryStore, check_thread_owner, open_store
+from tripwire.memory.store import MemoryStore, check_thread_owner
+from tripwire.memory.urls import open_store
 from tripwire.messages import Message, StepStartPart, ToolInvocationPart
 
 

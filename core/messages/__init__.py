@@ -12,6 +12,7 @@ forms of a message) and ``serde`` (public: messages and chunks to and from JSON-
 
 from __future__ import annotations
 
+from tripwire.messages._coerce import coerce_message
 from tripwire.messages._forms import message_to_core, message_to_ui
 from tripwire.messages._list import MessageList, MessageView
 from tripwire.messages._types import (
@@ -28,7 +29,6 @@ from tripwire.messages._types import (
     TextPart,
     ToolInvocation,
     ToolInvocationPart,
-    coerce_message,
     coerce_system,
     coerce_system_list,
     new_id,

@@ -1,7 +1,8 @@
-"""The forms a message takes outside storage: the provider-facing ("core") dicts a
-model is prompted with, and the dicts for user interfaces. The stored JSON form is
-``tripwire.messages.serde``'s.
-"""
+"""The forms a message takes outside storage: prompts and user-interface dicts.
+
+The forms a message takes outside storage: the provider-facing ("core") dicts a model is
+prompted with, and the dicts for user interfaces. The stored JSON form is
+``tripwire.messages.serde``'s."""
 
 from __future__ import annotations
 

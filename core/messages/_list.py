@@ -13,6 +13,7 @@ from typing import Any, overload
 
 import attrs
 
+from tripwire.messages._coerce import coerce_message
 from tripwire.messages._forms import message_to_core, message_to_ui
 from tripwire.messages._types import (
     SOURCES,
@@ -23,7 +24,6 @@ from tripwire.messages._types import (
     TextPart,
     ToolInvocation,
     ToolInvocationPart,
-    coerce_message,
     coerce_system,
     replace_untagged,
 )

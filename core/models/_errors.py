@@ -1,7 +1,8 @@
-"""Every way a model call fails, as one ``tripwire.APICallError`` each: the message
-names the provider and what went wrong (and, where it helps, what to change),
-``is_retryable`` says whether sending the same request again may help, and nothing
-shown carries a credential of the provider (``Secrets``)."""
+"""Every way a model call fails, as one ``tripwire.APICallError`` each.
+
+The message names the provider and what went wrong (and, where it helps, what to
+change), ``is_retryable`` says whether sending the same request again may help, and
+nothing shown carries a credential of the provider (``Secrets``)."""
 
 from __future__ import annotations
 

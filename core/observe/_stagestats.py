@@ -1,8 +1,9 @@
-"""What the output pipeline's stages did with the chunks of each step, for the audit
+"""What the output pipeline's stages did with each step's chunks, for the audit.
+
+What the output pipeline's stages did with the chunks of each step, for the audit
 (``result.audit``, OpenTelemetry spans): each stage's counts of the step
-(``Stage.counts``) and the calls timed over the run (``Stage.timings``: one chunk in
-32, the run's first always), handed to the run's recorder step by step.
-"""
+(``Stage.counts``) and the calls timed over the run (``Stage.timings``: one chunk in 32,
+the run's first always), handed to the run's recorder step by step."""
 
 from __future__ import annotations
 

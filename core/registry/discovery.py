@@ -1,6 +1,8 @@
-"""Processors (``tripwire.processors``) and CLI commands (``tripwire.commands``) from
-installed distributions, read through the one plugin registry (``tripwire.registry``:
-a lazy single scan, de-duplication, broken plugins recorded, the environment's
+"""Processors and CLI commands from installed distributions.
+
+Processors (``tripwire.processors``) and CLI commands (``tripwire.commands``) from
+installed distributions, read through the one plugin registry (``tripwire.registry``: a
+lazy single scan, de-duplication, broken plugins recorded, the environment's
 ``TRIPWIRE_LOAD_PLUGINS`` / ``TRIPWIRE_DISABLE_PLUGINS`` lists).
 
 A plugin that fails to import is recorded as broken, so discovery of the others goes

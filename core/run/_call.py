@@ -18,13 +18,8 @@ import tripwire.hookspecs as hookspecs
 from tripwire import registry
 from tripwire.context import RequestContext
 from tripwire.errors import ConfigurationError
-from tripwire.hooks._validation import (
-    CompiledGroup,
-    CompiledNode,
-    CompiledProcessor,
-    HookImplInfo,
-    compile_processor,
-)
+from tripwire.hooks._lists import CompiledGroup, CompiledNode
+from tripwire.hooks._validation import CompiledProcessor, HookImplInfo, compile_processor
 from tripwire.option_checks import NonNegativeInt, PositiveInt, check
 from tripwire.tools import Tool
 
@@ -182,6 +177,9 @@ class CallOptions:
     #: the names of the call's ``client_tools`` it offers (a name the agent has a
     #: tool for is the agent's tool)
     caller_tools: tuple[str, ...] = ()
+    #: the names of the tools the run listed from servers (MCP) as it started: their
+    #: definitions are input, whatever ``system_is_input`` (``tripwire.run._listed``)
+    listed_tools: tuple[str, ...] = ()
     #: the agent's own ``provider_options`` and ``model_settings`` (what of the call's
     #: is not the caller's: ``tripwire.run._caller_texts``)
     own_settings: tuple[Mapping[str, Any], Mapping[str, Any]] = ({}, {})
@@ -254,7 +252,7 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
                        audit, plans, caller_system == "input",
                        tuple(n for n in callers if n not in agent.tools) if callers else (),
-                       (agent.provider_options, agent.model_settings))
+                       (), (agent.provider_options, agent.model_settings))
 
 
 def _call_units(agent: Agent, options: Mapping[str, Any], request_context: RequestContext

@@ -31,6 +31,7 @@ from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, StepAccumulator, StepResult
 from tripwire.run import _end
 from tripwire.run._call import StepConfig, resolve_call
+from tripwire.run._listed import add_listed_tools
 from tripwire.run._modes import read_during_checks
 from tripwire.run._step_end import accept_step, output_step
 from tripwire.run._step_request import answer_stream, model_request, prepare_step, request_prompt
@@ -113,6 +114,8 @@ class Run:
         self.phase = "running"
         send = self.sent.append
         try:
+            if self.agent._toolsets:  # tools from servers (MCP), listed as the run starts
+                await add_listed_tools(self)
             if self.starts:
                 for c in await self._start():
                     send(c)

@@ -1,6 +1,8 @@
-"""Execution modes at run time: checks in ``parallel`` mode run beside the model call,
-and the model's chunks wait for them; and the list-order rule that decides which of
-several concurrent tasks (those checks, a parallel group's members) ends the run.
+"""Execution modes at run time: ``parallel`` checks, and which concurrent task ends the run.
+
+Execution modes at run time: checks in ``parallel`` mode run beside the model call, and
+the model's chunks wait for them; and the list-order rule that decides which of several
+concurrent tasks (those checks, a parallel group's members) ends the run.
 
 (``monitor`` checks need nothing here: the run starts them and never waits for them;
 see ``Hooks.start_checks`` and ``Agent._own_task``.)

@@ -1,7 +1,8 @@
-"""The ``[serve]`` table of a configuration file, and the agents a gateway serves from
-it: one per ``[agents.NAME]``, and for each key with processor overrides its own copy of
-the agents it may use (``Gateway.from_config`` puts them together).
-"""
+"""The ``[serve]`` table and the agents a gateway serves from it.
+
+The ``[serve]`` table of a configuration file, and the agents a gateway serves from it:
+one per ``[agents.NAME]``, and for each key with processor overrides its own copy of the
+agents it may use (``Gateway.from_config`` puts them together)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def build_agents(config: Config, keys: Keys
     use instead, by ``(key name, agent name)``."""
     if not config.agents:
         raise ConfigurationError(f"{config.path}: no agents to serve (add [agents.NAME])")
-    agents = {name: config.agent(name) for name in config.agents}
+    agents = {name: Agent.from_config(config, name) for name in config.agents}
     key_agents: dict[tuple[str, str], Agent] = {}
     for key in keys.keys:
         unknown = [a for a in key.agents or () if a not in agents]

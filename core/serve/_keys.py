@@ -1,6 +1,8 @@
-"""API keys of the gateway: ``[serve.keys.NAME]`` tables (or a keys file of
-``[keys.NAME]`` tables) mapping a key to its tenant, the agents it may use, its
-processor overrides and its concurrency limit.
+"""API keys of the gateway: tenant, agents, processor overrides, concurrency limit.
+
+API keys of the gateway: ``[serve.keys.NAME]`` tables (or a keys file of ``[keys.NAME]``
+tables) mapping a key to its tenant, the agents it may use, its processor overrides and
+its concurrency limit.
 
 The key itself never goes in a file: a table names the environment variable that
 holds it (``key_env``) or gives its SHA-256 (``key_sha256``). Presented keys are

@@ -1,7 +1,9 @@
-"""Serving a gateway: the event loop ``tripwire serve`` runs on, the garbage
-collector's tuning, serving until the block ends (``running``) or until a signal
-(``serve``), and the start-up line. The package re-exports the public ones; a worker
-of ``--workers`` (``_workers``) runs them too."""
+"""Serving a gateway: its event loop, until the block ends or a signal comes.
+
+The event loop ``tripwire serve`` runs on, the garbage collector's tuning, serving until
+the block ends (``running``) or until a signal (``serve``), and the start-up line. The
+package re-exports the public ones; a worker of ``--workers`` (``_workers``) runs them
+too."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""What the workers of one ``tripwire serve --workers N`` share: the requests each key
-has in flight (so a key's ``max_concurrent`` holds across workers) and the metrics
-(so ``/metrics``, answered by whichever worker the scrape reaches, counts them all).
+"""What the workers of one ``tripwire serve --workers N`` share.
+
+The requests each key has in flight (so a key's ``max_concurrent`` holds across workers)
+and the metrics (so ``/metrics``, answered by whichever worker the scrape reaches,
+counts them all).
 
 One worker's server keeps both in its own process (``KeySlots()``, no peers).
 """

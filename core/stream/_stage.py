@@ -1,8 +1,9 @@
-"""One output processor's ``process_output_stream``, bound for a call's chunks: a stage
-of the output pipeline, and what its return for a chunk means (``Stage.settle``,
-``Stage.failed``), with what it did over the run (to warn about a processor that
-dropped every text chunk) and, with the audit on, over the step.
-"""
+"""One output processor's ``process_output_stream`` as a stage of the pipeline, and what its return means.
+
+One output processor's ``process_output_stream``, bound for a call's chunks: a stage of
+the output pipeline, and what its return for a chunk means (``Stage.settle``,
+``Stage.failed``), with what it did over the run (to warn about a processor that dropped
+every text chunk) and, with the audit on, over the step."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The ``writer`` hooks and tools are given: ``writer.custom`` emits a ``data-*`` chunk
-to the client, ``writer.report`` records a guard's verdict. The chunks wait in the output
-pipeline's ``pending`` until it sends them through the output processors (all but the
-writer's own).
-"""
+"""The ``writer`` hooks and tools are given.
+
+``writer.custom`` emits a ``data-*`` chunk to the client, ``writer.report`` records a
+guard's verdict. The chunks wait in the output pipeline's ``pending`` until it sends
+them through the output processors (all but the writer's own)."""
 
 from __future__ import annotations
 

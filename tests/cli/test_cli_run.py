@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 from tripwire import Chunk, Usage
-from tripwire.cli import chunk_json, main, model_options
+from tripwire.cli import chunk_json, configured_agent, main, model_options
 from tripwire.models import register_provider
 
 
@@ -160,9 +160,7 @@ def test_options_reach_the_model_over_the_agents_settings(config, cli):
 
 
 def test_settings_order_model_table_then_agent_then_options(config, capsys, tmp_path):
-    from tripwire.config import load_config
-
-    agent = load_config(config).agent("scripted", model_settings={"top_p": 0.1})
+    agent = configured_agent(str(config), "scripted", model_settings={"top_p": 0.1})
     assert agent.model_settings == {"temperature": 0, "seed": 2, "top_p": 0.1}
 
 

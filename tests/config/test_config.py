@@ -7,8 +7,8 @@ import textwrap
 import pytest
 
 from tests.support.fake_llm_server import Reply
-from tripwire import APICallError, ConfigurationError, Processor, ProcessorError, hookimpl
-from tripwire.agent import Agent
+from tripwire import Agent, APICallError, ConfigurationError, Processor, ProcessorError, hookimpl
+from tripwire.cli import configured_agent
 from tripwire.config import agent_kwargs, build_processors, load_config
 from tripwire.testing import MockModel
 
@@ -510,7 +510,7 @@ def test_a_tool_module_that_raises_on_import_is_reported(tmp_path):
 def test_an_agent_constructor_error_names_the_file_and_the_table(tmp_path):
     path = write(tmp_path, '[agents.a]\nmodel = "nope/x"\n')
     with pytest.raises(ConfigurationError) as e:
-        load_config(path).agent("a")
+        Agent.from_config(path, "a")
     assert str(e.value).startswith(f"{path}: [agents.a]: unknown model provider 'nope'")
 
 
@@ -639,7 +639,7 @@ def test_a_models_table_needs_use(tmp_path):
     path = write(tmp_path, '[models.local]\nmodel = "m1"\n')
     assert load_error(path) == (
         f"{path}: [models.local]: needs use = \"KIND\"; kinds: mock, openai-compatible, "
-        f"anthropic (router ids go straight into an agent's model key)"
+        f"openai-responses, anthropic (router ids go straight into an agent's model key)"
     )
 
 
@@ -692,8 +692,8 @@ def test_config_agent_adds_instructions_and_settings(tmp_path):
         use = "mock"
         settings = { temperature = 0 }
     """)
-    agent = load_config(path).agent("a", instructions=["In French."],
-                                    model_settings={"temperature": 0.3})
+    agent = configured_agent(str(path), "a", instructions=["In French."],
+                             model_settings={"temperature": 0.3})
     assert agent.instructions == ["Be brief.", "In French."]
     assert agent.model_settings == {"temperature": 0.3}
 

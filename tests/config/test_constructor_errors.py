@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tripwire
-from tripwire import Processor
+from tripwire import Agent, Processor
 from tripwire.errors import ConfigurationError
 from tripwire.option_checks import options_of
 from tripwire.plugins.pii_detector import PIIDetector
@@ -30,7 +30,6 @@ def test_a_misspelt_option_names_the_processor_the_option_the_closest_and_the_va
 
 
 def test_a_typo_reads_the_same_from_python_and_from_a_configuration_file(tmp_path):
-    from tripwire.config import load_config
 
     with pytest.raises(ConfigurationError) as python:
         PIIDetector(stratgy="redact")  # type: ignore[call-arg]
@@ -38,7 +37,7 @@ def test_a_typo_reads_the_same_from_python_and_from_a_configuration_file(tmp_pat
     path.write_text('[agents.a]\nmodel = "openai/x"\n'
                     'output_processors = [{ use = "pii-detector", stratgy = "redact" }]\n')
     with pytest.raises(ConfigurationError) as toml:
-        load_config(path).agent("a")
+        Agent.from_config(path, "a")
     assert str(toml.value) == f"{path}: [agents.a] output_processors[0]: {python.value}"
     assert "(did you mean 'strategy'?)" in str(python.value)
     assert len(str(python.value)) < 300   # names, not ~900 characters of signatures

@@ -55,21 +55,6 @@ def test_the_check_sees_imports_at_any_depth(tmp_path: Path) -> None:
 PACKAGES = [(ROOT / "core", "tripwire"), (ROOT / "hookspecs", "tripwire.hookspecs"),
             (ROOT / "plugins", "tripwire.plugins")]
 
-#: The imports that still close a cycle, each a function-level import, with why it
-#: stays. The graph without them must have no cycle; any other cycle fails the test.
-ALLOWED: dict[tuple[str, str], str] = {
-    ("tripwire.messages._types", "tripwire.messages.serde"):
-        "coerce_message accepts a message in its stored form; serde (and cattrs) load "
-        "only then",
-    ("tripwire.memory.store", "tripwire.memory.sqlite"):
-        "open_store builds the default sqlite:// and memory:// store, which is built on "
-        "store's types",
-    ("tripwire.hooks._validation", "tripwire.registry.discovery"):
-        "a processor list may name a plugin, built by discovery.create, which compiles "
-        "what it builds",
-    ("tripwire.agent", "tripwire.config"):
-        "Agent.from_config reads a file with tripwire.config, which builds Agents",
-}
 
 
 def modules() -> dict[str, Path]:
@@ -166,28 +151,9 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_cycle() -> None:
-    graph = import_graph()
-    for (source, target), why in ALLOWED.items():
-        assert target in graph[source], f"allowed import {source} -> {target} is gone ({why})"
-        graph[source] = graph[source] - {target}
-    cycle = find_cycle(graph)
+    """No cycle in the import graph, function-level imports included."""
+    cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
-
-
-def test_each_allowed_import_closes_a_cycle() -> None:
-    """An allowed import that no longer closes a cycle comes off the list."""
-    graph = import_graph()
-    for source, target in ALLOWED:
-        rest = {k: set(v) for k, v in graph.items()}
-        rest[source].discard(target)
-        reach: set[str] = set()
-        todo = [target]
-        while todo:
-            node = todo.pop()
-            if node not in reach:
-                reach.add(node)
-                todo.extend(rest.get(node, ()))
-        assert source in reach, f"{source} -> {target} closes no cycle: remove it from ALLOWED"
 
 
 def test_the_graph_sees_function_level_imports(tmp_path: Path) -> None:

@@ -468,12 +468,11 @@ async def test_instructions_are_the_translators_system_prompt(make_bare_agent):
 
 
 def test_instructions_are_an_option_in_a_configuration_file(tmp_path):
-    from tripwire.config import load_config
 
     path = tmp_path / "tripwire.toml"
     path.write_text(
         '[agents.a]\nmodel = "models.m"\ninput_processors = [{ use = "language-detector", '
         'strategy = "translate", model = "models.m", instructions = "Into {target}, tersely." }]\n'
         '[models.m]\nuse = "mock"\n')
-    (guard,) = load_config(path).agent("a").input_processors
+    (guard,) = Agent.from_config(path, "a").input_processors
     assert guard.instructions == "Into English, tersely."

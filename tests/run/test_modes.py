@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.fake_llm_server import Reply
 from tripwire import (
+    Agent,
     Message,
     Processor,
     ProcessorError,
@@ -459,7 +460,6 @@ def test_a_mode_needs_process_input(make_bare_agent):
 
 
 async def test_mode_from_toml(tmp_path, only_plugins):
-    from tripwire.config import load_config
 
     only_plugins("unicode-normalizer")
     path = tmp_path / "tripwire.toml"
@@ -472,11 +472,11 @@ responses = ["ok"]
 model = "models.demo"
 input_processors = [{ use = "unicode-normalizer", mode = "monitor" }]
 """)
-    agent = load_config(path).agent("a")
+    agent = Agent.from_config(path, "a")
     await agent.generate("ｈｉ")
     # a monitor cannot change the input: the model saw it as it was
     assert agent.model.requests[0].prompt[-1]["content"][0]["text"] == "ｈｉ"
     await agent.aclose()
     path.write_text(path.read_text().replace('"monitor"', '"loud"'))
     with pytest.raises(Exception, match="mode = 'loud' is not a mode"):
-        load_config(path).agent("a")
+        Agent.from_config(path, "a")
