@@ -179,7 +179,7 @@ async def calls(client: Any, runs: int) -> list[float]:
     return out
 
 
-async def proxy_section(runs: int) -> None:
+async def proxy_section(runs: int, loop: str) -> None:
     import subprocess
 
     from mcp import Client, StdioServerParameters
@@ -187,7 +187,8 @@ async def proxy_section(runs: int) -> None:
     here = str(Path(__file__).resolve())
     root = str(_HERE.parent)
     http = HTTPServer().start()
-    served = subprocess.Popen([sys.executable, here, "--serve-proxy", "http"], cwd=root,
+    served = subprocess.Popen([sys.executable, here, "--serve-proxy", "http", "--loop", loop],
+                              cwd=root,
                               stdout=subprocess.PIPE, text=True)
     try:
         assert served.stdout is not None
@@ -200,8 +201,9 @@ async def proxy_section(runs: int) -> None:
         targets = [
             ("stdio", StdioServerParameters(command=direct_server.command,
                                             args=list(direct_server.args), cwd=root),
-             StdioServerParameters(command=sys.executable, args=[here, "--serve-proxy",
-                                                                 "stdio"], cwd=root)),
+             StdioServerParameters(command=sys.executable,
+                                   args=[here, "--serve-proxy", "stdio", "--loop", loop],
+                                   cwd=root)),
             ("HTTP", http.url, f"http://127.0.0.1:{port}/mcp"),
         ]
         for label, direct, proxied in targets:
@@ -229,33 +231,40 @@ async def proxy_section(runs: int) -> None:
         http.stop()
 
 
-def serve_proxy(transport: str) -> None:
+def serve_proxy(transport: str, loop: str) -> None:
+    """Serve ``proxy()`` as ``tripwire mcp-proxy`` does (its event loop, its collector)."""
+    from tripwire.serve import event_loop, prepare_collector
+
+    _, run = event_loop(loop)
     served = proxy()
+    prepare_collector()
     if transport == "stdio":
-        asyncio.run(served.serve_stdio())
+        run(served.serve_stdio())
         return
     import socket
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     print(sock.getsockname()[1], flush=True)
-    asyncio.run(served.serve_http(None, "127.0.0.1", 0, sock=sock))
+    run(served.serve_http(None, "127.0.0.1", 0, sock=sock))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--only", choices=["agent", "proxy"], default=None)
+    parser.add_argument("--loop", choices=["auto", "asyncio", "uvloop"], default="auto",
+                        help="the proxy's event loop, as tripwire mcp-proxy --loop")
     parser.add_argument("--serve-proxy", choices=["stdio", "http"], default=None,
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_proxy:
-        serve_proxy(args.serve_proxy)
+        serve_proxy(args.serve_proxy, args.loop)
         return
     if args.only in (None, "agent"):
         asyncio.run(agent_section(args.runs))
     if args.only in (None, "proxy"):
-        asyncio.run(proxy_section(args.runs))
+        asyncio.run(proxy_section(args.runs, args.loop))
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ from tripwire.serve._workers import serve_workers
 if TYPE_CHECKING:
     from tripwire.serve._app import Gateway
 
-__all__ = ["CANCEL_GRACE", "GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop",
+__all__ = ["CANCEL_GRACE", "GC_THRESHOLD", "LOOPS", "ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop",
            "load_keys", "prepare_collector", "register", "running", "serve", "serve_workers"]
 
 if not TYPE_CHECKING:  # a type checker reads the import above, and flags a misspelt name
