@@ -155,6 +155,36 @@ def proxy(processors: int = 5) -> Any:
     return MCPProxy(agent)
 
 
+async def parts(runs: int) -> dict[str, float]:
+    """CPU µs per request of the parts of a proxied call, in this process (its event
+    loop): the guarded run with the upstream call stood in for (``MCPProxy.call_tool``
+    whose toolset answers at once), and the upstream call alone (the SDK's client)."""
+    served = proxy()
+    await served.open()
+    try:
+        (toolset,) = served.agent._toolsets
+        connection = toolset.connection
+
+        async def answered(name: str, arguments: dict[str, Any]) -> Any:
+            return f"3 pages match {arguments.get('query')!r}"
+
+        async def cpu(request: Any) -> float:
+            for _ in range(50):
+                await request()
+            start = time.process_time()
+            for _ in range(runs):
+                await request()
+            return (time.process_time() - start) / runs * 1e6
+
+        upstream = await cpu(lambda: connection.call_tool("search", {"query": "hooks"}))
+        toolset.call = answered
+        run = await cpu(lambda: served.call_tool("search", {"query": "hooks"}))
+    finally:
+        await served.aclose()
+    return {"the guarded run (upstream stood in for)": run,
+            "the upstream call alone (the SDK's client, stdio)": upstream}
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (Linux /proc)."""
     import os
@@ -304,6 +334,9 @@ async def proxy_section(runs: int, rounds: int, loop: str, against: str | None) 
             print(f"{transport + ' through ' + side.name:<28} {p50:>7.0f} {p(values, 99):>7.0f} "
                   f"{p50 - base:>19.0f} {statistics.median(side.cpu[transport, 'call']):>19.0f} "
                   f"{statistics.median(side.cpu[transport, 'ping']):>9.0f}")
+    print(f"in this process ({runs * 5} requests each): CPU µs per request")
+    for what, value in (await parts(runs * 5)).items():
+        print(f"{what:<52} {value:>7.0f}")
 
 
 def serve_proxy(transport: str, loop: str) -> None:
