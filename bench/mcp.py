@@ -227,6 +227,21 @@ async def timed_requests(client: Any, runs: int, ping: bool = False) -> list[flo
     return out
 
 
+def wait_for_port(port: int, seconds: float = 60) -> None:
+    """Until loopback ``port`` takes connections (the proxy opens its upstream first)."""
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 @attrs.define
 class Side:
     """A tree whose proxy is measured: its ``bench/mcp.py`` run with ``env``."""
@@ -249,6 +264,7 @@ class Side:
                                       *self.options], cwd=self.cwd, env=self.env,
                                      stdout=subprocess.PIPE, text=True)
         self.port = int(self.http.stdout.readline())
+        wait_for_port(self.port)
 
     def stop_http(self) -> None:
         if self.http is not None:
