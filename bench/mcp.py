@@ -1,7 +1,8 @@
 """MCP overhead: an agent's tool step with a tool of an MCP server against the same
 tool in-process; a tool call through ``tripwire mcp-proxy`` against the same call direct.
 
-Run by hand:  python bench/mcp.py [--runs 300] [--only agent|proxy]
+Run by hand:  python bench/mcp.py [--runs 300] [--only agent|proxy] [--rounds 3]
+                                  [--against REV] [--loop auto|asyncio|uvloop]
 
 The tool is the test server's ``search`` (tests/support/mcp_servers.py, the official
 SDK's server API), over stdio (a subprocess) and streamable HTTP (uvicorn on loopback);
@@ -15,9 +16,13 @@ tool's p50 minus the in-process one's; then the call alone made with the SDK's c
 Proxy: the SDK's client calls ``search`` on the test server directly (stdio, HTTP), and
 through the proxy (a process of its own: this script with ``--serve-proxy stdio|http``,
 an ``MCPProxy`` with 5 pass-through processors in both lists, in front of the test
-server over stdio) over the same transport. Prints p50 and p99 per call in µs, the
-proxy's p50 minus the direct one's, and the CPU time the proxy's process spent per call
-(user + system, from /proc: what load on the machine does not move).
+server over stdio, on the event loop and collector ``tripwire mcp-proxy`` runs with)
+over the same transport, ``--rounds`` rounds in turns. Prints p50 and p99 per call in
+µs, the proxy's p50 minus the direct one's, and the CPU time the proxy's process spent
+per call (user + system, from /proc: what load on the machine moves least) and per
+``ping`` (what the SDK's server and the transport cost alone, the guarded run and the
+upstream call aside). ``--against REV`` measures the proxy of git revision REV too, in
+the same rounds (checked out in a temporary git worktree, as bench/startup.py does).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import asyncio
 import statistics
 import sys
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +40,8 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
+
+import attrs  # noqa: E402
 
 from tests.support.mcp_servers import HTTPServer, stdio_server  # noqa: E402
 from tripwire import Agent, Processor, hookimpl, tool  # noqa: E402
@@ -147,6 +155,36 @@ def proxy(processors: int = 5) -> Any:
     return MCPProxy(agent)
 
 
+async def parts(runs: int) -> dict[str, float]:
+    """CPU µs per request of the parts of a proxied call, in this process (its event
+    loop): the guarded run with the upstream call stood in for (``MCPProxy.call_tool``
+    whose toolset answers at once), and the upstream call alone (the SDK's client)."""
+    served = proxy()
+    await served.open()
+    try:
+        (toolset,) = served.agent._toolsets
+        connection = toolset.connection
+
+        async def answered(name: str, arguments: dict[str, Any]) -> Any:
+            return f"3 pages match {arguments.get('query')!r}"
+
+        async def cpu(request: Any) -> float:
+            for _ in range(50):
+                await request()
+            start = time.process_time()
+            for _ in range(runs):
+                await request()
+            return (time.process_time() - start) / runs * 1e6
+
+        upstream = await cpu(lambda: connection.call_tool("search", {"query": "hooks"}))
+        toolset.call = answered
+        run = await cpu(lambda: served.call_tool("search", {"query": "hooks"}))
+    finally:
+        await served.aclose()
+    return {"the guarded run (upstream stood in for)": run,
+            "the upstream call alone (the SDK's client, stdio)": upstream}
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (Linux /proc)."""
     import os
@@ -155,107 +193,206 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def serving_proxy(transport: str) -> int:
-    """The pid of the ``--serve-proxy`` process of ``transport``."""
+def serving_proxy(script: str, transport: str) -> int:
+    """The pid of the ``script --serve-proxy TRANSPORT`` process."""
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 cmdline = (entry / "cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
-            if b"--serve-proxy" in cmdline and transport.encode() in cmdline:
+            if b"--serve-proxy" in cmdline and transport.encode() in cmdline and \
+                    script.encode() in cmdline:
                 return int(entry.name)
-    raise LookupError(f"no --serve-proxy {transport} process")
+    raise LookupError(f"no {script} --serve-proxy {transport} process")
 
 
-async def calls(client: Any, runs: int) -> list[float]:
+async def timed_requests(client: Any, runs: int, ping: bool = False) -> list[float]:
+    """µs per request: ``search`` called (or, ``ping``, a ping), after 20 to warm up."""
+    async def request() -> None:
+        if ping:  # (the handshake protocol's ping, which the SDK marks as of the past)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                await client.send_ping()
+        else:
+            await client.call_tool("search", {"query": "hooks"})
+
     for _ in range(20):
-        await client.call_tool("search", {"query": "hooks"})
+        await request()
     out = []
     for _ in range(runs):
         start = time.perf_counter_ns()
-        await client.call_tool("search", {"query": "hooks"})
+        await request()
         out.append((time.perf_counter_ns() - start) / 1000)
     return out
 
 
-async def proxy_section(runs: int) -> None:
-    import subprocess
+def wait_for_port(port: int, seconds: float = 60) -> None:
+    """Until loopback ``port`` takes connections (the proxy opens its upstream first)."""
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+@attrs.define
+class Side:
+    """A tree whose proxy is measured: its ``bench/mcp.py`` run with ``env``."""
+
+    name: str
+    script: str
+    cwd: str
+    env: dict[str, str]
+    options: list[str]
+    http: Any = None
+    port: int = 0
+    #: (transport, "call" | "ping") -> µs per request, and CPU µs per request per round
+    times: dict[tuple[str, str], list[float]] = attrs.field(factory=dict)
+    cpu: dict[tuple[str, str], list[float]] = attrs.field(factory=dict)
+
+    def start_http(self) -> None:
+        import subprocess
+
+        self.http = subprocess.Popen([sys.executable, self.script, "--serve-proxy", "http",
+                                      *self.options], cwd=self.cwd, env=self.env,
+                                     stdout=subprocess.PIPE, text=True)
+        self.port = int(self.http.stdout.readline())
+        wait_for_port(self.port)
+
+    def stop_http(self) -> None:
+        if self.http is not None:
+            self.http.terminate()
+            self.http.wait()
+            self.http.stdout.close()
+
+    def target(self, transport: str) -> Any:
+        from mcp import StdioServerParameters
+
+        if transport == "HTTP":
+            return f"http://127.0.0.1:{self.port}/mcp"
+        return StdioServerParameters(command=sys.executable, env=self.env, cwd=self.cwd,
+                                     args=[self.script, "--serve-proxy", "stdio",
+                                           *self.options])
+
+    async def measure(self, transport: str, runs: int) -> None:
+        """One round: ``runs`` calls, then ``runs`` pings, through this side's proxy."""
+        from mcp import Client
+
+        async with Client(self.target(transport), cache=None, mode="legacy") as client:
+            pid = serving_proxy(self.script, "http" if transport == "HTTP" else "stdio")
+            for what in ("call", "ping"):
+                before = cpu_seconds(pid)
+                values = await timed_requests(client, runs, ping=what == "ping")
+                spent = cpu_seconds(pid) - before
+                self.times.setdefault((transport, what), []).extend(values)
+                self.cpu.setdefault((transport, what), []).append(spent / (runs + 20) * 1e6)
+
+
+async def proxy_section(runs: int, rounds: int, loop: str, against: str | None) -> None:
+    import os
+    import tempfile
+    from contextlib import ExitStack
 
     from mcp import Client, StdioServerParameters
 
     here = str(Path(__file__).resolve())
     root = str(_HERE.parent)
-    http = HTTPServer().start()
-    served = subprocess.Popen([sys.executable, here, "--serve-proxy", "http"], cwd=root,
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert served.stdout is not None
-        port = int(served.stdout.readline())
-        print(f"a tool call, {runs} calls each: µs per call (the proxy: 5 pass-through "
-              f"processors)")
-        print(f"{'path':<22} {'p50':>9} {'p99':>9} {'proxy - direct p50':>20} "
-              f"{'proxy CPU per call':>19}")
+    env = dict(os.environ)
+    sides = [Side("this tree", here, root, env, ["--loop", loop])]
+    with ExitStack() as stack:
+        if against is not None:
+            sys.path.append(str(_HERE))  # (after the installed packages: mcp stays the SDK)
+            from _trees import revision_path
+
+            tmp = stack.enter_context(tempfile.TemporaryDirectory())
+            path = stack.enter_context(revision_path(against, tmp))
+            tree = Path(tmp) / "tree"
+            script = str(tree / "bench" / "mcp.py")
+            takes_loop = "--loop" in Path(script).read_text()
+            sides.append(Side(against, script, str(tree), {**env, "PYTHONPATH": str(path)},
+                              ["--loop", loop] if takes_loop else []))
+        http = HTTPServer().start()
+        stack.callback(http.stop)
+        for side in sides:
+            side.start_http()
+            stack.callback(side.stop_http)
         direct_server = stdio_server()
-        targets = [
-            ("stdio", StdioServerParameters(command=direct_server.command,
-                                            args=list(direct_server.args), cwd=root),
-             StdioServerParameters(command=sys.executable, args=[here, "--serve-proxy",
-                                                                 "stdio"], cwd=root)),
-            ("HTTP", http.url, f"http://127.0.0.1:{port}/mcp"),
-        ]
-        for label, direct, proxied in targets:
-            base = 0.0
-            for how, target in (("direct", direct), ("through the proxy", proxied)):
-                cpu = ""
+        direct = {"stdio": StdioServerParameters(command=direct_server.command,
+                                                 args=list(direct_server.args), cwd=root),
+                  "HTTP": http.url}
+        times: dict[str, list[float]] = {}
+        for _ in range(rounds):
+            for transport, target in direct.items():
                 async with Client(target, cache=None, mode="legacy") as client:
-                    if how == "direct":
-                        values = await calls(client, runs)
-                    else:
-                        pid = serving_proxy("stdio" if label == "stdio" else "http")
-                        before = cpu_seconds(pid)
-                        values = await calls(client, runs)
-                        spent = cpu_seconds(pid) - before
-                        cpu = f"{spent / (runs + 20) * 1e6:>19.0f}"
-                p50 = statistics.median(values)
-                extra = f"{p50 - base:>20.0f}" if how != "direct" else " " * 20
-                base = p50
-                print(f"{label + ' ' + how:<22} {p50:>9.0f} {p(values, 99):>9.0f} {extra} {cpu}")
-    finally:
-        served.terminate()
-        served.wait()
-        if served.stdout is not None:
-            served.stdout.close()
-        http.stop()
+                    times.setdefault(transport, []).extend(await timed_requests(client, runs))
+                for side in sides:
+                    await side.measure(transport, runs)
+            sides.reverse()  # neither side always goes first
+        sides.sort(key=lambda side: side.name != "this tree")
+    print(f"a tool call, {rounds} rounds of {runs} calls and {runs} pings each, in turns: µs "
+          f"per request (the proxy: 5 pass-through processors; load average "
+          f"{os.getloadavg()[0]:.1f} at the end)")
+    print(f"{'path':<28} {'p50':>7} {'p99':>7} {'proxy - direct p50':>19} "
+          f"{'proxy CPU per call':>19} {'per ping':>9}")
+    for transport in direct:
+        base = statistics.median(times[transport])
+        print(f"{transport + ' direct':<28} {base:>7.0f} {p(times[transport], 99):>7.0f}")
+        for side in sides:
+            values = side.times[transport, "call"]
+            p50 = statistics.median(values)
+            print(f"{transport + ' through ' + side.name:<28} {p50:>7.0f} {p(values, 99):>7.0f} "
+                  f"{p50 - base:>19.0f} {statistics.median(side.cpu[transport, 'call']):>19.0f} "
+                  f"{statistics.median(side.cpu[transport, 'ping']):>9.0f}")
+    print(f"in this process ({runs * 5} requests each): CPU µs per request")
+    for what, value in (await parts(runs * 5)).items():
+        print(f"{what:<52} {value:>7.0f}")
 
 
-def serve_proxy(transport: str) -> None:
+def serve_proxy(transport: str, loop: str) -> None:
+    """Serve ``proxy()`` as ``tripwire mcp-proxy`` does (its event loop, its collector)."""
+    from tripwire.serve import event_loop, prepare_collector
+
+    _, run = event_loop(loop)
     served = proxy()
+    prepare_collector()
     if transport == "stdio":
-        asyncio.run(served.serve_stdio())
+        run(served.serve_stdio())
         return
     import socket
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     print(sock.getsockname()[1], flush=True)
-    asyncio.run(served.serve_http(None, "127.0.0.1", 0, sock=sock))
+    run(served.serve_http(None, "127.0.0.1", 0, sock=sock))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--only", choices=["agent", "proxy"], default=None)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="(proxy) rounds of --runs requests per path, in turns")
+    parser.add_argument("--against", metavar="REV", default=None,
+                        help="(proxy) also measure the proxy of git revision REV, in turns")
+    parser.add_argument("--loop", choices=["auto", "asyncio", "uvloop"], default="auto",
+                        help="the proxy's event loop, as tripwire mcp-proxy --loop")
     parser.add_argument("--serve-proxy", choices=["stdio", "http"], default=None,
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_proxy:
-        serve_proxy(args.serve_proxy)
+        serve_proxy(args.serve_proxy, args.loop)
         return
     if args.only in (None, "agent"):
         asyncio.run(agent_section(args.runs))
     if args.only in (None, "proxy"):
-        asyncio.run(proxy_section(args.runs))
+        asyncio.run(proxy_section(args.runs, args.rounds, args.loop, args.against))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@
     tripwire mcp-proxy AGENT -c tripwire.toml              # stdio, for one client
     tripwire mcp-proxy AGENT -c tripwire.toml --http --port 8765
 
-The SDK is imported when the command runs, not when the command line is built.
+The SDK is imported when the command runs, not when the command line is built. The
+proxy runs on uvloop when it is installed (``--loop``, as ``tripwire serve`` has it),
+with the garbage collector tuned for serving (``tripwire.serve.prepare_collector``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 from typing import Any
 
 from tripwire.cli.common import add_config_option
+from tripwire.serve import LOOPS
 
 
 def register(subparsers: Any) -> None:
@@ -37,14 +40,28 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--keys-file", default=None,
                         help="(--http) a TOML file of [keys.NAME] tables, as tripwire serve "
                              "takes")
+    parser.add_argument("--loop", choices=LOOPS, default="auto",
+                        help="event loop: auto takes uvloop when it is installed, else "
+                             "asyncio (default: %(default)s)")
     parser.set_defaults(func=run)
 
 
-async def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
+    from tripwire.serve import event_loop
+
+    _, run_loop = event_loop(args.loop)  # (a missing uvloop is said before the file is read)
+    return run_loop(serve(args))
+
+
+async def serve(args: argparse.Namespace) -> int:
+    """Build the proxy of ``args`` and serve it until its client leaves (stdio) or a
+    signal ends it (``--http``)."""
     from tripwire.config import load_config
     from tripwire.mcp.proxy import MCPProxy
+    from tripwire.serve import prepare_collector
 
     config = load_config(args.config)
+    prepare_collector()
     if not args.http:
         await MCPProxy.from_config(config, args.agent).serve_stdio()
         return 0

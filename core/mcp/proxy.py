@@ -250,12 +250,12 @@ class MCPProxy:
 
     async def serve_stdio(self) -> None:
         """Serve one client over this process's stdin and stdout until it leaves."""
-        from mcp.server.stdio import stdio_server
+        from tripwire.mcp._proxy_stdio import stdio_streams
 
         server = self.server()
         await self.open()
         try:
-            async with stdio_server() as (read, write):
+            async with stdio_streams() as (read, write):
                 await server.run(read, write, self.initialization_options(server))
         finally:
             await self.aclose()

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from tripwire.serve._app import Gateway
     from tripwire.serve._config import check_disabled, key_agent_kwargs
 
-__all__ = ["CANCEL_GRACE", "GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics",
+__all__ = ["CANCEL_GRACE", "GC_THRESHOLD", "LOOPS", "ApiKey", "Gateway", "Keys", "Metrics",
            "check_disabled", "digest", "event_loop", "key_agent_kwargs", "load_keys",
            "prepare_collector", "register", "running", "serve", "serve_workers"]
 
