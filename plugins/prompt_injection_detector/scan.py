@@ -18,6 +18,7 @@ from tripwire.plugins.prompt_injection_detector.context import (
     QUOTED_JSON,
     REFUSED,
     context_factor,
+    dialogue_lines,
     hidden_spans,
     refused,
 )
@@ -182,6 +183,8 @@ class Scanner:
         for rule, start, end, evasive in found:
             if quoted is None:
                 quoted = [m.span() for m in quotes.finditer(text)]
+                if indirect:
+                    quoted += dialogue_lines(text)
             factor = context_factor(text, start, end, quoted, meta)
             factor *= rule.indirect if indirect else rule.direct
             if about_attacks:
