@@ -11,7 +11,7 @@ import pytest
 from tripwire.plugins.prompt_injection_detector import PromptInjectionDetector
 from tripwire.plugins.prompt_injection_detector.context import context_factor, dialogue_lines
 
-GUARD = PromptInjectionDetector()
+GUARD = PromptInjectionDetector(classifier=False)
 CHANNELS = ("input", "tool-result", "document")
 
 
