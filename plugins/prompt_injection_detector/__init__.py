@@ -318,8 +318,10 @@ class PromptInjectionDetector(Processor):
                 items.append(Item(message.text, "tool-result",
                                   self.analyze(message.text, "tool-result"), message))
         elif message.text.strip():
-            items.append(Item(message.text, voice, self.scanner.scan(message.text, voice),
-                              message))
+            # a system message is written to instruct the model: the rules read it, the
+            # model (which learned that instructions to the model are suspect) does not
+            items.append(Item(message.text, voice, self.scanner.scan(
+                message.text, voice, ask_model=message.role != "system"), message))
         for part in message.content.parts:
             if type(part) is ReasoningPart:
                 if part.text.strip():

@@ -147,14 +147,16 @@ class Scanner:
         rules = [self.phrases[i] for i in hit]
         return [r for r in rules if all(not g.isdisjoint(words) for g in r.needles[1:])]
 
-    def scan(self, text: str, channel: str = "input", *, structured: bool = False) -> Analysis:
+    def scan(self, text: str, channel: str = "input", *, structured: bool = False,
+             ask_model: bool = True) -> Analysis:
         """The scores and hits of ``text``, read as arriving on ``channel``;
         ``structured``: ``text`` is the JSON form of a value (its string quotes are no
-        quotations)."""
+        quotations); ``ask_model``: the model may have its say (not on text written to
+        instruct the model: a caller's system message, tool definitions)."""
         hits: list[Hit] = []
         budget = [MAX_DECODED]
         plain = self._scan(text, channel, 0, hits, budget, QUOTED_JSON if structured else QUOTED)
-        if plain is not None and self.model is not None:
+        if plain is not None and self.model is not None and ask_model:
             self._model_hit(plain, hits)
         return Analysis(self._score(hits), tuple(sorted(hits, key=lambda h: (h.start, h.end))))
 

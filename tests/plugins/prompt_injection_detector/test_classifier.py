@@ -162,3 +162,11 @@ def test_the_shipped_weights_are_small_and_load():
     model = shipped()
     assert model.weights.shape == (1 << BITS,)
     assert 0.5 <= model.threshold < 1.0
+
+
+def test_text_written_to_instruct_the_model_is_read_by_the_rules_alone():
+    # a caller's system message and tool definitions tell the model what to do: the
+    # detector scans them with ask_model=False (tests/serve checks tool definitions)
+    scanner = Scanner(model=marked(PHRASE))
+    assert scanner.scan(TEXT, ask_model=False).scores == Scanner().scan(TEXT).scores
+    assert scanner.scan(TEXT).scores["injection"] >= 0.7

@@ -465,7 +465,8 @@ async def test_a_document_is_judged_and_rewritten_in_its_encoding(make_bare_agen
     part = FilePart(data, "text/plain")
     message.content.parts.append(part)
     agent = make_bare_agent(["ok"], input_processors=[
-        PromptInjectionDetector(model=judge, strategy="rewrite")])
+        # the rules alone let the note through (the model catches it): the judge decides
+        PromptInjectionDetector(model=judge, strategy="rewrite", classifier=False)])
     result = await agent.generate(message)
     assert base64.b64decode(part.data).decode() == "Cover letter."
     assert [(v.channel, v.action) for v in result.verdicts] == [("document", "rewritten")]
