@@ -9,7 +9,8 @@ Run by hand: ``python bench/injection.py [--split dev|heldout|both] [--peers ...
   each language split into a development half, for tuning, and a held-out half, for
   measuring only): recall per language, per channel (``user``, ``tool-result``,
   ``document``) and per attack category, and the false-positive rate per language and
-  per benign category, for the heuristic tier with its defaults and each peer side by
+  per benign category, for the heuristic tier with its defaults (``tripwire``: the rules
+  and the model; ``rules``: the rules alone) and each peer side by
   side (an absent split is skipped with a line saying so);
 * on the **regression sets** the rules were written against (``injection_data``: its
   tuning set and the set written after tuning; ``injection_turns``: assistant turns of
@@ -68,9 +69,10 @@ Detector = Callable[[str, str], bool]
 """``(text, channel) -> flagged``: one detector's verdict on one text."""
 
 
-def tripwire_detector() -> Detector:
-    """The heuristic tier with its defaults."""
-    guard = PromptInjectionDetector()
+def tripwire_detector(classifier: bool = True) -> Detector:
+    """The heuristic tier with its defaults (``classifier = False``: the rules alone,
+    without the model)."""
+    guard = PromptInjectionDetector(classifier=classifier)
     return lambda text, channel: bool(guard.flagged(guard.analyze(text, channel)))
 
 
@@ -202,7 +204,7 @@ UNAVAILABLE = {
 
 def build_detectors(names: list[str]) -> dict[str, Detector]:
     """tripwire's heuristics and the peers named (each built, or reported missing)."""
-    detectors = {"tripwire": tripwire_detector()}
+    detectors = {"tripwire": tripwire_detector(), "rules": tripwire_detector(classifier=False)}
     for name in names:
         build, package = PEERS[name]
         try:

@@ -8,7 +8,9 @@ given. This processor scans both, without a model (the heuristic tier, see
 characters, homoglyphs, spaced and punctuated letters, leetspeak), decodes base64,
 hex, ROT13, URL-encoded and Unicode-tag payloads and scans them again, strips
 markup and spots fake role delimiters, then scores each detection type from
-weighted pattern families. Text that *discusses* an attack (quotes it, gives it as
+weighted pattern families; where they find little, a small model shipped in the
+package (a linear classifier over hashed n-grams of the folded text:
+``classifier``; ``classifier=False`` turns it off) has its say. Text that *discusses* an attack (quotes it, gives it as
 an example, is about prompt injection) weighs less, so a question about prompt
 injection is not one.
 
@@ -65,6 +67,7 @@ from tripwire.messages import (
 )
 from tripwire.models import Model
 from tripwire.option_checks import Range, check
+from tripwire.plugins.prompt_injection_detector.classifier import Classifier, shipped
 from tripwire.plugins.prompt_injection_detector.cleaning import UNCLEAN, cleaned_text, cleaned_value
 from tripwire.plugins.prompt_injection_detector.findings import Finding
 from tripwire.plugins.prompt_injection_detector.heuristics import TYPES, Analysis, Scanner
@@ -157,8 +160,10 @@ class PromptInjectionDetector(Processor):
         tier: Tier | None = None,
         instructions: str | None = None,
         judge_timeout: JudgeTimeout = DEFAULT_TIMEOUT,
+        classifier: bool = True,
     ) -> None:
         judge_timeout = check("judge_timeout", judge_timeout, JudgeTimeout, owner=self.id)
+        check("classifier", classifier, bool, owner=self.id)
         check("detection_types", detection_types, list[str] | None, owner=self.id)
         check("threshold", threshold, Threshold, owner=self.id)
         check("strategy", strategy, Strategy, owner=self.id)
@@ -198,7 +203,10 @@ class PromptInjectionDetector(Processor):
         self.strategy = strategy
         self.include_scores = include_scores
         self.tier: Tier = tier or ("heuristic" if model is None else "both")
-        self.scanner = Scanner(self.detection_types)
+        #: Whether the shipped model scores texts beside the rules (``classifier``).
+        self.classifier = classifier
+        self.scanner = Scanner(self.detection_types,
+                               model=load_classifier(self.id) if classifier else None)
         self.judge: Judge | None = None
         if model is not None:
             try:
@@ -213,7 +221,8 @@ class PromptInjectionDetector(Processor):
     def __repr__(self) -> str:
         judge = f" model={self.judge.label!r}" if self.judge is not None else ""
         return (f"<PromptInjectionDetector strategy={self.strategy!r} "
-                f"threshold={self.threshold} tier={self.tier!r}{judge}>")
+                f"threshold={self.threshold} tier={self.tier!r}{judge}"
+                f"{'' if self.classifier else ' classifier=False'}>")
 
     async def aclose(self) -> None:
         """Close the judge's model when it was built from a router id."""
@@ -309,8 +318,10 @@ class PromptInjectionDetector(Processor):
                 items.append(Item(message.text, "tool-result",
                                   self.analyze(message.text, "tool-result"), message))
         elif message.text.strip():
-            items.append(Item(message.text, voice, self.scanner.scan(message.text, voice),
-                              message))
+            # a system message is written to instruct the model: the rules read it, the
+            # model (which learned that instructions to the model are suspect) does not
+            items.append(Item(message.text, voice, self.scanner.scan(
+                message.text, voice, ask_model=message.role != "system"), message))
         for part in message.content.parts:
             if type(part) is ReasoningPart:
                 if part.text.strip():
@@ -531,6 +542,17 @@ async def _all(calls: list[Coroutine[Any, Any, dict[str, Any]]]) -> list[dict[st
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
+
+
+def load_classifier(owner: str) -> Classifier:
+    """The shipped model, or a ``ConfigurationError`` saying what it needs."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise ConfigurationError(
+            f"{owner}: classifier = true needs numpy: pip install 'tripwire[guardrails]', "
+            f"or classifier = false for the rules alone") from None
+    return shipped()
 
 
 def _message(finding: Finding) -> str:

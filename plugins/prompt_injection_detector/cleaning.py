@@ -80,6 +80,7 @@ def _rewrite_value(scanner: Scanner, value: Any, types: list[str], channel: str)
 
 
 def removable(analysis: Analysis, types: list[str]) -> list[Hit]:
-    """The hits of ``analysis`` weighty enough for ``types`` to be cut out."""
-    return [h for h in analysis.hits
-            if any(h.weights.get(t, 0.0) >= REWRITE_MIN for t in types)]
+    """The hits of ``analysis`` weighty enough for ``types`` to be cut out (not the
+    model's: its window is no sentence, so a text only the model flags is filtered)."""
+    return [h for h in analysis.hits if h.rule.name != "model"
+            and any(h.weights.get(t, 0.0) >= REWRITE_MIN for t in types)]

@@ -78,6 +78,29 @@ _DESCRIBED_AFTER = re.compile(
     re.I,
 )
 
+#: The same frames in the other languages: an example marker right before a hit
+#: ("zum Beispiel", "par exemple", "例えば"; a short word meaning "like" only before a
+#: quotation mark or colon: "wie «...»", "como: ..."), and, in the languages that put
+#: it after, right after the hit: in Turkish after the rest of its word ("... gibi"),
+#: in Japanese, Korean and Chinese after the rest of its quotation ("「...」のような",
+#: "\"...\" 같은", "「...」之类的").
+_REFERENCE_BEFORE_INTL = re.compile(
+    r"(?:(?<![^\W\d_])(?:z\.\s?b\.|zum beispiel|beispielsweise|sogenannte[nrms]?|s\.g\."
+    r"|par exemple|p\. ?ex\.|tel(?:le)?s? que|du type|por ejemplo|p\. ?ej\.|tal(?:es)? como"
+    r"|del tipo|ad esempio|per esempio|ad es\.|por exemplo|p\. ?ex\.|do tipo"
+    r"|bijvoorbeeld|bijv\.|bv\.|zoals|например|к примеру|örneğin|mesela"
+    r"|مثلا|مثلاً|على سبيل المثال|예를 들어|예컨대"
+    r"|(?:wie|comme|como|come|как|مثل)(?=\s*[\"'“‘«„「『:：]))"
+    r"|例如|比如|诸如|譬如|例えば|たとえば|像(?=\s*[\"“「『]))"
+    r"[\s:：,，、\"'“‘«„「『`(-]*$",
+    re.I,
+)
+_DESCRIBED_AFTER_INTL = re.compile(
+    r"^[^\s]{0,60}?[\"”’»)]?\s+(?:gibi|benzeri|türünden|tarzında)(?![^\W\d_])"
+    r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:のような|みたいな|といった|などの|等の|같은|와 같은|과 같은|처럼"
+    r"|등의|之类|之類|这样的|這樣的|这类|此类|等)",
+    re.I,
+)
 
 #: A first-person refusal right before a hit, at most two words from it ("I can't
 #: share my system prompt", "I'm unable to send emails to ..."): in an assistant's
@@ -105,8 +128,11 @@ def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]
                    meta: bool) -> float:
     """How much a hit at ``text[start:end]`` counts, given how it is framed (1: fully)."""
     in_quote = any(qs <= start and end <= qe for qs, qe in quoted)
-    before = _REFERENCE_BEFORE.search(text, max(0, start - 80), start) is not None
-    after = _DESCRIBED_AFTER.search(text[end:end + 80]) is not None
+    before = (_REFERENCE_BEFORE.search(text, max(0, start - 80), start) is not None
+              or _REFERENCE_BEFORE_INTL.search(text, max(0, start - 80), start) is not None)
+    tail = text[end:end + 80]
+    after = (_DESCRIBED_AFTER.search(tail) is not None
+             or _DESCRIBED_AFTER_INTL.search(tail) is not None)
     if in_quote:
         outside = sum(1 for _ in re.finditer(r"\w+", text[:start] + " " + text[end:]))
         if outside < 3:  # quotes around the whole message are no frame
@@ -123,6 +149,43 @@ def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]
     if meta:
         return 0.85
     return 1.0
+
+
+#: A line of a script or play: a speaker's name, maybe a stage direction in brackets,
+#: a colon, the line spoken.
+_SPEAKER_LINE = re.compile(
+    r"^[ \t]*(?P<who>[^\W\d_][^\W\d_.'’ -]{0,19}(?:[ -][^\W\d_]{1,20})?)[ \t]*"
+    r"(?:\([^)\n]{0,60}\))?[ \t]*[:：][ \t]*(?:\([^)\n]{0,60}\)[ \t]*)?(?P<line>\S[^\n]*)$",
+    re.M)
+#: Speakers that make lines a chat transcript (its turns are what an injection fakes)
+#: or a message's header fields, not a script.
+_NOT_CHARACTERS = frozenset(
+    "user assistant system human ai bot model developer admin administrator operator gpt "
+    "chatgpt claude dan llm tool function kullanıcı asistan sistem benutzer nutzer assistent "
+    "utilisateur système usuario sistema asistente utente assistente utilizador usuário "
+    "gebruiker systeem пользователь ассистент система 用户 助手 系统 ユーザー アシスタント "
+    "システム 사용자 어시스턴트 시스템 المستخدم المساعد النظام from to subject date cc bcc sent "
+    "von an betreff datum de à objet para asunto fecha da a oggetto assunto data van aan "
+    "onderwerp от кому тема дата kimden kime konu tarih 发件人 收件人 主题 件名 宛先 差出人 "
+    "제목 من إلى الموضوع".split())
+
+
+def dialogue_lines(text: str) -> list[tuple[int, int]]:
+    """The spoken lines of a script or play in ``text`` (at least three lines of at
+    least two speakers, one of them speaking twice, none a chat role or a header
+    field): what a character says to another is a quotation, not an instruction to
+    the reader."""
+    if text.count(":") + text.count("：") < 3:
+        return []
+    lines = list(_SPEAKER_LINE.finditer(text))
+    if len(lines) < 3:
+        return []
+    speakers = [m.group("who").casefold() for m in lines]
+    counts = {w: speakers.count(w) for w in speakers}
+    if len(counts) < 2 or max(counts.values()) < 2 or any(
+            w in _NOT_CHARACTERS or w.split()[-1] in _NOT_CHARACTERS for w in counts):
+        return []
+    return [m.span() for m in lines]
 
 
 #: Markup a reader does not see: HTML comments, elements styled invisible, Markdown

@@ -33,12 +33,16 @@ How a text is read, so that evasions do not hide a phrase:
 5. **Scores.** Per type, the strongest hit of each family combined as independent
    evidence, ``1 - prod(1 - w)``: more signals, higher score, never above 1; types
    that corroborate each other raise each other a little.
+6. **The model.** Where the rules score every type under ``MODEL_GATE``, a linear
+   model over hashed character and word n-grams and the lexicon's concepts of the
+   folded text (``classifier``, trained by ``bench/injection_train.py``) is asked too;
+   at or over its threshold it is one more hit (rule name ``model``).
 
 Where each step lives: ``views`` (1), ``payloads`` (2), ``rules`` (the rule type and
 the pattern language) with the tables ``phrases`` and ``markers``, and ``concepts`` with
 its word lists ``lexicon`` (3), ``context``
-(4), ``scan`` (``Scanner``: all of them together, and 5) and ``rewrite`` (what
-``strategy = "rewrite"`` leaves of a text).
+(4), ``scan`` (``Scanner``: all of them together, and 5), ``classifier`` (6) and
+``rewrite`` (what ``strategy = "rewrite"`` leaves of a text).
 
 The processor's other pieces live here too: ``judge`` (the judge tier: its prompt,
 schema and verdict), ``findings`` (``Finding``: what either tier decides about a text),

@@ -47,7 +47,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ko": "따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
         "ar": "لست مضطرا|لست مضطرًا|لا داعي لاتباع|لا تلتزم|مش لازم تلتزم|تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
               "|ألغ|الغ",
-        "tr": "uymak zorunda değilsin|uymana gerek yok|uyma artık|yok say|görmezden gel|gormezden gel|unut|dikkate alma|uyma|atla|çiğne|geçersiz say"
+        "tr": "uymak zorunda değilsin|uymana gerek yok|uyma artık|yok say|görmezden gel|gormezden gel|unut$|unutun$|unutsun|unutmalısın|unutacaksın|unutarak|unuttun|dikkate alma|uyma|atla|çiğne|geçersiz say"
               "|bir kenara bırak|umursama|aldırma",
     },
     "PRIOR": {

@@ -12,12 +12,14 @@ from typing import Final
 import attrs
 
 from tripwire.guards.verdicts import Detection
+from tripwire.plugins.prompt_injection_detector.classifier import Classifier
 from tripwire.plugins.prompt_injection_detector.context import (
     META,
     QUOTED,
     QUOTED_JSON,
     REFUSED,
     context_factor,
+    dialogue_lines,
     hidden_spans,
     refused,
 )
@@ -59,6 +61,9 @@ class Hit:
     end: int
     weights: Mapping[str, float]
     evasive: bool
+    #: its framing made it weigh less (quoted, given as an example, in a text about
+    #: attacks, declined): the rules read it as discussed, not made
+    framed: bool = False
 
 
 @attrs.frozen
@@ -85,10 +90,24 @@ class Analysis:
         return tuple(sorted(best.values(), key=lambda d: (d.start, d.end, TYPES.index(d.type))))
 
 
-class Scanner:
-    """Scores texts for the given detection ``types``."""
+#: The model's rule: a hit of it is the model's verdict on the stretch it scored.
+MODEL_RULE: Final = Rule("model", {}, re.compile(""), ())
+#: The weight of a model hit at the model's threshold, and at probability 1.
+MODEL_WEIGHT: Final = (0.7, 0.95)
+#: The model is asked about a text only when the rules score every type under this
+#: (they do not flag it at the default threshold) and frame none of their hits.
+MODEL_GATE: Final = 0.7
+#: What a model hit weighs in a text about attacks: the model does not tell quoting an
+#: attack from making one, so there it adds to the rules' evidence and never flags alone.
+MODEL_DISCUSSED: Final = 0.5
 
-    def __init__(self, types: Iterable[str] = TYPES) -> None:
+
+class Scanner:
+    """Scores texts for the given detection ``types``; with ``model`` (a
+    ``classifier.Classifier``), a text the model scores at or over its threshold is
+    a hit too (``model_hit``)."""
+
+    def __init__(self, types: Iterable[str] = TYPES, model: Classifier | None = None) -> None:
         # the rule tables compile their patterns as they are imported: the first
         # scanner imports them, so that loading the processor's class does not
         from tripwire.plugins.prompt_injection_detector.concepts import (
@@ -99,6 +118,7 @@ class Scanner:
         from tripwire.plugins.prompt_injection_detector.phrases import PHRASES
 
         self.types = tuple(t for t in TYPES if t in set(types))
+        self.model = model
         wanted = set(self.types)
         self.phrases = tuple(r for r in PHRASES if wanted & set(r.weights))
         self.markers = tuple(r for r in MARKERS if wanted & set(r.weights))
@@ -127,20 +147,25 @@ class Scanner:
         rules = [self.phrases[i] for i in hit]
         return [r for r in rules if all(not g.isdisjoint(words) for g in r.needles[1:])]
 
-    def scan(self, text: str, channel: str = "input", *, structured: bool = False) -> Analysis:
+    def scan(self, text: str, channel: str = "input", *, structured: bool = False,
+             ask_model: bool = True) -> Analysis:
         """The scores and hits of ``text``, read as arriving on ``channel``;
         ``structured``: ``text`` is the JSON form of a value (its string quotes are no
-        quotations)."""
+        quotations); ``ask_model``: the model may have its say (not on text written to
+        instruct the model: a caller's system message, tool definitions)."""
         hits: list[Hit] = []
         budget = [MAX_DECODED]
-        self._scan(text, channel, 0, hits, budget, QUOTED_JSON if structured else QUOTED)
+        plain = self._scan(text, channel, 0, hits, budget, QUOTED_JSON if structured else QUOTED)
+        if plain is not None and self.model is not None and ask_model:
+            self._model_hit(plain, hits)
         return Analysis(self._score(hits), tuple(sorted(hits, key=lambda h: (h.start, h.end))))
 
     # -- one text (the original, or a decoded payload)
     def _scan(self, text: str, channel: str, depth: int, hits: list[Hit],
-              budget: list[int], quotes: re.Pattern[str] = QUOTED) -> None:
+              budget: list[int], quotes: re.Pattern[str] = QUOTED) -> View | None:
+        """Adds the hits of ``text`` to ``hits``; returns its folded view without markup."""
         if not text:
-            return
+            return None
         cased, plain = fold(text)
         quoted: list[tuple[int, int]] | None = None
         hidden = hidden_spans(cased)
@@ -182,17 +207,19 @@ class Scanner:
         for rule, start, end, evasive in found:
             if quoted is None:
                 quoted = [m.span() for m in quotes.finditer(text)]
-            factor = context_factor(text, start, end, quoted, meta)
-            factor *= rule.indirect if indirect else rule.direct
+                if indirect:
+                    quoted += dialogue_lines(text)
+            frame = context_factor(text, start, end, quoted, meta)
             if about_attacks:
-                factor *= rule.discussed
+                frame *= rule.discussed
             if voiced and refused(text, start):
-                factor *= REFUSED
+                frame *= REFUSED
+            factor = frame * (rule.indirect if indirect else rule.direct)
             evasive = evasive or any(hs <= start and end <= he for hs, he in hidden)
             bonus = EVASION_BONUS if evasive else 1.0
             weights = {t: min(0.98, w * factor * bonus)
                        for t, w in rule.weights.items() if t in self.types}
-            hits.append(Hit(rule, start, end, weights, evasive))
+            hits.append(Hit(rule, start, end, weights, evasive, frame < 1.0))
         if depth < MAX_DEPTH:
             for start, end, decoded in find_payloads(text, budget):
                 inner: list[Hit] = []
@@ -207,6 +234,34 @@ class Scanner:
                     weights = {t: min(0.98, w * factor * EVASION_BONUS)
                                for t, w in h.weights.items() if w > 0}
                     hits.append(Hit(h.rule, start, end, weights, True))
+        return plain
+
+    def _model_hit(self, plain: View, hits: list[Hit]) -> None:
+        """The model's hit on the text whose folded view is ``plain``, when the rules
+        score every type under ``MODEL_GATE`` and read none of their hits as framed
+        (quoted, an example, discussed: the model is a second opinion on what the rules
+        let through, not on how they weighed what they found), and the model scores at
+        or over its threshold: weighing ``MODEL_WEIGHT[0]`` there
+        (the default threshold), up to ``MODEL_WEIGHT[1]`` at probability 1, times
+        ``MODEL_DISCUSSED`` in a text about attacks; for the type asked for that the
+        rules weigh most in the text, or ``injection`` when they find none."""
+        assert self.model is not None
+        rules = self._score(hits)
+        if max(rules.values(), default=0.0) >= MODEL_GATE or any(h.framed for h in hits):
+            return
+        kind = max((t for t in self.types if rules.get(t, 0.0) > 0),
+                   key=lambda t: rules[t], default="injection")
+        if kind not in self.types:
+            return
+        score = self.model.score_view(plain)
+        cut = self.model.threshold
+        if score.probability < cut or score.end <= score.start:
+            return
+        low, high = MODEL_WEIGHT
+        weight = low + (high - low) * (score.probability - cut) / max(1e-9, 1.0 - cut)
+        if score.about_attacks or META.search(plain.text) is not None:
+            weight *= MODEL_DISCUSSED
+        hits.append(Hit(MODEL_RULE, score.start, score.end, {kind: round(weight, 4)}, False))
 
     def _match(self, rules: Sequence[Rule], view: View, text: str,
                found: list[tuple[Rule, int, int, bool]], *, evasive: bool,

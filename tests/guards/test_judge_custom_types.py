@@ -329,7 +329,8 @@ class PersonaJudge:
 def persona_guard(judge: Any, **options: Any) -> PromptInjectionDetector:
     options.setdefault("detection_types", ["injection", "custom-jailbreak"])
     options.setdefault("type_descriptions", {"custom-jailbreak": PERSONA_MEANS})
-    return PromptInjectionDetector(model=judge, **options)
+    # the rules alone: the model would flag the persona itself before the judge is asked
+    return PromptInjectionDetector(model=judge, classifier=False, **options)
 
 
 def test_injection_custom_type_is_in_the_judges_schema_and_instructions():

@@ -172,6 +172,12 @@ def test_tripwire_wheel_is_marked_typed(wheels):
         assert "tripwire/py.typed" in z.namelist()
 
 
+def test_tripwire_wheel_ships_the_injection_models_weights(wheels):
+    # prompt-injection-detector loads them when it is built (setup.cfg's package_data)
+    with zipfile.ZipFile(wheels["tripwire"]) as z:
+        assert "tripwire/plugins/prompt_injection_detector/classifier.npz" in z.namelist()
+
+
 def test_tripwire_wheel_declares_the_entry_points_of_setup_cfg(wheels):
     declared = declared_entry_points(wheels["tripwire-src"])
     found = wheel_entry_points(wheels["tripwire"])
