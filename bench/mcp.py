@@ -369,6 +369,7 @@ def serve_proxy(transport: str, loop: str) -> None:
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.listen(128)  # before the port is told: a client that connects first waits in line
     print(sock.getsockname()[1], flush=True)
     run(served.serve_http(None, "127.0.0.1", 0, sock=sock))
 
