@@ -25,7 +25,7 @@ from tripwire.detectors import _views
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
-from tripwire.guards.window import run_start
+from tripwire.guards.window_start import run_start, trailing_run
 
 __all__ = ["EmailDetector", "PhoneDetector", "UrlDetector"]
 
@@ -64,6 +64,8 @@ class EmailDetector:
     name = "email"
     types = ("email",)
     max_length = 254  # RFC 5321: the longest address a mail path can carry
+    #: Before an address: the rest of its word up to 256 characters (a URL's user info).
+    lookbehind = 257
     #: An address holds no white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
 
@@ -155,7 +157,19 @@ class PhoneDetector:
     name = "phone"
     types = ("phone",)
     max_length = 48  # the longest candidate run the pattern takes, and then some
+    #: Before a number: "order no." and the like (32), an IBAN's first groups (45).
+    lookbehind = 48
     OPTIONS = ("regions",)
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """A number not complete yet, or whose next characters may still rule it out,
+        lies in the run of digits and the characters that group them that ends
+        ``text``, from its first digit, "+" or "("."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 50):])
+        run = tail[trailing_run(tail, "0123456789 ().-/+", 50):]
+        return n - len(run.lstrip(" ).-/"))
 
     def __init__(self, regions: Sequence[str] | str | None = None) -> None:
         try:
@@ -388,6 +402,7 @@ class UrlDetector:
     name = "url"
     types = ("url",)
     max_length = 2048
+    lookbehind = 8  # its scheme starts it; the character before
     #: A URL ends at white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
 

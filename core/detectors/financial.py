@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
+from tripwire.guards.window_start import trailing_run
 
 __all__ = ["CreditCardDetector", "IBANDetector", "card_issuer", "iban_is_valid",
            "in_grouped_iban", "luhn_is_valid"]
@@ -108,6 +109,19 @@ class CreditCardDetector:
     name = "credit-card"
     types = ("credit-card",)
     max_length = 23  # 19 digits and 4 separators
+    #: Before a number: "order no." and the like (32), an IBAN's first groups (45).
+    lookbehind = 48
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """A card number not complete yet, or whose next characters may still make it
+        part of a longer number (``...1111.25``), lies in the run of digits, spaces and
+        dashes that ends ``text`` (and a last ".", "," or "/"), from its first digit."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 26):])
+        end = len(tail) - 1 if tail.endswith((".", ",", "/")) else len(tail)
+        run = tail[trailing_run(tail[:end], "0123456789 -", 25):end]
+        return n - len(tail) + end - len(run.lstrip(" -"))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -187,6 +201,7 @@ IBAN_LENGTHS: dict[str, int] = {
     "YE": 30,
 }
 
+_IBAN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "
 # Country code, check digits, then letters and digits with single spaces between.
 _IBAN_RUN = re.compile(rb"AA00(?: ?[A0]){10,31}")
 
@@ -208,6 +223,16 @@ class IBANDetector:
     name = "iban"
     types = ("iban",)
     max_length = 42  # 34 characters in 9 groups of four
+    lookbehind = 1  # the character before
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """An IBAN not complete yet (or whose next character is still to come) lies in
+        the run of capitals, digits and spaces that ends ``text``."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 43):])
+        run = tail[trailing_run(tail, _IBAN_CHARS, 43):]
+        return n - len(run.lstrip(" "))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
+from tripwire.guards.window_start import trailing_run
 
 __all__ = ["DateOfBirthDetector", "SSNDetector", "ssn_is_valid"]
 
@@ -59,6 +60,26 @@ class SSNDetector:
     types = ("ssn",)
     # 11 characters of number, up to 30 of distance and up to 31 of keyword
     max_length = 72
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """Where a number may still change: in the run of digits, spaces and dashes
+        that ends ``text`` (and a last ".", "/" or ","), or a number whose keyword may
+        still come after it (one is looked for up to 54 characters on)."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 72):])
+        view = _views.classes(tail)
+        if b"0" not in view:  # (every digit is "0" in the view)
+            return n
+        end = len(tail) - 1 if tail.endswith((".", "/", ",")) else len(tail)
+        run = tail[trailing_run(tail[:end], "0123456789 -", 14):end]
+        at = end - len(run.lstrip(" -"))
+        # (a search from each place: the first number that ends within reach)
+        reach = len(tail) - _CONTEXT - 25
+        m = _SSN_RUN.search(view, max(0, reach - 11))
+        while m is not None and m.end() <= reach:
+            m = _SSN_RUN.search(view, m.start() + 1)
+        return n - len(tail) + (at if m is None else min(at, m.start()))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -126,6 +147,14 @@ _DATE = re.compile(
 
 
 _A_DIGIT = re.compile(r"[0-9]")
+# Where a date can start (``hold_from``), in the text's ASCII bytes in lower case ("?"
+# for other characters, so "märz" is "m?rz"): a digit or a month's name (or, at the end,
+# a word that may become one) not right after a letter, digit or "_./-".
+_DATE_START = re.compile(
+    rb"(?<![a-z0-9_./-])(?:[0-9]|(?:"
+    + "|".join(sorted(_MONTHS, key=len, reverse=True)).encode("ascii", "replace").replace(
+        b"?", b"\\?")
+    + rb")(?![a-z?])|[a-z?]+\Z)")
 _LONGEST_DATE = 34     # "12th of September, 1985" (29 at most with the widest spacing)
 _LONGEST_KEYWORD = 32  # "geburtsdatumsangabe" and then some
 
@@ -183,6 +212,16 @@ class DateOfBirthDetector:
     types = ("date-of-birth",)
     # a date of up to 34 characters, 30 of distance, a keyword of up to 32
     max_length = 96
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """Where a date may still change: the first place in the last ``max_length``
+        characters where one can start (a digit, or a month's name, at the start of a
+        word); the keyword that makes it a date of birth may still come."""
+        n = len(text)
+        lo = max(0, n - 96)
+        found = _DATE_START.search(_views.lower(_views.fold(text[lo:])))
+        return n if found is None else lo + found.start()
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:

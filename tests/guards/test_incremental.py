@@ -1,0 +1,160 @@
+"""``tripwire.guards.incremental.Incremental``: a stream searched a part at a time finds
+exactly what a search of the whole text finds, for every built-in detector, however
+the text is cut; and each part is searched once, not again for every chunk."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tripwire.detectors import BUILTIN_TYPES, build
+from tripwire.guards.incremental import Incremental, lookbehind, reach
+from tripwire.guards.verdicts import Detection
+
+pytest.importorskip("phonenumbers")
+
+#: Per detector: its values and pieces of them (what a value looks like while it
+#: streams in, and what must not be taken for one), and what decides one (a keyword,
+#: the characters around it). A few pieces make each text, so that the cases that
+#: matter (a value and the character that rules it out) come up often.
+SEPARATORS = [" ", " ", "\n", ".", ",", "-", ":", "/", "_", "a", "x", "é", "٣"]
+VOCABULARY = {
+    "email": ["ada@example.com", "a.b+c@mail.example.org", "@", "b.co", "com", "https://",
+              "user:", "2x.png", "。", "+", "@b", "ab"],
+    "phone": ["(415) 555-2671", "+44 20 7946 0958", "+1 415 555 2671", "415", "555",
+              "2671", "00", "011", "+", "(", ")", "%", "order no. ", "#", "12", "1",
+              "DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111"],
+    "credit-card": ["4111 1111 1111 1111", "4111-1111-1111-1111", "4111111111111111",
+                    "378282246310005", "4111", "1111", "12", "order no. ", "#",
+                    "GB82 WEST ", "+"],
+    "ssn": ["536-22-8726", "536228726", "536 22 8726", "SSN ", "ssn: ", "social security",
+            "1", "12", "$"],
+    "api-key": ["sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z", "ghp_" + "aB3dE6" * 6,
+                "AKIAIOSFODNN7EXAMPLE", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig_nature-x",
+                "https://ada:pa55-w0rd@db.example.com:5432/app", "xoxb-1234-abcdefghij",
+                "hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX",
+                "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+                "BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4\n-----END PRIVATE KEY-----",
+                "-----END PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----",
+                "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "api_key=", "password: ", "token ",
+                "Bearer ", "key", "eyJ", "sk-", "aB3dE6kLm2nOp5qRs8tUv1wX", "=", "'", "+"],
+    "ip-address": ["192.168.1.20", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1", "1.2.",
+                   "::", "+", "rc1", "ff", "1", "12", "version ", "v"],
+    "url": ["https://ada:pa55-w0rd@db.example.com:5432/app", "http://example.com/a?b=1",
+            "www.example.org/x_(y)", "://", "http", "www.", "(", ")", "@", "<", "!"],
+    "uuid": ["550e8400-e29b-41d4-a716-446655440000", "550e8400", "e29b", "0", "g"],
+    "crypto-wallet": ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+                      "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                      "0x52908400098527886E0F7030069857D2E4169EE7", "1", "bc1", "0x", "A",
+                      "+", "ff"],
+    "iban": ["GB82WEST12345698765432", "GB82 WEST 1234 5698 7654 32",
+             "DE89 3704 0044 0532 0130 00", "DE", "GB", "82", "WEST", "1234", "A", "0"],
+    "date-of-birth": ["1985-03-14", "14.03.1985", "March 14, 1985", "3/14/85", "born",
+                      " born on ", "DOB: ", "birthday", "geboren am ", "14th", "March",
+                      "mar", "1", "12", "1985", "of "],
+}
+
+
+def texts(words: list[str]) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(words), min_size=1, max_size=30).map("".join)
+
+
+DETECTORS = {d.name: d for d in build(BUILTIN_TYPES)}
+
+
+def cut(text: str) -> st.SearchStrategy[list[int]]:
+    """Where ``text`` is cut into chunks: anywhere, or after every character."""
+    return st.lists(st.integers(1, max(1, len(text) - 1)), max_size=30) | st.just(
+        list(range(1, len(text))))
+
+
+def key(d: Detection) -> tuple[str, int, int, float, str | None]:
+    return (d.type, d.start, d.end, d.score, d.value)
+
+
+def streamed(detectors: list, text: str, cuts: list[int]) -> set[tuple]:
+    """What ``Incremental`` reports for ``text`` sent in the pieces ``cuts`` makes,
+    keeping only what a hold-back window keeps: the held text and the characters before
+    it that a detector may still look at."""
+    search = Incremental(detectors)
+    keep = max(max(reach(d), lookbehind(d)) for d in detectors)
+    found: set[tuple] = set()
+    released = 0
+    bounds = [0, *sorted(set(cuts)), len(text)]
+    for end, final in [(b, False) for b in bounds[1:]] + [(len(text), True)]:
+        lo = max(0, released - keep)
+        detections, boundary = search.update(text[lo:end], end, released, final=final)
+        for d in detections:
+            if final or d.start < boundary:  # settled: no more text can change it
+                found.add(key(d.__class__(d.type, d.start + lo, d.end + lo, d.score,
+                                          d.detector, d.value)))
+        released = max(released, lo + boundary)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(DETECTORS))
+@settings(max_examples=150, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_stream_cut_anywhere_finds_what_the_whole_text_has(name, data):
+    detector = DETECTORS[name]
+    text = data.draw(texts(VOCABULARY[name] + SEPARATORS))
+    cuts = data.draw(cut(text))
+    whole = {key(d) for d in detector.detect(text)}
+    assert streamed([detector], text, cuts) == whole
+
+
+@settings(max_examples=100, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts([w for words in VOCABULARY.values() for w in words] + SEPARATORS),
+       data=st.data())
+def test_every_detector_at_once_finds_what_each_finds_in_the_whole_text(text, data):
+    detectors = list(DETECTORS.values())
+    cuts = data.draw(cut(text))
+    whole = {key(d) for detector in detectors for d in detector.detect(text)}
+    assert streamed(detectors, text, cuts) == whole
+
+
+#: What may come right before and after a value (and rule it out, or make it one).
+AROUND = ["", " ", "a", "_", "-", "#", "order no. ", "version ", "SSN ", "born ", "(", "+",
+          "@", "://", "https://u:", "-----BEGIN PRIVATE KEY-----\n"]
+FOLLOWERS = ["", " ", ".", ".1", "-", "-a", "+a", ":", ":1", "a", "1", "%", "_", "@b.co",
+             "/x", ")", " ssn", " dob", "\n-----END PRIVATE KEY-----", "=", " 12"]
+
+
+@pytest.mark.parametrize("name", sorted(DETECTORS))
+def test_a_value_with_what_comes_around_it_cut_anywhere(name):
+    """Every value of the detector's vocabulary between what may precede and follow
+    it, cut at each place in turn (and into single characters): what the whole text
+    has, no more and no less."""
+    detector = DETECTORS[name]
+    values = [w for w in VOCABULARY[name] if len(w) >= 8]
+    for value in values:
+        for before in AROUND:
+            for after in FOLLOWERS:
+                text = f"{before}{value}{after}"
+                whole = {key(d) for d in detector.detect(text)}
+                cuts = [[i] for i in range(1, len(text))] + [list(range(1, len(text)))]
+                for at in cuts:
+                    assert streamed([detector], text, at) == whole, (text, at)
+
+
+def test_every_built_in_detector_has_a_vocabulary():
+    assert sorted(VOCABULARY) == sorted(DETECTORS)
+
+
+def test_the_lookbehind_is_a_detectors_own_or_its_max_length():
+    class Plain:
+        name, types, max_length = "plain", ("plain",), 12
+
+        def detect(self, text):
+            return []
+
+    class Near(Plain):
+        lookbehind = 3
+
+    assert lookbehind(Plain()) == 12 and lookbehind(Near()) == 3
+    Near.lookbehind = -1
+    with pytest.raises(ValueError, match="lookbehind -1"):
+        lookbehind(Near())
