@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tripwire.detectors import _views
+from tripwire.detectors._numbering import national_valid
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
@@ -201,6 +202,8 @@ class PhoneDetector:
         # a stream guard looks at the same text more than once while it holds it back
         self._valid: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._check)
         self._shaped: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._shape)
+        self._planned: Callable[[str], bool | None] = functools.lru_cache(maxsize=1024)(
+            self._plan)
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -241,6 +244,9 @@ class PhoneDetector:
             if i and text[tokens[i - 1][0]] == "+":
                 i += 1  # "+1 555 ...": the number is not what follows the country code
                 continue
+            # (fewer digits than a national number has: not a number, unless it has
+            # an international prefix; ``_shape`` says so too)
+            fewest = 7 if text[tokens[i][0]] in "+(0" else self._min_digits
             ends: list[int] = []
             digits = singles = groups = 0
             for j in range(i, k):
@@ -249,15 +255,18 @@ class PhoneDetector:
                 groups += counts[j][2]
                 if digits > 15 or singles > 1 or groups > 7:
                     break
-                if digits >= 7:
+                if digits >= fewest:
                     ends.append(j + 1)
             for j in reversed(ends):
                 start, end = tokens[i][0], tokens[j - 1][1]
                 value = text[start:end]
+                known = self._planned(value)
+                if known is False:
+                    continue  # the numbering plans rule it out: not worth a try
                 if not self._plausible(text, start, end, value):
                     continue
                 tries += 1
-                if self._valid(value):
+                if known or self._valid(value):
                     score = 0.85 if value.isdigit() else 0.95
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
@@ -268,14 +277,14 @@ class PhoneDetector:
                 i += 1
 
     def _plausible(self, text: str, start: int, end: int, value: str) -> bool:
-        """Cheap checks before asking phonenumbers: shape (``_shaped``) and context."""
-        if not self._shaped(value):
-            return False
+        """Cheap checks before asking phonenumbers: context and shape (``_shaped``)."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
             return False
         if after in ".-/" and text[end + 1:end + 2].isdigit():
+            return False
+        if not self._shaped(value):
             return False
         if in_grouped_iban(text, start):
             return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
@@ -309,6 +318,24 @@ class PhoneDetector:
             return False  # (a date has two of "-", "/", ".")
         return value.startswith("+") or not _is_isbn13(groups)
 
+    def _plan(self, value: str) -> bool | None:
+        """What the numbering plans say of ``value`` without a parse (``national_valid``):
+        valid in one of the regions, in none of them, or ``None`` (written with "+" or an
+        international prefix, or a prefix a parse would strip: ``_check`` parses it)."""
+        if value.startswith("+"):
+            return None
+        digits = "".join(_GROUPS.findall(value))
+        if digits.startswith(("00", "011")):
+            return None
+        out: bool | None = False
+        for region in self.regions:
+            known = national_valid(self._pn, digits, region)
+            if known:
+                return True
+            if known is None:
+                out = None
+        return out
+
     def _check(self, value: str) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in one of the regions
         (or, with ``+`` or an international prefix, in its own)."""
@@ -323,6 +350,13 @@ class PhoneDetector:
                 if compact.startswith(idd):
                     candidates.append(("+" + compact[len(idd):], None))
         for number, region in candidates:
+            if region is not None:
+                # (most numbers written in a region's own way need no parse)
+                known = national_valid(pn, "".join(_GROUPS.findall(number)), region)
+                if known is not None:
+                    if known:
+                        return True
+                    continue
             try:
                 parsed = pn.parse(number, region)
             except pn.NumberParseException:
