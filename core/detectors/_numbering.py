@@ -90,6 +90,10 @@ class _Plan:
     regions: tuple[tuple[re.Pattern[str] | None, _Check], ...]
     #: The leading digits of those that have them, one group each, in that order.
     leads: re.Pattern[str] | None
+    #: The place in ``regions`` and the check of each region with leading digits, and
+    #: of each without.
+    led: tuple[tuple[int, _Check], ...]
+    unled: tuple[tuple[int, _Check], ...]
 
     def valid(self, digits: str) -> bool:
         """What ``is_valid_number`` says: the number belongs to the first region whose
@@ -99,16 +103,15 @@ class _Plan:
         if len(regions) == 1 and regions[0][0] is None:
             return regions[0][1](digits)
         m = self.leads.match(digits) if self.leads is not None else None
-        nth = m.lastindex if m is not None else None  # (the nth region with leading digits)
-        for leading, check in regions:
-            if leading is None:
-                if check(digits):
-                    return True
-            elif nth is not None:
-                nth -= 1
-                if not nth:
-                    return check(digits)
-        return False
+        # (the region whose leading digits match, and where it is in the order)
+        at, lead = self.led[m.lastindex - 1] if m is not None and m.lastindex else (
+            len(regions), None)
+        for place, check in self.unled:
+            if place > at:
+                break
+            if check(digits):
+                return True
+        return lead is not None and lead(digits)
 
 
 @functools.cache
@@ -145,17 +148,25 @@ def _plan(pn: Any, region: str) -> _Plan | None:
                  re.compile(npp) if npp else None,
                  None if lengths is None else frozenset(lengths), tuple(generals.values()),
                  tuple(regions),
-                 re.compile("|".join(f"({p})" for p in leads)) if leads else None)
+                 re.compile("|".join(f"({p})" for p in leads)) if leads else None,
+                 tuple((i, check) for i, (p, check) in enumerate(regions) if p is not None),
+                 tuple((i, check) for i, (p, check) in enumerate(regions) if p is None))
 
 
 def _validity(meta: Any) -> _Check:
     """``meta``'s check: its general description, then any number type (mobile only
     when its pattern differs from the fixed line's), as ``phonenumbers`` matches them."""
     general = _desc(meta.general_desc)
-    kinds = [_desc(getattr(meta, name)) for name in _TYPES]
+    descs = [getattr(meta, name) for name in _TYPES]
     if not meta.same_mobile_and_fixed_line_pattern:
-        kinds.append(_desc(meta.mobile))
-    checks = [k for k in kinds if k is not None]
+        descs.append(meta.mobile)
+    # The types with the same possible lengths, as one pattern (one match, not one each).
+    alike: dict[tuple[int, ...], list[str]] = {}
+    for desc in descs:
+        if desc is not None and desc.national_number_pattern:
+            alike.setdefault(tuple(desc.possible_length), []).append(
+                f"(?:{desc.national_number_pattern})")
+    checks = [_matcher("|".join(patterns), lengths) for lengths, patterns in alike.items()]
 
     def valid(digits: str) -> bool:
         if general is None or not general(digits):
@@ -170,8 +181,14 @@ def _desc(desc: Any) -> _Check | None:
     pattern); ``None`` for one that matches nothing."""
     if desc is None or not desc.national_number_pattern:
         return None
-    pattern = re.compile(desc.national_number_pattern)
-    lengths = frozenset(desc.possible_length)
+    return _matcher(desc.national_number_pattern, tuple(desc.possible_length))
+
+
+def _matcher(pattern_text: str, possible: tuple[int, ...]) -> _Check:
+    """Whether a number has one of the ``possible`` lengths (any, when there are none)
+    and matches ``pattern_text`` whole."""
+    pattern = re.compile(pattern_text)
+    lengths = frozenset(possible)
 
     def matches(digits: str) -> bool:
         return (not lengths or len(digits) in lengths) and pattern.fullmatch(digits) is not None

@@ -161,9 +161,12 @@ class CreditCardDetector:
 
     @staticmethod
     def _is_card(text: str, groups: list[tuple[int, int]]) -> bool:
+        start, end = groups[0][0], groups[-1][1]
+        # (a run's groups are apart by one space or dash)
+        digits = text[start:end].replace(" ", "").replace("-", "")
+        if not 13 <= len(digits) <= 19 or not luhn_is_valid(digits):
+            return False  # (first: the check that rules out nine numbers in ten)
         lengths = [e - s for s, e in groups]
-        if not 13 <= sum(lengths) <= 19:
-            return False
         if len(groups) > 1:
             seps = {text[e:s] for (_, e), (s, _) in zip(groups, groups[1:], strict=False)}
             if len(seps) != 1 or seps.pop() not in (" ", "-"):
@@ -171,16 +174,13 @@ class CreditCardDetector:
             if not (all(n == 4 for n in lengths[:-1]) and 1 <= lengths[-1] <= 4
                     or lengths in ([4, 6, 5], [4, 6, 4])):
                 return False
-        start, end = groups[0][0], groups[-1][1]
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if before.isalnum() or before in "_+.,/" or after.isalnum() or after == "_":
             return False
         if after in ".,/" and text[end + 1:end + 2].isdigit():
             return False  # part of a longer number: 4111111111111111.25
-        digits = "".join(text[s:e] for s, e in groups)
-        return (luhn_is_valid(digits) and card_issuer(digits) is not None
-                and not in_grouped_iban(text, start))
+        return card_issuer(digits) is not None and not in_grouped_iban(text, start)
 
 
 # ------------------------------------------------------------------------------ IBAN
