@@ -61,8 +61,7 @@ class OutputStream:
         replace = self._replacement if guard.strategy == "redact" else None
         scan = guard._scan
         self._window = StreamWindow(guard.max_length, scan.find, replace,
-                                    detectors=scan.detectors, raw=scan.raw,
-                                    finish=scan.finish)
+                                    detectors=scan.detectors, raw=scan.raw)
         until = guard.judge_stream
         if (scan.tier is not None and until != "off"
                 and guard.strategy in ("block", "filter", "redact")):

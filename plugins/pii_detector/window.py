@@ -41,20 +41,19 @@ class StreamWindow:
     With ``detectors``, each channel's text is searched through a
     ``tripwire.guards.incremental.Incremental``: each part once per detector (with the
     few characters before it that a detector looks back at), what a detector has
-    settled kept, and text released as soon as every detector has settled it; ``raw(text,
-    detectors)`` finds and filters, ``finish(text, found)`` checks and merges. Without
-    them, ``find(text)`` searches all the window holds for every chunk (the tokenizer's
-    placeholders).
+    settled kept, and text released as soon as every detector has settled it;
+    ``raw(text, detectors)`` finds and filters (the types wanted, a threshold), and
+    overlapping detections are merged (the longest wins). Without them, ``find(text)``
+    searches all the window holds for every chunk (the tokenizer's placeholders).
     """
 
-    __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_finish", "_searches",
-                 "_boundary", "_ending")
+    __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_searches", "_boundary",
+                 "_ending")
 
     def __init__(
         self, max_length: int, find: Search, replace: Callable[[Match], str] | None, *,
         detectors: Iterable[Detector] = (),
         raw: Callable[[str, list[Detector]], list[Detection]] | None = None,
-        finish: Callable[[str, list[Detection]], list[Detection]] | None = None,
     ) -> None:
         detectors = list(detectors)
         #: characters the model sent on each channel (detection offsets count these)
@@ -63,21 +62,19 @@ class StreamWindow:
         self.sent = {"text": 0, "reasoning": 0}
         self._marks = (dict(self.pushed), dict(self.sent))
         self._find = find
-        self._finish = finish
         self._searches: dict[str, Incremental] = {}
         if detectors:
-            assert raw is not None and finish is not None
+            assert raw is not None
             self._searches = {
                 channel: Incremental(detectors, lambda text, d: raw(text, [d]))
                 for channel in ("text", "reasoning")}
+            # What is held and kept: a match and the two characters after it that may
+            # rule it out, and what a detector looks back at before it.
+            max_length = 1 + max(max(reach(d), lookbehind(d)) for d in detectors)
         #: The last search's boundary (``hold_from`` of the text it searched).
         self._boundary: tuple[str, int] = ("", 0)
         #: Whether the chunk being pushed ends the text (the held text is complete).
         self._ending = False
-        if detectors:
-            # What is held and kept: a match and the two characters after it that may
-            # rule it out, and what a detector looks back at before it.
-            max_length = 1 + max(max(reach(d), lookbehind(d)) for d in detectors)
         self.hold = HoldBack(max_length, self._hits, replace,
                              hold_from=self._hold_from if detectors else None)
 
@@ -99,19 +96,18 @@ class StreamWindow:
         return self.hold.push(part)
 
     def _hits(self, text: str) -> list[tuple[int, int, Hit]]:
-        held = len(self.hold.held)
-        base = len(text) - held  # the held text ends ``text``
         channel = self.hold.channel
         search = self._searches.get(channel)
+        end = self.pushed[channel]
+        released = end - len(self.hold.held)  # the held text ends ``text``
+        start = end - len(text)  # (``text[0]``'s place in the channel)
         if search is None:
-            found = self._find(text)
-        else:
-            end = self.pushed[channel]
-            found, boundary = search.update(text, end, end - held, final=self._ending)
-            self._boundary = (text, boundary)
-            assert self._finish is not None
-            found = self._finish(text, found) if found else found
-        return [(d.start, d.end, Hit(d, len(text) - d.start, max(0, base - d.start)))
+            return [(d.start, d.end, Hit(d, len(text) - d.start,
+                                         max(0, released - start - d.start)))
+                    for d in self._find(text)]
+        found, boundary = search.update(text, end, released, final=self._ending)
+        self._boundary = (text, max(0, boundary - start))
+        return [(d.start - start, d.end - start, Hit(d, end - d.start, max(0, released - d.start)))
                 for d in found]
 
     def _hold_from(self, text: str) -> int:

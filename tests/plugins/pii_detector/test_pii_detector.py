@@ -1167,12 +1167,15 @@ def test_property_default_types_mask_a_value_cut_anywhere_as_in_the_whole_text(g
 
 
 @pytest.mark.parametrize(("types", "most"), [
-    (None, 110),  # every default type: the date of birth's 96 characters, in whole chunks
-    (["api-key"], 12),    # a word at a time
-    (["email", "url", "api-key"], 12),
+    # The window searches once the text has grown by 8 characters a detector (and as
+    # much as the last search left unsettled): every default type, about 88 characters
+    # at a time; one or three detectors, a few words.
+    (None, 110),
+    (["api-key"], 24),
+    (["email", "url", "api-key"], 36),
 ])
-async def test_prose_is_released_a_word_at_a_time_not_a_window_at_a_time(make_bare_agent,
-                                                                         types, most):
+async def test_prose_is_released_a_few_words_at_a_time_not_a_window_at_a_time(
+        make_bare_agent, types, most):
     words = [f"word{i} " for i in range(400)]
     counted = CountsText()
     detector = PIIDetector(**({"detection_types": types} if types else {}))
