@@ -8,7 +8,9 @@ parse has nothing to decide: no "+", no international prefix (``011``, ``00``), 
 country code or national prefix (``1`` in the US, ``0`` in much of Europe) at the
 start, so the national significant number is the digits as written, and its validity
 is the plan's patterns: ``national_valid`` says it with one or two regular expression
-matches, and leaves the other numbers (``None``) to ``phonenumbers``.
+matches, and leaves the other numbers (``None``) to ``phonenumbers``. A number with "+"
+or an international prefix is read the same way once its country code is taken off
+(``international_valid``).
 
 The answer is the one ``is_valid_number`` gives, step by step: the region a number of
 that country code belongs to (its leading digits, or the first whose patterns it
@@ -26,7 +28,7 @@ from typing import Any
 
 import attrs
 
-__all__ = ["national_valid"]
+__all__ = ["international_valid", "national_valid"]
 
 #: The number types whose match makes a number valid, in ``phonenumbers``' order.
 _TYPES = ("premium_rate", "toll_free", "shared_cost", "voip", "personal_number", "pager",
@@ -41,18 +43,44 @@ def national_valid(pn: Any, digits: str, region: str) -> bool | None:
     plan = _plan(pn, region)
     if plan is None or not 2 <= len(digits) <= 17:
         return None
-    if plan.idd.match(digits):
-        return None  # read as an international number: any country's
+    idd = plan.idd.match(digits)
+    if idd is not None and digits[idd.end():idd.end() + 1] != "0":
+        # Read as an international number (unless a 0 follows: no country code does),
+        # with the national prefix of its country's main region, unless that country
+        # is the region's own: then with the region's (left to the parse).
+        rest = digits[idd.end():]
+        return None if rest.startswith(plan.code) else international_valid(pn, rest)
+    country = plan.country
     if digits.startswith(plan.code) or (plan.npp is not None and plan.npp.match(digits)):
         # The parse may take the country code or a national prefix off: valid only if
         # what is left (or all of it) matches a general description of the plan's.
         for rest in _left(digits, plan.code, plan.npp):
-            if any(general(rest) for general in plan.generals):
+            if any(general(rest) for general in country.generals):
                 return None
         return False
-    if plan.lengths is not None and len(digits) not in plan.lengths:
-        return False
-    return plan.valid(digits)
+    return country.valid(digits)
+
+
+def international_valid(pn: Any, digits: str) -> bool | None:
+    """Whether ``digits`` (ASCII digits: what follows the "+" or the international
+    prefix) is a valid number, as ``phonenumbers`` parses it: a country code, then a
+    national significant number; ``None`` when the parse has a national prefix to
+    strip or no country code to find."""
+    if len(digits) <= 2 or digits[0] == "0":
+        return None
+    for size in (1, 2, 3):
+        code = int(digits[:size])
+        if code in pn.COUNTRY_CODE_TO_REGION_CODE:
+            break
+    else:
+        return None
+    rest = digits[size:]
+    if not 2 <= len(rest) <= 17:
+        return None
+    country = _country(pn, code)
+    if country is None or (country.npp is not None and country.npp.match(rest)):
+        return None
+    return country.valid(rest)
 
 
 def _left(digits: str, code: str, npp: re.Pattern[str] | None) -> list[str]:
@@ -74,24 +102,20 @@ _Check = Callable[[str], bool]
 
 
 @attrs.frozen
-class _Plan:
-    """A region's numbering plan, as a parse there reads a number: its country code,
-    international and national prefixes, the lengths a valid number of its country
-    code has (``None``: any) and the general descriptions of its regions (a valid
-    number matches one), and that number's validity (``valid``)."""
+class _Country:
+    """The numbering plans of a country code, as ``is_valid_number`` reads them: the
+    lengths a valid number has (``None``: any), its regions' general descriptions (a
+    valid number matches one), its regions in ``phonenumbers``' order (each one's
+    leading digits, ``None`` for none, and validity check), and the national prefix of
+    its main region (what a parse of an international number strips)."""
 
-    code: str
-    idd: re.Pattern[str]
-    npp: re.Pattern[str] | None
     lengths: frozenset[int] | None
     generals: tuple[_Check, ...]
-    #: The country code's regions, in ``phonenumbers``' order: each one's leading
-    #: digits (``None``: it has none) and validity check.
     regions: tuple[tuple[re.Pattern[str] | None, _Check], ...]
-    #: The leading digits of those that have them, one group each, in that order.
+    npp: re.Pattern[str] | None
+    #: The leading digits of the regions that have them, one group each, in order;
+    #: the place in ``regions`` and the check of each of those, and of each without.
     leads: re.Pattern[str] | None
-    #: The place in ``regions`` and the check of each region with leading digits, and
-    #: of each without.
     led: tuple[tuple[int, _Check], ...]
     unled: tuple[tuple[int, _Check], ...]
 
@@ -99,6 +123,8 @@ class _Plan:
         """What ``is_valid_number`` says: the number belongs to the first region whose
         leading digits it starts with, or (before that one) that has none and whose
         patterns it matches, and must match that region's patterns."""
+        if self.lengths is not None and len(digits) not in self.lengths:
+            return False
         regions = self.regions
         if len(regions) == 1 and regions[0][0] is None:
             return regions[0][1](digits)
@@ -114,24 +140,57 @@ class _Plan:
         return lead is not None and lead(digits)
 
 
+@attrs.frozen
+class _Plan:
+    """A region's plan as a parse there reads a number written without "+": its
+    country code, international and national prefixes, and its country's plans."""
+
+    code: str
+    idd: re.Pattern[str]
+    npp: re.Pattern[str] | None
+    country: _Country
+
+
 @functools.cache
 def _plan(pn: Any, region: str) -> _Plan | None:
-    """``region``'s numbering plan; ``None`` for a region whose numbers a parse may
-    rewrite (a transform rule)."""
+    """``region``'s plan; ``None`` for a region whose numbers a parse may rewrite (a
+    transform rule)."""
     meta = pn.PhoneMetadata.metadata_for_region(region, None)
     if meta is None or meta.national_prefix_transform_rule or not meta.international_prefix:
         return None
+    country = _country(pn, meta.country_code)
+    if country is None:
+        return None
     npp = meta.national_prefix_for_parsing
-    codes = pn.COUNTRY_CODE_TO_REGION_CODE.get(meta.country_code, ())
+    return _Plan(str(meta.country_code), re.compile(meta.international_prefix),
+                 re.compile(npp) if npp else None, country)
+
+
+@functools.cache
+def _country(pn: Any, code: int) -> _Country | None:
+    """The plans of country code ``code``; ``None`` when its main region may rewrite
+    its numbers (a transform rule)."""
+    codes = pn.COUNTRY_CODE_TO_REGION_CODE.get(code, ())
+    if not codes:
+        return None
+    main = pn.region_code_for_country_code(code)
+    main_meta = pn.PhoneMetadata.metadata_for_region_or_calling_code(code, main)
+    if main_meta is None or main_meta.national_prefix_transform_rule:
+        return None
     lengths: set[int] | None = set()
     generals: dict[tuple[str, tuple[int, ...]], _Check] = {}
     regions: list[tuple[re.Pattern[str] | None, _Check]] = []
-    for code in codes:
-        other = pn.PhoneMetadata.metadata_for_region(code.upper(), None)
+    for name in codes:
+        if len(codes) == 1:
+            # (one region: its numbers are its own, whatever their leading digits; a
+            # country code of no region, such as +800, has plans of its own)
+            other = pn.PhoneMetadata.metadata_for_region_or_calling_code(code, name)
+            lead = None
+        else:
+            other = pn.PhoneMetadata.metadata_for_region(name.upper(), None)
+            lead = other.leading_digits if other is not None else None
         if other is None:
             continue
-        # (one region: its numbers are its own, whatever their leading digits)
-        lead = other.leading_digits if len(codes) > 1 else None
         regions.append((re.compile(lead) if lead is not None else None, _validity(other)))
         general = other.general_desc
         check = _desc(general)
@@ -144,13 +203,12 @@ def _plan(pn: Any, region: str) -> _Plan | None:
         else:
             lengths = None  # (a description without lengths takes any)
     leads = [p.pattern for p, _ in regions if p is not None]
-    return _Plan(str(meta.country_code), re.compile(meta.international_prefix),
-                 re.compile(npp) if npp else None,
-                 None if lengths is None else frozenset(lengths), tuple(generals.values()),
-                 tuple(regions),
-                 re.compile("|".join(f"({p})" for p in leads)) if leads else None,
-                 tuple((i, check) for i, (p, check) in enumerate(regions) if p is not None),
-                 tuple((i, check) for i, (p, check) in enumerate(regions) if p is None))
+    npp = main_meta.national_prefix_for_parsing
+    return _Country(None if lengths is None else frozenset(lengths), tuple(generals.values()),
+                    tuple(regions), re.compile(npp) if npp else None,
+                    re.compile("|".join(f"({p})" for p in leads)) if leads else None,
+                    tuple((i, c) for i, (p, c) in enumerate(regions) if p is not None),
+                    tuple((i, c) for i, (p, c) in enumerate(regions) if p is None))
 
 
 def _validity(meta: Any) -> _Check:

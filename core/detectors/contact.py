@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tripwire.detectors import _views
-from tripwire.detectors._numbering import national_valid
+from tripwire.detectors._numbering import international_valid, national_valid
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
@@ -319,44 +319,45 @@ class PhoneDetector:
         return value.startswith("+") or not _is_isbn13(groups)
 
     def _plan(self, value: str) -> bool | None:
-        """What the numbering plans say of ``value`` without a parse (``national_valid``):
-        valid in one of the regions, in none of them, or ``None`` (written with "+" or an
-        international prefix, or a prefix a parse would strip: ``_check`` parses it)."""
-        if value.startswith("+"):
-            return None
-        digits = "".join(_GROUPS.findall(value))
-        if digits.startswith(("00", "011")):
-            return None
+        """What the numbering plans say of ``value`` without a parse, as ``_check``
+        tries it (``tripwire.detectors._numbering``): valid, not valid, or ``None`` (a
+        prefix a parse would strip: ``_check`` parses it)."""
         out: bool | None = False
-        for region in self.regions:
-            known = national_valid(self._pn, digits, region)
+        for number, region in self._readings(value):
+            digits = "".join(_GROUPS.findall(number))
+            known = (international_valid(self._pn, digits) if region is None
+                     else national_valid(self._pn, digits, region))
             if known:
                 return True
             if known is None:
                 out = None
         return out
 
+    def _readings(self, value: str) -> list[tuple[str, str | None]]:
+        """How ``value`` may be read: in each region, or (with "+" or an international
+        prefix) as an international number (region ``None``)."""
+        if value.startswith("+"):
+            return [(value, None)]
+        out: list[tuple[str, str | None]] = [(value, region) for region in self.regions]
+        compact = value.lstrip("(")
+        for idd in ("00", "011"):
+            if compact.startswith(idd):
+                out.append(("+" + compact[len(idd):], None))
+        return out
+
     def _check(self, value: str) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in one of the regions
         (or, with ``+`` or an international prefix, in its own)."""
         pn = self._pn
-        candidates: list[tuple[str, str | None]] = []
-        if value.startswith("+"):
-            candidates.append((value, None))
-        else:
-            candidates.extend((value, region) for region in self.regions)
-            compact = value.lstrip("(")
-            for idd in ("00", "011"):
-                if compact.startswith(idd):
-                    candidates.append(("+" + compact[len(idd):], None))
-        for number, region in candidates:
-            if region is not None:
-                # (most numbers written in a region's own way need no parse)
-                known = national_valid(pn, "".join(_GROUPS.findall(number)), region)
-                if known is not None:
-                    if known:
-                        return True
-                    continue
+        for number, region in self._readings(value):
+            # (most numbers need no parse: the numbering plans say it)
+            digits = "".join(_GROUPS.findall(number))
+            known = (international_valid(pn, digits) if region is None
+                     else national_valid(pn, digits, region))
+            if known is not None:
+                if known:
+                    return True
+                continue
             try:
                 parsed = pn.parse(number, region)
             except pn.NumberParseException:

@@ -204,6 +204,7 @@ IBAN_LENGTHS: dict[str, int] = {
 _IBAN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "
 # Country code, check digits, then letters and digits with single spaces between.
 _IBAN_RUN = re.compile(rb"AA00(?: ?[A0]){10,31}")
+_IBAN_START = re.compile(rb"(?<![A-Za-z0-9_])AA00")
 
 
 def iban_is_valid(iban: str) -> bool:
@@ -237,9 +238,13 @@ class IBANDetector:
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for run in _IBAN_RUN.finditer(_views.classes(text)):
-            start = run.start()
-            if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        view = _views.classes(text)
+        # Each place an IBAN can start (not right after a letter, digit or "_"), and the
+        # run from there: what a run found further back took in does not hide it.
+        for at in _IBAN_START.finditer(view):
+            start = at.start()
+            run = _IBAN_RUN.match(view, start)
+            if run is None or (start and (text[start - 1].isalnum() or text[start - 1] == "_")):
                 continue
             length = IBAN_LENGTHS.get(text[start:start + 2])
             if length is None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripwire.detectors._numbering import national_valid
+from tripwire.detectors._numbering import international_valid, national_valid
 
 pn = pytest.importorskip("phonenumbers")
 
@@ -20,7 +20,7 @@ REGIONS = ["US", "CA", "JM", "GB", "IM", "DE", "FR", "IT", "ES", "NL", "CH", "AT
            "MX", "ZA", "NG", "EG", "TR", "IL", "AE", "SG", "VA", "GG"]
 
 
-def parsed_valid(digits: str, region: str) -> bool:
+def parsed_valid(digits: str, region: str | None) -> bool:
     try:
         return bool(pn.is_valid_number(pn.parse(digits, region)))
     except pn.NumberParseException:
@@ -59,6 +59,38 @@ def test_numbers_of_every_length_agree_with_a_parse_and_most_need_none(region):
             assert known == parsed_valid(digits, region), digits
     if not pn.PhoneMetadata.metadata_for_region(region).national_prefix_transform_rule:
         assert answered > 200  # (the point: most numbers need no parse)
+
+
+@settings(max_examples=600, deadline=None, database=None)
+@given(region=st.sampled_from(REGIONS), prefix=st.sampled_from(["00", "011", "810", "010"]),
+       digits=st.text("0123456789", min_size=2, max_size=15))
+def test_a_number_with_an_international_prefix_is_read_as_a_parse_reads_it(region, prefix,
+                                                                            digits):
+    known = national_valid(pn, prefix + digits, region)
+    assert known is None or known == parsed_valid(prefix + digits, region)
+
+
+@pytest.mark.parametrize("region", REGIONS)
+def test_numbers_with_a_plus_agree_with_a_parse(region):
+    rng = random.Random(region)
+    code = str(pn.country_code_for_region(region))
+    answered = 0
+    for _ in range(300):
+        example = pn.example_number_for_type(region, rng.choice(
+            [pn.PhoneNumberType.FIXED_LINE, pn.PhoneNumberType.MOBILE]))
+        digits = (pn.national_significant_number(example) if example is not None
+                  else "".join(rng.choice("0123456789") for _ in range(10)))
+        at = rng.randrange(len(digits))
+        if rng.random() < 0.6:
+            digits = digits[:at] + rng.choice("0123456789") + digits[at + 1:]
+        if rng.random() < 0.2:
+            digits = digits[:rng.randrange(len(digits) + 1)]
+        known = international_valid(pn, code + digits)
+        if known is not None:
+            answered += 1
+            assert known == parsed_valid("+" + code + digits, None), code + digits
+    if not pn.PhoneMetadata.metadata_for_region(region).national_prefix_transform_rule:
+        assert answered > 100
 
 
 def test_a_region_that_rewrites_its_numbers_is_left_to_a_parse():
