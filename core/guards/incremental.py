@@ -2,30 +2,32 @@
 
 A stream guard holds text back (``tripwire.guards.window.HoldBack``) until no detection
 can still span what it releases. Searching all it holds again for every chunk costs
-the window's length per chunk: 4k characters for the ``api-key`` detector, so a text
-of 16-character deltas streams at a hundredth of the speed its whole search takes.
+the window's length per chunk (4k characters with the ``api-key`` detector), so a text
+of 16-character deltas would stream at a hundredth of the speed of its whole search.
 ``Incremental`` is what such a guard searches with instead, one per channel: for each
-detector it keeps how far the detections are *settled*, the ones found there, and
+detector it keeps how far its detections are *settled* and the ones found there, and
 searches only what came after.
 
-Where a detection is settled: the detector's ``hold_from(text)`` (see
+Where a detector has settled: its ``hold_from(text)`` (see
 ``tripwire.guards.verdicts.Detector``) is the earliest index of ``text`` where a
-detection that more text could still add, change or remove can start; a detector
-without one may have such a detection in its last ``max_length + 1`` characters (a
-match and the two characters after it; never further back: that bounds the hold). Detections that start before it are final:
-they are kept, and that text is never searched for them again. The next search of a
-detector covers the text after its settled point, and its ``lookbehind`` characters
-before it (default ``max_length``): what the detector reads before a detection to
-decide it (a keyword, an "order no." before a number, the character before).
+detection that more text could still add, change or remove can start; without one,
+such a detection may start in the last ``max_length + 1`` characters (a match and the
+two characters after it that may rule it out), and never further back: that bounds
+the hold. The detections that start before it are final: they are kept, and that text
+is never searched for them again. The next search of a detector covers the text after
+its settled point, with its ``lookbehind`` characters before it (default
+``max_length``): what it reads before a detection to decide it (a keyword, "order no."
+before a number, the character before).
 
-When a search runs: once the text has grown by as many characters as the last search
-left unsettled, and by ``BATCH`` characters for each detector: no character is
-searched more than about twice however far back a detector holds, and the fixed cost
-of a search (a call of each detector) is spread over that many characters. So a guard
-with one detector searches (and releases) prose about word by word, one with the eleven
-built-in ones about every 88 characters. ``final`` (the text has ended: a step's end) searches
-everything, as if nothing could follow; what the next step's text may still change
-stays unsettled, so a value that the step's end cut in two is still found whole.
+When a search runs: once the text has grown by twice as many characters as the last
+search left unsettled, and by ``BATCH`` characters for each detector. No character is
+then searched more than about one and a half times, however far back a detector holds,
+and the fixed cost of a search (a call of each detector) is spread over that many
+characters: a guard with one detector searches (and releases) prose about a word at a
+time, one with the eleven built-in detectors about every 88 characters. ``final`` (the
+text has ended: a step's end) searches everything, as if nothing could follow; what
+the next step's text may still change stays unsettled, so a value the step's end cut
+in two is still found whole.
 """
 
 from __future__ import annotations

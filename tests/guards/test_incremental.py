@@ -157,3 +157,47 @@ def test_the_lookbehind_is_a_detectors_own_or_its_max_length():
     Near.lookbehind = -1
     with pytest.raises(ValueError, match="lookbehind -1"):
         lookbehind(Near())
+
+
+class Counting:
+    """A detector that counts the characters it is asked to search (and finds ``@@``)."""
+
+    name, types, max_length, lookbehind = "at", ("at",), 2, 1
+
+    def __init__(self) -> None:
+        self.searched = 0
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        return len(text) - 1 if text.endswith("@") else len(text)
+
+    def detect(self, text: str) -> list[Detection]:
+        self.searched += len(text)
+        return [Detection("at", i, i + 2, 1.0, self.name, "@@")
+                for i in range(len(text) - 1) if text.startswith("@@", i)]
+
+
+def test_each_part_of_a_long_stream_is_searched_about_once():
+    detector = Counting()
+    text = "word @@ " * 2_000
+    assert streamed([detector], text, list(range(16, len(text), 16))) == {
+        ("at", i, i + 2, 1.0, "@@") for i in range(5, len(text), 8)}
+    assert detector.searched < 1.5 * len(text)
+
+
+def test_a_detector_whose_span_leaves_the_text_is_an_error_that_names_it():
+    class Wrong(Counting):
+        def detect(self, text):
+            return [Detection("at", 0, len(text) + 5, 1.0, "wrong-at", None)]
+
+    with pytest.raises(ValueError, match=r"'wrong-at' returned the span \(0, 9\)"):
+        Incremental([Wrong()]).update("abcd", 4, 0)
+
+
+def test_after_a_reset_what_came_before_is_forgotten():
+    search = Incremental([Counting()])
+    found, _ = search.update("x @@ y ", 7, 0)
+    assert [(d.start, d.end) for d in found] == [(2, 4)]
+    search.reset()  # (a retried step: its text is sent again, from the start)
+    found, boundary = search.update("x y ", 4, 0)
+    assert found == [] and boundary == 4
