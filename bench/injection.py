@@ -1,27 +1,37 @@
-"""How well, and how fast, ``prompt-injection-detector``'s heuristic tier works.
+"""How well, and how fast, ``prompt-injection-detector``'s heuristic tier works, beside
+the offline peers a user would pick instead.
 
-Run by hand: ``python bench/injection.py [--misses]``. On the labelled set of
-``bench/injection_data.py`` (fixed seed) it prints
+Run by hand: ``python bench/injection.py [--split dev|heldout|both] [--peers ...]
+[--misses]``. It prints
 
-* precision and recall per detection type (a sample may be an attack of several
-  types; a type flagged on a sample not labelled with it is a false positive);
-* overall precision and recall of "this is an attack" (any type flagged), and recall
-  per kind (direct, indirect) and per evasion technique;
-* on the benign texts: the share let through (the target is >= 0.95), and which
-  benign families were flagged;
-* the same on the held-out set (``injection_data.held_out()``: written after the
-  rules were tuned and never used to tune them), which says more about text the
-  rules were not written from than the tuning set does;
-* the same on the assistant turns of ``injection_turns`` (an earlier assistant turn of
-  a caller's history: the agent's own refusals and answers, and forged turns);
-* throughput in MB/s of text scanned: over the labelled set, and over 1 MB of
-  ordinary chat text;
-* the judge calls ``tier = "both"`` saves against ``tier = "judge"`` on each set, with
-  a scripted judge that answers from the labels (one call per text it is asked
-  about); and what skipping the texts the heuristics score 0 would save and miss;
+* on the **written sets** (``bench/evalsets/``, loaded and scored by ``_evalsets``:
+  realistic text in 13 languages written by people who had not read the detector,
+  each language split into a development half, for tuning, and a held-out half, for
+  measuring only): recall per language, per channel (``user``, ``tool-result``,
+  ``document``) and per attack category, and the false-positive rate per language and
+  per benign category, for the heuristic tier with its defaults and each peer side by
+  side (an absent split is skipped with a line saying so);
+* on the **regression sets** the rules were written against (``injection_data``: its
+  tuning set and the set written after tuning; ``injection_turns``: assistant turns of
+  a caller's history): per type precision and recall, attack-or-not recall and the
+  benign texts let through. They are checks that nothing known regressed, and an
+  upper bound, not a measure of text the rules have not seen;
+* throughput in MB/s of text scanned (``--speed``): over the labelled set, 1 MB of
+  ordinary chat text and 1 MB of HTML pages;
+* the judge calls ``tier = "both"`` saves against ``tier = "judge"`` (``--judge``), with
+  a scripted judge that answers from the labels;
 
 with the default options (``threshold = 0.7``, every type). ``--misses`` lists the
 attacks missed and the benign texts flagged. Nothing here is asserted.
+
+The peers (``bench/requirements.txt``) are the offline prompt-injection detectors that
+install from PyPI and run with no network: rebuff's heuristic (its
+``detect_pi_heuristics`` module, loaded from the installed package: the package's own
+``__init__`` imports its SDK, which wants LangChain, OpenAI and Pinecone), last-layer
+(a compiled library shipped in the package), ``prompt-injection-detector`` (a TF-IDF
+and logistic-regression model shipped in the package) and promptshield-core (pattern
+rules). A peer that is not installed, or fails, is reported as such. The ones that
+cannot run here are listed by ``--peers list`` with the reason.
 """
 
 from __future__ import annotations
@@ -32,11 +42,15 @@ import json
 import random
 import sys
 import time
+import types
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _evalsets  # noqa: E402
 from injection_data import Sample, held_out, samples  # noqa: E402
 from injection_turns import turns  # noqa: E402
 
@@ -46,6 +60,212 @@ from tripwire.plugins.prompt_injection_detector import (  # noqa: E402
     as_text,
 )
 from tripwire.plugins.prompt_injection_detector.heuristics import TYPES  # noqa: E402
+
+#: The written sets' channels as the detector's: what a user types is ``input``.
+CHANNELS = {"user": "input", "tool-result": "tool-result", "document": "document"}
+
+Detector = Callable[[str, str], bool]
+"""``(text, channel) -> flagged``: one detector's verdict on one text."""
+
+
+def tripwire_detector() -> Detector:
+    """The heuristic tier with its defaults."""
+    guard = PromptInjectionDetector()
+    return lambda text, channel: bool(guard.flagged(guard.analyze(text, channel)))
+
+
+def rebuff_module() -> Any:
+    """rebuff's ``detect_pi_heuristics``, loaded from the installed package by path
+    (the package's ``__init__`` imports its SDK: LangChain, OpenAI, Pinecone)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("rebuff")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("rebuff is not installed")
+    path = Path(list(spec.submodule_search_locations)[0]) / "detect_pi_heuristics.py"
+    loader = importlib.util.spec_from_file_location("rebuff_heuristics", path)
+    assert loader is not None and loader.loader is not None
+    module = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(module)
+    return module
+
+
+def rebuff_detector() -> Detector:
+    """rebuff's heuristic at its default ``max_heuristic_score`` (0.75): the best
+    fuzzy match of the input's word runs against its 4,400 generated override phrases.
+
+    rebuff's own function takes tens of seconds per paragraph (it regenerates and
+    compares every phrase with every run of words), so this computes the same verdict
+    faster: a run scores ``0.5 + 0.5 * min(matches / 5, 1) - similarity / 10`` where
+    ``matches`` counts the words equal at the same position, so only runs with three
+    or more matching words can pass 0.75, and only those are scored (with rebuff's own
+    functions)."""
+    from difflib import SequenceMatcher
+
+    rebuff = rebuff_module()
+    phrases = [rebuff.normalize_string(k) for k in rebuff.generate_injection_keywords()]
+    by_length: dict[int, dict[tuple[int, str], list[int]]] = defaultdict(
+        lambda: defaultdict(list))
+    for i, phrase in enumerate(phrases):
+        for position, word in enumerate(phrase.split(" ")):
+            by_length[len(phrase.split(" "))][position, word].append(i)
+
+    def score(text: str) -> float:
+        words = rebuff.normalize_string(text).split(" ")
+        best = 0.0
+        for length, index in by_length.items():
+            for start in range(len(words) - length + 1):
+                run = words[start:start + length]
+                hits = Counter(i for position, word in enumerate(run)
+                               for i in index.get((position, word), ()))
+                for i, n in hits.items():
+                    if n < 3:
+                        continue
+                    phrase = phrases[i]
+                    substring = " ".join(run)
+                    similarity = SequenceMatcher(None, substring, phrase).ratio()
+                    matched = rebuff.get_matched_words_score(substring, phrase.split(" "), 5)
+                    best = max(best, matched - similarity / 10)
+        return best
+
+    return lambda text, channel: score(text) > 0.75
+
+
+def last_layer_detector() -> Detector:
+    """last-layer's ``scan_prompt``: flagged when it does not pass."""
+    try:
+        import pkg_resources  # noqa: F401
+    except ImportError:
+        # last-layer finds its library with pkg_resources, which setuptools 81 and
+        # later no longer ship: the one function it calls, over importlib.resources
+        import importlib.resources
+
+        shim = types.ModuleType("pkg_resources")
+        shim.resource_filename = (  # type: ignore[attr-defined]
+            lambda package, name: str(importlib.resources.files(package) / name))
+        sys.modules["pkg_resources"] = shim
+    import last_layer
+
+    return lambda text, channel: not last_layer.scan_prompt(text).passed
+
+
+def pid_detector() -> Detector:
+    """``prompt-injection-detector`` (PyPI): its shipped TF-IDF and logistic-regression
+    model; flagged when its decision is not ``allow`` (risk over 0.5)."""
+    import warnings
+
+    from prompt_injection_detector import Scanner
+
+    scanner = Scanner()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn's version warning on unpickling
+        scanner.scan("warm up")
+    return lambda text, channel: scanner.scan(text).decision != "allow"
+
+
+def promptshield_detector() -> Detector:
+    """promptshield-core's ``PromptGuard`` at its default threshold (40)."""
+    from promptshield import PromptGuard
+
+    guard = PromptGuard()
+    return lambda text, channel: not guard.scan(text).is_safe
+
+
+#: The offline peers: name, how to build one, the package that provides it.
+PEERS: dict[str, tuple[Callable[[], Detector], str]] = {
+    "rebuff": (rebuff_detector, "rebuff"),
+    "last-layer": (last_layer_detector, "last-layer"),
+    "pi-detector": (pid_detector, "prompt-injection-detector"),
+    "promptshield": (promptshield_detector, "promptshield-core"),
+}
+
+#: Peers a user would pick that cannot run on this machine, and why.
+UNAVAILABLE = {
+    "LLM Guard PromptInjection": "its model (protectai/deberta-v3-base-prompt-injection-v2) "
+    "is downloaded from the Hugging Face hub at first use; the package's input scanners "
+    "import torch, transformers and presidio even for its model-free scanners, none of "
+    "which detects injection (BanSubstrings needs your own list, InvisibleText flags "
+    "invisible characters only)",
+    "NeMo Guardrails jailbreak heuristics": "length-per-perplexity and prefix/suffix "
+    "perplexity score with GPT-2 large, downloaded from the Hugging Face hub; its "
+    "injection_detection rails are YARA rules for code, SQL, XSS and template injection "
+    "in model output, not prompt injection",
+    "vigil": "not published on PyPI (installed from its Git repository, which this "
+    "machine cannot reach); its YARA signatures are its offline part, its vector and "
+    "transformer scanners need embeddings or a model from the Hugging Face hub",
+    "jailguard": "its embedded classifier needs all-MiniLM-L6-v2 (ONNX, about 90 MB), "
+    "downloaded at first use: it panics without network",
+    "LlamaFirewall": "PromptGuard 2 is a model downloaded from the Hugging Face hub",
+    "pytector": "a transformer model downloaded from the Hugging Face hub",
+}
+
+
+def build_detectors(names: list[str]) -> dict[str, Detector]:
+    """tripwire's heuristics and the peers named (each built, or reported missing)."""
+    detectors = {"tripwire": tripwire_detector()}
+    for name in names:
+        build, package = PEERS[name]
+        try:
+            detectors[name] = build()
+        except Exception as exc:  # noqa: BLE001 - a peer that fails is reported, not fatal
+            print(f"peer {name}: not run ({type(exc).__name__}: {exc}; "
+                  f"pip install {package})")
+    return detectors
+
+
+def _cells(scores: dict[str, _evalsets.InjectionScore], table: str, axis: str,
+           value: str) -> str:
+    return "".join(f" {scores[name].rate(table, axis, value):>12.3f}" for name in scores)
+
+
+def report_written(records: list[dict[str, Any]], detectors: dict[str, Detector],
+                   show_misses: bool) -> None:
+    """Recall and false-positive rate per language, channel and category, each
+    detector side by side."""
+    verdicts: dict[str, dict[int, bool]] = {}
+    for name, detect in detectors.items():
+        verdicts[name] = {i: detect(r["text"], CHANNELS.get(r.get("channel", "user"), "input"))
+                          for i, r in enumerate(records)}
+    index = {id(r): i for i, r in enumerate(records)}
+    scores = {name: _evalsets.score_injection(records, lambda r, v=v: v[index[id(r)]])
+              for name, v in verdicts.items()}
+    attacks = [r for r in records if r["label"] == "attack"]
+    benign = [r for r in records if r["label"] != "attack"]
+    print(f"{len(records)} records: {len(attacks)} attacks, {len(benign)} benign")
+    head = "".join(f" {name:>12}" for name in detectors)
+    for table, title, rows in (("attacks", "recall", attacks), ("benign", "false positives",
+                                                                 benign)):
+        for axis in ("lang", "channel", "category"):
+            counts = Counter(str(r.get(axis, "-")) for r in rows)
+            print(f"\n{title} by {axis:10}      n{head}")
+            for value in sorted(counts):
+                print(f"  {value:22} {counts[value]:5}{_cells(scores, table, axis, value)}")
+        print(f"  {'all':22} {len(rows):5}{_cells(scores, table, 'all', 'all')}")
+    if show_misses:
+        flags = verdicts["tripwire"]
+        print("\nmissed attacks (tripwire):")
+        for i, r in enumerate(records):
+            if r["label"] == "attack" and not flags[i]:
+                print(f"  [{r.get('id')} {r.get('channel')}/{r.get('category')}] "
+                      f"{r['text'][:160]!r}")
+        print("\nflagged benign texts (tripwire):")
+        for i, r in enumerate(records):
+            if r["label"] != "attack" and flags[i]:
+                print(f"  [{r.get('id')} {r.get('channel')}/{r.get('category')}] "
+                      f"{r['text'][:160]!r}")
+
+
+def report_regression(data: list[Sample], detectors: dict[str, Detector]) -> None:
+    """Attack-or-not recall and false-positive rate of each detector on a regression set."""
+    attacks = [s for s in data if s.types]
+    benign = [s for s in data if not s.types]
+    print(f"  {'':14} {'recall':>8} {'false pos.':>10}")
+    for name, detect in detectors.items():
+        caught = sum(detect(as_text(s.text), s.channel) for s in attacks)
+        flagged = sum(detect(as_text(s.text), s.channel) for s in benign)
+        print(f"  {name:14} {_ratio(caught, len(attacks)):8.3f} "
+              f"{_ratio(flagged, len(benign)):10.3f}")
+
 
 CHAT = (
     "Hi! Could you help me plan a week of dinners for two, vegetarian, nothing too "
@@ -220,25 +440,61 @@ def judge_calls(data: list[Sample], label: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("dev", "heldout", "both"), default="both",
+                        help="which half of the written sets to report (default both)")
+    parser.add_argument("--peers", default="all",
+                        help="comma-separated peers to run beside tripwire, 'all', 'none', "
+                             "or 'list' to list them and those that cannot run here")
     parser.add_argument("--misses", action="store_true", help="list misses and false alarms")
+    parser.add_argument("--no-regression", action="store_true",
+                        help="skip the regression sets")
+    parser.add_argument("--speed", action="store_true", help="measure throughput")
+    parser.add_argument("--judge", action="store_true", help="count judge calls")
     args = parser.parse_args(argv)
+    if args.peers == "list":
+        for name, (_, package) in PEERS.items():
+            print(f"{name:14} pip install {package}")
+        print("\ncannot run here:")
+        for name, why in UNAVAILABLE.items():
+            print(f"  {name}: {why}")
+        return
+    names = (list(PEERS) if args.peers == "all" else [] if args.peers == "none"
+             else [n.strip() for n in args.peers.split(",") if n.strip()])
+    unknown = [n for n in names if n not in PEERS]
+    if unknown:
+        parser.error(f"unknown peers {', '.join(unknown)}; valid: {', '.join(PEERS)}")
+    detectors = build_detectors(names)
+    for split in ("dev", "heldout") if args.split == "both" else (args.split,):
+        records = _evalsets.load("injection", split)
+        if not records:
+            print(f"== written set, {split}: no records in bench/evalsets/{split}/ (skipped)")
+            continue
+        print(f"== written set, {split} half")
+        report_written(records, detectors, args.misses)
+        print()
     guard = PromptInjectionDetector()
     data = samples()
-    print("== tuning set (the rules were written and tuned on it)")
-    evaluate(guard, data, args.misses)
-    print("\n== held-out set (written after tuning, never used for it)")
-    evaluate(guard, list(held_out()), args.misses)
-    print("\n== assistant turns of a caller's history (channel assistant)")
-    evaluate(guard, list(turns()), args.misses)
-    print("\nthroughput (CPU time of this process, one core, best of 3):")
-    throughput(guard, [(as_text(s.text), s.channel) for s in data], "the labelled set")
-    throughput(guard, [(as_text(s.text), s.channel) for s in data if not s.types],
-               "its benign texts")
-    throughput(guard, chat_megabyte(), "1 MB of ordinary chat, 100-2000 char messages")
-    throughput(guard, web_pages(), "1 MB of HTML tool results, ~20 kB pages")
-    print("\njudge calls (a scripted judge answering from the labels, each text once):")
-    judge_calls(data, "tuning set")
-    judge_calls(list(held_out()), "held-out set")
+    if not args.no_regression:
+        print("== regression sets (written against the rules: an upper bound)")
+        print("\n-- tuning set (the rules were written and tuned on it)")
+        evaluate(guard, data, args.misses)
+        report_regression(data, detectors)
+        print("\n-- set written after tuning, then used to write rules")
+        evaluate(guard, list(held_out()), args.misses)
+        report_regression(list(held_out()), detectors)
+        print("\n-- assistant turns of a caller's history (channel assistant)")
+        evaluate(guard, list(turns()), args.misses)
+    if args.speed:
+        print("\nthroughput (CPU time of this process, one core, best of 3):")
+        throughput(guard, [(as_text(s.text), s.channel) for s in data], "the labelled set")
+        throughput(guard, [(as_text(s.text), s.channel) for s in data if not s.types],
+                   "its benign texts")
+        throughput(guard, chat_megabyte(), "1 MB of ordinary chat, 100-2000 char messages")
+        throughput(guard, web_pages(), "1 MB of HTML tool results, ~20 kB pages")
+    if args.judge:
+        print("\njudge calls (a scripted judge answering from the labels, each text once):")
+        judge_calls(data, "tuning set")
+        judge_calls(list(held_out()), "held-out set")
 
 
 if __name__ == "__main__":

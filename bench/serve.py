@@ -7,7 +7,9 @@ Four processes on 127.0.0.1, placed by the system (``TRIPWIRE_BENCH_PIN=1``: the
 and the bare proxy, measured one at a time, on one CPU, the upstream and this client,
 the bench's load, on another; ``TRIPWIRE_BENCH_PROCS=N``: N pass-through processors
 instead of 5; ``TRIPWIRE_BENCH_WORKERS=1,2``: a gateway of one worker process and one
-of two, as ``tripwire serve --workers`` runs them, measured in the same rounds). The upstream (a prepared OpenAI stream of 20 text deltas,
+of two, as ``tripwire serve --workers`` runs them, measured in the same rounds;
+``TRIPWIRE_BENCH_APIS=chat,responses``: the client APIs the gateway is measured in,
+default all, each in the same rounds). The upstream (a prepared OpenAI stream of 20 text deltas,
 sent at once or one event every 20 ms on the upstream's own clock), the bare proxy, the
 gateway (``tripwire.serve.running`` on ``tripwire serve``'s default event loop;
 ``TRIPWIRE_BENCH_LOOP=asyncio`` for the standard one) and this client (aiohttp). At each
@@ -21,7 +23,9 @@ each level in 5 rounds of direct, proxy and gateway requests whose latencies are
 (the machine's speed drifts over seconds; interleaving exposes the three to it alike).
 
 Prints p50 / p99 of the direct call, the latency the proxy and the gateway add (minus
-direct, per percentile), requests per second and the gateway's CPU per request. Target:
+direct, per percentile), requests per second and the gateway's CPU per request, for
+each client API (the same stream asked for as a chat completion or as a Responses
+request: the upstream speaks chat completions either way). Target:
 at 50 concurrent streams, p50 added <= 1 ms and p99 added <= 5 ms. Run by hand:
 ``python bench/serve.py [requests per burst level] [levels...]``.
 """
@@ -55,9 +59,23 @@ PROCS = int(os.environ.get("TRIPWIRE_BENCH_PROCS", "5"))
 WORKERS = [int(n) for n in os.environ.get("TRIPWIRE_BENCH_WORKERS", "1").split(",")]
 #: Seconds between the events of a paced upstream stream.
 PACE = 0.02
-#: Rounds of direct, proxy and gateway requests a paced level is split into.
+#: Rounds of direct, proxy and gateway requests a paced level (and a burst level asked
+#: in more than one API) is split into.
 ROUNDS = 5
 BODY = {"stream": True, "messages": [{"role": "user", "content": "Hello there"}]}
+
+
+#: Each client API: its path, its streamed request for the same answer, and the start
+#: of the last line of its stream.
+API_REQUESTS = {
+    "chat": ("/v1/chat/completions", BODY, b"data: [DONE]"),
+    "responses": ("/v1/responses", {"stream": True, "input": "Hello there"},
+                  b'data: {"type":"response.completed"'),
+    "messages": ("/v1/messages", {**BODY, "max_tokens": 256},
+                 b'data: {"type":"message_stop"'),
+}
+#: The client APIs measured (``TRIPWIRE_BENCH_APIS``).
+APIS = os.environ.get("TRIPWIRE_BENCH_APIS", ",".join(API_REQUESTS)).split(",")
 
 
 # ---------------------------------------------------------------- the servers
@@ -199,8 +217,10 @@ def start(*args: str) -> tuple[subprocess.Popen[str], str]:
 # ---------------------------------------------------------------- the client
 
 
-async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[float, float]:
-    """Seconds to the first event and to the last byte of one streamed request."""
+async def _one(session: aiohttp.ClientSession, url: str, body: bytes,
+               end: bytes = b"data: [DONE]") -> tuple[float, float]:
+    """Seconds to the first event and to the last byte of one streamed request, whose
+    last line starts with ``end``."""
     started = time.perf_counter()
     first = 0.0
     async with session.post(url, data=body,
@@ -211,7 +231,7 @@ async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[fl
             if line.strip():
                 first = first or time.perf_counter() - started
                 last = line
-    assert last.strip() == b"data: [DONE]", last
+    assert last.startswith(end), last
     return first, time.perf_counter() - started
 
 
@@ -233,12 +253,19 @@ class Samples:
 
 
 async def level(url: str, model: str, concurrency: int, total: int, into: Samples,
-                stagger: float = 0.0, seed: int = 0) -> None:
-    """``total`` requests, ``concurrency`` at a time, their latencies added to ``into``.
-    With ``stagger``, each request waits a random 0 to ``stagger`` seconds before it is
-    sent (not counted in its latency), so that the streams are not in phase."""
+                stagger: float = 0.0, seed: int = 0, api: str = "chat") -> None:
+    """``total`` requests of ``api`` to the server at ``url``, ``concurrency`` at a time,
+    their latencies added to ``into``. With ``stagger``, each request waits a random 0
+    to ``stagger`` seconds before it is sent (not counted in its latency), so that the
+    streams are not in phase."""
     rng = random.Random(seed)
-    body = json.dumps({**BODY, "model": model}).encode()
+    path, request, end = API_REQUESTS[api]
+    url += path
+    body = json.dumps({**request, "model": model}).encode()
+
+    async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[float, float]:
+        return await _one(session, url, body, end)
+
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         # warm up code paths, and open as many connections as the level uses (client to
@@ -279,7 +306,7 @@ async def main(total: int, levels: list[int]) -> None:
           f"for any aiohttp gateway on this machine); 'first': added latency to the first "
           f"event (the gateway sends nothing before the first content has passed the "
           f"output processors); 'CPU/req': the gateway process's CPU time per request (and "
-          f"the proxy's).")
+          f"the proxy's); each gateway row is one client API ({', '.join(APIS)}).")
     modes = (
         (0.0, 0.0, "burst: the upstream sends the whole stream at once, requests back to "
                    "back (a throughput test)"),
@@ -293,10 +320,11 @@ async def main(total: int, levels: list[int]) -> None:
     for pace, stagger, title in modes:
         up, up_url = start("upstream", str(pace))
         proxy, proxy_url = start("proxy", up_url)
-        gateways = [(n, *start("gateway", up_url, str(n))) for n in WORKERS]
+        servers = [(n, *start("gateway", up_url, str(n))) for n in WORKERS]
+        gateways = [(n, api, gw, url) for n, gw, url in servers for api in APIS]
         try:
             print(f"\n{title}")
-            print(f"{'streams':>8} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
+            print(f"{'streams':>16} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
                   f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
                   f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
             for concurrency in levels:
@@ -304,32 +332,33 @@ async def main(total: int, levels: list[int]) -> None:
                 # the machine's state drifts over seconds (other jobs on the host), and
                 # interleaving gives them all the same share of every state.
                 n = total if not pace else max(concurrency * 10, 100)
-                rounds = 1 if not pace else ROUNDS
+                # (burst levels too when the gateway is asked in more than one API: the
+                # APIs' rows are then compared under the same drift)
+                rounds = ROUNDS if pace or len(APIS) > 1 else 1
                 direct, bare = Samples(), Samples()
                 served = [Samples() for _ in gateways]
                 cpu = [0.0 for _ in gateways]
                 proxy_cpu = 0.0
                 for r in range(rounds):
                     part = n // rounds
-                    await level(f"{up_url}/v1/chat/completions", "m", concurrency, part,
-                                direct, stagger, r)
+                    await level(up_url, "m", concurrency, part, direct, stagger, r)
                     before = cpu_seconds(proxy.pid)
-                    await level(f"{proxy_url}/v1/chat/completions", "m", concurrency, part,
-                                bare, stagger, r)
+                    await level(proxy_url, "m", concurrency, part, bare, stagger, r)
                     proxy_cpu += cpu_seconds(proxy.pid) - before
-                    for i, (_, gw, gw_url) in enumerate(gateways):
+                    for i, (_, api, gw, gw_url) in enumerate(gateways):
                         before = cpu_seconds(gw.pid)
-                        await level(f"{gw_url}/v1/chat/completions", "bench", concurrency,
-                                    part, served[i], stagger, r)
+                        await level(gw_url, "bench", concurrency, part, served[i], stagger,
+                                    r, api)
                         cpu[i] += cpu_seconds(gw.pid) - before
                 proxy_cpu = proxy_cpu / bare.count * 1000
                 d, b = direct.stats(), bare.stats()
-                for (workers, _, _), samples, seconds in zip(gateways, served, cpu,
-                                                             strict=True):
+                for (workers, api, _, _), samples, seconds in zip(gateways, served, cpu,
+                                                                  strict=True):
                     g = samples.stats()
-                    label = (f"{concurrency} {workers}w" if len(gateways) > 1
+                    label = (f"{concurrency} {workers}w" if len(WORKERS) > 1
                              else str(concurrency))
-                    print(f"{label:>8} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
+                    label += f" {api}" if len(APIS) > 1 else ""
+                    print(f"{label:>16} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
                           f"{d['rps']:>7.0f} | "
                           f"{b['p50'] - d['p50']:>8.2f}ms "
                           f"{b['p99'] - d['p99']:>6.2f}ms | "
@@ -339,7 +368,7 @@ async def main(total: int, levels: list[int]) -> None:
                           f"{g['rps']:>7.0f} | {seconds / samples.count * 1000:>6.2f}ms "
                           f"{proxy_cpu:>6.2f}ms", flush=True)
         finally:
-            for process in (*(gw for _, gw, _ in gateways), proxy, up):
+            for process in (*(gw for _, gw, _ in servers), proxy, up):
                 process.terminate()
                 process.wait()
 

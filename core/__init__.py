@@ -17,6 +17,7 @@ from tripwire.errors import (
     OptionError,
     ProcessorError,
     ProcessorValidationError,
+    ToolError,
     TripWire,
 )
 from tripwire.hooks._call import notify_violation
@@ -110,6 +111,7 @@ __all__ = [
     "TextPart",
     "Tool",
     "ToolCall",
+    "ToolError",
     "ToolInvocation",
     "ToolInvocationPart",
     "ToolResult",

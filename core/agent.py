@@ -37,7 +37,7 @@ from tripwire.registry import discovery
 from tripwire.results import GenerateResult, OutputResult, StepResult
 from tripwire.run._call import DEFAULT_API_ERROR_RETRIES, Plans
 from tripwire.run._loop import Run
-from tripwire.tools import Tool, coerce_tools
+from tripwire.tools import Tool, Toolset, split_tools
 
 if TYPE_CHECKING:
     from tripwire.config import Config
@@ -98,7 +98,10 @@ class Agent:
             self.instructions = [instructions]
         else:
             self.instructions = list(instructions)
-        self.tools = coerce_tools(tools)
+        self.tools, sources = split_tools(tools)
+        #: the agent's own toolset of each tool source (MCP server) among ``tools``,
+        #: listed when a run starts (``tripwire.run._listed``)
+        self._toolsets: list[Toolset] = [source.toolset() for source in sources]
         self.input_processors = input_processors
         self.output_processors = output_processors
         self.error_processors = error_processors
@@ -238,9 +241,11 @@ class Agent:
         return resolve_model(model)
 
     async def aclose(self) -> None:
-        """Close the HTTP sessions of the models this agent created from router ids.
+        """Close the HTTP sessions of the models this agent created from router ids, and
+        its MCP servers' sessions (a stdio server's process ends).
 
-        The models stay usable: a closed provider opens a new session on its next call.
+        The models stay usable: a closed provider opens a new session on its next call,
+        and an MCP server is started again by the next run.
         """
         background, self._background = list(self._background), set()
         for task in background:
@@ -250,8 +255,16 @@ class Agent:
         await _close_models(self._owned_models.values())
         if self.memory is not None:
             await self.memory.aclose()
+        for toolset in self._toolsets:
+            await toolset.aclose()
 
     async def __aenter__(self) -> Agent:
+        try:
+            for toolset in self._toolsets:  # (MCP servers: started now, not at a run)
+                await toolset.open()
+        except BaseException:
+            await self.aclose()
+            raise
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -338,6 +351,7 @@ class Agent:
         ]
         if self.memory is not None:  # its connection belongs to this loop
             closers.append(self.memory.aclose)
+        closers.extend(toolset.aclose for toolset in self._toolsets)  # (MCP sessions)
         failures: list[Exception] = []
         for close in closers:
             try:

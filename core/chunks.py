@@ -120,7 +120,7 @@ class ToolResult:
     is_error: bool = False
 
 
-@attrs.frozen(init=False)
+@attrs.frozen(init=False, weakref_slot=False)
 class Chunk:
     """One stream event. Immutable: a processor that changes a chunk returns a new one
     (``chunk.evolve(payload={...})``).
@@ -178,23 +178,24 @@ class Chunk:
         return self.type.startswith("data-")
 
 
-# The slots of Chunk, set directly: what stamp_run_id uses instead of attrs' frozen
-# __init__ (which goes through object.__setattr__ once per field).
-_new_chunk = object.__new__
+# The slots of Chunk, set directly: how ``Chunk.__init__`` sets its fields past attrs'
+# frozen ``__setattr__``.
 _set_type, _set_payload, _set_run_id, _set_source, _set_transient = (
     Chunk.__dict__[name].__set__ for name in ("type", "payload", "run_id", "source", "transient"))
 
 
-def stamp_run_id(chunk: Chunk, run_id: str) -> Chunk:
-    """A copy of ``chunk`` with ``run_id``: the runner stamps every model chunk (a
-    frozen attrs class has no cheaper copy)."""
-    out = _new_chunk(Chunk)
-    _set_type(out, chunk.type)
-    _set_payload(out, chunk.payload)
-    _set_run_id(out, run_id)
-    _set_source(out, chunk.source)
-    _set_transient(out, chunk.transient)
-    return out
+class _Fields:
+    """A ``Chunk``'s slots, writable: ``model_chunk`` fills one in and makes it a
+    ``Chunk`` by ``__class__`` assignment, which Python allows between two classes with
+    the same slots (Chunk keeps no ``__weakref__`` slot for this). Its fields are
+    plain attribute stores, where ``Chunk(...)`` calls a slot's ``__set__`` per field."""
+
+    __slots__ = ("type", "payload", "run_id", "source", "transient")
+    type: str
+    payload: dict[str, Any]
+    run_id: str | None
+    source: str
+    transient: bool
 
 
 _TEXTY = frozenset({"text-delta", "reasoning-delta"})
@@ -277,7 +278,7 @@ RUN_TYPES = frozenset({"step-start", "step-finish", "step-retry", "tripwire", "e
                        "object-result", "tool-result", "tool-error"})
 
 
-def check_chunk(chunk: Any, *, from_model: bool = False) -> Chunk:
+def check_chunk(chunk: Any, from_model: bool = False) -> Chunk:
     """Return ``chunk`` if it has the shape its type promises; raise ``ValueError``
     naming the chunk type, the key and what is valid otherwise.
 
@@ -291,9 +292,6 @@ def check_chunk(chunk: Any, *, from_model: bool = False) -> Chunk:
         raise ValueError(f"expected a Chunk, got {type(chunk).__name__}")
     kind = chunk.type
     payload = chunk.payload
-    if kind == "text-delta" and type(payload) is dict:  # the common case, first
-        if type(payload.get("text")) is str and type(payload.get("id", "")) is str:
-            return chunk
     if not isinstance(kind, str) or not kind:
         raise ValueError(f"a chunk's type must be a non-empty string, got {kind!r}")
     if not isinstance(payload, dict):
@@ -327,6 +325,30 @@ def check_chunk(chunk: Any, *, from_model: bool = False) -> Chunk:
         raise ValueError(f"a {kind!r} chunk's payload['id'] must be a string, got "
                          f"{type(payload['id']).__name__}")
     return chunk
+
+
+def model_chunk(chunk: Any, run_id: str | None) -> Chunk:
+    """A model's ``chunk`` as the run passes it on: checked as ``check_chunk(chunk,
+    from_model=True)`` checks it (``ValueError`` when it is malformed), and carrying
+    ``run_id`` (a copy when it carries none; ``run_id=None``: the chunk itself). A
+    text delta, most of what a model streams, is checked here."""
+    if type(chunk) is Chunk and chunk.type == "text-delta":
+        payload = chunk.payload
+        if not (type(payload) is dict and type(payload.get("text")) is str
+                and type(payload.get("id", "")) is str):
+            check_chunk(chunk, True)  # (raises, naming what is wrong)
+    else:
+        check_chunk(chunk, True)
+    if run_id is None or chunk.run_id is not None:
+        return chunk  # type: ignore[no-any-return]
+    out = _Fields()
+    out.type = chunk.type
+    out.payload = chunk.payload
+    out.run_id = run_id
+    out.source = chunk.source
+    out.transient = chunk.transient
+    out.__class__ = Chunk  # type: ignore[assignment]
+    return out  # type: ignore[return-value]
 
 
 def _names(types: type | tuple[type, ...]) -> str:

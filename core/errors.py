@@ -107,6 +107,18 @@ class APICallError(Error):
         )
 
 
+class ToolError(Error):
+    """A tool answered with an error, or could not be reached (an MCP server that
+    timed out, hung, exited or sent a malformed message).
+
+    The run goes on: the model gets ``"ToolError: <message>"`` as the tool's error (a
+    ``tool-error`` chunk), and unlike any other exception a tool raises, that text
+    passes ``process_tool_result`` first, as a result would: it is the tool's answer
+    and can carry what the tool read (an MCP server's ``isError`` content). Raised from
+    a run itself only when an agent's MCP server cannot be started or listed.
+    """
+
+
 class MissingDependencyError(ConfigurationError, ImportError):
     """A feature needs a library that is not installed (an extra such as
     ``tripwire[guardrails]``). Raised when the feature is built, never when tripwire

@@ -109,7 +109,8 @@ class OutputResult:
     def _follow(self, message_list: MessageList) -> None:
         """``text`` is the text of ``message_list``'s response as it stands when next
         read (computed then: most processors never read it)."""
-        object.__setattr__(self, "_source", message_list)
+        if self._source is not message_list:
+            object.__setattr__(self, "_source", message_list)
 
 
 
@@ -193,40 +194,64 @@ def _merge(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
 
 
 class StepAccumulator:
-    """Builds a step's result and response message from the processed chunks."""
+    """A step's record: the model's chunks as they came (``raw``) and as they left the
+    output processors (``chunks``, appended by the loop), read into the step's result
+    and response message when those are asked for."""
 
     def __init__(self, step_number: int, *, from_cache: bool) -> None:
         self.step_number = step_number
         self.from_cache = from_cache
         self.raw: list[Chunk] = []
+        #: the chunks that left the output processors, in order
+        self.chunks: list[Chunk] = []
         self.finish: dict[str, Any] = {}
-        self.text: list[str] = []
-        self.reasoning: list[str] = []
+        self._read = 0  # how many of ``chunks`` are read into the fields below
+        self._text: list[str] = []
+        self._reasoning: list[str] = []
         # The reasoning parts, with the provider metadata (signatures) providers attach
         # so the reasoning can be sent back on later steps: one per reasoning block as
         # the deltas arrive, a new one whenever the reasoning id changes. Providers send
         # one block after another; should ids interleave, the stored parts still read,
         # in order, exactly as the stream did (what guards checked), never regrouped.
-        self.reasoning_parts: list[ReasoningPart] = []
+        self._reasoning_parts: list[ReasoningPart] = []
         self._reasoning_id: str | None = None
-        self.tool_calls: list[ToolCall] = []
+        self._tool_calls: list[ToolCall] = []
         #: the tool error of each call the run does not run (its arguments are not JSON,
         #: its tool was not offered), by the call's id
         self.not_run: dict[str, str] = {}
 
-    def observe(self, chunk: Chunk) -> None:
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool calls among the chunks so far."""
+        self._read_chunks()
+        return self._tool_calls
+
+    def text(self) -> str:
+        """The text of the chunks so far."""
+        self._read_chunks()
+        return "".join(self._text)
+
+    def _read_chunks(self) -> None:
+        chunks = self.chunks
+        if self._read == len(chunks):
+            return
+        for chunk in chunks[self._read:]:
+            self._take(chunk)
+        self._read = len(chunks)
+
+    def _take(self, chunk: Chunk) -> None:
         kind = chunk.type
         if kind == "text-delta":
-            self.text.append(chunk.payload.get("text", ""))
+            self._text.append(chunk.payload.get("text", ""))
         elif kind == "reasoning-delta":
             p = chunk.payload
             text = p.get("text", "")
-            self.reasoning.append(text)
+            self._reasoning.append(text)
             rid = p.get("id", "")
-            if rid != self._reasoning_id or not self.reasoning_parts:
-                self.reasoning_parts.append(ReasoningPart(""))
+            if rid != self._reasoning_id or not self._reasoning_parts:
+                self._reasoning_parts.append(ReasoningPart(""))
                 self._reasoning_id = rid
-            part = self.reasoning_parts[-1]
+            part = self._reasoning_parts[-1]
             part.text += text
             if p.get("provider_metadata"):
                 part.provider_metadata = _merge(part.provider_metadata, p["provider_metadata"])
@@ -238,7 +263,8 @@ class StepAccumulator:
                                "provider_metadata": chunk.payload.get("provider_metadata")}
         elif kind == "tool-call":
             p = chunk.payload
-            self.tool_calls.append(ToolCall(p["tool_call_id"], p["tool_name"], dict(p.get("args") or {})))
+            self._tool_calls.append(ToolCall(p["tool_call_id"], p["tool_name"],
+                                             dict(p.get("args") or {})))
             if p.get("args_error") and p["tool_call_id"] not in self.not_run:
                 raw = str(p.get("raw_args", ""))[:200]
                 self.not_run[p["tool_call_id"]] = (
@@ -246,11 +272,12 @@ class StepAccumulator:
                     f"JSON ({p['args_error']}): {raw}")
 
     def result(self) -> StepResult:
+        self._read_chunks()
         return StepResult(
             step_number=self.step_number,
-            text="".join(self.text),
-            reasoning="".join(self.reasoning),
-            tool_calls=list(self.tool_calls),
+            text="".join(self._text),
+            reasoning="".join(self._reasoning),
+            tool_calls=list(self._tool_calls),
             finish_reason=self.finish.get("finish_reason", "unknown"),
             usage=Usage.coerce(self.finish.get("usage")),
             from_cache=self.from_cache,
@@ -261,12 +288,13 @@ class StepAccumulator:
         )
 
     def message(self, data: list[DataPart]) -> Message | None:
+        self._read_chunks()
         parts: list[Any] = []
-        parts.extend(p for p in self.reasoning_parts if p.text or p.provider_metadata)
-        text = "".join(self.text)
+        parts.extend(p for p in self._reasoning_parts if p.text or p.provider_metadata)
+        text = "".join(self._text)
         if text:
             parts.append(TextPart(text))
-        for call in self.tool_calls:
+        for call in self._tool_calls:
             parts.append(ToolInvocationPart(ToolInvocation(
                 "call", call.tool_call_id, call.tool_name, call.args)))
         parts.extend(data)

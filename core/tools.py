@@ -15,12 +15,24 @@ import re
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    Protocol,
+    Union,
+    get_args,
+    get_origin,
+    runtime_checkable,
+)
 
 import attrs
 
 from tripwire.messages.serde import converter, plain_value
 from tripwire.option_checks import Mismatch, Range, conform, type_text
+
+if TYPE_CHECKING:
+    from tripwire.observe._recorder import Recorder
 
 #: Parameter names a tool function may declare to receive run services; they are
 #: injected by the agent and never shown to the model.
@@ -134,6 +146,33 @@ class Tool:
             result = list(result)
         check_result(self.name, result)
         return result
+
+
+@runtime_checkable
+class ToolSource(Protocol):
+    """Where tools come from that an agent lists when a run starts, not functions it
+    holds: a server (``tripwire.mcp.MCPServer``). ``Agent(tools=[...])`` takes one
+    beside its tools and asks it once for its own ``Toolset``."""
+
+    def toolset(self) -> Toolset:
+        """A new toolset for one agent: opened on first use, closed by its ``aclose``."""
+        ...
+
+
+class Toolset(Protocol):
+    """One agent's tools from a ``ToolSource``. Their definitions come from a third
+    party: every run checks their strings as input (``tripwire.run._listed``)."""
+
+    async def open(self) -> None:
+        """Connect now, not at the first run (``async with agent``)."""
+
+    async def tools(self, recorder: Recorder | None) -> dict[str, Tool]:
+        """The tools to offer this run, by name, connecting first when needed; what
+        was listed goes to ``recorder``'s audit."""
+        ...
+
+    async def aclose(self) -> None:
+        """Disconnect (the next ``tools`` connects again)."""
 
 
 def client_tool(name: str, description: str = "", parameters: Mapping[str, Any] | None = None) -> Tool:
@@ -339,15 +378,25 @@ def json_schema(hint: Any) -> dict[str, Any]:
 
 def coerce_tools(tools: Any) -> dict[str, Tool]:
     """``{name: Tool}`` from a list of tools / decorated functions, or a mapping."""
+    return split_tools(tools)[0]
+
+
+def split_tools(tools: Any) -> tuple[dict[str, Tool], list[ToolSource]]:
+    """``{name: Tool}`` from a list of tools / decorated functions, or a mapping; and the
+    tool sources (MCP servers) among them, in order."""
     if tools is None:
-        return {}
+        return {}, []
     if isinstance(tools, str | bytes) or not isinstance(tools, Iterable | Mapping):
         raise TypeError(
             "tools must be a list of tools (or @tool functions) or a mapping name -> tool, "
             f"got {type(tools).__name__}: {tools!r:.80}")
     items = tools.values() if isinstance(tools, Mapping) else tools
     out: dict[str, Tool] = {}
+    sources: list[ToolSource] = []
     for t in items:
+        if not isinstance(t, Tool) and isinstance(t, ToolSource):
+            sources.append(t)
+            continue
         if not isinstance(t, Tool):
             if callable(t):
                 t = _make_tool(t, name=None, description=None)
@@ -356,4 +405,4 @@ def coerce_tools(tools: Any) -> dict[str, Tool]:
         if t.name in out:
             raise ValueError(f"two tools are named {t.name!r}")
         out[t.name] = t
-    return out
+    return out, sources

@@ -427,7 +427,9 @@ def process_tool_result(
     """Inspect or redact a tool's result before the model and the client see it.
 
     Runs on output processors in list order after each tool call that succeeded
-    (never for a tool that raised). To change the result return ``{"result": value}``
+    (never for a tool that raised, except with ``tripwire.ToolError``: its text is
+    the tool's answer, an MCP server's error included, and passes here as ``result``
+    before it reaches the model as the tool's error). To change the result return ``{"result": value}``
     (or call ``message_list.update_tool_invocation(part)``): the next model call, the
     stored history, ``result.steps`` and the streamed ``tool-result`` chunk all carry
     the processed value, and later processors see it as ``result``. ``abort()`` ends

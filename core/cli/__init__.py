@@ -9,7 +9,7 @@ load or register is reported by ``tripwire plugins`` and never stops the CLI.
 
 This module assembles the parser and runs a command (``main``); the built-in
 commands live in ``_listing`` (``plugins``, ``models``, ``agents``), ``_run``
-(``run``, shown by ``_render``; ``common`` holds the shared options), ``tripwire.memory.cli`` (``memory``) and ``tripwire.serve`` (``serve``).
+(``run``, shown by ``_render``; ``common`` holds the shared options), ``tripwire.memory.cli`` (``memory``), ``tripwire.serve`` (``serve``) and ``tripwire.mcp.cli`` (``mcp-proxy``).
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ examples:
                                     prompt from stdin, a model setting, NDJSON chunks
   tripwire serve -c agents.toml --port 8080
                                     the agents as an OpenAI-compatible API (docs/serve.md)
+  tripwire mcp-proxy support -c agents.toml
+                                    the agent's MCP servers as one, guarded (docs/mcp.md)
 
 Run "tripwire COMMAND --help" for the options of one command.
 Docs: docs/cli.md, docs/configuration.md, docs/plugins.md, docs/serve.md.
@@ -75,11 +77,18 @@ BUILTIN_COMMANDS: dict[str, Callable[[Any], None]] = {
     "run": register_run_command,
     "memory": _register_memory_command,
     "serve": lambda subparsers: _register_serve(subparsers),
+    "mcp-proxy": lambda subparsers: _register_mcp_proxy(subparsers),
 }
 
 
 def _register_serve(subparsers: Any) -> None:
     from tripwire.serve import register
+
+    register(subparsers)
+
+
+def _register_mcp_proxy(subparsers: Any) -> None:
+    from tripwire.mcp.cli import register
 
     register(subparsers)
 

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
 #: Top-level tables a configuration file may have (``[serve]`` is read by
 #: ``tripwire serve``, see docs/serve.md).
-TABLES = ("agents", "models", "serve")
+TABLES = ("agents", "models", "serve", "mcp")
 
 #: Keys of an ``[agents.NAME]`` table and the types their values must have.
 AGENT_KEYS: dict[str, Any] = {
@@ -82,6 +82,7 @@ AGENT_KEYS: dict[str, Any] = {
     "provider_options": dict[str, Any],
     "tool_choice": str | dict[str, Any],
     "memory": dict[str, Any],
+    "mcp_servers": list[str],
 }
 
 #: Smallest value of the integer keys of an ``[agents.NAME]`` table.
@@ -99,6 +100,8 @@ class Config:
     models: Mapping[str, Mapping[str, Any]]
     #: the ``[serve]`` table as read (``tripwire serve`` checks it: docs/serve.md)
     serve: Mapping[str, Any] = attrs.field(factory=dict)
+    #: the ``[mcp.NAME]`` tables as read (``tripwire.mcp.config``: docs/mcp.md)
+    mcp: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)
     #: models built from ``[models.NAME]`` tables for processors' ``model`` options and
     #: not yet handed to an agent (``build`` makes them its to close)
     _processor_models: list[Any] = attrs.field(factory=list, init=False, eq=False,
@@ -166,7 +169,14 @@ class Config:
                 except ConfigurationError as e:
                     raise ConfigurationError(f"{self._where(where, key)}{e}") from e
             elif key == "tools":
-                kwargs[key] = [self._import(v, self._where(where, key)) for v in value]
+                kwargs[key] = [*kwargs.get(key, []),
+                               *(self._import(v, self._where(where, key)) for v in value)]
+            elif key == "mcp_servers":  # (the agent takes an MCP server among its tools)
+                from tripwire.mcp import config as mcp_config
+
+                kwargs["tools"] = [*kwargs.get("tools", []), *(
+                    mcp_config.build(v, self.mcp[v], self._where(f"mcp.{v}"))
+                    for v in value)]
             elif key == "memory":
                 from tripwire.memory import Memory
 
@@ -272,7 +282,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     if unknown:
         raise ConfigurationError(
             f"{path}: unknown top-level key(s) {', '.join(unknown)}; valid: "
-            f"{', '.join(f'[{t}.NAME]' for t in TABLES[:2])}, [serve]"
+            f"{', '.join(f'[{t}.NAME]' for t in TABLES[:2])}, [serve], [mcp.NAME]"
         )
     agents = _tables(data, "agents", path)
     models = _tables(data, "models", path)
@@ -284,7 +294,20 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     if not isinstance(serve, dict):
         raise ConfigurationError(f"{path}: serve must be a table [serve], got serve = {serve!r}")
     check_serve(serve, f"{path}: [serve]")
-    return Config(path, agents, models, serve)
+    mcp = _tables(data, "mcp", path)
+    if mcp:
+        from tripwire.mcp.config import check_table
+
+        for name, table in mcp.items():
+            check_table(name, table, f"{path}: [mcp.{name}]")
+    for name, table in agents.items():
+        for server in table.get("mcp_servers", ()):
+            if server not in mcp:
+                defined = ", ".join(f"mcp.{m}" for m in sorted(mcp)) or "none defined"
+                raise ConfigurationError(
+                    f"{path}: [agents.{name}] mcp_servers: {server!r} names no [mcp.NAME] "
+                    f"table (defined: {defined})")
+    return Config(path, agents, models, serve, mcp)
 
 
 def _read(path: Path) -> str:

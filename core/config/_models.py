@@ -106,6 +106,7 @@ class ModelKind:
 MODEL_KINDS: dict[str, ModelKind] = {
     "mock": ModelKind("tripwire.testing", "MockModel"),
     "openai-compatible": ModelKind("tripwire.models", "OpenAICompatible"),
+    "openai-responses": ModelKind("tripwire.models", "OpenAIResponses"),
     "anthropic": ModelKind("tripwire.models", "Anthropic", api_key_env="ANTHROPIC_API_KEY"),
 }
 

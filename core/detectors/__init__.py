@@ -13,6 +13,12 @@ ideographic and fullwidth full stops as ``.`` (``ann@example。com``), and tag c
 as the ASCII they hide; spans and values are those of the text given, so a redaction
 covers the characters as written.
 
+Names and addresses have no checksum: the offline tier (``names``: given names, titles,
+greetings, sign-offs and labels; ``addresses``: streets by their type word and a
+number, with the postal code and city after them) finds them in English, German,
+French and Spanish with the data of the ``names`` extra (``pip install
+'tripwire[names]'``), when asked for ``name`` or ``address`` by name.
+
 The modules are imported on first use, by type.
 """
 
@@ -25,13 +31,15 @@ from typing import Any
 from tripwire.detectors._views import fold
 from tripwire.guards.verdicts import Detection, Detector, merge
 
-__all__ = ["BUILTIN_TYPES", "DEFAULT_TYPES", "JUDGE_TYPES", "build", "detect_all", "fold"]
+__all__ = ["BUILTIN_TYPES", "DEFAULT_TYPES", "JUDGE_TYPES", "OFFLINE_TYPES", "build", "detect_all",
+           "fold"]
 
 #: The built-in detector of each type: ``module:Class`` under ``tripwire.detectors``.
 _BUILTIN: dict[str, str] = {
     "email": "contact:EmailDetector",
     "phone": "contact:PhoneDetector",
     "url": "contact:UrlDetector",
+    "url-credentials": "contact:UrlDetector",
     "ip-address": "network:IPAddressDetector",
     "uuid": "network:UUIDDetector",
     "credit-card": "financial:CreditCardDetector",
@@ -40,15 +48,22 @@ _BUILTIN: dict[str, str] = {
     "ssn": "identity:SSNDetector",
     "date-of-birth": "identity:DateOfBirthDetector",
     "api-key": "secrets:SecretDetector",
+    "name": "names:NameDetector",
+    "address": "addresses:AddressDetector",
 }
 
-#: Types a deterministic detector finds, in the reference's order.
+#: Types a deterministic detector finds: the reference's, in its order, then
+#: ``url-credentials`` (a URL or connection string with a password, whole).
 BUILTIN_TYPES: tuple[str, ...] = (
     "email", "phone", "credit-card", "ssn", "api-key", "ip-address", "url", "uuid",
-    "crypto-wallet", "iban", "date-of-birth",
+    "crypto-wallet", "iban", "date-of-birth", "url-credentials",
 )
-#: Types only a model finds (the judge tier of ``pii-detector``).
+#: Types without a checksum: the judge tier of ``pii-detector`` finds them, and so do
+#: the offline detectors of the ``names`` extra (``pip install 'tripwire[names]'``),
+#: which ``build`` builds only when asked for them by name.
 JUDGE_TYPES: tuple[str, ...] = ("name", "address")
+#: The types of the offline tier (``tripwire.detectors.names``, ``.addresses``).
+OFFLINE_TYPES: tuple[str, ...] = JUDGE_TYPES
 #: What ``pii-detector`` looks for by default: every deterministic type.
 DEFAULT_TYPES: tuple[str, ...] = BUILTIN_TYPES
 
@@ -57,11 +72,13 @@ def build(types: Sequence[str], **options: Any) -> list[Detector]:
     """The built-in detectors for ``types`` (each built once, even when it serves
     several types). ``options`` go to the detectors that take them (e.g.
     ``regions=["US", "GB"]`` for phone numbers). An unknown type is a ``ValueError``
-    naming the valid ones."""
+    naming the valid ones; ``name`` and ``address`` (``OFFLINE_TYPES``) without the
+    ``names`` extra a ``MissingDependencyError`` saying what to install."""
     unknown = [t for t in types if t not in _BUILTIN]
     if unknown:
         raise ValueError(f"unknown detection type(s) {unknown}; valid: "
-                         f"{', '.join(BUILTIN_TYPES)}")
+                         f"{', '.join(BUILTIN_TYPES)}, and with the names extra "
+                         f"{', '.join(OFFLINE_TYPES)}")
     built: dict[str, Detector] = {}
     for t in types:
         target = _BUILTIN[t]

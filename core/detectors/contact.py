@@ -3,12 +3,26 @@
 - ``EmailDetector`` (``email``): a practical RFC 5322 address (dot-atom local part,
   host names with a letter TLD), not the user part of a URL (``https://user@host``)
   and not a file name such as ``icon@2x.png``;
-- ``PhoneDetector`` (``phone``): numbers that ``phonenumbers`` says are valid, in the
-  ``regions`` given for numbers written without ``+`` and a country code (default US);
-  dates, IP addresses, ISBNs, version strings and numbers after "order", "invoice",
-  "#", ... are not phone numbers. Needs ``pip install 'tripwire[guardrails]'``;
-- ``UrlDetector`` (``url``): ``http``, ``https`` and ``ftp`` URLs and bare ``www.``
-  ones, without the punctuation that ends a sentence or a bracket around them.
+- ``PhoneDetector`` (``phone``): numbers that ``phonenumbers`` says are valid, written
+  as that country writes them (its trunk prefix where its numbers are written with
+  one: ``07458 912306``, not ``7458 912306``); a number written without ``+`` and a
+  country code is tried in the plans of the ``regions`` given, or, without
+  ``regions``, of the countries the text points at (US always; the country codes,
+  country domains, language and script of the text: ``tripwire.detectors.regions``).
+  Dates, IP addresses, ISBNs, version strings, amounts and numbers after "order",
+  "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers, and bare
+  digits (no separator) are one only after a word that says so ("tel", "phone",
+  "Handy", "portable", "móvil", "call", ...; else they score 0.5, under
+  ``pii-detector``'s threshold). Needs ``pip install 'tripwire[guardrails]'``;
+- ``UrlDetector`` (``url``, ``url-credentials``): ``http``, ``https`` and ``ftp`` URLs
+  and bare ``www.`` ones, without the punctuation that ends a sentence or a bracket
+  around them (``url``); a URL or connection string of any scheme that carries a
+  password (``postgres://user:password@host/db``, ``mongodb+srv://...``,
+  ``redis://:password@host``, ``jdbc:mysql://...``), whole from its scheme to its end
+  (``url-credentials``; a template password such as ``password``, ``***`` or
+  ``${DB_PASSWORD}`` is none). Such a URL is reported as ``url`` too when its scheme is
+  a web one, with a lower score, so that asking for ``url`` alone still covers it and
+  ``merge`` keeps ``url-credentials`` when both are wanted.
 
 Each scans the text with one compiled pattern whose first character is a literal or a
 small class (so the regex engine skips ahead in C) and validates only what it finds.
@@ -24,11 +38,12 @@ from typing import Any
 from tripwire.detectors import _views
 from tripwire.detectors._numbering import international_valid, national_valid
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
+from tripwire.detectors.regions import DEFAULT_REGIONS, regions_of
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window_start import run_start, trailing_run
 
-__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector"]
+__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector", "url_password"]
 
 
 # ---------------------------------------------------------------------------- email
@@ -49,6 +64,8 @@ _DOMAIN = re.compile(_DOMAIN_PATTERN)
 # An "@" with a domain after it: the regex engine skips every other "@" (``"a@" *
 # 500_000``: a text of candidates that are none) without a step in Python.
 _AT = re.compile(rf"@(?={_DOMAIN_PATTERN})")
+# An image's scale before its extension: "icon@2x.png", "crash_0603@2x.ips".
+_SCALE = re.compile(r"[1-9]x\.")
 # File extensions that are not TLDs: ``icon@2x.png``, ``logo@3x.webp``, ``pkg@1.2.tgz``.
 _NOT_TLDS = frozenset("""
     png jpg jpeg gif svg webp bmp ico tif tiff heic avif psd css scss less js mjs cjs jsx
@@ -102,7 +119,7 @@ class EmailDetector:
         if (start and text[start - 1] == "@") or self._in_url_userinfo(text, start):
             return None
         domain = _DOMAIN.match(text, at + 1)
-        if domain is None or domain.group(1).lower() in _NOT_TLDS:
+        if domain is None or domain.group(1).lower() in _NOT_TLDS or _SCALE.match(text, at + 1):
             return None
         end = domain.end()
         if end - start > self.max_length or text.startswith("@", end):
@@ -132,18 +149,56 @@ _TOKEN = re.compile(r"\S+")
 _GROUPS = re.compile(r"[0-9]+")
 _DATE = re.compile(
     r"\(?(?:[0-9]{4}[\-/.][0-9]{1,2}[\-/.][0-9]{1,2}|[0-9]{1,2}[\-/.][0-9]{1,2}[\-/.](?:[0-9]{4}|[0-9]{2}))\)?\Z")
+_SSN_SHAPE = re.compile(r"[0-9]{3}(?:-[0-9]{2}-| [0-9]{2} )[0-9]{4}\Z")
 _YEAR_RANGE = re.compile(r"(?:1[89]|20)[0-9]{2} ?[\-/] ?(?:1[89]|20)[0-9]{2}\Z")
-# What comes right before bare digits that are an identifier, not a phone number.
-_ID_CONTEXT = re.compile(
-    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|tracking|track|isbn(?:-1[03])?|issn|id|"
-    r"account|acct|transaction|txn|ticket|case|serial|sku|po|confirmation|booking|"
-    r"customer|member|policy|claim|receipt|item|part|model|version|ver|build|release|"
-    r"patch|pr|issue|bug)\b\.?\s*(?:no\.?|nr\.?|num(?:ber)?\.?|id)?\s*[:#=]?\s*|#\s*)\Z")
+# Words after which a national number is an identifier, not a phone number (and the
+# words that may follow them: "order no.", "numéro de série", "n°").
+_ID_WORDS = frozenset("""
+    order invoice inv ref reference tracking track isbn issn id account acct transaction
+    txn ticket case serial sku po confirmation booking customer member policy claim receipt
+    item part model version ver build release patch pr issue bug siret siren tva vat ust
+    ust-id ust-idnr nif cif dni nie identifiant client commande facture contrat dossier
+    suivi colis référence réf kunde kundennummer bestellung rechnung vertrag auftrag
+    sendung artikel artikelnummer art.-nr art-nr seriennummer serie série modell modèle
+    modelo produkt produit producto pedido factura cliente contrato expediente envío
+    lieferschein albarán albaran bordereau steuer-id steuernummer steuer-nr st.-nr idnr
+    identifikationsnummer tin ean gtin upc
+""".split())
+_ID_QUALIFIERS = frozenset("no nr num number id n° nº núm número de".split())
+_ID_MARKS = ("#", "n°", "nº", "nr.", "no.")
+# The words (and "n°") of the text before a number, with their ends.
+_WORDS_BEFORE = re.compile(r"[^\W\d_]+(?:[.-]+[^\W\d_]+)*[°º]?")
+
+
+def _after_identifier(text: str, start: int) -> bool:
+    """Whether the number at ``start`` comes right after an identifier's word ("order",
+    "invoice no.", "Kundennummer:", "n°", "#", "pedido", ...): only spaces, ``: # = .
+    -`` and words such as "no" or "number" between them."""
+    window = text[max(0, start - 32):start].lower()
+    tail = window.rstrip(" \t:=")
+    if tail.endswith(_ID_MARKS):
+        return True
+    words = list(_WORDS_BEFORE.finditer(window))
+    while words and words[-1].group() in _ID_QUALIFIERS:
+        words.pop()
+    if not words:
+        return False
+    last = words[-1]
+    rest = window[last.end():]
+    return (last.group() in _ID_WORDS and not any(c.isdigit() for c in rest)
+            and all(w.group() in _ID_QUALIFIERS for w in _WORDS_BEFORE.finditer(rest)))
+
+
+# Words that say a number nearby is a phone number (bare digits need one).
+_PHONE_WORDS = re.compile(
+    r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
+    r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
+    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]mero|number|nummer)")
+# A currency right after a number: it is an amount.
+_MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
-#: Where a number written without "+" and a country code may be from, by default.
-DEFAULT_REGIONS = ("US",)
 
 
 class PhoneDetector:
@@ -152,7 +207,9 @@ class PhoneDetector:
     ``regions``: the regions (ISO 3166 codes such as ``"US"``, ``"GB"``, ``"DE"``) a
     number written without ``+`` and a country code may belong to; it is reported if
     it is valid in any of them. Numbers with ``+`` (or ``00``) and a country code are
-    validated as they are. Default (``None``) ``["US"]``.
+    validated as they are. Default (``None``): the regions the text points at
+    (``tripwire.detectors.regions.regions_of``: US, and the countries of the country
+    codes, country domains, language and script in it).
     """
 
     name = "phone"
@@ -180,8 +237,17 @@ class PhoneDetector:
                 "the phone detector needs the phonenumbers library: "
                 "pip install 'tripwire[guardrails]'") from e
         self._pn: Any = phonenumbers
+        #: The regions given (``None``: read from each text).
+        self.regions: tuple[str, ...] | None = None
+        # the fewest digits a number written without "+" can have in these regions (a
+        # 7-digit number is never a whole US one): shorter ones are not parsed at all
+        self._min_digits = 7
+        # a stream guard looks at the same text more than once while it holds it back
+        self._valid: Callable[[str, str | None], bool] = functools.lru_cache(
+            maxsize=4096)(self._check)
+        self._shaped: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._shape)
         if regions is None:
-            regions = DEFAULT_REGIONS
+            return
         if isinstance(regions, str):
             regions = [regions]
         if not isinstance(regions, Sequence) or not regions:
@@ -195,15 +261,8 @@ class PhoneDetector:
                 f"phone detector: unknown region(s) {wrong}; valid: two-letter region "
                 f"codes phonenumbers knows, e.g. US, GB, DE, FR, IN "
                 f"({len(supported)} in all)")
-        self.regions: tuple[str, ...] = tuple(dict.fromkeys(r.upper() for r in regions))
-        # the fewest digits a number written without "+" can have in these regions (a
-        # 7-digit number is never a whole US one): shorter ones are not parsed at all
+        self.regions = tuple(dict.fromkeys(r.upper() for r in regions))
         self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
-        # a stream guard looks at the same text more than once while it holds it back
-        self._valid: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._check)
-        self._shaped: Callable[[str], bool] = functools.lru_cache(maxsize=1024)(self._shape)
-        self._planned: Callable[[str], bool | None] = functools.lru_cache(maxsize=1024)(
-            self._plan)
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -235,7 +294,8 @@ class PhoneDetector:
             if tok.isdigit():
                 counts.append((e - s, int(e - s == 1), 1))
             else:
-                found = _GROUPS.findall(tok)
+                # (a "(0)" after a country code is the trunk prefix, not a group)
+                found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
                 counts.append((sum(map(len, found)), sum(len(g) == 1 for g in found),
                                len(found)))
         tries = 0
@@ -260,14 +320,14 @@ class PhoneDetector:
             for j in reversed(ends):
                 start, end = tokens[i][0], tokens[j - 1][1]
                 value = text[start:end]
-                known = self._planned(value)
-                if known is False:
-                    continue  # the numbering plans rule it out: not worth a try
                 if not self._plausible(text, start, end, value):
                     continue
                 tries += 1
-                if known or self._valid(value):
-                    score = 0.85 if value.isdigit() else 0.95
+                # bare digits are a phone number where the text says so
+                said = not value.isdigit() or _PHONE_WORDS.search(
+                    text, max(0, start - 40), start) is not None
+                if self._is_number(text, value, said):
+                    score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
                     break
@@ -286,10 +346,16 @@ class PhoneDetector:
             return False
         if not self._shaped(value):
             return False
+        national = not value.startswith("+")
+        if national and ((after == " " and text[end + 1:end + 2].isdigit())
+                         or (before == " " and start > 1 and text[start - 2].isdigit())):
+            return False  # "812 345 674 00021": a piece of a longer number
+        if after in " \u00a0€$£¥EUCeud" and _MONEY_AFTER.match(text, end, end + 12):
+            return False  # "612 345 678 €": an amount
         if in_grouped_iban(text, start):
             return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
-        # bare digits right after "order", "invoice", "ref", ... are that identifier
-        return not value.isdigit() or _ID_CONTEXT.search(text, max(0, start - 32), start) is None
+        # a national number right after "order", "invoice", "ref", ... is that identifier
+        return not national or not _after_identifier(text, start)
 
     def _shape(self, value: str) -> bool:
         """Whether ``value`` itself may be a phone number: its digits and groups, not a
@@ -297,7 +363,8 @@ class PhoneDetector:
         text of one grouping repeated asks again and again.)"""
         if not value[-1].isdigit() or value[0] not in "+(0123456789":
             return False
-        groups = _GROUPS.findall(value)
+        # "+33 (0)1 23 45 67 89": the "(0)" is a trunk prefix, not a group
+        groups = _GROUPS.findall(value.replace("(0)", "", 1) if "(0)" in value else value)
         digits = sum(len(g) for g in groups)
         if not (7 if value.startswith(("+", "00", "(00")) else self._min_digits) <= digits <= 15:
             return False
@@ -309,6 +376,8 @@ class PhoneDetector:
         if "." in value and (any(len(g) < 2 for g in national) or (
                 len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
             return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
+        if _SSN_SHAPE.match(value):
+            return False  # "413-53-1057", "413 53 1057": a Social Security number's shape
         if _YEAR_RANGE.match(value):
             return False  # "2015-2020" (a valid number in some regions)
         if value.count("(") != value.count(")"):
@@ -318,56 +387,83 @@ class PhoneDetector:
             return False  # (a date has two of "-", "/", ".")
         return value.startswith("+") or not _is_isbn13(groups)
 
-    def _plan(self, value: str) -> bool | None:
-        """What the numbering plans say of ``value`` without a parse, as ``_check``
-        tries it (``tripwire.detectors._numbering``): valid, not valid, or ``None`` (a
-        prefix a parse would strip: ``_check`` parses it)."""
-        out: bool | None = False
-        for number, region in self._readings(value):
-            digits = "".join(_GROUPS.findall(number))
-            known = (international_valid(self._pn, digits) if region is None
-                     else national_valid(self._pn, digits, region))
-            if known:
-                return True
-            if known is None:
-                out = None
-        return out
-
-    def _readings(self, value: str) -> list[tuple[str, str | None]]:
-        """How ``value`` may be read: in each region, or (with "+" or an international
-        prefix) as an international number (region ``None``)."""
+    def _is_number(self, text: str, value: str, said: bool = True) -> bool:
+        """Whether ``value`` (in ``text``) is a valid phone number: with ``+`` or an
+        international prefix, in its own country's plan; else in one of the regions
+        given, or, without ``regions``, of those ``text`` points at (US first: most
+        texts need no more; bare digits that no word calls a number, ``said``, in US
+        only)."""
+        valid = self._valid
         if value.startswith("+"):
-            return [(value, None)]
-        out: list[tuple[str, str | None]] = [(value, region) for region in self.regions]
+            return valid(value, None)
         compact = value.lstrip("(")
-        for idd in ("00", "011"):
-            if compact.startswith(idd):
-                out.append(("+" + compact[len(idd):], None))
-        return out
+        if compact.startswith(("00", "011")) and valid(value, None):
+            return True
+        if self.regions is not None:
+            return any(valid(value, region) for region in self.regions)
+        if valid(value, DEFAULT_REGIONS[0]):
+            return True
+        return said and any(valid(value, region)
+                   for region in regions_of(text, self._pn)[len(DEFAULT_REGIONS):])
 
-    def _check(self, value: str) -> bool:
-        """Whether phonenumbers says ``value`` is a valid number in one of the regions
-        (or, with ``+`` or an international prefix, in its own)."""
+    def _check(self, value: str, region: str | None) -> bool:
+        """Whether phonenumbers says ``value`` is a valid number in ``region`` (``None``:
+        written with ``+`` or an international prefix, in its own), written as that
+        region writes its numbers: with its trunk prefix where it writes one
+        (``_trunk_prefix``)."""
         pn = self._pn
-        for number, region in self._readings(value):
-            # (most numbers need no parse: the numbering plans say it)
-            digits = "".join(_GROUPS.findall(number))
-            known = (international_valid(pn, digits) if region is None
-                     else national_valid(pn, digits, region))
-            if known is not None:
-                if known:
-                    return True
-                continue
-            try:
-                parsed = pn.parse(number, region)
-            except pn.NumberParseException:
-                continue
-            lengths = _valid_lengths(pn, parsed.country_code)
-            if lengths is not None and len(pn.national_significant_number(parsed)) not in lengths:
-                continue  # (what is_valid_number finds too, at a tenth of its cost)
-            if pn.is_valid_number(parsed):
-                return True
-        return False
+        if region is None:
+            compact = value.lstrip("(")
+            for idd in ("00", "011"):
+                if compact.startswith(idd):
+                    value = "+" + compact[len(idd):]
+                    break
+            if not value.startswith("+"):
+                return False
+            known = international_valid(pn, "".join(_GROUPS.findall(value)))
+        else:
+            prefix = _trunk_prefix(pn, region)
+            if prefix and not value.lstrip("(").startswith(prefix):
+                return False  # "7458 912306" is no way to write a British number
+            if region in _NANP and _group_sizes(value) not in _NANP_GROUPS:
+                return False  # "800 3456 712" is no way to write a North American one
+            known = national_valid(pn, "".join(_GROUPS.findall(value)), region)
+        if known is not None:
+            return known  # the numbering plans say it, without a parse
+        try:
+            parsed = pn.parse(value, region)
+        except pn.NumberParseException:
+            return False
+        lengths = _valid_lengths(pn, parsed.country_code)
+        if lengths is not None and len(pn.national_significant_number(parsed)) not in lengths:
+            return False  # (what is_valid_number finds too, at a tenth of its cost)
+        return bool(pn.is_valid_number(parsed))
+
+
+# North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
+# 415-5552671, 4155552671, 14155552671.
+_NANP = frozenset({"US", "CA"})
+_NANP_GROUPS = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 7), (10,), (11,), (1, 10)})
+
+
+def _group_sizes(value: str) -> tuple[int, ...]:
+    return tuple(len(g) for g in _GROUPS.findall(value))
+
+
+@functools.cache
+def _trunk_prefix(pn: Any, region: str) -> str:
+    """The trunk prefix ``region``'s national numbers are written with (``"0"`` in GB,
+    DE, FR, ...), or ``""`` where they are written without one (US, ES, IT, BR, ...):
+    its example number as phonenumbers formats it nationally tells."""
+    meta = pn.PhoneMetadata.metadata_for_region(region)
+    prefix = meta.national_prefix if meta is not None else None
+    if not prefix:
+        return ""
+    example = pn.example_number(region)
+    if example is None:
+        return ""
+    national = pn.format_number(example, pn.PhoneNumberFormat.NATIONAL)
+    return prefix if national.lstrip("(").startswith(prefix) else ""
 
 
 @functools.cache
@@ -431,11 +527,44 @@ _TRAILING = ".,;:!?*'\"~_"
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 
 
+# Any URI scheme before "://" (postgres, mongodb+srv, postgresql+psycopg2, amqps, ...),
+# with a "jdbc:" before it taken in.
+_ANY_SCHEME = re.compile(r"(?<![A-Za-z0-9+.\-])(?:jdbc:)?[A-Za-z][A-Za-z0-9+.\-]{0,30}\Z")
+# The user information of a URL with a password, right after "://": a user (maybe
+# empty), ":", the password (a ":", "@", "#" or "?" in it too, as people write them:
+# the last "@" before the host ends it), "@", and the start of a host.
+_USERINFO = re.compile(
+    r"[^\s:/?#@\[\]\"'<>`\\]{0,128}:(?P<pw>[^\s/\"'<>`\\]{1,256})@(?=[A-Za-z0-9\[])")
+# Passwords that are a template's, not anyone's.
+_TEMPLATE_PASSWORDS = frozenset(
+    {"password", "passwd", "pass", "pwd", "secret", "changeme", "pw", "xxx", "yourpassword",
+     "your_password", "mypassword", "my_password", "example", "placeholder", "redacted"})
+
+
+def url_password(text: str, sep: int) -> tuple[int, int, int] | None:
+    """The URL whose ``://`` is at ``sep``, if it carries a password: where its scheme
+    starts and where the password starts and ends. ``None`` without a password, or with
+    a template's (``password``, ``***``, ``xxxx``, ``<password>``, ``${DB_PASSWORD}``,
+    ``{pw}``, ``%s``)."""
+    userinfo = _USERINFO.match(text, sep + 3)
+    if userinfo is None:
+        return None
+    scheme = _ANY_SCHEME.search(text, max(0, sep - 36), sep)
+    if scheme is None:
+        return None
+    pw = userinfo.group("pw")
+    if (pw.lower() in _TEMPLATE_PASSWORDS or len(set(pw)) == 1 or pw[0] in "$<[{"
+            or pw.startswith(("%s", "%("))):
+        return None
+    return scheme.start(), userinfo.start("pw"), userinfo.end("pw")
+
+
 class UrlDetector:
-    """URLs (type ``url``): ``http://``, ``https://``, ``ftp://`` and ``www.``."""
+    """URLs (type ``url``): ``http://``, ``https://``, ``ftp://`` and ``www.``; and URLs
+    of any scheme that carry a password (type ``url-credentials``), whole."""
 
     name = "url"
-    types = ("url",)
+    types = ("url", "url-credentials")
     max_length = 2048
     lookbehind = 8  # its scheme starts it; the character before
     #: A URL ends at white space: only the last word can be one not complete yet.
@@ -449,6 +578,17 @@ class UrlDetector:
             if at < covered:
                 continue
             if text.startswith("://", at):
+                with_password = url_password(text, at)
+                if with_password is not None:
+                    start, _, pw_end = with_password
+                    whole = self._credentials_end(text, pw_end + 1)
+                    value = text[start:whole]
+                    found.append(Detection("url-credentials", start, whole, 1.0, self.name,
+                                           value))
+                    if _SCHEME.search(text, max(0, at - 5), at):
+                        found.append(Detection("url", start, whole, 0.9, self.name, value))
+                    covered = whole
+                    continue
                 scheme = _SCHEME.search(text, max(0, at - 5), at)
                 if scheme is None:
                     continue
@@ -480,6 +620,16 @@ class UrlDetector:
             if rest is not None:
                 end = host_at + len(_trim(text[host_at:rest.end()]))
         return max(end, host.end())
+
+
+    def _credentials_end(self, text: str, host_at: int) -> int:
+        """Where a URL with a password whose host starts at ``host_at`` ends: at white
+        space (or a character no URL holds), less what ends a sentence or closes a
+        bracket around it. Any host: a connection string's need not be a domain name
+        (``db:5432``, ``mongo1:27017,mongo2:27017``)."""
+        rest = _URL_BODY.match(text, host_at, min(len(text), host_at + self.max_length))
+        assert rest is not None  # the host's first character is one
+        return host_at + len(_trim(rest.group()))
 
 
 def _anchors(text: str) -> list[int]:

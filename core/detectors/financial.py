@@ -4,8 +4,10 @@
   groups (``4-4-4-4``, ``4-4-4-4-3``, Amex ``4-6-5``, Diners ``4-6-4``, one separator,
   spaces or dashes), that pass the Luhn check *and* fall in an issuer's range with one
   of its lengths (Visa, Mastercard with the 2-series, Amex, Discover, JCB, Diners Club,
-  UnionPay, Maestro, Mir). A number right after "order", "invoice", "#", ... is still
-  reported but with a score of 0.5, under the default threshold of ``pii-detector``;
+  UnionPay, Maestro, Mir). A number right after "order", "invoice", "#", ... or a
+  test card ("the test card", "Testkarte", "carte de test", "tarjeta de prueba") is
+  still reported but with a score of 0.5, under the default threshold of
+  ``pii-detector``;
 - ``IBANDetector`` (``iban``): a country code from the IBAN registry, two check digits
   and a BBAN of exactly that country's length, compact or in groups of four separated
   by spaces, whose mod-97 checksum is 1 (ISO 13616).
@@ -92,6 +94,13 @@ _ID_CONTEXT = re.compile(
     r"\s*[:#=]?\s*|#\s*)\Z")
 
 
+# What comes right before a card number a payment provider publishes for tests: "the
+# test card", "Testkarte", "carte de test", "tarjeta de prueba", "sandbox card".
+_TEST_CONTEXT = re.compile(
+    r"(?i)\b(?:test|testing|sandbox|dummy|fake|sample|example|testkarte|testkreditkarte|"
+    r"beispiel|exemple|prueba|ejemplo)\b[^\n.;]{0,20}\Z")
+
+
 # The start of an IBAN written in groups ("DE75 ", "NL23 RIDT 2696 "), right before.
 _IBAN_HEAD = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4}){0,7} \Z")
 
@@ -151,8 +160,9 @@ class CreditCardDetector:
                 start, end = groups[i][0], groups[j - 1][1]
                 if self._is_card(text, groups[i:j]):
                     value = text[start:end]
-                    score = 0.5 if _ID_CONTEXT.search(text, max(0, start - 32), start) else (
-                        0.99 if j - i > 1 else 0.95)
+                    context = text[max(0, start - 32):start]
+                    score = 0.5 if _ID_CONTEXT.search(context) or _TEST_CONTEXT.search(
+                        context) else (0.99 if j - i > 1 else 0.95)
                     yield Detection("credit-card", start, end, score, self.name, value)
                     i = j
                     break

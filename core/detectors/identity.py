@@ -4,12 +4,17 @@
   only near an SSN keyword ("SSN", "social security", ...), that follow the SSA's rules:
   the area is not 000, 666 or 900-999, the group not 00, the serial not 0000, and the
   number is not one of those published in advertising or examples (078-05-1120,
-  219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit;
+  219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit; a field of a
+  table (``...,119-50-6144,...``) too;
 - ``DateOfBirthDetector`` (``date-of-birth``): a date (numeric in the common orders,
-  or with an English or German month name) within 30 characters of a birth keyword
-  ("born", "DOB", "date of birth", "birthday", "geboren", "Geburtsdatum", "né le",
-  "nacimiento", ...), that is a real day, after 1900 and in the past. Only the date is
-  reported.
+  or with an English, German, French or Spanish month name: ``14 March 1987``, ``14.
+  März 1987``, ``1er février 1990``, ``14 de marzo de 1987``) within 40 characters of a
+  birth keyword ("born", "DOB", "date of birth", "birthday", "geboren",
+  "Geburtsdatum", "né le", "naissance", "nacido", "nacimiento", "F. nac.", ...) with no
+  other date between them (``DOB: 01/15/2015 Start date: 09/03/2024`` is one date of
+  birth), that is a real day, after 1900 and in the past; and a date in the column of
+  a table (CSV, TSV, ``;`` or ``|`` separated) whose header names a birth date
+  (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...). Only the date is reported.
 
 Both look at context beyond what they report, so their ``max_length`` covers the
 keyword and the distance too: a stream guard then holds back enough text to see the
@@ -22,6 +27,7 @@ import bisect
 import datetime
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
@@ -50,7 +56,12 @@ def ssn_is_valid(digits: str) -> bool:
 _SSN_RUN = re.compile(rb"000(?:-00-| 00 |00)0000")
 _SSN_KEYWORD = re.compile(
     r"(?i)\b(?:ssn|ss\s?#|ss\s?no|social\s+security|soc\.?\s?sec|ssa\s+number)(?![a-z])")
-_CONTEXT = 30  # how far from a number or a date its keyword may be
+_CONTEXT = 30  # how far from a number its keyword may be
+_DOB_CONTEXT = 40  # how far from a date its keyword may be
+_FAR = 1 << 62  # farther than any text
+_LONGEST_HEADER = 400  # the longest header line of a table that is looked at
+_SEPARATORS = (",", ";", "\t", "|")  # what separates the fields of a table's line
+_FIELD_SEPARATORS = "".join(_SEPARATORS)
 
 
 class SSNDetector:
@@ -89,10 +100,13 @@ class SSNDetector:
             value = text[start:end]
             before = text[start - 1] if start else " "
             after = text[end] if end < len(text) else " "
-            if before.isalnum() or before in "_+$.,/-" or after.isalnum() or after == "_":
+            # a field of a table (CSV, TSV, ``;`` or ``|``): its separators around it
+            field = before in _FIELD_SEPARATORS and after in _FIELD_SEPARATORS + "\r\n "
+            if not field and (before.isalnum() or before in "_+$.,/-" or after.isalnum()
+                              or after == "_"):
                 continue
-            if (before == " " and start >= 2 and text[start - 2].isdigit()) or (
-                    after in " -./," and text[end + 1:end + 2].isdigit()):
+            if not field and ((before == " " and start >= 2 and text[start - 2].isdigit()) or (
+                    after in " -./," and text[end + 1:end + 2].isdigit())):
                 continue  # a group of a longer number: 415 123 45 6789, 123-45-6789-0
             digits = value.replace("-", "").replace(" ", "")
             if not ssn_is_valid(digits):
@@ -122,18 +136,47 @@ class SSNDetector:
 # naissance, nacido, nacida, nacimiento, and "né le" / "née le".
 _KEYWORD_SCANS = tuple(re.compile(p) for p in (
     rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b)", rb"geb(?:oren|\.|urt[a-z?]*)",
-    rb"n(?:a(?:issance|cid[oa]|cimiento)|\?e? le)"))  # n?e le: né le, checked on the text
+    rb"n(?:a(?:issance|cid[oa]|cimiento|c\.)|\?e? le)"))  # n?e le: né le, checked on the text
 
 _MONTHS: dict[str, int] = {}
 for _number, _names in enumerate((
-        "january jan januar jänner jän", "february feb februar", "march mar märz maerz mär",
-        "april apr", "may mai", "june jun juni", "july jul juli", "august aug",
-        "september sep sept", "october oct oktober okt", "november nov",
-        "december dec dezember dez"), start=1):
+        "january jan januar jänner jän janvier janv enero ene",
+        "february feb februar février fevrier févr fevr febrero",
+        "march mar märz maerz mär mars marzo",
+        "april apr avril avr abril abr", "may mai mayo", "june jun juni juin junio",
+        "july jul juli juillet juil julio", "august aug août aout agosto ago",
+        "september sep sept septembre septiembre setiembre set",
+        "october oct oktober okt octobre octubre", "november nov novembre noviembre",
+        "december dec dezember dez décembre decembre déc diciembre dic"), start=1):
     for _name in _names.split():
         _MONTHS[_name] = _number
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_DAY_SUFFIX = r"(?:st|nd|rd|th|\.)?"
+
+
+def _trie(words: Iterable[str]) -> str:
+    """A pattern that matches each of ``words`` (the longest where one is the start of
+    another), written as a trie: each character is tried once, however many words share
+    it (an alternation of 80 month names would try each at every position)."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for c in word:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def pattern(node: dict[str, Any]) -> str:
+        branches = [re.escape(c) + pattern(node[c]) for c in sorted(node) if c]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        if "" not in node:
+            return body
+        return f"(?:{body})?" if len(branches) > 1 or len(branches[0]) > 1 else f"{body}?"
+
+    return pattern(root)
+
+
+_MONTH = _trie(_MONTHS)
+_DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.)?"
 
 _SPACE = r"[\ \t]{1,3}"          # between the parts of a date (bounded: see max_length)
 _SEP = r"[\ \t\-]{1,3}"
@@ -141,7 +184,8 @@ _DATE = re.compile(
     rf"""(?ix)
     (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
-    | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}of)?{_SEP}(?P<dm>{_MONTH})\.?,?{_SEP}(?P<dy>[0-9]{{4}})
+    | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
+      (?:{_SPACE}(?:de|del))?{_SEP}(?P<dy>[0-9]{{4}})
     | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}(?P<my>[0-9]{{4}})
     """)
 
@@ -155,7 +199,7 @@ _DATE_START = re.compile(
     + "|".join(sorted(_MONTHS, key=len, reverse=True)).encode("ascii", "replace").replace(
         b"?", b"\\?")
     + rb")(?![a-z?])|[a-z?]+\Z)")
-_LONGEST_DATE = 34     # "12th of September, 1985" (29 at most with the widest spacing)
+_LONGEST_DATE = 44     # "18 de septiembre de 1997" (40 at most with the widest spacing)
 _LONGEST_KEYWORD = 32  # "geburtsdatumsangabe" and then some
 
 
@@ -206,12 +250,13 @@ def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
 
 
 class DateOfBirthDetector:
-    """Dates of birth (type ``date-of-birth``): a past date near a birth keyword."""
+    """Dates of birth (type ``date-of-birth``): a past date near a birth keyword, or in
+    a table's birth-date column."""
 
     name = "date-of-birth"
     types = ("date-of-birth",)
-    # a date of up to 34 characters, 30 of distance, a keyword of up to 32
-    max_length = 96
+    # a date of up to 44 characters, 40 of distance, a keyword of up to 32
+    max_length = 116
 
     @staticmethod
     def hold_from(text: str) -> int:
@@ -232,15 +277,25 @@ class DateOfBirthDetector:
             return []
         today = datetime.date.today()
         starts = [ks for ks, _ in keywords]
-        found: list[Detection] = []
-        for lo, hi in _windows(keywords, _CONTEXT + _LONGEST_DATE, len(text)):
+        found = self._in_tables(text, keywords, today)
+        taken = {d.start for d in found}
+        for lo, hi in _windows(keywords, _DOB_CONTEXT + _LONGEST_DATE, len(text)):
             if _A_DIGIT.search(text, lo, hi) is None:
                 continue  # every date has a digit
-            for m in _DATE.finditer(text, lo, hi):
+            dates = list(_DATE.finditer(text, lo, hi))
+            for i, m in enumerate(dates):
                 start, end = m.span()
-                first = bisect.bisect_left(starts, start - _CONTEXT - _LONGEST_KEYWORD)
-                last = bisect.bisect_right(starts, end + _CONTEXT)
-                if not any(0 <= start - ke <= _CONTEXT or 0 <= ks - end <= _CONTEXT
+                if start in taken:
+                    continue
+                first = bisect.bisect_left(starts, start - _DOB_CONTEXT - _LONGEST_KEYWORD)
+                last = bisect.bisect_right(starts, end + _DOB_CONTEXT)
+                # A keyword's date is the first one after it, or, with none after it
+                # near enough, the last one before it: never one with a date between.
+                prev_end = dates[i - 1].end() if i else -1
+                next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
+                if not any((0 <= start - ke <= _DOB_CONTEXT and ke >= prev_end)
+                           or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
+                               and next_start - ke > _DOB_CONTEXT)
                            for ks, ke in keywords[first:last]):
                     continue
                 before = text[start - 1] if start else " "
@@ -252,6 +307,49 @@ class DateOfBirthDetector:
                 if _birth_date(m, today) is None:
                     continue
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
+        return found
+
+    @staticmethod
+    def _in_tables(text: str, keywords: list[tuple[int, int]],
+                   today: datetime.date) -> list[Detection]:
+        """The dates in the birth-date column of each table whose header names one:
+        a header line of fields separated by ``,``, ``;``, tabs or ``|`` with a field
+        that is a birth keyword, then the lines below with as many fields, up to a
+        line with another number of them."""
+        found: list[Detection] = []
+        headers: set[int] = set()
+        for ks, ke in keywords:
+            line_start = text.rfind("\n", max(0, ks - _LONGEST_HEADER), ks) + 1
+            if line_start in headers or (not line_start and ks > _LONGEST_HEADER):
+                continue
+            headers.add(line_start)
+            line_end = text.find("\n", ke, line_start + _LONGEST_HEADER)
+            if line_end == -1:
+                continue  # a header line is short, and has a line after it
+            header = text[line_start:line_end]
+            sep = max(_SEPARATORS, key=header.count)
+            fields = header.split(sep)
+            if len(fields) < 3:
+                continue
+            column = header.count(sep, 0, ks - line_start)
+            if len(fields[column].strip(" \"'\r")) > 24 or max(map(len, fields)) > 40:
+                continue  # a sentence with commas, not a header
+            pos = line_end + 1
+            while pos < len(text):
+                end = text.find("\n", pos)
+                end = len(text) if end == -1 else end
+                row = text[pos:end].split(sep)
+                if len(row) != len(fields):
+                    break
+                offset = pos + sum(len(f) + len(sep) for f in row[:column])
+                cell = row[column]
+                value = cell.strip(" \"'\r")
+                m = _DATE.fullmatch(value)
+                if m is not None and _birth_date(m, today) is not None:
+                    at = offset + cell.index(value)
+                    found.append(Detection("date-of-birth", at, at + len(value), 0.95,
+                                           "date-of-birth", value))
+                pos = end + 1
         return found
 
     @staticmethod

@@ -1,9 +1,14 @@
 """Network identifiers: IP addresses and UUIDs.
 
 - ``IPAddressDetector`` (``ip-address``): IPv4 and IPv6 addresses that ``ipaddress``
-  accepts, standing alone: not a part of ``1.2.3.4.5``, ``v2.1.0.3``, ``1.2.3.4-beta``
-  or ``std::vector``, and not a dotted number right after "version", "build",
-  "release", ... (that is a version);
+  accepts, standing alone: not a part of ``1.2.3.4.5`` (an OID), ``v2.1.0.3``,
+  ``1.2.3.4-beta`` or ``std::vector``; and not a dotted number that its words make a
+  version, a section or an OID: right after "version", "build", "release", "update
+  to", "APP_VERSION=", "Version", "versión", "mise à jour", ... or "section", "§",
+  "article", "chapter", "lot", "Abschnitt", "apartado", "OID", ... (one word, such as
+  a product's name, may stand between, unless it names a host: "server", "host",
+  "IP", ...), or right before "on Android", "(build", "beta", ...; nor a numbered
+  heading (``2.1.3.4 Scope`` at the start of a line);
 - ``UUIDDetector`` (``uuid``): ``8-4-4-4-12`` hex UUIDs of any version.
 
 Both anchor on punctuation (``.``, ``:``, ``-``) that the regex engine finds in C, then
@@ -31,12 +36,52 @@ _V6 = re.compile(r"[0-9A-Fa-f:]{2,29}?(?<=:)[0-9]{1,3}(?:\.[0-9]{1,3}){3}"  # ::
                  r"|[0-9A-Fa-f:]{2,39}")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_GROUP = re.compile(r"[0-9A-Fa-f]{1,4}")
-# Words after which a dotted number is a version, not an address.
-_VERSION_CONTEXT = re.compile(
-    r"(?i)\b(?:version|ver|vers|release|rel|build|firmware|fw|rev|revision|patch|update|"
-    r"upgrade|downgrade|python|node|nodejs|java|jdk|chrome|firefox|safari|edge|windows|"
-    r"android|ios|macos|kernel|linux|sdk|library|lib|package|pkg|plugin|driver|"
-    r"bios|app|v)\.?\s*[:=]?\s*\Z")
+# Words after which a dotted number is a version, a section or an OID, not an address
+# (in English, German, French and Spanish; "app_version" and "APP_VERSION" too); one word
+# may stand between ("Building agent 2.4.0.17", "upgrade to 10.2.0.1"), unless it names
+# a host.
+_VERSION_WORDS = frozenset("""
+    version versions ver vers release released releases rel build builds building baue
+    firmware fw rev revision patch update updated upgrade upgraded downgrade downgraded
+    updating upgrading installed install installing python node nodejs java jdk chrome
+    firefox safari edge windows android ios macos kernel linux sdk library lib package pkg
+    plugin driver bios app v versión versiön aktualisierung actualización actualizacion
+    actualizado oid section sect sec § chapter chap clause article art paragraph para lot
+    item point step annex appendix abschnitt kapitel ziffer absatz anhang punkt paket
+    chapitre paragraphe annexe étape etape apartado sección seccion capítulo capitulo
+    cláusula clausula artículo articulo anexo punto paquete paso note nota notes anmerkung
+    remarque rule regla règle regel requirement req anforderung exigence requisito figure
+    fig abbildung abb table tabelle tableau tabla schritt nr n° nº
+""".split())
+_HOST_WORDS = frozenset("""
+    server serveur servidor host hostname node ip address adresse dirección direccion
+    gateway router proxy dns machine rechner vm from von de desde at on
+""".split())
+# What separates the words before a dotted number.
+_WORD_BREAKS = re.compile(r"[\s\"'`=:(\[{,;]+")
+
+
+def _named_version(text: str, start: int) -> bool:
+    """Whether the words right before ``start`` make the dotted number there a version,
+    a section or an OID (``_VERSION_WORDS``): the last word, or the one before it when
+    the last is not a host word (``_HOST_WORDS``)."""
+    window = text[max(0, start - 64):start].lower()
+    if window[-1:].isalnum():
+        return False
+    words = [w.rstrip(".").rpartition("_")[2] for w in _WORD_BREAKS.split(window) if w]
+    if "jour" in words[-2:] and "mise" in words[-4:]:
+        return True  # "mise à jour", "mise a jour vers"
+    if words and words[-1] in _VERSION_WORDS:
+        return True
+    return len(words) > 1 and words[-2] in _VERSION_WORDS and words[-1] not in _HOST_WORDS
+
+
+# Words after a dotted number that make it a version: "4.12.0.3 on Android", "(build".
+_VERSION_AFTER = re.compile(
+    r"(?i)[\s,(]*(?:(?:on|sur|auf|unter|en|for|für|pour|para)\s+)?"
+    r"(?:android|ios|ipados|macos|windows|build|beta|alpha|rc|lts)\b")
+# A numbered heading: a dotted number that starts a line, then a capitalised word.
+_HEADING_AFTER = re.compile(r"[ \t]+[^\W\d_][^\W\d_]")
 #: The characters of an address (either kind).
 _ADDRESS_CHARS = "0123456789abcdefABCDEF.:"
 
@@ -93,8 +138,10 @@ class IPAddressDetector:
                 ipaddress.IPv4Address(m.group())
             except ValueError:
                 continue
-            if _VERSION_CONTEXT.search(text, max(0, start - 24), start):
-                continue
+            if (_named_version(text, start) or _VERSION_AFTER.match(text, end, end + 24)
+                    or (_line_start(text, start) and text[end:end + 1] in " \t"
+                        and _HEADING_AFTER.match(text, end) and text[end:].lstrip()[:1].isupper())):
+                continue  # a version, a section, an OID or a heading
             covered = end
             yield Detection("ip-address", start, end, 1.0, self.name, m.group())
 
@@ -130,6 +177,15 @@ class IPAddressDetector:
                 continue
             covered = end
             yield Detection("ip-address", start, end, 1.0, self.name, value)
+
+
+def _line_start(text: str, at: int) -> bool:
+    """Whether only spaces and tabs stand between the start of ``at``'s line and it."""
+    i = at
+    while i and text[i - 1] in " \t":
+        i -= 1
+    return not i or text[i - 1] in "\r\n"
+
 
 
 _UUID_CHARS = "0123456789abcdefABCDEF-"

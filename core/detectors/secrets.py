@@ -18,6 +18,14 @@ or after it rules it out (``sk-8 risk``, a longer token).
 - ``slack`` (0.98): ``xox[abeoprs]-<digits>-...`` and ``xapp-`` tokens; webhook URLs
   ``https://hooks.slack.com/services|workflows|triggers/...``.
 - ``google`` (0.97): ``AIza`` and exactly 35 of ``[0-9A-Za-z_-]``.
+- ``provider`` (0.95): other services' published key formats: SendGrid
+  (``SG.<22>.<43>``), Mailgun (``key-`` and 32 hex digits), GitLab (``glpat-``,
+  ``gldt-``, ``glrt-``), npm (``npm_``), PyPI (``pypi-AgEIcHlwaS5vcmc``), Hugging Face
+  (``hf_``), Shopify (``shpat_``, ``shpss_``, ``shpca_``, ``shppa_``), DigitalOcean
+  (``dop_v1_``, ``doo_v1_``, ``dor_v1_``), Twilio API keys (``SK`` and 32 hex digits),
+  Stripe webhook secrets (``whsec_``), Square (``sq0atp-``, ``sq0csp-``), Postman
+  (``PMAK-``), Databricks (``dapi``), Linear (``lin_api_``), OpenRouter
+  (``sk-or-v1-``).
 - ``stripe``: ``sk_live_``, ``rk_live_`` (0.99), ``pk_live_`` (publishable, 0.8); test
   keys ``sk_test_``, ``rk_test_`` (0.7), ``pk_test_`` (0.5).
 - ``jwt`` (0.98): three base64url segments whose header decodes to a JSON object with
@@ -30,9 +38,11 @@ or after it rules it out (``sk-8 risk``, a longer token).
   end of the text (still streaming in) runs to the end (0.9; 0.5 while only its header
   is there); a truncated one runs to its last base64 line (0.9); an END line whose BEGIN
   is not in the text takes the base64 lines before it (0.9).
-- ``basic-auth`` (0.95): the password of ``scheme://user:password@host`` (not the rest
-  of the URL); template values (``password``, ``***``, ``<password>``, ``${PASS}``) are
-  skipped.
+- ``basic-auth`` (0.95): the password of ``scheme://user:password@host``
+  (``tripwire.detectors.contact.url_password``; template values such as ``password``,
+  ``***``, ``<password>``, ``${PASS}`` are skipped). The whole URL is a
+  ``url-credentials`` detection of the URL detector, which wins where both are wanted
+  (``merge`` keeps the longer); this rule covers a guard that wants ``api-key`` only.
 - ``generic`` (0.6 to 0.9, from the entropy): a token of 20+ characters with letters
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
@@ -76,6 +86,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from tripwire.detectors import _views
+from tripwire.detectors.contact import url_password
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import run_start
 
@@ -163,21 +174,34 @@ _SK = re.compile(
 )
 _GITHUB = re.compile(r"g(?:h[pousr]_[A-Za-z0-9]{36,251}|ithub_pat_[A-Za-z0-9_]{22,244})")
 _UPPER_A = re.compile(r"A(?P<aws>(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})|AIza[0-9A-Za-z_-]{35}")
+# Other services' published formats, each starting with its literal prefix (all token
+# characters: searched in the token runs only; one pattern each, so the regex engine
+# searches for each prefix as a literal, where an alternation would be tried at every
+# character any of them starts with), by the character their prefix holds ("_", "-",
+# or none): a run without it is not searched for them. SendGrid's has dots.
+_PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
+    (needle, tuple(map(re.compile, patterns))) for needle, patterns in (
+        ("_", (r"npm_[A-Za-z0-9]{36}", r"hf_[A-Za-z]{34}", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+               r"do[opr]_v1_[a-f0-9]{64}", r"whsec_[A-Za-z0-9+/=]{24,96}",
+               r"lin_api_[A-Za-z0-9]{40}")),
+        ("-", (r"key-[0-9a-f]{32}", r"gl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,64}",
+               r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,250}",
+               r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
+               r"sk-or-v1-[a-f0-9]{64}")),
+        ("", (r"SK[0-9a-f]{32}", r"dapi[a-f0-9]{32}(?:-[0-9])?")),
+    ))
+_SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
 _STRIPE = re.compile(r"k_(?P<mode>live|test)_[0-9A-Za-z]{10,247}")
 _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
                   r"\.(?P<signature>[A-Za-z0-9_-]{0,580})")
 _SCHEME_SEP = re.compile(r"://")
 _SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,15}\Z")
-_URL_PASSWORD = re.compile(r"[^\s:/?#@\[\]\"'<>`\\]{0,128}:(?P<pw>[^\s/?#@\"'<>`\\]{1,256})@[A-Za-z0-9\[]")
 _SLACK_HOOK = re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,200}")
 
 _BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 _STRIPE_SCORES = {("s", "live"): 0.99, ("r", "live"): 0.99, ("p", "live"): 0.8,
                   ("s", "test"): 0.7, ("r", "test"): 0.7, ("p", "test"): 0.5}
-_PLACEHOLDER_PASSWORDS = frozenset(
-    {"password", "passwd", "pass", "pwd", "secret", "changeme", "pw", "xxx", "yourpassword",
-     "your_password", "mypassword", "my_password", "example", "placeholder", "redacted"})
 
 # --------------------------------------------------------------------------- private keys
 
@@ -284,6 +308,12 @@ class SecretDetector:
         runs = _views.token_runs(text)
         found = [*_sk_keys(text, runs), *_prefixed(text, _GITHUB, self._github, runs),
                  *_prefixed(text, _UPPER_A, self._upper_a, runs)]
+        for needle, patterns in _PROVIDERS if runs else ():
+            holding = [(lo, hi) for lo, hi in runs if text.find(needle, lo, hi) != -1]
+            for pattern in patterns if holding else ():
+                found.extend(_prefixed(text, pattern, _provider, holding))
+        if "SG." in text:
+            found.extend(_prefixed(text, _SENDGRID, _provider))
         dash = "-" in text
         if dash:
             found.extend(_prefixed(text, _SLACK, lambda m: ("slack", 0.98)))
@@ -378,6 +408,10 @@ def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge,
                 yield Detection(TYPE, start, end, score, f"secrets:{rule}", m.group())
 
 
+def _provider(m: re.Match[str]) -> tuple[str, float]:
+    return "provider", 0.95
+
+
 def _sk_keys(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
     def judge(m: re.Match[str]) -> tuple[str, float] | None:
         if m.group("anthropic"):
@@ -440,17 +474,10 @@ def _url_secrets(text: str) -> Iterator[Detection]:
             if _alone(text, start, end):
                 yield Detection(TYPE, start, end, 0.98, "secrets:slack", text[start:end])
             continue
-        userinfo = _URL_PASSWORD.match(text, m.end())
-        if userinfo is not None and not _placeholder_password(userinfo.group("pw")):
-            yield Detection(TYPE, userinfo.start("pw"), userinfo.end("pw"), 0.95,
-                            "secrets:basic-auth", userinfo.group("pw"))
-
-
-def _placeholder_password(pw: str) -> bool:
-    """``password``, ``***``, ``xxxx``, ``<password>``, ``${DB_PASSWORD}``, ``{pw}``,
-    ``%s``: a template, not a secret."""
-    return (pw.lower() in _PLACEHOLDER_PASSWORDS or len(set(pw)) == 1
-            or pw[0] in "$<[{" or pw.startswith(("%s", "%(")))
+        password = url_password(text, m.start())
+        if password is not None:
+            _, start, end = password
+            yield Detection(TYPE, start, end, 0.95, "secrets:basic-auth", text[start:end])
 
 
 def _private_keys(text: str) -> Iterator[Detection]:

@@ -95,7 +95,7 @@ class BoundHook:
     call (``shared_bound``: the call's own common values come with each invocation, as
     ``common``), or for one call (a wrapper: ``common`` bound in when built, and
     ``set(name, value)`` changes one of them for later invocations: ``retry_count``).
-    ``bound(values, state, common)`` calls the implementation with the hook's own
+    ``bound.call(values, state, common)`` calls the implementation with the hook's own
     ``values`` (``bound.recorded(values, state, recorder, common)`` with the audit or
     tracing on);
     the output pipeline's generated per-chunk path (``tripwire.stream._fastpath``) calls
@@ -106,7 +106,7 @@ class BoundHook:
     """
 
     __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
-                 "shared", "run_slots", "wrapper", "may_return", "_started")
+                 "shared", "run_slots", "wrapper", "may_return", "takes_list", "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
@@ -120,6 +120,8 @@ class BoundHook:
         self.part_index = impl.part_index
         #: a new-style wrapper (``@hookimpl(wrapper=True)``): ``start`` and ``finish``
         self.wrapper = impl.wrapper
+        #: it is given the live ``message_list`` (and may change it in place)
+        self.takes_list = "message_list" in impl.argnames
         #: the implementation may return something (not only None): with the audit on,
         #: only then is the state compared before and after it (``recorded``'s settle)
         self.may_return = impl.wrapper or may_return_value(impl.function)
@@ -144,8 +146,8 @@ class BoundHook:
         if name in names:
             self.args[names.index(name)] = value
 
-    def __call__(self, values: Mapping[str, Callable[[Any], Any]], state: Any,
-                 common: Mapping[str, Any] | None = None) -> Any:
+    def call(self, values: Mapping[str, Callable[[Any], Any]], state: Any,
+             common: Mapping[str, Any] | None = None) -> Any:
         """Call the implementation; ``values[name](state)`` gives each of the hook's own
         arguments it declares (only those are computed), ``common`` the call's common
         arguments of the processor (needed when ``run_slots`` is not empty).
@@ -190,7 +192,7 @@ class BoundHook:
     def recorded(self, values: Mapping[str, Callable[[Any], Any]], state: Any,
                  recorder: Any, common: Mapping[str, Any] | None = None,
                  settle: Settle | None = None) -> Any:
-        """``__call__`` with its time and outcome recorded in the run's ``recorder`` (a
+        """``call`` with its time and outcome recorded in the run's ``recorder`` (a
         synchronous implementation that returns is recorded without a coroutine).
 
         ``settle`` (given by the hook facade) applies what the implementation returned

@@ -85,10 +85,11 @@ class Hooks:
         messages with role system (``MessageList.add_recalled_system``); then (even
         when the chain aborted) those go back among the system messages. With
         ``caller_system="input"`` they see the strings of the caller's tool
-        definitions, provider options and model settings as input too
-        (``tripwire.run._caller_texts``)."""
+        definitions, provider options and model settings as input too, and those of
+        the tools listed from servers (MCP) always (``tripwire.run._caller_texts``)."""
         call = self.call
-        texts = add_caller_texts(message_list, call) if call.system_is_input else None
+        texts = (add_caller_texts(message_list, call)
+                 if call.system_is_input or call.listed_tools else None)
         try:
             if "process_input" in self.input_hooks:
                 await self.process_input(message_list)
@@ -122,7 +123,7 @@ class Hooks:
                 return not (result is None or result is message_list) \
                     or not state.unchanged_since(before)
 
-        result = (bound(_INPUT_VALUES, state, common) if self.recorder is None
+        result = (bound.call(_INPUT_VALUES, state, common) if self.recorder is None
                   else bound.recorded(_INPUT_VALUES, state, self.recorder, common, settle))
         if type(result) is CoroutineType:
             result = await result
@@ -141,31 +142,36 @@ class Hooks:
                 return
             if type(item) is ParallelGroup:
                 await self._parallel(item, adapter, state)
+                state.given = None
             elif item.wrapper:
                 await self._wrap(item, chain[i + 1:], adapter, state)
                 return
             else:
                 common = self.bindings.common(item.cp) if item.run_slots else None
                 if recorder is None:
-                    result = item(values, state, common)
+                    result = item.call(values, state, common)
                     if type(result) is CoroutineType:
                         result = await result
                     if result is not None and result is not FAILED_OPEN:
                         adapter.apply(item.cp, result, state)
-                elif item.may_return:  # the audit: applied when recorded, to tell
-                    result = item.recorded(values, state, recorder, common,  # a change
+                        state.given = None
+                    else:
+                        state.ran(item.takes_list)
+                    continue
+                if item.may_return:  # the audit: applied when recorded, to tell a change
+                    result = item.recorded(values, state, recorder, common,
                                            _settler(item.cp, adapter, state))
-                    if type(result) is CoroutineType:
-                        await result
                 else:  # it only ever returns None: "passed" needs no comparison
                     result = item.recorded(values, state, recorder, common)
-                    if type(result) is CoroutineType:
-                        await result
+                if type(result) is CoroutineType:
+                    result = await result
+                state.ran(item.takes_list or result is not None)
 
     async def _wrap(
         self, bound: BoundHook, rest: list[Any], adapter: _Adapter, state: HookState
     ) -> None:
         gen = await bound.start(adapter.values, state)
+        state.given = None  # (it may have changed them before its ``yield``)
         if gen is FAILED_OPEN:
             await self._run(rest, adapter, state)
             return
@@ -208,14 +214,8 @@ class Hooks:
     # -- the hooks, in the order they run
     async def process_input(self, message_list: MessageList) -> None:
         chain = self.bindings.chain_of("inputs", "process_input")
-        if not chain:
-            return
-
-        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
-            _returns.apply_input(s.ml, cp, result, s.ml.all.db())
-
-        await self._run(chain, _Adapter("process_input", _INPUT_VALUES, apply, _stage_view),
-                        HookState(message_list))
+        if chain:
+            await self._run(chain, _PROCESS_INPUT, HookState(message_list))
 
     async def process_input_step(
         self, message_list: MessageList, step_number: int, steps: list[StepResult],
@@ -388,14 +388,7 @@ class Hooks:
         chain = self.bindings.chain_of("outputs", "process_output_result")
         if not chain:
             return  # output.text is already the response's text
-
-        def apply(cp: CompiledProcessor, result: Any, s: HookState) -> None:
-            _returns.apply_messages(s.ml, cp, "process_output_result", result,
-                                    s.ml.response.db(), "response")
-
-        await self._run(chain, _Adapter("process_output_result", _RESULT_VALUES, apply,
-                                        lambda s: s.ml.response.db()),
-                        HookState(message_list, output=output))
+        await self._run(chain, _PROCESS_OUTPUT_RESULT, HookState(message_list, output=output))
         output._follow(message_list)
 
 
@@ -415,7 +408,23 @@ def _settler(cp: CompiledProcessor, adapter: _Adapter, state: HookState) -> Sett
 
 
 def _all_messages(state: HookState) -> list[Any]:
-    return state.ml.all.db()
+    given = state.given
+    if given is None:
+        message_list = state.message_list
+        if message_list is None:
+            raise RuntimeError("this hook has no message list")
+        given = state.give(message_list.all.db())
+    return given
+
+
+def _response_messages(state: HookState) -> list[Any]:
+    given = state.given
+    if given is None:
+        message_list = state.message_list
+        if message_list is None:
+            raise RuntimeError("this hook has no message list")
+        given = state.give(message_list.response.db())
+    return given
 
 
 def _message_list(state: HookState) -> MessageList | None:
@@ -452,7 +461,7 @@ _STEP_CONFIG_VALUES: dict[str, Callable[[HookState], Any]] = {
     "structured_output": lambda s: s.cfg.structured_output,
 }
 _RESULT_VALUES: dict[str, Callable[[HookState], Any]] = {
-    "messages": lambda s: s.ml.response.db(),
+    "messages": _response_messages,
     "message_list": _message_list,
     "result": _result,
 }
@@ -462,6 +471,20 @@ def _stage_view(state: HookState) -> list[Any]:
     """What a wrapper of a message hook receives: the messages after the rest of the
     chain (return a list to replace them, as a plain processor would)."""
     return state.ml.all.db()
+
+
+def _apply_input(cp: CompiledProcessor, result: Any, state: HookState) -> None:
+    _returns.apply_input(state.ml, cp, result, state.ml.all.db())
+
+
+def _apply_output_result(cp: CompiledProcessor, result: Any, state: HookState) -> None:
+    _returns.apply_messages(state.ml, cp, "process_output_result", result,
+                            state.ml.response.db(), "response")
+
+
+_PROCESS_INPUT = _Adapter("process_input", _INPUT_VALUES, _apply_input, _stage_view)
+_PROCESS_OUTPUT_RESULT = _Adapter("process_output_result", _RESULT_VALUES,
+                                  _apply_output_result, lambda s: s.ml.response.db())
 
 
 def _ignore(cp: CompiledProcessor, result: Any, state: HookState) -> None:

@@ -20,6 +20,7 @@ from tripwire.messages import MessageList
 if TYPE_CHECKING:
     from tripwire.chunks import Chunk
     from tripwire.hooks._validation import CompiledProcessor
+    from tripwire.messages import Message
     from tripwire.results import OutputResult
     from tripwire.run._call import StepConfig
 
@@ -37,6 +38,10 @@ class HookState:
     cached: list[Chunk] | None = None
     output: OutputResult | None = None
     retry_by: CompiledProcessor | None = None
+    #: the ``messages`` the chain's processors are given, one list while none of them
+    #: may have changed them (``give``, ``ran``), and what it held when first given
+    given: list[Message] | None = attrs.field(default=None, init=False)
+    given_was: list[Message] | None = attrs.field(default=None, init=False)
 
     # The parts a hook has, typed as present: the facade reads them only for the hooks
     # that have them (no message list around the model call, a config only for
@@ -58,6 +63,21 @@ class HookState:
         if self.output is None:
             raise RuntimeError("this hook has no output result")
         return self.output
+
+    def give(self, messages: list[Message]) -> list[Message]:
+        """``messages``, handed to the chain's processors from now on (``ran`` says
+        when they are built anew)."""
+        self.given = messages
+        self.given_was = messages.copy()
+        return messages
+
+    def ran(self, changed: bool) -> None:
+        """A processor ran: the next one is given its ``messages`` built anew when this
+        one may have changed them (``changed``: it returned a change, or it was given
+        the message list) or changed the list it was given."""
+        given = self.given
+        if given is not None and (changed or given != self.given_was):
+            self.given = None
 
     @property
     def stopped(self) -> bool:

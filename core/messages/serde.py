@@ -178,10 +178,15 @@ def chunk_to_dict(chunk: Chunk) -> dict[str, Any]:
     }
 
 
+#: The chunk types whose ``usage`` is a ``Usage``.
+_USAGE_CHUNKS = frozenset({"step-finish", "finish"})
+
+
 def chunk_from_dict(value: Mapping[str, Any]) -> Chunk:
-    """Inverse of ``chunk_to_dict``: usage mappings become ``Usage`` again."""
+    """Inverse of ``chunk_to_dict``: the usage of a ``step-finish`` or ``finish`` chunk
+    becomes a ``Usage`` again (another chunk's ``usage`` key is its payload's own)."""
     payload = dict(value.get("payload") or {})
-    if isinstance(payload.get("usage"), dict):
+    if value.get("type") in _USAGE_CHUNKS and isinstance(payload.get("usage"), dict):
         payload["usage"] = Usage.coerce(payload["usage"])
     return Chunk(
         type=value["type"],

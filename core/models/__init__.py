@@ -159,6 +159,7 @@ __all__ = [
 # The HTTP providers import aiohttp; load them on first use, not with tripwire.
 _LAZY_PROVIDERS = {
     "OpenAICompatible": "tripwire.models.openai",
+    "OpenAIResponses": "tripwire.models.openai_responses",
     "Anthropic": "tripwire.models.anthropic",
     "Timeout": "tripwire.models._http",
     "Transport": "tripwire.models._http",
@@ -174,4 +175,4 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ += ["OpenAICompatible", "Anthropic", "Timeout", "Transport"]  # noqa: PLE0605
+__all__ += ["OpenAICompatible", "OpenAIResponses", "Anthropic", "Timeout", "Transport"]  # noqa: PLE0605

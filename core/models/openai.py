@@ -31,6 +31,7 @@ from tripwire.models.wire import (
     file_url,
     grow,
     kind_of,
+    map_prompt,
     optional_count,
     part_id,
     prompt_error,
@@ -413,46 +414,14 @@ def to_openai_messages(prompt: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for inline data). Reasoning parts are not sent: chat completions has no field
     for them.
     """
-    if not isinstance(prompt, list):
-        raise ConfigurationError(f"prompt must be a list of messages, got {type(prompt).__name__}")
-    out: list[dict[str, Any]] = []
-    for i, message in enumerate(prompt):
-        if not isinstance(message, Mapping):
-            raise prompt_error(i, message, "is not a message mapping")
-        role = message.get("role")
-        content = message.get("content")
-        if role == "system":
-            if not isinstance(content, str):
-                raise prompt_error(i, message, "is a system message whose content is not a string")
-            out.append({"role": "system", "content": content})
-            continue
-        if isinstance(content, str):
-            if role not in ("user", "assistant"):
-                raise prompt_error(i, message, f"has role {role!r} with string content")
-            out.append({"role": role, "content": content})
-            continue
-        if not isinstance(content, list):
-            raise prompt_error(i, message, "needs 'content' as a list of parts")
-        if role == "user":
-            out.append({"role": "user", "content": _user_content(i, message, content)})
-        elif role == "assistant":
-            out.append(_assistant_message(i, message, content))
-        elif role == "tool":
-            for part in content:
-                if not isinstance(part, Mapping) or part.get("type") != "tool-result":
-                    raise prompt_error(i, message, "is a tool message with a part that is not a tool-result")
-                out.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": part["tool_call_id"],
-                        "content": tool_output_text(part.get("output")),
-                    }
-                )
-        else:
-            raise prompt_error(
-                i, message, f"has unknown role {role!r} (valid: system, user, assistant, tool)"
-            )
-    return out
+    return map_prompt(
+        prompt,
+        user=lambda i, message, parts: [
+            {"role": "user", "content": _user_content(i, message, parts)}],
+        assistant=lambda i, message, parts: [_assistant_message(i, message, parts)],
+        tool_result=lambda part: {"role": "tool", "tool_call_id": part["tool_call_id"],
+                                  "content": tool_output_text(part.get("output"))},
+    )
 
 
 def _user_content(i: int, message: Any, parts: list[Any]) -> str | list[dict[str, Any]]:

@@ -485,3 +485,52 @@ def prompt_error(i: int, message: Any, why: str) -> ConfigurationError:
     if len(shown) > 200:
         shown = shown[:200] + "..."
     return ConfigurationError(f"prompt[{i}] {why}: {shown}")
+
+
+#: Maps one message's parts (its index, the message, its list of parts) to the items
+#: an API sends for it.
+PartsMapper = Callable[[int, Mapping[str, Any], list[Any]], list[dict[str, Any]]]
+
+
+def map_prompt(prompt: Any, *, user: PartsMapper, assistant: PartsMapper,
+               tool_result: Callable[[Mapping[str, Any]], dict[str, Any]]
+               ) -> list[dict[str, Any]]:
+    """The provider-facing prompt (API.md section 6) as an OpenAI API's items, its
+    shape checked here once for every API: system messages and string contents become
+    ``{"role", "content"}`` items, a user's or an assistant's list of parts goes to
+    ``user`` / ``assistant``, each part of a tool message (a tool result) to
+    ``tool_result``. Anything else is a ``ConfigurationError`` naming the message."""
+    if not isinstance(prompt, list):
+        raise ConfigurationError(f"prompt must be a list of messages, got {type(prompt).__name__}")
+    out: list[dict[str, Any]] = []
+    for i, message in enumerate(prompt):
+        if not isinstance(message, Mapping):
+            raise prompt_error(i, message, "is not a message mapping")
+        role = message.get("role")
+        content = message.get("content")
+        if role == "system":
+            if not isinstance(content, str):
+                raise prompt_error(i, message, "is a system message whose content is not a string")
+            out.append({"role": "system", "content": content})
+            continue
+        if isinstance(content, str):
+            if role not in ("user", "assistant"):
+                raise prompt_error(i, message, f"has role {role!r} with string content")
+            out.append({"role": role, "content": content})
+            continue
+        if not isinstance(content, list):
+            raise prompt_error(i, message, "needs 'content' as a list of parts")
+        if role == "user":
+            out += user(i, message, content)
+        elif role == "assistant":
+            out += assistant(i, message, content)
+        elif role == "tool":
+            for part in content:
+                if not isinstance(part, Mapping) or part.get("type") != "tool-result":
+                    raise prompt_error(i, message, "is a tool message with a part that is not "
+                                                   "a tool-result")
+                out.append(tool_result(part))
+        else:
+            raise prompt_error(
+                i, message, f"has unknown role {role!r} (valid: system, user, assistant, tool)")
+    return out

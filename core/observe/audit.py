@@ -3,8 +3,9 @@
 Turn it on with ``Agent(..., audit=True)`` or per call (``generate(..., audit=True)``);
 ``result.audit`` (``await stream.audit``) is then a list of ``AuditRecord``: one per
 processor per hook invocation, and for the per-chunk hook (``process_output_stream``)
-one per processor per step, with its counts. ``format_audit(records)`` renders them as
-a table (``tripwire run --explain`` prints it).
+one per processor per step, with its counts; and one per MCP server whose tools the run
+offered. ``format_audit(records)`` renders them as a table (``tripwire run --explain``
+prints it).
 
 Records hold ids, hooks, steps, timings, outcomes and counts, never message text or a
 processor's reason: they are safe to log.
@@ -12,7 +13,8 @@ processor's reason: they are safe to log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import attrs
 
@@ -29,6 +31,7 @@ OUTCOMES = (
     "fail-open",        # raised, and fail_open let the input through
     "skipped-by-mode",  # process_input of a parallel/monitor processor, run beside the chain
     "cancelled",        # cancelled: the run ended, or a parallel group member aborted first
+    "listed",           # an MCP server's tools the run offered (hook "tools/list")
 )
 
 
@@ -54,6 +57,10 @@ class AuditRecord:
     chunks_modified: int = 0
     chunks_emitted: int = 0
     mode: str = "blocking"
+    #: for an MCP listing (processor id ``"mcp:NAME"``, hook ``"tools/list"``): the
+    #: names and digests of the definitions offered, refused and withheld
+    #: (``tripwire.mcp``); None for a processor's record
+    detail: Mapping[str, Any] | None = None
 
 
 def format_audit(records: Iterable[AuditRecord]) -> str:

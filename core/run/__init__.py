@@ -3,6 +3,7 @@
 - ``_loop``: ``Run``, the order of the stages and the per-chunk loop;
 - ``_call``: a call's options, resolved against the agent (``CallOptions``);
 - ``_caller_texts``: what a caller gives besides its messages, as input;
+- ``_listed``: tools listed from servers (MCP) as a run starts, their definitions as input;
 - ``_modes``: execution modes (checks beside the model call, monitors after the run);
 - ``_step_request``: a step's preparation (``process_input_step``, ``process_llm_request``);
 - ``_step_end``: a finished step (``process_llm_response``, ``process_output_step``);

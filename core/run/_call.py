@@ -149,9 +149,9 @@ class Plans:
     stages: list[BoundHook] | None = None
     #: the output stages' ids, for the audit (``tripwire.observe._stagestats``)
     stage_ids: tuple[str, ...] | None = None
-    #: the generated per-chunk path's ``make``, by whether the audit counts and whether
-    #: it traces (``tripwire.stream._fastpath``)
-    fast_paths: dict[tuple[bool, bool], Callable[..., Runs]] = attrs.field(factory=dict)
+    #: the generated per-chunk path, by whether the audit counts and whether it traces
+    #: (``tripwire.stream._fastpath``)
+    fast_paths: dict[tuple[bool, bool], Runs] = attrs.field(factory=dict)
 
 
 @attrs.define
@@ -175,6 +175,9 @@ class CallOptions:
     #: the names of the call's ``client_tools`` it offers (a name the agent has a
     #: tool for is the agent's tool)
     caller_tools: tuple[str, ...] = ()
+    #: the names of the tools the run listed from servers (MCP) as it started: their
+    #: definitions are input, whatever ``system_is_input`` (``tripwire.run._listed``)
+    listed_tools: tuple[str, ...] = ()
     #: the agent's own ``provider_options`` and ``model_settings`` (what of the call's
     #: is not the caller's: ``tripwire.run._caller_texts``)
     own_settings: tuple[Mapping[str, Any], Mapping[str, Any]] = ({}, {})

@@ -17,6 +17,10 @@ takes it out (the string becomes empty), one that blocks stops the run. Then the
 strings, as the processors left them, go back to their places, and the model call
 gets them.
 
+The definitions of the tools a run listed from servers (MCP: ``CallOptions.listed_tools``)
+are checked the same way for every call, whatever its ``caller_system``: a third party
+wrote them.
+
 Names are not checked: a tool's name follows ``TOOL_NAME``, and keys (a schema's
 property names) are not read; tripwire serve takes only names there
 (``tripwire.serve._request.SCHEMA_KEY``).
@@ -27,10 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import attrs
+
 from tripwire.messages._list import MessageList
 from tripwire.messages._types import CALLER_TEXT, Message, TextPart
 from tripwire.run._call import CallOptions
-from tripwire.tools import client_tool
 
 #: Where one string sits: ``"tools"`` and the tool's name, ``"provider_options"`` or
 #: ``"model_settings"``; then the keys and indexes down to it.
@@ -48,14 +53,16 @@ def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[tuple
     back)."""
     config = call.config
     found: list[tuple[Path, str]] = []
-    for name in call.caller_tools:
+    caller = call.system_is_input
+    for name in (*call.caller_tools, *call.listed_tools) if caller else call.listed_tools:
         tool = config.tools[name]
         found.extend(_strings({"description": tool.description,
                                "parameters": tool.parameters}, ("tools", name)))
     for key, own in zip(("provider_options", "model_settings"), call.own_settings,
                         strict=True):
-        found.extend((path, text) for path, text in _strings(getattr(config, key), (key,))
-                     if _at(own, path[1:]) != text)
+        if caller:
+            found.extend((path, text) for path, text in _strings(getattr(config, key), (key,))
+                         if _at(own, path[1:]) != text)
     messages: dict[str, Message] = {}
     for _, text in found:
         if text not in messages:
@@ -87,8 +94,8 @@ def lift_caller_texts(message_list: MessageList, paths: list[tuple[Path, str]],
         tool = config.tools[name]
         definition = _replaced({"description": tool.description,
                                 "parameters": tool.parameters}, tree)
-        config.tools[name] = client_tool(name, definition["description"],
-                                         definition["parameters"])
+        config.tools[name] = attrs.evolve(tool, description=definition["description"],
+                                          parameters=definition["parameters"])
     if "provider_options" in places:
         config.provider_options = _replaced(config.provider_options,
                                             places["provider_options"])

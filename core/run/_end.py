@@ -129,7 +129,7 @@ def text_so_far(run: Run) -> str:
     had streamed."""
     text = response_text(run.message_list)
     if run.current_acc is not None:
-        text += "".join(run.current_acc.text)
+        text += run.current_acc.text()
     return text
 
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tripwire.chunks import Chunk, Usage, check_chunk, stamp_run_id
+from tripwire.chunks import Chunk, Usage, model_chunk
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
 from tripwire.hooks._binding import Bindings
@@ -31,6 +31,7 @@ from tripwire.processor import TripwireInfo
 from tripwire.results import GenerateResult, StepAccumulator, StepResult
 from tripwire.run import _end
 from tripwire.run._call import StepConfig, resolve_call
+from tripwire.run._listed import add_listed_tools
 from tripwire.run._modes import read_during_checks
 from tripwire.run._step_end import accept_step, output_step
 from tripwire.run._step_request import answer_stream, model_request, prepare_step, request_prompt
@@ -109,6 +110,8 @@ class Run:
         self.phase = "running"
         send = self.sent.append
         try:
+            if self.agent._toolsets:  # tools from servers (MCP), listed as the run starts
+                await add_listed_tools(self)
             if self.starts:
                 for c in await self._start():
                     send(c)
@@ -138,17 +141,17 @@ class Run:
                         failed: Exception | None = None
                         next_chunk = iterator.__anext__
                         keep = acc.raw.append
-                        observe = acc.observe
+                        record = acc.chunks.append
                         offered = config.active()
-                        checked = acc.from_cache  # (cache entries were checked when returned)
                         bare = not pipeline.stages  # no processor
                         unseen = unread and bare  # no processor, no reader
+                        # (copies carry the run's id, but not for no processor and no reader)
+                        stamp = None if unseen else run_id
                         try:
                             while True:
                                 try:
-                                    raw = await next_chunk()
-                                    if not checked:
-                                        check_chunk(raw, from_model=True)
+                                    got = await next_chunk()
+                                    raw = model_chunk(got, stamp)
                                 except StopAsyncIteration:
                                     break
                                 except (asyncio.CancelledError, GeneratorExit, TripWire):
@@ -160,12 +163,11 @@ class Run:
                                 if kind == "tool-call":
                                     # argument text that is no JSON object reaches the
                                     # client as sent: the guards judge it decoded
-                                    raw = canonical_tool_call(raw)
-                                    keep(raw)
+                                    got = canonical_tool_call(got)
+                                    raw = model_chunk(got, stamp)
                                     if raw.payload["tool_name"] not in offered:
                                         raw = unoffered(raw, offered, acc.not_run)
-                                else:
-                                    keep(raw)
+                                keep(got)  # (as the model sent it: ``process_llm_response``)
                                 if kind == "finish":
                                     acc.finish = raw.payload
                                     if unseen and not pipeline.pending:
@@ -177,24 +179,20 @@ class Run:
                                     # no processor and nothing a hook wrote to send
                                     # first: the chunk goes on as it is (to no one from
                                     # generate(): the step is all it updates)
-                                    observe(raw)
+                                    record(raw)
                                     if not unread:
-                                        if raw.run_id is None:
-                                            raw = stamp_run_id(raw, run_id)
                                         send(raw)
                                         yield raw
                                     continue
-                                elif raw.run_id is None:
-                                    raw = stamp_run_id(raw, run_id)
                                 pushed = push(raw)
                                 if pushed is None:  # it passed every processor unchanged
-                                    observe(raw)
+                                    record(raw)
                                     if not unread:
                                         send(raw)
                                         yield raw
                                     continue
                                 for c in pushed if type(pushed) is list else await pushed:  # type: ignore[misc]
-                                    observe(c)
+                                    record(c)
                                     if not unread:
                                         send(c)
                                         yield c
@@ -400,10 +398,9 @@ class Run:
             # A model (or cache entry) without a finish chunk: the step still ends.
             acc.finish = {"finish_reason": "tool-calls" if acc.tool_calls else "stop",
                           "usage": Usage()}
-            for c in await self.pipeline.emit(Chunk("step-finish", dict(acc.finish),
-                                                    run_id=self.run_id)):
-                acc.observe(c)
-                out.append(c)
+            out = await self.pipeline.emit(Chunk("step-finish", dict(acc.finish),
+                                                 run_id=self.run_id))
+            acc.chunks += out
         step, more = await accept_step(self, acc, config, step_number)
         out += more
         out += await output_step(self, step, config)
@@ -422,8 +419,7 @@ class Run:
             return []
         out = await self.pipeline.emit(Chunk("step-start", {"step_number": acc.step_number},
                                              run_id=self.run_id))
-        for c in out:
-            acc.observe(c)
+        acc.chunks += out
         return [] if self.unread else out
 
     def end_model_call(self, acc: StepAccumulator, error: Exception | None = None) -> None:

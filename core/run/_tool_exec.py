@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tripwire.chunks import Chunk, ToolCall, ToolResult
-from tripwire.errors import TripWire
+from tripwire.errors import ToolError, TripWire
 from tripwire.messages import MessageList, ToolInvocation, ToolInvocationPart
 from tripwire.tools import UNOFFERED_TOOL, Tool
 
@@ -83,14 +83,15 @@ class ToolRunner:
             for call, (ok, value) in zip(calls, outcomes, strict=True):
                 message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
                     "result", call.tool_call_id, call.tool_name, call.args, value,
-                    is_error=not ok)))
-                if ok:
+                    is_error=ok is not True)))
+                if ok is not False:  # a result, or a ToolError's text (the tool's answer)
                     try:
                         value = await self._hooks.process_tool_result(
                             message_list, call, value, step.step_number, config, steps)
                     except TripWire as tw:
                         retryable(tw)
                         raise
+                if ok:
                     chunk = Chunk("tool-result", {"tool_call_id": call.tool_call_id,
                                                   "tool_name": call.tool_name, "result": value},
                                   run_id=self._run_id)
@@ -108,7 +109,7 @@ class ToolRunner:
                 stored = message_list.find_tool_invocation(call.tool_call_id)
                 step.tool_results.append(ToolResult(
                     call.tool_call_id, call.tool_name, call.args,
-                    stored.result if stored is not None else value, is_error=not ok))
+                    stored.result if stored is not None else value, is_error=ok is not True))
         except TripWire as tw:
             if out:  # the results before it, after the output processors
                 tw._released = [*out, *getattr(tw, "_released", ())]  # type: ignore[attr-defined]
@@ -117,7 +118,10 @@ class ToolRunner:
 
     async def _execute(
         self, call: ToolCall, tools: dict[str, Tool], not_run: dict[str, str]
-    ) -> tuple[bool, Any]:
+    ) -> tuple[bool | None, Any]:
+        """``(True, result)``; ``(None, text)`` for a ``ToolError`` (the tool's answer,
+        whose text passes ``process_tool_result`` as a result would, then reaches the
+        model as the tool's error); ``(False, text)`` for anything else that failed."""
         error = not_run.get(call.tool_call_id)
         if error is not None:
             return False, error
@@ -132,6 +136,9 @@ class ToolRunner:
             )
         except asyncio.CancelledError:
             raise
+        except ToolError as e:
+            log.info("tool %r answered with a ToolError", call.tool_name)
+            return None, f"ToolError: {e}"
         except Exception as e:
             # The type only: the message can hold what the tool was given or found (a
             # guarded value), and reaches the model and the client as the tool's error

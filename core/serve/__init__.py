@@ -1,13 +1,25 @@
 """``tripwire serve``: a configuration file's agents behind OpenAI's chat completions
-API, so any OpenAI client (any language) gets the agents' processors.
+and Responses APIs and Anthropic's Messages API, so any OpenAI or Anthropic client (any
+language) gets the agents' processors.
 
 .. code-block:: sh
 
     tripwire serve -c agents.toml --host 127.0.0.1 --port 8080 [--loop uvloop]
 
-``POST /v1/chat/completions`` (streamed or not; the request's ``model`` names the
-agent), ``GET /v1/models``, ``GET /healthz``, ``GET /metrics``. Keys, tenants, limits,
-logs and metrics: docs/serve.md.
+``POST /v1/chat/completions``, ``POST /v1/responses`` and ``POST /v1/messages``
+(Anthropic's; streamed or not; the request's ``model`` names the agent), ``GET`` /
+``DELETE /v1/responses/{id}``, ``POST /v1/messages/count_tokens``, ``GET /v1/models``,
+``GET /healthz``, ``GET /metrics``. Keys, tenants, limits, logs and metrics:
+docs/serve.md.
+
+- ``_codec``: the seam between the one request path and a client API (``Codec``);
+- ``_app``: ``Gateway``, its routes and the request path;
+- ``_answer``: a run as the answer, whole or streamed;
+- ``_chat``, ``_request``, ``_response``: OpenAI's chat completions codec;
+- ``_responses``, ``_responses_request``, ``_responses_render``: OpenAI's Responses codec;
+- ``_messages``, ``_messages_request``, ``_messages_response``: Anthropic's Messages codec;
+- ``_thread``: memory threads; ``_keys``: API keys; ``_config``: ``[serve]``;
+- ``_metrics``: access log and metrics; ``_shared``, ``_server``, ``_workers``: serving.
 """
 
 from __future__ import annotations
@@ -54,11 +66,14 @@ def register(subparsers: Any) -> None:
     """Add ``tripwire serve`` to the command line."""
     parser = subparsers.add_parser(
         "serve",
-        help="serve the agents of a TOML file over OpenAI's chat completions API",
+        help="serve the agents of a TOML file over OpenAI's chat completions and Responses "
+             "APIs and Anthropic's Messages API",
         description=(
             "Serve every [agents.NAME] of the configuration file as an OpenAI-compatible "
-            "API: POST /v1/chat/completions (the request's model field names the agent), "
-            "GET /v1/models, GET /healthz, GET /metrics. Keys, tenants and limits come "
+            "and Anthropic-compatible API: POST /v1/chat/completions, POST /v1/responses "
+            "and POST /v1/messages (the request's model field names the agent), "
+            "GET/DELETE /v1/responses/{id}, POST /v1/messages/count_tokens, GET "
+            "/v1/models, GET /healthz, GET /metrics. Keys, tenants and limits come "
             "from the [serve] table (docs/serve.md). Access log: one JSON line per request "
             "on stdout. SIGINT / SIGTERM: in-flight requests finish, new ones get 503."
         ),

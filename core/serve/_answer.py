@@ -1,16 +1,16 @@
-"""How a run becomes the client's chat completions answer, whole or streamed.
+"""How a run becomes the client's answer, whole or streamed, in its codec's API.
 
-How a run becomes the client's answer, in OpenAI's chat completions format: one
-``chat.completion`` body (``complete``), or server-sent events written as the chunks
-pass the output processors (``stream``); a tripwire or a failed run as an error.
+One body (``complete``), or server-sent events written as the chunks pass the output
+processors (``stream``); a tripwire or a failed run as an error. The codec's
+``Renderer`` says what each is in its API (``tripwire.serve._codec``).
 
 Both read the same ``agent.stream()``, so both paths run the same processors on the
 same chunks. Nothing reaches a streaming client before the first chunk that passed the
-output processors: a tripwire until then is an HTTP 400, after it a last event with
-``finish_reason: "content_filter"``.
+output processors: a tripwire until then is an HTTP 400 (the codec's error, with the
+processor id as its code), after it the renderer's ``tripped`` end of the stream.
 
 The loop in ``stream`` runs once per streamed event, the gateway's latency-critical
-path: an event goes from ``Completion.event`` through ``send`` to the ``_Coalescing``
+path: an event goes from ``Renderer.event`` through ``send`` to the ``_Coalescing``
 writer, and nothing more should be called or awaited there.
 """
 
@@ -28,12 +28,11 @@ from tripwire.agent import AgentStream
 from tripwire.errors import APICallError
 from tripwire.models.wire import load_json
 from tripwire.processor import TripwireInfo
+from tripwire.serve._codec import Exchange, Renderer
 from tripwire.serve._metrics import AccessRecord
-from tripwire.serve._request import ChatRequest
-from tripwire.serve._response import Completion, error_body, utf8
 from tripwire.serve._thread import THREAD_NOT_FOUND, owner_error
 
-__all__ = ["INTERNAL_ERROR", "complete", "error_response", "stream"]
+__all__ = ["INTERNAL_ERROR", "complete", "stream"]
 
 log = logging.getLogger("tripwire.serve")
 
@@ -44,39 +43,36 @@ _SSE_HEADERS = {"Content-Type": "text/event-stream; charset=utf-8",
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def error_response(status: int, message: str, type: str, code: Any = None,
-                   param: str | None = None) -> web.Response:
-    """An HTTP error in OpenAI's format: ``{"error": {message, type, param, code}}``."""
-    return web.Response(status=status, body=utf8(error_body(message, type, code, param)),
-                        content_type="application/json", charset="utf-8")
-
-
-async def complete(run: AgentStream, completion: Completion, record: AccessRecord, *,
+async def complete(exchange: Exchange, run: AgentStream, renderer: Renderer, *,
                    upstream_messages: bool = False) -> web.Response:
-    """The whole answer of a run that is not streamed: its ``chat.completion`` body,
-    or the error response of its tripwire or failure (``upstream_messages``: a failed
-    model call's error says the upstream's own message, see ``_error_details``)."""
+    """The whole answer of a run that is not streamed: its body (the codec's
+    ``after`` has run by then), or the error response of its tripwire or failure
+    (``upstream_messages``: a failed model call's error says the upstream's own
+    message, see ``_error_details``)."""
+    record = exchange.record
     async for chunk in run:
         if chunk.type == "tripwire":
-            return _tripped(run.tripwire, record)
+            return await _ended(exchange, renderer, _tripped(exchange, run.tripwire))
         if chunk.type == "error":
-            return _failed(chunk.payload["error"], record, upstream_messages)
-        completion.collect(chunk)
+            return await _ended(exchange, renderer,
+                                _failed(exchange, chunk.payload["error"], upstream_messages))
+        renderer.collect(chunk)
     result = await run.result
     _usage(record, result.usage)
-    return web.Response(body=utf8(completion.body(result.text, result.finish_reason,
-                                                   result.usage)),
-                        content_type="application/json", charset="utf-8")
+    body = renderer.body(result)
+    await exchange.codec.after(exchange, renderer)
+    return web.Response(body=body, content_type="application/json", charset="utf-8")
 
 
-async def stream(request: web.Request, run: AgentStream, completion: Completion,
-                 chat: ChatRequest, record: AccessRecord, *, write_timeout: float,
-                 upstream_messages: bool = False) -> web.StreamResponse:
+async def stream(exchange: Exchange, run: AgentStream, renderer: Renderer, *,
+                 write_timeout: float, upstream_messages: bool = False) -> web.StreamResponse:
     """The streamed answer of a run: its chunks as server-sent events as they pass,
     written through a ``_Coalescing`` writer; a tripwire or failure before the first
     event is an error response, after it the stream's last event (``upstream_messages``
-    as for ``complete``). A write the client leaves waiting ``write_timeout`` seconds
-    (it stopped reading) drops the connection: see ``give_up``."""
+    as for ``complete``). The codec's ``after`` runs before the last event leaves. A
+    write the client leaves waiting ``write_timeout`` seconds (it stopped reading)
+    drops the connection: see ``give_up``."""
+    request, record = exchange.request, exchange.record
     writer: _Coalescing | None = None
 
     def give_up() -> None:
@@ -90,7 +86,8 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
 
     async def send(data: bytes, *, last: bool = False) -> None:
         """Write ``data``; ``last``: with the end of the response, in one write
-        (the client's last byte then waits for one system call, not two)."""
+        (the client's last byte then waits for one system call, not two), after the
+        codec's ``after``."""
         nonlocal writer
         if writer is None:
             response = web.StreamResponse(headers=_SSE_HEADERS)
@@ -100,8 +97,9 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
             response._send_headers_immediately = False
             await response.prepare(request)
             writer = _Coalescing(response, write_timeout, give_up)
-            data = completion.start() + data
+            data = renderer.start() + data
         if last:
+            await exchange.codec.after(exchange, renderer)
             await writer.close(data)
         else:
             await writer.send(data)
@@ -116,30 +114,25 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
             if kind == "finish":
                 usage = chunk.payload["usage"]
                 _usage(record, usage)
-                await send(completion.finish_events(
-                    completion.stream_finish(chunk.payload["finish_reason"]),
-                    usage if chat.include_usage else None), last=True)
+                await send(renderer.finish(chunk.payload["finish_reason"], usage), last=True)
                 break
             if kind == "tripwire":
                 if writer is None:
-                    return _tripped(run.tripwire, record)
+                    return await _ended(exchange, renderer, _tripped(exchange, run.tripwire))
                 info = run.tripwire
                 assert info is not None
                 record.tripped, record.tripwire = True, info.processor_id
-                await send(completion.finish_events(
-                    "content_filter", (await run.usage) if chat.include_usage else None,
-                    extra={"tripwire": {"message": info.reason, "type": "tripwire",
-                                        "code": info.processor_id}}), last=True)
+                await send(renderer.tripped(info, await run.usage), last=True)
                 break
             if kind == "error":
                 error = chunk.payload["error"]
                 if writer is None:
-                    return _failed(error, record, upstream_messages)
-                _, message, kind, code = _error_details(error, record, upstream_messages)
-                await send(utf8(f"data: {error_body(message, kind, code)}\n\n"),
-                           last=True)
+                    return await _ended(exchange, renderer,
+                                        _failed(exchange, error, upstream_messages))
+                status, message, kind, code = _error_details(error, record, upstream_messages)
+                await send(renderer.failed(status, message, kind, code), last=True)
                 break
-            data = completion.event(chunk)
+            data = renderer.event(chunk)
             if data is not None:
                 if writer is not None:  # (the common case, without send's coroutine)
                     await writer.send(data)
@@ -147,7 +140,8 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
                     await send(data)
         else:
             if writer is None:  # the run ended without a finish chunk (closed early)
-                return error_response(500, "The run ended without a response.", "server_error")
+                return exchange.codec.error(500, "The run ended without a response.",
+                                            "server_error")
             await writer.close()
         assert writer is not None
         return writer.response
@@ -157,8 +151,7 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
         log.error("a stream failed after it began: %s", type(e).__name__, exc_info=e)
         record.error = type(e).__name__
         try:  # the error event mid-stream errors end with
-            await writer.close(f"data: {error_body(INTERNAL_ERROR, 'server_error', 500)}\n\n"
-                               .encode())
+            await writer.close(renderer.failed(500, INTERNAL_ERROR, "server_error", 500))
         except Exception:  # the stream cannot be ended: close it instead
             if request.transport is not None:
                 request.transport.close()
@@ -171,18 +164,27 @@ async def stream(request: web.Request, run: AgentStream, completion: Completion,
             await closer()
 
 
-def _tripped(info: TripwireInfo | None, record: AccessRecord) -> web.Response:
-    """The 400 for a run a tripwire ended before anything was sent."""
+async def _ended(exchange: Exchange, renderer: Renderer, answer: web.Response) -> web.Response:
+    """``answer``, the error response of a run that ended before its answer began, once
+    the codec's ``after`` has seen the run end (without an answer: the renderer
+    rendered nothing)."""
+    await exchange.codec.after(exchange, renderer)
+    return answer
+
+
+def _tripped(exchange: Exchange, info: TripwireInfo | None) -> web.Response:
+    """The 400 for a run a tripwire ended before anything was sent: the codec's error
+    with the processor id as its code."""
     assert info is not None
+    record = exchange.record
     record.tripped, record.tripwire = True, info.processor_id
-    return error_response(400, info.reason, "tripwire", info.processor_id)
+    return exchange.codec.error(400, info.reason, "tripwire", info.processor_id)
 
 
-def _failed(error: BaseException, record: AccessRecord,
-            upstream_messages: bool) -> web.Response:
+def _failed(exchange: Exchange, error: BaseException, upstream_messages: bool) -> web.Response:
     """The error for a run that failed before anything was sent."""
-    status, message, kind, code = _error_details(error, record, upstream_messages)
-    return error_response(status, message, kind, None if status >= 500 else code)
+    status, message, kind, code = _error_details(error, exchange.record, upstream_messages)
+    return exchange.codec.error(status, message, kind, None if status >= 500 else code)
 
 
 class _Coalescing:

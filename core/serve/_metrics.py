@@ -39,6 +39,9 @@ class AccessRecord:
     time: float
     method: str
     path: str
+    #: the client API of the path (``Codec.api``: ``chat``, ``responses``, ...), None for
+    #: a path of none (``_app``)
+    api: str | None = None
     #: the agent asked for, once it is one of the gateway's (``_app``)
     agent: str | None = None
     #: the API key's tenant and name (``_app``)
@@ -72,7 +75,7 @@ class AccessRecord:
         """The access-log line's fields, in order: those of an outcome the request did
         not have are left out."""
         out: dict[str, Any] = {"time": self.time, "method": self.method, "path": self.path,
-                               "agent": self.agent, "tenant": self.tenant, "key": self.key,
+                               "api": self.api, "agent": self.agent, "tenant": self.tenant, "key": self.key,
                                "stream": self.stream}
         if self.tripped:
             out["tripwire"] = self.tripwire
@@ -99,29 +102,30 @@ class Metrics:
     """The gateway's counters and latency histogram."""
 
     def __init__(self) -> None:
-        self.requests: dict[tuple[str, str, str], int] = defaultdict(int)
-        self.tripwires: dict[tuple[str, str], int] = defaultdict(int)
-        self.upstream_errors: dict[tuple[str, str], int] = defaultdict(int)
-        self.errors: dict[tuple[str, str], int] = defaultdict(int)
-        self.latency: dict[str, list[int]] = {}
-        self.latency_sum: dict[str, float] = defaultdict(float)
+        self.requests: dict[tuple[str, str, str, str], int] = defaultdict(int)
+        self.tripwires: dict[tuple[str, str, str], int] = defaultdict(int)
+        self.upstream_errors: dict[tuple[str, str, str], int] = defaultdict(int)
+        self.errors: dict[tuple[str, str, str], int] = defaultdict(int)
+        #: the latency histogram's bucket counts and sum, by ``(api, agent)``
+        self.latency: dict[tuple[str, str], list[int]] = {}
+        self.latency_sum: dict[tuple[str, str], float] = defaultdict(float)
         self.in_flight = 0
 
     def observe(self, record: AccessRecord) -> None:
         """Count one finished request from its access-log record."""
-        agent = record.agent or ""
-        self.requests[(agent, record.key or "", str(record.status))] += 1
+        api, agent = record.api or "", record.agent or ""
+        self.requests[(api, agent, record.key or "", str(record.status))] += 1
         if record.tripwire:
-            self.tripwires[(agent, record.tripwire)] += 1
+            self.tripwires[(api, agent, record.tripwire)] += 1
         if record.upstream_status is not None:
-            self.upstream_errors[(agent, str(record.upstream_status))] += 1
+            self.upstream_errors[(api, agent, str(record.upstream_status))] += 1
         failure = record.failure()
         if failure:
-            self.errors[(agent, failure)] += 1
+            self.errors[(api, agent, failure)] += 1
         seconds = record.latency_ms / 1000
-        counts = self.latency.setdefault(agent, [0] * (len(BUCKETS) + 1))
+        counts = self.latency.setdefault((api, agent), [0] * (len(BUCKETS) + 1))
         counts[bisect.bisect_left(BUCKETS, seconds)] += 1
-        self.latency_sum[agent] += seconds
+        self.latency_sum[(api, agent)] += seconds
 
     def state(self) -> dict[str, Any]:
         """Everything counted, as JSON values (what a worker tells its peers)."""
@@ -130,8 +134,8 @@ class Metrics:
             "tripwires": [[*labels, n] for labels, n in self.tripwires.items()],
             "upstream_errors": [[*labels, n] for labels, n in self.upstream_errors.items()],
             "errors": [[*labels, n] for labels, n in self.errors.items()],
-            "latency": self.latency,
-            "latency_sum": dict(self.latency_sum),
+            "latency": [[*labels, counts] for labels, counts in self.latency.items()],
+            "latency_sum": [[*labels, s] for labels, s in self.latency_sum.items()],
             "in_flight": self.in_flight,
         }
 
@@ -141,49 +145,49 @@ class Metrics:
             counts = getattr(self, name)
             for *labels, n in state[name]:
                 counts[tuple(labels)] += n
-        for agent, counts in state["latency"].items():
-            mine = self.latency.setdefault(agent, [0] * (len(BUCKETS) + 1))
+        for api, agent, counts in state["latency"]:
+            mine = self.latency.setdefault((api, agent), [0] * (len(BUCKETS) + 1))
             for i, n in enumerate(counts):
                 mine[i] += n
-        for agent, seconds in state["latency_sum"].items():
-            self.latency_sum[agent] += seconds
+        for api, agent, seconds in state["latency_sum"]:
+            self.latency_sum[(api, agent)] += seconds
         self.in_flight += state["in_flight"]
 
     def render(self) -> str:
         """All metrics in the Prometheus text format."""
         lines = _counter("tripwire_serve_requests_total",
-                         "Chat completion requests, by agent, key name and HTTP status.",
-                         ("agent", "key", "status"), self.requests)
+                         "Requests of the client APIs, by API, agent, key name and HTTP "
+                         "status.", ("api", "agent", "key", "status"), self.requests)
         lines += [
             "# HELP tripwire_serve_request_duration_seconds Time from request to the last "
             "byte of the response.",
             "# TYPE tripwire_serve_request_duration_seconds histogram",
         ]
-        for agent, counts in sorted(self.latency.items()):
+        for labels, counts in sorted(self.latency.items()):
             cumulative = 0.0
-            label = _labels(("agent",), (agent,))
+            label = _labels(("api", "agent"), labels)
             for bound, n in zip((*BUCKETS, float("inf")), counts, strict=True):
                 cumulative += n
                 le = "+Inf" if bound == float("inf") else repr(bound)
                 lines.append(f'tripwire_serve_request_duration_seconds_bucket{{{label},'
                              f'le="{le}"}} {int(cumulative)}')
             lines.append(f"tripwire_serve_request_duration_seconds_sum{{{label}}} "
-                         f"{self.latency_sum[agent]!r}")
+                         f"{self.latency_sum[labels]!r}")
             lines.append(f"tripwire_serve_request_duration_seconds_count{{{label}}} "
                          f"{int(cumulative)}")
         lines += _counter("tripwire_serve_tripwires_total",
-                          "Requests a processor stopped, by agent and processor id.",
-                          ("agent", "processor"), self.tripwires)
+                          "Requests a processor stopped, by API, agent and processor id.",
+                          ("api", "agent", "processor"), self.tripwires)
         lines += _counter("tripwire_serve_upstream_errors_total",
-                          "Failed model calls, by agent and upstream HTTP status (0: no "
-                          "response).", ("agent", "status"), self.upstream_errors)
+                          "Failed model calls, by API, agent and upstream HTTP status (0: "
+                          "no response).", ("api", "agent", "status"), self.upstream_errors)
         lines += _counter("tripwire_serve_errors_total",
-                          "Requests that failed, by agent and error (the exception's type "
-                          "name; write_timeout: a client that stopped reading), streams "
-                          "that failed after they began included.", ("agent", "error"),
-                          self.errors)
+                          "Requests that failed, by API, agent and error (the exception's "
+                          "type name; write_timeout: a client that stopped reading), "
+                          "streams that failed after they began included.",
+                          ("api", "agent", "error"), self.errors)
         lines += [
-            "# HELP tripwire_serve_in_flight Chat completion requests being served now.",
+            "# HELP tripwire_serve_in_flight Requests of the client APIs being served now.",
             "# TYPE tripwire_serve_in_flight gauge",
             f"tripwire_serve_in_flight {self.in_flight}",
         ]

@@ -38,6 +38,7 @@ from tripwire.models.wire import (
     parse_tool_args,
     unpaired_surrogate,
 )
+from tripwire.serve._codec import AgentCall, BadRequest
 from tripwire.tools import TOOL_NAME
 
 #: Request fields passed to the upstream as model settings, as they are.
@@ -98,51 +99,13 @@ _NOT_TAKEN = {
 }
 
 
-class BadRequest(ValueError):
-    """The request body is not a valid chat completion request; ``param`` names the
-    field (OpenAI's ``error.param``)."""
-
-    def __init__(self, message: str, param: str | None = None) -> None:
-        super().__init__(message)
-        self.param = param
-
-
 @attrs.define
-class ChatRequest:
-    """What one chat completion request asks of an agent."""
+class ChatRequest(AgentCall):
+    """What one chat completion request asks of an agent (``upstream_fields``: the
+    ``UPSTREAM_FIELDS`` the client gave)."""
 
-    agent: str
-    messages: list[Message]
-    stream: bool = False
+    #: ``stream_options.include_usage``: the stream's last event has the usage
     include_usage: bool = False
-    #: names of the tools the client runs (their calls are returned to it)
-    client_tools: list[dict[str, Any]] = attrs.field(factory=list)
-    tool_choice: Any = None
-    model_settings: dict[str, Any] = attrs.field(factory=dict)
-    #: the ``UPSTREAM_FIELDS`` the client gave, for the upstream's request body
-    upstream_fields: dict[str, Any] = attrs.field(factory=dict)
-
-    def options(self, provider: str | None = None,
-                provider_options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The ``agent.stream()`` options of this request (request context aside), for
-        an agent whose model's ``provider`` gets the upstream fields over the agent's
-        own ``provider_options``. The client's system and developer messages, the
-        texts of its tools and of its upstream fields and settings are input, checked
-        by the agent's input processors like the rest of what it sends
-        (``caller_system="input"``)."""
-        options: dict[str, Any] = {"caller_system": "input"}
-        if self.upstream_fields and provider is not None:
-            own = (provider_options or {}).get(provider)
-            options["provider_options"] = {
-                provider: {**own, **self.upstream_fields} if isinstance(own, Mapping)
-                else self.upstream_fields}
-        if self.client_tools:
-            options["client_tools"] = self.client_tools
-        if self.tool_choice is not None:
-            options["tool_choice"] = self.tool_choice
-        if self.model_settings:
-            options["model_settings"] = self.model_settings
-        return options
 
 
 def parse_request(body: Any) -> ChatRequest:
@@ -169,7 +132,7 @@ def _parse(body: Any) -> ChatRequest:
     if stream is not None and not isinstance(stream, bool):
         raise BadRequest(f"'stream' must be a boolean, got {kind_of(stream)}", "stream")
     stream_options = as_object(body.get("stream_options"), "stream_options")
-    _only(stream_options, frozenset({"include_usage"}), "stream_options")
+    only_fields(stream_options, frozenset({"include_usage"}), "stream_options")
     include_usage = stream_options.get("include_usage", False)
     if not isinstance(include_usage, bool):
         raise BadRequest("'stream_options.include_usage' must be a boolean",
@@ -180,13 +143,13 @@ def _parse(body: Any) -> ChatRequest:
     n = body.get("n")
     if n is not None and (type(n) is not int or n != 1):
         raise BadRequest(f"'n' must be 1 (one choice per request), got {n!r:.20}", "n")
-    settings = {k: _setting(k, body[k]) for k in SETTINGS if body.get(k) is not None}
+    settings = {k: setting(k, body[k]) for k in SETTINGS if body.get(k) is not None}
     upstream = {k: body[k] for k in UPSTREAM_FIELDS if body.get(k) is not None}
-    texts = sum(_definition(value, key) for key, value in upstream.items())
+    texts = sum(definition(value, key) for key, value in upstream.items())
     if body.get("max_completion_tokens") is not None:
-        settings["max_tokens"] = _setting("max_completion_tokens", body["max_completion_tokens"])
+        settings["max_tokens"] = setting("max_completion_tokens", body["max_completion_tokens"])
     tools, tool_texts = _tools(body.get("tools"))
-    _definition_texts(texts + tool_texts + _names_only(settings.get("stop"), "stop"))
+    definition_texts(texts + tool_texts + names_only(settings.get("stop"), "stop"))
     return ChatRequest(
         agent=model,
         messages=messages_from_openai(body.get("messages")),
@@ -199,7 +162,7 @@ def _parse(body: Any) -> ChatRequest:
     )
 
 
-def _setting(name: str, value: Any) -> Any:
+def setting(name: str, value: Any) -> Any:
     """A model setting of OpenAI's type (a wrong one would fail the run, or reach the
     upstream, which may take it differently); ``BadRequest`` naming it otherwise."""
     if name in ("temperature", "top_p"):
@@ -227,24 +190,32 @@ def _tools(value: Any) -> tuple[list[dict[str, Any]], int]:
         if tool.get("type", "function") != "function":
             raise BadRequest(f"tools[{i}].type must be 'function', got {tool.get('type')!r:.40}",
                              f"tools[{i}].type")
-        _only(tool, frozenset({"type", "function"}), f"tools[{i}]")
+        only_fields(tool, frozenset({"type", "function"}), f"tools[{i}]")
         function = as_object(tool.get("function"), "tools[%d].function", i)
         # strict (OpenAI's schema-exact arguments) is taken and not passed on: the
         # arguments reach the client after the output processors either way
-        _only(function, _FUNCTION_FIELDS, f"tools[{i}].function")
-        name = as_text(function.get("name"), "tools[%d].function.name", i)
-        if not name:
-            raise BadRequest(f"tools[{i}].function.name is required", f"tools[{i}].function.name")
-        parameters = as_object(function.get("parameters"), "tools[%d].function.parameters", i)
-        texts += _definition(parameters, f"tools[{i}].function.parameters")
-        description = as_text(function.get("description"), "tools[%d].function.description",
-                              i) or ""
-        texts += bool(description)
-        out.append({"name": name, "description": description, "parameters": parameters or None})
+        only_fields(function, _FUNCTION_FIELDS, f"tools[{i}].function")
+        tool, count = client_tool(function, f"tools[{i}].function")
+        out.append(tool)
+        texts += count
     return out, texts
 
 
-def _definition(value: Any, where: str) -> int:
+def client_tool(function: Mapping[str, Any], where: str) -> tuple[dict[str, Any], int]:
+    """A function the client offers (its ``name``, ``description`` and ``parameters``,
+    the object at ``where``) as a ``client_tools`` entry, and the number of strings in
+    it; ``BadRequest`` for a missing name, a schema too deep or a key that is no name."""
+    name = as_text(function.get("name"), f"{where}.name")
+    if not name:
+        raise BadRequest(f"{where}.name is required", f"{where}.name")
+    parameters = as_object(function.get("parameters"), f"{where}.parameters")
+    texts = definition(parameters, f"{where}.parameters")
+    description = as_text(function.get("description"), f"{where}.description") or ""
+    texts += bool(description)
+    return {"name": name, "description": description, "parameters": parameters or None}, texts
+
+
+def definition(value: Any, where: str) -> int:
     """The number of strings in ``value``, a JSON value at ``where`` the model reads (a
     tool's parameters, a field for the upstream); ``BadRequest`` when it nests deeper
     than ``MAX_ARGS_DEPTH`` (no schema comes near it, and every processor and
@@ -252,10 +223,10 @@ def _definition(value: Any, where: str) -> int:
     if nesting_depth(value, MAX_ARGS_DEPTH) > MAX_ARGS_DEPTH:
         raise BadRequest(f"{where} nests objects and arrays more than {MAX_ARGS_DEPTH} levels "
                          f"deep", where)
-    return _names_only(value, where)
+    return names_only(value, where)
 
 
-def _names_only(value: Any, where: str) -> int:
+def names_only(value: Any, where: str) -> int:
     """``BadRequest`` naming the first key in ``value`` (a JSON value at ``where``) that
     is not a name (``SCHEMA_KEY``); otherwise the number of strings in it."""
     count = 0
@@ -266,16 +237,16 @@ def _names_only(value: Any, where: str) -> int:
                     f"{where}: the key {key!r:.80} must be a name: 1-64 letters, digits, "
                     f"'_', '.', '$' or '-' (the model reads keys, and no processor checks "
                     f"them; put text in a description)", where)
-            count += _names_only(item, f"{where}.{key}")
+            count += names_only(item, f"{where}.{key}")
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            count += _names_only(item, f"{where}[{i}]")
+            count += names_only(item, f"{where}[{i}]")
     elif isinstance(value, str):
         count = 1
     return count
 
 
-def _definition_texts(count: int) -> None:
+def definition_texts(count: int) -> None:
     """``BadRequest`` when the request's tools, upstream fields and ``stop`` hold more
     than ``MAX_DEFINITION_TEXTS`` strings."""
     if count > MAX_DEFINITION_TEXTS:
@@ -315,9 +286,9 @@ def messages_from_openai(value: Any) -> list[Message]:
         role = message.get("role")
         _check_fields(message, role, i)
         if role in ("system", "developer"):
-            out.append(_message("system", [TextPart(_text(message, i))]))
+            out.append(new_message("system", [TextPart(_text(message, i))]))
         elif role == "user":
-            out.append(_message("user", _user_parts(message.get("content"), i)))
+            out.append(new_message("user", _user_parts(message.get("content"), i)))
         elif role == "assistant":
             parts: list[Part] = []
             text = _text(message, i, optional=True)
@@ -335,7 +306,7 @@ def messages_from_openai(value: Any) -> list[Message]:
                         f"messages[{i}].tool_calls[{j}].id")
                 calls[invocation.tool_call_id] = invocation
                 parts.append(ToolInvocationPart(invocation))
-            out.append(_message("assistant", parts))
+            out.append(new_message("assistant", parts))
         elif role == "tool":
             call_id = as_text(message.get("tool_call_id"), "messages[%d].tool_call_id", i)
             answered = calls.get(call_id or "")
@@ -360,14 +331,14 @@ def _check_fields(message: Mapping[str, Any], role: Any, i: int) -> None:
     """``BadRequest`` naming a field (not null) the message's role does not take."""
     taken = _MESSAGE_FIELDS.get(role) if isinstance(role, str) else None
     if taken is not None:  # else the role's own error
-        _only(message, taken, f"messages[{i}]", f"{role} messages take")
+        only_fields(message, taken, f"messages[{i}]", f"{role} messages take")
         name = message.get("name")
         if name is not None and not isinstance(name, str):
             raise BadRequest(f"messages[{i}].name must be a string (the participant's name), "
                              f"got {type(name).__name__}", f"messages[{i}].name")
 
 
-def _only(value: Mapping[str, Any], taken: frozenset[str], where: str,
+def only_fields(value: Mapping[str, Any], taken: frozenset[str], where: str,
           takes: str = "it takes") -> None:
     """``BadRequest`` naming the first field of ``value`` (an object at ``where``) that
     is not null and not ``taken``: such a field would be dropped unseen."""
@@ -378,7 +349,7 @@ def _only(value: Mapping[str, Any], taken: frozenset[str], where: str,
                              f"{where}.{name}")
 
 
-def _message(role: Any, parts: list[Part]) -> Message:
+def new_message(role: Any, parts: list[Part]) -> Message:
     return Message(new_id(), role, MessageContent(parts=parts), datetime.now(UTC))
 
 
@@ -396,7 +367,7 @@ def _text(message: Mapping[str, Any], i: int, *, optional: bool = False) -> str:
             raise BadRequest(
                 f"messages[{i}].content[{j}]: this role takes text parts only, got type "
                 f"{part.get('type')!r:.40}", f"messages[{i}].content")
-        _only(part, frozenset({"type", part["type"]}), f"messages[{i}].content[{j}]")
+        only_fields(part, frozenset({"type", part["type"]}), f"messages[{i}].content[{j}]")
         texts.append(as_text(part.get(part["type"]), "messages[%d].content[%d].text", i, j)
                      or "")
     if content is None:
@@ -416,7 +387,7 @@ def _user_parts(content: Any, i: int) -> list[Part]:
         part = as_object(item, "messages[%d].content[%d]", i, j)
         kind = part.get("type")
         if kind in ("text", "image_url", "input_audio"):
-            _only(part, frozenset({"type", kind}), f"messages[{i}].content[{j}]")
+            only_fields(part, frozenset({"type", kind}), f"messages[{i}].content[{j}]")
         if kind == "text":
             parts.append(TextPart(as_text(part.get("text"), "messages[%d].content[%d].text",
                                           i, j) or ""))
@@ -424,23 +395,13 @@ def _user_parts(content: Any, i: int) -> list[Part]:
             image = as_object(part.get("image_url"), "messages[%d].content[%d].image_url", i, j)
             if image.get("detail") == "auto":  # the default, which the upstream gets
                 image = {k: v for k, v in image.items() if k != "detail"}
-            _only(image, frozenset({"url"}), f"messages[{i}].content[{j}].image_url")
+            only_fields(image, frozenset({"url"}), f"messages[{i}].content[{j}].image_url")
             url = as_text(image.get("url"), "messages[%d].content[%d].image_url.url", i, j)
-            if not url:
-                raise BadRequest(f"messages[{i}].content[{j}].image_url.url is required",
-                                 f"messages[{i}].content[{j}].image_url.url")
-            media_type = url[5:].split(";", 1)[0].split(",", 1)[0] if url.startswith(
-                "data:") else "image/*"
-            if not media_type.startswith("image/"):  # a text or PDF file as an "image"
-                raise BadRequest(
-                    f"messages[{i}].content[{j}].image_url.url must be an image: a data: URL "
-                    f"of an image/* type or a URL, got a data: URL of {media_type!r:.40}",
-                    f"messages[{i}].content[{j}].image_url.url")
-            parts.append(FilePart(url, media_type))
+            parts.append(image_part(url, f"messages[{i}].content[{j}].image_url.url"))
         elif kind == "input_audio":
             audio = as_object(part.get("input_audio"), "messages[%d].content[%d].input_audio",
                               i, j)
-            _only(audio, frozenset({"data", "format"}), f"messages[{i}].content[{j}].input_audio")
+            only_fields(audio, frozenset({"data", "format"}), f"messages[{i}].content[{j}].input_audio")
             fmt = audio.get("format")
             if fmt not in _AUDIO_TYPES:
                 raise BadRequest(f"messages[{i}].content[{j}].input_audio.format must be wav "
@@ -455,38 +416,59 @@ def _user_parts(content: Any, i: int) -> list[Part]:
     return parts
 
 
+def image_part(url: str | None, where: str) -> FilePart:
+    """An image the client gives by URL (``where`` names the field): a ``data:`` URL of
+    an ``image/*`` type, or a URL the upstream fetches."""
+    if not url:
+        raise BadRequest(f"{where} is required", where)
+    media_type = url[5:].split(";", 1)[0].split(",", 1)[0] if url.startswith(
+        "data:") else "image/*"
+    if not media_type.startswith("image/"):  # a text or PDF file as an "image"
+        raise BadRequest(
+            f"{where} must be an image: a data: URL of an image/* type or a URL, got a data: "
+            f"URL of {media_type!r:.40}", where)
+    return FilePart(url, media_type)
+
+
 def _tool_call(item: Any, i: int, j: int) -> ToolInvocation:
     tc = as_object(item, "messages[%d].tool_calls[%d]", i, j)
     where = f"messages[{i}].tool_calls[{j}]"
     if tc.get("type", "function") != "function":
         raise BadRequest(f"{where}.type must be 'function', got {tc.get('type')!r:.40}",
                          f"{where}.type")
-    _only(tc, frozenset({"id", "type", "function"}), where)
+    only_fields(tc, frozenset({"id", "type", "function"}), where)
     call_id = as_text(tc.get("id"), "messages[%d].tool_calls[%d].id", i, j)
     function = as_object(tc.get("function"), "messages[%d].tool_calls[%d].function", i, j)
-    _only(function, frozenset({"name", "arguments"}), f"{where}.function")
+    only_fields(function, frozenset({"name", "arguments"}), f"{where}.function")
     name = as_text(function.get("name"), "messages[%d].tool_calls[%d].function.name", i, j)
     if not call_id or not name:
         raise BadRequest(f"messages[{i}].tool_calls[{j}] needs an id and function.name",
                          f"messages[{i}].tool_calls")
+    arguments = as_text(function.get("arguments"),
+                        "messages[%d].tool_calls[%d].function.arguments", i, j) or ""
+    return tool_invocation(call_id, name, arguments, f"{where}.id", f"{where}.function.name",
+                           f"{where}.function.arguments", f"messages[{i}].tool_calls")
+
+
+def tool_invocation(call_id: str, name: str, arguments: str, id_field: str, name_field: str,
+                    arguments_field: str, param: str | None = None) -> ToolInvocation:
+    """A tool call the client's history holds (its id, its tool's name and its argument
+    text, at the fields named) as a tool invocation; ``BadRequest`` unless the id and
+    the name are identifiers and the arguments a JSON object (``param``: what the 400
+    names for bad arguments, the arguments' field by default)."""
     # no processor checks either, and the model reads the name: identifiers only
     if not TOOL_NAME.fullmatch(name):
-        raise BadRequest(f"messages[{i}].tool_calls[{j}].function.name must be 1-64 letters, "
-                         f"digits, '_' or '-' (a tool's name), got {name!r:.80}",
-                         f"messages[{i}].tool_calls[{j}].function.name")
+        raise BadRequest(f"{name_field} must be 1-64 letters, digits, '_' or '-' (a tool's "
+                         f"name), got {name!r:.80}", name_field)
     # (the rule a model's ids follow: no processor checks an id, and the upstream gets
     # it, where a chat template may show it to the model)
     if not TOOL_CALL_ID.fullmatch(call_id):
-        raise BadRequest(f"messages[{i}].tool_calls[{j}].id must be {ID_RULE}, got "
-                         f"{call_id!r:.80}", f"messages[{i}].tool_calls[{j}].id")
-    arguments = as_text(function.get("arguments"),
-                        "messages[%d].tool_calls[%d].function.arguments", i, j) or ""
+        raise BadRequest(f"{id_field} must be {ID_RULE}, got {call_id!r:.80}", id_field)
     args, error = parse_tool_args(arguments)
     if error is not None:
-        raise BadRequest(f"messages[{i}].tool_calls[{j}].function.arguments: {error}",
-                         f"messages[{i}].tool_calls")
+        raise BadRequest(f"{arguments_field}: {error}", param or arguments_field)
     # JSON text in a string: its escapes can spell what the body's cannot
-    check_unicode(args, where=f"messages[{i}].tool_calls[{j}].function.arguments")
+    check_unicode(args, where=arguments_field)
     return ToolInvocation("call", call_id, name, args)
 
 

@@ -13,10 +13,14 @@ from __future__ import annotations
 import json
 import time
 from json.encoder import encode_basestring
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tripwire.chunks import Chunk, Usage
 from tripwire.models.openai import FINISH_REASONS
+
+if TYPE_CHECKING:
+    from tripwire.processor import TripwireInfo
+    from tripwire.results import GenerateResult
 
 #: tripwire finish reasons -> OpenAI's (the inverse of the provider's mapping).
 OPENAI_FINISH = {ours: native for native, ours in FINISH_REASONS.items()
@@ -91,8 +95,11 @@ class Completion:
     """One response being rendered: its id, creation time, model name, and which
     tool calls belong to the client."""
 
-    def __init__(self, model: str, run_id: str, client_tools: frozenset[str]) -> None:
+    def __init__(self, model: str, run_id: str, client_tools: frozenset[str], *,
+                 include_usage: bool = False) -> None:
         self.model = model
+        #: the stream ends with the usage event (``stream_options.include_usage``)
+        self.include_usage = include_usage
         self.id = f"chatcmpl-{run_id}"
         self.created = int(time.time())
         self.client_tools = client_tools
@@ -147,6 +154,24 @@ class Completion:
                     + b"}\n\n")
         return out + b"data: [DONE]\n\n"
 
+    def finish(self, finish_reason: str, usage: Usage) -> bytes:
+        """The stream's end: the finish event, the usage event when asked, ``[DONE]``."""
+        return self.finish_events(self.stream_finish(finish_reason),
+                                  usage if self.include_usage else None)
+
+    def tripped(self, info: TripwireInfo, usage: Usage) -> bytes:
+        """The stream's end after a tripwire: ``finish_reason: "content_filter"`` with a
+        ``tripwire`` member naming the processor (then usage, when asked, and
+        ``[DONE]``)."""
+        return self.finish_events(
+            "content_filter", usage if self.include_usage else None,
+            extra={"tripwire": {"message": info.reason, "type": "tripwire",
+                                "code": info.processor_id}})
+
+    def failed(self, status: int, message: str, type: str, code: Any) -> bytes:
+        """The stream's end after a failure: ``data: {"error": {...}}``."""
+        return utf8(f"data: {error_body(message, type, code)}\n\n")
+
     def stream_finish(self, finish_reason: str) -> str:
         """The finish reason of a stream: a step that ended for tool calls none of which
         went to the client (the agent's own, at its step limit) reads ``stop``."""
@@ -165,7 +190,12 @@ class Completion:
         elif kind == "reasoning-delta":
             self.reasoning.append(chunk.payload["text"])
 
-    def body(self, text: str, finish_reason: str, usage: Usage) -> str:
+    def body(self, result: GenerateResult) -> bytes:
+        """The ``chat.completion`` object of a whole answer: the result's text (after
+        the result processors), finish reason and usage."""
+        return utf8(self.completion(result.text, result.finish_reason, result.usage))
+
+    def completion(self, text: str, finish_reason: str, usage: Usage) -> str:
         """The ``chat.completion`` object."""
         message: dict[str, Any] = {"role": "assistant", "content": text or None,
                                    "refusal": None}

@@ -24,18 +24,19 @@ counted by the gateway.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
 from aiohttp import web
 
 from tripwire.agent import Agent
-from tripwire.memory import ThreadOwnerError
+from tripwire.memory import MemoryStore, ThreadOwnerError
 from tripwire.messages import Message, ToolInvocationPart
-from tripwire.serve._request import BadRequest
+from tripwire.serve._codec import BadRequest
 
 __all__ = ["THREAD_HEADER", "THREAD_NOT_FOUND", "answered_calls", "check_turn", "has_memory",
-           "owner_error", "store_thread_id", "thread_of"]
+           "memory_store", "owner_error", "store_thread_id", "thread_of"]
 
 #: The request header that names the request's memory thread.
 THREAD_HEADER = "X-Tripwire-Thread"
@@ -107,6 +108,35 @@ def has_memory(agent: Agent) -> bool:
             continue
         return True
     return False
+
+
+#: ``memory_store``'s answer per agent (an agent's processors do not change once it is
+#: built; finding them takes longer than the rest of a request's parsing).
+_STORES: weakref.WeakKeyDictionary[Agent, MemoryStore | None] = weakref.WeakKeyDictionary()
+
+
+def memory_store(agent: Agent) -> MemoryStore | None:
+    """The memory store an agent keeps its threads in (``Agent(memory=...)``'s, or its
+    memory processor's); None for an agent without memory."""
+    try:
+        return _STORES[agent]
+    except KeyError:
+        store = _STORES[agent] = _find_store(agent)
+        return store
+
+
+def _find_store(agent: Agent) -> MemoryStore | None:
+    if agent.memory is not None:
+        return agent.memory.store
+    for processor_id in MEMORY_PROCESSORS:
+        try:
+            processor = agent.resolve_processor(processor_id)
+        except KeyError:
+            continue
+        store = getattr(processor, "store", None)
+        if isinstance(store, MemoryStore):
+            return store
+    return None
 
 
 def check_turn(messages: Sequence[Any]) -> None:

@@ -1,38 +1,44 @@
-"""The per-chunk path of the output pipeline, generated once per shape of stages.
+"""The per-chunk path of the output pipeline, generated once per shape of stages and
+made once per list of processors.
 
 A chunk passes the output processors' ``process_output_stream`` in list order. For the
-stages of a run this module writes that path as straight-line code, as attrs writes
-``__init__``: each implementation called with its arguments bound as constants
-(``part`` the only one that changes, ``retry_count`` read live), each result compared
-with the chunk. A stage that returns the chunk itself passes it to the next; anything
-else (a replacement, ``None``, a list, an awaitable, an exception) goes to
+stages of a pipeline this module writes that path as straight-line code, as attrs
+writes ``__init__``: each implementation called with its arguments (``part`` the chunk,
+those bound for every call as constants, the run's own read from the run's
+``Stage.args``: ``retry_count`` changes within a run), each result compared with the
+chunk. A stage that returns the chunk itself passes it to the next; anything else (a
+replacement, ``None``, a list, an awaitable, an exception) goes to
 ``OutputPipeline.left``, which asks the stage what it means (``Stage.settle``) and
 goes on with what comes out from the next stage (``runs[i + 1]``). This code is the
 only place the stages are called for a chunk.
 
 ``generate`` returns two families of functions, one per stage to start at (the last
-one, past every stage, returns at once): ``runs[i](chunk)`` for a chunk that reaches
-every stage, and ``data_runs[i](chunk, skip)`` for ``data-*`` chunks (only the stages
-that take them, never the ``skip`` stage: the one that wrote it). Each returns None
-when the chunk passed every stage unchanged, else the chunks that come out (a list),
-or an awaitable of either. With the audit on, every call is counted in the stage's
-``counts`` and one chunk in 32 (the run's first always) is timed stage by stage.
+one, past every stage, returns at once): ``runs[i](pipeline, chunk)`` for a chunk that
+reaches every stage, and ``data_runs[i](pipeline, chunk, skip)`` for ``data-*`` chunks
+(only the stages that take them, never the ``skip`` stage: the one that wrote it).
+They keep nothing of a run: every run of the same processors shares them, each
+passing its own pipeline. Each returns None when the chunk passed every stage
+unchanged, else the chunks that come out (a list), or an awaitable of either. With the
+audit on, every call is counted in the stage's ``counts`` and one chunk in 32 (the
+run's first always) is timed stage by stage.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from time import perf_counter_ns, time_ns
 from types import CoroutineType
 from typing import TYPE_CHECKING, Any
+
+from tripwire.hooks._call import RUN_ARGS
 
 if TYPE_CHECKING:
     from tripwire.run._call import Plans
     from tripwire.stream._pipeline import OutputPipeline
     from tripwire.stream._stage import Stage
 
-#: ``runs[i](chunk)`` / ``data_runs[i](chunk, skip)`` (see the module docstring)
+#: ``runs[i](pipeline, chunk)`` / ``data_runs[i](pipeline, chunk, skip)`` (see the
+#: module docstring)
 Run = Callable[..., Any]
 Runs = tuple[tuple[Run, ...], tuple[Run, ...]]
 
@@ -61,48 +67,68 @@ _made: dict[tuple[Any, ...], Callable[..., Runs]] = {}
 def generate(pipeline: OutputPipeline, plans: Plans | None = None) -> Runs:
     """``(runs, data_runs)`` for the pipeline's stages (see the module docstring).
 
-    ``plans``: the agent's ``CallOptions.plans`` when the call runs the agent's own
-    lists (the same stages every call): the generated function is looked up there."""
+    The functions hold what every call of the same processors shares (each stage's
+    implementation, the arguments bound for every call) and read what belongs to the
+    run from the pipeline they are given. ``plans``: the call's ``CallOptions.plans``
+    (the agent's, when the call runs the agent's own lists): they are made once
+    there."""
     stages = pipeline.stages
     recorder = pipeline.recorder
     audited = recorder is not None and bool(stages)
-    traced = audited and recorder.tracer is not None
-    make = plans.fast_paths.get((audited, traced)) if plans is not None else None
-    if make is None:
-        make = _make_for(stages, audited, traced)
+    key = (audited, audited and recorder.tracer is not None)
+    made = plans.fast_paths.get(key) if plans is not None else None
+    if made is None:
+        made = _make_for(stages, *key)
         if plans is not None:
-            plans.fast_paths[(audited, traced)] = make
-    # A weak proxy: the pipeline holds these functions, and they must not hold it
-    # back (a run leaves no reference cycle for the garbage collector).
-    values: list[Any] = [weakref.proxy(pipeline), pipeline.kept_from_start]
-    for stage in stages:
-        values += (stage.fn, stage.args, stage.parts, stage.counts, stage.timings, stage.id)
-    return make(*values)
+            plans.fast_paths[key] = made
+    return made
 
 
-def _make_for(stages: list[Stage], audited: bool, traced: bool) -> Callable[..., Runs]:
+def _make_for(stages: list[Stage], audited: bool, traced: bool) -> Runs:
     shape = tuple((s.bound.argnames, s.parts is not None, s.bound.wrapper, s.data,
                    s.cp.impls["process_output_stream"].is_async) for s in stages)
     key = (shape, audited, traced)
     make = _made.get(key)
     if make is None:
         make = _made[key] = _compile(*key)
-    return make
+    values: list[Any] = []
+    for stage in stages:
+        values += (stage.bound.fn, stage.id)
+        values += [stage.bound.args[j] for j, name in enumerate(stage.bound.argnames)
+                   if name not in RUN_VALUES]
+    return make(*values)
+
+
+#: The arguments of ``process_output_stream`` a stage is given per run (read from the
+#: run's ``Stage.args``) or per chunk (``part``): the others are bound for every call.
+RUN_VALUES = frozenset({"part", "stream_parts", "message_list", *RUN_ARGS})
 
 
 def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..., Runs]:
-    """``make(pl, kept, f0, a0, p0, c0, tm0, id0, ...)``, which returns a run's
-    ``(runs, data_runs)``, compiled."""
+    """``make(f0, id0, <f0's bound arguments>, f1, ...)``, which returns the
+    ``(runs, data_runs)`` of the stages it is given, compiled."""
     n = len(shape)
     is_async = any(s[4] for s in shape)
-    params = ["pl", "kept"]
-    lines: list[str] = []
+    params: list[str] = []
     for i, (argnames, _, _, _, _) in enumerate(shape):
-        params += [f"f{i}", f"a{i}", f"p{i}", f"c{i}", f"tm{i}", f"id{i}"]
-        for j, name in enumerate(argnames):
-            if name not in ("part", "retry_count"):
-                lines.append(f"    k{i}_{j} = a{i}[{j}]")
-    lines += ["    countdown = 1", ""]
+        params += [f"f{i}", f"id{i}"]
+        params += [f"k{i}_{j}" for j, name in enumerate(argnames) if name not in RUN_VALUES]
+    lines: list[str] = []
+
+    def loads(i: int) -> list[str]:
+        """What stage ``i`` reads from the run, at the start of a function."""
+        argnames, has_parts, wrapper, _, _ = shape[i]
+        if wrapper:
+            return []
+        out = []
+        if any(name in RUN_VALUES and name != "part" for name in argnames):
+            out.append(f"        a{i} = S[{i}].args")
+        if has_parts:
+            out.append(f"        p{i} = S[{i}].parts")
+        if audited:
+            out += [f"        c{i} = S[{i}].counts", f"        tm{i} = S[{i}].timings"]
+        return out
+
     def stage(i: int, start: int, data: bool) -> list[str]:
         argnames, has_parts, wrapper, takes_data, stage_async = shape[i]
         out: list[str] = []
@@ -118,7 +144,7 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
             return out
         args = []
         for j, name in enumerate(argnames):
-            args.append("chunk" if name == "part" else f"a{i}[{j}]" if name == "retry_count"
+            args.append("chunk" if name == "part" else f"a{i}[{j}]" if name in RUN_VALUES
                         else f"k{i}_{j}")
         if traced:
             out.append(f"{indent}if not c{i}[0]:")
@@ -149,24 +175,28 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
             name = f"{'data' if data else 'run'}{start}"
             names[data].append(name)
             head = "async def" if is_async else "def"
-            lines.append(f"    {head} {name}(chunk, skip=None):")
+            lines.append(f"    {head} {name}(pl, chunk, skip=None):")
             if audited and start == 0:
                 # one chunk in 32 timed (the run's first), counted down
-                lines += ["        nonlocal countdown",
-                          "        countdown -= 1",
+                lines += ["        countdown = pl.countdown - 1",
                           "        if countdown:",
+                          "            pl.countdown = countdown",
                           "            t = 0",
                           "        else:",
-                          "            countdown = 32",
+                          "            pl.countdown = 32",
                           "            t = ns()"]
             else:
                 lines.append("        t = 0")
+            reads = [line for i in range(start, n) for line in loads(i)]
+            if reads:
+                lines += ["        S = pl.stages", *reads]
             if data:
                 lines.append("        data = chunk.type.startswith('data-')")
             for i in range(start, n):
                 lines += stage(i, start, data)
             if not data:  # a text chunk passed every stage from ``start`` on
-                lines += [f"        if not kept[{start}] and chunk.type == 'text-delta':",
+                lines += [f"        if not pl.kept_from_start[{start}] and "
+                          f"chunk.type == 'text-delta':",
                           f"            pl.kept_from({start})"]
             lines += ["        return None", ""]
     lines.append(f"    return ({', '.join(names[False])},), ({', '.join(names[True])},)")

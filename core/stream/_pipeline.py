@@ -35,7 +35,7 @@ __all__ = ["OutputPipeline", "Writer"]
 Pushed = list[Chunk] | Awaitable[list[Chunk]] | None
 
 
-def _passed(chunk: Chunk, skip: str | None = None) -> None:
+def _passed(pipeline: OutputPipeline, chunk: Chunk, skip: str | None = None) -> None:
     """The per-chunk path of a pipeline without stages."""
     return None
 
@@ -59,6 +59,8 @@ class OutputPipeline:
         self.audit: StageAudit | None = None
         #: per stage to start at: a text chunk passed every stage from there on
         self.kept_from_start: list[bool] = [False]
+        #: with the audit on, chunks until the next one timed stage by stage
+        self.countdown = 1
         #: the generated per-chunk path (``tripwire.stream._fastpath``), per stage to start at
         self._runs: tuple[_fastpath.Run, ...] = (_passed,)
         self._data_runs: tuple[_fastpath.Run, ...] = (_passed,)
@@ -112,7 +114,7 @@ class OutputPipeline:
         non-transient data chunks among them are stored (``current_message``)."""
         if self.pending or chunk.type.startswith("data-"):
             return self._emit(chunk)
-        out = self._run(chunk)
+        out = self._run(self, chunk)
         if out is None:
             return None
         if type(out) is not list:
@@ -188,8 +190,8 @@ class OutputPipeline:
     def _from(self, start: int, chunk: Chunk, skip: str | None) -> Any:
         """The generated path for ``chunk`` from stage ``start`` on."""
         if skip is None and not chunk.type.startswith("data-"):
-            return self._runs[start](chunk)
-        return self._data_runs[start](chunk, skip)
+            return self._runs[start](self, chunk)
+        return self._data_runs[start](self, chunk, skip)
 
     def left(self, i: int, chunk: Chunk, result: Any, skip: str | None, began: int,
              start: int) -> list[Chunk] | Awaitable[Any]:

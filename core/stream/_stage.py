@@ -27,29 +27,31 @@ CALLS, EMITTED, DROPPED, MODIFIED, FIRST_NS = range(5)
 class Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "id", "fn", "args", "parts", "data", "dropped", "kept_text",
-                 "released", "wrapper", "counts", "outcome", "timings")
+    __slots__ = ("bound", "cp", "args", "parts", "data", "dropped", "kept_text", "released",
+                 "counts", "outcome", "timings")
 
     def __init__(self, bound: BoundHook, message_list: MessageList,
                  common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
         self.bound = bound
         self.cp = cp = bound.cp
-        self.id = cp.id
         # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
-        self.fn = bound.fn
         self.parts: list[Chunk] | None = None
         if bound.shared:  # bound for every call: this call's values in a copy
-            args = bound.args.copy()
-            for name, i in bound.own:
-                if name == "stream_parts":
-                    args[i] = self.parts = []
-                elif name == "message_list":
-                    args[i] = message_list
-            if bound.run_slots:
-                values = common(bound.cp)
-                for name, i in bound.run_slots:
-                    args[i] = values[name]
-            self.args = args
+            argnames = bound.argnames
+            if bound.run_slots or "stream_parts" in argnames or "message_list" in argnames:
+                args = bound.args.copy()
+                for name, i in bound.own:
+                    if name == "stream_parts":
+                        args[i] = self.parts = []
+                    elif name == "message_list":
+                        args[i] = message_list
+                if bound.run_slots:
+                    values = common(bound.cp)
+                    for name, i in bound.run_slots:
+                        args[i] = values[name]
+                self.args = args
+            else:  # (none: the binding's arguments, never written)
+                self.args = bound.args
         else:
             self.args = bound.args
             if bound.declares("stream_parts"):
@@ -57,7 +59,6 @@ class Stage:
                 bound.set("stream_parts", self.parts)
             bound.set("message_list", message_list)
         self.data = cp.process_data_parts
-        self.wrapper = bound.wrapper
         # Text deltas dropped, and whether one was not: a processor that drops every
         # one it sees and never releases held chunks has most likely forgotten to
         # ``return part`` (warned once, after the run).
@@ -70,6 +71,10 @@ class Stage:
         self.outcome: str | None = None
         #: with the audit on, the time of the calls timed over the run: [ns, calls]
         self.timings = [0, 0]
+
+    @property
+    def id(self) -> str:
+        return self.cp.id
 
     def set_retry_count(self, value: int) -> None:
         """The ``retry_count`` the stage is given from now on (a bound-per-call stage

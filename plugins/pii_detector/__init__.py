@@ -118,9 +118,11 @@ class PIIDetector(Processor):
     ``detection_types`` = every deterministic type (``tripwire.detectors.DEFAULT_TYPES``),
         and ``name`` and ``address`` with ``model``
         email, phone, credit-card, ssn, api-key, ip-address, url, uuid, crypto-wallet,
-        iban, date-of-birth (and the types of the ``detectors`` given); ``name`` and
-        ``address`` need ``model``, and so does a type of your own (any other name,
-        ``employee-id``: the judge is asked for it).
+        iban, date-of-birth, url-credentials (and the types of the ``detectors`` given);
+        ``name`` and ``address``: without ``model`` the offline tier finds them
+        (``tripwire.detectors.names``, ``.addresses``; ``pip install
+        'tripwire[names]'``), with ``model`` the judge; a type of your own (any other
+        name, ``employee-id``) needs ``model``: the judge is asked for it.
     ``strategy`` = ``"redact"``
         ``"block"``, ``"warn"``, ``"filter"``, ``"redact"`` or ``"tokenize"``;
         ``"mask"`` is ``"redact"`` with ``redaction_method = "mask"``, as keyword-guard
@@ -135,8 +137,10 @@ class PIIDetector(Processor):
     ``threshold`` = ``0.6``
         Detections scoring lower are ignored.
     ``regions`` = ``None``
-        Regions for phone numbers written without a country code (``["US", "GB"]``);
-        ``None``: the phone detector's default (US).
+        Regions for phone numbers written without a country code (``["US", "GB"]``):
+        exactly these. ``None``: the regions each text points at (US, and those of its
+        country codes, country domains, language and script:
+        ``tripwire.detectors.regions``).
     ``detectors`` = ``()``
         More detectors: objects, classes, or names in ``tripwire.detectors``.
     ``phases`` = all of ``input``, ``output``, ``step``, ``tool-results``, ``result``

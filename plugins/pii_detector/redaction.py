@@ -32,7 +32,8 @@ def mask(kind: str, value: str, preserve_format: bool = True) -> str:
     four characters becomes ``X`` (``(555) 123-4567`` -> ``(XXX) XXX-4567``);
     credit-card and ssn: the same with ``*``; uuid: every hex digit becomes ``*``;
     crypto-wallet: the first and last 4 characters kept; iban: the first 2 and last 4
-    kept; anything else: the first and last character kept (``*`` only up to 3
+    kept; url-credentials: the scheme kept, every letter and digit after it becomes
+    ``*`` (``postgres://***:*******@**.********:****/***``); anything else: the first and last character kept (``*`` only up to 3
     characters). Without ``preserve_format``: ``*`` times the length, at most 8.
     """
     n = len(value)
@@ -55,6 +56,9 @@ def mask(kind: str, value: str, preserve_format: bool = True) -> str:
         return _digits_before_last_four(value, read, "*")
     if kind == "uuid":
         return "".join("*" if _HEX.match(r) else c for c, r in zip(value, read, strict=True))
+    if kind == "url-credentials" and "://" in value:
+        rest = value.index("://") + 3
+        return value[:rest] + "".join("*" if c.isalnum() else c for c in value[rest:])
     if kind == "crypto-wallet" and n > 8:
         return value[:4] + "*" * (n - 8) + value[-4:]
     if kind == "iban" and n > 6:

@@ -11,8 +11,8 @@ from typing import Any
 
 import attrs
 
-from tripwire.detectors import BUILTIN_TYPES, JUDGE_TYPES, build
-from tripwire.errors import ConfigurationError
+from tripwire.detectors import BUILTIN_TYPES, JUDGE_TYPES, OFFLINE_TYPES, build
+from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection, Detector, load_detector, merge
 from tripwire.messages import Message
 from tripwire.plugins.pii_detector.findings import combine
@@ -26,10 +26,16 @@ def load_detectors(
     specs: Sequence[Any], *, judged: bool = False,
 ) -> tuple[list[Detector], frozenset[str], tuple[str, ...]]:
     """The detectors for ``detection_types`` (built-in) plus those ``specs`` name, every
-    type wanted (theirs, and with ``judged``, the judge tier's), and the types only the
-    judge finds: those no detector provides (``name``, ``address`` and, with ``judged``,
-    any other name: a type of your own, ``tripwire.plugins.shared.judge_types``). Without
-    ``judged`` such a type is an error that says a judge would find it."""
+    type wanted (theirs, and with ``judged``, the judge tier's), and the types the
+    judge finds that no detector given provides (``name``, ``address`` and, with
+    ``judged``, any other name: a type of your own,
+    ``tripwire.plugins.shared.judge_types``).
+
+    ``name`` and ``address`` go to the judge with ``judged``; without it they are
+    found by the offline tier (``tripwire.detectors.OFFLINE_TYPES``), and are an
+    error naming its extra and ``model=`` when the extra is not installed. Without
+    ``judged`` any other type no detector provides is an error that says a judge
+    would find it."""
     custom: list[Detector] = []
     for i, spec in enumerate(specs):
         try:
@@ -37,24 +43,29 @@ def load_detectors(
         except ConfigurationError as e:
             raise ConfigurationError(f"{owner}: detectors[{i}]: {e}") from e
     custom_types = {t for d in custom for t in d.types}
+    offline = [] if judged else [t for t in dict.fromkeys(detection_types)
+                                 if t in OFFLINE_TYPES and t not in custom_types]
+    offline_detectors: list[Detector] = []
+    if offline:
+        try:
+            offline_detectors = build(offline)
+        except MissingDependencyError as e:
+            raise MissingDependencyError(
+                f"{owner}: detection type(s) {', '.join(offline)} need the offline tier or "
+                f"the judge tier: {e}; or give model= (a router id or a model object)"
+            ) from e
     judge = [t for t in dict.fromkeys(detection_types)
-             if t not in BUILTIN_TYPES and t not in custom_types]
+             if t not in BUILTIN_TYPES and t not in custom_types and t not in offline]
     if not judged:
-        needed = [t for t in judge if t in JUDGE_TYPES]
-        if needed:
-            raise ConfigurationError(
-                f"{owner}: detection type(s) {', '.join(needed)} need the judge tier: give "
-                f"model= (a router id or a model object); the deterministic types are "
-                f"{', '.join(BUILTIN_TYPES)}")
         if judge:
             raise unknown_types(owner, judge, f"{', '.join(BUILTIN_TYPES)} (and the types "
-                                f"of the detectors given), {' and '.join(JUDGE_TYPES)} with "
-                                f"model=")
+                                f"of the detectors given), {' and '.join(JUDGE_TYPES)} (with "
+                                f"the names extra or model=)")
     check_names(owner, [t for t in judge if t not in JUDGE_TYPES])
     builtin = [t for t in dict.fromkeys(detection_types) if t in BUILTIN_TYPES]
     try:
         detectors = [*build(builtin, **({} if regions is None else {"regions": list(regions)})),
-                     *custom]
+                     *offline_detectors, *custom]
     except ValueError as e:
         raise ConfigurationError(f"{owner}: {e}") from e
     if not detectors and not judge:
@@ -65,7 +76,8 @@ def load_detectors(
         if not isinstance(n, int) or isinstance(n, bool) or n < 1:
             raise ConfigurationError(f"{owner}: detector {d.name!r} has max_length {n!r}; it "
                                      f"must be an integer >= 1")
-    return detectors, frozenset(builtin) | custom_types | frozenset(judge), tuple(judge)
+    return (detectors, frozenset(builtin) | frozenset(offline) | custom_types | frozenset(judge),
+            tuple(judge))
 
 
 class Scanner:

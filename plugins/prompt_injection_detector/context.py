@@ -12,11 +12,13 @@ from tripwire.plugins.prompt_injection_detector.views import View
 
 _QUOTE_FORMS = (
     r"“[^”\n]{1,600}”|‘[^’\n]{1,600}’|«[^»\n]{1,600}»|„[^“”\n]{1,600}[“”]"
+    r"|「[^」\n]{1,600}」|『[^』\n]{1,600}』|‹[^›\n]{1,600}›|《[^》\n]{1,600}》"
     r"|(?<![a-z0-9])'(?:[^'\n]|(?<=[a-z])'(?=[a-z])){1,600}'(?![a-z0-9])"
     r"|```.{0,20000}?```|~~~.{0,20000}?~~~|`[^`\n]{1,600}`"
     r"|<(code|pre|q|samp|kbd|blockquote)\b[^>]{0,200}>.{0,20000}?</\1\s*>"
 )
-QUOTED = re.compile(r"\"[^\"\n]{1,600}\"|" + _QUOTE_FORMS, re.S | re.I)
+#: (a double-quoted field of a CSV or semicolon-separated row is syntax, no quotation)
+QUOTED = re.compile(r"(?<![;,\t])\"[^\"\n]{1,600}\"|" + _QUOTE_FORMS, re.S | re.I)
 #: In the JSON form of a value every string is in double quotes: only escaped ones
 #: (``\"...\"``, quotes inside a string) are quotations.
 QUOTED_JSON = re.compile(r'\\"(?:[^"\\\n]|\\[^"]){1,600}?\\"|' + _QUOTE_FORMS, re.S | re.I)
@@ -39,7 +41,7 @@ META = re.compile(
     r"|dialogue|exchange))(?![a-z])"
 )
 _REFERENCE_BEFORE = re.compile(
-    r"(?:like|such as|e\.?g\.?|i\.?e\.?|for example|for instance|called|named|the phrase"
+    r"(?<![^\W\d_])(?:like|such as|e\.?g\.?|i\.?e\.?|for example|for instance|called|named|the phrase"
     r"|the string|the text|the words?|the sentence|the line|saying|says|said|say|containing"
     r"|contains|including|includes|something like|stuff like|attempts? (?:like|to)"
     r"|tries to|tried to|trying to|try to|trick(?:s|ed)? (?:the |an? )?(?:model|ai|llm|bot"

@@ -22,8 +22,9 @@ How a text is read, so that evasions do not hide a phrase:
    counts against the encoded span.
 3. **Rules.** Weighted pattern families per type (``PHRASES`` on the folded view,
    ``MARKERS`` for fake role delimiters and tool-call markup on the text with its
-   markup). A hit found only through an evasion weighs more (``EVASION_BONUS``):
-   plain text rarely hides its instructions.
+   markup, ``CONCEPT_RULES`` for any of 13 languages: concepts of ``LEXICON`` found
+   near each other, in one paragraph and one quotation). A hit found only through an
+   evasion weighs more (``EVASION_BONUS``): plain text rarely hides its instructions.
 4. **Context.** A hit inside quotes or code, introduced as an example ("phrases
    like ..."), described afterwards ("... is a classic attack") or in a text about
    prompt injection weighs less (``context_factor``), so a message that discusses
@@ -34,7 +35,8 @@ How a text is read, so that evasions do not hide a phrase:
    that corroborate each other raise each other a little.
 
 Where each step lives: ``views`` (1), ``payloads`` (2), ``rules`` (the rule type and
-the pattern language) with the tables ``phrases`` and ``markers`` (3), ``context``
+the pattern language) with the tables ``phrases`` and ``markers``, and ``concepts`` with
+its word lists ``lexicon`` (3), ``context``
 (4), ``scan`` (``Scanner``: all of them together, and 5) and ``rewrite`` (what
 ``strategy = "rewrite"`` leaves of a text).
 

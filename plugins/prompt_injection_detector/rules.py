@@ -48,7 +48,9 @@ class Rule:
     a cheap prefilter: groups of words (of strings, for markers) and a text can match
     only when it holds one of each group; ``direct`` / ``indirect``: weight factors on
     the user's own input and on tool results and documents; ``delimiter``: what it
-    matches is a fake role delimiter (``rewrite`` neutralises just that)."""
+    matches is a fake role delimiter (``rewrite`` neutralises just that); ``discussed``:
+    a further weight factor in a text about attacks (a ``META`` concept of ``lexicon``:
+    prompt injection, jailbreak, phishing, ... in any language)."""
 
     name: str
     weights: Mapping[str, float]
@@ -58,6 +60,7 @@ class Rule:
     direct: float = 1.0
     indirect: float = 1.0
     delimiter: bool = False
+    discussed: float = 1.0
 
 
 # Vocabulary shared by the phrase rules (the folded view: lower case, apostrophes

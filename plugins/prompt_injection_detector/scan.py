@@ -34,6 +34,7 @@ from tripwire.plugins.prompt_injection_detector.views import (
     TOKEN,
     View,
     fold,
+    fold_term,
 )
 
 #: Channels where what is scanned did not come from the user: instructions there are
@@ -90,6 +91,10 @@ class Scanner:
     def __init__(self, types: Iterable[str] = TYPES) -> None:
         # the rule tables compile their patterns as they are imported: the first
         # scanner imports them, so that loading the processor's class does not
+        from tripwire.plugins.prompt_injection_detector.concepts import (
+            CONCEPT_RULES,
+            ConceptMatcher,
+        )
         from tripwire.plugins.prompt_injection_detector.markers import MARKERS
         from tripwire.plugins.prompt_injection_detector.phrases import PHRASES
 
@@ -97,6 +102,7 @@ class Scanner:
         wanted = set(self.types)
         self.phrases = tuple(r for r in PHRASES if wanted & set(r.weights))
         self.markers = tuple(r for r in MARKERS if wanted & set(r.weights))
+        self.concepts = ConceptMatcher(r for r in CONCEPT_RULES if wanted & set(r.rule.weights))
         #: which phrase rules each word of their first needle group may start
         self._by_word: dict[str, list[int]] = {}
         for i, rule in enumerate(self.phrases):
@@ -152,12 +158,34 @@ class Scanner:
         self._match(self._candidates(words), plain, text, found, evasive=False)
         self._match_squeezed(plain, tokens, words, found)
         self._match_rot13(plain, text, found)
-        meta = bool(found) and META.search(plain.text) is not None
+        joined = View.edited(plain, _letters_apart(plain.text))
+        concept_hits, about_attacks = self.concepts.hits(joined.text)
+        if concept_hits:
+            # a concept hit where a phrase or marker rule of its type hit too is the same
+            # evidence: the stronger of the two counts
+            phrases = list(found)
+            for rule, a, b in concept_hits:
+                start, end = joined.root_span(a, b)
+                if end <= start:
+                    continue
+                weight = max(rule.weights.values()) * (rule.discussed if about_attacks else 1.0)
+                same = [f for f in phrases if f[1] < end and start < f[2]
+                        and set(f[0].weights) & set(rule.weights)]
+                if any(max(f[0].weights.values()) >= weight for f in same):
+                    continue
+                found[:] = [f for f in found if f not in same]
+                # (folded a character at a time, as its terms were: only an evasion
+                # that folding characters does not undo, spaced letters, counts)
+                evasive = _evaded(fold_term(text[start:end]), joined.text[a:b])
+                found.append((rule, start, end, evasive))
+        meta = bool(found) and (about_attacks or META.search(plain.text) is not None)
         for rule, start, end, evasive in found:
             if quoted is None:
                 quoted = [m.span() for m in quotes.finditer(text)]
             factor = context_factor(text, start, end, quoted, meta)
             factor *= rule.indirect if indirect else rule.direct
+            if about_attacks:
+                factor *= rule.discussed
             if voiced and refused(text, start):
                 factor *= REFUSED
             evasive = evasive or any(hs <= start and end <= he for hs, he in hidden)
@@ -320,6 +348,27 @@ def _evaded(original: str, matched: str) -> bool:
     a = re.sub(r"[\W_]+", " ", original.lower()).strip()
     b = re.sub(r"[\W_]+", " ", matched).strip()
     return a != b
+
+
+#: Letters of any script spaced apart (``и г н о р и р у й``, ``무 시 하 고``): four or
+#: more single letters each followed by one space (``views`` joins the Latin ones).
+_LETTERS_APART = re.compile(
+    "(?<!\\w)(?:[^\\W\\d_]{1,3}[\u1160-\u11ff]{0,2} ){4,}[^\\W\\d_]{1,3}[\u1160-\u11ff]{0,2}(?!\\w)")
+_SINGLE_LETTER = re.compile("^[^\\W\\d_][\u1160-\u11ff]{0,2}$")
+
+
+def _letters_apart(text: str) -> list[tuple[int, int, str]]:
+    """Deletions of the spaces inside letters spaced apart, in any script (a folded
+    Hangul syllable is its letters; a few letters may already be joined, as Latin
+    look-alikes folded from Cyrillic are): runs mostly of single letters."""
+    edits: list[tuple[int, int, str]] = []
+    for m in _LETTERS_APART.finditer(text):
+        pieces = m.group().split(" ")
+        if sum(1 for p in pieces if _SINGLE_LETTER.match(p)) * 3 < len(pieces) * 2:
+            continue
+        edits.extend((m.start() + i, m.start() + i + 1, "")
+                     for i, ch in enumerate(m.group()) if ch == " ")
+    return edits
 
 
 def _letter_runs(text: str) -> list[tuple[int, int]]:

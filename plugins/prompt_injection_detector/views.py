@@ -109,6 +109,8 @@ def fold_char(ch: str) -> str:
     return out.lower().translate(HOMOGLYPHS)
 
 
+
+
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MARKUP = re.compile(
     r"<!--|--!?>"
@@ -155,6 +157,14 @@ def fold(text: str) -> tuple[View, View]:
         plain = View(t, plain)  # same length: offsets unchanged
     plain = View.edited(plain, _join_edits(plain.text))
     return cased, plain
+
+
+def fold_term(term: str) -> str:
+    """``term`` as the view without markup reads it: folded a character at a time
+    (``fold_char`` outside ASCII, lower case inside), then leetspeak read in words that
+    mix letters and digits (a Cyrillic ``з`` folds to ``3``, and then reads ``e``)."""
+    folded = "".join(fold_char(c) if ord(c) > 127 else c.lower() for c in term)
+    return _LEET_WORD.sub(_unleet, folded) if _LEET_HINT.search(folded) else folded
 
 
 def _unleet(m: re.Match[str]) -> str:

@@ -89,6 +89,11 @@ PRESETS: dict[str, tuple[Rule, ...]] = {
         Rule("bearer-token", _W + r"(?i:bearer)[ \t]{1,4}[A-Za-z0-9._~+/-]{8,500}={0,2}",
              "[BEARER_TOKEN]", 512),
         Rule("aws-key", _W + r"(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Za-z])", "[AWS_KEY]", 20),
+        # a URL or connection string of any scheme with a password, whole:
+        # postgres://user:pass@host/db, redis://:pass@host, jdbc:mysql://...
+        Rule("url-credentials", _W + r"(?:jdbc:)?[A-Za-z][A-Za-z0-9+.-]{0,30}://"
+             r"[^\s:/?#@\"'<>`]{0,128}:[^\s/?#\"'<>`]{1,256}@[A-Za-z0-9\[]"
+             r"(?:[^\s<>\"'`]{0,1000}[^\s<>\"'`.,;:!?)\]}])?", "[URL_CREDENTIALS]", 1427),
     ),
     "urls": (
         Rule("url", _W + r"(?i:https?://|ftp://|www\.)[^\s<>\"'`]{0,499}[^\s<>\"'`.,;:!?)\]}]",

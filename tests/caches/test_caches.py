@@ -12,7 +12,7 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tripwire import Chunk, ConfigurationError, Usage
@@ -368,6 +368,7 @@ _json = st.recursive(
         max_size=6,
     )
 )
+@example([Chunk("text-delta", {"usage": {}})])  # a usage key of another chunk's payload
 def test_any_json_chunks_round_trip(chunks):
     assert decode_chunks(encode_chunks(chunks)) == chunks
 

@@ -639,7 +639,7 @@ def test_a_models_table_needs_use(tmp_path):
     path = write(tmp_path, '[models.local]\nmodel = "m1"\n')
     assert load_error(path) == (
         f"{path}: [models.local]: needs use = \"KIND\"; kinds: mock, openai-compatible, "
-        f"anthropic (router ids go straight into an agent's model key)"
+        f"openai-responses, anthropic (router ids go straight into an agent's model key)"
     )
 
 

@@ -47,9 +47,11 @@ SAMPLES = {
                       "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2"),
     "iban": ("iban GB82WEST12345698765432 ok", "GB82WEST12345698765432"),
     "date-of-birth": ("born on 1985-03-14 in Oslo", "1985-03-14"),
+    "url-credentials": ("use postgres://app:Xk29fLq7@db.example.com:5432/shop now",
+                        "postgres://app:Xk29fLq7@db.example.com:5432/shop"),
 }
 #: The types whose values have a host name (its dots may be other full stops).
-HOSTS = ("email", "url")
+HOSTS = ("email", "url", "url-credentials")
 
 
 def written(value: str, zeros: list[str], stops: list[str] = ()) -> str:

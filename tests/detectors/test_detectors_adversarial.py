@@ -108,8 +108,8 @@ class OldEmail(EmailDetector):
 
 
 class OldPhone(PhoneDetector):
-    """Every parsed candidate checked by ``is_valid_number`` (no length check first);
-    the shape of every candidate checked again each time it is met."""
+    """Every parsed candidate checked by ``is_valid_number`` (no length check first, no
+    cache); the shape of every candidate checked again each time it is met."""
 
     def _plausible(self, text, start, end, value):
         if not value[-1].isdigit() or value[0] not in "+(0123456789":
@@ -141,30 +141,38 @@ class OldPhone(PhoneDetector):
             return False
         if not value.startswith("+") and contact._is_isbn13(groups):
             return False
+        if contact._SSN_SHAPE.match(value):
+            return False
         if contact.in_grouped_iban(text, start):
             return False
-        return (not value.isdigit()
-                or contact._ID_CONTEXT.search(text, max(0, start - 32), start) is None)
+        if not value.startswith("+") and (
+                (after == " " and text[end + 1:end + 2].isdigit())
+                or (before == " " and start > 1 and text[start - 2].isdigit())):
+            return False
+        return (value.startswith("+")
+                or not contact._after_identifier(text, start))
 
-    def _check(self, value):
+    def _check(self, value, region):
         pn = self._pn
-        candidates = []
-        if value.startswith("+"):
-            candidates.append((value, None))
-        else:
-            candidates.extend((value, region) for region in self.regions)
+        if region is None:
             compact = value.lstrip("(")
             for idd in ("00", "011"):
                 if compact.startswith(idd):
-                    candidates.append(("+" + compact[len(idd):], None))
-        for number, region in candidates:
-            try:
-                parsed = pn.parse(number, region)
-            except pn.NumberParseException:
-                continue
-            if pn.is_valid_number(parsed):
-                return True
-        return False
+                    value = "+" + compact[len(idd):]
+                    break
+            if not value.startswith("+"):
+                return False
+        else:
+            prefix = contact._trunk_prefix(pn, region)
+            if prefix and not value.lstrip("(").startswith(prefix):
+                return False
+            if region in contact._NANP and contact._group_sizes(value) not in contact._NANP_GROUPS:
+                return False
+        try:
+            parsed = pn.parse(value, region)
+        except pn.NumberParseException:
+            return False
+        return bool(pn.is_valid_number(parsed))
 
 
 def pieces(*parts: str, max_size: int = 40) -> st.SearchStrategy[str]:
@@ -289,14 +297,14 @@ _OLD_PHONE = OldPhone(regions=_REGIONS)
        st.sampled_from([" ", "-", ".", ""]))
 def test_a_phone_number_is_valid_as_before(prefix, groups, sep):
     value = prefix + sep.join(groups)
-    assert _NEW_PHONE._check(value) == _OLD_PHONE._check(value)
+    assert _NEW_PHONE._is_number("", value) == _OLD_PHONE._is_number("", value)
 
 
 def test_valid_numbers_of_every_length_stay_valid():
     for value in ["+1 212 555 0100", "020 7946 0958", "+44 20 7946 0958", "+39 06 6982 1234",
                   "+49 30 901820", "+91 98765 43210", "(415) 555-2671", "+7 495 123-45-67"]:
-        assert _NEW_PHONE._check(value) == _OLD_PHONE._check(value)
-    assert _NEW_PHONE._check("+1 212 555 0100")
+        assert _NEW_PHONE._is_number("", value) == _OLD_PHONE._is_number("", value)
+    assert _NEW_PHONE._is_number("", "+1 212 555 0100")
 
 
 # ------------------------------------------------------------------ IPv6

@@ -280,6 +280,31 @@ def test_the_password_of_a_url_is_found_not_the_url(secrets, fakes):
     found_alone(secrets, "redis://:", "s3cr:et9Pw", "@cache:6379/0")
 
 
+@pytest.mark.parametrize("make", [
+    lambda f: "SG." + f.chars(22, ALNUM + "_-") + "." + f.chars(43, ALNUM + "_-"),
+    lambda f: "key-" + f.chars(32, HEX),
+    lambda f: "glpat-" + f.chars(20, ALNUM + "_-"),
+    lambda f: "npm_" + f.chars(36),
+    lambda f: "hf_" + f.chars(34, string.ascii_letters),
+    lambda f: "shpat_" + f.chars(32, HEX),
+    lambda f: "dop_v1_" + f.chars(64, HEX),
+    lambda f: "SK" + f.chars(32, HEX),
+    lambda f: "whsec_" + f.chars(32),
+    lambda f: "sq0atp-" + f.chars(22, ALNUM + "_-"),
+    lambda f: "PMAK-" + f.chars(24, HEX) + "-" + f.chars(34, HEX),
+    lambda f: "dapi" + f.chars(32, HEX),
+    lambda f: "lin_api_" + f.chars(40),
+    lambda f: "sk-or-v1-" + f.chars(64, HEX),
+    lambda f: "pypi-AgEIcHlwaS5vcmc" + f.chars(60, ALNUM + "_-"),
+], ids=["sendgrid", "mailgun", "gitlab", "npm", "huggingface", "shopify", "digitalocean",
+        "twilio", "stripe-webhook", "square", "postman", "databricks", "linear", "openrouter",
+        "pypi"])
+def test_other_services_published_key_formats_are_found(secrets, fakes, make):
+    value = make(fakes)
+    d = found_alone(secrets, "mailer key=", value, " domain=mg.example.org")
+    assert (d.detector, d.score) == ("secrets:provider", 0.95)
+
+
 # ----------------------------------------------------------------- private keys
 
 

@@ -22,7 +22,7 @@ from tests.support.fake_llm_server import (
     Hang,
     Reply,
 )
-from tests.support.helpers import WIRES, collect, request, texts
+from tests.support.helpers import ALL_WIRES, collect, request, texts
 from tripwire import APICallError, ConfigurationError
 from tripwire.models import Anthropic, OpenAICompatible, Timeout
 from tripwire.models.retry import parse_retry_after, retry_delay
@@ -30,7 +30,7 @@ from tripwire.models.retry import parse_retry_after, retry_delay
 # ---------------------------------------------------------------- retries
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_server_error_is_retried_then_succeeds(llm_server, wire):
     llm_server.script(ErrorReply(500, "boom"), Reply(text="recovered"))
     async with llm_server.model(wire) as model:
@@ -41,7 +41,7 @@ async def test_server_error_is_retried_then_succeeds(llm_server, wire):
     assert llm_server.requests[0].body == llm_server.requests[1].body
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_retries_stop_at_max_retries(llm_server, wire):
     llm_server.script(*[ErrorReply(503, "unavailable")] * 3)
     async with llm_server.model(wire, max_retries=2) as model:
@@ -142,7 +142,7 @@ async def test_connection_refused_is_retryable_with_no_status():
     assert "cannot reach openai" in info.value.message
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_connection_dropped_mid_stream_raises_after_the_chunks_already_given(llm_server, wire):
     llm_server.script(Reply(text="abcdefghijklmnop", delta_size=2, drop_after=5))
     async with llm_server.model(wire) as model:
@@ -156,7 +156,7 @@ async def test_connection_dropped_mid_stream_raises_after_the_chunks_already_giv
     assert len(llm_server.requests) == 1
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_connection_dropped_before_any_chunk_is_retried(llm_server, wire):
     llm_server.script(Reply(text="lost", drop_after=0), Reply(text="again"))
     async with llm_server.model(wire) as model:
@@ -164,7 +164,7 @@ async def test_connection_dropped_before_any_chunk_is_retried(llm_server, wire):
     assert len(llm_server.requests) == 2
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_malformed_sse_data_is_a_clear_error(llm_server, wire):
     llm_server.script(Reply(text="hello world", malformed_after=3))
     async with llm_server.model(wire) as model:
@@ -174,9 +174,11 @@ async def test_malformed_sse_data_is_a_clear_error(llm_server, wire):
     assert info.value.response_body.startswith('{"id": "broken"')
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_stream_that_stops_sending_times_out(llm_server, wire):
-    llm_server.script(Reply(text="abcdefgh", delta_size=1, stall_after=4))
+    # (after some text: a Responses stream opens with four events before its first delta)
+    stall = 6 if wire == "responses" else 4
+    llm_server.script(Reply(text="abcdefgh", delta_size=1, stall_after=stall))
     async with llm_server.model(wire, timeout=Timeout(connect=5, read=0.3)) as model:
         seen = []
         with pytest.raises(APICallError, match="stalled") as info:
@@ -205,7 +207,7 @@ async def test_sse_split_across_reads_mid_line_and_mid_character(llm_server):
 # ---------------------------------------------------------------- cancellation
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_closing_the_stream_early_closes_the_http_response(llm_server, wire):
     llm_server.script(Reply(endless=True, event_delay=0.005))
     async with llm_server.model(wire) as model:
@@ -252,7 +254,7 @@ async def test_one_session_per_provider_created_lazily_and_reused(llm_server):
     await model.aclose()  # idempotent
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_a_cookie_one_response_sets_is_not_sent_on_later_calls(llm_server, wire):
     # A provider is shared by every run (and every tenant of tripwire serve): no call
     # may carry state an earlier call's response left, such as a session cookie.
@@ -436,7 +438,7 @@ async def collect_raw(model, req) -> list:
     return [c async for c in model.stream(req)]
 
 
-@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("wire", ALL_WIRES)
 async def test_a_stream_whose_end_comes_after_its_last_event_keeps_its_connection(
         llm_server, wire):
     # The server sends the end of the chunked body 30 ms after the last event (as a

@@ -592,7 +592,7 @@ async def test_unknown_model_names_are_not_metric_labels(upstream):
                 assert r.status == 404
         async with http.get(f"{url}/metrics") as r:
             text = await r.text()
-    assert 'tripwire_serve_requests_total{agent="",key="",status="404"} 3' in text
+    assert 'tripwire_serve_requests_total{api="chat",agent="",key="",status="404"} 3' in text
     assert "x1" not in text
 
 
@@ -652,7 +652,7 @@ async def test_every_request_has_an_access_log_line_refused_ones_too(upstream, c
         ("POST", "/v1/completions", 404, None), ("POST", "/v1/chat/completions", 503, None)]
     assert all(r["latency_ms"] >= 0 for r in records)
     assert "guessed-key" not in "".join(lines) and KEY not in "".join(lines)
-    assert 'tripwire_serve_requests_total{agent="",key="",status="503"} 1' in metrics
+    assert 'tripwire_serve_requests_total{api="chat",agent="",key="",status="503"} 1' in metrics
     assert 'status="401"' not in metrics and 'status="404"' not in metrics  # not chat requests
 
 
@@ -672,13 +672,13 @@ async def test_metrics_count_requests_latency_tripwires_and_upstream_errors(upst
             assert r.headers["Content-Type"].startswith("text/plain")
             text = await r.text()
     lines = set(text.splitlines())
-    assert 'tripwire_serve_requests_total{agent="support",key="",status="200"} 1' in lines
-    assert 'tripwire_serve_requests_total{agent="support",key="",status="400"} 1' in lines
-    assert 'tripwire_serve_requests_total{agent="support",key="",status="502"} 1' in lines
-    assert 'tripwire_serve_tripwires_total{agent="support",processor="block-word"} 1' in lines
-    assert 'tripwire_serve_upstream_errors_total{agent="support",status="502"} 1' in lines
-    assert 'tripwire_serve_request_duration_seconds_count{agent="support"} 3' in lines
-    assert 'tripwire_serve_request_duration_seconds_bucket{agent="support",le="+Inf"} 3' in lines
+    assert 'tripwire_serve_requests_total{api="chat",agent="support",key="",status="200"} 1' in lines
+    assert 'tripwire_serve_requests_total{api="chat",agent="support",key="",status="400"} 1' in lines
+    assert 'tripwire_serve_requests_total{api="chat",agent="support",key="",status="502"} 1' in lines
+    assert 'tripwire_serve_tripwires_total{api="chat",agent="support",processor="block-word"} 1' in lines
+    assert 'tripwire_serve_upstream_errors_total{api="chat",agent="support",status="502"} 1' in lines
+    assert 'tripwire_serve_request_duration_seconds_count{api="chat",agent="support"} 3' in lines
+    assert 'tripwire_serve_request_duration_seconds_bucket{api="chat",agent="support",le="+Inf"} 3' in lines
     assert "# TYPE tripwire_serve_request_duration_seconds histogram" in lines
 
 

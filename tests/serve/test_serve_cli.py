@@ -26,11 +26,22 @@ DOC = (ROOT / "docs" / "serve.md").read_text()
 README = (ROOT / "README.md").read_text()
 ACME_KEY = "tw-acme-3f9c2d"
 #: Values that differ on every run: ignored when an answer is compared with the docs.
-VOLATILE = {"id", "created", "time", "latency_ms"}
+VOLATILE = {"id", "created", "created_at", "time", "latency_ms"}
+#: The part of docs/serve.md about chat completions, and the Responses API's section.
+CHAT_DOC = DOC[:DOC.index("## The Responses API")]
+RESPONSES_DOC = DOC[DOC.index("## The Responses API"):DOC.index("### Stored responses")]
 
 
 def blocks(text: str) -> list[tuple[str, str]]:
     return re.findall(r"```(\w*)\n(.*?)```", text, re.S)
+
+
+def section(text: str, heading: str) -> str:
+    """The part of ``text`` (Markdown) from ``heading`` to the next heading of its level."""
+    start = text.index(heading + "\n")
+    level = heading.split(" ", 1)[0]
+    end = text.find(f"\n{level} ", start + len(heading))
+    return text[start:] if end < 0 else text[start:end]
 
 
 class Served:
@@ -88,6 +99,33 @@ def events(text: str) -> list[Any]:
             for line in text.split("\n") if line]
 
 
+def run_examples(section: str, served: Served, tmp_path: Path, count: int) -> None:
+    """Run the ``count`` curl examples of a section of docs/serve.md against ``served``
+    and compare each answer with the one shown after it; then its first Python client
+    example, which prints the agent's answer."""
+    found = blocks(section)
+    examples = [(body, found[i + 1]) for i, (lang, body) in enumerate(found)
+                if lang == "sh" and body.startswith("curl ")]
+    assert len(examples) == count
+    for command, (lang, answer) in examples:
+        done = subprocess.run(["bash", "-c", command.replace("http://127.0.0.1:8080",
+                                                             served.url)],
+                              env=env(ACME_KEY=ACME_KEY), capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        if lang == "json":
+            same_shape(json.loads(answer), json.loads(done.stdout), command)
+        else:
+            same_shape(events(answer), events(done.stdout), command)
+    client = tmp_path / "client.py"
+    client.write_text(next(body for lang, body in found if lang == "python")
+                      .replace("http://127.0.0.1:8080", served.url))
+    done = subprocess.run([sys.executable, str(client)], env=env(ACME_KEY=ACME_KEY),
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "Hello! How can I help you today?"), (
+        done.stderr)
+
+
 def test_the_docs_config_serves_and_its_curl_examples_answer_as_shown(tmp_path, upstream):
     if shutil.which("curl") is None:
         pytest.skip("curl is not on PATH: the docs' curl examples cannot be run")
@@ -99,27 +137,7 @@ def test_the_docs_config_serves_and_its_curl_examples_answer_as_shown(tmp_path, 
                               delta_size=8))
     served = Served(path, env(ACME_KEY=ACME_KEY, OPENAI_API_KEY="sk-upstream"))
     try:
-        found = blocks(DOC)
-        examples = [(body, found[i + 1]) for i, (lang, body) in enumerate(found)
-                    if lang == "sh" and body.startswith("curl ")]
-        assert len(examples) == 5
-        for command, (lang, answer) in examples:
-            done = subprocess.run(["bash", "-c", command.replace("http://127.0.0.1:8080",
-                                                                 served.url)],
-                                  env=env(ACME_KEY=ACME_KEY), capture_output=True, text=True,
-                                  timeout=60)
-            assert done.returncode == 0, done.stderr
-            if lang == "json":
-                same_shape(json.loads(answer), json.loads(done.stdout), command)
-            else:
-                same_shape(events(answer), events(done.stdout), command)
-        client = tmp_path / "client.py"
-        client.write_text(next(body for lang, body in found if lang == "python")
-                          .replace("http://127.0.0.1:8080", served.url))
-        done = subprocess.run([sys.executable, str(client)], env=env(ACME_KEY=ACME_KEY),
-                              capture_output=True, text=True, timeout=60)
-        assert (done.returncode, done.stdout) == (0, "Hello! How can I help you today?"), (
-            done.stderr)
+        run_examples(CHAT_DOC, served, tmp_path, 5)
     finally:
         code, out, err = served.stop()
     assert code == 0, err
@@ -135,23 +153,47 @@ def test_the_docs_config_serves_and_its_curl_examples_answer_as_shown(tmp_path, 
     assert ACME_KEY not in out + err and "AKIA" not in out + err
 
 
+def test_the_responses_api_examples_answer_as_shown(tmp_path, upstream):
+    """The Responses API section's curl examples (a response, a tripwire) and its
+    Python client (``responses.create``, ``responses.stream``) against the docs' config."""
+    if shutil.which("curl") is None:
+        pytest.skip("curl is not on PATH: the docs' curl examples cannot be run")
+    config = next(body for lang, body in blocks(DOC) if lang == "toml")
+    path = tmp_path / "agents.toml"
+    path.write_text(config.replace("https://api.openai.com/v1", upstream.openai_base_url))
+    for _ in range(3):   # one curl example, then the Python client's two calls
+        upstream.script(Reply(text="Hello! How can I help you today?", usage=(24, 9),
+                              delta_size=8))
+    served = Served(path, env(ACME_KEY=ACME_KEY, OPENAI_API_KEY="sk-upstream"))
+    try:
+        run_examples(RESPONSES_DOC, served, tmp_path, 2)
+    finally:
+        code, out, err = served.stop()
+    assert code == 0, err
+    log = [json.loads(line) for line in out.splitlines()]
+    assert [(r["path"], r["api"], r["status"], r.get("tripwire")) for r in log] == [
+        ("/v1/responses", "responses", 200, None),
+        ("/v1/responses", "responses", 400, "regex-filter"),
+        ("/v1/responses", "responses", 200, None), ("/v1/responses", "responses", 200, None)]
+
+
 def test_the_readme_example_runs_against_the_served_readme_config(tmp_path, upstream):
-    section = README[README.index("## Serve: a guardrail gateway"):]
-    section = section[:section.index("\n## ", 5)]
-    found = dict((lang, body) for lang, body in blocks(section))
-    (tmp_path / "agents.toml").write_text(found["toml"])
-    upstream.script(Reply(text="Hello from the gateway."))
+    found = blocks(section(README, "## Serve: a guardrail gateway"))
+    config = next(body for lang, body in found if lang == "toml")
+    client = next(body for lang, body in found if lang == "python" and "from openai" in body)
+    (tmp_path / "agents.toml").write_text(config)
+    upstream.script(Reply(text="Hello from the gateway."), Reply(text="Hello from the gateway."))
     served = Served(tmp_path / "agents.toml",
                     env(OPENAI_API_KEY="sk-upstream", OPENAI_BASE_URL=upstream.openai_base_url))
     try:
         script = tmp_path / "client.py"
-        script.write_text(found["python"].replace("http://127.0.0.1:8080", served.url))
+        script.write_text(client.replace("http://127.0.0.1:8080", served.url))
         done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                               timeout=60, env=env())
     finally:
         code, _, err = served.stop()
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "Hello from the gateway.\n"
+    assert done.stdout == "Hello from the gateway.\n" * 2  # chat completions, then Responses
     assert code == 0, err
     assert upstream.requests[0].headers["Authorization"] == "Bearer sk-upstream"
 

@@ -237,7 +237,7 @@ async def test_a_run_that_failed_has_its_error_in_the_access_log_and_metrics(ups
     [line] = [r for r in _access(caplog) if r["path"] == "/v1/chat/completions"]
     assert line["status"] == (200 if stream else 500)
     assert line["error"] == "ProcessorError"
-    assert f'tripwire_serve_errors_total{{agent="support",error="{line["error"]}"}} 1' in (
+    assert f'tripwire_serve_errors_total{{api="chat",agent="support",error="{line["error"]}"}} 1' in (
         metrics.splitlines())
     assert SECRET not in json.dumps(line) + metrics + body
 

@@ -96,9 +96,9 @@ async def test_two_workers_serve_and_metrics_count_both(tmp_path, upstream):
             line = next(li for li in text.splitlines()
                         if li.startswith("tripwire_serve_requests_total{"))
             answers.add(line)
-            assert 'tripwire_serve_request_duration_seconds_count{agent="support"} 12' in text
+            assert 'tripwire_serve_request_duration_seconds_count{api="chat",agent="support"} 12' in text
         assert answers == {
-            'tripwire_serve_requests_total{agent="support",key="limited",status="200"} 12'}
+            'tripwire_serve_requests_total{api="chat",agent="support",key="limited",status="200"} 12'}
     finally:
         code, out, err = served.stop()
     assert code == 0, err
@@ -247,7 +247,7 @@ def test_metrics_of_workers_merge():
     from tripwire.serve._metrics import AccessRecord
 
     def record(**fields: Any) -> AccessRecord:
-        return AccessRecord(0.0, "POST", "/v1/chat/completions", **fields)
+        return AccessRecord(0.0, "POST", "/v1/chat/completions", api="chat", **fields)
 
     one, two = Metrics(), Metrics()
     for metrics, status, latency in ((one, 200, 0.003), (two, 200, 0.2), (two, 429, 0.0001)):
@@ -260,13 +260,13 @@ def test_metrics_of_workers_merge():
     total.merge(json.loads(json.dumps(one.state())))
     total.merge(json.loads(json.dumps(two.state())))
     text = total.render()
-    assert 'tripwire_serve_requests_total{agent="a",key="k",status="200"} 2' in text
-    assert 'tripwire_serve_requests_total{agent="a",key="k",status="429"} 1' in text
-    assert 'tripwire_serve_tripwires_total{agent="a",processor="pii"} 1' in text
-    assert 'tripwire_serve_upstream_errors_total{agent="b",status="0"} 1' in text
-    assert 'tripwire_serve_request_duration_seconds_count{agent="a"} 4' in text
-    assert 'tripwire_serve_request_duration_seconds_bucket{agent="a",le="0.001"} 2' in text
-    assert 'tripwire_serve_request_duration_seconds_bucket{agent="a",le="0.005"} 3' in text
+    assert 'tripwire_serve_requests_total{api="chat",agent="a",key="k",status="200"} 2' in text
+    assert 'tripwire_serve_requests_total{api="chat",agent="a",key="k",status="429"} 1' in text
+    assert 'tripwire_serve_tripwires_total{api="chat",agent="a",processor="pii"} 1' in text
+    assert 'tripwire_serve_upstream_errors_total{api="chat",agent="b",status="0"} 1' in text
+    assert 'tripwire_serve_request_duration_seconds_count{api="chat",agent="a"} 4' in text
+    assert 'tripwire_serve_request_duration_seconds_bucket{api="chat",agent="a",le="0.001"} 2' in text
+    assert 'tripwire_serve_request_duration_seconds_bucket{api="chat",agent="a",le="0.005"} 3' in text
     assert "tripwire_serve_in_flight 5" in text
     both = Metrics()
     both.merge(one.state())

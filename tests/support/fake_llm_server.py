@@ -1,10 +1,13 @@
-"""A local LLM server for tests: OpenAI chat completions and Anthropic Messages over
-real HTTP on 127.0.0.1, with fault injection.
+"""A local LLM server for tests: OpenAI chat completions, OpenAI Responses and Anthropic
+Messages over real HTTP on 127.0.0.1, with fault injection.
 
 The wire shapes follow recorded provider traffic: OpenAI ``chat.completion.chunk``
 events (a role chunk with ``content: ""``, content and tool-call deltas carrying
 ``index``, a finish chunk with an empty delta, a ``choices: []`` usage chunk,
-``data: [DONE]``); Anthropic ``event:``/``data:`` pairs (``message_start``,
+``data: [DONE]``); OpenAI Responses ``event:``/``data:`` pairs (``response.created``,
+``response.in_progress``, per output item ``response.output_item.added``, its deltas
+and ``.done`` events, ``response.output_item.done``, ``response.completed`` with
+``sequence_number``s); Anthropic ``event:``/``data:`` pairs (``message_start``,
 ``content_block_start``, ``ping``, ``content_block_delta`` with text, thinking,
 signature and input-JSON deltas, ``content_block_stop``, ``message_delta``,
 ``message_stop``) and both providers' JSON error bodies.
@@ -14,7 +17,7 @@ receives the request, streaming or not as the request asks::
 
     async with FakeLLMServer() as server:
         server.script(Reply(text="Hello"), ErrorReply(429, headers={"Retry-After": "0"}))
-        model = server.openai()      # or server.model("openai" / "anthropic")
+        model = server.openai()      # or server.model("openai" / "responses" / "anthropic")
         ...
         server.requests[0].body    # what the client sent
 
@@ -32,7 +35,7 @@ from typing import Any
 import attrs
 from aiohttp import web
 
-from tripwire.models import Anthropic, OpenAICompatible
+from tripwire.models import Anthropic, OpenAICompatible, OpenAIResponses
 
 API_KEY = "sk-test-0123456789abcdef-SECRET"
 
@@ -190,6 +193,7 @@ class FakeLLMServer:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._openai)
         app.router.add_post("/v1/messages", self._anthropic)
+        app.router.add_post("/v1/responses", self._responses)
         app.router.add_post("/v1/moderations", self._moderations)
         app.router.add_post("/v1/embeddings", self._embeddings)
         self._app = app
@@ -248,8 +252,21 @@ class FakeLLMServer:
             **options,
         )
 
+    def responses(self, **options: Any) -> OpenAIResponses:
+        """A Responses provider pointed at this server (``/v1/responses``)."""
+        options.setdefault("retry_initial_delay", 0.001)
+        return OpenAIResponses(
+            base_url=options.pop("base_url", self.openai_base_url),
+            api_key=options.pop("api_key", API_KEY),
+            model=options.pop("model", "gpt-test"),
+            **options,
+        )
+
     def model(self, wire: str, **options: Any) -> OpenAICompatible | Anthropic:
-        """``openai(**options)`` or ``anthropic(**options)``, by wire format name."""
+        """``openai(**options)``, ``responses(**options)`` or ``anthropic(**options)``, by
+        wire format name."""
+        if wire == "responses":
+            return self.responses(**options)
         return self.openai(**options) if wire == "openai" else self.anthropic(**options)
 
     # -- handlers
@@ -259,6 +276,9 @@ class FakeLLMServer:
 
     async def _anthropic(self, request: web.Request) -> web.StreamResponse:
         return await self._handle(request, "anthropic")
+
+    async def _responses(self, request: web.Request) -> web.StreamResponse:
+        return await self._handle(request, "responses")
 
     async def _moderations(self, request: web.Request) -> web.StreamResponse:
         """OpenAI's moderation endpoint: a ``ModerationReply`` as its JSON, an
@@ -338,9 +358,9 @@ class FakeLLMServer:
             return await self._flood(request, item)
         model = body.get("model", "model") if isinstance(body, dict) else "model"
         if not (isinstance(body, dict) and body.get("stream")):
-            data = openai_json(item, model) if wire == "openai" else anthropic_json(item, model)
+            data = _WHOLE[wire](item, model)
             return web.json_response(data, headers=item.headers)
-        events = openai_events(item, model) if wire == "openai" else anthropic_events(item, model)
+        events = _EVENTS[wire](item, model)
         return await self._stream(request, wire, item, events, model)
 
     async def _flood(self, request: web.Request, flood: Flood) -> web.StreamResponse:
@@ -699,7 +719,93 @@ def anthropic_json(reply: Reply, model: str) -> dict[str, Any]:
     }
 
 
+def responses_events(reply: Reply, model: str, response_id: str = "resp_fake123") -> list[bytes]:
+    """A Responses stream in the shape OpenAI sends it: reasoning, text and function
+    call items, each added, streamed and done, then ``response.completed``."""
+    whole = responses_json(reply, model, response_id)
+    seq = 0
+
+    def event(kind: str, **fields: Any) -> bytes:
+        nonlocal seq
+        seq += 1
+        return _sse({"type": kind, "sequence_number": seq - 1, **fields}, kind)
+
+    opening = {**whole, "status": "in_progress", "output": [], "usage": None}
+    events = [event("response.created", response=opening),
+              event("response.in_progress", response=opening)]
+    for index, item in enumerate(whole["output"]):
+        ids = {"item_id": item["id"], "output_index": index}
+        if item["type"] == "function_call":
+            events.append(event("response.output_item.added", output_index=index,
+                                item={**item, "arguments": "", "status": "in_progress"}))
+            events += [event("response.function_call_arguments.delta", **ids, delta=p)
+                       for p in _pieces(item["arguments"], reply.delta_size, reply.code_units)]
+            events.append(event("response.function_call_arguments.done", **ids,
+                                arguments=item["arguments"]))
+        else:
+            kind = "output_text" if item["type"] == "message" else "reasoning_text"
+            text = item["content"][0]["text"]
+            events.append(event("response.output_item.added", output_index=index,
+                                item={**item, "content": [], "status": "in_progress"}))
+            events.append(event("response.content_part.added", **ids, content_index=0,
+                                part={**item["content"][0], "text": ""}))
+            events += [event(f"response.{kind}.delta", **ids, content_index=0, delta=p)
+                       for p in _pieces(text, reply.delta_size, reply.code_units)]
+            events.append(event(f"response.{kind}.done", **ids, content_index=0, text=text))
+            events.append(event("response.content_part.done", **ids, content_index=0,
+                                part=item["content"][0]))
+        events.append(event("response.output_item.done", output_index=index, item=item))
+    final = "response.completed" if whole["status"] == "completed" else "response.incomplete"
+    events.append(event(final, response=whole))
+    return events
+
+
+#: tripwire finish reasons -> a Responses object's status and incomplete reason.
+_RESPONSES_STATUS = {"length": ("incomplete", "max_output_tokens"),
+                     "content-filter": ("incomplete", "content_filter")}
+
+
+def responses_json(reply: Reply, model: str, response_id: str = "resp_fake123") -> dict[str, Any]:
+    """A Responses object: a reasoning item, a message, function calls; the status
+    (``incomplete`` with its reason for a ``length`` or ``content-filter`` finish)."""
+    output: list[dict[str, Any]] = []
+    if reply.reasoning:
+        output.append({"type": "reasoning", "id": "rs_fake1", "summary": [],
+                       "content": [{"type": "reasoning_text", "text": reply.reasoning}]})
+    if reply.text:
+        output.append({"type": "message", "id": "msg_fake1", "status": "completed",
+                       "role": "assistant", "content": [
+                           {"type": "output_text", "text": reply.text, "annotations": [],
+                            "logprobs": []}]})
+    for i, call in enumerate(reply.tool_calls):
+        output.append({"type": "function_call", "id": f"fc_fake{i}", "call_id": call.id,
+                       "name": call.name, "arguments": call.text, "status": "completed"})
+    status, reason = _RESPONSES_STATUS.get(reply.finish_reason or "", ("completed", None))
+    prompt, completion = reply.usage
+    counts = all(type(n) in (int, float) for n in reply.usage)
+    return {
+        "id": response_id, "object": "response", "created_at": 1727000000, "status": status,
+        "error": None, "incomplete_details": {"reason": reason} if reason else None,
+        "model": model, "output": output, "parallel_tool_calls": True, "tool_choice": "auto",
+        "tools": [], "store": False,
+        "usage": {"input_tokens": prompt, "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": completion,
+                  "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": prompt + completion if counts else prompt},
+    }
+
+
+#: Each wire format's whole answer and stream.
+_WHOLE = {"openai": openai_json, "responses": responses_json, "anthropic": anthropic_json}
+_EVENTS = {"openai": openai_events, "responses": responses_events,
+           "anthropic": anthropic_events}
+
+
 def _text_event(wire: str, model: str, text: str) -> bytes:
+    if wire == "responses":
+        return _sse({"type": "response.output_text.delta", "sequence_number": 0,
+                     "item_id": "msg_fake1", "output_index": 0, "content_index": 0,
+                     "delta": text}, "response.output_text.delta")
     if wire == "openai":
         return _sse(
             {
@@ -717,6 +823,12 @@ def _text_event(wire: str, model: str, text: str) -> bytes:
 
 
 def _stream_error_event(wire: str, error: dict[str, Any] | None) -> bytes:
+    if wire == "responses":  # OpenAI's: response.failed with the response's error
+        err = error or {"code": "server_error",
+                        "message": "The server had an error while processing your request."}
+        return _sse({"type": "response.failed", "sequence_number": 0, "response": {
+            "id": "resp_fake123", "object": "response", "status": "failed", "error": err,
+            "output": []}}, "response.failed")
     if wire == "openai":
         err = error or {"message": "The server had an error while processing your request.", "type": "server_error"}
         return _sse({"error": {"param": None, "code": None, **err}})
@@ -727,7 +839,7 @@ def _stream_error_event(wire: str, error: dict[str, Any] | None) -> bytes:
 def error_body(wire: str, reply: ErrorReply) -> str:
     if reply.body is not None:
         return reply.body
-    if wire == "openai":
+    if wire in ("openai", "responses"):
         kind = reply.type or ("server_error" if reply.status >= 500 else "invalid_request_error")
         return json.dumps({"error": {"message": reply.message, "type": kind, "param": None, "code": None}})
     kind = reply.type or _ANTHROPIC_ERROR_TYPES.get(reply.status, "api_error")

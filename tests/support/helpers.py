@@ -223,6 +223,9 @@ def user_text(model, i: int = 0) -> list[str]:
 # ---------------------------------------------------------------- model providers
 
 WIRES = ["openai", "anthropic"]
+#: Every wire format of the fake server, for what the transport does the same for all:
+#: ``WIRES`` and OpenAI's Responses (``server.responses()``).
+ALL_WIRES = [*WIRES, "responses"]
 
 
 def user(text: str) -> dict:

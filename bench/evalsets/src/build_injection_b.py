@@ -29,8 +29,8 @@ ROOT = os.path.dirname(HERE)
 
 
 def load(lang):
-    path = os.path.join(HERE, "injection_%s.py" % lang)
-    spec = importlib.util.spec_from_file_location("injection_%s" % lang, path)
+    path = os.path.join(HERE, f"injection_{lang}.py")
+    spec = importlib.util.spec_from_file_location(f"injection_{lang}", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert mod.LANG == lang, (mod.LANG, lang)
@@ -40,7 +40,7 @@ def load(lang):
 def check(lang, rows):
     seen = {}
     for i, (channel, label, category, text) in enumerate(rows, 1):
-        where = "%s #%d" % (lang, i)
+        where = f"{lang} #{i}"
         assert channel in CHANNELS, (where, channel)
         assert label in ("attack", "benign"), (where, label)
         cats = ATTACK if label == "attack" else BENIGN
@@ -56,7 +56,7 @@ def records(lang):
     check(lang, rows)
     out = []
     for i, (channel, label, category, text) in enumerate(rows, 1):
-        out.append({"id": "inj-%s-%04d" % (lang, i), "lang": lang,
+        out.append({"id": f"inj-{lang}-{i:04d}", "lang": lang,
                     "channel": channel, "label": label,
                     "category": category, "text": text})
     return out
@@ -104,21 +104,21 @@ def write(path, recs):
 def report(name, recs):
     c = Counter((r["label"], r["channel"]) for r in recs)
     k = Counter((r["label"], r["category"]) for r in recs)
-    print("  %s: %d records" % (name, len(recs)))
+    print(f"  {name}: {len(recs)} records")
     for label in ("attack", "benign"):
-        print("    %s %d | %s" % (
-            label, sum(v for (l, _), v in c.items() if l == label),
-            ", ".join("%s %d" % (ch, c[(label, ch)]) for ch in CHANNELS)))
+        total = sum(v for (lb, _), v in c.items() if lb == label)
+        per_channel = ", ".join(f"{ch} {c[(label, ch)]}" for ch in CHANNELS)
+        print(f"    {label} {total} | {per_channel}")
         cats = ATTACK if label == "attack" else BENIGN
-        print("      " + ", ".join("%s %d" % (ca, k[(label, ca)]) for ca in cats))
+        print("      " + ", ".join(f"{ca} {k[(label, ca)]}" for ca in cats))
 
 
 def main(langs):
     for lang in langs:
         recs = records(lang)
         dev, held = split(recs)
-        write(os.path.join(ROOT, "dev", "injection-%s.jsonl" % lang), dev)
-        write(os.path.join(ROOT, "heldout", "injection-%s.jsonl" % lang), held)
+        write(os.path.join(ROOT, "dev", f"injection-{lang}.jsonl"), dev)
+        write(os.path.join(ROOT, "heldout", f"injection-{lang}.jsonl"), held)
         print(lang)
         report("all", recs)
         report("dev", dev)

@@ -504,7 +504,7 @@ def build(lang: str, seen_values: dict, seen_domains: dict, *, lint_out: bool = 
             errors.append(f"{rid}: {exc}")
             continue
         spans = sorted(ents + negs, key=lambda s: s["start"])
-        for a, b in zip(spans, spans[1:]):
+        for a, b in zip(spans, spans[1:], strict=False):
             if b["start"] < a["end"]:
                 errors.append(f"{rid}: overlap {a['text']!r} / {b['text']!r}")
         record_keys = set()

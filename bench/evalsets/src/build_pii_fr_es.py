@@ -11,7 +11,15 @@ Markup:
 
 Usage: python build_pii_fr_es.py [fr|es ...]   (default: both)
 """
-import collections, hashlib, importlib.util, ipaddress, json, os, random, re, sys
+import collections
+import hashlib
+import importlib.util
+import ipaddress
+import json
+import os
+import random
+import re
+import sys
 
 import phonenumbers
 
@@ -215,7 +223,8 @@ def phone_ok(s, region):
 
 def check_entity(rid, e, lang):
     t, v = e["type"], e["text"]
-    bad = lambda why: err(rid, f"bad {t} {v!r}: {why}")
+    def bad(why):
+        return err(rid, f"bad {t} {v!r}: {why}")
     if v != v.strip() or not v:
         bad("spaces at the edge")
     if t not in TYPES:
@@ -320,7 +329,7 @@ def covered(spans, s, e):
 
 def check_record(rid, lang, text, ents, negs):
     spans = sorted([(x["start"], x["end"]) for x in ents + negs])
-    for (a1, b1), (a2, b2) in zip(spans, spans[1:]):
+    for (a1, b1), (a2, b2) in zip(spans, spans[1:], strict=False):
         if a2 < b1:
             err(rid, f"overlapping spans at {a1}-{b1} and {a2}-{b2}")
     for x in ents + negs:
@@ -423,7 +432,8 @@ def split(recs):
         chosen = set(idx[:n])
         for i, r in enumerate(group):
             (dev if i in chosen else held).append(r)
-    key = lambda r: r["id"]
+    def key(r):
+        return r["id"]
     return sorted(dev, key=key), sorted(held, key=key)
 
 

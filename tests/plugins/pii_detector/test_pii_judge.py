@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -44,8 +45,10 @@ def test_name_and_address_are_valid_types_with_a_model(finder):
     assert detector.judged_types == ("name", "address")
 
 
-def test_without_a_model_name_is_an_error_naming_the_judge_tier():
-    with pytest.raises(ConfigurationError, match="name need the judge tier: give model="):
+def test_without_a_model_or_the_names_extra_name_is_an_error_naming_both(monkeypatch):
+    monkeypatch.setitem(sys.modules, "gender_guesser", None)  # the extra not installed
+    with pytest.raises(ConfigurationError, match=r"name need the offline tier or the judge "
+                       r"tier: .*pip install 'tripwire\[names\]'; or give model="):
         PIIDetector(detection_types=["name"])
 
 

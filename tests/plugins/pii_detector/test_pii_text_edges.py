@@ -35,6 +35,7 @@ VALUES = {
     "uuid": "550e8400-e29b-41d4-a716-446655440000",
     "crypto-wallet": "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
     "iban": "GB82WEST12345698765432",
+    "url-credentials": "postgres://app:Xk29fLq7@db.example.com:5432/shop",
 }
 
 

@@ -139,7 +139,7 @@ def test_presets_hold_the_reference_rules_and_replacements():
         "pii": [("email", "[EMAIL]"), ("phone", "[PHONE]"), ("ssn", "[SSN]"),
                 ("credit-card", "[CREDIT_CARD]")],
         "secrets": [("api-key", "[API_KEY]"), ("bearer-token", "[BEARER_TOKEN]"),
-                    ("aws-key", "[AWS_KEY]")],
+                    ("aws-key", "[AWS_KEY]"), ("url-credentials", "[URL_CREDENTIALS]")],
         "urls": [("url", "[URL]")],
     }
 
@@ -274,6 +274,12 @@ def test_a_replacement_a_rule_matches_is_fine_when_nothing_is_replaced():
     ("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCY", "AWS_SECRET_[API_KEY]"),
     ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig_-x==", "Authorization: [BEARER_TOKEN]"),
     ("id AKIAIOSFODNN7EXAMPLE and ASIAIOSFODNN7EXAMPLE", "id [AWS_KEY] and [AWS_KEY]"),
+    ("DATABASE_URL=postgres://app:Xk29fLq7@db.internal:5432/shop.",
+     "DATABASE_URL=[URL_CREDENTIALS]."),
+    ("cache redis://:Zx81kPq@cache:6379/0, jdbc:mysql://root:T00r!@10.0.0.5/shop",
+     "cache [URL_CREDENTIALS], [URL_CREDENTIALS]"),
+    ("mirror https://bob:s3cr3t@files.example.com/a (private)",
+     "mirror [URL_CREDENTIALS] (private)"),
     # urls
     ("see https://example.com/a?b=c, or HTTP://x.org/p.", "see [URL], or [URL]."),
     ("at www.example.org/docs) and ftp://files.example.net", "at [URL]) and [URL]"),
@@ -281,6 +287,13 @@ def test_a_replacement_a_rule_matches_is_fine_when_nothing_is_replaced():
 def test_the_presets_find_what_they_name(text, expected):
     guard = RegexFilter(presets=["pii", "secrets", "urls"], strategy="redact")
     assert guard_text(guard, text) == expected
+
+
+@pytest.mark.parametrize(("presets", "expected"), [
+    (["secrets", "urls"], "get [URL_CREDENTIALS] now"), (["urls", "secrets"], "get [URL] now")])
+def test_a_web_address_with_a_password_is_replaced_by_the_rule_listed_first(presets, expected):
+    guard = RegexFilter(presets=presets, strategy="redact")
+    assert guard_text(guard, "get https://bob:s3cr3t@files.example.com/a now") == expected
 
 
 @pytest.mark.parametrize("text", [

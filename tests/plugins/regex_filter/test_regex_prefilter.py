@@ -92,7 +92,8 @@ def test_a_long_text_is_scanned_in_windows_and_loses_nothing(preset_reference):
     filler = "we will ship the order within three days, please let us know. " * 40
     values = ["ann.lee@example.com", "4111 1111 1111 1111", "123-45-6789",
               "https://example.com/a", "Bearer abcdefgh12345678", "AKIA" + "A" * 16,
-              "api_key = 'abcd1234efgh'", "(555) 123-4567"]
+              "api_key = 'abcd1234efgh'", "(555) 123-4567",
+              "postgres://app:Xk29fLq7@db.internal/shop"]
     text = filler.join(f" {v} " for v in values) + filler
     matcher = Matcher(PRESET_PATTERNS)
     got = matcher.find(text)

@@ -1,0 +1,180 @@
+"""Which countries' numbering plans a text's phone numbers may be written for, read
+from the text itself (``regions_of``).
+
+A phone number written with ``+`` (or ``00``) and a country code says where it is
+from; one written nationally (``07458 912306``, ``02 40 35 76 18``) does not, and a
+digit string is valid in some plan or other far more often than it is a phone number.
+So the phone detector tries, for a national number, the plans of the countries the
+text points at, and no others:
+
+- **the default**, ``US`` (numbers in the North American plan are written without a
+  country code the world over);
+- **country codes** written in the text: ``+33 6 98 14 72 05`` (or ``0033 ...``) makes
+  French national numbers of the same text worth trying;
+- **country domains** of the addresses and links in it: ``v.duval@transports-gl.fr``,
+  ``https://www.example.co.uk`` (``uk`` is GB; domains sold as generic names, such as
+  ``.io``, ``.co``, ``.me``, ``.tv``, ``.ai``, say nothing);
+- **the language** of its words, from the short words each language writes all the
+  time (articles, pronouns, prepositions; ``LANGUAGES``): English adds GB, IE and AU;
+  German DE, AT and CH; French FR, BE and CH; Spanish ES and MX; Italian IT;
+  Portuguese PT and BR; Dutch NL and BE (``LANGUAGE_REGIONS``); letters that one of
+  them writes (``é``, ``ß``, ``ñ``, ...) count as its words;
+- **signs of a country**: a British postcode (``WC1N 1AB``) or ``£`` say GB
+  (``SIGNS``);
+- **the script** of its letters: Cyrillic RU and UA, Greek GR, Hebrew IL, Arabic SA, AE,
+  EG and MA, Devanagari IN, Thai TH, Hangul KR, kana JP, Han ideographs CN, TW and HK
+  (``SCRIPT_REGIONS``).
+
+``pii-detector``'s ``regions`` option overrides all of this: given, exactly those plans
+are tried. The reading is made once per text, the first time a national number needs
+it, and kept for that text only (as ``tripwire.detectors._views`` keeps its views).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from typing import Any
+
+from tripwire.detectors import _views
+
+__all__ = ["DEFAULT_REGIONS", "LANGUAGES", "LANGUAGE_REGIONS", "LETTERS", "SCRIPT_REGIONS", "SIGNS",
+           "languages_of", "regions_of"]
+
+#: Tried for every text: the North American plan.
+DEFAULT_REGIONS: tuple[str, ...] = ("US",)
+
+#: Short words each language writes all the time, and other languages seldom do.
+LANGUAGES: dict[str, frozenset[str]] = {
+    "en": frozenset("the and is are you your for with this that please have will our was "
+                    "were can could would should thanks what when from been there they "
+                    "call phone office mobile".split()),
+    "de": frozenset("der die das und ist nicht mit sie ich bitte ein eine für auf den dem "
+                    "des wir ihre ihr danke oder auch noch sind bei zum zur wird haben "
+                    "mein meine unter vielen dank telefon handy anrufen rufen".split()),
+    "fr": frozenset("le les et est pas pour avec vous je une des du sur nous votre merci "
+                    "au aux ce qui dans bonjour cette sont mais très être mon téléphone "
+                    "portable appeler joindre".split()),
+    "es": frozenset("el los las es para con usted por una del que gracias nos como pero muy "
+                    "hola está este esta son tiene al mi móvil teléfono llame llámame "
+                    "llamar".split()),
+    "it": frozenset("il di che per con non una sono grazie della gli alla nel questo anche "
+                    "ciao".split()),
+    "pt": frozenset("os não com você uma do da obrigado seu sua isso muito olá está em".split()),
+    "nl": frozenset("het een en niet van voor met ik je bedankt zijn op dat deze ook maar "
+                    "wij".split()),
+}
+# Each word of ``LANGUAGES`` as ``_views.lower`` writes it (ASCII, "?" for another
+# character: "très" is b"tr?s") and the languages it is a word of.
+_LANGUAGES_OF: dict[bytes, tuple[str, ...]] = {}
+for _lang, _words in LANGUAGES.items():
+    for _word in _words:
+        _key = _word.encode("ascii", "replace")
+        _LANGUAGES_OF[_key] = (*_LANGUAGES_OF.get(_key, ()), _lang)
+# ASCII punctuation as spaces: what is left between spaces are words (and numbers).
+_PUNCTUATION = bytes(32 if chr(b) in string.punctuation else b for b in range(256))
+
+#: Letters that one language writes and the others of ``LANGUAGES`` seldom do: each
+#: one in a text counts as one of its words (a CV or a form has few short words).
+LETTERS: dict[str, str] = {
+    "fr": "éèêàçùûîïôœ", "de": "äöüß", "es": "ñáíóú¿¡", "pt": "ãõ", "it": "ìò",
+}
+#: The countries whose plans a language's text is tried in (besides ``DEFAULT_REGIONS``).
+LANGUAGE_REGIONS: dict[str, tuple[str, ...]] = {
+    "en": ("GB", "IE", "AU"), "de": ("DE", "AT", "CH"), "fr": ("FR", "BE", "CH"),
+    "es": ("ES", "MX"), "it": ("IT",), "pt": ("PT", "BR"), "nl": ("NL", "BE"),
+}
+#: A script's letters in the text, and the countries whose plans they add.
+SCRIPT_REGIONS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile("[\u0400-\u04ff]"), ("RU", "UA")),
+    (re.compile("[\u0370-\u03ff]"), ("GR",)),
+    (re.compile("[\u0590-\u05ff]"), ("IL",)),
+    (re.compile("[\u0600-\u06ff]"), ("SA", "AE", "EG", "MA")),
+    (re.compile("[\u0900-\u097f]"), ("IN",)),
+    (re.compile("[\u0e00-\u0e7f]"), ("TH",)),
+    (re.compile("[\uac00-\ud7af]"), ("KR",)),
+    (re.compile("[\u3040-\u30ff]"), ("JP",)),
+    (re.compile("[\u4e00-\u9fff]"), ("CN", "TW", "HK")),
+)
+#: Signs of a country in a text, and the regions they add.
+SIGNS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"(?<![\w])[A-Z]{1,2}[0-9][0-9A-Z]? [0-9][A-Z]{2}(?!\w)|£"), ("GB",)),
+)
+# Where a British postcode may be, in ``_views.classes`` (capitals "A", digits "0").
+_POSTCODE_SHAPE = re.compile(rb"A0[0A]? 0AA")
+# Country-code top-level domains that are sold as generic names: they say nothing of
+# where a text is from.
+_GENERIC_TLDS = frozenset("io co me tv ai ly to fm gg cc ws am im la sh st vc gl "
+                          "so tk ml ga cf nu".split())
+# "+33 6 ...", "0033 6 ...": a country code (its digits; separators may follow). (Each
+# pattern starts with a small set of characters, which the regex engine skips to.)
+_COUNTRY_CODE = re.compile(
+    r"[+0](?<![\w+][+0])(?:(?<=\+)|0)([1-9][0-9]{0,2})(?=[\s.\-/(]*[0-9])")
+# The domain of an address or a link: its last label.
+_DOMAIN_TLD = re.compile(
+    r"[@/w](?:(?<=@)|(?<=://)|(?<![\w.]w)ww\.)(?:[\w-]+\.)+([a-zA-Z]{2})(?![\w.-]|\.[\w])")
+#: How much of a long text the language is read from.
+_SAMPLE = 20_000
+
+#: The last text read and its regions (one entry, compared by identity, as the views).
+_last: tuple[str, tuple[str, ...]] = ("", DEFAULT_REGIONS)
+
+
+def languages_of(text: str) -> list[str]:
+    """The languages of ``text`` by its short words (``LANGUAGES``) and letters
+    (``LETTERS``): each that has at least two and at least half as many as the
+    language with the most; in a text with only one of them, the language it is
+    (a short message may have one such word only)."""
+    counts: Counter[str] = Counter()
+    words = _views.lower(text)[:_SAMPLE].translate(_PUNCTUATION).split()
+    for word, n in Counter(words).items():
+        for lang in _LANGUAGES_OF.get(word, ()):
+            counts[lang] += n
+    if not text.isascii():
+        sample = text[:_SAMPLE].lower()
+        for lang, letters in LETTERS.items():
+            counts[lang] += sum(map(sample.count, letters))
+    if not counts:
+        return []
+    best = max(counts.values())
+    if len(counts) == 1:
+        return list(counts)
+    return [lang for lang, n in counts.most_common() if n >= 2 and 2 * n >= best]
+
+
+def regions_of(text: str, pn: Any) -> tuple[str, ...]:
+    """The regions whose plans ``text``'s national phone numbers may be written for:
+    ``DEFAULT_REGIONS``, then those of the country codes, the country domains, the
+    languages and the scripts in it (see the module's documentation). ``pn`` is the
+    ``phonenumbers`` module."""
+    global _last
+    if _last[0] is text:
+        return _last[1]
+    found: list[str] = list(DEFAULT_REGIONS)
+    for m in _COUNTRY_CODE.finditer(text):
+        digits = m.group(1)
+        for size in (1, 2, 3):
+            code = int(digits[:size])
+            if len(digits) >= size and code in pn.COUNTRY_CODE_TO_REGION_CODE:
+                found.append(pn.region_code_for_country_code(code))
+                break
+    if "." in text:
+        for m in _DOMAIN_TLD.finditer(text):
+            tld = m.group(1).lower()
+            if tld not in _GENERIC_TLDS:
+                found.append("GB" if tld == "uk" else tld.upper())
+    for lang in languages_of(text):
+        found.extend(LANGUAGE_REGIONS.get(lang, ()))
+    if "£" in text or _POSTCODE_SHAPE.search(_views.classes(text)):
+        for sign, regions in SIGNS:
+            if sign.search(text):
+                found.extend(regions)
+    if not text.isascii():
+        for script, regions in SCRIPT_REGIONS:
+            if script.search(text):
+                found.extend(regions)
+    supported = pn.SUPPORTED_REGIONS
+    regions = tuple(r for r in dict.fromkeys(found) if r in supported)
+    _last = (text, regions)
+    return regions

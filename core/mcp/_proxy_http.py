@@ -1,0 +1,135 @@
+"""``tripwire mcp-proxy --http``: the proxy over streamable HTTP, with keys and metrics.
+
+The SDK's streamable HTTP app (``/mcp``) inside an ASGI layer of tripwire's: with keys
+configured (``[serve.keys.NAME]`` tables, or a keys file, as ``tripwire serve`` has
+them: docs/serve.md), every request but ``GET /healthz`` needs ``Authorization: Bearer
+KEY``; the key's tenant is the runs' ``RESOURCE_ID_KEY``, and a key whose ``agents``
+leave out the proxy's agent is refused. ``GET /metrics``: Prometheus text of the
+requests by method and outcome. Answers to refused requests are JSON-RPC errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tripwire.mcp.proxy import MCPProxy
+    from tripwire.serve import Keys
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: Where the MCP endpoint is.
+PATH = "/mcp"
+
+
+def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1") -> App:
+    """The proxy's ASGI application (see the module)."""
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse, Response
+    from starlette.routing import Route
+
+    server = proxy.server()
+
+    async def healthz(request: Request) -> Response:
+        return PlainTextResponse("ok\n")
+
+    async def metrics(request: Request) -> Response:
+        return PlainTextResponse(prometheus(proxy), media_type="text/plain; version=0.0.4")
+
+    inner = server.streamable_http_app(
+        streamable_http_path=PATH, host=host,
+        custom_starlette_routes=[Route("/healthz", healthz), Route("/metrics", metrics)])
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or keys is None or scope.get("path") == "/healthz":
+            await inner(scope, receive, send)
+            return
+        presented = _bearer(scope)
+        key = keys.lookup(presented) if presented is not None else None
+        if key is None:
+            await _refuse(send, 401, "missing or unknown API key: send 'Authorization: "
+                                     "Bearer KEY'")
+            return
+        if not key.may_use(proxy.agent.id):
+            await _refuse(send, 403, f"this API key may not use agent {proxy.agent.id!r}")
+            return
+        scope.setdefault("state", {})["tripwire_key"] = key
+        await inner(scope, receive, send)
+
+    return app
+
+
+def _bearer(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            kind, _, token = value.decode("latin-1").partition(" ")
+            return token.strip() if kind.lower() == "bearer" and token.strip() else None
+    return None
+
+
+async def _refuse(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": None,
+                       "error": {"code": -32001, "message": message}}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def prometheus(proxy: MCPProxy) -> str:
+    """The proxy's counters in Prometheus' text format."""
+    lines = ["# HELP tripwire_mcp_requests_total Requests of the proxy's clients, by method "
+             "and outcome (ok, blocked, error).",
+             "# TYPE tripwire_mcp_requests_total counter"]
+    for (method, outcome), count in sorted(proxy.counts.items()):
+        lines.append(f'tripwire_mcp_requests_total{{method="{method}",outcome="{outcome}"}} '
+                     f"{count}")
+    lines += ["# HELP tripwire_mcp_request_seconds_total Time spent answering, by method.",
+              "# TYPE tripwire_mcp_request_seconds_total counter"]
+    for method, seconds in sorted(proxy.seconds.items()):
+        lines.append(f'tripwire_mcp_request_seconds_total{{method="{method}"}} {seconds:.6f}')
+    return "\n".join(lines) + "\n"
+
+
+async def serve_http(proxy: MCPProxy, keys: Keys | None, host: str, port: int, *,
+                     sock: socket.socket | None = None,
+                     started: Callable[[int], None] | None = None,
+                     stop: asyncio.Event | None = None) -> None:
+    """Serve until a signal (or ``stop`` is set) ends uvicorn; the upstream sessions are
+    opened first and closed at the end. ``sock``: a bound socket to serve on;
+    ``started(port)`` is called once it listens."""
+    import uvicorn
+
+    if sock is None:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    config = uvicorn.Config(http_app(proxy, keys, host), log_level="warning",
+                            lifespan="on")
+    server = uvicorn.Server(config)
+
+    async def stopper() -> None:
+        assert stop is not None
+        await stop.wait()
+        server.should_exit = True
+
+    watcher = asyncio.ensure_future(stopper()) if stop is not None else None
+    await proxy.open()
+    try:
+        sock.listen(128)  # (a client that connects before uvicorn serves waits in line)
+        if started is not None:
+            started(sock.getsockname()[1])
+        await server.serve(sockets=[sock])
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+        sock.close()
+        await proxy.aclose()

@@ -1,0 +1,200 @@
+"""``tripwire mcp-proxy``: an agent's MCP servers as one MCP server, guarded.
+
+Any MCP client (a desktop assistant, an IDE) connects to the proxy as to any MCP
+server, over stdio or streamable HTTP; the proxy fronts the upstream servers the agent
+names (``mcp_servers``) with the agent's processors. Each request is a run of the agent
+whose model is the client (``tripwire.mcp._proxy_model``), so the processors see it
+where they see a model's:
+
+- ``tools/list``: the upstream tools, filtered (``allow``, ``deny``) and pinned as for
+  any agent, their definitions checked by the input processors (``process_input``) as
+  input, and given to the client as the processors left them;
+- ``tools/call``: the client's call is the model's tool call, its arguments pass the
+  output processors (``process_output_stream``, ``process_output_step``) as a tool
+  call's do (a redactor redacts them before the upstream gets them, a block stops the
+  call), and the upstream's result passes ``process_tool_result`` and the stream.
+
+A block is an MCP tool error whose text names the processor, never what it blocked.
+``serve_stdio`` serves it over stdio, ``tripwire.mcp._proxy_http`` over streamable
+HTTP; the access log (``tripwire.mcp.access``) has one JSON line per request: method,
+tool, key name, tenant, outcome and milliseconds, never arguments or results.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tripwire.context import RESOURCE_ID_KEY
+from tripwire.errors import ConfigurationError
+from tripwire.mcp._proxy_model import REQUEST, ProxyModel, Request
+from tripwire.mcp._results import call_result
+
+if TYPE_CHECKING:
+    from tripwire.agent import Agent
+    from tripwire.config import Config
+
+__all__ = ["MCPProxy", "access_log"]
+
+#: One JSON line per request of a client (never its arguments or results).
+access_log = logging.getLogger("tripwire.mcp.access")
+
+
+class Blocked(Exception):
+    """A processor stopped a request; ``processor_id`` names it."""
+
+    def __init__(self, processor_id: str | None) -> None:
+        super().__init__(f"blocked by processor {processor_id!r}")
+        self.processor_id = processor_id
+
+
+class MCPProxy:
+    """The MCP servers of ``agent`` as one, behind its processors (see the module)."""
+
+    def __init__(self, agent: Agent) -> None:
+        if not agent._toolsets:
+            raise ConfigurationError(f"agent {agent.id!r} has no MCP servers to front: give it "
+                                     f"mcp_servers (docs/mcp.md)")
+        if not isinstance(agent.model, ProxyModel):
+            raise ConfigurationError("an MCPProxy's agent answers with the proxy's model: "
+                                     "build it with MCPProxy.from_config, or "
+                                     "Agent(model=ProxyModel(), max_steps=1, ...)")
+        self.agent = agent
+        #: requests by (method, outcome), and their seconds, for /metrics
+        self.counts: dict[tuple[str, str], int] = {}
+        self.seconds: dict[str, float] = {}
+
+    @classmethod
+    def from_config(cls, config: str | Path | Config, agent: str) -> MCPProxy:
+        """The proxy of ``[agents.AGENT]`` of a configuration file (its model is never
+        built: the proxy's stands in)."""
+        from tripwire.agent import Agent
+
+        return cls(Agent.from_config(config, agent, model=ProxyModel(), max_steps=1))
+
+    async def open(self) -> None:
+        """Start the upstream servers (and list their tools) now."""
+        await self.agent.__aenter__()
+
+    async def aclose(self) -> None:
+        await self.agent.aclose()
+
+    # -- requests
+    async def list_tools(self, key: Any = None) -> list[Any]:
+        """The tools a client sees: ``mcp.types.Tool`` entries with the definitions as
+        the input processors left them; ``Blocked`` when one stopped the listing."""
+        import mcp_types as types
+
+        job = Request()
+        await self._run(job, "tools/list", key, output_processors=[])
+        own = self.agent.tools
+        return [types.Tool(name=t.name, description=t.description or None,
+                           input_schema=t.parameters)
+                for t in job.offered if t.name not in own]
+
+    async def call_tool(self, name: str, arguments: Mapping[str, Any], key: Any = None) -> Any:
+        """The client's call of ``name``, run as the agent's tool call: an
+        ``mcp.types.CallToolResult`` (a tool error for a block, naming the
+        processor). ``key``: the client's API key (``tripwire.serve.ApiKey``), whose
+        tenant is the run's ``RESOURCE_ID_KEY``."""
+        job = Request(tool_name=name, arguments=dict(arguments))
+        try:
+            result = await self._run(job, "tools/call", key, input_processors=[])
+        except Blocked as blocked:
+            return call_result(f"tripwire: the call was blocked by processor "
+                               f"{blocked.processor_id!r}", is_error=True)
+        results = result.steps[0].tool_results if result.steps else []
+        if not results:
+            return call_result(f"tripwire: tool {name!r} did not run", is_error=True)
+        outcome = results[0]
+        return call_result(outcome.result, is_error=outcome.is_error)
+
+    async def _run(self, job: Request, method: str, key: Any, **lists: Any) -> Any:
+        tenant = getattr(key, "tenant", None)
+        context = {RESOURCE_ID_KEY: tenant} if tenant is not None else None
+        token = REQUEST.set(job)
+        start = time.perf_counter()
+        outcome = "error"
+        try:
+            result = await self.agent.generate(method, request_context=context, **lists)
+            if result.tripwire is not None:
+                outcome = "blocked"
+                raise Blocked(result.tripwire.processor_id)
+            outcome = "ok"
+            return result
+        finally:
+            REQUEST.reset(token)
+            seconds = time.perf_counter() - start
+            self.counts[method, outcome] = self.counts.get((method, outcome), 0) + 1
+            self.seconds[method] = self.seconds.get(method, 0.0) + seconds
+            access_log.info(json.dumps({
+                "method": method, "tool": job.tool_name, "key": getattr(key, "name", None),
+                "tenant": tenant,
+                "outcome": outcome, "ms": round(seconds * 1000, 3)}))
+
+    @property
+    def changed(self) -> bool:
+        """An upstream said its tools changed since they were last listed."""
+        return any(getattr(toolset, "stale", False) for toolset in self.agent._toolsets)
+
+    # -- serving
+    def server(self) -> Any:
+        """The proxy as an MCP server (``mcp.server.lowlevel.Server``)."""
+        import mcp_types as types
+        from mcp.server.lowlevel import Server
+        from mcp.shared.exceptions import MCPError
+
+        async def list_tools(ctx: Any, params: Any) -> Any:
+            try:
+                tools = await self.list_tools(key_of(ctx))
+            except Blocked as blocked:
+                raise MCPError(code=types.INTERNAL_ERROR, message=(
+                    f"tripwire: the tool list was blocked by processor "
+                    f"{blocked.processor_id!r}")) from None
+            return types.ListToolsResult(tools=tools)
+
+        async def call_tool(ctx: Any, params: Any) -> Any:
+            result = await self.call_tool(params.name, params.arguments or {}, key_of(ctx))
+            if self.changed:  # (the upstream's tools changed: the client lists again)
+                await ctx.session.send_tool_list_changed()
+            return result
+
+        return Server("tripwire-mcp-proxy", on_list_tools=list_tools,
+                      on_call_tool=call_tool)
+
+    def initialization_options(self, server: Any) -> Any:
+        from mcp.server.lowlevel.server import NotificationOptions
+
+        return server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+    async def serve_http(self, keys: Any = None, host: str = "127.0.0.1", port: int = 8765,
+                         **options: Any) -> None:
+        """Serve over streamable HTTP at ``http://HOST:PORT/mcp`` (``_proxy_http``)."""
+        from tripwire.mcp._proxy_http import serve_http
+
+        await serve_http(self, keys, host, port, **options)
+
+    async def serve_stdio(self) -> None:
+        """Serve one client over this process's stdin and stdout until it leaves."""
+        from mcp.server.stdio import stdio_server
+
+        server = self.server()
+        await self.open()
+        try:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, self.initialization_options(server))
+        finally:
+            await self.aclose()
+
+
+def key_of(ctx: Any) -> Any:
+    """The API key of a request (streamable HTTP with keys: ``_proxy_http``), else None."""
+    request = getattr(ctx, "request", None)
+    scope = getattr(request, "scope", None)
+    if not isinstance(scope, Mapping):
+        return None
+    return scope.get("state", {}).get("tripwire_key")
