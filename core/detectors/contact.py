@@ -38,7 +38,7 @@ from typing import Any
 from tripwire.detectors import _views
 from tripwire.detectors._numbering import international_valid, national_valid
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
-from tripwire.detectors.regions import DEFAULT_REGIONS, regions_of
+from tripwire.detectors.regions import DEFAULT_REGIONS, EVIDENCE, NEAR, region_map
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window_start import run_start, trailing_run
@@ -208,26 +208,35 @@ class PhoneDetector:
     number written without ``+`` and a country code may belong to; it is reported if
     it is valid in any of them. Numbers with ``+`` (or ``00``) and a country code are
     validated as they are. Default (``None``): the regions the text points at
-    (``tripwire.detectors.regions.regions_of``: US, and the countries of the country
-    codes, country domains, language and script in it).
+    (``tripwire.detectors.regions.RegionMap``: US, and the countries of the country
+    codes, country domains, language and script within 300 characters of the number).
     """
 
     name = "phone"
     types = ("phone",)
-    max_length = 48  # the longest candidate run the pattern takes, and then some
-    #: Before a number: "order no." and the like (32), an IBAN's first groups (45).
-    lookbehind = 48
+    #: The longest candidate run the pattern takes, and then some; without
+    #: ``regions``, the ``NEAR`` characters after it whose signs say its plans too.
+    max_length = 48 + NEAR + EVIDENCE
+    #: Before a number: "order no." and the like (32), an IBAN's first groups (45);
+    #: without ``regions``, the ``NEAR`` characters whose signs say its plans.
+    lookbehind = 48 + NEAR + 128
     OPTIONS = ("regions",)
 
-    @staticmethod
-    def hold_from(text: str) -> int:
+    def hold_from(self, text: str) -> int:
         """A number not complete yet, or whose next characters may still rule it out,
         lies in the run of digits and the characters that group them that ends
-        ``text``, from its first digit, "+" or "("."""
+        ``text``, from its first digit, "+" or "("; without ``regions``, a number
+        whose plans the text after it may still say starts within ``max_length``."""
         n = len(text)
         tail = _views.fold(text[max(0, n - 50):])
         run = tail[trailing_run(tail, "0123456789 ().-/+", 50):]
-        return n - len(run.lstrip(" ).-/"))
+        hold = n - len(run.lstrip(" ).-/"))
+        if self.regions is None:
+            lo = max(0, n - self.max_length)
+            first = _PHONE_RUN.search(_views.classes(text), lo)
+            if first is not None:
+                hold = min(hold, max(0, first.start() - 1))
+        return hold
 
     def __init__(self, regions: Sequence[str] | str | None = None) -> None:
         try:
@@ -262,6 +271,7 @@ class PhoneDetector:
                 f"codes phonenumbers knows, e.g. US, GB, DE, FR, IN "
                 f"({len(supported)} in all)")
         self.regions = tuple(dict.fromkeys(r.upper() for r in regions))
+        self.max_length, self.lookbehind = 48, 48  # the regions are given
         self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
 
     @_views.reads_folded
@@ -326,7 +336,7 @@ class PhoneDetector:
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
                     text, max(0, start - 40), start) is not None
-                if self._is_number(text, value, said):
+                if self._is_number(text, start, end, said):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
@@ -387,13 +397,14 @@ class PhoneDetector:
             return False  # (a date has two of "-", "/", ".")
         return value.startswith("+") or not _is_isbn13(groups)
 
-    def _is_number(self, text: str, value: str, said: bool = True) -> bool:
-        """Whether ``value`` (in ``text``) is a valid phone number: with ``+`` or an
+    def _is_number(self, text: str, start: int, end: int, said: bool = True) -> bool:
+        """Whether ``text[start:end]`` is a valid phone number: with ``+`` or an
         international prefix, in its own country's plan; else in one of the regions
-        given, or, without ``regions``, of those ``text`` points at (US first: most
-        texts need no more; bare digits that no word calls a number, ``said``, in US
-        only)."""
+        given, or, without ``regions``, of those the text within ``NEAR`` characters of
+        it points at (``tripwire.detectors.regions.RegionMap``; US first: most texts
+        need no more; bare digits that no word calls a number, ``said``, in US only)."""
         valid = self._valid
+        value = text[start:end]
         if value.startswith("+"):
             return valid(value, None)
         compact = value.lstrip("(")
@@ -403,8 +414,9 @@ class PhoneDetector:
             return any(valid(value, region) for region in self.regions)
         if valid(value, DEFAULT_REGIONS[0]):
             return True
-        return said and any(valid(value, region)
-                   for region in regions_of(text, self._pn)[len(DEFAULT_REGIONS):])
+        return said and any(
+            valid(value, region)
+            for region in region_map(text, self._pn).near(start, end)[len(DEFAULT_REGIONS):])
 
     def _check(self, value: str, region: str | None) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in ``region`` (``None``:

@@ -201,3 +201,48 @@ def test_after_a_reset_what_came_before_is_forgotten():
     search.reset()  # (a retried step: its text is sent again, from the start)
     found, boundary = search.update("x y ", 4, 0)
     assert found == [] and boundary == 4
+
+
+#: Texts whose phone numbers are national ones of the countries the words, codes,
+#: domains, signs and scripts around them point at (a number's plans are read from the
+#: 300 characters either side of it).
+REGIONAL = ["06 98 14 72 05", "020 7946 0958", "030 12345678", "+33 6 98 14 72 05", "0033 ",
+            "+49 ", "+44", "merci ", "bonjour ", " vous ", " der ", " und ", " the ", " and ",
+            "Telefon: ", "tel. ", "@x.fr", "@y.de", "https://www.z.co.uk", "£", "WC1N 1AB",
+            "Привет", "(415) 555-2671", "4155552671", "612 345 678", " está ", " el ",
+            "x" * 120, " " * 40]
+
+
+@settings(max_examples=200, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_phone_number_whose_plans_its_surroundings_say_is_found_as_in_the_whole_text(data):
+    detector = DETECTORS["phone"]
+    text = data.draw(texts(REGIONAL + SEPARATORS))
+    cuts = data.draw(cut(text))
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert streamed([detector], text, cuts) == whole
+
+
+#: The offline tier's names and addresses and what comes around them.
+OFFLINE = {
+    "name": ["Anna Schmidt", "Herr Müller", "Hallo Anna", "Name: ", "Will", "will ", "Rose",
+             "la ", "Best,\n", "\n", ",", "Marie-Claire", " in Paris", "Jean", "Dr. ", "GmbH",
+             "Martin Luther King Boulevard", "Cordialement,\n"],
+    "address": ["221B Baker Street", "Hauptstraße 12", "10115 Berlin", "12 rue Victor Hugo",
+                "75001 Paris", "Calle Mayor 5", "28013 Madrid", "Address: ", "Anschrift: ",
+                ", ", "\n", "Apt 4", "London", "NW1 6XE"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(OFFLINE))
+@settings(max_examples=150, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_name_or_address_stream_cut_anywhere_finds_what_the_whole_text_has(name, data):
+    pytest.importorskip("gender_guesser")
+    detector = build([name])[0]
+    text = data.draw(texts(OFFLINE[name] + SEPARATORS))
+    cuts = data.draw(cut(text))
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert streamed([detector], text, cuts) == whole
