@@ -246,18 +246,18 @@ class RegionMap:
                 for m in sign.finditer(text):
                     for region in regions:
                         add(region, m.end())
-        for m in _WORD.finditer(_views.lower(text).translate(_PUNCTUATION)):
-            for lang in _LANGUAGES_OF.get(m.group(), ()):
-                self.words.setdefault(lang, []).append(m.end())
+        for word in _WORD.finditer(_views.lower(text).translate(_PUNCTUATION)):
+            for lang in _LANGUAGES_OF.get(word.group(), ()):
+                self.words.setdefault(lang, []).append(word.end())
         if not text.isascii():
             self.non_ascii = [m.end() for m in _NON_ASCII.finditer(text)]
             for lang in LETTERS:
                 self.words.setdefault(lang, [])
             for at in self.non_ascii:
                 for low in text[at - 1].lower():
-                    lang = _LETTER_LANGUAGE.get(low)
-                    if lang is not None:
-                        self.words[lang].append(at)
+                    writer = _LETTER_LANGUAGE.get(low)
+                    if writer is not None:
+                        self.words[writer].append(at)
             for ends in self.words.values():
                 ends.sort()
             for script, regions in SCRIPT_REGIONS:
@@ -282,7 +282,7 @@ class RegionMap:
         # (as ``languages_of`` counts: each language with a word there, and every
         # language of ``LETTERS`` where a character outside ASCII is)
         letters = _within(self.non_ascii, lo, hi)
-        counts = {}
+        counts: dict[str, int] = {}
         for lang, ends in self.words.items():
             n = _count(ends, lo, hi)
             if n or (letters and lang in LETTERS):

@@ -83,8 +83,8 @@ class Incremental:
     detections come back with their place in the channel.
     """
 
-    __slots__ = ("detectors", "_search", "_holds", "_keeps", "_behind", "_batch",
-                 "_settled", "_kept", "_merged", "_due")
+    __slots__ = ("detectors", "_search", "_holds", "_keeps", "_behind", "_contexts", "_batch",
+                 "_settled", "_carry", "_kept", "_merged", "_due")
 
     def __init__(self, detectors: Sequence[Detector], search: Search | None = None) -> None:
         self.detectors = tuple(detectors)
@@ -92,6 +92,7 @@ class Incremental:
         self._holds = [getattr(d, "hold_from", None) for d in self.detectors]
         self._keeps = [reach(d) for d in self.detectors]
         self._behind = [lookbehind(d) for d in self.detectors]
+        self._contexts = [getattr(d, "context", None) for d in self.detectors]
         self._batch = BATCH * len(self.detectors)
         self.reset()
 
@@ -99,6 +100,9 @@ class Incremental:
         """Forget everything: the text that follows is a new one (a retried step)."""
         #: Per detector: the channel offset before which its detections are final.
         self._settled = [0] * len(self.detectors)
+        #: Per detector with a ``context``: what it keeps of the text before its next
+        #: search (the channel offset that text ends at, and the text).
+        self._carry: list[tuple[int, str]] = [(0, "")] * len(self.detectors)
         #: The final detections not released yet, and the same merged (or None: to do).
         self._kept: list[Detection] = []
         self._merged: list[Detection] | None = []
@@ -149,13 +153,24 @@ class Incremental:
                 continue
             lo = max(start, settled - self._behind[i])
             region = text[lo - start:] if lo > start else text
+            context = self._contexts[i]
+            carried = ""
+            if context is not None:
+                # What the text before ``lo`` says that a detection after it depends on.
+                at, carried = self._carry[i]
+                if at < lo:
+                    carried = _checked_context(context, carried + text[at - start:lo - start],
+                                               detector)
+                    self._carry[i] = (lo, carried)
+                region = carried + region
+                lo -= len(carried)
             for d in self._search(region, detector):
                 if not (isinstance(d.start, int) and isinstance(d.end, int)
                         and 0 <= d.start < d.end <= len(region)):
                     raise ValueError(
                         f"detector {d.detector or detector.name!r} returned the span "
                         f"({d.start!r}, {d.end!r}) for a text of {len(region)} characters")
-                if d.start + lo < settled:
+                if d.start < len(carried) or d.start + lo < settled:
                     continue  # found before, or decided by text no longer held
                 d = attrs.evolve(d, start=d.start + lo, end=d.end + lo,
                                  value=region[d.start:d.end] if d.value is None else d.value)
@@ -168,3 +183,12 @@ class Incremental:
         unsettled = end - min(self._settled, default=end)
         self._due = end if final else end + max(self._batch, 2 * unsettled)
         return transient
+
+
+def _checked_context(context: Callable[[str], str], text: str, detector: Detector) -> str:
+    """``detector.context(text)``, checked: a string."""
+    out = context(text)
+    if not isinstance(out, str):
+        raise ValueError(f"detector {detector.name!r}: context returned {out!r}; it must "
+                         f"return a string")
+    return out

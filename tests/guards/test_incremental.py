@@ -246,3 +246,40 @@ def test_a_name_or_address_stream_cut_anywhere_finds_what_the_whole_text_has(nam
     cuts = data.draw(cut(text))
     whole = {key(d) for d in merge(list(detector.detect(text)))}
     assert streamed([detector], text, cuts) == whole
+
+
+#: Tables whose header names a birth-date column, their rows, and what breaks them.
+TABLES = ["name,dob,city\n", "Name;Geburtsdatum;Ort\n", "id|date_of_birth|x\n", "Ann,",
+          "1985-03-14", "14.03.1985", ",Berlin\n", ";Köln\n", "|y\n", ",", ";", "|", "\n",
+          "born ", "x" * 60, "12/03/1985"]
+
+
+@settings(max_examples=200, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_tables_birth_dates_far_below_its_header_are_found_as_in_the_whole_text(data):
+    detector = DETECTORS["date-of-birth"]
+    text = data.draw(st.lists(st.sampled_from(TABLES), min_size=1, max_size=60).map("".join))
+    cuts = data.draw(cut(text))
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert streamed([detector], text, cuts) == whole
+
+
+def test_a_long_table_streams_its_birth_dates_from_every_row():
+    detector = DETECTORS["date-of-birth"]
+    text = "name,dob,city\n" + "".join(f"Person {i},1{i % 10}.03.1985,Berlin\n" for i in range(40))
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert len(whole) == 40
+    assert streamed([detector], text, list(range(16, len(text), 16))) == whole
+
+
+def test_a_detectors_context_must_be_a_string():
+    class Wrong(Counting):
+        def context(self, text):
+            return None
+
+    with pytest.raises(ValueError, match="'at': context returned None"):
+        search = Incremental([Wrong()])
+        text = "x @@ y " * 10
+        for end in range(8, len(text), 8):
+            search.update(text[:end], end, 0)
