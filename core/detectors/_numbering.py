@@ -65,15 +65,16 @@ def international_valid(pn: Any, digits: str) -> bool | None:
     """Whether ``digits`` (ASCII digits: what follows the "+" or the international
     prefix) is a valid number, as ``phonenumbers`` parses it: a country code, then a
     national significant number; ``None`` when the parse has a national prefix to
-    strip or no country code to find."""
+    strip. Without a country code (too few digits, a leading 0, none of the codes) the
+    parse fails: not valid."""
     if len(digits) <= 2 or digits[0] == "0":
-        return None
+        return False
     for size in (1, 2, 3):
         code = int(digits[:size])
         if code in pn.COUNTRY_CODE_TO_REGION_CODE:
             break
     else:
-        return None
+        return False
     rest = digits[size:]
     if not 2 <= len(rest) <= 17:
         return None

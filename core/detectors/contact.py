@@ -354,12 +354,12 @@ class PhoneDetector:
             return False
         if after in ".-/" and text[end + 1:end + 2].isdigit():
             return False
-        if not self._shaped(value):
-            return False
         national = not value.startswith("+")
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
                          or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False  # "812 345 674 00021": a piece of a longer number
+        if not self._shaped(value):
+            return False
         if after in " \u00a0€$£¥EUCeud" and _MONEY_AFTER.match(text, end, end + 12):
             return False  # "612 345 678 €": an amount
         if in_grouped_iban(text, start):
