@@ -25,7 +25,8 @@ from typing import Any
 import attrs
 
 ROOT = Path(__file__).resolve().parent / "evalsets"
-SPLITS = ("dev", "heldout")
+SPLITS = ("dev", "heldout", "train")
+"""``train`` is extra tuning data written later by the same rules (evalsets/train/README.md)."""
 
 Span = tuple[int, int, str]
 """``(start, end, type)`` of a detection, offsets into the record's text."""

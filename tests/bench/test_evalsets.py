@@ -44,8 +44,32 @@ def test_both_halves_load_and_share_no_text(kind: str) -> None:
     assert len(ids) == len(set(ids))
 
 
+def _grams(text: str) -> set[str]:
+    text = text.lower()
+    return {text[i:i + 5] for i in range(len(text) - 4)}
+
+
+@pytest.mark.parametrize("kind", ["pii", "injection"])
+def test_the_training_set_shares_no_text_with_the_halves(kind: str) -> None:
+    evalsets = _evalsets()
+    train = evalsets.load(kind, "train")
+    assert len(train) > 200
+    halves = {r["text"] for split in ("dev", "heldout") for r in evalsets.load(kind, split)}
+    assert not {r["text"] for r in train} & halves
+    if kind == "injection":  # nor a close paraphrase of a held-out text
+        held: dict[str, list[set[str]]] = {}
+        for r in evalsets.load(kind, "heldout"):
+            held.setdefault(r["lang"], []).append(_grams(r["text"]))
+        for record in train:
+            grams = _grams(record["text"])
+            assert all(len(grams & h) <= 0.5 * len(grams | h)
+                       for h in held[record["lang"]]), record["id"]
+    ids = [r["id"] for r in train]
+    assert len(ids) == len(set(ids))
+
+
 def test_pii_spans_do_not_overlap() -> None:
-    for split in ("dev", "heldout"):
+    for split in ("dev", "heldout", "train"):
         for record in _evalsets().load("pii", split):
             spans = sorted((s["start"], s["end"]) for key in ("entities", "negatives")
                            for s in record[key])
