@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from tripwire.detectors import _views
@@ -201,6 +201,23 @@ _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
 
 
+def _runs(text: str, lo: int) -> Iterator[list[tuple[int, int]]]:
+    """The runs of digits and the characters that group them in ``text`` (folded) from
+    ``lo`` on that may hold a phone number, each as its space-separated tokens' spans."""
+    for run in _PHONE_RUN.finditer(_views.classes(text), lo):
+        start, end = run.span()
+        if start and text[start - 1] in "+(":
+            start -= 1
+        end = start + len(text[start:end].rstrip(" ().-/"))
+        if text[start] == "(" and ")" not in text[start:end]:
+            start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
+        if end - start < 7:
+            continue
+        if _is_card(text[start:end]):
+            continue
+        yield [t.span() for t in _TOKEN.finditer(text, start, end)]
+
+
 class PhoneDetector:
     """Phone numbers (type ``phone``), validated with ``phonenumbers``.
 
@@ -232,10 +249,9 @@ class PhoneDetector:
         run = tail[trailing_run(tail, "0123456789 ().-/+", 50):]
         hold = n - len(run.lstrip(" ).-/"))
         if self.regions is None:
-            lo = max(0, n - self.max_length)
-            first = _PHONE_RUN.search(_views.classes(text), lo)
-            if first is not None:
-                hold = min(hold, max(0, first.start() - 1))
+            regional = self._regional_from(text, max(0, n - self.max_length))
+            if regional is not None:
+                hold = min(hold, regional)
         return hold
 
     def __init__(self, regions: Sequence[str] | str | None = None) -> None:
@@ -248,6 +264,8 @@ class PhoneDetector:
         self._pn: Any = phonenumbers
         #: The regions given (``None``: read from each text).
         self.regions: tuple[str, ...] | None = None
+        #: While ``_regional_from`` looks: the candidates whose regions decide them.
+        self._probe: list[int] | None = None
         # the fewest digits a number written without "+" can have in these regions (a
         # 7-digit number is never a whole US one): shorter ones are not parsed at all
         self._min_digits = 7
@@ -277,20 +295,25 @@ class PhoneDetector:
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for run in _PHONE_RUN.finditer(_views.classes(text)):
-            start, end = run.span()
-            if start and text[start - 1] in "+(":
-                start -= 1
-            end = start + len(text[start:end].rstrip(" ().-/"))
-            if text[start] == "(" and ")" not in text[start:end]:
-                start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
-            if end - start < 7:
-                continue
-            if _is_card(text[start:end]):
-                continue
-            tokens = [t.span() for t in _TOKEN.finditer(text, start, end)]
+        for tokens in _runs(text, 0):
             found.extend(self._spans(text, tokens))
         return found
+
+    def _regional_from(self, text: str, lo: int) -> int | None:
+        """Where the first candidate from ``lo`` on whose verdict the regions around it
+        decide starts (``None``: there is none): a national number the US plan does
+        not take, in a text that calls it a phone number."""
+        text = _views.fold(text)
+        self._probe = []
+        try:
+            for tokens in _runs(text, lo):
+                for _ in self._spans(text, tokens):
+                    pass
+                if self._probe:
+                    return self._probe[0]
+        finally:
+            self._probe = None
+        return None
 
     def _spans(self, text: str, tokens: list[tuple[int, int]]) -> Iterable[Detection]:
         """The phone numbers among a run's space-separated tokens: the whole run if it
@@ -414,6 +437,9 @@ class PhoneDetector:
             return any(valid(value, region) for region in self.regions)
         if valid(value, DEFAULT_REGIONS[0]):
             return True
+        if said and self._probe is not None:
+            self._probe.append(start)  # (``_regional_from``: the regions decide it)
+            return False
         return said and any(
             valid(value, region)
             for region in region_map(text, self._pn).near(start, end)[len(DEFAULT_REGIONS):])
