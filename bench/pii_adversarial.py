@@ -209,6 +209,44 @@ def streamed(text: str, delta: int, types: list[str] | None, repeat: int) -> flo
     return max(1e-9, _best(lambda: asyncio.run(_stream(text, delta, types)), repeat) - base)
 
 
+#: The type sets ``--held`` measures.
+HELD_TYPES: list[list[str] | None] = [
+    ["credit-card"], ["phone"], ["ssn"], ["iban"], ["ip-address"], ["uuid"], ["email"],
+    ["url"], ["api-key"], ["crypto-wallet"], ["date-of-birth"], ["email", "url", "api-key"],
+    None]
+
+
+def held_back(types: list[str] | None, text: str, delta: int) -> list[int]:
+    """How many characters ``pii-detector``'s window (``types``, or the default ones)
+    holds back after each ``delta``-character delta of ``text``."""
+    from tripwire import Chunk
+    from tripwire.plugins.pii_detector import PIIDetector
+    from tripwire.plugins.pii_detector.window import StreamWindow
+
+    guard = PIIDetector(strategy="redact", **({"detection_types": types} if types else {}))
+    scan = guard._scan
+    window = StreamWindow(guard.max_length, scan.find, lambda match: "[REDACTED]",
+                          detectors=scan.detectors, raw=scan.raw)
+    out = []
+    for i in range(0, len(text), delta):
+        window.push(Chunk("text-delta", {"id": "t", "text": text[i:i + delta]}))
+        out.append(len(window.hold.held))
+    return out
+
+
+def report_held(args: argparse.Namespace) -> None:
+    """``--held``: characters held back, chat text in ``delta``-character deltas."""
+    text = chat_text(int(args.stream_kb * 1000))
+    print(f"Characters held back after each {args.delta}-character delta of chat text "
+          f"({args.stream_kb:g} KB)\n")
+    print("| types | median | 95th percentile | most |\n| --- | --- | --- | --- |")
+    for types in HELD_TYPES:
+        held = sorted(held_back(types, text, args.delta))
+        label = "every default type" if types is None else ", ".join(f"`{t}`" for t in types)
+        print(f"| {label} | {held[len(held) // 2]} | {held[int(0.95 * len(held))]} "
+              f"| {held[-1]} |")
+
+
 def mbps(size: int, seconds: float) -> float:
     return size / 1e6 / seconds
 
@@ -266,8 +304,13 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, help="inputs to run")
     parser.add_argument("--against", metavar="REV", help="measure the git revision REV too")
     parser.add_argument("--rounds", type=int, default=1, help="turns of each tree, with --against")
+    parser.add_argument("--held", action="store_true",
+                        help="characters the window holds back on chat text, per type set")
     parser.add_argument("--plan", help=argparse.SUPPRESS)  # (a tree's share of --against)
     args = parser.parse_args()
+    if args.held:
+        report_held(args)
+        return
     if args.plan:
         print(json.dumps(measure(json.loads(Path(args.plan).read_text()), args)))
         return

@@ -14,7 +14,8 @@
   other date between them (``DOB: 01/15/2015 Start date: 09/03/2024`` is one date of
   birth), that is a real day, after 1900 and in the past; and a date in the column of
   a table (CSV, TSV, ``;`` or ``|`` separated) whose header names a birth date
-  (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...). Only the date is reported.
+  (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...), down to a line with another
+  number of fields or longer than 400 characters. Only the date is reported.
 
 Both look at context beyond what they report, so their ``max_length`` covers the
 keyword and the distance too: a stream guard then holds back enough text to see the

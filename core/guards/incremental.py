@@ -17,7 +17,9 @@ the hold. The detections that start before it are final: they are kept, and that
 is never searched for them again. The next search of a detector covers the text after
 its settled point, with its ``lookbehind`` characters before it (default
 ``max_length``): what it reads before a detection to decide it (a keyword, "order no."
-before a number, the character before).
+before a number, the character before). A detector whose detections depend on text
+further back (a table's header far above a row) gives a ``context``: what of the text
+before a point matters after it, kept per detector and put before the next search.
 
 When a search runs: once the text has grown by twice as many characters as the last
 search left unsettled, and by ``BATCH`` characters for each detector. No character is

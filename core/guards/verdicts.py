@@ -153,9 +153,15 @@ class Detector(Protocol):
       it (a keyword, "order no." before a number, the character before); the guard
       searches what is not settled with that many characters before it. Default
       ``max_length``.
+    - ``context(text) -> str``: what a detection after ``text`` depends on from further
+      back than ``lookbehind`` (the header of the table ``text`` ends in, for a date
+      in its birth-date column), as a text that ``detect`` reads as it reads ``text``:
+      ``detect(context(a) + b)`` must find in ``b`` what ``detect(a + b)`` finds there.
+      The guard keeps it for each detector, computed from the last one and the text
+      since, and searches the unsettled text with it before.
 
-    A detection must depend on no more than that: the text from ``lookbehind``
-    characters before it to what ``hold_from`` holds after it.
+    A detection must depend on no more than that: the context, the text from
+    ``lookbehind`` characters before it, and what ``hold_from`` holds after it.
     """
 
     name: str
