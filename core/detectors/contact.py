@@ -201,6 +201,16 @@ _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
 
 
+def _count(text: str, s: int, e: int) -> tuple[int, int, int]:
+    """The token ``text[s:e]``'s digits, one-digit groups and groups."""
+    tok = text[s:e]
+    if tok.isdigit():
+        return e - s, int(e - s == 1), 1
+    # (a "(0)" after a country code is the trunk prefix, not a group)
+    found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
+    return sum(map(len, found)), sum(len(g) == 1 for g in found), len(found)
+
+
 def _runs(text: str, lo: int) -> Iterator[list[tuple[int, int]]]:
     """The runs of digits and the characters that group them in ``text`` (folded) from
     ``lo`` on that may hold a phone number, each as its space-separated tokens' spans."""
@@ -320,38 +330,39 @@ class PhoneDetector:
         is one, else the longest valid spans of whole tokens, left to right. Spans are
         first sized up by arithmetic (digits, groups), so a run such as ``1 2 3 4 ...``
         costs next to nothing."""
-        # per token: digits, one-digit groups, groups
-        counts: list[tuple[int, int, int]] = []
-        for s, e in tokens:
-            tok = text[s:e]
-            if tok.isdigit():
-                counts.append((e - s, int(e - s == 1), 1))
-            else:
-                # (a "(0)" after a country code is the trunk prefix, not a group)
-                found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
-                counts.append((sum(map(len, found)), sum(len(g) == 1 for g in found),
-                               len(found)))
+        # per token, read when a span reaches it: digits, one-digit groups, groups
+        counts: list[tuple[int, int, int] | None] = [None] * len(tokens)
         tries = 0
         i, k = 0, len(tokens)
         while i < k and tries < _MAX_PHONE_TRIES:
             if i and text[tokens[i - 1][0]] == "+":
                 i += 1  # "+1 555 ...": the number is not what follows the country code
                 continue
+            first = tokens[i][0]
+            national = text[first] != "+"
+            if national and first > 1 and text[first - 1] == " " and text[first - 2].isdigit():
+                i += 1  # a piece of a longer number, however it ends (``_plausible``)
+                continue
             # (fewer digits than a national number has: not a number, unless it has
             # an international prefix; ``_shape`` says so too)
-            fewest = 7 if text[tokens[i][0]] in "+(0" else self._min_digits
+            fewest = 7 if text[first] in "+(0" else self._min_digits
             ends: list[int] = []
             digits = singles = groups = 0
             for j in range(i, k):
-                digits += counts[j][0]
-                singles += counts[j][1]
-                groups += counts[j][2]
+                count = counts[j]
+                if count is None:
+                    count = counts[j] = _count(text, *tokens[j])
+                digits += count[0]
+                singles += count[1]
+                groups += count[2]
                 if digits > 15 or singles > 1 or groups > 7:
                     break
                 if digits >= fewest:
                     ends.append(j + 1)
             for j in reversed(ends):
-                start, end = tokens[i][0], tokens[j - 1][1]
+                start, end = first, tokens[j - 1][1]
+                if national and text[end:end + 1] == " " and text[end + 1:end + 2].isdigit():
+                    continue  # a piece of a longer number (``_plausible``)
                 value = text[start:end]
                 if not self._plausible(text, start, end, value):
                     continue
