@@ -85,6 +85,11 @@ class Tool:
     client_side: bool = attrs.field(default=False, kw_only=True)
     #: The tool persists its arguments (see above).
     stores_arguments: bool = attrs.field(default=False, kw_only=True)
+    #: What a server listed of the tool beside its description and parameters (MCP:
+    #: ``title``, ``annotations``, ``outputSchema``): no model reads it, but
+    #: ``tripwire mcp-proxy``'s client does, so a run checks it as input with the rest
+    #: of a listed definition (``tripwire.run._caller_texts``).
+    listed_fields: dict[str, Any] | None = attrs.field(default=None, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.stores_arguments, bool):

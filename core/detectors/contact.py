@@ -8,9 +8,13 @@
   one: ``07458 912306``, not ``7458 912306``); a number written without ``+`` and a
   country code is tried in the plans of the ``regions`` given, or, without
   ``regions``, of the countries the text points at (US always; the country codes,
-  country domains, language and script of the text: ``tripwire.detectors.regions``).
+  country domains, language and script of the text: ``tripwire.detectors.regions``;
+  right after a phone word such as "Tel.", "Fax" or "Mobil", those of the countries of
+  English, German, French and Spanish too). A dash and one or two digits after a
+  number are its extension (``0221 9438-0``), left out.
   Dates, IP addresses, ISBNs, version strings, amounts and numbers after "order",
-  "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers, and bare
+  "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers (a phone's
+  "Nr." is not an identifier's: "Tel.-Nr.", "Phone no."), and bare
   digits (no separator) are one only after a word that says so ("tel", "phone",
   "Handy", "portable", "móvil", "call", ...; else they score 0.5, under
   ``pii-detector``'s threshold). Needs ``pip install 'tripwire[guardrails]'``;
@@ -38,7 +42,13 @@ from typing import Any
 from tripwire.detectors import _views
 from tripwire.detectors._numbering import international_valid, national_valid
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
-from tripwire.detectors.regions import DEFAULT_REGIONS, EVIDENCE, NEAR, region_map
+from tripwire.detectors.regions import (
+    DEFAULT_REGIONS,
+    EVIDENCE,
+    LANGUAGE_REGIONS,
+    NEAR,
+    region_map,
+)
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window_start import run_start, trailing_run
@@ -176,8 +186,13 @@ def _after_identifier(text: str, start: int) -> bool:
     -`` and words such as "no" or "number" between them."""
     window = text[max(0, start - 32):start].lower()
     tail = window.rstrip(" \t:=")
-    if tail.endswith(_ID_MARKS):
-        return True
+    for mark in _ID_MARKS:
+        if tail.endswith(mark) and (mark == "#" or not tail[-len(mark) - 1:-len(mark)].isalpha()):
+            # "#", "n°", "Nr.", "no." (not "Tfno."), but not a phone's: "Tel.-Nr.",
+            # "Handy-Nr.", "Phone no.", "Notfall-Nr."
+            head = list(_WORDS_BEFORE.finditer(tail[:-len(mark)]))
+            return not head or not (_CALLED.fullmatch(head[-1].group().rstrip(".-"))
+                                    or head[-1].group().rstrip(".-") in _SERVICE_WORDS)
     words = list(_WORDS_BEFORE.finditer(window))
     while words and words[-1].group() in _ID_QUALIFIERS:
         words.pop()
@@ -194,6 +209,29 @@ _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
     r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
     r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]mero|number|nummer)")
+# Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
+# number right after one is tried in the plans of ``CALLED_REGIONS`` too.
+_CALLED = re.compile(
+    r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
+    r"m[óo]vil|cell|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
+    r"durchwahl|zentrale|hotline|anrufen|appel(?:er|ez|le)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
+    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|"
+    r"[tmf](?=[ \t]?:))(?![^\W\d_])")
+#: The countries a number right after a phone word is tried in (``_CALLED``): those of
+#: the languages the detectors read (``regions.LANGUAGE_REGIONS``), but Mexico, whose
+#: ten digits without a trunk prefix are any North American grouping too (it stays
+#: with Spanish words in the text).
+CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
+    r for lang in ("en", "de", "fr", "es") for r in LANGUAGE_REGIONS[lang] if r != "MX"))
+# An extension of one or two digits after a dash that ends a number, as German and
+# Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
+# ``+49 30 123456-12``).
+_SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
+# Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
+_SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
+                           "durchwahl urgence urgencias emergency".split())
+# How a number with a country code starts: "+49 ..." or "(+49) ...".
+_PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
@@ -218,9 +256,14 @@ def _runs(text: str, lo: int) -> Iterator[list[tuple[int, int]]]:
         start, end = run.span()
         if start and text[start - 1] in "+(":
             start -= 1
+            if text[start - 1:start] == "(" and text[start] == "+":
+                start -= 1  # "(+49) 30 1234567"
         end = start + len(text[start:end].rstrip(" ().-/"))
         if text[start] == "(" and ")" not in text[start:end]:
             start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
+        switchboard = _SWITCHBOARD.search(text, start, end)
+        if switchboard is not None:
+            end = switchboard.start()  # "0221 9438-0": the number, less its extension
         if end - start < 7:
             continue
         if _is_card(text[start:end]):
@@ -339,7 +382,7 @@ class PhoneDetector:
                 i += 1  # "+1 555 ...": the number is not what follows the country code
                 continue
             first = tokens[i][0]
-            national = text[first] != "+"
+            national = not text.startswith(_PLUS, first)
             if national and first > 1 and text[first - 1] == " " and text[first - 2].isdigit():
                 i += 1  # a piece of a longer number, however it ends (``_plausible``)
                 continue
@@ -386,9 +429,10 @@ class PhoneDetector:
         after = text[end] if end < len(text) else " "
         if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
             return False
-        if after in ".-/" and text[end + 1:end + 2].isdigit():
+        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _SWITCHBOARD.match(
+                text, end, end + 4):
             return False
-        national = not value.startswith("+")
+        national = not value.startswith(_PLUS)
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
                          or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False  # "812 345 674 00021": a piece of a longer number
@@ -410,13 +454,13 @@ class PhoneDetector:
         # "+33 (0)1 23 45 67 89": the "(0)" is a trunk prefix, not a group
         groups = _GROUPS.findall(value.replace("(0)", "", 1) if "(0)" in value else value)
         digits = sum(len(g) for g in groups)
-        if not (7 if value.startswith(("+", "00", "(00")) else self._min_digits) <= digits <= 15:
+        if not (7 if value.startswith((*_PLUS, "00", "(00")) else self._min_digits) <= digits <= 15:
             return False
         if len(groups) > 1 and len(groups[-1]) == 1:
             return False  # "0-306-40615-2": an ISBN's check digit, not a subscriber number
         if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
             return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
-        national = groups[1:] if value.startswith("+") else groups
+        national = groups[1:] if value.startswith(_PLUS) else groups
         if "." in value and (any(len(g) < 2 for g in national) or (
                 len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
             return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
@@ -429,17 +473,21 @@ class PhoneDetector:
         if ("-" in value or "/" in value or "." in value) and any(
                 _DATE.match(tok) for tok in value.split()):
             return False  # (a date has two of "-", "/", ".")
-        return value.startswith("+") or not _is_isbn13(groups)
+        return value.startswith(_PLUS) or not _is_isbn13(groups)
 
     def _is_number(self, text: str, start: int, end: int, said: bool = True) -> bool:
         """Whether ``text[start:end]`` is a valid phone number: with ``+`` or an
         international prefix, in its own country's plan; else in one of the regions
         given, or, without ``regions``, of those the text within ``NEAR`` characters of
         it points at (``tripwire.detectors.regions.RegionMap``; US first: most texts
-        need no more; bare digits that no word calls a number, ``said``, in US only)."""
+        need no more; bare digits that no word calls a number, ``said``, in US only),
+        or, right after a word that names a phone ("Tel.", "Fax", "Mobil", "portable",
+        "móvil": ``_CALLED``), of the countries of English, German, French and Spanish
+        (``CALLED_REGIONS``): a line such as ``Tel. 030/12345678`` says too little of
+        its language to tell the country, and needs no more."""
         valid = self._valid
         value = text[start:end]
-        if value.startswith("+"):
+        if value.startswith(_PLUS):
             return valid(value, None)
         compact = value.lstrip("(")
         if compact.startswith(("00", "011")) and valid(value, None):
@@ -448,12 +496,16 @@ class PhoneDetector:
             return any(valid(value, region) for region in self.regions)
         if valid(value, DEFAULT_REGIONS[0]):
             return True
-        if said and self._probe is not None:
+        if not said:
+            return False
+        if self._probe is not None:
             self._probe.append(start)  # (``_regional_from``: the regions decide it)
             return False
-        return said and any(
-            valid(value, region)
-            for region in region_map(text, self._pn).near(start, end)[len(DEFAULT_REGIONS):])
+        pointed = region_map(text, self._pn).near(start, end)
+        if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
+            return True
+        return _CALLED.search(text, max(0, start - 24), start) is not None and any(
+            valid(value, region) for region in CALLED_REGIONS if region not in pointed)
 
     def _check(self, value: str, region: str | None) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in ``region`` (``None``:
@@ -467,6 +519,9 @@ class PhoneDetector:
                 if compact.startswith(idd):
                     value = "+" + compact[len(idd):]
                     break
+            else:
+                if compact.startswith("+"):
+                    value = compact.replace(")", " ", 1)  # "(+49) 30 1234567"
             if not value.startswith("+"):
                 return False
             known = international_valid(pn, "".join(_GROUPS.findall(value)))
@@ -543,6 +598,8 @@ def _shortest(pn: Any, region: str) -> int:
 def _is_card(run: str) -> bool:
     """A run that is (or is written like) a payment card number is no phone number, nor
     are parts of it: ``4111 1111 1111 1111``, ``4835 0049 8709 9150``."""
+    if run[:1] == "+" or "(" in run:
+        return False  # "+44 (0) 7911 123456": a card is written with no "+" or bracket
     groups = _GROUPS.findall(run)
     digits = "".join(groups)
     if not 13 <= len(digits) <= 19:

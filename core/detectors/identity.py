@@ -1,18 +1,21 @@
 """Personal identifiers: US Social Security numbers and dates of birth.
 
 - ``SSNDetector`` (``ssn``): ``AAA-GG-SSSS`` or ``AAA GG SSSS``, and nine bare digits
-  only near an SSN keyword ("SSN", "social security", ...), that follow the SSA's rules:
-  the area is not 000, 666 or 900-999, the group not 00, the serial not 0000, and the
-  number is not one of those published in advertising or examples (078-05-1120,
-  219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit; a field of a
-  table (``...,119-50-6144,...``) too;
+  or ``AAA.GG.SSSS`` only near an SSN keyword ("SSN", "social security", "Seguro
+  Social", "Sozialversicherungsnummer", ...) or in a table's SSN column, that follow
+  the SSA's rules: the area is not 000, 666 or 900-999, the group not 00, the serial
+  not 0000, and the number is not one of those published in advertising or examples
+  (078-05-1120, 219-09-9999, 457-55-5462, 123-45-6789) nor nine times the same digit;
+  a field of a table (``...,119-50-6144,...``) too;
 - ``DateOfBirthDetector`` (``date-of-birth``): a date (numeric in the common orders,
   or with an English, German, French or Spanish month name: ``14 March 1987``, ``14.
   März 1987``, ``1er février 1990``, ``14 de marzo de 1987``) within 40 characters of a
-  birth keyword ("born", "DOB", "date of birth", "birthday", "geboren",
-  "Geburtsdatum", "né le", "naissance", "nacido", "nacimiento", "F. nac.", ...) with no
+  birth keyword ("born", "DOB", "date of birth", "birthday", "geboren", "geb.",
+  "Geburtsdatum", "né", "naissance", "nacido", "nació", "nacimiento", "F. nac.",
+  "cumpleaños", ``dateOfBirth``, ...) with no
   other date between them (``DOB: 01/15/2015 Start date: 09/03/2024`` is one date of
-  birth), that is a real day, after 1900 and in the past; and a date in the column of
+  birth; 64 when a colon ends what stands between them, as after a form's label with
+  a note), that is a real day, after 1900 and in the past; and a date in the column of
   a table (CSV, TSV, ``;`` or ``|`` separated) whose header names a birth date
   (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...), down to a line with another
   number of fields or longer than 400 characters. Only the date is reported.
@@ -56,11 +59,15 @@ def ssn_is_valid(digits: str) -> bool:
 
 # Found in the text's ASCII bytes with every digit turned into "0" (``_views.classes``),
 # so the pattern starts with a literal (far faster for the regex engine than a class).
-_SSN_RUN = re.compile(rb"000(?:-00-| 00 |00)0000")
+_SSN_RUN = re.compile(rb"000(?:-00-| 00 |00|\.00\.)0000")
 _SSN_KEYWORD = re.compile(
-    r"(?i)\b(?:ssn|ss\s?#|ss\s?no|social\s+security|soc\.?\s?sec|ssa\s+number)(?![a-z])")
+    r"(?i)\b(?:ssns?|ss\s?#|ss\s?no|social\s+security|soc\.?\s?sec|ssa\s+number"
+    r"|seguro\s+social|sozialversicherungs-?(?:nummer|nr)|s[ée]curit[ée]\s+sociale)(?![a-z])")
 _CONTEXT = 30  # how far from a number its keyword may be
 _DOB_CONTEXT = 40  # how far from a date its keyword may be
+# how far when a colon ends what stands between: a form's label with a note in it
+# ("Date of birth (as shown on your passport, DD/MM/YYYY): 14/03/1987")
+_DOB_LABEL_CONTEXT = 64
 _FAR = 1 << 62  # farther than any text
 _LONGEST_HEADER = 400  # the longest header line of a table that is looked at
 _LONGEST_ROW = 400  # the longest row of a table: a longer line ends it
@@ -106,22 +113,25 @@ class SSNDetector:
             after = text[end] if end < len(text) else " "
             # a field of a table (CSV, TSV, ``;`` or ``|``): its separators around it
             field = before in _FIELD_SEPARATORS and after in _FIELD_SEPARATORS + "\r\n "
+            if not field and before == " " and after in " |":  # a Markdown table's cell
+                field = (text[max(0, start - 8):start].rstrip(" ")[-1:] == "|"
+                         and text[end:end + 8].lstrip(" ")[:1] == "|")
             if not field and (before.isalnum() or before in "_+$.,/-" or after.isalnum()
                               or after == "_"):
                 continue
             if not field and ((before == " " and start >= 2 and text[start - 2].isdigit()) or (
                     after in " -./," and text[end + 1:end + 2].isdigit())):
                 continue  # a group of a longer number: 415 123 45 6789, 123-45-6789-0
-            digits = value.replace("-", "").replace(" ", "")
+            digits = value.replace("-", "").replace(" ", "").replace(".", "")
             if not ssn_is_valid(digits):
                 continue
             near = any(
                 0 <= start - k.end() <= _CONTEXT or 0 <= k.start() - end <= _CONTEXT
                 for k in _SSN_KEYWORD.finditer(
                     text, max(0, start - _CONTEXT - 24), min(len(text), end + _CONTEXT + 24)))
-            if len(value) == 9:
-                if not near:
-                    continue  # nine bare digits are an SSN only when called one
+            if len(value) == 9 or "." in value:
+                if not near and not (field and _in_ssn_column(text, start)):
+                    continue  # nine bare digits (or dotted) are an SSN only when called one
                 score = 0.9
             elif near:
                 score = 1.0
@@ -131,22 +141,62 @@ class SSNDetector:
         return found
 
 
+def _in_ssn_column(text: str, at: int) -> bool:
+    """Whether the field of a table (CSV, TSV, ``;`` or ``|``) at ``at`` is in a column
+    whose header is an SSN keyword: the first of the lines above with as many fields
+    (at most ``_LONGEST_HEADER`` characters each, 200 lines up)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line = text[line_start:len(text) if line_end == -1 else line_end]
+    sep = max(_SEPARATORS, key=line.count)
+    fields, column = line.count(sep), text.count(sep, line_start, at)
+    header = line
+    for _ in range(200):
+        if line_start == 0:
+            break
+        above_start = text.rfind("\n", 0, line_start - 1) + 1
+        above = text[above_start:line_start - 1]
+        if len(above) > _LONGEST_HEADER or above.count(sep) != fields:
+            break
+        header, line_start = above, above_start
+    if header is line:
+        return False
+    name = header.split(sep)[column].strip(" \"'\r")
+    return _SSN_KEYWORD.fullmatch(name) is not None
+
+
 # -------------------------------------------------------------------- date of birth
 
 # Birth keywords, found in the text's ASCII bytes in lower case (one byte a character,
 # "?" for the others, so offsets stay) by patterns that each start with a literal (the
 # regex engine finds those far faster than an alternation or a case-insensitive
-# pattern): born, birth..., bday, b-day, dob, d.o.b, geb., geboren, geburt...,
-# naissance, nacido, nacida, nacimiento, and "né le" / "née le".
+# pattern): born, birth..., bday, b-day, dob, d.o.b, geb, geb., geboren, geburt...,
+# naissance, naiss., DDN (date de naissance), né, née, nacido, nacida, nací, nació,
+# nacimiento, nac., cumpleaños, and the genealogists' "*" before a date
+# (``Anna Weber, * 12.03.1985``).
 _KEYWORD_SCANS = tuple(re.compile(p) for p in (
-    rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b)", rb"geb(?:oren|\.|urt[a-z?]*)",
-    rb"n(?:a(?:issance|cid[oa]|cimiento|c\.)|\?e? le)"))  # n?e le: né le, checked on the text
+    rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b|dn)", rb"geb(?:oren|\.|urt[a-z?]*)?",
+    rb"n(?:a(?:iss(?:ance|\.)?|c(?:i(?:d[oa]s?|miento|mos|ste|eron|\?)|\?|\.))|\?(?:es?|s)?)",
+    rb"cumplea(?:\?|n)os", rb"\*(?= ?[0-9])"))
+# A "?" in a keyword above (a letter the lower view does not hold) must be one of these
+# in the text: né, née, nés (French), nací, nació (Spanish), cumpleaños.
+_KEYWORD_LETTERS = "éÉíÍóÓñÑ"
+# Birth words that also name the day it is celebrated: a date near one of them only,
+# within the last few years, is a party's (``Geburtstagsfeier am 14.03.2024``).
+_EVENT_WORD = re.compile(r"(?i)b(?:irthday|-?day)|geburtstag|cumplea|anniversaire")
+_RECENT_YEARS = 4
+# Birth words that name something else than the date.
+_NOT_BIRTH_DATES = frozenset({b"geburtsort", b"geburtsname", b"geburtsland", b"birthplace",
+                              b"birthname", b"birthmark"})
+# What stands before a "*" that is no birth sign: a line's start (a bullet), a number
+# or an operator (a product).
+_NOT_BEFORE_STAR = frozenset("\n0123456789+-*/=×") | {""}
 
 _MONTHS: dict[str, int] = {}
 for _number, _names in enumerate((
         "january jan januar jänner jän janvier janv enero ene",
-        "february feb februar février fevrier févr fevr febrero",
-        "march mar märz maerz mär mars marzo",
+        "february feb februar feber février fevrier févr fevr fév fev febrero",
+        "march mar märz maerz mär mrz mars marzo",
         "april apr avril avr abril abr", "may mai mayo", "june jun juni juin junio",
         "july jul juli juillet juil julio", "august aug août aout agosto ago",
         "september sep sept septembre septiembre setiembre set",
@@ -180,17 +230,18 @@ def _trie(words: Iterable[str]) -> str:
 
 
 _MONTH = _trie(_MONTHS)
-_DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.)?"
+_DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.?[º°o])?\.?"  # 1st, 1er, 1.º, 1º, 14.
 
 _SPACE = r"[\ \t]{1,3}"          # between the parts of a date (bounded: see max_length)
-_SEP = r"[\ \t\-]{1,3}"
+_SEP = r"[\ \t\-/.]{1,3}"  # 14 März, 14-mar-1987, 14/Mar/1987, 14.Mar.1987
 _DATE = re.compile(
     rf"""(?ix)
     (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
+    | (?P<cy>(?:19|20)[0-9]{{2}})(?P<cm>0[1-9]|1[0-2])(?P<cd>0[1-9]|[12][0-9]|3[01])
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
-      (?:{_SPACE}(?:de|del))?{_SEP}(?P<dy>[0-9]{{4}})
-    | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}(?P<my>[0-9]{{4}})
+      (?:{_SPACE}(?:de|del))?{_SEP}'?(?P<dy>[0-9]{{4}}|[0-9]{{2}})
+    | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
     """)
 
 
@@ -257,8 +308,22 @@ def _windows(keywords: list[tuple[int, int]], reach: int, size: int) -> list[tup
     return out
 
 
+def _reach(text: str, keyword_end: int, date_start: int) -> int:
+    """How far a date may be after the keyword that ends at ``keyword_end``: farther
+    when a colon ends what stands between them (a form's label and its note)."""
+    if date_start - keyword_end <= _DOB_CONTEXT:
+        return _DOB_CONTEXT
+    between = text[keyword_end:date_start].rstrip(" \t\"'(")
+    return _DOB_LABEL_CONTEXT if between.endswith(":") and "\n" not in between else _DOB_CONTEXT
+
+
 def _two_digit_year(yy: int, today: datetime.date) -> int:
     return 2000 + yy if 2000 + yy <= today.year else 1900 + yy
+
+
+def _year(digits: str, today: datetime.date) -> int:
+    """The year that four digits, or two (``'87``, ``14 Mar 87``), write."""
+    return int(digits) if len(digits) == 4 else _two_digit_year(int(digits), today)
 
 
 def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
@@ -274,11 +339,13 @@ def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
             candidates.append((y, b, a))          # 31.12.1985: day first
         else:
             candidates += [(y, a, b), (y, b, a)]  # 12/31/1985 or 31/12/1985
+    elif m.group("cy"):
+        candidates.append((int(m.group("cy")), int(m.group("cm")), int(m.group("cd"))))
     elif m.group("dd"):
-        candidates.append((int(m.group("dy")), _MONTHS[m.group("dm").lower()],
+        candidates.append((_year(m.group("dy"), today), _MONTHS[m.group("dm").lower()],
                            int(m.group("dd"))))
     else:
-        candidates.append((int(m.group("my")), _MONTHS[m.group("mm").lower()],
+        candidates.append((_year(m.group("my"), today), _MONTHS[m.group("mm").lower()],
                            int(m.group("md"))))
     for y, mo, d in candidates:
         try:
@@ -297,11 +364,11 @@ class DateOfBirthDetector:
     name = "date-of-birth"
     types = ("date-of-birth",)
     #: A table's row (at most ``_LONGEST_ROW`` characters), whose end decides its date;
-    #: elsewhere a date of up to 44 characters, 40 of distance, a keyword of up to 32.
+    #: elsewhere a date of up to 44 characters, 64 of distance, a keyword of up to 32.
     max_length = _LONGEST_ROW + 2
-    #: Before a date: its keyword, up to 40 characters away (a table's header is
+    #: Before a date: its keyword, up to 64 characters away (a table's header is
     #: ``context``).
-    lookbehind = 116
+    lookbehind = 140
 
     @staticmethod
     def hold_from(text: str) -> int:
@@ -309,7 +376,7 @@ class DateOfBirthDetector:
         characters where one can start (a digit, or a month's name, at the start of a
         word); the keyword that makes it a date of birth may still come."""
         n = len(text)
-        lo = max(0, n - 116)
+        lo = max(0, n - 140)
         found = _DATE_START.search(_views.lower(_views.fold(text[lo:])))
         hold = n if found is None else lo + found.start()
         # a table's row: its date is one only if the row ends with as many fields as
@@ -331,7 +398,7 @@ class DateOfBirthDetector:
         starts = [ks for ks, _ in keywords]
         found = self._in_tables(text, keywords, today)
         taken = {d.start for d in found}
-        for lo, hi in _windows(keywords, _DOB_CONTEXT + _LONGEST_DATE, len(text)):
+        for lo, hi in _windows(keywords, _DOB_LABEL_CONTEXT + _LONGEST_DATE, len(text)):
             if _A_DIGIT.search(text, lo, hi) is None:
                 continue  # every date has a digit
             dates = list(_DATE.finditer(text, lo, hi))
@@ -339,16 +406,18 @@ class DateOfBirthDetector:
                 start, end = m.span()
                 if start in taken:
                     continue
-                first = bisect.bisect_left(starts, start - _DOB_CONTEXT - _LONGEST_KEYWORD)
+                first = bisect.bisect_left(starts,
+                                           start - _DOB_LABEL_CONTEXT - _LONGEST_KEYWORD)
                 last = bisect.bisect_right(starts, end + _DOB_CONTEXT)
                 # A keyword's date is the first one after it, or, with none after it
                 # near enough, the last one before it: never one with a date between.
                 prev_end = dates[i - 1].end() if i else -1
                 next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
-                if not any((0 <= start - ke <= _DOB_CONTEXT and ke >= prev_end)
-                           or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
-                               and next_start - ke > _DOB_CONTEXT)
-                           for ks, ke in keywords[first:last]):
+                near = [(ks, ke) for ks, ke in keywords[first:last]
+                        if (0 <= start - ke <= _reach(text, ke, start) and ke >= prev_end)
+                        or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
+                            and next_start - ke > _DOB_CONTEXT)]
+                if not near:
                     continue
                 before = text[start - 1] if start else " "
                 after = text[end] if end < len(text) else " "
@@ -356,8 +425,12 @@ class DateOfBirthDetector:
                     continue
                 if after in "./-:" and text[end + 1:end + 2].isdigit():
                     continue  # 12.03.1985.4, 1985-03-12-7, a time 12/03/85:10
-                if _birth_date(m, today) is None:
+                date = _birth_date(m, today)
+                if date is None:
                     continue
+                if date.year > today.year - _RECENT_YEARS and all(
+                        _EVENT_WORD.match(text, ks) for ks, _ in near):
+                    continue  # "Geburtstagsfeier am 14.03.2024": a party, not a birth
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
         return found
 
@@ -412,7 +485,7 @@ class DateOfBirthDetector:
                 pos = end + 1
             if pos == last_line:
                 headers.append(text[table.start:table.rows])
-                width = _DOB_CONTEXT + _LONGEST_DATE + _LONGEST_KEYWORD
+                width = _DOB_LABEL_CONTEXT + _LONGEST_DATE + _LONGEST_KEYWORD
                 filler = table.sep.join(["x" * (width // table.fields + 1)] * table.fields)
         if not headers:
             return ""
@@ -426,10 +499,21 @@ class DateOfBirthDetector:
         for scan in _KEYWORD_SCANS:
             for m in scan.finditer(view):
                 start, end = m.span()
-                if (start and text[start - 1].isalpha()) or (
-                        end < len(text) and text[end].isalpha() and text[end - 1] != "."):
-                    continue  # reborn, stubborn, dobby
-                if view[start + 1:start + 2] == b"?" and text[start + 1] not in "éÉ":
-                    continue  # n?e le must be né le
+                if start and text[start - 1].isalpha() and not (
+                        (text[start].isupper() and text[start - 1].islower())
+                        or view.endswith(b"dateof", 0, start)):
+                    continue  # reborn, stubborn; not dateOfBirth, patientDOB, dateofbirth
+                if end < len(text) and text[end].isalpha() and text[end - 1] != ".":
+                    continue  # dobby, nacional
+                if m.group() in _NOT_BIRTH_DATES:
+                    continue  # Geburtsort: a place, Geburtsname: a name
+                if b"?" in m.group() and view[start] != ord("g") and any(
+                        text[i] not in _KEYWORD_LETTERS
+                        for i in range(start, end) if view[i] == ord("?")):
+                    continue  # n?e must be né, naci? nació
+                if view[start] == ord("*") and (
+                        text[start - 1:start] not in (" ", "(", "\t")
+                        or text[:start].rstrip(" \t(")[-1:] in _NOT_BEFORE_STAR):
+                    continue  # "Max Muster (* 14.03.1987)"; not a bullet, "3 * 12.03"
                 words.append((start, end))
         return sorted(words)

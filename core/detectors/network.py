@@ -8,7 +8,10 @@
   "article", "chapter", "lot", "Abschnitt", "apartado", "OID", ... (one word, such as
   a product's name, may stand between, unless it names a host: "server", "host",
   "IP", ...), or right before "on Android", "(build", "beta", ...; nor a numbered
-  heading (``2.1.3.4 Scope`` at the start of a line);
+  heading (``2.1.3.4 Scope`` at the start of a line); and a quad of small numbers
+  only (every octet 31 or less, ``2.1.3.4``: far more often a section or a version
+  than anyone's address) only with a network word, a port, a CIDR suffix or brackets
+  around it;
 - ``UUIDDetector`` (``uuid``): ``8-4-4-4-12`` hex UUIDs of any version.
 
 Both anchor on punctuation (``.``, ``:``, ``-``) that the regex engine finds in C, then
@@ -142,6 +145,8 @@ class IPAddressDetector:
                     or (_line_start(text, start) and text[end:end + 1] in " \t"
                         and _HEADING_AFTER.match(text, end) and text[end:].lstrip()[:1].isupper())):
                 continue  # a version, a section, an OID or a heading
+            if _section_like(m.group()) and not _networked(text, start, end):
+                continue  # "2.1.3.4", "4.12.0.3" with no word of a network near
             covered = end
             yield Detection("ip-address", start, end, 1.0, self.name, m.group())
 
@@ -177,6 +182,56 @@ class IPAddressDetector:
                 continue
             covered = end
             yield Detection("ip-address", start, end, 1.0, self.name, value)
+
+
+# Addresses whose octets are all small that people write all the time: the public
+# resolvers (Cloudflare, Google, Quad9 and the like: one octet four times, or these).
+_WELL_KNOWN = frozenset({"1.0.0.1", "8.8.4.4", "4.2.2.1", "4.2.2.2"})
+
+
+def _section_like(value: str) -> bool:
+    """Whether a dotted quad is made of small numbers only, as section numbers,
+    versions and OIDs are (``2.1.3.4``, ``4.12.0.3``) and few hosts' addresses: every
+    octet 31 or less, the first not 0, 10 or 127 (a private or loopback address), not a
+    well-known resolver (``1.1.1.1``, ``8.8.4.4``)."""
+    octets = value.split(".")
+    if any(len(o) > 2 or int(o) > 31 for o in octets):
+        return False
+    return (octets[0] not in ("0", "10", "127") and len(set(octets)) > 1
+            and value not in _WELL_KNOWN)
+
+
+# Words that say a number among the next few words is a host's address: the tools,
+# fields and parts of a network people write it with (and _HOST_WORDS right before it).
+_NETWORK_WORDS = _HOST_WORDS - {"from", "von", "de", "desde", "at", "on"} | frozenset("""
+    ip ips ipv4 ip-adresse ip-address ip-addresse adresse-ip addr address addresses
+    adressen adresses direcciones ping pinged pingt ssh curl wget telnet nslookup dig
+    traceroute tracert connect connected connecting connection verbindung connexion
+    conexión conexion client src dst source destination remote peer origin lan wan vpn
+    wlan wifi subnet netmask cidr firewall nameserver resolver dhcp nat route routes
+    allow deny allowed blocked bloqué bloquée bloqueado gesperrt listen bind upstream
+    backend endpoint device gerät appareil dispositivo drucker imprimante impresora
+    printer nas switch ap access-point
+""".split())
+
+
+def _networked(text: str, start: int, end: int) -> bool:
+    """Whether a dotted quad at ``start:end`` reads as a host's address by what is
+    around it: a port or a CIDR suffix after it (``:8080``, ``/24``), brackets around
+    it (``relay=mx[2.1.3.4]``), ``@`` or ``//`` before it, or a network word
+    (``_NETWORK_WORDS``) among the few words before it on its line."""
+    after = text[end:end + 2]
+    if after[:1] in ":/" and after[1:].isdigit():
+        return True
+    before = text[max(0, start - 2):start]
+    if before.endswith(("@", "//", "[")):
+        return True
+    lo = max(0, start - 64)
+    line = text[text.rfind("\n", lo, start) + 1 or lo:start].lower()
+    words = [w.strip(".-").rpartition("_")[2] for w in _WORD_BREAKS.split(line) if w]
+    if words and words[-1] in _HOST_WORDS:
+        return True  # "from 2.1.3.4", "at 4.2.2.3": a preposition right before it
+    return any(w in _NETWORK_WORDS for w in words[-6:])
 
 
 def _line_start(text: str, at: int) -> bool:

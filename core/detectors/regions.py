@@ -74,7 +74,10 @@ for _lang, _words in LANGUAGES.items():
         _key = _word.encode("ascii", "replace")
         _LANGUAGES_OF[_key] = (*_LANGUAGES_OF.get(_key, ()), _lang)
 # ASCII punctuation as spaces: what is left between spaces are words (and numbers).
-_PUNCTUATION = bytes(32 if chr(b) in string.punctuation else b for b in range(256))
+# Not "?": in the lower view it stands for every letter outside ASCII too (``t?l?fono``);
+# a word is looked up as it is, then without the question marks around it.
+_PUNCTUATION = bytes(32 if chr(b) in string.punctuation and b != ord("?") else b
+                     for b in range(256))
 
 #: Letters that one language writes and the others of ``LANGUAGES`` seldom do: each
 #: one in a text counts as one of its words (a CV or a form has few short words).
@@ -111,7 +114,7 @@ _GENERIC_TLDS = frozenset("io co me tv ai ly to fm gg cc ws am im la sh st vc gl
 # "+33 6 ...", "0033 6 ...": a country code (its digits; separators may follow). (Each
 # pattern starts with a small set of characters, which the regex engine skips to.)
 _COUNTRY_CODE = re.compile(
-    r"[+0](?<![\w+][+0])(?:(?<=\+)|0)([1-9][0-9]{0,2})(?=[\s.\-/(]*[0-9])")
+    r"[+0](?<![\w+][+0])(?:(?<=\+)|0)([1-9][0-9]{0,2})(?=[\s.\-/()]*[0-9])")
 # The domain of an address or a link: its last label.
 _DOMAIN_TLD = re.compile(
     r"[@/w](?:(?<=@)|(?<=://)|(?<![\w.]w)ww\.)(?:[\w-]+\.)+([a-zA-Z]{2})(?![\w.-]|\.[\w])")
@@ -130,12 +133,14 @@ def languages_of(text: str) -> list[str]:
     counts: Counter[str] = Counter()
     words = _views.lower(text)[:_SAMPLE].translate(_PUNCTUATION).split()
     for word, n in Counter(words).items():
-        for lang in _LANGUAGES_OF.get(word, ()):
+        for lang in _LANGUAGES_OF.get(word) or _LANGUAGES_OF.get(word.strip(b"?"), ()):
             counts[lang] += n
     if not text.isascii():
         sample = text[:_SAMPLE].lower()
         for lang, letters in LETTERS.items():
-            counts[lang] += sum(map(sample.count, letters))
+            n = sum(map(sample.count, letters))
+            if n:  # (a language with none is not one of the text's)
+                counts[lang] += n
     if not counts:
         return []
     best = max(counts.values())

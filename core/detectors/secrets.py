@@ -25,7 +25,14 @@ or after it rules it out (``sk-8 risk``, a longer token).
   (``dop_v1_``, ``doo_v1_``, ``dor_v1_``), Twilio API keys (``SK`` and 32 hex digits),
   Stripe webhook secrets (``whsec_``), Square (``sq0atp-``, ``sq0csp-``), Postman
   (``PMAK-``), Databricks (``dapi``), Linear (``lin_api_``), OpenRouter
-  (``sk-or-v1-``).
+  (``sk-or-v1-``), Telegram bots (``<id>:AA...``), Discord bots (three dotted
+  segments), Mailchimp (32 hex digits and ``-us<n>``), Notion (``secret_``, ``ntn_``),
+  Groq (``gsk_``), Replicate (``r8_``), Perplexity (``pplx-``), xAI (``xai-``),
+  Atlassian (``ATATT3``), Supabase (``sbp_``), Figma (``figd_``), New Relic
+  (``NRAK-``), Grafana (``glsa_``), Sentry (``sntrys_``, ``sntryu_``), Google OAuth
+  client secrets (``GOCSPX-``) and access tokens (``ya29.``), Docker Hub
+  (``dckr_pat_``), Bitbucket (``ATBB``), age (``AGE-SECRET-KEY-1``), RubyGems
+  (``rubygems_``), PlanetScale (``pscale_tkn_``, ``pscale_pw_``), Netlify (``nfp_``).
 - ``stripe``: ``sk_live_``, ``rk_live_`` (0.99), ``pk_live_`` (publishable, 0.8); test
   keys ``sk_test_``, ``rk_test_`` (0.7), ``pk_test_`` (0.5).
 - ``jwt`` (0.98): three base64url segments whose header decodes to a JSON object with
@@ -46,7 +53,9 @@ or after it rules it out (``sk-8 risk``, a longer token).
 - ``generic`` (0.6 to 0.9, from the entropy): a token of 20+ characters with letters
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
-  ``credentials``, ``*_KEY``; not ``public key``, ``cache_key``, ``primary key``) and an
+  ``credentials``, ``*_KEY``; German, French and Spanish ``Schlüssel``, ``Kennwort``,
+  ``clé``, ``jeton``, ``clave``, ``contraseña`` with up to three words before the
+  value; not ``public key``, ``cache_key``, ``primary key``) and an
   assignment, a colon, ``is`` or a space, whose Shannon entropy is close to that of a random string of its length and
   alphabet. UUIDs, paths, placeholders (``your_api_key_here``) and made-up values
   (``abc0123456789``: six characters in a row) are skipped.
@@ -183,14 +192,27 @@ _PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
     (needle, tuple(map(re.compile, patterns))) for needle, patterns in (
         ("_", (r"npm_[A-Za-z0-9]{36}", r"hf_[A-Za-z]{34}", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
                r"do[opr]_v1_[a-f0-9]{64}", r"whsec_[A-Za-z0-9+/=]{24,96}",
-               r"lin_api_[A-Za-z0-9]{40}")),
+               r"lin_api_[A-Za-z0-9]{40}", r"secret_[A-Za-z0-9]{43}", r"ntn_[A-Za-z0-9]{40,50}",
+               r"gsk_[A-Za-z0-9]{52}", r"r8_[A-Za-z0-9]{37}", r"sbp_[a-f0-9]{40}",
+               r"figd_[A-Za-z0-9_-]{40,43}", r"glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}",
+               r"sntr(?:ys|yu)_[A-Za-z0-9+/=_-]{40,200}", r"dckr_pat_[A-Za-z0-9_-]{27}",
+               r"rubygems_[a-f0-9]{48}", r"pscale_(?:tkn|pw)_[A-Za-z0-9_.-]{32,64}",
+               r"nfp_[A-Za-z0-9]{36}")),
         ("-", (r"key-[0-9a-f]{32}", r"gl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,64}",
                r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,250}",
                r"sq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
-               r"sk-or-v1-[a-f0-9]{64}")),
-        ("", (r"SK[0-9a-f]{32}", r"dapi[a-f0-9]{32}(?:-[0-9])?")),
+               r"sk-or-v1-[a-f0-9]{64}",
+               r"pplx-[A-Za-z0-9]{48}", r"xai-[A-Za-z0-9]{80}", r"NRAK-[A-Z0-9]{27}",
+               r"GOCSPX-[A-Za-z0-9_-]{28}", r"AGE-SECRET-KEY-1[0-9A-Z]{58}")),
+        ("", (r"SK[0-9a-f]{32}", r"dapi[a-f0-9]{32}(?:-[0-9])?",
+              r"ATATT3[A-Za-z0-9_=-]{150,300}", r"ATBB[A-Za-z0-9]{32}")),
     ))
+_MAILCHIMP_DC = re.compile(r"-us[0-9]{1,2}")
+_HEX32 = re.compile(r"[0-9a-f]{32}")
+_TELEGRAM = re.compile(r"(?<=[0-9]):AA[0-9A-Za-z_-]{33}")
+_DISCORD = re.compile(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
+_GOOGLE_OAUTH = re.compile(r"ya29\.[0-9A-Za-z_-]{20,2000}")  # an OAuth access token
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
 _STRIPE = re.compile(r"k_(?P<mode>live|test)_[0-9A-Za-z]{10,247}")
 _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
@@ -229,16 +251,24 @@ _PEM_MIN_BODY = 48   # base64 characters: the smallest key (Ed25519, PKCS#8) has
 # name, a closing quote, an assignment (or "is", or a space), an opening quote, an auth
 # scheme. "key" counts only as the end of a name (api_key, apiKey, x-api-key, "secret
 # key"), never in "public key", "primary key" or "monkey".
-_KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential")
+# German, French and Spanish words for a key, a token or a password (a "?" stands for
+# a letter outside ASCII: Schlüssel, clé, contraseña) may have up to three words between
+# them and the value ("la clé API : ...", "la clave de API es ...", "API-Schlüssel
+# lautet ...").
+_KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential",
+             b"schl?ssel", b"cl?", b"clave", b"jeton", b"kennwort", b"contrase?a")
+_FOREIGN = frozenset(_KEYWORDS[8:])
 _VALUE = (
     rb"[a-z0-9_.-]{0,32}?"
     rb"[\"'`\]]?"
-    rb"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?:is|was)[ \t]+)?)"
+    rb"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?:is|was|ist|lautet|war|est|es|era)[ \t]+)?)"
     rb"[\"'`(]?"
     rb"(?:(?:bearer|basic|token)[ \t]+)?"
     rb"(?P<token>[a-z0-9+/=_~-]{20,512})"
 )
-_KEYWORD_VALUES = tuple(re.compile(re.escape(w) + _VALUE) for w in _KEYWORDS)
+_KEYWORD_VALUES = tuple(
+    re.compile(re.escape(w) + (rb"(?:[ \t]+[a-z?'-]{1,12}){0,3}?" if w in _FOREIGN else b"")
+               + _VALUE) for w in _KEYWORDS)
 _KEY_NAME = re.compile(
     rb"(?:api|secret|private|access|signing|encryption|master|license|licence|client|app"
     rb"|auth|service|account|admin|[a-z0-9][_.-]|x-)[ _.-]?\Z"
@@ -314,6 +344,14 @@ class SecretDetector:
                 found.extend(_prefixed(text, pattern, _provider, holding))
         if "SG." in text:
             found.extend(_prefixed(text, _SENDGRID, _provider))
+        if "ya29." in text:
+            found.extend(_prefixed(text, _GOOGLE_OAUTH, lambda m: ("google", 0.95)))
+        if ":AA" in text:
+            found.extend(_telegram(text))
+        if "-us" in text:
+            found.extend(_mailchimp(text))
+        if runs and "." in text:
+            found.extend(_discord(text, runs))
         dash = "-" in text
         if dash:
             found.extend(_prefixed(text, _SLACK, lambda m: ("slack", 0.98)))
@@ -359,6 +397,10 @@ class SecretDetector:
                     before = low[max(0, start - 16):start]
                     if _NOT_A_SECRET_KEY.search(before) or not _KEY_NAME.search(before):
                         continue
+                elif word in _FOREIGN and (
+                        any(text[start + i].isascii() for i, c in enumerate(word) if c == 63)
+                        or (start and text[start - 1].isalpha() and word == b"cl?")):
+                    continue  # Schlüssel, clé, contraseña: their letters, as words
                 t_start, t_end = m.span("token")
                 if t_start in seen or not _alone(text, t_start, t_end):
                     continue
@@ -410,6 +452,39 @@ def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge,
 
 def _provider(m: re.Match[str]) -> tuple[str, float]:
     return "provider", 0.95
+
+
+def _telegram(text: str) -> Iterator[Detection]:
+    """Telegram bot tokens: the bot's id (8 to 10 digits), ``:AA`` and 33 more."""
+    for m in _TELEGRAM.finditer(text):
+        start = m.start()
+        while start > m.start() - 10 and start and text[start - 1].isdigit():
+            start -= 1
+        if m.start() - start >= 8 and _alone(text, start, m.end()):
+            yield Detection(TYPE, start, m.end(), 0.95, "secrets:provider", text[start:m.end()])
+
+
+def _mailchimp(text: str) -> Iterator[Detection]:
+    """Mailchimp API keys: 32 hex digits, ``-us`` and the data centre's number (found
+    from the ``-us``: a pattern that starts with 32 hex digits is tried at every one)."""
+    at = text.find("-us")
+    while at != -1:
+        m = _MAILCHIMP_DC.match(text, at)
+        start = at - 32
+        if (m is not None and start >= 0 and _HEX32.fullmatch(text, start, at)
+                and _alone(text, start, m.end())):
+            yield Detection(TYPE, start, m.end(), 0.95, "secrets:provider", text[start:m.end()])
+        at = text.find("-us", at + 3)
+
+
+def _discord(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
+    """Discord bot tokens: three base64url segments (24 to 26, 6, 27 to 38 characters)
+    separated by dots, the first one a user id's base64 (``M``, ``N`` or ``O``)."""
+    for lo, hi in runs:
+        if text.startswith(".", hi) and 24 <= hi - lo <= 26 and text[lo] in "MNO":
+            m = _DISCORD.match(text, lo)
+            if m is not None and _alone(text, lo, m.end()):
+                yield Detection(TYPE, lo, m.end(), 0.95, "secrets:provider", m.group())
 
 
 def _sk_keys(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:

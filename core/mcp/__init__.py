@@ -10,7 +10,9 @@ result passes ``process_tool_result``. docs/mcp.md is the guide.
 - ``server``: ``MCPServer``, what to connect to and how the tools are filtered (public);
 - ``config``: ``[mcp.NAME]`` tables of a configuration file (public);
 - ``proxy``: ``MCPProxy``, ``tripwire mcp-proxy``'s server (public), its model
-  (``_proxy_model``) and HTTP layer (``_proxy_http``); ``cli``: the command (public);
+  (``_proxy_model``), its resources and prompts (``_proxy_resources``), a key's
+  processor overrides (``_proxy_keys``) and HTTP layer (``_proxy_http``); ``cli``: the
+  command (public);
 - ``_toolset``: one agent's tools from one server: listing, filtering, pinning, calls;
 - ``_connection``: one session, held by a task of its own, restarted when it dies;
 - ``_definitions``: a tool's definition, its digest, what changed in it, ``Listing``;

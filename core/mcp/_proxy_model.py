@@ -30,6 +30,11 @@ class Request:
     call_id: str = "mcp-call"
     #: the tools the model was offered, as the input processors left them (a listing)
     offered: list[Any] = attrs.field(factory=list)
+    #: resources and prompts (``tripwire.mcp._proxy_resources``): the base64 data the
+    #: processors do not read, kept aside while they check the rest; the code of an
+    #: upstream's JSON-RPC error
+    binaries: list[Any] = attrs.field(factory=list)
+    error_code: int | None = None
 
 
 #: The request the current run answers (set by the proxy around ``agent.generate``).

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tripwire")
 
+#: The fields of a listed definition a model does not read, kept on the ``Tool``
+#: (``Tool.listed_fields``): checked as input, and passed on by ``tripwire mcp-proxy``.
+LISTED_FIELDS = ("title", "annotations", "outputSchema")
+
 
 @attrs.define
 class _Offered:
@@ -79,6 +83,11 @@ class MCPToolset:
 
     async def open(self) -> None:
         await self._connected()
+
+    async def session(self) -> Connection:
+        """The live session, started when there is none (``tripwire mcp-proxy``'s
+        resources and prompts use it as the tools do)."""
+        return await self._connected()
 
     async def tools(self, recorder: Recorder | None) -> dict[str, Tool]:
         """The tools to offer a run (listing again when the server said they changed);
@@ -229,7 +238,8 @@ class MCPToolset:
             return await self.call(name, arguments)
 
         description = definition["description"] or definition["title"] or ""
-        return Tool(shown, description, schema, call)
+        listed = {key: definition[key] for key in LISTED_FIELDS if definition[key] is not None}
+        return Tool(shown, description, schema, call, listed_fields=listed or None)
 
     # -- calls
     async def call(self, name: str, arguments: dict[str, Any]) -> Any:

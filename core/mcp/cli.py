@@ -45,12 +45,12 @@ async def run(args: argparse.Namespace) -> int:
     from tripwire.mcp.proxy import MCPProxy
 
     config = load_config(args.config)
-    proxy = MCPProxy.from_config(config, args.agent)
     if not args.http:
-        await proxy.serve_stdio()
+        await MCPProxy.from_config(config, args.agent).serve_stdio()
         return 0
     from tripwire.serve import load_keys
 
     keys = load_keys(config.serve, config.path, args.keys_file)
-    await proxy.serve_http(keys if keys.keys else None, args.host, args.port)
+    proxy = MCPProxy.from_config(config, args.agent, keys if keys.keys else None)
+    await proxy.serve_http(None, args.host, args.port)
     return 0

@@ -51,6 +51,10 @@ KEYS: dict[str, Any] = {
     "timeout": float,
     "startup_timeout": float,
     "max_result_bytes": int,
+    "resources": bool | list[str],
+    "deny_resources": list[str],
+    "prompts": bool | list[str],
+    "deny_prompts": list[str],
 }
 
 
@@ -62,6 +66,10 @@ def check_table(name: str, table: Mapping[str, Any], where: str) -> None:
     for key, value in table.items():
         if key not in KEYS:
             raise ConfigurationError(f"{where}: {unknown_name('key', key, KEYS)}")
+        if key in ("resources", "prompts") and not isinstance(value, bool | list):
+            raise ConfigurationError(f"{where}: {key} must be true, false or a list of "
+                                     f"{'URI patterns' if key == 'resources' else 'names'}, "
+                                     f"got {value!r:.80}")
         check(key, value, KEYS[key], owner=where, noun="key")
     if ("command" in table) == ("url" in table):
         raise ConfigurationError(f"{where}: give command (a server run over stdio) or url "

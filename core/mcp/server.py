@@ -37,6 +37,11 @@ def _names(value: Any) -> tuple[str, ...] | None:
     return None if value is None else _strings_tuple(value)
 
 
+def _passed(value: Any) -> bool | tuple[str, ...]:
+    """``resources`` / ``prompts``: true, false, or a list (of patterns or names)."""
+    return value if isinstance(value, bool) else _strings_tuple(value)
+
+
 def _strings_tuple(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):  # (one name, not its letters)
         raise ConfigurationError(f"expected a list of strings, got the string {value!r}")
@@ -77,6 +82,13 @@ class MCPServer:
     timeout: float = 60.0
     startup_timeout: float = 30.0
     max_result_bytes: int = 4_000_000
+    #: ``tripwire mcp-proxy`` passes the server's resources through (true: all; a list:
+    #: the URIs matching one of its patterns, ``*`` any text) but never those matching
+    #: ``deny_resources``; its prompts likewise (by name). An agent reads neither.
+    resources: bool | tuple[str, ...] = attrs.field(default=False, converter=_passed)
+    deny_resources: tuple[str, ...] = attrs.field(default=(), converter=_strings_tuple)
+    prompts: bool | tuple[str, ...] = attrs.field(default=False, converter=_passed)
+    deny_prompts: tuple[str, ...] = attrs.field(default=(), converter=_strings_tuple)
 
     @classmethod
     def stdio(cls, name: str, command: str, args: Sequence[str] = (), *,
@@ -146,6 +158,19 @@ class MCPServer:
                 self.max_result_bytes, int) or self.max_result_bytes <= 0:
             raise ConfigurationError(f"{where}: max_result_bytes must be a positive "
                                      f"integer, got {self.max_result_bytes!r}")
+        for key in ("resources", "prompts"):
+            passed, denied = getattr(self, key), getattr(self, f"deny_{key}")
+            if not isinstance(passed, bool):
+                _strings(where, key, passed)
+            _strings(where, f"deny_{key}", denied)
+            if denied and passed is False:
+                raise ConfigurationError(f"{where}: deny_{key} filters the {key} passed "
+                                         f"through, and {key} is false: set {key} = true "
+                                         f"(or a list) first")
+            both = set(passed if not isinstance(passed, bool) else ()) & set(denied)
+            if both:
+                raise ConfigurationError(f"{where}: {', '.join(sorted(both))} is in both "
+                                         f"{key} and deny_{key}")
         if importlib.util.find_spec("mcp") is None:
             raise MissingDependencyError(f"{where}: MCP servers need the official MCP SDK: "
                                          f"pip install 'tripwire[mcp]'")
@@ -161,11 +186,34 @@ class MCPServer:
         name = self.prefix + tool_name
         return name if TOOL_NAME.fullmatch(name) else None
 
+    def passes_resource(self, uri: str) -> bool:
+        """Whether ``tripwire mcp-proxy`` passes the resource ``uri`` (or a template's
+        ``uriTemplate``) through: ``resources`` takes it and ``deny_resources`` does not."""
+        return _passes(self.resources, self.deny_resources, uri, _pattern)
+
+    def passes_prompt(self, name: str) -> bool:
+        """Whether ``tripwire mcp-proxy`` passes the prompt ``name`` (the server's) through."""
+        return _passes(self.prompts, self.deny_prompts, name, str.__eq__)
+
     def toolset(self) -> MCPToolset:
         """A new session of one agent to this server (``tripwire.tools.ToolSource``)."""
         from tripwire.mcp._toolset import MCPToolset
 
         return MCPToolset(self)
+
+
+def _passes(passed: bool | tuple[str, ...], denied: tuple[str, ...], value: str,
+            match: Any) -> bool:
+    if passed is False or any(match(d, value) for d in denied):
+        return False
+    return passed is True or any(match(p, value) for p in passed)
+
+
+def _pattern(pattern: str, value: str) -> bool:
+    """Whether ``value`` matches ``pattern``, in which ``*`` is any text (and nothing
+    else is special: a URI's ``?`` and ``[`` are themselves)."""
+    return re.fullmatch(".*".join(map(re.escape, pattern.split("*"))), value,
+                        re.DOTALL) is not None
 
 
 def _strings(where: str, key: str, value: Any) -> None:

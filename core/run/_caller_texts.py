@@ -9,7 +9,8 @@ like its instructions. When the caller is not trusted as the author is
 the call itself gives is input like its system messages: while ``process_input`` runs
 (and when the checks beside the run start), every string of the call's
 ``client_tools`` (the description; each string anywhere in ``parameters``:
-descriptions, titles, enum values, defaults, examples), of its ``provider_options``
+descriptions, titles, enum values, defaults, examples; for a tool listed from a
+server, its ``listed_fields`` too: an MCP tool's title, annotations and output schema), of its ``provider_options``
 and of its ``model_settings`` (the ones the agent does not have itself at that place)
 is a system-role message of its own among the input, so the input processors check it
 as they check the caller's system messages: a redactor redacts it, one that filters
@@ -36,6 +37,7 @@ import attrs
 from tripwire.messages._list import MessageList
 from tripwire.messages._types import CALLER_TEXT, Message, TextPart
 from tripwire.run._call import CallOptions
+from tripwire.tools import Tool
 
 #: Where one string sits: ``"tools"`` and the tool's name, ``"provider_options"`` or
 #: ``"model_settings"``; then the keys and indexes down to it.
@@ -56,8 +58,7 @@ def add_caller_texts(message_list: MessageList, call: CallOptions) -> list[tuple
     caller = call.system_is_input
     for name in (*call.caller_tools, *call.listed_tools) if caller else call.listed_tools:
         tool = config.tools[name]
-        found.extend(_strings({"description": tool.description,
-                               "parameters": tool.parameters}, ("tools", name)))
+        found.extend(_strings(_definition(tool), ("tools", name)))
     for key, own in zip(("provider_options", "model_settings"), call.own_settings,
                         strict=True):
         if caller:
@@ -92,15 +93,24 @@ def lift_caller_texts(message_list: MessageList, paths: list[tuple[Path, str]],
         node[path[-1]] = texts.get(message_id, "")
     for name, tree in places.get("tools", {}).items():
         tool = config.tools[name]
-        definition = _replaced({"description": tool.description,
-                                "parameters": tool.parameters}, tree)
+        definition = _replaced(_definition(tool), tree)
         config.tools[name] = attrs.evolve(tool, description=definition["description"],
-                                          parameters=definition["parameters"])
+                                          parameters=definition["parameters"],
+                                          listed_fields=definition.get("listed_fields"))
     if "provider_options" in places:
         config.provider_options = _replaced(config.provider_options,
                                             places["provider_options"])
     if "model_settings" in places:
         config.model_settings = _replaced(config.model_settings, places["model_settings"])
+
+
+def _definition(tool: Tool) -> dict[str, Any]:
+    """What of a tool's definition is checked: its description, its parameters and
+    what its server listed beside them (``Tool.listed_fields``)."""
+    definition = {"description": tool.description, "parameters": tool.parameters}
+    if tool.listed_fields:
+        definition["listed_fields"] = tool.listed_fields
+    return definition
 
 
 def _strings(value: Any, path: Path) -> Iterator[tuple[Path, str]]:

@@ -47,19 +47,26 @@ from tripwire.serve._workers import serve_workers
 
 if TYPE_CHECKING:
     from tripwire.serve._app import Gateway
+    from tripwire.serve._config import check_disabled, key_agent_kwargs
 
-__all__ = ["CANCEL_GRACE", "GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics", "digest", "event_loop",
-           "load_keys", "prepare_collector", "register", "running", "serve", "serve_workers"]
+__all__ = ["CANCEL_GRACE", "GC_THRESHOLD", "ApiKey", "Gateway", "Keys", "Metrics",
+           "check_disabled", "digest", "event_loop", "key_agent_kwargs", "load_keys",
+           "prepare_collector", "register", "running", "serve", "serve_workers"]
 
 if not TYPE_CHECKING:  # a type checker reads the import above, and flags a misspelt name
 
     def __getattr__(name):
         # The gateway (and aiohttp's server) is imported when first used, so that the
-        # command line can add ``tripwire serve`` without loading it.
+        # command line can add ``tripwire serve`` without loading it; so are the
+        # helpers that build a key's agents.
         if name == "Gateway":
             from tripwire.serve._app import Gateway
 
             return Gateway
+        if name in ("check_disabled", "key_agent_kwargs"):  # (they build agents)
+            from tripwire.serve import _config
+
+            return getattr(_config, name)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 def register(subparsers: Any) -> None:

@@ -17,7 +17,8 @@ from tripwire.registry import discovery
 from tripwire.serve._keys import ApiKey, Keys
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_CONCURRENT", "DEFAULT_SHUTDOWN_TIMEOUT",
-           "DEFAULT_WRITE_TIMEOUT", "SERVE_KEYS", "build_agents", "serve_table"]
+           "DEFAULT_WRITE_TIMEOUT", "SERVE_KEYS", "build_agents", "check_disabled",
+           "key_agent_kwargs", "serve_table"]
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT = 64
@@ -57,7 +58,7 @@ def build_agents(config: Config, keys: Keys
                 f"{', '.join(agents)}")
         if key.overrides:
             mine = [name for name in agents if key.may_use(name)]
-            _check_disabled(key, [agents[name] for name in mine])
+            check_disabled(key, [agents[name] for name in mine])
             for name in mine:
                 key_agents[(key.name, name)] = _override(config, name, key)
     return agents, key_agents
@@ -66,7 +67,23 @@ def build_agents(config: Config, keys: Keys
 def _override(config: Config, name: str, key: ApiKey) -> Agent:
     """The agent ``name`` as ``key`` runs it: without the processors it disables, with
     the ones it adds."""
-    kwargs = config.agent_kwargs(name)
+    kwargs = key_agent_kwargs(config, name, key)
+    try:
+        return config.build(Agent, name, kwargs)
+    except ConfigurationError as e:
+        raise ConfigurationError(
+            f"serve.keys.{key.name}: the agent {name!r} with this key's processors: {e}"
+        ) from e
+
+
+def key_agent_kwargs(config: Config, name: str, key: ApiKey,
+                     kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``Agent`` arguments of ``[agents.NAME]`` as ``key`` runs it: ``kwargs`` (the
+    table's, ``config.agent_kwargs(name)``, unless given) with the processor lists
+    without the processors the key disables and with the ones it adds, each built anew
+    (the key's own instances). ``tripwire mcp-proxy`` applies a key's overrides with it
+    too."""
+    kwargs = config.agent_kwargs(name) if kwargs is None else dict(kwargs)
     for kind in ("input_processors", "output_processors", "error_processors"):
         kept = [p for p in kwargs.get(kind) or [] if getattr(p, "id", None) not in key.disable]
         try:
@@ -81,15 +98,10 @@ def _override(config: Config, name: str, key: ApiKey) -> Agent:
         if any(p.id in key.disable for p in defaults):
             kwargs["default_error_processors"] = False
             kwargs["error_processors"] += [p for p in defaults if p.id not in key.disable]
-    try:
-        return config.build(Agent, name, kwargs)
-    except ConfigurationError as e:
-        raise ConfigurationError(
-            f"serve.keys.{key.name}: the agent {name!r} with this key's processors: {e}"
-        ) from e
+    return kwargs
 
 
-def _check_disabled(key: ApiKey, agents: list[Agent]) -> None:
+def check_disabled(key: ApiKey, agents: list[Agent]) -> None:
     """A disabled id that none of the key's agents has is a typo: say so."""
     ids = {getattr(p, "id", None) for agent in agents for p in agent.list_processors()}
     missing = [d for d in key.disable if d not in ids]

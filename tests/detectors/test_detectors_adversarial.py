@@ -8,7 +8,7 @@ import ipaddress
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tripwire.detectors import contact, financial, network, secrets
@@ -366,7 +366,14 @@ PHONE_TEXT = pieces("212", "555", "0100", "020", "7946", "0958", "12", "1", "201
 @settings(deadline=None, max_examples=300)
 @given(PHONE_TEXT)
 def test_phone_numbers_are_found_as_before(text):
+    # (but a number that ends in a dash and one or two digits, an extension now: below)
+    assume(not re.search(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9])", text))
     assert list(_NEW_PHONE.detect(text)) == list(_OLD_PHONE.detect(text))
+
+
+def test_a_dash_and_one_or_two_digits_after_a_number_are_its_extension():
+    assert [d.value for d in _NEW_PHONE.detect("Tel. 030 1234567-0")] == ["030 1234567"]
+    assert [d.value for d in _OLD_PHONE.detect("Tel. 030 1234567-0")] == []
 
 
 def test_these_phone_numbers_are_found_as_before():

@@ -65,7 +65,9 @@ def test_a_hosts_address_is_found(text, value):
 
 OCTET = st.integers(0, 255)
 HOST_WORDS = st.sampled_from(["from ", "host ", "IP ", "server: ", "Server ", "at ", "ping ",
-                              "connect to ", "(", "client=", "addr ", "- "])
+                              "connect to ", "client=", "addr ", "Adresse IP ", "dirección IP ",
+                              "ssh root@"])
+PUNCTUATION = st.sampled_from(["(", "- ", "", "[", '"'])
 VERSION_WORDS = st.sampled_from(["version ", "Version: ", "v", "release ", "build ", "upgrade to ",
                                  "section ", "§ ", "Abschnitt ", "article ", "apartado ",
                                  "versión ", "mise à jour ", "OID "])
@@ -79,7 +81,51 @@ def test_property_any_address_after_a_host_word_is_found(word, a, b, c, d):
 
 
 @settings(max_examples=200, deadline=None, database=None)
+@given(PUNCTUATION, st.integers(32, 255), OCTET, OCTET, OCTET)
+def test_property_an_address_with_a_large_octet_needs_no_word(before, a, b, c, d):
+    value = f"{a}.{b}.{c}.{d}"
+    assert values(f"see {before}{value} now") == [value]
+
+
+@settings(max_examples=200, deadline=None, database=None)
 @given(VERSION_WORDS, OCTET, OCTET, OCTET, OCTET)
 def test_property_no_dotted_number_after_a_version_or_section_word_is_an_address(
         word, a, b, c, d):
     assert values(f"see {word}{a}.{b}.{c}.{d} now") == []
+
+
+@pytest.mark.parametrize("text", [
+    "Siehe 2.1.3.4 der AGB",
+    "see 3.2.1.4 above",
+    "voir le point 2.1.3.4 ci-dessous",
+    "véase 4.1.2.3",
+    "conforme al 2.1.3.4",
+    "cf. 2.1.3.4",
+    "Die App (4.12.0.3) stürzt ab",
+    "Pasa con la 4.12.0.3 también",
+    "running 5.1.0.12 since monday",
+    "Abschnitt 3, Unterpunkt 2.1.3.4",
+    "- 3.1.2.4 Haftung",
+    "tel que prévu en 12.3.1.2 et 12.3.1.3",
+])
+def test_a_dotted_quad_of_small_numbers_with_no_network_word_is_no_address(text):
+    assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("ping 4.2.2.3 fails", "4.2.2.3"),
+    ("DNS 1.1.1.1", "1.1.1.1"),
+    ("Server 5.9.12.3 antwortet nicht", "5.9.12.3"),
+    ("client=3.4.5.6 status=200", "3.4.5.6"),
+    ("ssh root@2.3.4.5", "2.3.4.5"),
+    ("2.1.3.4:8080 is open", "2.1.3.4"),
+    ("allow 2.1.3.0/24", "2.1.3.0"),
+    ("El router de casa es 10.0.0.1", "10.0.0.1"),
+    ("IP-Adresse: 3.2.1.4", "3.2.1.4"),
+    ("l'adresse IP 3.2.1.4 est bloquée", "3.2.1.4"),
+    ("dirección IP: 3.2.1.4", "3.2.1.4"),
+    ("Desde 2.3.4.5 no responde", "2.3.4.5"),
+    ("relay=mx[5.1.2.3]:25", "5.1.2.3"),
+])
+def test_a_dotted_quad_of_small_numbers_with_a_network_word_is_an_address(text, value):
+    assert values(text) == [value]

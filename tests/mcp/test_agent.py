@@ -286,6 +286,28 @@ async def test_a_changed_definition_is_refused_naming_the_tool_and_what_changed(
     assert result.steps[0].tool_results[0].is_error
 
 
+async def test_a_changed_annotation_is_refused_as_a_changed_description_is(caplog) -> None:
+    model = MockModel([*calls("mutate"), *calls()])
+    async with Agent(id="a", model=model, tools=[stdio_server(allow=["mutate", "annotated"])]) \
+            as agent:
+        await agent.generate("change it")
+        with caplog.at_level(logging.WARNING, "tripwire"):
+            await agent.generate("again")
+    assert [t.name for t in model.requests[2].tools] == ["mutate"]
+    assert "tool 'annotated' changed since the agent first listed it (annotations.title " \
+           "changed)" in caplog.text
+
+
+async def test_a_poisoned_title_is_caught_as_a_description_is(mcp_server) -> None:
+    model = MockModel(calls())
+    agent = Agent(id="a", model=model, tools=[mcp_server(allow=["poisoned_title"])],
+                  input_processors=[PromptInjectionDetector()])
+    async with agent:
+        result = await agent.generate("hello")
+    assert result.tripwire.processor_id == "prompt-injection-detector"
+    assert model.requests == []
+
+
 async def test_allow_updates_takes_a_changed_definition() -> None:
     model = MockModel([*calls("mutate"), *calls()])
     server = stdio_server(allow=["mutate", "search"], allow_updates=True)

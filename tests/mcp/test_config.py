@@ -48,6 +48,10 @@ mcp_servers = ["notes"]
      "[mcp.notes]: unknown key 'allowed'"),
     ('[mcp.notes]\nurl = "http://127.0.0.1:9/mcp"\ncommand = "x"',
      "[mcp.notes]: give command (a server run over stdio) or url"),
+    ('[mcp.notes]\nurl = "http://127.0.0.1:9/mcp"\nresources = "notes://*"',
+     "[mcp.notes]: resources must be true, false or a list of URI patterns, got 'notes://*'"),
+    ('[mcp.notes]\nurl = "http://127.0.0.1:9/mcp"\nprompts = 1',
+     "[mcp.notes]: prompts must be true, false or a list of names, got 1"),
     ('[agents.a]\nmodel = "openai/x"\nmcp_servers = ["notes"]',
      "[agents.a] mcp_servers: 'notes' names no [mcp.NAME] table (defined: none defined)"),
 ])
@@ -70,4 +74,23 @@ mcp_servers = ["notes"]
 """)
     with pytest.raises(ConfigurationError, match=r"tripwire.toml: \[mcp.notes\]: url must be "
                                                  r"an http:// or https:// URL"):
+        Agent.from_config(path, "a")
+
+
+@pytest.mark.parametrize(("keys", "said"), [
+    ('deny_resources = ["secret://*"]',
+     "deny_resources filters the resources passed through, and resources is false"),
+    ('prompts = ["a"]\ndeny_prompts = ["a"]', "a is in both prompts and deny_prompts"),
+])
+def test_resources_and_prompts_options_are_checked(tmp_path, keys, said) -> None:
+    path = write(tmp_path, f"""
+[mcp.notes]
+url = "http://127.0.0.1:9/mcp"
+{keys}
+
+[agents.a]
+model = "openai/gpt-5-mini"
+mcp_servers = ["notes"]
+""")
+    with pytest.raises(ConfigurationError, match=rf"\[mcp.notes\]: {said}"):
         Agent.from_config(path, "a")

@@ -4,51 +4,17 @@ of the test server (tests/support/mcp_servers.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-import socket
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.support.mcp_servers import EMAIL, INJECTED, ROOT, SECRET, command
+from tests.mcp.helpers import KEY, Proxied, config, http_client, text_of
+from tests.support.mcp_servers import EMAIL, INJECTED, ROOT, SECRET
 from tripwire.mcp.proxy import MCPProxy
 
 mcp = pytest.importorskip("mcp")
-
-KEY = "test-key-0123456789"
-
-
-def config(tmp_path: Path, allow: list[str], keys: bool = False) -> Path:
-    executable, args = command()
-    path = tmp_path / "tripwire.toml"
-    text = f"""
-[mcp.notes]
-command = {json.dumps(executable)}
-args = {json.dumps(args)}
-cwd = {json.dumps(str(ROOT))}
-allow = {json.dumps(allow)}
-
-[agents.guarded]
-model = "openai/never-called"
-mcp_servers = ["notes"]
-input_processors = ["prompt-injection-detector", "pii-detector"]
-output_processors = ["prompt-injection-detector", "pii-detector"]
-"""
-    if keys:
-        text += """
-[serve.keys.alice]
-key_env = "TRIPWIRE_TEST_PROXY_KEY"
-tenant = "acme"
-"""
-    path.write_text(text)
-    return path
-
-
-def text_of(result) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content)
 
 
 async def test_an_sdk_client_gets_guarded_tools_over_stdio(tmp_path) -> None:
@@ -76,51 +42,6 @@ async def test_an_sdk_client_gets_guarded_tools_over_stdio(tmp_path) -> None:
         assert weather.structured_content == {"temperature": 21.5}
         searched = await client.call_tool("search", {"query": "hooks"})
         assert text_of(searched) == "3 pages match 'hooks'"
-
-
-class Proxied:
-    """The proxy over streamable HTTP in this event loop, on a free loopback port."""
-
-    def __init__(self, proxy: MCPProxy, keys=None) -> None:
-        self.proxy = proxy
-        self.keys = keys
-        self.stop = asyncio.Event()
-        self.port = 0
-
-    async def __aenter__(self) -> Proxied:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        listening = asyncio.Event()
-
-        def started(port: int) -> None:
-            self.port = port
-            listening.set()
-
-        self.task = asyncio.ensure_future(self.proxy.serve_http(
-            self.keys, "127.0.0.1", 0, sock=sock, started=started, stop=self.stop))
-        waiter = asyncio.ensure_future(listening.wait())
-        await asyncio.wait([self.task, waiter], return_when=asyncio.FIRST_COMPLETED)
-        if self.task.done():
-            waiter.cancel()
-            await self.task
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        self.stop.set()
-        await self.task
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/mcp"
-
-
-def http_client(url: str, key: str | None):
-    from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
-
-    headers = {"Authorization": f"Bearer {key}"} if key else None
-    return create_mcp_http_client(headers=headers), lambda http: mcp.Client(
-        streamable_http_client(url, http_client=http), mode="legacy")
 
 
 async def test_over_http_a_key_is_needed_and_its_tenant_is_logged(tmp_path, monkeypatch,

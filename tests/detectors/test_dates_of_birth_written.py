@@ -1,0 +1,114 @@
+"""Dates of birth as people write them in English, German, French and Spanish, beyond
+the forms the evaluation set's development half holds: every birth word of the four
+languages (verbs and abbreviations too), month names and their abbreviations with any
+separator, ordinals, two-digit years, compact ``YYYYMMDD``, keys of JSON and logs in
+camelCase; and, side by side, the dates near those words that are not anyone's birth."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from tripwire.detectors.identity import DateOfBirthDetector
+
+DOB = DateOfBirthDetector()
+
+
+def values(text: str) -> list[str]:
+    return [d.value or "" for d in DOB.detect(text)]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    # English
+    ("born 14 Mar 87 in Leeds", "14 Mar 87"),
+    ("She was born on March 14th, '87.", "March 14th, '87"),
+    ("B-day: 3rd Feb 1992", "3rd Feb 1992"),
+    ("DOB 19870314, MRN 448812", "19870314"),
+    ('{"dateOfBirth": "1987-03-14", "plan": "gold"}', "1987-03-14"),
+    ("patientDOB=19870314 ward=4", "19870314"),
+    ("dateofbirth=03/14/1987&zip=10001", "03/14/1987"),
+    ("d.o.b. 14-Mar-1987", "14-Mar-1987"),
+    # German
+    ("Geb: 14.03.1987, Köln", "14.03.1987"),
+    ("geb 14.3.87", "14.3.87"),
+    ("Max Mustermann (* 14.03.1987) wohnt in Bonn", "14.03.1987"),
+    ("Anna Weber, *12. Mrz. 1985, Köln", "12. Mrz. 1985"),
+    ("geboren am 14.März 1987", "14.März 1987"),
+    ("Geburtstag: 2. Feber 1990", "2. Feber 1990"),
+    ("geburtsDatum=1987-03-14", "1987-03-14"),
+    # French
+    ("Né à Lyon le 14 mars 1987.", "14 mars 1987"),
+    ("née en Bretagne le 2 fév. 1990", "2 fév. 1990"),
+    ("Date de naiss. : 03/04/1985", "03/04/1985"),
+    ("DDN : 12/05/1979", "12/05/1979"),
+    ("né(e) le 14/03/1987", "14/03/1987"),
+    ("dateNaissance=1987-03-14", "1987-03-14"),
+    # Spanish
+    ("nació el 3 de mayo de 1990 en Sevilla", "3 de mayo de 1990"),
+    ("yo nací el 14/03/1987", "14/03/1987"),
+    ("mi cumpleaños: 14-mar-1987", "14-mar-1987"),
+    ("nacido el 1º de mayo de 1980", "1º de mayo de 1980"),
+    ("fecha de nacimiento: 14/mar/1987", "14/mar/1987"),
+    ("fechaNacimiento=1987-03-14", "1987-03-14"),
+])
+def test_a_date_of_birth_written_any_way_is_found(text, value):
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "* 2024-03-12 released the new build",           # a bullet, not a birth sign
+    "notes:\n  * 12.03.1985 contract signed",
+    "Preis 3 * 12.03.2020",                            # a product
+    "NAC policy of 12.03.2023",                        # no birth word
+    "nacional desde el 12/03/2020",
+    "Firmengeburtstag am 12.03.2019",                  # a word that holds one
+    "Rhône, le 14 mars 1987",
+    "la nacionalidad se concedió el 3 de mayo de 2010",
+    "Geburtsort: Köln. Vertrag vom 01.02.2020, Anlage vom 03.02.2020",
+])
+def test_a_date_no_birth_word_names_is_not_one(text):
+    assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Date of birth (as shown on your passport, DD/MM/YYYY): 14/03/1987", "14/03/1987"),
+    ("Geburtsdatum (bitte wie im Reisepass angeben, TT.MM.JJJJ): 14.03.1987", "14.03.1987"),
+    ("Date de naissance (telle qu'indiquée sur la pièce d'identité) : 14/03/1987",
+     "14/03/1987"),
+    ("Fecha de nacimiento (tal como figura en su pasaporte): 14/03/1987", "14/03/1987"),
+])
+def test_a_forms_label_with_a_note_before_its_colon_names_the_date_after_it(text, value):
+    assert values(text) == [value]
+
+
+def test_a_date_far_after_a_birth_word_with_no_colon_between_is_not_its_date():
+    assert values("I was born, and then very many, many years later, on 12.03.1985, I moved") == []
+    assert values("born in a village far away from here, and on the 12.03.1985: I moved") == []
+
+
+def test_the_birth_date_column_of_a_markdown_table_is_found():
+    table = ("| Name | Geburtsdatum | Ort |\n|---|---|---|\n"
+             "| Anna Weber | 14.03.1987 | Köln |\n| Jonas Kurt | 02.11.1990 | Bonn |\n")
+    assert values(table) == ["14.03.1987", "02.11.1990"]
+
+
+LAST_YEAR = datetime.date.today().year - 1
+
+
+@pytest.mark.parametrize("text", [
+    f"Geburtstagsfeier am 14.03.{LAST_YEAR} im Büro",
+    f"birthday party on 03/14/{LAST_YEAR}",
+    f"cumpleaños de Lucía el 3 de mayo de {LAST_YEAR}",
+])
+def test_a_recent_date_near_a_birthday_word_only_is_a_party(text):
+    assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("my birthday is 14/03/1987", "14/03/1987"),
+    ("Mein Sohn, geb. 11.02.2024, hat bald Geburtstag", "11.02.2024"),
+    ("mi cumpleaños: 14-mar-1987", "14-mar-1987"),
+])
+def test_a_birthday_words_old_date_or_a_birth_words_recent_one_is_a_birth_date(text, value):
+    assert values(text) == [value]

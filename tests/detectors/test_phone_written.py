@@ -1,0 +1,126 @@
+"""Phone numbers as people write them in the four languages' countries, in short texts
+that say little of their language: a phone word right before a national number ("Tel.",
+"Fax", "Mobil", "Tfno.", "portable", "M:") is enough to try the plans of the countries
+of English, German, French and Spanish; a German switchboard's ``-0`` is an extension
+after the number; and, side by side, the identifiers, amounts and pieces that are no
+phone number even after such a word."""
+
+from __future__ import annotations
+
+import pytest
+
+from tripwire.detectors.contact import CALLED_REGIONS, PhoneDetector
+from tripwire.detectors.regions import languages_of
+
+PHONE = PhoneDetector()
+
+
+def values(text: str) -> list[str]:
+    return [d.value or "" for d in PHONE.detect(text) if d.score >= 0.6]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    # German
+    ("Tel. 030/12345678", "030/12345678"),
+    ("Mobil 0151-23456789", "0151-23456789"),
+    ("Fax: 089 / 123 456 78", "089 / 123 456 78"),
+    ("Ruf mich an: 0171 2345678", "0171 2345678"),
+    ("M: 0171 2345678", "0171 2345678"),
+    ("Telefon: 030 1234567-0", "030 1234567"),       # the switchboard's -0 left out
+    # French
+    ("Tél : 01.42.68.53.00", "01.42.68.53.00"),
+    ("portable 0612345678", "0612345678"),
+    ("joignable au 01-42-68-53-00", "01-42-68-53-00"),
+    ("GSM 0470 12 34 56", "0470 12 34 56"),           # Belgium
+    # Spanish
+    ("Tel: 91 402 73 18", "91 402 73 18"),
+    ("Tfno.: 612 34 56 78", "612 34 56 78"),
+    ("teléfono 912 345 678", "912 345 678"),
+    ("móvil 612345678", "612345678"),
+    # English
+    ("T: 020 7946 0958", "020 7946 0958"),
+    ("mobile 0412 345 678", "0412 345 678"),          # Australia
+    ("call 212-555-0143 x204", "212-555-0143"),
+    ("+1 (212) 555-0143 ext. 12", "+1 (212) 555-0143"),
+])
+def test_a_national_number_after_a_phone_word_is_found_in_a_short_text(text, value):
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Bestellnummer 0171 2345678",
+    "Kundennummer: 030 1234567",
+    "N° de commande 06 12 34 56 78",
+    "pedido 612 34 56 78",
+    "Le montant est de 612 345 678 €",
+    "SIRET 732 829 320 00074",
+    "Seriennummer 0123 4567 8901",
+    "ISBN 978-3-16-148410-0",
+    "Tel. Bestellung 0171 2345678",                   # the identifier's word is the nearer
+    "tel 800 3456 712 thanks",                        # no country writes it so
+    "Tel. 1 2 3 4 5 6 7 8",
+    "Tél : 2024-06-12 à 10h",
+    "Fax vom 12.03.2024 erhalten",
+    "Tfno. ref 0612345678",
+])
+def test_identifiers_and_amounts_after_or_without_a_phone_word_are_no_phone_numbers(text):
+    assert values(text) == []
+
+
+def test_the_called_regions_are_those_of_the_four_languages_but_mexico():
+    assert set(CALLED_REGIONS) == {"GB", "IE", "AU", "DE", "AT", "CH", "FR", "BE", "ES"}
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("móvil 612345678", "es"),
+    ("Vielen Dank für Ihre Nachricht", "de"),
+    ("très bien, merci", "fr"),
+])
+def test_a_word_with_letters_outside_ascii_counts_for_its_language(text, lang):
+    assert languages_of(text) == [lang]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Bitte rufen Sie die Tel.-Nr. 030 1234567 an, danke.", "030 1234567"),
+    ("Notfall-Nr.: 0171 2345678 bitte", "0171 2345678"),
+    ("Handy-Nr. 0171 2345678 und danke", "0171 2345678"),
+    ("Fax-Nr. 030 1234568 danke", "030 1234568"),
+    ("Tel. No. 020 7946 0958, thanks", "020 7946 0958"),
+    ("Phone no. 020 7946 0958 thanks", "020 7946 0958"),
+    ("Tel. #: (415) 555-2671", "(415) 555-2671"),
+    ("mon n° de portable : 06 12 34 56 78, merci", "06 12 34 56 78"),
+    ("Mi núm. de teléfono es 612 34 56 78, gracias", "612 34 56 78"),
+])
+def test_a_phone_words_number_mark_is_no_identifiers(text, value):
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Bestell-Nr. 030 1234567 danke",
+    "Nr. 030 1234567 danke",
+    "Rechnung Nr. 030 1234567 bitte",
+    "N° 06 12 34 56 78 merci",
+    "Ticket # 020 7946 0958 thanks",
+    "pedido núm. 612 34 56 78, gracias",
+])
+def test_an_identifiers_number_mark_still_is(text):
+    assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Please call (+49) 30 1234567 thanks", "(+49) 30 1234567"),
+    ("Tel. (+34) 912 345 678", "(+34) 912 345 678"),
+    ("(+33) 6 12 34 56 78", "(+33) 6 12 34 56 78"),
+    ("+44 (0) 7911 123456 thanks", "+44 (0) 7911 123456"),   # 13 digits Luhn-valid: no card
+])
+def test_a_country_code_in_brackets_or_a_number_that_looks_like_a_card_is_found(text, value):
+    assert values(text) == [value]
+
+
+def test_a_card_number_is_still_no_phone_number():
+    assert values("Karte 4111 1111 1111 1111, danke") == []
+
+
+def test_one_letter_of_a_language_in_a_short_text_says_its_language():
+    assert languages_of("Büro 0171 2345678") == ["de"]
+    assert languages_of("Ok 0171 2345678") == []

@@ -1,0 +1,93 @@
+"""API keys and tokens as people paste them: more services' published formats
+(Telegram, Discord, Mailchimp, Notion, Groq, Replicate, Perplexity, xAI, Atlassian,
+Supabase, Figma, New Relic, Grafana, Sentry), and high-entropy values after the words
+German, French and Spanish use for a key, a token or a password ("API-Schlüssel
+lautet", "la clé API :", "le jeton d'accès est", "la clave de API es", "contraseña:",
+"Kennwort"); and, side by side, hashes, placeholders, public keys and identifiers that
+are not secrets."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from tripwire.detectors.secrets import SecretDetector
+
+SECRETS = SecretDetector()
+_RNG = random.Random(28)
+ALNUM = string.ascii_letters + string.digits
+HEX = "0123456789abcdef"
+
+
+def rand(n: int, alphabet: str = ALNUM) -> str:
+    return "".join(_RNG.choice(alphabet) for _ in range(n))
+
+
+def values(text: str) -> list[str]:
+    return [d.value or "" for d in SECRETS.detect(text) if d.score >= 0.6]
+
+
+FORMATS = [
+    f"{_RNG.randint(10**8, 10**10 - 1)}:AA{rand(33, ALNUM + '_-')}",    # Telegram bot
+    f"M{rand(23)}.{rand(6)}.{rand(27)}",                                 # Discord bot
+    f"{rand(32, HEX)}-us12",                                             # Mailchimp
+    f"secret_{rand(43)}", f"ntn_{rand(46)}",                              # Notion
+    f"gsk_{rand(52)}", f"r8_{rand(37)}", f"pplx-{rand(48)}", f"xai-{rand(80)}",
+    f"ATATT3xFfGF0{rand(180, ALNUM + '_-=')}",                            # Atlassian
+    f"sbp_{rand(40, HEX)}", f"figd_{rand(40, ALNUM + '_-')}",
+    f"NRAK-{rand(27, string.ascii_uppercase + string.digits)}",
+    f"glsa_{rand(32)}_{rand(8, HEX)}", f"sntrys_{rand(60)}",
+    f"GOCSPX-{rand(28, ALNUM + '_-')}", f"ya29.{rand(120, ALNUM + '_-')}",     # Google OAuth
+    f"dckr_pat_{rand(27, ALNUM + '_-')}", f"ATBB{rand(32)}",
+    f"AGE-SECRET-KEY-1{rand(58, string.ascii_uppercase + string.digits)}",
+    f"rubygems_{rand(48, HEX)}", f"pscale_tkn_{rand(43, ALNUM + '_')}", f"nfp_{rand(36)}",
+]
+
+
+@pytest.mark.parametrize("key", FORMATS)
+@pytest.mark.parametrize("sentence", [
+    "here it is: {} (please rotate)",
+    "Hier der Zugang {} – bitte nicht weitergeben",
+    "voici {} pour la prod",
+    "pásame {}, gracias",
+])
+def test_a_published_format_is_found_whole_in_any_sentence(key, sentence):
+    assert values(sentence.format(key)) == [key]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Der API-Schlüssel lautet {}",
+    "Unser Zugangsschlüssel: {}",
+    "Kennwort {}",
+    "la clé API : {}",
+    "le jeton d'accès est {}",
+    "la clave de API es {}",
+    "clave: {}",
+    "contraseña: {}",
+    "mot de passe : {}",
+    "the access token is {}",
+])
+def test_a_random_value_after_a_key_word_of_any_language_is_found(sentence):
+    value = rand(32)
+    assert values(sentence.format(value)) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "OPENAI_API_KEY=sk-...your-key-here",
+    "la clave de API es TU_CLAVE_DE_API_AQUI",
+    "la clé de la maison est sous le paillasson",
+    "Der Schlüssel liegt im Fach 12, Code 4711",
+    "Mein Passwort ist Sommer2024!",
+    "public key: MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE",
+    "Trace id 4bf92f3577b34da6a3ce929d0e0e4736",
+    "Bestellnummer AB12CD34EF56GH78IJ90",
+    "cache_key=a8f5f167f44f4964e6c998dee827110c",
+    "mailchimp audience 3e2f1a-us12 list",
+    "Version 12345678:AAbc (too short)",
+])
+def test_hashes_placeholders_and_identifiers_are_not_secrets(text):
+    assert values(text) == []

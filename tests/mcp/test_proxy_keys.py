@@ -1,0 +1,95 @@
+"""A key's processor overrides in ``tripwire mcp-proxy`` (``[serve.keys.NAME]``, as
+``tripwire serve`` applies them), with the SDK's client over streamable HTTP in front of
+the test server (tests/support/mcp_servers.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.mcp.helpers import KEY, Proxied, config, http_client, text_of
+from tests.support.mcp_servers import EMAIL
+from tripwire import ConfigurationError
+from tripwire.config import load_config
+from tripwire.mcp.proxy import MCPProxy
+from tripwire.serve import load_keys
+
+mcp = pytest.importorskip("mcp")
+
+BOB, CAROL = "bob-key-0123456789", "carol-key-0123456789"
+
+KEYS = """
+[serve.keys.bob]
+key_env = "TRIPWIRE_TEST_BOB_KEY"
+disable = ["pii-detector"]
+
+[serve.keys.carol]
+key_env = "TRIPWIRE_TEST_CAROL_KEY"
+output_processors = [{ use = "regex-filter", strategy = "block", rules = [
+    { name = "welcome", pattern = "Welcome" }] }]
+"""
+
+
+def loaded(tmp_path, monkeypatch, more: str = KEYS):
+    monkeypatch.setenv("TRIPWIRE_TEST_PROXY_KEY", KEY)
+    monkeypatch.setenv("TRIPWIRE_TEST_BOB_KEY", BOB)
+    monkeypatch.setenv("TRIPWIRE_TEST_CAROL_KEY", CAROL)
+    found = load_config(config(tmp_path, ["echo"], keys=True, notes="resources = true",
+                              more=more))
+    return found, load_keys(found.serve, found.path, None)
+
+
+async def answers(served: Proxied, key: str) -> tuple[str, str]:
+    """What ``key`` gets for an echo of an e-mail address and for the contact resource."""
+    http, client = http_client(served.url, key)
+    async with http, client(http) as session:
+        echoed = await session.call_tool("echo", {"to": EMAIL})
+        contact = await session.read_resource("notes://contact")
+    return text_of(echoed), contact.contents[0].text
+
+
+async def test_a_key_that_disables_a_processor_runs_without_it(tmp_path, monkeypatch) -> None:
+    found, keys = loaded(tmp_path, monkeypatch)
+    async with Proxied(MCPProxy.from_config(found, "guarded", keys)) as served:
+        alice = await answers(served, KEY)
+        bob = await answers(served, BOB)
+    assert not any(EMAIL in text for text in alice)
+    assert bob == (f'{{"to": "{EMAIL}"}}', f"Write to {EMAIL}.")
+
+
+async def test_a_key_that_adds_a_processor_runs_with_it(tmp_path, monkeypatch) -> None:
+    found, keys = loaded(tmp_path, monkeypatch)
+    async with Proxied(MCPProxy.from_config(found, "guarded", keys)) as served:
+        for key in (KEY, CAROL):
+            http, client = http_client(served.url, key)
+            async with http, client(http) as session:
+                if key == KEY:
+                    readme = await session.read_resource("notes://readme")
+                    continue
+                with pytest.raises(mcp.MCPError) as caught:
+                    await session.read_resource("notes://readme")
+    assert readme.contents[0].text == "Welcome to the notes."
+    assert str(caught.value) == ("tripwire: the resources/read answer was blocked by "
+                                 "processor 'regex-filter'")
+
+
+@pytest.mark.parametrize(("table", "said"), [
+    ('[serve.keys.dave]\nkey_env = "TRIPWIRE_TEST_BOB_KEY"\ncaller_system = "instructions"',
+     "serve.keys.dave caller_system: 'instructions' means nothing to tripwire mcp-proxy"),
+    ('[serve.keys.dave]\nkey_env = "TRIPWIRE_TEST_BOB_KEY"\ndisable = ["cost-guard"]',
+     "serve.keys.dave disable: no agent of this key has the processor 'cost-guard'"),
+])
+def test_an_override_the_proxy_cannot_apply_is_an_error_at_start(
+        tmp_path, monkeypatch, table, said) -> None:
+    found, keys = loaded(tmp_path, monkeypatch, table)
+    with pytest.raises(ConfigurationError) as caught:
+        MCPProxy.from_config(found, "guarded", keys)
+    assert str(caught.value).startswith(said)
+
+
+async def test_keys_with_overrides_need_the_proxy_built_with_them(tmp_path,
+                                                                  monkeypatch) -> None:
+    found, keys = loaded(tmp_path, monkeypatch)
+    proxy = MCPProxy.from_config(found, "guarded")
+    with pytest.raises(ConfigurationError, match="serve.keys.bob overrides processors, which "
+                                                 "the proxy was not built with"):
+        await proxy.serve_http(keys)
