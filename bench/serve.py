@@ -24,10 +24,24 @@ each level in 5 rounds of direct, proxy and gateway requests whose latencies are
 
 Prints p50 / p99 of the direct call, the latency the proxy and the gateway add (minus
 direct, per percentile), requests per second and the gateway's CPU per request, for
-each client API (the same stream asked for as a chat completion or as a Responses
-request: the upstream speaks chat completions either way). Target:
-at 50 concurrent streams, p50 added <= 1 ms and p99 added <= 5 ms. Run by hand:
-``python bench/serve.py [requests per burst level] [levels...]``.
+each client API (the same stream asked for as a chat completion, a Responses request or
+a Messages request: the upstream speaks chat completions either way). Target:
+at 50 concurrent streams, p50 added <= 1 ms and p99 added <= 5 ms.
+
+Then the time to first token, per level: from sending the request to reading the line
+of the first content delta the client decodes (``first_token``: chat completions' first
+``choices[0].delta.content`` that is not empty, the Responses API's first
+``response.output_text.delta``, the Messages API's first ``content_block_delta`` with a
+``text_delta``). For the direct call and the proxy that is the upstream's first content
+delta (its second event: the first is the empty role chunk), for the gateway the same
+delta after the output processors. p50 / p99 of the direct call, what the proxy and the
+gateway add to it (per percentile), and the ratio gateway-added / proxy-added (target:
+at most 1.5 at 1, 10 and 50 streams, in every API).
+
+``TRIPWIRE_BENCH_BASE=/path/to/python``: a second gateway, run by that interpreter (one
+whose ``tripwire`` is another checkout, such as the main branch's), measured in the same
+interleaved rounds (its rows say ``base``): an A/B comparison in one sitting. Run by
+hand: ``python bench/serve.py [requests per burst level] [levels...]``.
 """
 
 from __future__ import annotations
@@ -76,6 +90,27 @@ API_REQUESTS = {
 }
 #: The client APIs measured (``TRIPWIRE_BENCH_APIS``).
 APIS = os.environ.get("TRIPWIRE_BENCH_APIS", ",".join(API_REQUESTS)).split(",")
+#: The interpreter of a second gateway measured beside this checkout's
+#: (``TRIPWIRE_BENCH_BASE``; its ``tripwire`` is whatever that interpreter imports).
+BASE = os.environ.get("TRIPWIRE_BENCH_BASE")
+
+
+def first_token(api: str, line: bytes) -> bool:
+    """Whether ``line`` (one line of a stream in ``api``) carries the first content
+    delta a client decodes: a chat completion chunk whose ``delta.content`` is not
+    empty, a Responses ``response.output_text.delta``, a Messages
+    ``content_block_delta`` of a ``text_delta``. (The direct call and the proxy are
+    chat completions: their first token is the upstream's first content delta.)"""
+    if not line.startswith(b"data: {"):
+        return False
+    event = json.loads(line[6:])
+    if api == "chat":
+        choices = event.get("choices") or [{}]
+        return bool(choices[0].get("delta", {}).get("content"))
+    if api == "responses":
+        return event.get("type") == "response.output_text.delta"
+    return (event.get("type") == "content_block_delta"
+            and event["delta"].get("type") == "text_delta")
 
 
 # ---------------------------------------------------------------- the servers
@@ -207,8 +242,8 @@ def cpu_seconds(pid: int) -> float:
     return own + sum(cpu_seconds(int(child)) for child in children)
 
 
-def start(*args: str) -> tuple[subprocess.Popen[str], str]:
-    process = subprocess.Popen([sys.executable, __file__, *args], stdout=subprocess.PIPE,
+def start(*args: str, python: str = sys.executable) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen([python, __file__, *args], stdout=subprocess.PIPE,
                                text=True)
     assert process.stdout is not None
     return process, process.stdout.readline().strip()
@@ -218,9 +253,9 @@ def start(*args: str) -> tuple[subprocess.Popen[str], str]:
 
 
 async def _one(session: aiohttp.ClientSession, url: str, body: bytes,
-               end: bytes = b"data: [DONE]") -> tuple[float, float]:
-    """Seconds to the first event and to the last byte of one streamed request, whose
-    last line starts with ``end``."""
+               end: bytes = b"data: [DONE]", api: str = "chat") -> tuple[float, float]:
+    """Seconds to the first token (``first_token``) and to the last byte of one
+    streamed request in ``api``, whose last line starts with ``end``."""
     started = time.perf_counter()
     first = 0.0
     async with session.post(url, data=body,
@@ -229,8 +264,10 @@ async def _one(session: aiohttp.ClientSession, url: str, body: bytes,
         last = b""
         async for line in response.content:
             if line.strip():
-                first = first or time.perf_counter() - started
+                if not first and first_token(api, line):
+                    first = time.perf_counter() - started
                 last = line
+    assert first, "the stream had no content delta"
     assert last.startswith(end), last
     return first, time.perf_counter() - started
 
@@ -246,10 +283,14 @@ class Samples:
 
     def stats(self) -> dict[str, float]:
         times, firsts = sorted(self.times), sorted(self.firsts)
-        return {"p50": statistics.median(times) * 1000,
-                "p99": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
+        return {"p50": statistics.median(times) * 1000, "p99": _p99(times) * 1000,
                 "first50": statistics.median(firsts) * 1000,
+                "first99": _p99(firsts) * 1000,
                 "rps": len(times) / self.elapsed}
+
+
+def _p99(values: list[float]) -> float:
+    return values[min(len(values) - 1, int(len(values) * 0.99))]
 
 
 async def level(url: str, model: str, concurrency: int, total: int, into: Samples,
@@ -264,7 +305,7 @@ async def level(url: str, model: str, concurrency: int, total: int, into: Sample
     body = json.dumps({**request, "model": model}).encode()
 
     async def one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[float, float]:
-        return await _one(session, url, body, end)
+        return await _one(session, url, body, end, api)
 
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
@@ -299,14 +340,17 @@ async def main(total: int, levels: list[int]) -> None:
               if PIN else "processes placed by the system")
     print(f"{DELTAS}-delta streams, {total} requests per burst level, "
           f"{PROCS} pass-through processors, gateways of "
-          f"{' and '.join(map(str, WORKERS))} worker process(es) ('1w', '2w', ...), "
-          f"{os.cpu_count()} CPUs, {layout} (load average {os.getloadavg()[0]:.1f}); gateway and proxy on the {event_loop(LOOP)[0]} event "
-          f"loop (tripwire serve's default: uvloop when installed). Latency to the last byte, added to the "
+          f"{' and '.join(map(str, WORKERS))} worker process(es) ('1w', '2w', ...)"
+          f"{f' and a base gateway run by {BASE} (base)' if BASE else ''}, "
+          f"{os.cpu_count()} CPUs, {layout} (load average {os.getloadavg()[0]:.1f}); "
+          f"gateway and proxy on the {event_loop(LOOP)[0]} event loop (tripwire serve's "
+          f"default: uvloop when installed). Latency to the last byte, added to the "
           f"direct call's: 'proxy' is a bare aiohttp proxy that copies bytes (the floor "
-          f"for any aiohttp gateway on this machine); 'first': added latency to the first "
-          f"event (the gateway sends nothing before the first content has passed the "
-          f"output processors); 'CPU/req': the gateway process's CPU time per request (and "
-          f"the proxy's); each gateway row is one client API ({', '.join(APIS)}).")
+          f"for any aiohttp gateway on this machine); 'CPU/req': the gateway process's "
+          f"CPU time per request (and the proxy's); each gateway row is one client API "
+          f"({', '.join(APIS)}). Then the time to first token: to the line of the first "
+          f"content delta (the upstream's, for direct and proxy), added to the direct "
+          f"call's, and the ratio gateway-added / proxy-added.")
     modes = (
         (0.0, 0.0, "burst: the upstream sends the whole stream at once, requests back to "
                    "back (a throughput test)"),
@@ -320,13 +364,15 @@ async def main(total: int, levels: list[int]) -> None:
     for pace, stagger, title in modes:
         up, up_url = start("upstream", str(pace))
         proxy, proxy_url = start("proxy", up_url)
-        servers = [(n, *start("gateway", up_url, str(n))) for n in WORKERS]
-        gateways = [(n, api, gw, url) for n, gw, url in servers for api in APIS]
+        servers = [(f"{n}w" if len(WORKERS) > 1 else "", *start("gateway", up_url, str(n)))
+                   for n in WORKERS]
+        if BASE:
+            servers.append(("base", *start("gateway", up_url, "1", python=BASE)))
+        gateways = [(tag, api, gw, url) for tag, gw, url in servers for api in APIS]
         try:
             print(f"\n{title}")
-            print(f"{'streams':>16} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
-                  f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
-                  f"{'+first':>8} {'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
+            latency: list[str] = []
+            tokens: list[str] = []
             for concurrency in levels:
                 # Paced levels run in ROUNDS rounds of direct, proxy, gateway(s), pooled:
                 # the machine's state drifts over seconds (other jobs on the host), and
@@ -334,7 +380,7 @@ async def main(total: int, levels: list[int]) -> None:
                 n = total if not pace else max(concurrency * 10, 100)
                 # (burst levels too when the gateway is asked in more than one API: the
                 # APIs' rows are then compared under the same drift)
-                rounds = ROUNDS if pace or len(APIS) > 1 else 1
+                rounds = ROUNDS if pace or len(gateways) > 1 else 1
                 direct, bare = Samples(), Samples()
                 served = [Samples() for _ in gateways]
                 cpu = [0.0 for _ in gateways]
@@ -352,25 +398,44 @@ async def main(total: int, levels: list[int]) -> None:
                         cpu[i] += cpu_seconds(gw.pid) - before
                 proxy_cpu = proxy_cpu / bare.count * 1000
                 d, b = direct.stats(), bare.stats()
-                for (workers, api, _, _), samples, seconds in zip(gateways, served, cpu,
-                                                                  strict=True):
+                proxy_first = (b["first50"] - d["first50"], b["first99"] - d["first99"])
+                for (tag, api, _, _), samples, seconds in zip(gateways, served, cpu,
+                                                              strict=True):
                     g = samples.stats()
-                    label = (f"{concurrency} {workers}w" if len(WORKERS) > 1
-                             else str(concurrency))
-                    label += f" {api}" if len(APIS) > 1 else ""
-                    print(f"{label:>16} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
-                          f"{d['rps']:>7.0f} | "
-                          f"{b['p50'] - d['p50']:>8.2f}ms "
-                          f"{b['p99'] - d['p99']:>6.2f}ms | "
-                          f"{g['p50'] - d['p50']:>10.2f}ms "
-                          f"{g['p99'] - d['p99']:>6.2f}ms "
-                          f"{g['first50'] - d['first50']:>6.2f}ms "
-                          f"{g['rps']:>7.0f} | {seconds / samples.count * 1000:>6.2f}ms "
-                          f"{proxy_cpu:>6.2f}ms", flush=True)
+                    label = " ".join(x for x in (str(concurrency), tag,
+                                                 api if len(APIS) > 1 else "") if x)
+                    latency.append(
+                        f"{label:>20} | {d['p50']:>8.2f}ms {d['p99']:>6.2f}ms "
+                        f"{d['rps']:>7.0f} | {b['p50'] - d['p50']:>8.2f}ms "
+                        f"{b['p99'] - d['p99']:>6.2f}ms | {g['p50'] - d['p50']:>10.2f}ms "
+                        f"{g['p99'] - d['p99']:>6.2f}ms {g['rps']:>7.0f} | "
+                        f"{seconds / samples.count * 1000:>6.2f}ms {proxy_cpu:>6.2f}ms")
+                    added = (g["first50"] - d["first50"], g["first99"] - d["first99"])
+                    tokens.append(
+                        f"{label:>20} | {d['first50']:>8.2f}ms {d['first99']:>6.2f}ms | "
+                        f"{proxy_first[0]:>8.2f}ms {proxy_first[1]:>6.2f}ms | "
+                        f"{added[0]:>10.2f}ms {added[1]:>6.2f}ms | "
+                        f"{_ratio(added[0], proxy_first[0]):>6} "
+                        f"{_ratio(added[1], proxy_first[1]):>6}")
+                print(f"  ({concurrency} streams measured)", flush=True)
+            print(f"{'to the last byte':>20} | {'direct p50':>10} {'p99':>8} {'req/s':>7} | "
+                  f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} "
+                  f"{'req/s':>7} | {'CPU/req':>8} {'proxy':>8}")
+            print("\n".join(latency))
+            print(f"{'to the first token':>20} | {'direct p50':>10} {'p99':>8} | "
+                  f"{'proxy +p50':>10} {'+p99':>8} | {'gateway +p50':>12} {'+p99':>8} | "
+                  f"{'ratio':>6} {'p99':>6}")
+            print("\n".join(tokens), flush=True)
         finally:
             for process in (*(gw for _, gw, _ in servers), proxy, up):
                 process.terminate()
                 process.wait()
+
+
+def _ratio(gateway: float, proxy: float) -> str:
+    """``gateway / proxy`` (what each adds to the direct call), or ``-`` when the proxy
+    added nothing measurable."""
+    return f"{gateway / proxy:.2f}" if proxy > 0.01 else "-"
 
 
 #: Whether the gateway and the proxy get a CPU of their own (``TRIPWIRE_BENCH_PIN=1``).

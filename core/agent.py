@@ -380,7 +380,8 @@ async def _complete(run: Run) -> GenerateResult:
         async for _ in events:
             pass
     finally:
-        await events.aclose()
+        if not run.ended:  # (it stopped early: a generator run to its end is closed)
+            await events.aclose()
     return run.result()
 
 

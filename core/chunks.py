@@ -33,25 +33,13 @@ class Usage:
             return cls()
         if isinstance(value, Usage):
             return value
-        if isinstance(value, dict):
-            known = _USAGE_KEYS
-            unknown = value.keys() - known
-            if unknown:
-                raise ValueError(
-                    f"unknown usage keys {sorted(unknown)}; valid: {sorted(known)}"
-                )
-            for key, count in value.items():
-                if count is not None and (type(count) is not int or count < 0):
-                    raise ValueError(
-                        f"usage[{key!r}] must be a non-negative int or None, got {count!r}"
-                    )
-            usage = cls(**value) if None not in value.values() else cls(**{
-                k: v for k, v in value.items() if v is not None or k not in
-                ("input_tokens", "output_tokens", "total_tokens")})
-            if not usage.total_tokens:
-                usage.total_tokens = usage.input_tokens + usage.output_tokens
-            return usage
-        raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+        check_usage(value)
+        usage = cls(**value) if None not in value.values() else cls(**{
+            k: v for k, v in value.items() if v is not None or k not in
+            ("input_tokens", "output_tokens", "total_tokens")})
+        if not usage.total_tokens:
+            usage.total_tokens = usage.input_tokens + usage.output_tokens
+        return usage
 
 
 #: The most tokens one model call may report in any count of its usage. No call comes
@@ -73,6 +61,23 @@ def out_of_range(usage: Usage) -> dict[str, Any]:
         if type(count) is not int or not 0 <= count < MAX_TOKEN_COUNT:
             bad[name] = count
     return bad
+
+
+def check_usage(value: Any) -> None:
+    """Raise, naming what is wrong, unless ``value`` is a ``Usage`` or a mapping that
+    ``Usage.coerce`` reads: known keys, each count a non-negative int or None."""
+    if isinstance(value, Usage):
+        return
+    if not isinstance(value, dict):
+        raise TypeError(f"usage must be a Usage or a mapping, got {type(value).__name__}")
+    if not _USAGE_KEYS.issuperset(value):
+        raise ValueError(f"unknown usage keys {sorted(value.keys() - _USAGE_KEYS)}; "
+                         f"valid: {sorted(_USAGE_KEYS)}")
+    for key, count in value.items():
+        if count is not None and (type(count) is not int or count < 0):
+            raise ValueError(
+                f"usage[{key!r}] must be a non-negative int or None, got {count!r}"
+            )
 
 
 def _add_optional(a: int | None, b: int | None) -> int | None:
@@ -144,17 +149,32 @@ class Chunk:
     source: str = "AGENT"
     transient: bool = False
 
-    def __init__(self, type: str, payload: dict[str, Any] | None = None,  # noqa: A002
-                 run_id: str | None = None, source: str = "AGENT",
-                 transient: bool = False) -> None:
-        # Written by hand: every model chunk and every chunk the runner makes comes
-        # through here, and attrs' frozen __init__ sets each field through
-        # object.__setattr__ (twice the time). ``payload`` defaults to a new dict.
-        _set_type(self, type)
-        _set_payload(self, {} if payload is None else payload)
-        _set_run_id(self, run_id)
-        _set_source(self, source)
-        _set_transient(self, transient)
+    def __new__(cls, type: str, payload: dict[str, Any] | None = None,  # noqa: A002
+                run_id: str | None = None, source: str = "AGENT",
+                transient: bool = False) -> Chunk:
+        # Every chunk the run makes comes through here: filled in as a ``_Fields`` (plain
+        # slot stores, where attrs' frozen __init__ calls object.__setattr__ per field)
+        # and made a Chunk by ``__class__`` assignment; the result is a Chunk like any
+        # other (tests/stream/test_chunk.py). ``payload`` defaults to a new dict.
+        if cls is not Chunk:  # a subclass may add slots: its fields set one by one
+            out = object.__new__(cls)
+            for name, value in (("type", type), ("payload", {} if payload is None else payload),
+                                ("run_id", run_id), ("source", source),
+                                ("transient", transient)):
+                object.__setattr__(out, name, value)
+            return out
+        fields = _Fields()
+        fields.type = type
+        fields.payload = {} if payload is None else payload
+        fields.run_id = run_id
+        fields.source = source
+        fields.transient = transient
+        fields.__class__ = Chunk  # type: ignore[assignment]
+        return fields  # type: ignore[return-value]
+
+    def __getnewargs__(self) -> tuple[str]:
+        """What copy and pickle pass to ``__new__`` (then they set every field)."""
+        return (self.type,)
 
     def evolve(self, **changes: Any) -> Chunk:
         """A copy with ``changes`` (``type``, ``payload``, ``run_id``, ``source``,
@@ -178,17 +198,13 @@ class Chunk:
         return self.type.startswith("data-")
 
 
-# The slots of Chunk, set directly: how ``Chunk.__init__`` sets its fields past attrs'
-# frozen ``__setattr__``.
-_set_type, _set_payload, _set_run_id, _set_source, _set_transient = (
-    Chunk.__dict__[name].__set__ for name in ("type", "payload", "run_id", "source", "transient"))
-
-
 class _Fields:
-    """A ``Chunk``'s slots, writable: ``model_chunk`` fills one in and makes it a
-    ``Chunk`` by ``__class__`` assignment, which Python allows between two classes with
-    the same slots (Chunk keeps no ``__weakref__`` slot for this). Its fields are
-    plain attribute stores, where ``Chunk(...)`` calls a slot's ``__set__`` per field."""
+    """A ``Chunk``'s slots, writable: how tripwire builds a chunk (``Chunk.__new__``, the
+    run's copy of a model's chunk): fill one in, then make it a Chunk by ``__class__``
+    assignment, which Python allows between two classes with the same slots and base
+    (Chunk keeps no ``__weakref__`` slot for this). The object is then a Chunk in every
+    way (equality, hash, copy, pickle, ``attrs.evolve``, frozen), at about a quarter of
+    the instructions of attrs' per-field ``object.__setattr__``."""
 
     __slots__ = ("type", "payload", "run_id", "source", "transient")
     type: str
@@ -319,36 +335,12 @@ def check_chunk(chunk: Any, from_model: bool = False) -> Chunk:
                              f"{type(args).__name__}")
     elif kind in ("finish", "step-finish"):
         usage = payload.get("usage")
-        if type(usage) is not Usage:
-            Usage.coerce(usage)
+        if usage is not None:
+            check_usage(usage)
     if kind in _TEXTY and not isinstance(payload.get("id", ""), str):
         raise ValueError(f"a {kind!r} chunk's payload['id'] must be a string, got "
                          f"{type(payload['id']).__name__}")
     return chunk
-
-
-def model_chunk(chunk: Any, run_id: str | None) -> Chunk:
-    """A model's ``chunk`` as the run passes it on: checked as ``check_chunk(chunk,
-    from_model=True)`` checks it (``ValueError`` when it is malformed), and carrying
-    ``run_id`` (a copy when it carries none; ``run_id=None``: the chunk itself). A
-    text delta, most of what a model streams, is checked here."""
-    if type(chunk) is Chunk and chunk.type == "text-delta":
-        payload = chunk.payload
-        if not (type(payload) is dict and type(payload.get("text")) is str
-                and type(payload.get("id", "")) is str):
-            check_chunk(chunk, True)  # (raises, naming what is wrong)
-    else:
-        check_chunk(chunk, True)
-    if run_id is None or chunk.run_id is not None:
-        return chunk  # type: ignore[no-any-return]
-    out = _Fields()
-    out.type = chunk.type
-    out.payload = chunk.payload
-    out.run_id = run_id
-    out.source = chunk.source
-    out.transient = chunk.transient
-    out.__class__ = Chunk  # type: ignore[assignment]
-    return out  # type: ignore[return-value]
 
 
 def _names(types: type | tuple[type, ...]) -> str:

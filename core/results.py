@@ -52,6 +52,13 @@ def _read_only(instance: Any, attribute: Any, value: Any) -> Any:
     raise _read_only_error(attribute.alias if attribute.alias != "_text" else "text")
 
 
+def _settable(instance: Any, attribute: Any, value: Any) -> Any:
+    """``on_setattr`` of OutputResult's other fields: set as given. (A field without one
+    would go through attrs' ``__setattr__`` by a ``KeyError`` on every write, its
+    ``__init__`` included.)"""
+    return value
+
+
 def _read_only_error(name: str) -> AttributeError:
     return AttributeError(
         f"result.{name} is read-only in process_output_result: to change the "
@@ -80,10 +87,11 @@ class OutputResult:
     usage: Usage = attrs.field(on_setattr=_read_only)
     finish_reason: str = attrs.field(on_setattr=_read_only)
     steps: list[StepResult] = attrs.field(on_setattr=_read_only)
-    object: Any = None
-    caller_text: str | None = None
+    object: Any = attrs.field(default=None, on_setattr=_settable)
+    caller_text: str | None = attrs.field(default=None, on_setattr=_settable)
     #: the messages ``text`` is to be read from when next asked for (see ``_follow``)
-    _source: MessageList | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    _source: MessageList | None = attrs.field(default=None, init=False, repr=False, eq=False,
+                                              on_setattr=_settable)
 
     @property
     def text(self) -> str:
@@ -109,8 +117,7 @@ class OutputResult:
     def _follow(self, message_list: MessageList) -> None:
         """``text`` is the text of ``message_list``'s response as it stands when next
         read (computed then: most processors never read it)."""
-        if self._source is not message_list:
-            object.__setattr__(self, "_source", message_list)
+        object.__setattr__(self, "_source", message_list)
 
 
 
@@ -193,10 +200,15 @@ def _merge(a: dict[str, Any] | None, b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The chunk types besides text deltas a step's record reads (``StepAccumulator``).
+_READ = frozenset({"reasoning-delta", "step-finish", "tool-call"})
+
+
 class StepAccumulator:
-    """A step's record: the model's chunks as they came (``raw``) and as they left the
-    output processors (``chunks``, appended by the loop), read into the step's result
-    and response message when those are asked for."""
+    """A step's record: the model's chunks as they came (``raw``, kept when an input
+    processor implements ``process_llm_response``) and as they left the output
+    processors (``chunks``), read into the step's result and response message when
+    those are asked for."""
 
     def __init__(self, step_number: int, *, from_cache: bool) -> None:
         self.step_number = step_number
@@ -233,17 +245,21 @@ class StepAccumulator:
 
     def _read_chunks(self) -> None:
         chunks = self.chunks
-        if self._read == len(chunks):
+        start = self._read
+        if start == len(chunks):
             return
-        for chunk in chunks[self._read:]:
-            self._take(chunk)
+        text = self._text
+        for chunk in chunks[start:] if start else chunks:
+            kind = chunk.type
+            if kind == "text-delta":  # (most of them: read here; checked, it has text)
+                text.append(chunk.payload["text"])
+            elif kind in _READ:
+                self._take(chunk)
         self._read = len(chunks)
 
     def _take(self, chunk: Chunk) -> None:
         kind = chunk.type
-        if kind == "text-delta":
-            self._text.append(chunk.payload.get("text", ""))
-        elif kind == "reasoning-delta":
+        if kind == "reasoning-delta":
             p = chunk.payload
             text = p.get("text", "")
             self._reasoning.append(text)
@@ -273,24 +289,24 @@ class StepAccumulator:
 
     def result(self) -> StepResult:
         self._read_chunks()
+        get = self.finish.get
+        raw_response = get("raw_response")
+        # (in StepResult's field order: step number, text, reasoning, tool calls, tool
+        # results, finish reason, usage, from cache, provider metadata, warnings,
+        # tripwire, request, response)
         return StepResult(
-            step_number=self.step_number,
-            text="".join(self._text),
-            reasoning="".join(self._reasoning),
-            tool_calls=list(self._tool_calls),
-            finish_reason=self.finish.get("finish_reason", "unknown"),
-            usage=Usage.coerce(self.finish.get("usage")),
-            from_cache=self.from_cache,
-            provider_metadata=self.finish.get("provider_metadata"),
-            warnings=list(self.finish.get("warnings") or []),
-            request=self.finish.get("request"),
-            response=_masked(self.finish.get("raw_response")),
+            self.step_number, "".join(self._text), "".join(self._reasoning),
+            list(self._tool_calls), [], get("finish_reason", "unknown"),
+            Usage.coerce(get("usage")), self.from_cache, get("provider_metadata"),
+            list(get("warnings") or ()), None, get("request"),
+            None if raw_response is None else _masked(raw_response),
         )
 
     def message(self, data: list[DataPart]) -> Message | None:
         self._read_chunks()
         parts: list[Any] = []
-        parts.extend(p for p in self._reasoning_parts if p.text or p.provider_metadata)
+        if self._reasoning_parts:
+            parts.extend(p for p in self._reasoning_parts if p.text or p.provider_metadata)
         text = "".join(self._text)
         if text:
             parts.append(TextPart(text))

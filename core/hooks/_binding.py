@@ -124,14 +124,12 @@ class Bindings:
         return found
 
     def stream_stages(self) -> list[BoundHook]:
-        """``process_output_stream`` of the output processors, in order (a parallel
-        group's members one after another: per-chunk hooks gain nothing from
-        concurrency)."""
+        """``process_output_stream`` of the output processors, in order
+        (``stream_processors``)."""
         found = self.call.plans.stages
         if found is not None:
             return found
-        stages = [self.bound(cp, "process_output_stream") for cp in flat(self.call.outputs)
-                  if "process_output_stream" in cp.impls]
+        stages = [self.bound(cp, "process_output_stream") for cp in stream_processors(self.call)]
         if all(b.shared for b in stages):
             self.call.plans.stages = stages
         return stages
@@ -174,6 +172,13 @@ class Bindings:
                 self.common(bound.cp)["retry_count"] = value
         else:
             bound.set("retry_count", value)
+
+
+def stream_processors(call: CallOptions) -> list[CompiledProcessor]:
+    """The output processors that implement ``process_output_stream``, in order: the
+    stages of the output pipeline (a parallel group's members one after another:
+    per-chunk hooks gain nothing from concurrency)."""
+    return [cp for cp in flat(call.outputs) if "process_output_stream" in cp.impls]
 
 
 def _shared_chain(units: list[Unit], hook: str, chain: list[Any]) -> bool:

@@ -105,8 +105,9 @@ class BoundHook:
     ``FAILED_OPEN`` for a fail-open processor).
     """
 
-    __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "part_index", "recorder",
-                 "shared", "run_slots", "wrapper", "may_return", "takes_list", "_started")
+    __slots__ = ("cp", "hook", "fn", "argnames", "args", "own", "only", "part_index",
+                 "recorder", "shared", "run_slots", "wrapper", "may_return", "takes_list",
+                 "_started")
 
     def __init__(self, cp: CompiledProcessor, hook: str, common: Mapping[str, Any]) -> None:
         impl = cp.impls[hook]
@@ -117,6 +118,9 @@ class BoundHook:
         self.args: list[Any] = [common.get(a) for a in impl.argnames]
         #: (name, position) of the hook's own arguments this implementation declares.
         self.own = impl.own
+        #: the name of its only argument, when it declares one of the hook's own and
+        #: nothing else (``call`` then builds no argument list)
+        self.only = impl.own[0][0] if len(impl.argnames) == 1 and impl.own else None
         self.part_index = impl.part_index
         #: a new-style wrapper (``@hookimpl(wrapper=True)``): ``start`` and ``finish``
         self.wrapper = impl.wrapper
@@ -154,14 +158,18 @@ class BoundHook:
 
         Returns the result, or a coroutine giving it (await it when ``type(r) is
         CoroutineType``): an implementation that is not ``async`` costs no coroutine."""
-        args = self.args.copy()  # nothing of an earlier invocation kept; may be shared
-        for name, i in self.own:
-            args[i] = values[name](state)
-        if self.run_slots:
-            for name, i in self.run_slots:
-                args[i] = common[name]  # type: ignore[index]
+        only = self.only
+        if only is not None:
+            value = values[only](state)
+        else:
+            args = self.args.copy()  # nothing of an earlier invocation kept; may be shared
+            for name, i in self.own:
+                args[i] = values[name](state)
+            if self.run_slots:
+                for name, i in self.run_slots:
+                    args[i] = common[name]  # type: ignore[index]
         try:
-            result = self.fn(*args)
+            result = self.fn(value) if only is not None else self.fn(*args)
         except TripWire as tw:
             return self._tripped(tw)
         except Exception as e:

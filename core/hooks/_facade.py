@@ -138,8 +138,6 @@ class Hooks:
         recorder = self.recorder
         values = adapter.values
         for i, item in enumerate(chain):
-            if state.cached is not None or state.retry_by is not None:  # state.stopped
-                return
             if type(item) is ParallelGroup:
                 await self._parallel(item, adapter, state)
                 state.given = None
@@ -152,20 +150,23 @@ class Hooks:
                     result = item.call(values, state, common)
                     if type(result) is CoroutineType:
                         result = await result
-                    if result is not None and result is not FAILED_OPEN:
-                        adapter.apply(item.cp, result, state)
-                        state.given = None
-                    else:
-                        state.ran(item.takes_list)
-                    continue
-                if item.may_return:  # the audit: applied when recorded, to tell a change
-                    result = item.recorded(values, state, recorder, common,
-                                           _settler(item.cp, adapter, state))
-                else:  # it only ever returns None: "passed" needs no comparison
-                    result = item.recorded(values, state, recorder, common)
-                if type(result) is CoroutineType:
-                    result = await result
-                state.ran(item.takes_list or result is not None)
+                    if result is None or result is FAILED_OPEN:  # nothing to apply
+                        if state.given is not None:
+                            state.ran(item.takes_list)
+                        continue
+                    adapter.apply(item.cp, result, state)
+                    state.given = None
+                else:
+                    if item.may_return:  # the audit: applied when recorded, to tell
+                        result = item.recorded(values, state, recorder, common,  # a change
+                                               _settler(item.cp, adapter, state))
+                    else:  # it only ever returns None: "passed" needs no comparison
+                        result = item.recorded(values, state, recorder, common)
+                    if type(result) is CoroutineType:
+                        result = await result
+                    state.ran(item.takes_list or result is not None)
+            if state.cached is not None or state.retry_by is not None:  # state.stopped
+                return
 
     async def _wrap(
         self, bound: BoundHook, rest: list[Any], adapter: _Adapter, state: HookState
@@ -434,8 +435,11 @@ def _message_list(state: HookState) -> MessageList | None:
 def _result(state: HookState) -> Any:
     # processors see result.text as the messages stand (an earlier one may have
     # edited them in place)
-    state.out._follow(state.ml)
-    return state.out
+    output = state.output
+    assert output is not None and state.message_list is not None
+    if output._source is not state.message_list:  # (until a processor reads the text)
+        output._follow(state.message_list)
+    return output
 
 
 _INPUT_VALUES: dict[str, Callable[[HookState], Any]] = {

@@ -8,6 +8,7 @@ before any hook runs.
 from __future__ import annotations
 
 import inspect
+import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ from tripwire.tools import Tool
 if TYPE_CHECKING:
     from tripwire.agent import Agent
     from tripwire.hooks._call import BoundHook
-    from tripwire.stream._fastpath import Runs
+    from tripwire.stream._pipeline import OutputPipeline
 
 #: The keyword options ``generate()`` and ``stream()`` accept.
 OPTIONS = frozenset({
@@ -149,9 +150,10 @@ class Plans:
     stages: list[BoundHook] | None = None
     #: the output stages' ids, for the audit (``tripwire.observe._stagestats``)
     stage_ids: tuple[str, ...] | None = None
-    #: the generated per-chunk path, by whether the audit counts and whether it traces
-    #: (``tripwire.stream._fastpath``)
-    fast_paths: dict[tuple[bool, bool], Runs] = attrs.field(factory=dict)
+    #: the class of the output pipeline, whose per-chunk path is generated for the
+    #: stages, by whether the audit counts and whether it traces
+    #: (``tripwire.stream._pipeline.pipeline_type``)
+    pipelines: dict[tuple[bool, bool], type[OutputPipeline]] = attrs.field(factory=dict)
 
 
 @attrs.define
@@ -197,25 +199,67 @@ class CallOptions:
 
 def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
     """Check a call's ``options`` and resolve them against ``agent``'s defaults."""
-    unknown = set(options) - OPTIONS if options else ()
-    if unknown:
-        raise TypeError(
-            f"unknown option(s) {sorted(unknown)}; valid: {', '.join(sorted(OPTIONS))}"
-        )
-    request_context = RequestContext.coerce(options.get("request_context"))
-    if options.get("memory") is not None:
-        from tripwire.memory._memory import apply_call_option
-
-        request_context = apply_call_option(request_context, options["memory"])
     # The agent's own values were checked when it was built; only a call's are new.
-    max_steps = agent.max_steps
-    if "max_steps" in options:
-        max_steps = options["max_steps"]
-        check("max_steps", max_steps, PositiveInt)
-    max_retries = agent.max_processor_retries
-    if "max_processor_retries" in options:
-        max_retries = options["max_processor_retries"]
-        check("max_processor_retries", max_retries, NonNegativeInt | None)
+    request_context = RequestContext()
+    max_steps, max_retries = agent.max_steps, agent.max_processor_retries
+    tool_choice, active_tools = agent.tool_choice, None
+    provider_options, model_settings = agent.provider_options, agent.model_settings
+    audit, caller_system = agent.audit, "instructions"
+    callers: dict[str, Tool] = {}
+    if options:
+        unknown = set(options) - OPTIONS
+        if unknown:
+            raise TypeError(
+                f"unknown option(s) {sorted(unknown)}; valid: {', '.join(sorted(OPTIONS))}"
+            )
+        request_context = RequestContext.coerce(options.get("request_context"))
+        if options.get("memory") is not None:
+            from tripwire.memory._memory import apply_call_option
+
+            request_context = apply_call_option(request_context, options["memory"])
+        if "max_steps" in options:
+            max_steps = options["max_steps"]
+            check("max_steps", max_steps, PositiveInt)
+        if "max_processor_retries" in options:
+            max_retries = options["max_processor_retries"]
+            check("max_processor_retries", max_retries, NonNegativeInt | None)
+        # (each step works on a copy: ``StepConfig.for_step``; the agent's own mappings
+        # are not copied for a call that adds nothing to them)
+        callers = client_tools(options.get("client_tools"))
+        tool_choice = options.get("tool_choice", tool_choice)
+        active_tools = options.get("active_tools")
+        if options.get("provider_options"):
+            provider_options = {**provider_options, **options["provider_options"]}
+        if options.get("model_settings"):
+            model_settings = {**model_settings, **options["model_settings"]}
+        audit = options.get("audit", audit)
+        caller_system = options.get("caller_system", caller_system)
+        if caller_system not in CALLER_SYSTEM:
+            raise ConfigurationError(
+                f"caller_system must be {' or '.join(map(repr, CALLER_SYSTEM))}, got "
+                f"{caller_system!r:.100}")
+    if not isinstance(audit, bool):
+        raise TypeError(f"audit must be True or False, got {audit!r}")
+    units = agent._units if not options or _AGENT_LISTS.isdisjoint(options) else None
+    if units is not None:  # the agent's own lists, the same for every call
+        inputs, outputs, errors = units
+        plans = agent._plans
+    else:
+        inputs, outputs, errors, plans = _call_units(agent, options, request_context)
+    _index(plans, inputs, outputs, errors)
+    config = StepConfig(agent.model, {**callers, **agent.tools} if callers else agent.tools,
+                        tool_choice, active_tools, [], provider_options, model_settings, None)
+    return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
+                       audit, plans, caller_system == "input",
+                       tuple(n for n in callers if n not in agent.tools) if callers else (),
+                       (), (agent.provider_options, agent.model_settings))
+
+
+def _call_units(agent: Agent, options: Mapping[str, Any], request_context: RequestContext
+                ) -> tuple[list[Unit], list[Unit], list[Unit], Plans]:
+    """The units of a call whose lists are not the agent's resolved ones (the agent's
+    first call, dynamic lists, a call's own lists or options that add processors),
+    and the plans they share."""
 
     def processors(kind: str) -> list[Unit]:
         key = f"{kind}_processors"
@@ -223,31 +267,38 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             else agent._processor_list(kind, request_context)
         return resolve_units(nodes, request_context)
 
-    units = agent._units if _AGENT_LISTS.isdisjoint(options) else None
-    if units is not None:  # the agent's own lists, the same for every call
-        inputs, outputs, errors = units
-        plans = agent._plans
-    else:
-        inputs = processors("input")
-        if options.get("prepare_step") is not None:
-            inputs.append(prepare_step_processor(options["prepare_step"]))
-        outputs = processors("output")
-        if options.get("structured_output") is not None:
-            so = compile_processor(structured_output_processor(options["structured_output"]))
-            if all(cp.id != so.id for cp in flat(inputs)):
-                inputs.append(so)
-            if all(cp.id != so.id for cp in flat(outputs)):
-                outputs.append(so)
-        errors = processors("error")
-        errors += resolve_units(
-            [d for d in agent._defaults if all(d.id != e.id for e in flat(errors))],
-            request_context)
-        if _AGENT_LISTS.isdisjoint(options) and all(
-                _static(agent._compiled[k]) for k in ("input", "output", "error")):
-            agent._units = (inputs, outputs, errors)
-            plans = agent._plans
-        else:
-            plans = Plans()
+    inputs = processors("input")
+    if options.get("prepare_step") is not None:
+        inputs.append(prepare_step_processor(options["prepare_step"]))
+    outputs = processors("output")
+    if options.get("structured_output") is not None:
+        so = compile_processor(structured_output_processor(options["structured_output"]))
+        if all(cp.id != so.id for cp in flat(inputs)):
+            inputs.append(so)
+        if all(cp.id != so.id for cp in flat(outputs)):
+            outputs.append(so)
+    errors = processors("error")
+    errors += resolve_units(
+        [d for d in agent._defaults if all(d.id != e.id for e in flat(errors))],
+        request_context)
+    if _AGENT_LISTS.isdisjoint(options) and all(
+            _static(agent._compiled[k]) for k in ("input", "output", "error")):
+        agent._units = (inputs, outputs, errors)
+        return inputs, outputs, errors, agent._plans
+    return inputs, outputs, errors, Plans()
+
+
+#: The plans whose processors last had their ``processor_index`` set (weakly held).
+_indexed: list[weakref.ref[Plans] | None] = [None]
+
+
+def _index(plans: Plans, inputs: list[Unit], outputs: list[Unit], errors: list[Unit]) -> None:
+    """Set each processor's ``processor_index``, its place in the three lists of the
+    call: unless the call before ran the same lists (a processor in several agents'
+    lists has the index of the one whose call ran last)."""
+    last = _indexed[0]
+    if last is not None and last() is plans:
+        return
     indexed = plans.indexed
     if indexed is None:
         indexed = plans.indexed = [cp.processor for cp in
@@ -257,33 +308,7 @@ def resolve_call(agent: Agent, options: Mapping[str, Any]) -> CallOptions:
             processor.processor_index = index
         except AttributeError:
             pass
-    # (each step works on a copy: ``StepConfig.for_step``; the agent's own mappings are
-    # not copied for a call that adds nothing to them)
-    callers = client_tools(options.get("client_tools"))
-    config = StepConfig(
-        model=agent.model,
-        tools={**callers, **agent.tools} if callers else agent.tools,
-        tool_choice=options.get("tool_choice", agent.tool_choice),
-        active_tools=options.get("active_tools"),
-        system_messages=[],
-        provider_options={**agent.provider_options, **options["provider_options"]}
-        if options.get("provider_options") else agent.provider_options,
-        model_settings={**agent.model_settings, **options["model_settings"]}
-        if options.get("model_settings") else agent.model_settings,
-        structured_output=None,
-    )
-    audit = options.get("audit", agent.audit)
-    if not isinstance(audit, bool):
-        raise TypeError(f"audit must be True or False, got {audit!r}")
-    caller_system = options.get("caller_system", "instructions")
-    if caller_system not in CALLER_SYSTEM:
-        raise ConfigurationError(
-            f"caller_system must be {' or '.join(map(repr, CALLER_SYSTEM))}, got "
-            f"{caller_system!r:.100}")
-    return CallOptions(request_context, max_steps, max_retries, inputs, outputs, errors, config,
-                       audit, plans, system_is_input=caller_system == "input",
-                       caller_tools=tuple(n for n in callers if n not in agent.tools),
-                       own_settings=(agent.provider_options, agent.model_settings))
+    _indexed[0] = weakref.ref(plans)
 
 
 def client_tools(value: Any) -> dict[str, Tool]:

@@ -28,7 +28,8 @@ log = logging.getLogger("tripwire")
 
 
 async def finish_chunks(run: Run) -> tuple[list[Chunk], list[Chunk]]:
-    """End the step loop: the response's text and finish reason so far, and the
+    """End the step loop: the response's text (read after ``process_output_result``
+    when a processor implements it) and finish reason so far, and the
     ``finish`` chunk through the output processors, as (the chunks they released with
     it, for the client now; the ``finish`` chunk, for the client last). ``finish``
     passes the stream processors before process_output_result runs (state they write on
@@ -36,7 +37,8 @@ async def finish_chunks(run: Run) -> tuple[list[Chunk], list[Chunk]]:
     pipeline = run.pipeline
     pipeline.flush_stats()
     run.start_step(None)
-    run.text = response_text(run.message_list)
+    if "process_output_result" not in run.hooks.output_hooks:  # (else: ``output_result``)
+        run.text = response_text(run.message_list)
     run.finish_reason = run.steps[-1].finish_reason if run.steps else "unknown"
     now: list[Chunk] = []
     finish: list[Chunk] = []
@@ -51,15 +53,19 @@ async def finish_chunks(run: Run) -> tuple[list[Chunk], list[Chunk]]:
     return now, finish
 
 
-async def output_result(run: Run, run_start: Checkpoint) -> tuple[OutputResult, list[Chunk]]:
-    """Run ``process_output_result`` on the whole response: what it left, and the chunks
-    hooks wrote meanwhile. A rejected response is rolled back to ``run_start``: none of
-    it is kept or returned."""
-    output = OutputResult(run.text, run.usage, run.finish_reason, list(run.steps))
+async def output_result(run: Run, run_start: Checkpoint
+                        ) -> tuple[OutputResult | None, list[Chunk]]:
+    """Run ``process_output_result`` on the whole response: what it left (None when no
+    processor implements it), and the chunks hooks wrote meanwhile. A rejected
+    response is rolled back to ``run_start``: none of it is kept or returned."""
     hooks = run.hooks
+    if "process_output_result" not in hooks.output_hooks:
+        pipeline = run.pipeline
+        return None, await pipeline.flush() if pipeline.pending else []
+    output = OutputResult("", run.usage, run.finish_reason, list(run.steps))
+    output._follow(run.message_list)  # (its text, read from the messages when asked for)
     try:
-        if "process_output_result" in hooks.output_hooks:
-            await hooks.process_output_result(run.message_list, output)
+        await hooks.process_output_result(run.message_list, output)
     except TripWire:
         run.response_rejected = True
         run.message_list.rollback(run_start)
@@ -68,9 +74,11 @@ async def output_result(run: Run, run_start: Checkpoint) -> tuple[OutputResult, 
     return output, await pipeline.flush() if pipeline.pending else []
 
 
-def take_output(run: Run, output: OutputResult) -> object:
+def take_output(run: Run, output: OutputResult | None) -> object:
     """Take the text and object ``process_output_result`` left; the object (None when
     there is none)."""
+    if output is None:  # (no process_output_result: the text is the response's)
+        return None
     # the response's text after process_output_result (or what a processor set for the
     # caller when the stored messages hold something else)
     run.text = output.text if output.caller_text is None else output.caller_text
@@ -158,16 +166,11 @@ def close(run: Run, error: BaseException | None) -> None:
 
 def result(run: Run) -> GenerateResult:
     """What ``generate()`` returns (and a stream's awaitables read)."""
+    message_list = run.message_list
+    # (in GenerateResult's field order: text, finish reason, usage, steps, messages,
+    # message list, tripwire, object, run id, audit (records made when read), verdicts)
     return GenerateResult(
-        text=run.text,
-        finish_reason=run.finish_reason,
-        usage=run.usage,
-        steps=list(run.steps),
-        messages=run.message_list.response.db(),
-        message_list=run.message_list,
-        tripwire=run.tripwire,
-        object=run.object,
-        run_id=run.run_id,
-        audit=run.recorder if run.recorder is not None else [],  # records when read
-        verdicts=run.pipeline.verdicts,
+        run.text, run.finish_reason, run.usage, list(run.steps),
+        message_list.response.db(), message_list, run.tripwire, run.object, run.run_id,
+        run.recorder if run.recorder is not None else [], run.pipeline.verdicts,
     )

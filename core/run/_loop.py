@@ -19,7 +19,7 @@ import sys
 from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from tripwire.chunks import Chunk, Usage, model_chunk
+from tripwire.chunks import FRAMEWORK_TYPES, Chunk, Usage, _Fields, check_chunk
 from tripwire.context import TracingContext
 from tripwire.errors import APICallError, ConfigurationError, TripWire
 from tripwire.hooks._binding import Bindings
@@ -38,7 +38,7 @@ from tripwire.run._step_request import answer_stream, model_request, prepare_ste
 from tripwire.run._step_retry import RetryStep, StepRetries
 from tripwire.run._tool_exec import ToolRunner, runs_on_client, unoffered
 from tripwire.stream._json_escapes import canonical_tool_call
-from tripwire.stream._pipeline import OutputPipeline
+from tripwire.stream._pipeline import pipeline_type
 
 if TYPE_CHECKING:
     from tripwire.agent import Agent
@@ -56,15 +56,19 @@ class Run:
         self.run_id = new_id()
         self.request_context = call.request_context
         self.abort_signal = asyncio.Event()
-        self.message_list = MessageList(system_messages=agent.instructions)
-        # (``add`` checks each message: a bad one fails the call before the run starts)
-        self.message_list.add(messages if isinstance(messages, list) else [messages], "input",
-                              keep_system=call.system_is_input)
-        self.pipeline = OutputPipeline(self.run_id)
+        # (each message is checked as it is added: a bad one fails the call before the
+        # run starts)
+        given = messages if isinstance(messages, list) else [messages]
+        if call.system_is_input:
+            self.message_list = MessageList(system_messages=agent.instructions)
+            self.message_list.add(given, "input", keep_system=True)
+        else:
+            self.message_list = MessageList(given, system_messages=agent.instructions)
         self.tracing_context = TracingContext(self.run_id, agent.id)
         tracer = _recorder.tracer()
         self.recorder = (_recorder.Recorder(self.run_id, agent.id, keep=call.audit, tracer=tracer)
                          if call.audit or tracer is not None else None)
+        self.pipeline = pipeline_type(call, self.recorder)(self.run_id)
         self.pipeline.recorder = self.recorder
         self.bindings = Bindings(call, self.pipeline, self.tracing_context, self.abort_signal,
                                  self.recorder)
@@ -119,6 +123,7 @@ class Run:
             run_start = self.message_list.checkpoint()
             step_number = 0
             unread = self.unread
+            hooks = self.hooks
             pipeline = self.pipeline
             push = pipeline.push
             run_id = self.run_id
@@ -140,18 +145,28 @@ class Run:
                         # (``push``) to the client.
                         failed: Exception | None = None
                         next_chunk = iterator.__anext__
-                        keep = acc.raw.append
+                        # (kept as the model sent them, for ``process_llm_response``)
+                        keep = (acc.raw.append if "process_llm_response" in hooks.input_hooks
+                                else None)
                         record = acc.chunks.append
                         offered = config.active()
-                        bare = not pipeline.stages  # no processor
+                        bare = not pipeline.staged  # no processor
                         unseen = unread and bare  # no processor, no reader
-                        # (copies carry the run's id, but not for no processor and no reader)
                         stamp = None if unseen else run_id
                         try:
                             while True:
                                 try:
                                     got = await next_chunk()
-                                    raw = model_chunk(got, stamp)
+                                    # A model's chunk as the run passes it on: checked (a
+                                    # text delta, most of what a model streams, here; any
+                                    # other by check_chunk, ValueError for a malformed one)
+                                    kind = got.type if type(got) is Chunk else None
+                                    if not (kind == "text-delta"
+                                            and type(payload := got.payload) is dict
+                                            and type(payload.get("text")) is str
+                                            and type(payload.get("id", "")) is str):
+                                        check_chunk(got, True)
+                                        kind = got.type
                                 except StopAsyncIteration:
                                     break
                                 except (asyncio.CancelledError, GeneratorExit, TripWire):
@@ -159,23 +174,39 @@ class Run:
                                 except Exception as e:
                                     failed = self._model_failed(acc, config, e)
                                     break
-                                kind = raw.type
                                 if kind == "tool-call":
                                     # argument text that is no JSON object reaches the
                                     # client as sent: the guards judge it decoded
                                     got = canonical_tool_call(got)
-                                    raw = model_chunk(got, stamp)
-                                    if raw.payload["tool_name"] not in offered:
-                                        raw = unoffered(raw, offered, acc.not_run)
-                                keep(got)  # (as the model sent it: ``process_llm_response``)
-                                if kind == "finish":
-                                    acc.finish = raw.payload
-                                    if unseen and not pipeline.pending:
-                                        continue
-                                    raw = Chunk("step-finish", _step_finish_payload(raw.payload),
-                                                run_id=run_id, source=raw.source)
-                                elif bare and not pipeline.pending and not kind.startswith(
-                                        "data-"):
+                                if keep is not None:
+                                    keep(got)
+                                # ... and carrying the run's id: a copy (built as
+                                # Chunk.__new__ builds one), but for no processor and no
+                                # reader
+                                if stamp is None or got.run_id is not None:
+                                    raw = got
+                                else:
+                                    raw = copy = _Fields()
+                                    copy.type = kind
+                                    copy.payload = got.payload
+                                    copy.run_id = stamp
+                                    copy.source = got.source
+                                    copy.transient = got.transient
+                                    copy.__class__ = Chunk  # type: ignore[assignment]
+                                if kind != "text-delta":
+                                    if kind == "tool-call":
+                                        if raw.payload["tool_name"] not in offered:
+                                            raw = unoffered(raw, offered, acc.not_run)
+                                    elif kind == "finish":
+                                        acc.finish = raw.payload
+                                        if unseen and not pipeline.pending:
+                                            continue
+                                        raw = Chunk("step-finish",
+                                                    _step_finish_payload(raw.payload),
+                                                    run_id=run_id, source=raw.source)
+                                        kind = "step-finish"
+                                if bare and not pipeline.pending and (
+                                        kind in FRAMEWORK_TYPES or not kind.startswith("data-")):
                                     # no processor and nothing a hook wrote to send
                                     # first: the chunk goes on as it is (to no one from
                                     # generate(): the step is all it updates)
@@ -312,6 +343,11 @@ class Run:
                 self.message_list, self.steps, self.run_id)
         return retries
 
+    def maybe_retry(self, tw: TripWire) -> None:
+        """``StepRetries.maybe_retry`` (the retries are made when a step first needs
+        them)."""
+        self.retries.maybe_retry(tw)
+
     @property
     def starts(self) -> bool:
         """Whether the run has a start stage: ``process_input`` or checks beside the
@@ -406,7 +442,7 @@ class Run:
         out += await output_step(self, step, config)
         if step.tool_calls:
             chunks = await self.tools.run(step, config, self.steps, acc.not_run,
-                                          self.retries.maybe_retry)
+                                          self.maybe_retry)
             if not self.unread:
                 out += chunks
         return out
@@ -433,13 +469,16 @@ class Run:
         """Whether a chunk emitted now would reach no processor and no reader (a
         ``generate()`` without ``process_output_stream``): then it is not made."""
         pipeline = self.pipeline
-        return self.unread and not pipeline.stages and not pipeline.pending
+        return self.unread and not pipeline.staged and not pipeline.pending
 
     def _client_calls(self, step: StepResult) -> bool:
         """Whether ``step`` asked for a client-side tool: the run ends there and the
         caller answers the calls (``client_tools`` call option)."""
         tools = self.call.config.tools
-        return any(runs_on_client(c, tools) for c in step.tool_calls)
+        for call in step.tool_calls:
+            if runs_on_client(call, tools):
+                return True
+        return False
 
     def start_step(self, step_number: int | None) -> None:
         """Audit records and spans from here on belong to ``step_number``."""

@@ -76,12 +76,11 @@ def model_request(config: StepConfig, prompt: list[dict[str, Any]],
                   run_id: str | None = None) -> ModelRequest:
     """What the model is sent: ``prompt`` with the step's active tools and settings, in
     run ``run_id``."""
-    return ModelRequest(
-        prompt=prompt, tools=list(config.active().values()),
-        tool_choice=config.tool_choice, model_settings=config.model_settings,
-        provider_options=config.provider_options,
-        structured_output=config.structured_output, run_id=run_id,
-    )
+    # (in ModelRequest's field order: prompt, tools, tool choice, model settings, provider
+    # options, structured output, run id)
+    return ModelRequest(prompt, list(config.active().values()), config.tool_choice,
+                        config.model_settings, config.provider_options,
+                        config.structured_output, run_id)
 
 
 def answer_stream(config: StepConfig, request: ModelRequest,

@@ -84,7 +84,9 @@ class ToolRunner:
                 message_list.update_tool_invocation(ToolInvocationPart(ToolInvocation(
                     "result", call.tool_call_id, call.tool_name, call.args, value,
                     is_error=ok is not True)))
-                if ok is not False:  # a result, or a ToolError's text (the tool's answer)
+                # a result, or a ToolError's text (the tool's answer), when an output
+                # processor implements process_tool_result
+                if ok is not False and "process_tool_result" in self._hooks.output_hooks:
                     try:
                         value = await self._hooks.process_tool_result(
                             message_list, call, value, step.step_number, config, steps)

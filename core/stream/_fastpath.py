@@ -12,35 +12,36 @@ replacement, ``None``, a list, an awaitable, an exception) goes to
 goes on with what comes out from the next stage (``runs[i + 1]``). This code is the
 only place the stages are called for a chunk.
 
-``generate`` returns two families of functions, one per stage to start at (the last
-one, past every stage, returns at once): ``runs[i](pipeline, chunk)`` for a chunk that
-reaches every stage, and ``data_runs[i](pipeline, chunk, skip)`` for ``data-*`` chunks
-(only the stages that take them, never the ``skip`` stage: the one that wrote it).
-They keep nothing of a run: every run of the same processors shares them, each
-passing its own pipeline. Each returns None when the chunk passed every stage
-unchanged, else the chunks that come out (a list), or an awaitable of either. With the
-audit on, every call is counted in the stage's ``counts`` and one chunk in 32 (the
-run's first always) is timed stage by stage.
+``generate`` returns ``push(pipeline, chunk)``, the pipeline's ``push`` (a chunk from
+the loop, through every stage: ``OutputPipeline.push``), and two families of
+functions, one per stage to start at (the last one, past every stage, returns at
+once): ``runs[i](pipeline, chunk)`` for a chunk that reaches every stage, and
+``data_runs[i](pipeline, chunk, skip)`` for ``data-*`` chunks (only the stages that
+take them, never the ``skip`` stage: the one that wrote it). They keep nothing of a
+run: every run of the same processors shares them, each passing its own pipeline.
+Each returns None when the chunk passed every stage unchanged, else the chunks that
+come out (a list), or an awaitable of either. With the audit on, every call is
+counted in the stage's ``counts`` and one chunk in 32 (the run's first always) is
+timed stage by stage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from time import perf_counter_ns, time_ns
 from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
-from tripwire.hooks._call import RUN_ARGS
+from tripwire.chunks import FRAMEWORK_TYPES
+from tripwire.hooks._call import RUN_ARGS, shared_bound
 
 if TYPE_CHECKING:
-    from tripwire.run._call import Plans
-    from tripwire.stream._pipeline import OutputPipeline
-    from tripwire.stream._stage import Stage
+    from tripwire.hooks._validation import CompiledProcessor
 
-#: ``runs[i](pipeline, chunk)`` / ``data_runs[i](pipeline, chunk, skip)`` (see the
-#: module docstring)
+#: ``push(pipeline, chunk)``, ``runs[i](pipeline, chunk)``, ``data_runs[i](pipeline,
+#: chunk, skip)`` (see the module docstring)
 Run = Callable[..., Any]
-Runs = tuple[tuple[Run, ...], tuple[Run, ...]]
+Made = tuple[Run, tuple[Run, ...], tuple[Run, ...]]
 
 
 class Raised:
@@ -61,42 +62,44 @@ class Raised:
 
 
 #: the generated ``make`` functions, by the shape of the stages they serve
-_made: dict[tuple[Any, ...], Callable[..., Runs]] = {}
+_made: dict[tuple[Any, ...], Callable[..., Made]] = {}
+
+#: The hook each stage implements.
+HOOK = "process_output_stream"
 
 
-def generate(pipeline: OutputPipeline, plans: Plans | None = None) -> Runs:
-    """``(runs, data_runs)`` for the pipeline's stages (see the module docstring).
-
-    The functions hold what every call of the same processors shares (each stage's
-    implementation, the arguments bound for every call) and read what belongs to the
-    run from the pipeline they are given. ``plans``: the call's ``CallOptions.plans``
-    (the agent's, when the call runs the agent's own lists): they are made once
-    there."""
-    stages = pipeline.stages
-    recorder = pipeline.recorder
-    audited = recorder is not None and bool(stages)
-    key = (audited, audited and recorder.tracer is not None)
-    made = plans.fast_paths.get(key) if plans is not None else None
-    if made is None:
-        made = _make_for(stages, *key)
-        if plans is not None:
-            plans.fast_paths[key] = made
-    return made
-
-
-def _make_for(stages: list[Stage], audited: bool, traced: bool) -> Runs:
-    shape = tuple((s.bound.argnames, s.parts is not None, s.bound.wrapper, s.data,
-                   s.cp.impls["process_output_stream"].is_async) for s in stages)
-    key = (shape, audited, traced)
+def generate(stages: Sequence[CompiledProcessor], audited: bool, traced: bool) -> Made:
+    """``(push, runs, data_runs)`` for the stages of these processors (see the module
+    docstring): what every call of them shares (each implementation, the arguments
+    bound for every call) is bound in; what belongs to a run is read from the pipeline
+    the functions are given. ``audited``: every call is counted (the audit or
+    tracing is on); ``traced``: spans are made too."""
+    shape = []
+    values: list[Any] = []
+    for cp in stages:
+        impl = cp.impls[HOOK]
+        shape.append((impl.argnames, "stream_parts" in impl.argnames, impl.wrapper,
+                      cp.process_data_parts, impl.is_async))
+        values += (impl.function, cp.id)
+        if not impl.wrapper:
+            bound = shared_bound(cp, HOOK)
+            values += [bound.args[j] for j, name in enumerate(impl.argnames)
+                       if name not in RUN_VALUES]
+        else:  # (a wrapper calls the stages after it: ``OutputPipeline.wrap``)
+            values += [None for name in impl.argnames if name not in RUN_VALUES]
+    key = (tuple(shape), audited, traced)
     make = _made.get(key)
     if make is None:
         make = _made[key] = _compile(*key)
-    values: list[Any] = []
-    for stage in stages:
-        values += (stage.bound.fn, stage.id)
-        values += [stage.bound.args[j] for j, name in enumerate(stage.bound.argnames)
-                   if name not in RUN_VALUES]
     return make(*values)
+
+
+def reads_stages(stages: Sequence[CompiledProcessor]) -> bool:
+    """Whether the generated path reads the run's stages for each chunk: a stage's
+    arguments of the run or its ``stream_parts``."""
+    return any(not impl.wrapper and any(name in RUN_VALUES and name != "part"
+                                        for name in impl.argnames)
+               for impl in (cp.impls[HOOK] for cp in stages))
 
 
 #: The arguments of ``process_output_stream`` a stage is given per run (read from the
@@ -104,9 +107,9 @@ def _make_for(stages: list[Stage], audited: bool, traced: bool) -> Runs:
 RUN_VALUES = frozenset({"part", "stream_parts", "message_list", *RUN_ARGS})
 
 
-def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..., Runs]:
+def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..., Made]:
     """``make(f0, id0, <f0's bound arguments>, f1, ...)``, which returns the
-    ``(runs, data_runs)`` of the stages it is given, compiled."""
+    ``(push, runs, data_runs)`` of the stages it is given, compiled."""
     n = len(shape)
     is_async = any(s[4] for s in shape)
     params: list[str] = []
@@ -129,7 +132,7 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
             out += [f"        c{i} = S[{i}].counts", f"        tm{i} = S[{i}].timings"]
         return out
 
-    def stage(i: int, start: int, data: bool) -> list[str]:
+    def stage(i: int, start: int, data: bool, pushed: bool) -> list[str]:
         argnames, has_parts, wrapper, takes_data, stage_async = shape[i]
         out: list[str] = []
         indent = "        "
@@ -139,8 +142,10 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
             indent += "    "
         if has_parts:
             out.append(f"{indent}p{i}.append(chunk)")
+        skip = "None" if pushed else "skip"
         if wrapper:  # it calls the stages after it itself
-            out.append(f"{indent}return {'await ' if is_async else ''}pl.wrap({i}, chunk, skip)")
+            call = f"pl.wrap({i}, chunk, {skip})"
+            out.append(f"{indent}return {'pl._pushed(' + call + ', chunk)' if pushed else call}")
             return out
         args = []
         for j, name in enumerate(argnames):
@@ -159,7 +164,15 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
         out.append(f"{indent}except Exception as e:")
         out.append(f"{indent}    r = Raised(e)")
         out.append(f"{indent}if r is not chunk:")
-        out.extend(_leave(indent + "    ", i, start, is_async))
+        call = f"pl.left({i}, chunk, r, {skip}, {'t' if audited else 0}, {start})"
+        if pushed:
+            out.append(f"{indent}    return pl._pushed({call}, chunk)")
+        elif is_async:
+            out.append(f"{indent}    out = {call}")
+            out.append(f"{indent}    return out if out is None or type(out) is list "
+                       f"else await out")
+        else:
+            out.append(f"{indent}    return {call}")
         if audited:
             out.append(f"{indent}c{i}[1] += 1")
             out.append(f"{indent}if t:")
@@ -169,6 +182,43 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
             out.append(f"{indent}    t = now")
         return out
 
+    def body(start: int, data: bool, pushed: bool = False) -> list[str]:
+        """A function's lines after its ``def``: the stages from ``start`` on."""
+        out = []
+        if audited and start == 0:
+            # one chunk in 32 timed (the run's first), counted down
+            out += ["        countdown = pl.countdown - 1",
+                    "        if countdown:",
+                    "            pl.countdown = countdown",
+                    "            t = 0",
+                    "        else:",
+                    "            pl.countdown = 32",
+                    "            t = ns()"]
+        elif audited:  # (the start of a timed chunk: 0, this one is not timed)
+            out.append("        t = 0")
+        reads = [line for i in range(start, n) for line in loads(i)]
+        if reads:
+            out += ["        S = pl._stages", *reads]
+        if data:
+            out.append("        data = chunk.type.startswith('data-')")
+        for i in range(start, n):
+            out += stage(i, start, data, pushed)
+        if not data:  # a text chunk passed every stage from ``start`` on
+            out += [f"        if not pl.kept_from_start[{start}] and "
+                    f"{'kind' if pushed else 'chunk.type'} == 'text-delta':",
+                    f"            pl.kept_from({start})"]
+        return [*out, "        return None", ""]
+
+    # ``push``: a chunk from the loop; data chunks, and any chunk while hooks' data
+    # chunks wait, take the general way (``OutputPipeline._emit``)
+    lines += ["    def push(pl, chunk):",
+              "        kind = chunk.type",
+              "        if pl.pending or (kind not in FRAMEWORK and kind.startswith('data-')):",
+              "            return pl._emit(chunk)"]
+    if is_async:  # (every chunk takes a coroutine: ``runs[0]``'s)
+        lines += ["        return pl._pushed(run0(pl, chunk), chunk)", ""]
+    else:
+        lines += body(0, False, pushed=True)
     names: dict[bool, list[str]] = {False: [], True: []}
     for data in (False, True):
         for start in range(n + 1):
@@ -176,44 +226,14 @@ def _compile(shape: tuple[Any, ...], audited: bool, traced: bool) -> Callable[..
             names[data].append(name)
             head = "async def" if is_async else "def"
             lines.append(f"    {head} {name}(pl, chunk, skip=None):")
-            if audited and start == 0:
-                # one chunk in 32 timed (the run's first), counted down
-                lines += ["        countdown = pl.countdown - 1",
-                          "        if countdown:",
-                          "            pl.countdown = countdown",
-                          "            t = 0",
-                          "        else:",
-                          "            pl.countdown = 32",
-                          "            t = ns()"]
-            else:
-                lines.append("        t = 0")
-            reads = [line for i in range(start, n) for line in loads(i)]
-            if reads:
-                lines += ["        S = pl.stages", *reads]
-            if data:
-                lines.append("        data = chunk.type.startswith('data-')")
-            for i in range(start, n):
-                lines += stage(i, start, data)
-            if not data:  # a text chunk passed every stage from ``start`` on
-                lines += [f"        if not pl.kept_from_start[{start}] and "
-                          f"chunk.type == 'text-delta':",
-                          f"            pl.kept_from({start})"]
-            lines += ["        return None", ""]
-    lines.append(f"    return ({', '.join(names[False])},), ({', '.join(names[True])},)")
+            lines += body(start, data)
+    lines.append(f"    return push, ({', '.join(names[False])},), "
+                 f"({', '.join(names[True])},)")
     source = "\n".join([f"def make({', '.join(params)}):", *lines])
     namespace: dict[str, Any] = {"Coro": CoroutineType, "Raised": Raised,
-                                 "ns": perf_counter_ns, "wall": time_ns}
+                                 "ns": perf_counter_ns, "wall": time_ns,
+                                 "FRAMEWORK": FRAMEWORK_TYPES}
     code = compile(source, f"<tripwire per-chunk path: {n} stages>", "exec")
     exec(code, namespace)  # noqa: S102 - source built above from fixed text and indexes
-    make: Callable[..., Runs] = namespace["make"]
+    make: Callable[..., Made] = namespace["make"]
     return make
-
-
-def _leave(indent: str, i: int, start: int, is_async: bool) -> list[str]:
-    """The chunk leaves the straight line at stage ``i`` with its result ``r``."""
-    call = f"pl.left({i}, chunk, r, skip, t, {start})"
-    if not is_async:
-        return [f"{indent}return {call}"]
-    return [f"{indent}out = {call}",
-            f"{indent}return out if out is None or type(out) is list else await out"]
-

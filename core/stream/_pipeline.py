@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tripwire.chunks import Chunk, check_chunk
+from tripwire.chunks import FRAMEWORK_TYPES, Chunk, check_chunk
 from tripwire.errors import TripWire
+from tripwire.hooks._binding import stream_processors
 from tripwire.hooks._call import FAILED_OPEN, BoundHook, handle_failure, is_coroutine, on_tripwire
 from tripwire.hooks._validation import CompiledProcessor
 from tripwire.messages import DataPart, Message, MessageList
@@ -26,9 +27,9 @@ from tripwire.stream._stage import Stage, warn_dropped_all
 from tripwire.stream._writer import Writer
 
 if TYPE_CHECKING:
-    from tripwire.run._call import Plans
+    from tripwire.run._call import CallOptions, Plans
 
-__all__ = ["OutputPipeline", "Writer"]
+__all__ = ["OutputPipeline", "Writer", "pipeline_type"]
 
 #: What ``push`` returns: None (the chunk passed every stage unchanged), the chunks
 #: that come out, or an awaitable of them.
@@ -40,13 +41,54 @@ def _passed(pipeline: OutputPipeline, chunk: Chunk, skip: str | None = None) -> 
     return None
 
 
+def pipeline_type(call: CallOptions, recorder: Any = None) -> type[OutputPipeline]:
+    """The class of ``call``'s output pipeline: ``OutputPipeline`` when no output
+    processor implements ``process_output_stream``, else the subclass whose ``push``
+    and per-stage paths ``tripwire.stream._fastpath`` generated for those stages. Made
+    once per list of processors (``call.plans``) and per audit setting: whether the
+    run's ``recorder`` counts calls, and whether it traces."""
+    audited = recorder is not None
+    key = (audited, audited and recorder.tracer is not None)
+    plans = call.plans
+    found = plans.pipelines.get(key)
+    if found is None:
+        stages = stream_processors(call)
+        found = OutputPipeline
+        if stages:
+            push, runs, data_runs = _fastpath.generate(stages, *key)
+            found = type("OutputPipeline", (OutputPipeline,), {
+                "__slots__": (), "__module__": __name__, "__doc__": OutputPipeline.__doc__,
+                "push": push, "_runs": runs, "_data_runs": data_runs,
+                "_reads_stages": _fastpath.reads_stages(stages)})
+        plans.pipelines[key] = found
+    return found
+
+
+def _no_common(cp: CompiledProcessor) -> Mapping[str, Any]:
+    """A stage made after its run started binds nothing of the run (see ``stages``)."""
+    raise AssertionError(f"stage {cp.id!r} asked for the run's arguments")
+
+
 class OutputPipeline:
-    """The output processors' ``process_output_stream`` for one call."""
+    """The output processors' ``process_output_stream`` for one call (an instance of
+    the class ``pipeline_type`` gives for the call)."""
+
+    #: the generated per-chunk path (``tripwire.stream._fastpath``), per stage to start
+    #: at: ``_runs[i](pipeline, chunk)``, ``_data_runs[i](pipeline, chunk, skip)``
+    _runs: tuple[_fastpath.Run, ...] = (_passed,)
+    _data_runs: tuple[_fastpath.Run, ...] = (_passed,)
+    #: the generated path reads the run's stages for each chunk (a stage's arguments
+    #: of the run, its ``stream_parts``): they are made with the pipeline
+    _reads_stages = False
 
     def __init__(self, run_id: str) -> None:
         self.run_id = run_id
         self.recorder: Any = None  # the run's audit/trace Recorder, when on
-        self.stages: list[Stage] = []
+        #: the output processors' stages of this run, made when first needed (most runs
+        #: with plain stages need none: ``stages``); ``staged`` says there are some
+        self._stages: list[Stage] | None = []
+        self.staged = False
+        self._bound: Sequence[BoundHook] = ()
         self.message_list: MessageList | None = None
         #: data chunks hooks wrote and not yet processed, with the id of their writer
         self.pending: list[tuple[Chunk, str | None]] = []
@@ -61,10 +103,6 @@ class OutputPipeline:
         self.kept_from_start: list[bool] = [False]
         #: with the audit on, chunks until the next one timed stage by stage
         self.countdown = 1
-        #: the generated per-chunk path (``tripwire.stream._fastpath``), per stage to start at
-        self._runs: tuple[_fastpath.Run, ...] = (_passed,)
-        self._data_runs: tuple[_fastpath.Run, ...] = (_passed,)
-        self._run: _fastpath.Run = _passed  # (``_runs[0]``)
 
     def attach(self, bound: Sequence[BoundHook], message_list: MessageList,
                common: Callable[[CompiledProcessor], Mapping[str, Any]],
@@ -73,17 +111,34 @@ class OutputPipeline:
         gives a processor's common arguments for this call; ``plans`` is the call's
         ``CallOptions.plans`` (what every call of the same lists shares)."""
         self.message_list = message_list
-        self.stages = [Stage(b, message_list, common) for b in bound]
-        if self.recorder is not None and self.stages:
-            self.audit = StageAudit(self.recorder, self.stages, plans)
-        self.kept_from_start = [False] * (len(self.stages) + 1)
-        if self.stages:
-            self._runs, self._data_runs = _fastpath.generate(self, plans)
-            self._run = self._runs[0]
+        self.staged = bool(bound)
+        self.kept_from_start = [False] * (len(bound) + 1)
+        if not bound:
+            return
+        if self.recorder is not None:
+            self._stages = [Stage(b, message_list, common) for b in bound]
+            self.audit = StageAudit(self.recorder, self._stages, plans)
+        elif self._reads_stages:
+            self._stages = [Stage(b, message_list, common) for b in bound]
+        else:  # made when first needed (``stages``); they bind nothing of the run
+            self._bound = bound
+            self._stages = None
+
+    @property
+    def stages(self) -> list[Stage]:
+        """The stages of this run, made on first use (a stage keeps what its processor
+        did over the run: ``Stage``)."""
+        stages = self._stages
+        if stages is None:
+            assert self.message_list is not None
+            stages = self._stages = [Stage(b, self.message_list, _no_common)
+                                     for b in self._bound]
+        return stages
 
     def set_retry_count(self, value: int) -> None:
-        """The ``retry_count`` the stages are given from now on."""
-        for stage in self.stages:
+        """The ``retry_count`` the stages are given from now on (stages not made yet
+        read it when they are)."""
+        for stage in self._stages or ():
             stage.set_retry_count(value)
 
     def writer(self, emitter: CompiledProcessor | None = None) -> Writer:
@@ -111,14 +166,23 @@ class OutputPipeline:
         """``chunk`` through every stage, then the data chunks hooks wrote meanwhile:
         None when it passed every stage unchanged and nothing was pending (send the
         chunk itself), else the chunks to send, or an awaitable of them. The
-        non-transient data chunks among them are stored (``current_message``)."""
-        if self.pending or chunk.type.startswith("data-"):
+        non-transient data chunks among them are stored (``current_message``).
+
+        A pipeline with stages has this method generated for them (``pipeline_type``),
+        which does the same with each stage called in turn; without stages a chunk
+        goes on as it is."""
+        kind = chunk.type  # (a framework type is never ``data-*``: no string search)
+        if self.pending or (kind not in FRAMEWORK_TYPES and kind.startswith("data-")):
             return self._emit(chunk)
-        out = self._run(self, chunk)
-        if out is None:
-            return None
+        return None
+
+    def _pushed(self, out: list[Chunk] | Awaitable[list[Chunk] | None], chunk: Chunk
+                ) -> list[Chunk] | Awaitable[list[Chunk]]:
+        """What ``push`` returns for ``chunk`` when a stage did not pass it on: ``out``,
+        what came out of the stages (or an awaitable of it), with the data chunks hooks
+        wrote meanwhile when it must be awaited, each non-transient one stored."""
         if type(out) is not list:
-            return self._emitted(out, chunk)
+            return self._emitted(out, chunk)  # type: ignore[arg-type]
         for c in out:
             self._observe(c)
         return out
@@ -218,10 +282,8 @@ class OutputPipeline:
         return self._after(i, out, skip)
 
     def kept_from(self, start: int) -> None:
-        """A text chunk passed every stage from ``start`` on."""
+        """A text chunk passed every stage from ``start`` on (each of them kept one)."""
         self.kept_from_start[start] = True
-        for stage in self.stages[start:]:
-            stage.kept_text = True
 
     def _after(self, i: int, out: Chunk | list[Chunk] | None, skip: str | None
                ) -> list[Chunk] | Awaitable[list[Chunk]]:
@@ -333,5 +395,5 @@ class OutputPipeline:
 
     def warn_if_dropped_all(self) -> None:
         """Name, once per processor, one that dropped every text chunk of the run."""
-        if not self.kept_from_start[0]:  # (else a text chunk passed every stage)
-            warn_dropped_all(self.stages)
+        if not self.kept_from_start[0] and self._stages:  # (else a text chunk passed
+            warn_dropped_all(self._stages, self.kept_from_start)  # every stage / none dropped)

@@ -27,13 +27,13 @@ CALLS, EMITTED, DROPPED, MODIFIED, FIRST_NS = range(5)
 class Stage:
     """One output processor's ``process_output_stream`` in the pipeline."""
 
-    __slots__ = ("bound", "cp", "args", "parts", "data", "dropped", "kept_text", "released",
-                 "counts", "outcome", "timings")
+    __slots__ = ("bound", "cp", "args", "parts", "dropped", "kept_text", "released", "counts",
+                 "outcome", "timings")
 
     def __init__(self, bound: BoundHook, message_list: MessageList,
                  common: Callable[[CompiledProcessor], Mapping[str, Any]]) -> None:
         self.bound = bound
-        self.cp = cp = bound.cp
+        self.cp = bound.cp
         # bound once per call; per chunk only the ``part`` slot changes (as pluggy does)
         self.parts: list[Chunk] | None = None
         if bound.shared:  # bound for every call: this call's values in a copy
@@ -58,7 +58,6 @@ class Stage:
                 self.parts = []
                 bound.set("stream_parts", self.parts)
             bound.set("message_list", message_list)
-        self.data = cp.process_data_parts
         # Text deltas dropped, and whether one was not: a processor that drops every
         # one it sees and never releases held chunks has most likely forgotten to
         # ``return part`` (warned once, after the run).
@@ -158,10 +157,12 @@ class Stage:
 _warned_drop_all: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
-def warn_dropped_all(stages: Sequence[Stage]) -> None:
-    """Name, once per processor, one that dropped every text chunk it saw in the run."""
-    for stage in stages:
-        if not stage.dropped or stage.kept_text or stage.released:
+def warn_dropped_all(stages: Sequence[Stage], kept_from_start: Sequence[bool]) -> None:
+    """Name, once per processor, one that dropped every text chunk it saw in the run
+    (``kept_from_start[i]``: a text chunk passed every stage from ``i`` on)."""
+    for i, stage in enumerate(stages):
+        if not stage.dropped or stage.kept_text or stage.released or any(
+                kept_from_start[:i + 1]):
             continue
         processor = stage.cp.processor
         try:

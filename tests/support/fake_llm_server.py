@@ -99,7 +99,9 @@ class Reply:
     ``code_units``: text, reasoning and arguments are cut into pieces of UTF-16 code
     units, so a character outside the BMP (an emoji) can arrive as its two surrogate
     halves in two events, each a JSON escape of an unpaired surrogate (``"\\ud83d"``),
-    as some servers send them.
+    as some servers send them. ``release``: the stream stops after the first event that
+    carries text (the first piece of ``text``) and goes on once the event is set (a
+    test of what reaches the client before the upstream sends more).
     """
 
     text: str = ""
@@ -121,6 +123,7 @@ class Reply:
     headers: dict[str, str] = attrs.field(factory=dict)
     end_delay: float = 0.0
     code_units: bool = False
+    release: asyncio.Event | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.define
@@ -187,6 +190,8 @@ class FakeLLMServer:
         self.requests: list[RecordedRequest] = []
         #: Set when a client went away while an ``endless`` reply was streaming.
         self.disconnected = asyncio.Event()
+        #: Set when a ``Reply.release`` stream stopped, waiting for its event.
+        self.held = asyncio.Event()
         self._closing = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.url = ""
@@ -396,6 +401,9 @@ class FakeLLMServer:
             return response
         if reply.endless:
             events = events[:3]  # the opening events, then text forever
+        # (the first piece of text as each wire's JSON writes it)
+        held = (json.dumps(_pieces(reply.text, reply.delta_size, reply.code_units)[0])[1:-1]
+                .encode() if reply.release is not None and reply.text else None)
         try:
             for i, event in enumerate(events):
                 if reply.drop_after == i:
@@ -411,6 +419,14 @@ class FakeLLMServer:
                     await response.write(_stream_error_event(wire, reply.error))
                     break
                 await response.write(event)
+                if held is not None and held in event and reply.release is not None:
+                    held = None
+                    self.held.set()
+                    waits = {asyncio.ensure_future(reply.release.wait()),
+                             asyncio.ensure_future(self._closing.wait())}
+                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                    for waiting in waits:
+                        waiting.cancel()
                 if reply.event_delay:
                     await asyncio.sleep(reply.event_delay)
             while reply.endless:
