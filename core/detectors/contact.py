@@ -36,15 +36,22 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from tripwire.detectors import _views
+from tripwire.detectors._numbering import international_valid, national_valid
 from tripwire.detectors.financial import card_issuer, in_grouped_iban, luhn_is_valid
-from tripwire.detectors.regions import DEFAULT_REGIONS, LANGUAGE_REGIONS, regions_of
+from tripwire.detectors.regions import (
+    DEFAULT_REGIONS,
+    EVIDENCE,
+    LANGUAGE_REGIONS,
+    NEAR,
+    region_map,
+)
 from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
-from tripwire.guards.window import run_start
+from tripwire.guards.window_start import run_start, trailing_run
 
 __all__ = ["EmailDetector", "PhoneDetector", "UrlDetector", "url_password"]
 
@@ -85,6 +92,8 @@ class EmailDetector:
     name = "email"
     types = ("email",)
     max_length = 254  # RFC 5321: the longest address a mail path can carry
+    #: Before an address: the rest of its word up to 256 characters (a URL's user info).
+    lookbehind = 257
     #: An address holds no white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
 
@@ -230,6 +239,38 @@ _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
 
 
+def _count(text: str, s: int, e: int) -> tuple[int, int, int]:
+    """The token ``text[s:e]``'s digits, one-digit groups and groups."""
+    tok = text[s:e]
+    if tok.isdigit():
+        return e - s, int(e - s == 1), 1
+    # (a "(0)" after a country code is the trunk prefix, not a group)
+    found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
+    return sum(map(len, found)), sum(len(g) == 1 for g in found), len(found)
+
+
+def _runs(text: str, lo: int) -> Iterator[list[tuple[int, int]]]:
+    """The runs of digits and the characters that group them in ``text`` (folded) from
+    ``lo`` on that may hold a phone number, each as its space-separated tokens' spans."""
+    for run in _PHONE_RUN.finditer(_views.classes(text), lo):
+        start, end = run.span()
+        if start and text[start - 1] in "+(":
+            start -= 1
+            if text[start - 1:start] == "(" and text[start] == "+":
+                start -= 1  # "(+49) 30 1234567"
+        end = start + len(text[start:end].rstrip(" ().-/"))
+        if text[start] == "(" and ")" not in text[start:end]:
+            start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
+        switchboard = _SWITCHBOARD.search(text, start, end)
+        if switchboard is not None:
+            end = switchboard.start()  # "0221 9438-0": the number, less its extension
+        if end - start < 7:
+            continue
+        if _is_card(text[start:end]):
+            continue
+        yield [t.span() for t in _TOKEN.finditer(text, start, end)]
+
+
 class PhoneDetector:
     """Phone numbers (type ``phone``), validated with ``phonenumbers``.
 
@@ -237,14 +278,34 @@ class PhoneDetector:
     number written without ``+`` and a country code may belong to; it is reported if
     it is valid in any of them. Numbers with ``+`` (or ``00``) and a country code are
     validated as they are. Default (``None``): the regions the text points at
-    (``tripwire.detectors.regions.regions_of``: US, and the countries of the country
-    codes, country domains, language and script in it).
+    (``tripwire.detectors.regions.RegionMap``: US, and the countries of the country
+    codes, country domains, language and script within 300 characters of the number).
     """
 
     name = "phone"
     types = ("phone",)
-    max_length = 48  # the longest candidate run the pattern takes, and then some
+    #: The longest candidate run the pattern takes, and then some; without
+    #: ``regions``, the ``NEAR`` characters after it whose signs say its plans too.
+    max_length = 48 + NEAR + EVIDENCE
+    #: Before a number: "order no." and the like (32), an IBAN's first groups (45);
+    #: without ``regions``, the ``NEAR`` characters whose signs say its plans.
+    lookbehind = 48 + NEAR + 128
     OPTIONS = ("regions",)
+
+    def hold_from(self, text: str) -> int:
+        """A number not complete yet, or whose next characters may still rule it out,
+        lies in the run of digits and the characters that group them that ends
+        ``text``, from its first digit, "+" or "("; without ``regions``, a number
+        whose plans the text after it may still say starts within ``max_length``."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 50):])
+        run = tail[trailing_run(tail, "0123456789 ().-/+", 50):]
+        hold = n - len(run.lstrip(" ).-/"))
+        if self.regions is None:
+            regional = self._regional_from(text, max(0, n - self.max_length))
+            if regional is not None:
+                hold = min(hold, regional)
+        return hold
 
     def __init__(self, regions: Sequence[str] | str | None = None) -> None:
         try:
@@ -256,6 +317,8 @@ class PhoneDetector:
         self._pn: Any = phonenumbers
         #: The regions given (``None``: read from each text).
         self.regions: tuple[str, ...] | None = None
+        #: While ``_regional_from`` looks: the candidates whose regions decide them.
+        self._probe: list[int] | None = None
         # the fewest digits a number written without "+" can have in these regions (a
         # 7-digit number is never a whole US one): shorter ones are not parsed at all
         self._min_digits = 7
@@ -279,65 +342,70 @@ class PhoneDetector:
                 f"codes phonenumbers knows, e.g. US, GB, DE, FR, IN "
                 f"({len(supported)} in all)")
         self.regions = tuple(dict.fromkeys(r.upper() for r in regions))
+        self.max_length, self.lookbehind = 48, 48  # the regions are given
         self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for run in _PHONE_RUN.finditer(_views.classes(text)):
-            start, end = run.span()
-            if start and text[start - 1] in "+(":
-                start -= 1
-                if text[start - 1:start] == "(" and text[start] == "+":
-                    start -= 1  # "(+49) 30 1234567"
-            end = start + len(text[start:end].rstrip(" ().-/"))
-            if text[start] == "(" and ")" not in text[start:end]:
-                start += 1  # "(call 020 7946 0958": a bracket around, not in, the number
-            switchboard = _SWITCHBOARD.search(text, start, end)
-            if switchboard is not None:
-                end = switchboard.start()  # "0221 9438-0": the number, less its extension
-            if end - start < 7:
-                continue
-            if _is_card(text[start:end]):
-                continue
-            tokens = [t.span() for t in _TOKEN.finditer(text, start, end)]
+        for tokens in _runs(text, 0):
             found.extend(self._spans(text, tokens))
         return found
+
+    def _regional_from(self, text: str, lo: int) -> int | None:
+        """Where the first candidate from ``lo`` on whose verdict the regions around it
+        decide starts (``None``: there is none): a national number the US plan does
+        not take, in a text that calls it a phone number."""
+        text = _views.fold(text)
+        self._probe = []
+        try:
+            for tokens in _runs(text, lo):
+                for _ in self._spans(text, tokens):
+                    pass
+                if self._probe:
+                    return self._probe[0]
+        finally:
+            self._probe = None
+        return None
 
     def _spans(self, text: str, tokens: list[tuple[int, int]]) -> Iterable[Detection]:
         """The phone numbers among a run's space-separated tokens: the whole run if it
         is one, else the longest valid spans of whole tokens, left to right. Spans are
         first sized up by arithmetic (digits, groups), so a run such as ``1 2 3 4 ...``
         costs next to nothing."""
-        # per token: digits, one-digit groups, groups
-        counts: list[tuple[int, int, int]] = []
-        for s, e in tokens:
-            tok = text[s:e]
-            if tok.isdigit():
-                counts.append((e - s, int(e - s == 1), 1))
-            else:
-                # (a "(0)" after a country code is the trunk prefix, not a group)
-                found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
-                counts.append((sum(map(len, found)), sum(len(g) == 1 for g in found),
-                               len(found)))
+        # per token, read when a span reaches it: digits, one-digit groups, groups
+        counts: list[tuple[int, int, int] | None] = [None] * len(tokens)
         tries = 0
         i, k = 0, len(tokens)
         while i < k and tries < _MAX_PHONE_TRIES:
             if i and text[tokens[i - 1][0]] == "+":
                 i += 1  # "+1 555 ...": the number is not what follows the country code
                 continue
+            first = tokens[i][0]
+            national = not text.startswith(_PLUS, first)
+            if national and first > 1 and text[first - 1] == " " and text[first - 2].isdigit():
+                i += 1  # a piece of a longer number, however it ends (``_plausible``)
+                continue
+            # (fewer digits than a national number has: not a number, unless it has
+            # an international prefix; ``_shape`` says so too)
+            fewest = 7 if text[first] in "+(0" else self._min_digits
             ends: list[int] = []
             digits = singles = groups = 0
             for j in range(i, k):
-                digits += counts[j][0]
-                singles += counts[j][1]
-                groups += counts[j][2]
+                count = counts[j]
+                if count is None:
+                    count = counts[j] = _count(text, *tokens[j])
+                digits += count[0]
+                singles += count[1]
+                groups += count[2]
                 if digits > 15 or singles > 1 or groups > 7:
                     break
-                if digits >= 7:
+                if digits >= fewest:
                     ends.append(j + 1)
             for j in reversed(ends):
-                start, end = tokens[i][0], tokens[j - 1][1]
+                start, end = first, tokens[j - 1][1]
+                if national and text[end:end + 1] == " " and text[end + 1:end + 2].isdigit():
+                    continue  # a piece of a longer number (``_plausible``)
                 value = text[start:end]
                 if not self._plausible(text, start, end, value):
                     continue
@@ -345,7 +413,7 @@ class PhoneDetector:
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
                     text, max(0, start - 40), start) is not None
-                if self._is_number(text, value, said, start):
+                if self._is_number(text, start, end, said):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
                     i = j
@@ -356,9 +424,7 @@ class PhoneDetector:
                 i += 1
 
     def _plausible(self, text: str, start: int, end: int, value: str) -> bool:
-        """Cheap checks before asking phonenumbers: shape (``_shaped``) and context."""
-        if not self._shaped(value):
-            return False
+        """Cheap checks before asking phonenumbers: context and shape (``_shaped``)."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
@@ -370,6 +436,8 @@ class PhoneDetector:
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
                          or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False  # "812 345 674 00021": a piece of a longer number
+        if not self._shaped(value):
+            return False
         if after in " \u00a0€$£¥EUCeud" and _MONEY_AFTER.match(text, end, end + 12):
             return False  # "612 345 678 €": an amount
         if in_grouped_iban(text, start):
@@ -407,16 +475,18 @@ class PhoneDetector:
             return False  # (a date has two of "-", "/", ".")
         return value.startswith(_PLUS) or not _is_isbn13(groups)
 
-    def _is_number(self, text: str, value: str, said: bool = True, start: int = -1) -> bool:
-        """Whether ``value`` (in ``text``, at ``start``) is a valid phone number: with
-        ``+`` or an international prefix, in its own country's plan; else in one of the
-        regions given, or, without ``regions``, of those ``text`` points at (US first:
-        most texts need no more; bare digits that no word calls a number, ``said``, in
-        US only), or, right after a word that names a phone ("Tel.", "Fax", "Mobil",
-        "portable", "móvil": ``_CALLED``), of the countries of English, German, French
-        and Spanish (``CALLED_REGIONS``): a line such as ``Tel. 030/12345678`` says
-        too little of its language to tell the country, and needs no more."""
+    def _is_number(self, text: str, start: int, end: int, said: bool = True) -> bool:
+        """Whether ``text[start:end]`` is a valid phone number: with ``+`` or an
+        international prefix, in its own country's plan; else in one of the regions
+        given, or, without ``regions``, of those the text within ``NEAR`` characters of
+        it points at (``tripwire.detectors.regions.RegionMap``; US first: most texts
+        need no more; bare digits that no word calls a number, ``said``, in US only),
+        or, right after a word that names a phone ("Tel.", "Fax", "Mobil", "portable",
+        "móvil": ``_CALLED``), of the countries of English, German, French and Spanish
+        (``CALLED_REGIONS``): a line such as ``Tel. 030/12345678`` says too little of
+        its language to tell the country, and needs no more."""
         valid = self._valid
+        value = text[start:end]
         if value.startswith(_PLUS):
             return valid(value, None)
         compact = value.lstrip("(")
@@ -428,10 +498,13 @@ class PhoneDetector:
             return True
         if not said:
             return False
-        pointed = regions_of(text, self._pn)
+        if self._probe is not None:
+            self._probe.append(start)  # (``_regional_from``: the regions decide it)
+            return False
+        pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
             return True
-        return start >= 0 and _CALLED.search(text, max(0, start - 24), start) is not None and any(
+        return _CALLED.search(text, max(0, start - 24), start) is not None and any(
             valid(value, region) for region in CALLED_REGIONS if region not in pointed)
 
     def _check(self, value: str, region: str | None) -> bool:
@@ -451,12 +524,16 @@ class PhoneDetector:
                     value = compact.replace(")", " ", 1)  # "(+49) 30 1234567"
             if not value.startswith("+"):
                 return False
+            known = international_valid(pn, "".join(_GROUPS.findall(value)))
         else:
             prefix = _trunk_prefix(pn, region)
             if prefix and not value.lstrip("(").startswith(prefix):
                 return False  # "7458 912306" is no way to write a British number
             if region in _NANP and _group_sizes(value) not in _NANP_GROUPS:
                 return False  # "800 3456 712" is no way to write a North American one
+            known = national_valid(pn, "".join(_GROUPS.findall(value)), region)
+        if known is not None:
+            return known  # the numbering plans say it, without a parse
         try:
             parsed = pn.parse(value, region)
         except pn.NumberParseException:
@@ -595,6 +672,7 @@ class UrlDetector:
     name = "url"
     types = ("url", "url-credentials")
     max_length = 2048
+    lookbehind = 8  # its scheme starts it; the character before
     #: A URL ends at white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
 

@@ -30,11 +30,14 @@ for tests and for other detectors.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import Any
 
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
+from tripwire.guards.window_start import trailing_run
 
 __all__ = [
     "CryptoWalletDetector",
@@ -255,10 +258,23 @@ def _keccak_f(a: list[int]) -> list[int]:
     return a
 
 
+# pycryptodome's Keccak (``tripwire[guardrails]`` installs it), when there: in C, a
+# hundred times faster than the sponge above, which a text of random mixed-case "0x"
+# addresses (one hash each) makes the cost of the whole search.
+try:
+    _FAST_KECCAK: Any = importlib.import_module("Crypto.Hash.keccak")
+except ImportError:
+    _FAST_KECCAK = None
+
+
 def keccak256(data: bytes, *, _pad: int = 0x01) -> bytes:
     """Keccak-256 of ``data``, as Ethereum uses it (the original Keccak padding;
     ``hashlib.sha3_256`` is the same sponge with the FIPS-202 padding ``0x06``, which
-    ``_pad=0x06`` selects: the tests check this function against hashlib that way)."""
+    ``_pad=0x06`` selects: the tests check this function against hashlib that way).
+    pycryptodome's when it is installed, this module's own otherwise."""
+    if _FAST_KECCAK is not None and _pad == 0x01:
+        digest: bytes = _FAST_KECCAK.new(digest_bits=256, data=data).digest()
+        return digest
     rate = 136
     padded = bytearray(data)
     padded.append(_pad)
@@ -312,7 +328,8 @@ _ETHEREUM = re.compile(r"0x[0-9a-fA-F]{40}")
 _SEGWIT = re.compile(r"1(?:(?<=[bB][cC]1)|(?<=[tT][bB]1)|(?<=[lL][tT][cC]1)|(?<=[bB][cC][rR][tT]1))"
                      r"[02-9ac-hj-np-zAC-HJ-NP-Z]{6,87}")
 _BASE58 = re.compile(r"[123mnLMDA9][1-9A-HJ-NP-Za-km-z]{24,34}")
-_ALNUM = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_ALNUM_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_ALNUM = frozenset(_ALNUM_CHARS)
 
 
 class CryptoWalletDetector:
@@ -323,7 +340,18 @@ class CryptoWalletDetector:
     types = ("crypto-wallet",)
     #: The longest address: a segwit address has at most 90 characters.
     max_length = 90
+    lookbehind = 1  # the character before
     OPTIONS: tuple[str, ...] = ()
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """An address not complete yet (or whose next character is still to come) is
+        the run of letters and digits that ends ``text``, if that run is no longer than
+        an address: one that starts further back is followed by a letter or a digit."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 91):])
+        start = n - len(tail) + trailing_run(tail, _ALNUM_CHARS, 91)
+        return start if n - start <= 90 else n
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterator[Detection]:

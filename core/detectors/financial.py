@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
+from tripwire.guards.window_start import trailing_run
 
 __all__ = ["CreditCardDetector", "IBANDetector", "card_issuer", "iban_is_valid",
            "in_grouped_iban", "luhn_is_valid"]
@@ -117,6 +118,19 @@ class CreditCardDetector:
     name = "credit-card"
     types = ("credit-card",)
     max_length = 23  # 19 digits and 4 separators
+    #: Before a number: "order no." and the like (32), an IBAN's first groups (45).
+    lookbehind = 48
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """A card number not complete yet, or whose next characters may still make it
+        part of a longer number (``...1111.25``), lies in the run of digits, spaces and
+        dashes that ends ``text`` (and a last ".", "," or "/"), from its first digit."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 26):])
+        end = len(tail) - 1 if tail.endswith((".", ",", "/")) else len(tail)
+        run = tail[trailing_run(tail[:end], "0123456789 -", 25):end]
+        return n - len(tail) + end - len(run.lstrip(" -"))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -157,9 +171,12 @@ class CreditCardDetector:
 
     @staticmethod
     def _is_card(text: str, groups: list[tuple[int, int]]) -> bool:
+        start, end = groups[0][0], groups[-1][1]
+        # (a run's groups are apart by one space or dash)
+        digits = text[start:end].replace(" ", "").replace("-", "")
+        if not 13 <= len(digits) <= 19 or not luhn_is_valid(digits):
+            return False  # (first: the check that rules out nine numbers in ten)
         lengths = [e - s for s, e in groups]
-        if not 13 <= sum(lengths) <= 19:
-            return False
         if len(groups) > 1:
             seps = {text[e:s] for (_, e), (s, _) in zip(groups, groups[1:], strict=False)}
             if len(seps) != 1 or seps.pop() not in (" ", "-"):
@@ -167,16 +184,13 @@ class CreditCardDetector:
             if not (all(n == 4 for n in lengths[:-1]) and 1 <= lengths[-1] <= 4
                     or lengths in ([4, 6, 5], [4, 6, 4])):
                 return False
-        start, end = groups[0][0], groups[-1][1]
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         if before.isalnum() or before in "_+.,/" or after.isalnum() or after == "_":
             return False
         if after in ".,/" and text[end + 1:end + 2].isdigit():
             return False  # part of a longer number: 4111111111111111.25
-        digits = "".join(text[s:e] for s, e in groups)
-        return (luhn_is_valid(digits) and card_issuer(digits) is not None
-                and not in_grouped_iban(text, start))
+        return card_issuer(digits) is not None and not in_grouped_iban(text, start)
 
 
 # ------------------------------------------------------------------------------ IBAN
@@ -197,8 +211,10 @@ IBAN_LENGTHS: dict[str, int] = {
     "YE": 30,
 }
 
+_IBAN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "
 # Country code, check digits, then letters and digits with single spaces between.
 _IBAN_RUN = re.compile(rb"AA00(?: ?[A0]){10,31}")
+_IBAN_START = re.compile(rb"(?<![A-Za-z0-9_])AA00")
 
 
 def iban_is_valid(iban: str) -> bool:
@@ -218,13 +234,27 @@ class IBANDetector:
     name = "iban"
     types = ("iban",)
     max_length = 42  # 34 characters in 9 groups of four
+    lookbehind = 1  # the character before
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """An IBAN not complete yet (or whose next character is still to come) lies in
+        the run of capitals, digits and spaces that ends ``text``."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 43):])
+        run = tail[trailing_run(tail, _IBAN_CHARS, 43):]
+        return n - len(run.lstrip(" "))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for run in _IBAN_RUN.finditer(_views.classes(text)):
-            start = run.start()
-            if start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        view = _views.classes(text)
+        # Each place an IBAN can start (not right after a letter, digit or "_"), and the
+        # run from there: what a run found further back took in does not hide it.
+        for at in _IBAN_START.finditer(view):
+            start = at.start()
+            run = _IBAN_RUN.match(view, start)
+            if run is None or (start and (text[start - 1].isalnum() or text[start - 1] == "_")):
                 continue
             length = IBAN_LENGTHS.get(text[start:start + 2])
             if length is None:

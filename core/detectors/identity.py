@@ -17,7 +17,8 @@
   birth; 64 when a colon ends what stands between them, as after a form's label with
   a note), that is a real day, after 1900 and in the past; and a date in the column of
   a table (CSV, TSV, ``;`` or ``|`` separated) whose header names a birth date
-  (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...). Only the date is reported.
+  (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...), down to a line with another
+  number of fields or longer than 400 characters. Only the date is reported.
 
 Both look at context beyond what they report, so their ``max_length`` covers the
 keyword and the distance too: a stream guard then holds back enough text to see the
@@ -32,8 +33,11 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import attrs
+
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
+from tripwire.guards.window_start import trailing_run
 
 __all__ = ["DateOfBirthDetector", "SSNDetector", "ssn_is_valid"]
 
@@ -66,6 +70,7 @@ _DOB_CONTEXT = 40  # how far from a date its keyword may be
 _DOB_LABEL_CONTEXT = 64
 _FAR = 1 << 62  # farther than any text
 _LONGEST_HEADER = 400  # the longest header line of a table that is looked at
+_LONGEST_ROW = 400  # the longest row of a table: a longer line ends it
 _SEPARATORS = (",", ";", "\t", "|")  # what separates the fields of a table's line
 _FIELD_SEPARATORS = "".join(_SEPARATORS)
 
@@ -77,6 +82,26 @@ class SSNDetector:
     types = ("ssn",)
     # 11 characters of number, up to 30 of distance and up to 31 of keyword
     max_length = 72
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """Where a number may still change: in the run of digits, spaces and dashes
+        that ends ``text`` (and a last ".", "/" or ","), or a number whose keyword may
+        still come after it (one is looked for up to 54 characters on)."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 72):])
+        view = _views.classes(tail)
+        if b"0" not in view:  # (every digit is "0" in the view)
+            return n
+        end = len(tail) - 1 if tail.endswith((".", "/", ",")) else len(tail)
+        run = tail[trailing_run(tail[:end], "0123456789 -", 14):end]
+        at = end - len(run.lstrip(" -"))
+        # (a search from each place: the first number that ends within reach)
+        reach = len(tail) - _CONTEXT - 25
+        m = _SSN_RUN.search(view, max(0, reach - 11))
+        while m is not None and m.end() <= reach:
+            m = _SSN_RUN.search(view, m.start() + 1)
+        return n - len(tail) + (at if m is None else min(at, m.start()))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -221,8 +246,53 @@ _DATE = re.compile(
 
 
 _A_DIGIT = re.compile(r"[0-9]")
+# Where a date can start (``hold_from``), in the text's ASCII bytes in lower case ("?"
+# for other characters, so "märz" is "m?rz"): a digit or a month's name (or, at the end,
+# a word that may become one) not right after a letter, digit or "_./-".
+_DATE_START = re.compile(
+    rb"(?<![a-z0-9_./-])(?:[0-9]|(?:"
+    + "|".join(sorted(_MONTHS, key=len, reverse=True)).encode("ascii", "replace").replace(
+        b"?", b"\\?")
+    + rb")(?![a-z?])|[a-z?]+\Z)")
 _LONGEST_DATE = 44     # "18 de septiembre de 1997" (40 at most with the widest spacing)
 _LONGEST_KEYWORD = 32  # "geburtsdatumsangabe" and then some
+
+
+@attrs.frozen
+class _Table:
+    """A table's header line: where it starts, where its rows start, its separator,
+    how many fields it has and which one is the birth date's."""
+
+    start: int
+    rows: int
+    sep: str
+    fields: int
+    column: int
+
+
+def _tables(text: str, keywords: list[tuple[int, int]]) -> list[_Table]:
+    """The header lines in ``text`` whose field is a birth keyword: a short line of at
+    least three short fields, with a line after it."""
+    tables: list[_Table] = []
+    headers: set[int] = set()
+    for ks, ke in keywords:
+        line_start = text.rfind("\n", max(0, ks - _LONGEST_HEADER), ks) + 1
+        if line_start in headers or (not line_start and ks > _LONGEST_HEADER):
+            continue
+        headers.add(line_start)
+        line_end = text.find("\n", ke, line_start + _LONGEST_HEADER)
+        if line_end == -1:
+            continue  # a header line is short, and has a line after it
+        header = text[line_start:line_end]
+        sep = max(_SEPARATORS, key=header.count)
+        fields = header.split(sep)
+        if len(fields) < 3:
+            continue
+        column = header.count(sep, 0, ks - line_start)
+        if len(fields[column].strip(" \"'\r")) > 24 or max(map(len, fields)) > 40:
+            continue  # a sentence with commas, not a header
+        tables.append(_Table(line_start, line_end + 1, sep, len(fields), column))
+    return tables
 
 
 def _windows(keywords: list[tuple[int, int]], reach: int, size: int) -> list[tuple[int, int]]:
@@ -293,8 +363,29 @@ class DateOfBirthDetector:
 
     name = "date-of-birth"
     types = ("date-of-birth",)
-    # a date of up to 44 characters, 64 of distance, a keyword of up to 32
-    max_length = 140
+    #: A table's row (at most ``_LONGEST_ROW`` characters), whose end decides its date;
+    #: elsewhere a date of up to 44 characters, 64 of distance, a keyword of up to 32.
+    max_length = _LONGEST_ROW + 2
+    #: Before a date: its keyword, up to 64 characters away (a table's header is
+    #: ``context``).
+    lookbehind = 140
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """Where a date may still change: the first place in the last ``max_length``
+        characters where one can start (a digit, or a month's name, at the start of a
+        word); the keyword that makes it a date of birth may still come."""
+        n = len(text)
+        lo = max(0, n - 140)
+        found = _DATE_START.search(_views.lower(_views.fold(text[lo:])))
+        hold = n if found is None else lo + found.start()
+        # a table's row: its date is one only if the row ends with as many fields as
+        # the header has
+        line = text.rfind("\n", max(0, n - _LONGEST_ROW - 1)) + 1
+        if line and any(sep in text[line:] for sep in _SEPARATORS) and _A_DIGIT.search(
+                text, line):
+            hold = min(hold, line)
+        return hold
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -348,32 +439,17 @@ class DateOfBirthDetector:
                    today: datetime.date) -> list[Detection]:
         """The dates in the birth-date column of each table whose header names one:
         a header line of fields separated by ``,``, ``;``, tabs or ``|`` with a field
-        that is a birth keyword, then the lines below with as many fields, up to a
-        line with another number of them."""
+        that is a birth keyword, then the lines below with as many fields (each at most
+        ``_LONGEST_ROW`` characters), up to a line with another number of them."""
         found: list[Detection] = []
-        headers: set[int] = set()
-        for ks, ke in keywords:
-            line_start = text.rfind("\n", max(0, ks - _LONGEST_HEADER), ks) + 1
-            if line_start in headers or (not line_start and ks > _LONGEST_HEADER):
-                continue
-            headers.add(line_start)
-            line_end = text.find("\n", ke, line_start + _LONGEST_HEADER)
-            if line_end == -1:
-                continue  # a header line is short, and has a line after it
-            header = text[line_start:line_end]
-            sep = max(_SEPARATORS, key=header.count)
-            fields = header.split(sep)
-            if len(fields) < 3:
-                continue
-            column = header.count(sep, 0, ks - line_start)
-            if len(fields[column].strip(" \"'\r")) > 24 or max(map(len, fields)) > 40:
-                continue  # a sentence with commas, not a header
-            pos = line_end + 1
+        for table in _tables(text, keywords):
+            sep, fields, column = table.sep, table.fields, table.column
+            pos = table.rows
             while pos < len(text):
                 end = text.find("\n", pos)
                 end = len(text) if end == -1 else end
                 row = text[pos:end].split(sep)
-                if len(row) != len(fields):
+                if len(row) != fields or end - pos > _LONGEST_ROW:
                     break
                 offset = pos + sum(len(f) + len(sep) for f in row[:column])
                 cell = row[column]
@@ -385,6 +461,35 @@ class DateOfBirthDetector:
                                            "date-of-birth", value))
                 pos = end + 1
         return found
+
+    def context(self, text: str) -> str:
+        """What a date after ``text`` depends on beyond the ``lookbehind``: the header
+        of each table ``text`` ends in (every whole line after it a row of that table),
+        a row of as many fields with no date, long enough to stand between the header
+        and what follows as its rows did, and the line ``text`` ends in as far as it
+        goes; ``""`` when ``text`` ends in no table. (A stream guard searches what
+        follows with this before it.)"""
+        last_line = text.rfind("\n") + 1
+        if not last_line or len(text) - last_line > _LONGEST_ROW:
+            return ""  # no header line yet, or a line too long to be a row
+        folded = _views.fold(text)
+        headers: list[str] = []
+        filler = ""
+        for table in _tables(folded, self._keywords(folded)):
+            pos = table.rows
+            while pos < last_line:
+                end = folded.find("\n", pos)
+                if (len(folded[pos:end].split(table.sep)) != table.fields
+                        or end - pos > _LONGEST_ROW):
+                    break
+                pos = end + 1
+            if pos == last_line:
+                headers.append(text[table.start:table.rows])
+                width = _DOB_LABEL_CONTEXT + _LONGEST_DATE + _LONGEST_KEYWORD
+                filler = table.sep.join(["x" * (width // table.fields + 1)] * table.fields)
+        if not headers:
+            return ""
+        return "".join(headers) + filler + "\n" + text[last_line:]
 
     @staticmethod
     def _keywords(text: str) -> list[tuple[int, int]]:

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 
 from tripwire.detectors import _views
 from tripwire.guards.verdicts import Detection
+from tripwire.guards.window_start import trailing_run
 
 __all__ = ["IPAddressDetector", "UUIDDetector"]
 
@@ -84,6 +85,8 @@ _VERSION_AFTER = re.compile(
     r"(?:android|ios|ipados|macos|windows|build|beta|alpha|rc|lts)\b")
 # A numbered heading: a dotted number that starts a line, then a capitalised word.
 _HEADING_AFTER = re.compile(r"[ \t]+[^\W\d_][^\W\d_]")
+#: The characters of an address (either kind).
+_ADDRESS_CHARS = "0123456789abcdefABCDEF.:"
 
 
 class IPAddressDetector:
@@ -92,6 +95,18 @@ class IPAddressDetector:
     name = "ip-address"
     types = ("ip-address",)
     max_length = 45  # the longest IPv6 text form (with an embedded IPv4 address)
+    #: Before an address: its first character's neighbour and a "version" word.
+    lookbehind = 32
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """An address not complete yet, or whose next two characters may still rule it
+        out (``1.2.3.4.5``, ``1.2.3.4-rc``), lies in the run of hex digits, dots and
+        colons that ends ``text`` (and a last "-" or "+")."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 48):])
+        end = len(tail) - 1 if tail.endswith(("-", "+")) else len(tail)
+        return n - len(tail) + trailing_run(tail[:end], _ADDRESS_CHARS, 46)
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -227,6 +242,8 @@ def _line_start(text: str, at: int) -> bool:
     return not i or text[i - 1] in "\r\n"
 
 
+
+_UUID_CHARS = "0123456789abcdefABCDEF-"
 _UUID_ANCHOR = re.compile(r"-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-")
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 
@@ -237,6 +254,17 @@ class UUIDDetector:
     name = "uuid"
     types = ("uuid",)
     max_length = 36
+    lookbehind = 1  # the character before
+
+    @staticmethod
+    def hold_from(text: str) -> int:
+        """A UUID not complete yet (or whose next character is still to come) is the
+        run of hex digits and dashes that ends ``text``, if that run is no longer than
+        a UUID: one that starts further back is followed by a hex digit or a dash."""
+        n = len(text)
+        tail = _views.fold(text[max(0, n - 37):])
+        start = n - len(tail) + trailing_run(tail, _UUID_CHARS, 37)
+        return start if n - start <= 36 else n
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:

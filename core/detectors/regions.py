@@ -32,6 +32,7 @@ it, and kept for that text only (as ``tripwire.detectors._views`` keeps its view
 
 from __future__ import annotations
 
+import bisect
 import re
 import string
 from collections import Counter
@@ -39,8 +40,8 @@ from typing import Any
 
 from tripwire.detectors import _views
 
-__all__ = ["DEFAULT_REGIONS", "LANGUAGES", "LANGUAGE_REGIONS", "LETTERS", "SCRIPT_REGIONS", "SIGNS",
-           "languages_of", "regions_of"]
+__all__ = ["DEFAULT_REGIONS", "EVIDENCE", "LANGUAGES", "LANGUAGE_REGIONS", "LETTERS", "NEAR",
+           "SCRIPT_REGIONS", "SIGNS", "RegionMap", "languages_of", "region_map", "regions_of"]
 
 #: Tried for every text: the North American plan.
 DEFAULT_REGIONS: tuple[str, ...] = ("US",)
@@ -183,3 +184,145 @@ def regions_of(text: str, pn: Any) -> tuple[str, ...]:
     regions = tuple(r for r in dict.fromkeys(found) if r in supported)
     _last = (text, regions)
     return regions
+
+
+#: How far either side of a phone number the text is read for the regions its plans are
+#: tried in (``RegionMap.near``): the sentence, paragraph or signature it stands in. A
+#: bound, so that a stream guard decides a number once it has this much text after it.
+NEAR = 300
+#: How far past a window's end a piece of evidence may need to be read to be sure of
+#: it (a country code's separators before its digits, a domain's next characters).
+EVIDENCE = 16
+_WORD = re.compile(rb"\S+")
+#: The longest address or link whose domain is read as a sign.
+_LONGEST_HOST = 100
+_CODE_DIGIT = re.compile(r"[\s.\-/(]{0,12}[0-9]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# Each letter of ``LETTERS`` and its language.
+_LETTER_LANGUAGE = {c: lang for lang, letters in LETTERS.items() for c in letters}
+
+
+class RegionMap:
+    """Where in a text each sign of a region stands, so that the regions around any
+    place are read in a few lookups (``near``): the same signs ``regions_of`` reads
+    (country codes, country domains, the languages' words and letters, British
+    postcodes and ``£``, scripts), each placed at its end.
+
+    ``near(start, end)`` reads the text from ``NEAR`` characters before ``start`` to
+    ``NEAR`` after ``end``. A sign counts when it ends in that stretch; a country code
+    counts when a digit follows it within a few separators.
+    """
+
+    __slots__ = ("pn", "signs", "words", "non_ascii", "_cache")
+
+    def __init__(self, text: str, pn: Any) -> None:
+        self.pn = pn
+        #: Per region (of codes, domains, signs and scripts): the ends of its signs.
+        self.signs: dict[str, list[int]] = {}
+        #: Per language: the ends of its words and letters (one entry per occurrence).
+        self.words: dict[str, list[int]] = {}
+        #: Where the characters outside ASCII are (main's reading counts the letters
+        #: of every language in a text that has one).
+        self.non_ascii: list[int] = []
+        self._cache: dict[tuple[int, int], tuple[str, ...]] = {}
+        supported = pn.SUPPORTED_REGIONS
+        signs = self.signs
+
+        def add(region: str, at: int) -> None:
+            if region in supported:
+                signs.setdefault(region, []).append(at)
+
+        for m in _COUNTRY_CODE.finditer(text):
+            if _CODE_DIGIT.match(text, m.end()) is None:
+                continue
+            digits = m.group(1)
+            for size in (1, 2, 3):
+                code = int(digits[:size])
+                if len(digits) >= size and code in pn.COUNTRY_CODE_TO_REGION_CODE:
+                    add(pn.region_code_for_country_code(code), m.end())
+                    break
+        if "." in text:
+            for m in _DOMAIN_TLD.finditer(text):
+                tld = m.group(1).lower()
+                if tld not in _GENERIC_TLDS and m.end() - m.start() <= _LONGEST_HOST:
+                    add("GB" if tld == "uk" else tld.upper(), m.end())
+        if "£" in text or _POSTCODE_SHAPE.search(_views.classes(text)):
+            for sign, regions in SIGNS:
+                for m in sign.finditer(text):
+                    for region in regions:
+                        add(region, m.end())
+        for word in _WORD.finditer(_views.lower(text).translate(_PUNCTUATION)):
+            for lang in _LANGUAGES_OF.get(word.group(), ()):
+                self.words.setdefault(lang, []).append(word.end())
+        if not text.isascii():
+            self.non_ascii = [m.end() for m in _NON_ASCII.finditer(text)]
+            for lang in LETTERS:
+                self.words.setdefault(lang, [])
+            for at in self.non_ascii:
+                for low in text[at - 1].lower():
+                    writer = _LETTER_LANGUAGE.get(low)
+                    if writer is not None:
+                        self.words[writer].append(at)
+            for ends in self.words.values():
+                ends.sort()
+            for script, regions in SCRIPT_REGIONS:
+                for m in script.finditer(text):
+                    for region in regions:
+                        add(region, m.end())
+        for ends in signs.values():
+            ends.sort()
+
+    def near(self, start: int, end: int) -> tuple[str, ...]:
+        """The regions whose plans a national number at ``start:end`` is tried in:
+        ``DEFAULT_REGIONS``, then those the signs within ``NEAR`` characters of it
+        point at (a language's when it has at least two words there and at least half
+        as many as the language with the most, or is the only one there)."""
+        lo, hi = start - NEAR, end + NEAR
+        key = (lo, hi)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        found = list(DEFAULT_REGIONS)
+        found.extend(region for region, ends in self.signs.items() if _within(ends, lo, hi))
+        # (as ``languages_of`` counts: each language with a word there, and every
+        # language of ``LETTERS`` where a character outside ASCII is)
+        letters = _within(self.non_ascii, lo, hi)
+        counts: dict[str, int] = {}
+        for lang, ends in self.words.items():
+            n = _count(ends, lo, hi)
+            if n or (letters and lang in LETTERS):
+                counts[lang] = n
+        if counts:
+            best = max(counts.values())
+            chosen = (list(counts) if len(counts) == 1
+                      else [lang for lang, n in counts.items() if n >= 2 and 2 * n >= best])
+            for lang in chosen:
+                found.extend(LANGUAGE_REGIONS.get(lang, ()))
+        regions = tuple(dict.fromkeys(found))
+        if len(self._cache) < 4096:
+            self._cache[key] = regions
+        return regions
+
+
+def _within(ends: list[int], lo: int, hi: int) -> bool:
+    """Whether one of the sorted ``ends`` lies in ``lo < end <= hi``."""
+    i = bisect.bisect_right(ends, lo)
+    return i < len(ends) and ends[i] <= hi
+
+
+def _count(ends: list[int], lo: int, hi: int) -> int:
+    """How many of the sorted ``ends`` lie in ``lo < end <= hi``."""
+    return bisect.bisect_right(ends, hi) - bisect.bisect_right(ends, lo)
+
+
+#: The last text mapped (one entry, compared by identity, as the views).
+_last_map: RegionMap | None = None
+_last_mapped: str = ""
+
+
+def region_map(text: str, pn: Any) -> RegionMap:
+    """``text``'s ``RegionMap``, made once per text (the last one is kept)."""
+    global _last_map, _last_mapped
+    if _last_map is None or _last_mapped is not text:
+        _last_map, _last_mapped = RegionMap(text, pn), text
+    return _last_map

@@ -291,6 +291,9 @@ class SecretDetector:
     name = TYPE
     types = (TYPE,)
     max_length = MAX_LENGTH
+    #: Before a secret: the key-like word and what joins it to its value, the scheme
+    #: and user of a URL before its password (148).
+    lookbehind = 256
     OPTIONS = ("generic", "min_entropy")
 
     def __init__(self, generic: bool = True, min_entropy: float = 0.85) -> None:

@@ -138,12 +138,30 @@ class Detector(Protocol):
     a stream guard holds back, see ``tripwire.HoldBack``). ``detect`` returns the
     detections in ``text`` (any order; overlapping ones are resolved by the guard).
 
-    Optional: ``hold_from(text) -> int``, the earliest index of ``text`` where a value
-    that more text could still complete (or change) can start. A stream guard then
-    holds back only from there (never more than ``max_length - 1`` characters):
-    ``tripwire.guards.window.run_start`` for values without white space, so a stream waits
-    for the end of a word, not for ``max_length`` characters. Without it, a guard holds
-    the last ``max_length - 1`` characters.
+    Optional, for a stream guard (``tripwire.guards.incremental``), which searches
+    each part of a stream once:
+
+    - ``hold_from(text) -> int``: the earliest index of ``text`` where a detection that
+      more text could still add, change or remove can start (a value not complete yet,
+      one whose next character may rule it out, a number whose keyword may still
+      follow). The detections that start before it are final: the guard keeps them,
+      releases that text, and never searches it again. ``run_start`` (the last word)
+      for values without white space, ``trailing_run`` (the run of a few characters
+      that ends the text) for numbers (both in ``tripwire.guards.window``). Without
+      it, the last ``max_length + 1`` characters; never more than those.
+    - ``lookbehind``: how many characters before a detection ``detect`` reads to decide
+      it (a keyword, "order no." before a number, the character before); the guard
+      searches what is not settled with that many characters before it. Default
+      ``max_length``.
+    - ``context(text) -> str``: what a detection after ``text`` depends on from further
+      back than ``lookbehind`` (the header of the table ``text`` ends in, for a date
+      in its birth-date column), as a text that ``detect`` reads as it reads ``text``:
+      ``detect(context(a) + b)`` must find in ``b`` what ``detect(a + b)`` finds there.
+      The guard keeps it for each detector, computed from the last one and the text
+      since, and searches the unsettled text with it before.
+
+    A detection must depend on no more than that: the context, the text from
+    ``lookbehind`` characters before it, and what ``hold_from`` holds after it.
     """
 
     name: str

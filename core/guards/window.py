@@ -81,10 +81,16 @@ from typing import Any, NamedTuple
 import attrs
 
 from tripwire.chunks import Chunk
-from tripwire.guards.window_start import checked_hold, in_one_word, joint_hold_from, run_start
+from tripwire.guards.window_start import (
+    checked_hold,
+    in_one_word,
+    joint_hold_from,
+    run_start,
+    trailing_run,
+)
 
 __all__ = ["CHANNELS", "ENDS", "HoldBack", "Match", "Released", "in_one_word",
-           "joint_hold_from", "replace_all", "run_start"]
+           "joint_hold_from", "replace_all", "run_start", "trailing_run"]
 
 #: The chunk types ``HoldBack`` holds, and the channel each belongs to.
 CHANNELS: dict[str, str] = {"text-delta": "text", "reasoning-delta": "reasoning"}

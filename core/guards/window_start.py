@@ -4,17 +4,20 @@
 unless its guard says where a match that is not complete yet can start. These build
 that answer: ``run_start`` for matches that never hold white space (the last word),
 ``in_one_word`` to show it of a regular expression, ``joint_hold_from`` for a guard
-that looks for several kinds of match. (Importable from ``tripwire.guards.window`` too.)
+that looks for several kinds of match, ``trailing_run`` for matches made of a few
+characters (digits and separators, hex digits). (Importable from
+``tripwire.guards.window`` too.)
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["checked_hold", "in_one_word", "joint_hold_from", "run_start"]
+__all__ = ["checked_hold", "in_one_word", "joint_hold_from", "run_start", "trailing_run"]
 
 # The stdlib's regular expression parser (``in_one_word``): private (``re._parser``), so
 # looked up, not imported; without it no pattern is shown to lie within one word.
@@ -44,6 +47,27 @@ def run_start(text: str) -> int:
                     text.rfind("\r", 0, i))
             return j + 1
     return i
+
+
+def trailing_run(text: str, chars: str, limit: int) -> int:
+    """Where the run of characters of ``chars`` (ASCII ones) that ends ``text`` begins,
+    looking back no further than ``limit`` characters: ``len(text) - limit`` when the
+    run is at least that long (``len(text)`` when ``text`` does not end with one).
+
+    The ``hold_from`` of a detector whose values are made of ``chars`` (digits and the
+    characters that group them, hex digits, ...) and at most ``limit`` long: one not
+    complete yet lies in that run.
+    """
+    lo = max(0, len(text) - limit)
+    view = text[lo:].encode("ascii", "replace").translate(_run_table(chars))
+    return lo + view.rfind(b" ") + 1
+
+
+@functools.lru_cache(maxsize=64)
+def _run_table(chars: str) -> bytes:
+    """``bytes.translate``'s table that makes each of ``chars`` ``a`` and every other
+    byte a space (non-ASCII characters are ``?`` by then)."""
+    return bytes(ord("a") if chr(b) in chars else ord(" ") for b in range(256))
 
 
 _SPACE_CODES = frozenset(map(ord, _SPACES))

@@ -25,8 +25,6 @@ from tripwire.plugins.pii_detector.window import Hit, StreamWindow
 if TYPE_CHECKING:
     from tripwire.plugins.pii_detector import PIIDetector
 
-#: Where the built-in detectors live.
-_BUILT_IN = "tripwire.detectors."
 #: The phases that check the parsed object (``result.object``, the ``object-result``
 #: chunk): ``result``, and ``step``: the object is parsed from the final step's text as
 #: it streamed, not from the stored step that phase checks (and changes).
@@ -61,13 +59,9 @@ class OutputStream:
         if "output" not in guard.phases:
             return
         replace = self._replacement if guard.strategy == "redact" else None
-        # Built-in detectors only look near what they report: the window need not
-        # search all it holds again for each chunk.
         scan = guard._scan
-        local = [d for d in scan.detectors if type(d).__module__.startswith(_BUILT_IN)]
-        self._window = StreamWindow(guard.max_length, scan.find, replace, local=local,
-                                    others=[d for d in scan.detectors if d not in local],
-                                    raw=scan.raw, finish=scan.finish)
+        self._window = StreamWindow(guard.max_length, scan.find, replace,
+                                    detectors=scan.detectors, raw=scan.raw)
         until = guard.judge_stream
         if (scan.tier is not None and until != "off"
                 and guard.strategy in ("block", "filter", "redact")):

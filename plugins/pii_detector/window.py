@@ -12,8 +12,9 @@ from typing import NamedTuple
 import attrs
 
 from tripwire.chunks import Chunk
+from tripwire.guards.incremental import Incremental, lookbehind, reach
 from tripwire.guards.verdicts import Detection, Detector
-from tripwire.guards.window import ENDS, HoldBack, Match, joint_hold_from
+from tripwire.guards.window import ENDS, HoldBack, Match
 
 #: ``find(text)``: the detections in a text.
 Search = Callable[[str], list[Detection]]
@@ -37,43 +38,45 @@ class Hit(NamedTuple):
 class StreamWindow:
     """One call's hold-back window and where each channel of the stream is.
 
-    Searching the whole window again for every chunk costs the window's length each
-    time (4k characters with ``api-key``). With ``local`` detectors (the built-in ones:
-    a detection depends on at most ``max_length`` characters around it) a chunk costs
-    about ``3 * max_length`` per detector instead: a detection with ``max_length``
-    characters after it cannot change any more, so it is kept (in the channel's
-    offsets) and only the end of the window is searched again. The end of a step ends
-    that: the text it releases may hold the start of a value the next step goes on
-    with, so the channel is searched whole for twice the window.
-    ``raw(text, detectors)`` finds and filters, ``finish(text, found)`` merges.
+    With ``detectors``, each channel's text is searched through a
+    ``tripwire.guards.incremental.Incremental``: each part once per detector (with the
+    few characters before it that a detector looks back at), what a detector has
+    settled kept, and text released as soon as every detector has settled it;
+    ``raw(text, detectors)`` finds and filters (the types wanted, a threshold), and
+    overlapping detections are merged (the longest wins). Without them, ``find(text)``
+    searches all the window holds for every chunk (the tokenizer's placeholders).
     """
 
-    __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_local", "_others", "_raw",
-                 "_finish", "_known", "_whole_until", "_ending")
+    __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_searches", "_boundary",
+                 "_ending")
 
     def __init__(
         self, max_length: int, find: Search, replace: Callable[[Match], str] | None, *,
-        local: Iterable[Detector] = (), others: Iterable[Detector] = (),
+        detectors: Iterable[Detector] = (),
         raw: Callable[[str, list[Detector]], list[Detection]] | None = None,
-        finish: Callable[[str, list[Detection]], list[Detection]] | None = None,
     ) -> None:
-        self.hold = HoldBack(max_length, self._hits, replace, hold_from=joint_hold_from(
-            (d.max_length, getattr(d, "hold_from", None)) for d in [*local, *others]))
+        detectors = list(detectors)
         #: characters the model sent on each channel (detection offsets count these)
         self.pushed = {"text": 0, "reasoning": 0}
         #: characters released on each channel (``filter``: which chunks a match spans)
         self.sent = {"text": 0, "reasoning": 0}
         self._marks = (dict(self.pushed), dict(self.sent))
         self._find = find
-        self._local, self._others = list(local), list(others)
-        self._raw, self._finish = raw, finish
-        # Per channel and local detector: up to where (a channel offset) its detections
-        # are known, and those of them still held, as (start, end, detection).
-        self._known: dict[str, dict[int, tuple[int, list[tuple[int, int, Detection]]]]] = {
-            "text": {}, "reasoning": {}}
-        self._whole_until = {"text": 0, "reasoning": 0}
+        self._searches: dict[str, Incremental] = {}
+        if detectors:
+            assert raw is not None
+            self._searches = {
+                channel: Incremental(detectors, lambda text, d: raw(text, [d]))
+                for channel in ("text", "reasoning")}
+            # What is held and kept: a match and the two characters after it that may
+            # rule it out, and what a detector looks back at before it.
+            max_length = 1 + max(max(reach(d), lookbehind(d)) for d in detectors)
+        #: The last search's boundary (``hold_from`` of the text it searched).
+        self._boundary: tuple[str, int] = ("", 0)
         #: Whether the chunk being pushed ends the text (the held text is complete).
         self._ending = False
+        self.hold = HoldBack(max_length, self._hits, replace,
+                             hold_from=self._hold_from if detectors else None)
 
     def push(self, part: Chunk) -> tuple[list[Chunk], list[Match]]:
         kind = part.type
@@ -87,52 +90,30 @@ class StreamWindow:
             # is held of it and count from the step's start again.
             self.hold.discard()
             self.pushed, self.sent = dict(self._marks[0]), dict(self._marks[1])
-            self._known = {"text": {}, "reasoning": {}}
+            for search in self._searches.values():
+                search.reset()
         self._ending = channel is None and kind in ENDS
-        if self._ending:
-            for name in ("text", "reasoning"):
-                if self.hold.holds(name):
-                    # The end of a step releases the held text whole: the next step's
-                    # text may go on with a value it started, so the channel is
-                    # searched whole for twice the window.
-                    self._known[name] = {}
-                    self._whole_until[name] = self.pushed[name] + 2 * self.hold.max_match_length
         return self.hold.push(part)
 
     def _hits(self, text: str) -> list[tuple[int, int, Hit]]:
-        base = len(text) - len(self.hold.held)  # the held text ends ``text``
         channel = self.hold.channel
-        if (not self._ending and self._local
-                and self.pushed[channel] >= self._whole_until[channel]):
-            found = self._search_end(text, base, channel)
-        else:
-            found = self._find(text)
-        return [(d.start, d.end, Hit(d, len(text) - d.start, max(0, base - d.start)))
+        search = self._searches.get(channel)
+        end = self.pushed[channel]
+        released = end - len(self.hold.held)  # the held text ends ``text``
+        start = end - len(text)  # (``text[0]``'s place in the channel)
+        if search is None:
+            return [(d.start, d.end, Hit(d, len(text) - d.start,
+                                         max(0, released - start - d.start)))
+                    for d in self._find(text)]
+        found, boundary = search.update(text, end, released, final=self._ending)
+        self._boundary = (text, max(0, boundary - start))
+        return [(d.start - start, d.end - start, Hit(d, end - d.start, max(0, released - d.start)))
                 for d in found]
 
-    def _search_end(self, text: str, base: int, channel: str) -> list[Detection]:
-        assert self._raw is not None and self._finish is not None
-        end = self.pushed[channel]
-        held_at = end - (len(text) - base)  # the channel offset of ``text[base]``
-        known = self._known[channel]
-        found = self._raw(text, self._others)
-        for i, detector in enumerate(self._local):
-            upto, kept = known.get(i, (held_at, []))
-            kept = [k for k in kept if k[0] >= held_at]  # the released ones are done
-            found.extend(attrs.evolve(d, start=s - held_at + base, end=e - held_at + base)
-                         for s, e, d in kept)
-            # New detections end after ``upto``: search from where one could start,
-            # with as much before it again as the detector may look at.
-            t0 = max(0, base + upto - 2 * detector.max_length - held_at)
-            done = max(upto, end - detector.max_length)
-            for d in self._raw(text[t0:], [detector]):
-                s, e = d.start + t0, d.end + t0
-                if held_at + e - base > upto:
-                    found.append(attrs.evolve(d, start=s, end=e))
-                    if held_at + e - base <= done and s >= base:
-                        kept.append((held_at + s - base, held_at + e - base, d))
-            known[i] = (done, kept)
-        return self._finish(text, found)
+    def _hold_from(self, text: str) -> int:
+        """``HoldBack``'s ``hold_from``: the boundary the search of ``text`` found."""
+        searched, boundary = self._boundary
+        return boundary if searched is text else 0
 
     def locate(self, match: Match) -> Detection:
         """A released match as a detection with its offsets in the channel's text."""

@@ -297,14 +297,14 @@ _OLD_PHONE = OldPhone(regions=_REGIONS)
        st.sampled_from([" ", "-", ".", ""]))
 def test_a_phone_number_is_valid_as_before(prefix, groups, sep):
     value = prefix + sep.join(groups)
-    assert _NEW_PHONE._is_number("", value) == _OLD_PHONE._is_number("", value)
+    assert _NEW_PHONE._is_number(value, 0, len(value)) == _OLD_PHONE._is_number(value, 0, len(value))
 
 
 def test_valid_numbers_of_every_length_stay_valid():
     for value in ["+1 212 555 0100", "020 7946 0958", "+44 20 7946 0958", "+39 06 6982 1234",
                   "+49 30 901820", "+91 98765 43210", "(415) 555-2671", "+7 495 123-45-67"]:
-        assert _NEW_PHONE._is_number("", value) == _OLD_PHONE._is_number("", value)
-    assert _NEW_PHONE._is_number("", "+1 212 555 0100")
+        assert _NEW_PHONE._is_number(value, 0, len(value)) == _OLD_PHONE._is_number(value, 0, len(value))
+    assert _NEW_PHONE._is_number("+1 212 555 0100", 0, 15)
 
 
 # ------------------------------------------------------------------ IPv6

@@ -619,6 +619,18 @@ def test_keccak256_is_ethereums_hash_not_sha3():
 
 @given(st.binary(max_size=600))
 @SETTINGS
+def test_pycryptodomes_keccak_and_ours_agree(data):
+    from tripwire.detectors import crypto
+
+    pytest.importorskip("Crypto.Hash.keccak")
+    fast = keccak256(data)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(crypto, "_FAST_KECCAK", None)
+        assert keccak256(data) == fast
+
+
+@given(st.binary(max_size=600))
+@SETTINGS
 def test_keccak_with_the_fips_padding_is_sha3_256(data):
     # The same sponge: with SHA-3's padding byte it must agree with hashlib.
     assert keccak256(data, _pad=0x06) == hashlib.sha3_256(data).digest()

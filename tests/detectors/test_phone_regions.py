@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tripwire.detectors.contact import PhoneDetector
-from tripwire.detectors.regions import DEFAULT_REGIONS, languages_of, regions_of
+from tripwire.detectors.regions import DEFAULT_REGIONS, NEAR, RegionMap, languages_of, regions_of
 
 PHONE = PhoneDetector()
 
@@ -37,6 +37,21 @@ def values(detector: PhoneDetector, text: str) -> list[str]:
 ])
 def test_the_text_says_which_plans_to_try(text, expected):
     assert list(regions_of(text, phonenumbers)) == expected
+    # a short text is all within reach of a number in it: the same plans
+    assert set(RegionMap(text, phonenumbers).near(0, len(text))) == set(expected)
+
+
+def test_a_numbers_plans_are_read_from_the_text_within_reach_of_it():
+    far = " " + "x" * NEAR + " "
+    text = f"Bonjour, vous pouvez me joindre au 06 12 34 56 78.{far}Hallo, bitte und danke."
+    number = text.index("06")
+    regions = RegionMap(text, phonenumbers)
+    assert "FR" in regions.near(number, number + 14)
+    assert "DE" not in regions.near(number, number + 14)
+    assert values(PHONE, text) == ["06 12 34 56 78"]
+    assert values(PHONE, f"06 12 34 56 78{far}Bonjour, vous pouvez me joindre.") == []
+    assert values(PHONE, "06 12 34 56 78 — bonjour, vous pouvez me joindre.") == [
+        "06 12 34 56 78"]
 
 
 def test_the_language_is_read_from_short_words_and_letters():

@@ -1,0 +1,196 @@
+"""Detectors over a streamed text, each part of it searched once.
+
+A stream guard holds text back (``tripwire.guards.window.HoldBack``) until no detection
+can still span what it releases. Searching all it holds again for every chunk costs
+the window's length per chunk (4k characters with the ``api-key`` detector), so a text
+of 16-character deltas would stream at a hundredth of the speed of its whole search.
+``Incremental`` is what such a guard searches with instead, one per channel: for each
+detector it keeps how far its detections are *settled* and the ones found there, and
+searches only what came after.
+
+Where a detector has settled: its ``hold_from(text)`` (see
+``tripwire.guards.verdicts.Detector``) is the earliest index of ``text`` where a
+detection that more text could still add, change or remove can start; without one,
+such a detection may start in the last ``max_length + 1`` characters (a match and the
+two characters after it that may rule it out), and never further back: that bounds
+the hold. The detections that start before it are final: they are kept, and that text
+is never searched for them again. The next search of a detector covers the text after
+its settled point, with its ``lookbehind`` characters before it (default
+``max_length``): what it reads before a detection to decide it (a keyword, "order no."
+before a number, the character before). A detector whose detections depend on text
+further back (a table's header far above a row) gives a ``context``: what of the text
+before a point matters after it, kept per detector and put before the next search.
+
+When a search runs: once the text has grown by twice as many characters as the last
+search left unsettled, and by ``BATCH`` characters for each detector. No character is
+then searched more than about one and a half times, however far back a detector holds,
+and the fixed cost of a search (a call of each detector) is spread over that many
+characters: a guard with one detector searches (and releases) prose about a word at a
+time, one with the eleven built-in detectors about every 88 characters. ``final`` (the
+text has ended: a step's end) searches everything, as if nothing could follow; what
+the next step's text may still change stays unsettled, so a value the step's end cut
+in two is still found whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import attrs
+
+from tripwire.guards.verdicts import Detection, Detector, merge
+from tripwire.guards.window_start import checked_hold
+
+__all__ = ["BATCH", "Incremental", "lookbehind", "reach"]
+
+#: Characters of new text per detector before a search runs again.
+BATCH = 8
+
+#: ``search(text, detector)``: what ``detector`` finds in ``text`` (the guard's own
+#: filter applied: types wanted, a threshold).
+Search = Callable[[str, Detector], Iterable[Detection]]
+
+
+def lookbehind(detector: Detector) -> int:
+    """How many characters before a detection ``detector`` reads to decide it: its
+    ``lookbehind`` attribute, or its ``max_length``."""
+    value = getattr(detector, "lookbehind", None)
+    if value is None:
+        return int(detector.max_length)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"detector {detector.name!r} has lookbehind {value!r}; it must be "
+                         f"an integer >= 0")
+    return value
+
+
+def reach(detector: Detector) -> int:
+    """How far back from the end of a text a detection of ``detector`` that more text
+    could still change can start, at most (``max_length + 1``): its longest match is
+    followed by the two characters that may rule it out (``1.2.3.4.5``, ``...1111.25``);
+    ``hold_from`` usually says less."""
+    return int(detector.max_length) + 1
+
+
+def _direct(text: str, detector: Detector) -> Iterable[Detection]:
+    return detector.detect(text)
+
+
+class Incremental:
+    """One channel's detections as its text streams in, each part searched once per
+    detector.
+
+    The caller keeps the text (its end, at least: what it holds back and the context
+    before it) and passes it to ``update`` after each chunk. Offsets here count the
+    channel's characters from its first: ``end`` is the channel's length so far, and
+    detections come back with their place in the channel.
+    """
+
+    __slots__ = ("detectors", "_search", "_holds", "_keeps", "_behind", "_contexts", "_batch",
+                 "_settled", "_carry", "_kept", "_merged", "_due")
+
+    def __init__(self, detectors: Sequence[Detector], search: Search | None = None) -> None:
+        self.detectors = tuple(detectors)
+        self._search = search or _direct
+        self._holds = [getattr(d, "hold_from", None) for d in self.detectors]
+        self._keeps = [reach(d) for d in self.detectors]
+        self._behind = [lookbehind(d) for d in self.detectors]
+        self._contexts = [getattr(d, "context", None) for d in self.detectors]
+        self._batch = BATCH * len(self.detectors)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything: the text that follows is a new one (a retried step)."""
+        #: Per detector: the channel offset before which its detections are final.
+        self._settled = [0] * len(self.detectors)
+        #: Per detector with a ``context``: what it keeps of the text before its next
+        #: search (the channel offset that text ends at, and the text).
+        self._carry: list[tuple[int, str]] = [(0, "")] * len(self.detectors)
+        #: The final detections not released yet, and the same merged (or None: to do).
+        self._kept: list[Detection] = []
+        self._merged: list[Detection] | None = []
+        #: The search runs again once the channel is this long.
+        self._due = 0
+
+    def update(self, text: str, end: int, released: int, *, final: bool = False
+               ) -> tuple[list[Detection], int]:
+        """The detections that end after ``released`` (overlapping ones merged: the
+        longest wins), and the channel offset before which every detection is known
+        (each in channel offsets).
+
+        ``text`` is the end of the channel's text, which is ``end`` characters long
+        (``text[0]`` is its character ``end - len(text)``); it must hold every
+        character from ``released`` on (what is held back) and the context before it
+        that detectors look back at. With ``final``, ``text`` is complete for now:
+        every detection is searched for.
+        """
+        transient: list[Detection] = []
+        if final or end >= self._due:
+            transient = self._run(text, end - len(text), end, final)
+        kept = self._kept
+        if kept and min(d.end for d in kept) <= released:
+            kept = self._kept = [d for d in kept if d.end > released]
+            self._merged = None
+        boundary = min(self._settled, default=end)
+        if transient:
+            return merge(kept + transient), boundary
+        if self._merged is None:
+            self._merged = merge(kept)
+        return self._merged, boundary
+
+    def _run(self, text: str, start: int, end: int, final: bool) -> list[Detection]:
+        """Search each detector's unsettled text; return (with ``final``) what was found
+        that more text could still change."""
+        transient: list[Detection] = []
+        size = len(text)
+        for i, detector in enumerate(self.detectors):
+            settled = self._settled[i]
+            hold = self._holds[i]
+            # Where an unsettled detection can start: never further back than the
+            # detector's longest match and the two characters after it.
+            at = size - self._keeps[i]
+            if hold is not None:
+                at = max(at, checked_hold(hold, text))
+            pending = max(settled, start + at)
+            if pending <= settled and not final:
+                continue
+            lo = max(start, settled - self._behind[i])
+            region = text[lo - start:] if lo > start else text
+            context = self._contexts[i]
+            carried = ""
+            if context is not None:
+                # What the text before ``lo`` says that a detection after it depends on.
+                at, carried = self._carry[i]
+                if at < lo:
+                    carried = _checked_context(context, carried + text[at - start:lo - start],
+                                               detector)
+                    self._carry[i] = (lo, carried)
+                region = carried + region
+                lo -= len(carried)
+            for d in self._search(region, detector):
+                if not (isinstance(d.start, int) and isinstance(d.end, int)
+                        and 0 <= d.start < d.end <= len(region)):
+                    raise ValueError(
+                        f"detector {d.detector or detector.name!r} returned the span "
+                        f"({d.start!r}, {d.end!r}) for a text of {len(region)} characters")
+                if d.start < len(carried) or d.start + lo < settled:
+                    continue  # found before, or decided by text no longer held
+                d = attrs.evolve(d, start=d.start + lo, end=d.end + lo,
+                                 value=region[d.start:d.end] if d.value is None else d.value)
+                if d.start < pending:
+                    self._kept.append(d)
+                    self._merged = None
+                else:
+                    transient.append(d)
+            self._settled[i] = pending
+        unsettled = end - min(self._settled, default=end)
+        self._due = end if final else end + max(self._batch, 2 * unsettled)
+        return transient
+
+
+def _checked_context(context: Callable[[str], str], text: str, detector: Detector) -> str:
+    """``detector.context(text)``, checked: a string."""
+    out = context(text)
+    if not isinstance(out, str):
+        raise ValueError(f"detector {detector.name!r}: context returned {out!r}; it must "
+                         f"return a string")
+    return out
