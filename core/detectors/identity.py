@@ -80,19 +80,31 @@ class SSNDetector:
 
     name = "ssn"
     types = ("ssn",)
-    # 11 characters of number, up to 30 of distance and up to 31 of keyword
-    max_length = 72
+    #: A table's row (at most ``_LONGEST_ROW`` characters), whose end decides whether
+    #: nine bare digits in it are in an SSN column.
+    max_length = _LONGEST_ROW + 2
+    #: Before a number: 11 characters of it, up to 30 of distance and up to 31 of
+    #: keyword (a table's header is ``context``).
+    lookbehind = 72
 
     @staticmethod
     def hold_from(text: str) -> int:
         """Where a number may still change: in the run of digits, spaces and dashes
-        that ends ``text`` (and a last ".", "/" or ","), or a number whose keyword may
-        still come after it (one is looked for up to 54 characters on)."""
+        that ends ``text`` (and a last ".", "/" or ","), a number whose keyword may
+        still come after it (one is looked for up to 54 characters on), or one in the
+        line ``text`` ends in when that line may be a table's row."""
         n = len(text)
+        # A number in a line that may be a table's row: the row's end decides its column.
+        row = n
+        line_start = text.rfind("\n") + 1
+        if n - line_start <= _LONGEST_ROW and any(s in text[line_start:] for s in _SEPARATORS):
+            first = _SSN_RUN.search(_views.classes(_views.fold(text[line_start:])))
+            if first is not None:
+                row = line_start + first.start()
         tail = _views.fold(text[max(0, n - 72):])
         view = _views.classes(tail)
         if b"0" not in view:  # (every digit is "0" in the view)
-            return n
+            return row
         end = len(tail) - 1 if tail.endswith((".", "/", ",")) else len(tail)
         run = tail[trailing_run(tail[:end], "0123456789 -", 14):end]
         at = end - len(run.lstrip(" -"))
@@ -101,7 +113,7 @@ class SSNDetector:
         m = _SSN_RUN.search(view, max(0, reach - 11))
         while m is not None and m.end() <= reach:
             m = _SSN_RUN.search(view, m.start() + 1)
-        return n - len(tail) + (at if m is None else min(at, m.start()))
+        return min(row, n - len(tail) + (at if m is None else min(at, m.start())))
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -140,6 +152,43 @@ class SSNDetector:
             found.append(Detection("ssn", start, end, score, self.name, value))
         return found
 
+    def context(self, text: str) -> str:
+        """What a number after ``text`` depends on beyond the ``lookbehind``: the line
+        ``text`` ends in as far as it goes and, when its last whole line is a row of a
+        table whose header names an SSN column, that header and a row that stands
+        between it and what follows as the rows did (so a header far above still
+        makes nine bare digits an SSN, and is never near enough to be their keyword).
+        A stream guard searches what follows with this before it."""
+        last_line = text.rfind("\n") + 1
+        partial = text[last_line:]
+        if len(partial) > _LONGEST_ROW:
+            return ""  # a line too long to be a table's
+        if not last_line:
+            return partial
+        line_start = text.rfind("\n", 0, last_line - 1) + 1
+        line = text[line_start:last_line - 1]
+        sep = max(_SEPARATORS, key=line.count)
+        fields = line.count(sep)
+        if not fields or len(line) > _LONGEST_HEADER:
+            return partial
+        header = line
+        for _ in range(199):  # (the row that follows is the 200th line below at most)
+            if line_start == 0:
+                break
+            above_start = text.rfind("\n", 0, line_start - 1) + 1
+            above = text[above_start:line_start - 1]
+            if len(above) > _LONGEST_HEADER or above.count(sep) != fields:
+                break
+            header, line_start = above, above_start
+        if not any(_SSN_KEYWORD.fullmatch(name.strip(" \"'\r"))
+                   for name in header.split(sep)):
+            return partial
+        width = -(-(_CONTEXT + 24) // (fields + 1))
+        filler = sep.join(["x" * width] * (fields + 1))
+        if len(filler) > _LONGEST_HEADER:
+            return partial
+        return header + "\n" + filler + "\n" + partial
+
 
 def _in_ssn_column(text: str, at: int) -> bool:
     """Whether the field of a table (CSV, TSV, ``;`` or ``|``) at ``at`` is in a column
@@ -148,6 +197,8 @@ def _in_ssn_column(text: str, at: int) -> bool:
     line_start = text.rfind("\n", 0, at) + 1
     line_end = text.find("\n", at)
     line = text[line_start:len(text) if line_end == -1 else line_end]
+    if len(line) > _LONGEST_ROW:
+        return False  # a line too long to be a table's row
     sep = max(_SEPARATORS, key=line.count)
     fields, column = line.count(sep), text.count(sep, line_start, at)
     header = line

@@ -182,6 +182,14 @@ class Incremental:
                 else:
                     transient.append(d)
             self._settled[i] = pending
+            if context is not None:
+                # Carried up to where the next search starts, while the caller still
+                # holds the text before it (it may let go of what comes before that).
+                following = max(start, pending - self._behind[i])
+                at, carried = self._carry[i]
+                if at < following:
+                    self._carry[i] = (following, _checked_context(
+                        context, carried + text[at - start:following - start], detector))
         unsettled = end - min(self._settled, default=end)
         self._due = end if final else end + max(self._batch, 2 * unsettled)
         return transient

@@ -273,6 +273,47 @@ def test_a_long_table_streams_its_birth_dates_from_every_row():
     assert streamed([detector], text, list(range(16, len(text), 16))) == whole
 
 
+#: Tables whose header names an SSN column, their rows, and what breaks them.
+SSN_TABLES = ["name,ssn,city\n", "Name;SSN;Ort\n", "| Name | SSN |\n", "|---|---|\n",
+              "id\tsocial security\n", "Ann,", "536854718", "343291321", "| Bob | ",
+              " |\n", ",Berlin\n", ";Köln\n", "\t", ",", ";", "|", "\n", "x" * 60,
+              "SSN ", "123456789", "name,ssn,street,zip\n", ",Long Street " * 6]
+
+
+@settings(max_examples=200, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_tables_ssns_far_below_its_header_are_found_as_in_the_whole_text(data):
+    detector = DETECTORS["ssn"]
+    text = data.draw(st.lists(st.sampled_from(SSN_TABLES), min_size=1, max_size=60)
+                     .map("".join))
+    cuts = data.draw(cut(text))
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert streamed([detector], text, cuts) == whole
+
+
+@pytest.mark.parametrize("header", ["name,ssn,city\n", "| Name | SSN | City |\n|---|---|---|\n"])
+def test_a_long_table_streams_its_ssns_from_every_row(header):
+    detector = DETECTORS["ssn"]
+    sep = "," if header.startswith("name") else " | "
+    rows = "".join(f"{'| ' if sep != ',' else ''}Person {i}{sep}5368547{10 + i}{sep}Berlin"
+                   f"{' |' if sep != ',' else ''}\n" for i in range(40))
+    text = header + rows
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert len(whole) == 40
+    assert streamed([detector], text, list(range(16, len(text), 16))) == whole
+
+
+def test_an_ssn_is_held_until_its_row_ends_whatever_follows_it_in_the_row():
+    detector = DETECTORS["ssn"]
+    text = "name,ssn,street,zip\n" + "".join(
+        f"Person {i},5368547{10 + i},{'Long Street Name ' * 5}{i},10115\n" for i in range(10))
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert len(whole) == 10
+    for step in (1, 3, 7, 16):
+        assert streamed([detector], text, list(range(step, len(text), step))) == whole
+
+
 def test_a_detectors_context_must_be_a_string():
     class Wrong(Counting):
         def context(self, text):
