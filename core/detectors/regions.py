@@ -221,8 +221,8 @@ class RegionMap:
         self.signs: dict[str, list[int]] = {}
         #: Per language: the ends of its words and letters (one entry per occurrence).
         self.words: dict[str, list[int]] = {}
-        #: Where the characters outside ASCII are (main's reading counts the letters
-        #: of every language in a text that has one).
+        #: Where the characters outside ASCII are (the letters of ``LETTERS`` among them
+        #: count for their languages).
         self.non_ascii: list[int] = []
         self._cache: dict[tuple[int, int], tuple[str, ...]] = {}
         supported = pn.SUPPORTED_REGIONS
@@ -252,7 +252,9 @@ class RegionMap:
                     for region in regions:
                         add(region, m.end())
         for word in _WORD.finditer(_views.lower(text).translate(_PUNCTUATION)):
-            for lang in _LANGUAGES_OF.get(word.group(), ()):
+            # (as ``languages_of``: a word as it is, then without the "?" around it)
+            key = word.group()
+            for lang in _LANGUAGES_OF.get(key) or _LANGUAGES_OF.get(key.strip(b"?"), ()):
                 self.words.setdefault(lang, []).append(word.end())
         if not text.isascii():
             self.non_ascii = [m.end() for m in _NON_ASCII.finditer(text)]
@@ -284,13 +286,12 @@ class RegionMap:
             return cached
         found = list(DEFAULT_REGIONS)
         found.extend(region for region, ends in self.signs.items() if _within(ends, lo, hi))
-        # (as ``languages_of`` counts: each language with a word there, and every
-        # language of ``LETTERS`` where a character outside ASCII is)
-        letters = _within(self.non_ascii, lo, hi)
+        # (as ``languages_of`` counts: each language with a word or a letter there; a
+        # language with none is not one of the text's)
         counts: dict[str, int] = {}
         for lang, ends in self.words.items():
             n = _count(ends, lo, hi)
-            if n or (letters and lang in LETTERS):
+            if n:
                 counts[lang] = n
         if counts:
             best = max(counts.values())

@@ -147,3 +147,16 @@ def test_bare_digits_are_a_phone_number_only_where_the_text_says_so():
     assert PHONE.detect("El código 612345678 caduca hoy, gracias.") == []
     (us,) = PHONE.detect("El código 4155552671 caduca hoy, gracias.")
     assert us.score == 0.5
+
+
+@pytest.mark.parametrize(("text", "region"), [
+    ("numéro 06 12 34 56 78", "FR"),              # one accented word says French
+    ("Hi Anna,\nmy numéro 06.12.34.56.78\nBest", "FR"),
+    ("Mi móvil 612 34 56 78", "ES"),
+])
+def test_a_short_text_with_one_accented_word_is_read_in_its_language(text, region):
+    (found,) = PhoneDetector().detect(text)
+    assert "".join(c for c in found.value or "" if c.isdigit()).endswith("612345678")
+    # the reading of the regions around a number (a stream's) is the whole text's
+    assert region in RegionMap(text, phonenumbers).near(found.start, found.end)
+    assert region in regions_of(text, phonenumbers)
