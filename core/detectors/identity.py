@@ -171,15 +171,8 @@ class SSNDetector:
         fields = line.count(sep)
         if not fields or len(line) > _LONGEST_HEADER:
             return partial
-        header = line
-        for _ in range(199):  # (the row that follows is the 200th line below at most)
-            if line_start == 0:
-                break
-            above_start = text.rfind("\n", 0, line_start - 1) + 1
-            above = text[above_start:line_start - 1]
-            if len(above) > _LONGEST_HEADER or above.count(sep) != fields:
-                break
-            header, line_start = above, above_start
+        # (the row that follows is the 200th line below its header at most)
+        header = _header_above(text, line_start, line, sep, 199)
         if not any(_SSN_KEYWORD.fullmatch(name.strip(" \"'\r"))
                    for name in header.split(sep)):
             return partial
@@ -200,9 +193,21 @@ def _in_ssn_column(text: str, at: int) -> bool:
     if len(line) > _LONGEST_ROW:
         return False  # a line too long to be a table's row
     sep = max(_SEPARATORS, key=line.count)
-    fields, column = line.count(sep), text.count(sep, line_start, at)
+    column = text.count(sep, line_start, at)
+    header = _header_above(text, line_start, line, sep, 200)
+    if header is line:
+        return False
+    name = header.split(sep)[column].strip(" \"'\r")
+    return _SSN_KEYWORD.fullmatch(name) is not None
+
+
+def _header_above(text: str, line_start: int, line: str, sep: str, lines: int) -> str:
+    """The header of the table whose line ``line`` (at ``line_start``) is: the first of
+    the lines above it with as many ``sep`` (at most ``_LONGEST_HEADER`` characters
+    each, ``lines`` up at most); ``line`` itself when there is none."""
+    fields = line.count(sep)
     header = line
-    for _ in range(200):
+    for _ in range(lines):
         if line_start == 0:
             break
         above_start = text.rfind("\n", 0, line_start - 1) + 1
@@ -210,10 +215,7 @@ def _in_ssn_column(text: str, at: int) -> bool:
         if len(above) > _LONGEST_HEADER or above.count(sep) != fields:
             break
         header, line_start = above, above_start
-    if header is line:
-        return False
-    name = header.split(sep)[column].strip(" \"'\r")
-    return _SSN_KEYWORD.fullmatch(name) is not None
+    return header
 
 
 # -------------------------------------------------------------------- date of birth
