@@ -4,7 +4,9 @@ The SDK's streamable HTTP app (``/mcp``) inside an ASGI layer of tripwire's: wit
 configured (``[serve.keys.NAME]`` tables, or a keys file, as ``tripwire serve`` has
 them: docs/serve.md), every request but ``GET /healthz`` needs ``Authorization: Bearer
 KEY``; the key's tenant is the runs' ``RESOURCE_ID_KEY``, and a key whose ``agents``
-leave out the proxy's agent is refused. ``GET /metrics``: Prometheus text of the
+leave out the proxy's agent is refused, and a key with its ``max_concurrent`` requests in
+flight is answered 429 (the session's ``GET`` stream of server messages, open as long as
+the session, does not count). ``GET /metrics``: Prometheus text of the
 requests by method and outcome. Answers to refused requests are JSON-RPC errors.
 """
 
@@ -36,6 +38,8 @@ def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1") -> App
     from starlette.routing import Route
 
     server = proxy.server()
+    #: requests in flight by key name (``max_concurrent``)
+    flying: dict[str, int] = {}
 
     async def healthz(request: Request) -> Response:
         return PlainTextResponse("ok\n")
@@ -61,7 +65,19 @@ def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1") -> App
             await _refuse(send, 403, f"this API key may not use agent {proxy.agent.id!r}")
             return
         scope.setdefault("state", {})["tripwire_key"] = key
-        await inner(scope, receive, send)
+        if scope.get("method") == "GET":
+            await inner(scope, receive, send)
+            return
+        limit = keys.limit(key)
+        if flying.get(key.name, 0) >= limit:
+            await _refuse(send, 429, f"too many concurrent requests for this key (limit "
+                                     f"{limit})")
+            return
+        flying[key.name] = flying.get(key.name, 0) + 1
+        try:
+            await inner(scope, receive, send)
+        finally:
+            flying[key.name] -= 1
 
     return app
 

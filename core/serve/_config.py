@@ -14,14 +14,13 @@ from tripwire.config import Config, build_processors
 from tripwire.config.serve_table import SERVE_KEYS, check_metrics_key, check_serve
 from tripwire.errors import ConfigurationError
 from tripwire.registry import discovery
-from tripwire.serve._keys import ApiKey, Keys
+from tripwire.serve._keys import DEFAULT_MAX_CONCURRENT, ApiKey, Keys
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_CONCURRENT", "DEFAULT_SHUTDOWN_TIMEOUT",
            "DEFAULT_WRITE_TIMEOUT", "SERVE_KEYS", "build_agents", "check_disabled",
            "key_agent_kwargs", "serve_table"]
 
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
-DEFAULT_MAX_CONCURRENT = 64
 DEFAULT_SHUTDOWN_TIMEOUT = 30.0
 DEFAULT_WRITE_TIMEOUT = 30.0
 

@@ -26,6 +26,10 @@ import attrs
 from tripwire.config.serve_table import check_key_table
 from tripwire.errors import ConfigurationError
 
+#: Requests in flight at once for a key that sets no ``max_concurrent`` of its own,
+#: unless ``[serve] max_concurrent`` says otherwise.
+DEFAULT_MAX_CONCURRENT = 64
+
 
 @attrs.frozen
 class ApiKey:
@@ -66,10 +70,12 @@ def digest(key: str) -> bytes:
 
 
 class Keys:
-    """The configured keys; ``lookup(presented)`` finds one in constant time."""
+    """The configured keys; ``lookup(presented)`` finds one in constant time.
+    ``max_concurrent``: the limit of a key that sets none (``[serve] max_concurrent``)."""
 
-    def __init__(self, keys: list[ApiKey]) -> None:
+    def __init__(self, keys: list[ApiKey], max_concurrent: int = DEFAULT_MAX_CONCURRENT) -> None:
         self.keys = keys
+        self.max_concurrent = max_concurrent
         seen: dict[bytes, str] = {}
         for key in keys:
             if key.digest in seen:
@@ -82,6 +88,10 @@ class Keys:
     def required(self) -> bool:
         """Whether requests must present a key (some are configured)."""
         return bool(self.keys)
+
+    def limit(self, key: ApiKey) -> int:
+        """How many requests ``key`` may have in flight at once."""
+        return key.max_concurrent or self.max_concurrent
 
     def lookup(self, presented: str) -> ApiKey | None:
         """The key ``presented`` matches, or None. Every configured digest is compared
@@ -96,7 +106,8 @@ class Keys:
 
 def load_keys(serve: Mapping[str, Any], config_path: Path, keys_file: str | None) -> Keys:
     """The keys of ``[serve.keys.NAME]`` and of the keys file (``keys_file`` argument,
-    else ``[serve] keys_file``, relative to the configuration file)."""
+    else ``[serve] keys_file``, relative to the configuration file), with ``[serve]
+    max_concurrent`` as the limit of a key that sets none."""
     tables: dict[str, tuple[Mapping[str, Any], str]] = {}
     inline = serve.get("keys", {})
     if not isinstance(inline, dict):
@@ -115,7 +126,8 @@ def load_keys(serve: Mapping[str, Any], config_path: Path, keys_file: str | None
                 raise ConfigurationError(
                     f"{file}: [keys.{name}] is also defined in {config_path} [serve.keys]")
             tables[name] = (table, f"{file}: [keys.{name}]")
-    return Keys([_key(name, table, where) for name, (table, where) in tables.items()])
+    return Keys([_key(name, table, where) for name, (table, where) in tables.items()],
+                serve.get("max_concurrent", DEFAULT_MAX_CONCURRENT))
 
 
 def _read_keys_file(file: Path) -> dict[str, Any]:

@@ -33,7 +33,7 @@ def loaded(tmp_path, monkeypatch, more: str = KEYS):
     monkeypatch.setenv("TRIPWIRE_TEST_PROXY_KEY", KEY)
     monkeypatch.setenv("TRIPWIRE_TEST_BOB_KEY", BOB)
     monkeypatch.setenv("TRIPWIRE_TEST_CAROL_KEY", CAROL)
-    found = load_config(config(tmp_path, ["echo"], keys=True, notes="resources = true",
+    found = load_config(config(tmp_path, ["echo", "hang"], keys=True, notes="resources = true",
                               more=more))
     return found, load_keys(found.serve, found.path, None)
 
@@ -93,3 +93,56 @@ async def test_keys_with_overrides_need_the_proxy_built_with_them(tmp_path,
     with pytest.raises(ConfigurationError, match="serve.keys.bob overrides processors, which "
                                                  "the proxy was not built with"):
         await proxy.serve_http(keys)
+
+
+LIMITED = """
+[serve]
+max_concurrent = 5
+
+[serve.keys.bob]
+key_env = "TRIPWIRE_TEST_BOB_KEY"
+max_concurrent = 1
+"""
+
+
+async def test_a_key_past_its_max_concurrent_is_answered_429(tmp_path, monkeypatch) -> None:
+    import asyncio
+
+    import httpx2
+
+    found, keys = loaded(tmp_path, monkeypatch, LIMITED)
+    assert [keys.limit(k) for k in keys.keys] == [5, 1]  # alice: [serve]'s; bob: its own
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    async with Proxied(MCPProxy.from_config(found, "guarded", keys), keys) as served:
+        http, client = http_client(served.url, BOB)
+
+        async def status(key: str) -> int:
+            async with httpx2.AsyncClient() as plain:
+                answer = await plain.post(served.url, json=ping, headers={
+                    "Authorization": f"Bearer {key}", "Accept": "application/json, "
+                    "text/event-stream"})
+            return answer.status_code
+
+        async with http, client(http) as session, httpx2.AsyncClient() as plain:
+
+            assert await status(BOB) != 429
+            hanging = asyncio.ensure_future(session.call_tool("hang", {}))
+            for _ in range(500):  # until bob's one slot is taken by the hanging call
+                if await status(BOB) == 429:
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("bob's second request in flight was not refused")
+            refused = await plain.post(served.url, json=ping, headers={
+                "Authorization": f"Bearer {BOB}"})
+            assert refused.json()["error"]["message"] == (
+                "too many concurrent requests for this key (limit 1)")
+            assert await status(KEY) != 429  # another key's slots are its own
+            hanging.cancel()
+            await asyncio.gather(hanging, return_exceptions=True)
+        for _ in range(500):  # the cancelled call's request ends, and frees the slot
+            if await status(BOB) != 429:
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("bob's slot was not freed when its request ended")
