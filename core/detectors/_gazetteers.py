@@ -73,6 +73,8 @@ def first_names() -> dict[str, int]:
 def fold_name(token: str) -> str:
     """``token`` upper case without accents (``Müller`` → ``MULLER``), as the census
     table writes names."""
+    if token.isascii():
+        return token.upper()
     decomposed = unicodedata.normalize("NFKD", token)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).upper()
 

@@ -226,6 +226,11 @@ _CAPS_RUN = re.compile(
     rf"(?<![\w#/\\.+=&@-])[{_UP}]{{2,}}(?:['’-][{_UP}]+)*(?:[ \t][{_UP}]{{2,}}(?:['’-][{_UP}]+)*){{0,3}}"
     rf"(?![\w@-])")
 
+#: A given name after a family name and a comma, in a field (``Okonjo, Emeka``).
+_GIVEN_AFTER = re.compile(rf",[ \t]*({_CAP})(?=[\"'»”\n;]|$)")
+#: What makes a run a field's label (``Account name:``), read right after it.
+_LABEL_AFTER = re.compile(r"[ \t]*[a-z]*[ \t]?:(?!//)")
+
 #: How far around a run its line is read (a signature's line, a sign-off before it).
 _LEAD = 80
 
@@ -328,7 +333,8 @@ class NameDetector:
 
     def _judge(self, text: str, start: int, run: str) -> Detection | None:
         """The name in the run of capitalised words ``run`` at ``start``, or ``None``."""
-        tokens = [(t.start() + start, t.group()) for t in _TOKEN.finditer(run)]
+        tokens = ([(start, run)] if " " not in run and "\t" not in run
+                  else [(t.start() + start, t.group()) for t in _TOKEN.finditer(run)])
         before = text[max(0, start - 40):start]
         mention = before.endswith("@")
         word_before = _last_word(before)
@@ -408,10 +414,10 @@ class NameDetector:
         given = self._is_given(words[0])
         if context and labelled:
             # "Okonjo, Emeka" in a field: the family name first, then the given name
-            given_after = re.match(rf",[ \t]*({_CAP})(?=[\"'»”\n;]|$)", text[end:end + 40])
+            given_after = _GIVEN_AFTER.match(text[end:end + 40])
             if given_after is not None:
                 end += given_after.end()
-        if not titled and re.match(r"[ \t]*[a-z]*[ \t]?:(?!//)", text[end:end + 16]) and not (
+        if not titled and _LABEL_AFTER.match(text, end, end + 16) and not (
                 given and line_start >= 0 and not _SPEAKER_LEAD.sub("", lead)):
             return None  # a field's label itself ("Account name:"), not a speaker ("Erwan:")
         score = context
