@@ -1,13 +1,14 @@
 """How well, and how fast, ``prompt-injection-detector``'s heuristic tier works, beside
 the offline peers a user would pick instead.
 
-Run by hand: ``python bench/injection.py [--split dev|heldout|both] [--peers ...]
+Run by hand: ``python bench/injection.py [--split dev|train|heldout|both] [--peers ...]
 [--misses]``. It prints
 
 * on the **written sets** (``bench/evalsets/``, loaded and scored by ``_evalsets``:
   realistic text in 13 languages written by people who had not read the detector,
   each language split into a development half, for tuning, and a held-out half, for
-  measuring only): recall per language, per channel (``user``, ``tool-result``,
+  measuring only; ``--split train``: the training set of ``bench/evalsets/train/``,
+  another writer's texts by the same rules, which the model is trained on): recall per language, per channel (``user``, ``tool-result``,
   ``document``) and per attack category, and the false-positive rate per language and
   per benign category, for the heuristic tier with its defaults (``tripwire``: the rules
   and the model; ``rules``: the rules alone) and each peer side by
@@ -442,8 +443,10 @@ def judge_calls(data: list[Sample], label: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("dev", "heldout", "both"), default="both",
-                        help="which half of the written sets to report (default both)")
+    parser.add_argument("--split", choices=("dev", "train", "heldout", "both"), default="both",
+                        help="which written set to report: the development half, the "
+                             "training set (bench/evalsets/train/), the held-out half, or "
+                             "both halves (default both)")
     parser.add_argument("--peers", default="all",
                         help="comma-separated peers to run beside tripwire, 'all', 'none', "
                              "or 'list' to list them and those that cannot run here")
