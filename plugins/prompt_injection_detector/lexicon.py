@@ -197,7 +197,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- lifting the rules
     "NOREFUSE": {
-        "en": "refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
+        "en": "saying no is not an option|no is not an option|refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
               "|cannot refuse|no refusals|without refusing|never decline|do not decline|don't decline"
               "|don't say you can't|dont say you cant|do not say you cannot|never say you"
               "|don't apologi|dont apologi|do not apologi|never apologi|no apologi|no disclaimers"
@@ -259,23 +259,23 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yapamam deme|yapamayacağını söyleme|ahlak dersi verme|nasihat etme|sorumluluk reddi",
     },
     "UNBOUND": {
-        "en": "freed from all|free from all restrictions|broke free|unrestricted|unfiltered|uncensored|no restrictions|without restrictions|no limits"
+        "en": "limits are off|filters are off|filter is off|moderation is off|moderation is disabled|moderation has been disabled|restrictions are off|restrictions are disabled|filters have been disabled|safety is off|freed from all|free from all restrictions|broke free|unrestricted|unfiltered|uncensored|no restrictions|without restrictions|no limits"
               "|without limits|no content policy|no rules|without any rules|no filter|without filter"
               "|free of all|broken free|no guidelines|no content guidelines|safety guidelines disabled"
               "|restrictions lifted|no ethical",
-        "de": "befreit von allen|frei von allen|von allen regeln befreit|ohne einschränkung|ohne beschränkung|uneingeschränkt|unzensiert|ungefiltert|ohne filter"
+        "de": "moderation ist deaktiviert|moderation ist aus|filter sind deaktiviert|filter sind aus|befreit von allen|frei von allen|von allen regeln befreit|ohne einschränkung|ohne beschränkung|uneingeschränkt|unzensiert|ungefiltert|ohne filter"
               "|ohne zensur|keine regeln|ohne regeln|keinen regeln|keine richtlinien|an keine richtlinien"
               "|keine grenzen|ohne grenzen|alle beschränkungen sind aufgehoben|keine einschränkungen",
-        "fr": "libéré de toute|libérée de toute|affranchi de|sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
+        "fr": "modération est désactivée|modération désactivée|filtres sont désactivés|filtres désactivés|libéré de toute|libérée de toute|affranchi de|sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
               "|non filtré|aucune règle|sans règles|sans aucune règle|aucune restriction|libre de toute"
               "|débridé|debride|sans garde fou",
-        "es": "liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
+        "es": "moderación está desactivada|moderación desactivada|filtros desactivados|los filtros están apagados|liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
               "|sin filtro|sin censura|sin reglas|ninguna regla|sin normas|ninguna restricción"
               "|libre de toda|sin ataduras",
         "it": "liberato da ogni|libero da ogni|liberata da ogni|senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
               "|senza censura|nessuna regola|senza regole|nessuna restrizione|libero da ogni"
               "|non censurat|non filtrat",
-        "pt": "política nenhuma|nenhuma política|regra nenhuma|limite nenhum|nenhum limite|filtro nenhum|sem limite|liberado pelos|desbloqueado|nunca sai do personagem|não sai do personagem|livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
+        "pt": "moderação está desligada|moderação desligada|moderação desativada|filtros desligados|filtros estão desligados|limites estão desligados|política nenhuma|nenhuma política|regra nenhuma|limite nenhum|nenhum limite|filtro nenhum|sem limite|liberado pelos|desbloqueado|nunca sai do personagem|não sai do personagem|livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
               "|sem censura|nenhuma regra|sem regras|nenhuma restrição|livre de qualquer|sem amarras",
         "nl": "bevrijd van|vrij van alle|zonder beperkingen|zonder enige beperking|zonder grenzen|zonder filters|zonder filter"
               "|zonder censuur|geen regels|zonder regels|geen beperkingen|ongefilterd|ongecensureerd"
@@ -285,7 +285,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|свободн от всех|нецензурированн|неограниченн",
         "zh": "摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
               "|无任何限制|所有限制已解除|限制已解除|解除限制|解除所有|不受任何规则|无视规则",
-        "ja": "縛られず|縛られな|縛られません|とらわれず|とらわれない|制限を外|制限を解除|制限から解放|あらゆる制限から|制約から解放|制限なく|制約なく|制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
+        "ja": "モデレーションは無効|モデレーションを無効|フィルターは無効|フィルターを無効|フィルターはオフ|縛られず|縛られな|縛られません|とらわれず|とらわれない|制限を外|制限を解除|制限から解放|あらゆる制限から|制約から解放|制限なく|制約なく|制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
               "|ルールなし|ルールのない|ルールに縛られない|何の制約も|制約のない|制約なし|解除された",
         "ko": "제한에서 해방|모든 제한에서|제약에서 벗어|제한도 없|제한이 없어|규칙도 없|검열도 없|제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
               "|규칙 없는|규칙이 없는|아무 제한|모든 제한이 해제|제한 해제",
@@ -323,7 +323,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|tanrı modu|jailbreak",
     },
     "YOUARENOW": {
-        "en": "you are now|you're now|youre now|you are no longer|you're no longer|from now on you are"
+        "en": "your job is no longer|your role is no longer|your task is no longer|your purpose is no longer|you now work for|you work for me|from here on you|you are now|you're now|youre now|you are no longer|you're no longer|from now on you are"
               "|you will now act|you are about to immerse|you will be|now you are|you now act"
               "|you are acting as|adopt the persona|for the rest of this session you are",
         "de": "du bist jetzt|du bist ab jetzt|du bist nun|ab jetzt bist du|ab sofort bist du|jetzt bist du"
@@ -426,7 +426,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "zorunda|mutlaka|gerekir|gerekmektedir|malısın|melisin|malıdır|melidir|lütfen",
     },
     "FROMNOW": {
-        "en": "from now on|effective immediately|starting now|from this point|henceforth|going forward"
+        "en": "from here on|for the rest of our|for the rest of the|from now on|effective immediately|starting now|from this point|henceforth|going forward"
               "|for the rest of this|until i say|for this session",
         "de": "ab jetzt|ab sofort|von nun an|ab heute|fortan|bis auf weiteres|ab diesem moment"
               "|für den rest",

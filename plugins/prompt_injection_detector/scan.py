@@ -105,6 +105,10 @@ MODEL_WEIGHT: Final = (0.7, 0.95)
 #: The model is asked about a text only when the rules score every type under this
 #: (they do not flag it at the default threshold) and frame none of their hits.
 MODEL_GATE: Final = 0.7
+#: The model's threshold in a channel where it needs more than its own: an assistant
+#: turn of the caller's history is first-person talk about what the assistant can and
+#: cannot do, a kind of text the model was not trained on.
+MODEL_THRESHOLDS: Final = {"assistant": 0.9}
 #: What a model hit weighs in a text about attacks: the model does not tell quoting an
 #: attack from making one, so there it adds to the rules' evidence and never flags alone.
 MODEL_DISCUSSED: Final = 0.5
@@ -169,7 +173,7 @@ class Scanner:
         plain = self._scan(text, channel, 0, hits, budget,
                            QUOTED_JSON if structured else QUOTED, read)
         if plain is not None and self.model is not None and ask_model:
-            self._model_hit(plain, hits, read[0] if read else None)
+            self._model_hit(plain, hits, read[0] if read else None, channel)
         return Analysis(self._score(hits), tuple(sorted(hits, key=lambda h: (h.start, h.end))))
 
     # -- one text (the original, or a decoded payload)
@@ -261,8 +265,9 @@ class Scanner:
         return plain
 
     def _model_hit(self, plain: View, hits: list[Hit],
-                   occurrences: list[Occurrence] | None) -> None:
-        """The model's hit on the text whose folded view is ``plain``, when the rules
+                   occurrences: list[Occurrence] | None, channel: str) -> None:
+        """The model's hit on the text whose folded view is ``plain`` (read on ``channel``: its
+        threshold there is at least ``MODEL_THRESHOLDS``'s), when the rules
         score every type under ``MODEL_GATE`` and read none of their hits as framed
         (quoted, an example, discussed: the model is a second opinion on what the rules
         let through, not on how they weighed what they found), and the model scores at
@@ -279,7 +284,7 @@ class Scanner:
         if kind not in self.types:
             return
         score = self.model.score_view(plain, occurrences)
-        cut = self.model.threshold
+        cut = max(self.model.threshold, MODEL_THRESHOLDS.get(channel, 0.0))
         if score.probability < cut or score.end <= score.start:
             return
         low, high = MODEL_WEIGHT

@@ -206,3 +206,20 @@ def test_a_long_texts_score_is_its_best_training_window():
         sparse(buckets[a:b], values[a:b]) for a, b in zip(*windows(positions), strict=True)))
     expected = 1 / (1 + np.exp(-(model.bias + best)))
     assert model.score(LONG).probability == pytest.approx(expected, rel=1e-4)
+
+
+def test_in_an_assistant_turn_the_model_needs_more():
+    # an assistant turn is first-person talk about what the assistant can do, which the
+    # model was not trained on: there it needs MODEL_THRESHOLDS["assistant"]
+    import math
+
+    from tripwire.plugins.prompt_injection_detector.scan import MODEL_THRESHOLDS
+
+    sure = MODEL_THRESHOLDS["assistant"]
+    middling = Classifier(np.zeros(1 << BITS, dtype=np.float32),
+                          bias=math.log(0.8 / 0.2), threshold=0.7)
+    confident = Classifier(np.zeros(1 << BITS, dtype=np.float32),
+                           bias=math.log((sure + 0.05) / (0.95 - sure)), threshold=0.7)
+    assert Scanner(model=middling).scan(TEXT, "input").scores["injection"] >= 0.7
+    assert Scanner(model=middling).scan(TEXT, "assistant").scores["injection"] == 0.0
+    assert Scanner(model=confident).scan(TEXT, "assistant").scores["injection"] >= 0.7
