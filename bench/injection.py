@@ -1,13 +1,14 @@
 """How well, and how fast, ``prompt-injection-detector``'s heuristic tier works, beside
 the offline peers a user would pick instead.
 
-Run by hand: ``python bench/injection.py [--split dev|heldout|both] [--peers ...]
+Run by hand: ``python bench/injection.py [--split dev|train|heldout|both] [--peers ...]
 [--misses]``. It prints
 
 * on the **written sets** (``bench/evalsets/``, loaded and scored by ``_evalsets``:
   realistic text in 13 languages written by people who had not read the detector,
   each language split into a development half, for tuning, and a held-out half, for
-  measuring only): recall per language, per channel (``user``, ``tool-result``,
+  measuring only; ``--split train``: the training set of ``bench/evalsets/train/``,
+  another writer's texts by the same rules, which the model is trained on): recall per language, per channel (``user``, ``tool-result``,
   ``document``) and per attack category, and the false-positive rate per language and
   per benign category, for the heuristic tier with its defaults (``tripwire``: the rules
   and the model; ``rules``: the rules alone) and each peer side by
@@ -18,7 +19,7 @@ Run by hand: ``python bench/injection.py [--split dev|heldout|both] [--peers ...
   benign texts let through. They are checks that nothing known regressed, and an
   upper bound, not a measure of text the rules have not seen;
 * throughput in MB/s of text scanned (``--speed``): over the labelled set, 1 MB of
-  ordinary chat text and 1 MB of HTML pages;
+  ordinary chat text and 1 MB of HTML pages (those two with the rules alone too);
 * the judge calls ``tier = "both"`` saves against ``tier = "judge"`` (``--judge``), with
   a scripted judge that answers from the labels;
 
@@ -347,6 +348,26 @@ def evaluate(guard: PromptInjectionDetector, data: list[Sample], show_misses: bo
         print("\n".join(false_alarms) or "  none")
 
 
+def written_check(show_misses: bool) -> None:
+    """The detector (rules and model) and the rules alone on ``injection_written``'s
+    check texts: documents about attacks and for a human reader, and attacks without
+    trigger words, in the 13 languages."""
+    from injection_written import CHECK_ATTACKS, CHECK_BENIGN
+
+    for name, guard in (("tripwire", PromptInjectionDetector()),
+                        ("rules", PromptInjectionDetector(classifier=False))):
+        flagged = [r for r in CHECK_BENIGN
+                   if guard.flagged(guard.analyze(r[3], CHANNELS[r[1]]))]
+        missed = [r for r in CHECK_ATTACKS
+                  if not guard.flagged(guard.analyze(r[3], CHANNELS[r[1]]))]
+        caught = len(CHECK_ATTACKS) - len(missed)
+        print(f"  {name:9} attacks caught {caught}/{len(CHECK_ATTACKS)} "
+              f"({_ratio(caught, len(CHECK_ATTACKS)):.2f}), benign flagged "
+              f"{len(flagged)}/{len(CHECK_BENIGN)} ({_ratio(len(flagged), len(CHECK_BENIGN)):.2f})")
+        for r in (missed + flagged) if show_misses else ():
+            print(f"    {'missed' if r in missed else 'flagged'} {r[0]} {r[1]}: {r[3][:80]}")
+
+
 def throughput(guard: PromptInjectionDetector, texts: list[tuple[str, str]],
                label: str) -> None:
     size = sum(len(t.encode()) for t, _ in texts)
@@ -442,8 +463,10 @@ def judge_calls(data: list[Sample], label: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("dev", "heldout", "both"), default="both",
-                        help="which half of the written sets to report (default both)")
+    parser.add_argument("--split", choices=("dev", "train", "heldout", "both"), default="both",
+                        help="which written set to report: the development half, the "
+                             "training set (bench/evalsets/train/), the held-out half, or "
+                             "both halves (default both)")
     parser.add_argument("--peers", default="all",
                         help="comma-separated peers to run beside tripwire, 'all', 'none', "
                              "or 'list' to list them and those that cannot run here")
@@ -471,7 +494,7 @@ def main(argv: list[str] | None = None) -> None:
         if not records:
             print(f"== written set, {split}: no records in bench/evalsets/{split}/ (skipped)")
             continue
-        print(f"== written set, {split} half")
+        print(f"== written set, {split} {'set' if split == 'train' else 'half'}")
         report_written(records, detectors, args.misses)
         print()
     guard = PromptInjectionDetector()
@@ -486,13 +509,20 @@ def main(argv: list[str] | None = None) -> None:
         report_regression(list(held_out()), detectors)
         print("\n-- assistant turns of a caller's history (channel assistant)")
         evaluate(guard, list(turns()), args.misses)
+        print("\n-- hard texts written after tuning, never tuned or trained on "
+              "(injection_written.CHECK_*)")
+        written_check(args.misses)
     if args.speed:
         print("\nthroughput (CPU time of this process, one core, best of 3):")
         throughput(guard, [(as_text(s.text), s.channel) for s in data], "the labelled set")
         throughput(guard, [(as_text(s.text), s.channel) for s in data if not s.types],
                    "its benign texts")
-        throughput(guard, chat_megabyte(), "1 MB of ordinary chat, 100-2000 char messages")
-        throughput(guard, web_pages(), "1 MB of HTML tool results, ~20 kB pages")
+        rules = PromptInjectionDetector(classifier=False)
+        chat, pages = chat_megabyte(), web_pages()
+        throughput(guard, chat, "1 MB of ordinary chat, 100-2000 char messages")
+        throughput(rules, chat, "  the same, the rules alone (classifier=False)")
+        throughput(guard, pages, "1 MB of HTML tool results, ~20 kB pages")
+        throughput(rules, pages, "  the same, the rules alone (classifier=False)")
     if args.judge:
         print("\njudge calls (a scripted judge answering from the labels, each text once):")
         judge_calls(data, "tuning set")

@@ -5,8 +5,10 @@ Run by hand: ``python bench/injection_train.py [--cv] [--write]``.
 Data, all in the repository: the written sets' development half
 (``bench/evalsets/dev/injection-*.jsonl``), the written training set
 (``bench/evalsets/train/injection-*.jsonl``, when present: same format, another writer) and the
-generated regression texts of ``injection_data`` (English, with every evasion). Never the
-held-out half.
+generated regression texts of ``injection_data`` (English, with every evasion), the hard
+benign documents and attacks of ``injection_written`` and the ordinary requests below
+(both written for training by the engineer who trained the model). Never the held-out
+half.
 
 Training is deterministic (full-batch gradient descent with Adam from zero weights, no
 sampling): logistic regression, L2-regularised, over ``classifier.ngrams`` features of
@@ -45,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _evalsets  # noqa: E402
 from injection_data import held_out, samples  # noqa: E402
+from injection_written import ATTACKS, BENIGN  # noqa: E402
 
 from tripwire.plugins.prompt_injection_detector import as_text  # noqa: E402
 from tripwire.plugins.prompt_injection_detector.classifier import (  # noqa: E402
@@ -53,12 +56,12 @@ from tripwire.plugins.prompt_injection_detector.classifier import (  # noqa: E40
     WINDOW,
     Classifier,
     ngrams,
-    normalised,
     sparse,
     windows,
 )
 from tripwire.plugins.prompt_injection_detector.concepts import ConceptMatcher  # noqa: E402
 from tripwire.plugins.prompt_injection_detector.scan import Scanner  # noqa: E402
+from tripwire.plugins.prompt_injection_detector.views import fold  # noqa: E402
 
 CHANNELS = {"user": "input", "tool-result": "tool-result", "document": "document"}
 TRAIN = _evalsets.ROOT / "train"
@@ -84,6 +87,10 @@ def records() -> list[dict[str, Any]]:
                     raise ValueError(f"{path}:{n}: needs 'label' attack|benign and a 'text'")
                 out.append({**r, "lang": r.get("lang", "-"), "group": f"train-{path.stem}"})
     out.extend(ordinary())
+    for label, texts in (("benign", BENIGN), ("attack", ATTACKS)):
+        out.extend({"text": text, "lang": lang, "channel": channel, "label": label,
+                    "category": category, "group": "written-here"}
+                   for lang, channel, category, text in texts)
     for s in [*samples(), *held_out()]:
         channel = {"input": "user"}.get(s.channel, s.channel)
         out.append({"text": as_text(s.text), "lang": "en", "channel": channel,
@@ -136,9 +143,16 @@ class Features:
 
     def __init__(self, recs: list[dict[str, Any]]) -> None:
         concepts = ConceptMatcher()
-        texts = [normalised(r["text"]) for r in recs]
-        self.grams = [ngrams(t, concepts.occurrences(t)) for t in texts]
+        texts = [fold(r["text"])[1].text for r in recs]
+        self.grams = [_sorted(*ngrams(t, concepts.occurrences(t))) for t in texts]
         self.y = np.array([r["label"] == "attack" for r in recs], dtype=np.float32)
+
+
+def _sorted(positions: np.ndarray, buckets: np.ndarray, values: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A text's features in the order of their positions (what ``windows`` reads)."""
+    order = np.argsort(positions, kind="stable")
+    return positions[order], buckets[order], values[order]
 
 
 def examples(feats: Features, rows: list[int], model: Classifier | None
@@ -155,7 +169,7 @@ def examples(feats: Features, rows: list[int], model: Classifier | None
             ys.append(feats.y[i])
         if not len(positions) or positions[-1] < WINDOW:
             continue
-        spans = windows(positions)
+        spans = list(zip(*windows(positions), strict=True))
         if feats.y[i] == 0:
             for a, b in spans[:: WINDOW // 80]:
                 xs.append(sparse(buckets[a:b], values[a:b]))

@@ -58,75 +58,146 @@ _IDEOGRAPHIC: Final = ((0x2E80, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
                        (0x20000, 0x2FFFF))
 
 
-def reading(plain: View) -> View:
-    """The heuristics' folded view without markup (``fold(text)[1]``) as the model
-    reads it: whitespace runs as one space (one line break if they hold one), digits
-    as ``0``."""
-    spaced = View.edited(plain, ((m.start(), m.end(), "\n" if "\n" in m.group() else " ")
-                                 for m in _WS.finditer(plain.text)
-                                 if m.group() not in (" ", "\n")))
-    return View(_DIGIT.sub("0", spaced.text), spaced)  # same length: offsets unchanged
-
-
 def normalised(text: str) -> str:
-    """``text`` as the model reads it (``reading`` of its folded view)."""
-    return reading(fold(text)[1]).text
+    """``text`` as the model reads it: its folded view without markup, whitespace runs
+    as one space (one line break if they hold one), digits as ``0``."""
+    import numpy as np
+
+    read, _ = _read(fold(text)[1].text)
+    return read.astype(np.uint32).tobytes().decode("utf-32-le")
+
+
+@functools.lru_cache(maxsize=1)
+def _tables() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Per code point of the Basic Multilingual Plane: whitespace, a decimal digit, a
+    word character (``\\w``)."""
+    import numpy as np
+
+    chars = [chr(i) for i in range(0x10000)]
+    space = np.array([c.isspace() for c in chars])
+    digit = np.array([c.isdecimal() for c in chars])
+    word = np.array([c.isalnum() or c == "_" for c in chars])
+    return space, digit, word
+
+
+def _read(s: str) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]:
+    """The code points of ``s`` as the model reads them (``normalised``), and where in
+    ``s`` each one is (so features' positions are offsets into ``s``)."""
+    import numpy as np
+
+    cp = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
+    space_table, digit_table, _ = _tables()
+    bmp = np.minimum(cp, 0xFFFF)
+    space = space_table[bmp]
+    cp = np.where(digit_table[bmp], np.uint32(0x30), cp)
+    if not space.any():
+        return cp, np.arange(len(cp))
+    run_start = space.copy()
+    run_start[1:] &= ~space[:-1]
+    # each whitespace run reads as its first character: a line break if the run holds
+    # one, else a space
+    run = np.cumsum(run_start) - 1
+    newline = np.zeros(int(run_start.sum()), dtype=bool)
+    newline[run[space & (cp == 10)]] = True
+    cp = np.where(run_start, np.where(newline[np.maximum(run, 0)], np.uint32(10), np.uint32(32)),
+                  cp)
+    where = np.nonzero(~space | run_start)[0]
+    return cp[where], where
 
 
 def ngrams(s: str, concepts: Sequence[Occurrence] = ()
            ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
-    """The features of ``s`` (a ``normalised`` text): ``(positions, buckets, values)``,
-    one entry per n-gram (value 1) and per concept of the heuristics' lexicon found in
-    ``s`` (``concepts``: ``ConceptMatcher.occurrences(s)``) and pair of concepts within
-    ``PAIR_SPAN`` characters (value ``CONCEPT_VALUE``: a few words in any language that
-    say what the text asks); ``positions`` where each starts in ``s`` (sorted)."""
+    """The features of ``s`` (a folded view's text, read as ``normalised`` reads it):
+    ``(positions, buckets, values)``, one entry per n-gram (value 1) and per concept of
+    the heuristics' lexicon found in ``s`` (``concepts``: ``ConceptMatcher.occurrences(s)``)
+    and pair of concepts within ``PAIR_SPAN`` characters (value ``CONCEPT_VALUE``: a few
+    words in any language that say what the text asks); ``positions`` where each starts
+    in ``s``, in no particular order."""
     import numpy as np
 
-    cp = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    cp, at_s = _read(s)
     length = len(cp)
     pos: list[Any] = []
     keys: list[Any] = []
+    u = np.uint32
     if length:
         wide = np.zeros(length, dtype=bool)
         for lo, hi in _IDEOGRAPHIC:
             wide |= (cp >= lo) & (cp <= hi)
         at = np.nonzero(wide)[0]
         pos.append(at)
-        keys.append(cp[at] * np.uint64(7) + np.uint64(1))
-    for n in range(2, 6):
-        if length < n:
-            break
-        h = np.zeros(length - n + 1, dtype=np.uint64)
-        for k in range(n):
-            h = (h * np.uint64(_PRIME) + cp[k:length - n + 1 + k]) & np.uint64(_MASK)
-        pos.append(np.arange(length - n + 1))
-        keys.append(h * np.uint64(7) + np.uint64(n))
-    words = [(m.start(), zlib.crc32(m.group().encode())) for m in _WORD.finditer(s)]
-    if words:
-        wpos = np.array([w[0] for w in words], dtype=np.int64)
-        wkey = np.array([w[1] for w in words], dtype=np.uint64)
-        pos.append(wpos)
-        keys.append(wkey * np.uint64(7) + np.uint64(6))
-        if len(words) > 1:
-            pair = (wkey[:-1] * np.uint64(_PRIME) + wkey[1:]) & np.uint64(_MASK)
-            pos.append(wpos[:-1])
-            keys.append(pair * np.uint64(7))
-    plain = sum(len(at) for at in pos)
+        keys.append(cp[at] * u(7) + u(1))
+        h = cp.copy()
+        for n in range(2, 6):
+            if length < n:
+                break
+            # (wraps modulo 2 ** 32)
+            h = h[:-1] * u(_PRIME) + cp[n - 1:]
+            pos.append(np.arange(length - n + 1))
+            keys.append(h * u(7) + u(n))
+        wpos, wkey = _words(cp)
+        if len(wpos):
+            pos.append(wpos)
+            keys.append(wkey * u(7) + u(6))
+            if len(wpos) > 1:
+                pos.append(wpos[:-1])
+                keys.append((wkey[:-1] * u(_PRIME) + wkey[1:]) * u(7))
+    where = at_s[np.concatenate(pos)] if pos else np.zeros(0, np.int64)
+    plain = len(where)
     if concepts and length:
         found = _concept_tokens(concepts)
         if found:
-            pos.append(np.array([f[0] for f in found], dtype=np.int64))
-            keys.append(np.array([f[1] for f in found], dtype=np.uint64) * np.uint64(7)
-                        + np.uint64(6))
-    if not pos:
+            where = np.concatenate((where, np.array([f[0] for f in found], dtype=np.int64)))
+            keys.append(np.array([f[1] for f in found], dtype=np.uint32) * u(7) + u(6))
+    if not len(where):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, np.float32)
-    where = np.concatenate(pos).astype(np.int64)
-    hashed = np.concatenate(keys) & np.uint64(_MASK)
     values = np.ones(len(where), dtype=np.float32)
     values[plain:] = CONCEPT_VALUE
-    buckets = (((hashed * np.uint64(_GOLDEN)) & np.uint64(_MASK)) >> np.uint64(32 - BITS))
-    order = np.argsort(where, kind="stable")
-    return where[order], buckets.astype(np.int64)[order], values[order]
+    buckets = (np.concatenate(keys) * u(_GOLDEN)) >> u(32 - BITS)
+    return where.astype(np.int64), buckets.astype(np.int64), values
+
+
+def _words(cp: npt.NDArray[np.uint32]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint32]]:
+    """Where each word (a run of word characters) of the read code points ``cp``
+    starts, and its 32-bit hash: a polynomial over its code points, computed for all
+    words at once from prefix sums (the sum over a word of ``c * P ** k``, times ``P``
+    to the minus power of where the word starts, modulo ``2 ** 64``)."""
+    import numpy as np
+
+    _, _, word_table = _tables()
+    word = word_table[np.minimum(cp, 0xFFFF)] | ((cp >= 0x20000) & (cp <= 0x2FFFF))
+    edges = np.diff(word.astype(np.int8), prepend=np.int8(0), append=np.int8(0))
+    starts = np.nonzero(edges == 1)[0]
+    if not len(starts):
+        return starts.astype(np.int64), np.zeros(0, dtype=np.uint32)
+    ends = np.nonzero(edges == -1)[0]
+    powers, inverses = _powers(len(cp))
+    prefix = np.zeros(len(cp) + 1, np.uint64)
+    np.cumsum(cp * powers, dtype=np.uint64, out=prefix[1:])
+    h = (prefix[ends] - prefix[starts]) * inverses[starts]
+    return starts.astype(np.int64), (h ^ (h >> np.uint64(32))).astype(np.uint32)
+
+
+_P64: Final = 1_000_003
+_P64_INVERSE: Final = pow(_P64, -1, 1 << 64)
+
+
+@functools.lru_cache(maxsize=8)
+def _powers_of(n: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    import numpy as np
+
+    powers = np.cumprod(np.full(n, _P64, dtype=np.uint64), dtype=np.uint64)
+    inverses = np.cumprod(np.full(n, _P64_INVERSE, dtype=np.uint64), dtype=np.uint64)
+    one = np.ones(1, dtype=np.uint64)
+    return np.concatenate((one, powers[:-1])), np.concatenate((one, inverses[:-1]))
+
+
+def _powers(n: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """``P ** k`` and ``P ** -k`` modulo ``2 ** 64`` for ``k < n`` (slices of a cached
+    table whose size is a power of two)."""
+    size = 1 << max(10, (n - 1).bit_length())
+    powers, inverses = _powers_of(size)
+    return powers[:n], inverses[:n]
 
 
 def _concept_tokens(concepts: Sequence[Occurrence]) -> list[tuple[int, int]]:
@@ -143,23 +214,26 @@ def _concept_tokens(concepts: Sequence[Occurrence]) -> list[tuple[int, int]]:
     return out
 
 
-def windows(positions: npt.NDArray[np.int64]) -> list[tuple[int, int]]:
-    """The ``[lo, hi)`` index ranges into ``positions`` the model scores: the whole
-    text when it fits in a window, else each window of ``WINDOW`` characters starting
-    every ``STEP`` (a long text is never scored whole: its repeated n-grams would add
-    up without bound)."""
+def windows(positions: npt.NDArray[np.int64]
+            ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The ``[lo, hi)`` index ranges into ``positions`` (sorted) of the windows the
+    model scores (``Classifier.score_view``; two arrays, for training):
+    the whole text when it fits in a window, else each window of ``WINDOW`` characters
+    starting every ``STEP`` that holds a feature (a long text is never scored whole: its
+    repeated n-grams would add up without bound)."""
     import numpy as np
 
     n = len(positions)
     if n == 0:
-        return [(0, 0)]
+        return np.zeros(1, np.int64), np.zeros(1, np.int64)
     end = int(positions[-1]) + 1
     if end <= WINDOW:
-        return [(0, n)]
+        return np.zeros(1, np.int64), np.full(1, n, np.int64)
     starts = np.arange(0, max(1, end - WINDOW + STEP), STEP)
     lo = np.searchsorted(positions, starts)
     hi = np.searchsorted(positions, starts + WINDOW)
-    return [(int(a), int(b)) for a, b in zip(lo, hi, strict=True) if b > a]
+    keep = hi > lo
+    return lo[keep].astype(np.int64), hi[keep].astype(np.int64)
 
 
 @attrs.frozen
@@ -202,30 +276,40 @@ class Classifier:
         """The highest probability over ``text`` and its windows, and where."""
         return self.score_view(fold(text)[1])
 
-    def score_view(self, plain: View) -> Score:
-        """``score`` of the text whose folded view without markup is ``plain``."""
+    def score_view(self, plain: View, occurrences: Sequence[Occurrence] | None = None
+                   ) -> Score:
+        """``score`` of the text whose folded view without markup is ``plain``;
+        ``occurrences``: the lexicon's concepts in ``plain.text``, when the caller has
+        found them already (the scanner has: one pass serves the rules and the model)."""
         import numpy as np
 
-        view = reading(plain)
-        if _too_short(view.text):
+        text = plain.text
+        if _too_short(text):
             return Score(0.0, 0, 0)
-        concepts = self.concepts.occurrences(view.text)
+        concepts = self.concepts.occurrences(text) if occurrences is None else occurrences
         about = any(o.concept == "META" for o in concepts)
-        positions, buckets, values = ngrams(view.text, concepts)
+        positions, buckets, values = ngrams(text, concepts)
         if not len(positions):
             return Score(_sigmoid(self.bias), 0, 0, about)
-        contrib = np.concatenate(([0.0], np.cumsum(self.weights[buckets] * values,
-                                                   dtype=np.float64)))
-        spans = windows(positions)
-        lo = np.array([a for a, _ in spans])
-        hi = np.array([b for _, b in spans])
-        logits = self.bias + (contrib[hi] - contrib[lo]) / np.sqrt(np.maximum(hi - lo, 1))
+        # per position of the text: the weight of the features starting there, and
+        # their number; a window's logit is a difference of their running sums
+        size = int(positions.max()) + 1
+        weight = np.bincount(positions, self.weights[buckets] * values, size)
+        count = np.bincount(positions, minlength=size)
+        if size <= WINDOW:
+            logit = self.bias + float(weight.sum()) / np.sqrt(len(positions))
+            return Score(_sigmoid(logit), *plain.root_span(0, len(text)), about)
+        run = np.concatenate(([0.0], np.cumsum(weight)))
+        seen = np.concatenate(([0], np.cumsum(count)))
+        lo = np.arange(0, size - WINDOW + STEP, STEP)
+        hi = np.minimum(lo + WINDOW, size)
+        n = seen[hi] - seen[lo]
+        logits = self.bias + (run[hi] - run[lo]) / np.sqrt(np.maximum(n, 1))
+        logits[n == 0] = -np.inf
         best = int(np.argmax(logits))
-        a, b = spans[best]
-        whole = len(spans) == 1 and int(positions[-1]) < WINDOW
-        start = 0 if whole else int(positions[a])
-        end = len(view.text) if whole else min(len(view.text), start + WINDOW)
-        return Score(_sigmoid(float(logits[best])), *view.root_span(start, end), about)
+        start = int(lo[best])
+        end = min(len(text), start + WINDOW)
+        return Score(_sigmoid(float(logits[best])), *plain.root_span(start, end), about)
 
 
 @functools.lru_cache(maxsize=1)

@@ -200,14 +200,18 @@ _UNSPACED = re.compile("[\u0600-\u06ff\u1100-\u11ff\u3040-\u30ff\u3400-\u9fff\ua
 @attrs.frozen
 class Occurrence:
     """One concept found at ``start:end`` of the scanned view's text, in quotation
-    ``region`` (-1: outside quotes) and ``segment`` (a paragraph, a list item, a line of
-    a log)."""
+    ``region`` (-1: outside quotes), ``segment`` (a paragraph, a list item, a line of
+    a log) and ``sentence``."""
 
     concept: str
     start: int
     end: int
     region: int = -1
     segment: int = 0
+    sentence: int = 0
+    #: a place in the conversation ("before my first message"): a possessive in it
+    #: is about the message, not the prompt
+    positional: bool = False
 
 
 @attrs.frozen
@@ -223,6 +227,8 @@ class ConceptRule:
     across_quotes: bool = False
     #: its concepts may be in different paragraphs or lines (a transcript's turns)
     across_lines: bool = False
+    #: its concepts must be in one sentence (a verb and its object)
+    one_sentence: bool = False
 
 
 _NEVER = re.compile(r"(?!)")
@@ -233,24 +239,32 @@ DISCUSSED: Final = 0.7
 
 def concept_rule(name: str, weights: dict[str, float], *groups: str, window: int = 120,
                  direct: float = 1.0, indirect: float = 1.0,
-                 across_quotes: bool = False, across_lines: bool = False) -> ConceptRule:
+                 across_quotes: bool = False, across_lines: bool = False,
+                 one_sentence: bool = False) -> ConceptRule:
     """A concept rule: each group is concept names separated by ``|``."""
     sets = tuple(frozenset(g.split("|")) for g in groups)
     rule = Rule(name, weights, _NEVER, (), None, direct, indirect, discussed=DISCUSSED)
-    return ConceptRule(rule, sets, window, across_quotes, across_lines)
+    return ConceptRule(rule, sets, window, across_quotes, across_lines, one_sentence)
 
 
 #: The concept rules. A family's strongest hit counts (``name``), families combine.
 CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     # -- overriding earlier instructions
-    concept_rule("concept-override", {INJ: 0.86}, "IGNORE", "PRIOR", "INSTR|SYSPROMPT", window=90),
-    concept_rule("concept-override", {INJ: 0.8}, "IGNORE", "SYSPROMPT", window=50),
-    concept_rule("concept-override", {INJ: 0.78}, "IGNORE", "STRONGINSTR", window=50),
-    concept_rule("concept-override", {INJ: 0.62}, "IGNORE", "INSTR", window=50),
-    concept_rule("concept-override", {INJ: 0.6}, "IGNORE", "PRIOR", window=40),
+    concept_rule("concept-override", {INJ: 0.86}, "IGNORE", "PRIOR", "INSTR|SYSPROMPT", window=90,
+                 one_sentence=True),
+    concept_rule("concept-override", {INJ: 0.8}, "IGNORE", "SYSPROMPT", window=50,
+                 one_sentence=True),
+    concept_rule("concept-override", {INJ: 0.78}, "IGNORE", "STRONGINSTR", window=50,
+                 one_sentence=True),
+    concept_rule("concept-override", {INJ: 0.62}, "IGNORE", "INSTR", window=50, one_sentence=True),
+    concept_rule("concept-override", {INJ: 0.6}, "IGNORE", "PRIOR", window=40, one_sentence=True),
     concept_rule("concept-revoked", {INJ: 0.66, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT", window=70),
     concept_rule("concept-revoked", {INJ: 0.8, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT",
-                 "AI|YOUARENOW|FROMNOW|NEW", window=150),
+                 "AI|YOUARENOW|NEW", window=150),
+    # (in content, "from now on the old rules no longer apply" is how a policy update
+    # or a manual speaks to its reader: there it needs the AI or a new role too)
+    concept_rule("concept-revoked", {INJ: 0.8, SYS: 0.3}, "REVOKED", "INSTR|SYSPROMPT",
+                 "FROMNOW", window=150, indirect=0.8),
     concept_rule("concept-new-rules", {INJ: 0.45}, "NEW", window=1),
     concept_rule("concept-new-rules", {INJ: 0.7}, "NEW", "FROMNOW|REVOKED|IGNORE", window=120),
     # -- replacing the agent's role, lifting its rules
@@ -348,15 +362,20 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
 )
 
 #: An AI addressed by name: the AI term followed by a colon or comma (``KI-Agenten:``).
-_ADDRESS_AFTER = re.compile(r"[ \t]{0,2}[)\]】]?[ \t]{0,2}[:：,，]")
+_ADDRESS_AFTER = re.compile(r"(?:さん|様|さま|くん|ちゃん|님)?(?:へ|に|에게|께)?"
+                            r"[ \t]{0,2}[)\]】]?[ \t]{0,2}[:：,，]")
 
 
 class ConceptMatcher:
     """Finds concepts in a folded text and the concept rules they make."""
 
-    def __init__(self, rules: Iterable[ConceptRule] = CONCEPT_RULES) -> None:
+    def __init__(self, rules: Iterable[ConceptRule] = CONCEPT_RULES, *,
+                 every_concept: bool = False) -> None:
+        """Matches the concepts ``rules`` need (``every_concept``: those of every
+        concept rule, which the model reads, whichever ``rules`` are given)."""
         self.rules = tuple(rules)
-        wanted = {c for r in self.rules for g in r.groups for c in g} | {"AI", "META", "OWNDET"}
+        wanted = {c for r in (CONCEPT_RULES if every_concept else self.rules)
+                  for g in r.groups for c in g} | {"AI", "META", "OWNDET", "NOTICE"}
         self.patterns = {c: _compile(c) for c in LEXICON if c in wanted}
         self.shapes = {c: p for c, p in SHAPES.items() if c in wanted}
         #: which concepts have a term starting with each two letters
@@ -403,7 +422,8 @@ class ConceptMatcher:
         for concept, start, end in spans:
             if end <= start or concept in LINE_START and not _at_line_start(text, start):
                 continue
-            found.append(Occurrence(concept, start, end))
+            found.append(Occurrence(concept, start, end, positional=concept == "SYSPROMPT"
+                                    and _POSITIONAL.search(text, start, end) is not None))
             if concept == "AI" and _ADDRESS_AFTER.match(text, end):
                 found.append(Occurrence("AICOLON", start, end))
         for concept, pattern in self.shapes.items():
@@ -412,21 +432,26 @@ class ConceptMatcher:
                              for m in pattern.finditer(text))
         return found
 
-    def hits(self, text: str) -> tuple[list[tuple[Rule, int, int]], bool]:
+    def hits(self, text: str, occurrences: list[Occurrence] | None = None
+             ) -> tuple[list[tuple[Rule, int, int]], bool]:
         """The concept rules ``text`` holds, ``(rule, start, end)`` in the text's
         offsets, one per rule; and whether the text is about attacks (a ``META``
-        word: prompt injection, jailbreak, phishing, red team, ... in any language)."""
-        occurrences = self.occurrences(text)
+        word: prompt injection, jailbreak, phishing, red team, ... in any language).
+        ``occurrences``: ``self.occurrences(text)``, when the caller has them."""
+        if occurrences is None:
+            occurrences = self.occurrences(text)
         if not occurrences:
             return [], False
-        occurrences = _own_prompts_dropped(occurrences)
+        occurrences = _headings_dropped(text, _notices_dropped(_own_prompts_dropped(occurrences)))
         quotes = [m.span() for m in QUOTED.finditer(text)]
         breaks = _segment_breaks(text)
+        stops = [m.end() for m in _SENTENCE_STOP.finditer(text)]
         by_concept: dict[str, list[Occurrence]] = {}
         for o in occurrences:
             region = next((i for i, (qs, qe) in enumerate(quotes) if qs <= o.start and o.end <= qe),
                           -1)
-            o = attrs.evolve(o, region=region, segment=bisect_right(breaks, o.start))
+            o = attrs.evolve(o, region=region, segment=bisect_right(breaks, o.start),
+                             sentence=bisect_right(stops, o.start))
             by_concept.setdefault(o.concept, []).append(o)
         out: list[tuple[Rule, int, int]] = []
         for rule in self.rules:
@@ -436,6 +461,9 @@ class ConceptMatcher:
         return out, "META" in by_concept
 
 
+#: Where a sentence ends: a full stop, question or exclamation mark before a space
+#: (not in ``e.g.`` or ``3.5``), or a Chinese or Japanese one.
+_SENTENCE_STOP = re.compile(r"(?<![\s.][a-z])[.!?](?=\s)|[。！？]")
 #: A line that starts a new item: a bullet, a number, a quotation, a role label, a
 #: log line, a table row.
 _ITEM_START = re.compile(r"[ \t]*(?:[-*•>#|]|\d+[.):]|\[|(?=[a-z]*\d)[0-9a-z]{7}\s|[\w.-]+\s?[:：]\s)")
@@ -478,8 +506,54 @@ def _own_prompts_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
     owned = [o for o in occurrences if o.concept == "OWNDET"]
     if not owned:
         return occurrences
-    return [o for o in occurrences if o.concept not in _OWNABLE
+    return [o for o in occurrences if o.concept not in _OWNABLE or o.positional
             or not any(0 <= o.start - d.end <= 12 for d in owned)]
+
+
+def _notices_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
+    """``occurrences`` without an "ignore" whose object, right after it or (in the
+    languages that put the verb last) right before it, is a warning, an error message
+    or a notification (at most 12 characters apart): a manual telling its reader to
+    click past a warning."""
+    notices = [o for o in occurrences if o.concept == "NOTICE"]
+    if not notices:
+        return occurrences
+    return [o for o in occurrences if o.concept != "IGNORE"
+            or not any(-12 <= n.start - o.end <= 12 or -12 <= o.start - n.end <= 12
+                       for n in notices)]
+
+
+#: A system-prompt term that names a place in the conversation (what came before or
+#: above a message), in any of the languages.
+_POSITIONAL = re.compile(r"above|before|earlier|oben|vor |avant|au dessus|arriba|antes|sopra"
+                         r"|prima|acima|boven|voor |выше|до |之前|以上|上面|より前|前に|上の|위|앞|이전"
+                         r"|قبل|أعلاه|önce|yukarı", re.I)
+#: A heading naming what a document is for ("Instructions for new staff:", "操作手册："):
+#: from the start of its line, a few words, no sentence in it, then a colon.
+_HEADING = re.compile(r"[^\n.!?。！？:：]{1,40}?[:：]")
+_LINE_LEAD = re.compile(r"[ \t#*>\-•]*")
+
+
+def _headings_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
+    """``occurrences`` without a word for instructions that starts a heading naming
+    the document ("Anleitung für neue Mitarbeitende:", "Istruzioni per il personale:"),
+    unless the heading names an AI ("Instructions for the AI:" is addressed to one):
+    such a title is not the object of an "ignore" in the text under it."""
+    out = []
+    for o in occurrences:
+        if o.concept in _HEADED:
+            head = text.rfind("\n", 0, o.start) + 1
+            label = _HEADING.match(text, o.start)
+            if (label and _LINE_LEAD.fullmatch(text, head, o.start) and label.end() > o.end
+                    and not any(x.concept in ("AI", "AICOLON") and o.start <= x.start < label.end()
+                                for x in occurrences)):
+                continue
+        out.append(o)
+    return out
+
+
+#: Concepts a heading may start with.
+_HEADED: Final = frozenset({"INSTR", "STRONGINSTR"})
 
 
 def _at_line_start(text: str, start: int) -> bool:
@@ -503,7 +577,8 @@ def _co_occur(rule: ConceptRule, by_concept: dict[str, list[Occurrence]]
             near = [o for o in group
                     if o.start < anchor.end + rule.window and anchor.start < o.end + rule.window
                     and (rule.across_quotes or o.region == anchor.region)
-                    and (rule.across_lines or o.segment == anchor.segment)]
+                    and (rule.across_lines or o.segment == anchor.segment)
+                    and (not rule.one_sentence or o.sentence == anchor.sentence)]
             if not near:
                 break
             best = min(near, key=lambda o: abs(o.start - anchor.start))

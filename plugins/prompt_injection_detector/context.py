@@ -102,6 +102,84 @@ _DESCRIBED_AFTER_INTL = re.compile(
     re.I,
 )
 
+#: Reported speech: a verb of telling or asking, in a form that reports (past, third
+#: person, a gerund or participle: "a page that told the assistant to ...", "der den
+#: Assistenten aufforderte, ... zu vergessen", "要求助手忘记"), before the hit in its
+#: sentence; in Japanese, Korean and Turkish after it ("...を無視するよう求めていました",
+#: "...무시하라고 요구했습니다", "...unutmasını isteyen"). Imperatives ("tell", "ask")
+#: are not reports.
+_REPORTED_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:told|tells|telling|asked|asks|asking|instructed|instructs|instructing"
+    r"|directed|directing|ordered|ordering|urged|urging|demanded|demanding|requested"
+    r"|requesting|commanded|tricked|tricking|persuaded|pushed|nudged|tried to (?:get|make"
+    r"|convince|trick)|tries to (?:get|make|convince|trick)"
+    r"|forderte|fordert|aufforderte|auffordert|aufgefordert|verlangte|verlangt|bat|bittet"
+    r"|gebeten|anwies|angewiesen|befahl|befiehlt|verleitete|verleitet"
+    r"|demandant|demandait|demandaient|demand[ée] à|a demandé|exigeait|exigeant|a exigé"
+    r"|ordonnait|ordonnant|enjoignait|incitait|incitant|poussait|poussant|invitait|invitant"
+    r"|pedía|pidió|pedían|pide al?|pidiendo|exigía|exigió|exigiendo|ordenaba|ordenó"
+    r"|ordenando|indicaba|instruía|instruyó|solicitaba|solicitó|incitaba"
+    r"|chiedeva|chiese|chiede al?l?|chiedendo|ordinava|ordinò|ordinando|imponeva|invitava"
+    r"|invitando|esortava|istruiva|induceva|spingeva"
+    r"|mandava|mandou|mandando|pedia|pediu|pedindo|pede ao?|exigia|exigiu|exigindo|ordenava"
+    r"|ordenou|instruía|instruiu|solicitava|solicitou|induzia|induziu"
+    r"|opdroeg|opgedragen|vroeg|vraagt|vroegen|eiste|eist|beval|gebood|verzocht|verzoekt"
+    r"|instrueerde|aanspoorde"
+    r"|велел[аио]?|велит|просил[аио]?|попросил[аио]?|просит|требовал[аио]?|потребовал[аио]?"
+    r"|требует|приказывал[аио]?|приказал[аио]?|приказывает|заставлял[аио]?|заставляет"
+    r"|вынуждал[аио]?|призывал[аио]?|предлагал[аио]?|предлагает|указывал[аио]?"
+    r"|يطلب من|طلب من|تطلب من|طلبت من|يأمر|تأمر|أمرت|يطالب|تطالب|طالب|يحث|تحث"
+    r")(?![^\W\d_])"
+    r"|要求|命令|指示|诱导|诱使|引导|试图让|企图让|促使|指使|要求讓|誘導",
+    re.I,
+)
+_REPORTED_AFTER = re.compile(
+    r"よう(?:に)?(?:求め|要求し|指示し|命じ|頼ん|依頼し|促し|仕向け|誘導し)(?:て|た)"
+    r"|よう(?:に)?(?:求める|要求する|指示する|命じる|促す)(?:文|テキスト|命令|内容|もの|メール"
+    r"|ページ|コメント|指示)"
+    r"|(?:라고|도록|하라는|으라는|라는)\s*(?:요구|요청|지시|명령|유도)(?:했|하였|하는|한|해\s*왔)"
+    r"|(?:m[ae]s[iı]n[iı]|m[ae]lar[iı]n[iı])\s+(?:\w+\s+){0,3}?(?:iste(?:yen|di|mi[sş]|rdi"
+    r"|mekte)|istiyordu|söyle(?:yen|di|mi[sş])|emre(?:den|tti|dilen))",
+    re.I,
+)
+#: Words for the reader or the model addressed as "you": a report about what someone
+#: told *you* to do is an instruction to you (German, Spanish and Italian polite forms
+#: need their capital letter: ``_YOU_CASED``).
+_YOU = re.compile(
+    r"(?<![^\W\d_])(?:you|your|yourself|du|dich|dir|dein\w*|vous|tu|te|toi|votre|vos|t'"
+    r"|tú|ti|usted|ustedes|os|voi|vi|você|vocês|je|jij|jou|jouw|uw"
+    r"|ты|тебя|тебе|тобой|вы|вас|вам|ваш\w*|твой\w*|منك|لك|عليك|أنت|انت"
+    r"|sen|senin|seni|sana|siz|sizin|size)(?![^\W\d_])|你|您|あなた|君|お前|당신|너|네가",
+    re.I,
+)
+_YOU_CASED = re.compile(r"(?<![^\W\d_])(?:Sie|Ihnen|Ihr\w*|Usted|Lei|Le)(?![^\W\d_])")
+_SENTENCE_END = re.compile(r"[.!?。！？\n]")
+
+
+def _addressed(span: str) -> bool:
+    return _YOU.search(span) is not None or _YOU_CASED.search(span) is not None
+
+
+def reported(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` is reported speech: what a verb of telling
+    or asking, right before it in its sentence (or, in Japanese, Korean and Turkish,
+    right after it), says someone told a third party to do ("the page told the
+    assistant to ..."); not when the one told is "you"."""
+    head = max(0, start - 120)
+    cut = list(_SENTENCE_END.finditer(text, head, start))
+    head = cut[-1].end() if cut else head
+    last = None
+    for m in _REPORTED_BEFORE.finditer(text, head, min(end, start + 2)):
+        last = m
+    if last is not None and last.end() >= start - 60 and not _addressed(text[last.end():start]):
+        return True
+    stop = _SENTENCE_END.search(text, end, end + 160)
+    tail_end = stop.start() if stop else min(len(text), end + 160)
+    after = _REPORTED_AFTER.search(text, end, tail_end) or _REPORTED_AFTER.search(
+        text, start, end)
+    return after is not None and not _addressed(text[head:tail_end])
+
+
 #: A first-person refusal right before a hit, at most two words from it ("I can't
 #: share my system prompt", "I'm unable to send emails to ..."): in an assistant's
 #: voice that is the assistant declining, not an instruction. "don't" and "never" are
@@ -126,10 +204,14 @@ def refused(text: str, start: int) -> bool:
 
 def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]],
                    meta: bool) -> float:
-    """How much a hit at ``text[start:end]`` counts, given how it is framed (1: fully)."""
+    """How much a hit at ``text[start:end]`` counts, given how it is framed (1: fully).
+    Reported speech (``reported``) frames a hit only in a text about attacks (``meta``):
+    elsewhere "the administrator has instructed the assistant to ..." is how a fake
+    authority speaks."""
     in_quote = any(qs <= start and end <= qe for qs, qe in quoted)
     before = (_REFERENCE_BEFORE.search(text, max(0, start - 80), start) is not None
-              or _REFERENCE_BEFORE_INTL.search(text, max(0, start - 80), start) is not None)
+              or _REFERENCE_BEFORE_INTL.search(text, max(0, start - 80), start) is not None
+              or meta and reported(text, start, end))
     tail = text[end:end + 80]
     after = (_DESCRIBED_AFTER.search(tail) is not None
              or _DESCRIBED_AFTER_INTL.search(tail) is not None)

@@ -43,7 +43,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|не следуй|перестань следовать|отбрось|отбросьте|обойди|пропусти|отмени|нарушь",
         "zh": "不用再遵守|不必遵守|不用遵守|不需要遵守|不再遵循|忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
               "|不用再考虑|不再考虑|不要遵循|作废|推翻",
-        "ja": "従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|上書き|スキップ",
+        "ja": "気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|上書き|スキップ",
         "ko": "따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
         "ar": "لست مضطرا|لست مضطرًا|لا داعي لاتباع|لا تلتزم|مش لازم تلتزم|تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
               "|ألغ|الغ",
@@ -84,7 +84,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|configuraci|restricci|mensaje del sistema",
         "it": "istruzion|indicazion|direttiv|linee guida|regol|prompt|programmazion|configurazion"
               "|restrizion|messaggio di sistema",
-        "pt": "instruç|instrucoes|instrucao|diretriz|diretiva|regra|prompt|programaç|configuraç"
+        "pt": "o que te pediram|o que te mandaram|o que te disseram|o que lhe pediram|o que lhe disseram|o que lhe foi dito|que te deram|que lhe deram|que lhe foram dadas|instruç|instrucoes|instrucao|diretriz|diretiva|regra|prompt|programaç|configuraç"
               "|restriç|orientaç|mensagem do sistema",
         "nl": "instructie|richtlijn|regels|regel$|prompt|programmering|configuratie|beperking"
               "|systeembericht|opdrachten|aanwijzing",
@@ -92,7 +92,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|системное сообщение|системные сообщения|установк|предписани",
         "zh": "指令|指示|说明|規則|规则|提示词|提示語|提示语|系统提示|系統提示|设定|設定|限制|准则|準則"
               "|规定|要求|配置|评审标准|标准",
-        "ja": "指示|命令|ルール|規則|プロンプト|設定|制限|ガイドライン|指針|システムメッセージ|方針",
+        "ja": "指図|言いつけ|言われたこと|与えられた指示|渡された指示|指示|命令|ルール|規則|プロンプト|設定|制限|ガイドライン|指針|システムメッセージ|方針",
         "ko": "지시|지침|규칙|명령|프롬프트|설정|제한|가이드라인|시스템 메시지|기준",
         "ar": "تعليمات|التعليمات|الأوامر|اوامر|أوامر|قواعد|القواعد|إرشادات|ارشادات|توجيهات|موجه|موجّه"
               "|البرومبت|برومبت|الإعدادات|اعدادات|القيود|سياسات|معايير|الضوابط|التوجيهات",
@@ -131,7 +131,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "it": "sopra questo messaggio|prima del mio primo messaggio|testo sopra|si trova sopra|prompt di sistema|prompt del sistema|messaggio di sistema|istruzioni di sistema"
               "|istruzioni iniziali|istruzioni nascoste|tue istruzioni|sue istruzioni|tuo prompt"
               "|istruzioni dello sviluppatore",
-        "pt": "acima desta mensagem|antes da minha primeira mensagem|texto acima|escrito antes|prompt do sistema|prompt de sistema|mensagem do sistema|instruções do sistema"
+        "pt": "que te escreveram|lhe foi escrito|te escreveram antes|acima desta mensagem|antes da minha primeira mensagem|texto acima|escrito antes|prompt do sistema|prompt de sistema|mensagem do sistema|instruções do sistema"
               "|instrucoes do sistema|instruções iniciais|instruções ocultas|suas instruções"
               "|tuas instruções|seu prompt|instruções do desenvolvedor",
         "nl": "boven dit bericht|voor mijn eerste bericht|tekst hierboven|hierboven staat|systeemprompt|systeem prompt|systeembericht|systeeminstructie|verborgen instructie"
@@ -164,7 +164,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|enumera|divulga|enseña|expón",
         "it": "mostra|rivela|stampa|ripeti|dammi|dimmi|copia|incolla|traduci|elenca"
               "|divulga|visualizza|riporta|fornisci",
-        "pt": "mostre|mostra|revele|revela|imprima|repita|me dê|me de |diga|copie|cole"
+        "pt": "me passa|me passe|passe-me|passa-me|me conta|me conte|copia|transcrev|mostra-me|diz-me|mostre|mostra|revele|revela|imprima|repita|me dê|me de |diga|copie|cole"
               "|traduza|traduz$|liste|divulgue|exiba|exibe|forneça",
         "nl": "toon|laat zien|geef|onthul|print|herhaal|kopieer|plak|vertaal|noem|som op"
               "|deel ",
@@ -172,7 +172,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|скопируй|вставь|переведи|перечисли|озвучь|сообщи|процитируй|выдай",
         "zh": "输出|輸出|显示|顯示|告诉我|告訴我|给我|发给我|打印|重复|列出|复述|透露|泄露|展示|粘贴|贴出"
               "|翻译|念|原文",
-        "ja": "表示して|出力|教えて|見せて|開示して|繰り返|書き出|貼り付け|コピー|翻訳|列挙|共有して|提示して",
+        "ja": "表示する|見せる|見せろ|教えろ|教える|示して|書き写|貼って|載せて|明かして|明かす|公開して|表示して|出力|教えて|見せて|開示して|繰り返|書き出|貼り付け|コピー|翻訳|列挙|共有して|提示して",
         "ko": "써 줘|적어 줘|정리해 줘|그대로 출력|보여|출력|알려|공개해|반복|적어|붙여|복사|번역|나열|드러내|제시해",
         "ar": "اعرض|أظهر|اظهر|اطبع|اكشف|أخبرني|اخبرني|أعطني|اعطني|كرر|اكتب|انسخ|الصق|ترجم|اذكر"
               "|قل لي|2olly|ورّيني|وريني|يعرض|يكشف",
@@ -197,7 +197,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- lifting the rules
     "NOREFUSE": {
-        "en": "refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
+        "en": "saying no is not an option|no is not an option|refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
               "|cannot refuse|no refusals|without refusing|never decline|do not decline|don't decline"
               "|don't say you can't|dont say you cant|do not say you cannot|never say you"
               "|don't apologi|dont apologi|do not apologi|never apologi|no apologi|no disclaimers"
@@ -228,7 +228,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|non scusarti|niente scuse|senza scuse|senza avvertenze|nessuna avvertenza"
               "|senza avvisi|nessun avviso|non dire che non puoi|mai dire che non puoi"
               "|senza prediche|niente prediche|senza disclaimer|nessun disclaimer|vietato rifiutare",
-        "pt": "recusas são proibidas|nada de recusas|sem recusas|nunca recuse|não recuse|nao recuse|nunca se recuse|não se recuse|sem recusar"
+        "pt": "não pode recusar|não podes recusar|não pode se recusar|não pode dizer não|sem pedir desculpa|nem recusas|sem recusa|recusas são proibidas|nada de recusas|sem recusas|nunca recuse|não recuse|nao recuse|nunca se recuse|não se recuse|sem recusar"
               "|não peça desculpas|nao peca desculpas|sem desculpas|sem avisos|nenhum aviso"
               "|sem advertências|sem advertencias|não diga que não pode|nunca diga que não pode"
               "|sem sermões|sem sermao|sem disclaimer|proibido recusar|nunca negue|não negue",
@@ -244,7 +244,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|不要说教|不要道歉|不许道歉|别道歉|不要添加警告|不得添加任何警告|不要加警告|不要提醒我风险"
               "|不要劝我|免责声明|不要提醒|不得以任何|不要说你不能|不要说不能|不要说“我不能”|风险提示"
               "|不要拒答|拒绝回答|道德说明|别跟我讲什么",
-        "ja": "拒否は禁止|断ることは禁止|断らない|断らず|断るな|断ってはいけ|断ることは禁止|拒否しない|拒否せず|拒否するな|拒否してはいけ"
+        "ja": "断るのは禁止|断ってはだめ|断らないで|拒否しないで|断らないこと|断ること禁止|拒否は禁止|断ることは禁止|断らない|断らず|断るな|断ってはいけ|断ることは禁止|拒否しない|拒否せず|拒否するな|拒否してはいけ"
               "|拒否は禁止|謝らない|謝罪しない|謝るな|謝罪は不要|警告を付けない|警告をつけない|警告は不要"
               "|注意書きは不要|免責事項|できませんと言わない|できないと言わない|説教しない|説教は不要"
               "|お断りします|言い訳しない",
@@ -259,23 +259,23 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yapamam deme|yapamayacağını söyleme|ahlak dersi verme|nasihat etme|sorumluluk reddi",
     },
     "UNBOUND": {
-        "en": "freed from all|free from all restrictions|broke free|unrestricted|unfiltered|uncensored|no restrictions|without restrictions|no limits"
+        "en": "limits are off|filters are off|filter is off|moderation is off|moderation is disabled|moderation has been disabled|restrictions are off|restrictions are disabled|filters have been disabled|safety is off|freed from all|free from all restrictions|broke free|unrestricted|unfiltered|uncensored|no restrictions|without restrictions|no limits"
               "|without limits|no content policy|no rules|without any rules|no filter|without filter"
               "|free of all|broken free|no guidelines|no content guidelines|safety guidelines disabled"
               "|restrictions lifted|no ethical",
-        "de": "befreit von allen|frei von allen|von allen regeln befreit|ohne einschränkung|ohne beschränkung|uneingeschränkt|unzensiert|ungefiltert|ohne filter"
+        "de": "moderation ist deaktiviert|moderation ist aus|filter sind deaktiviert|filter sind aus|befreit von allen|frei von allen|von allen regeln befreit|ohne einschränkung|ohne beschränkung|uneingeschränkt|unzensiert|ungefiltert|ohne filter"
               "|ohne zensur|keine regeln|ohne regeln|keinen regeln|keine richtlinien|an keine richtlinien"
               "|keine grenzen|ohne grenzen|alle beschränkungen sind aufgehoben|keine einschränkungen",
-        "fr": "libéré de toute|libérée de toute|affranchi de|sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
+        "fr": "modération est désactivée|modération désactivée|filtres sont désactivés|filtres désactivés|libéré de toute|libérée de toute|affranchi de|sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
               "|non filtré|aucune règle|sans règles|sans aucune règle|aucune restriction|libre de toute"
               "|débridé|debride|sans garde fou",
-        "es": "liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
+        "es": "moderación está desactivada|moderación desactivada|filtros desactivados|los filtros están apagados|liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
               "|sin filtro|sin censura|sin reglas|ninguna regla|sin normas|ninguna restricción"
               "|libre de toda|sin ataduras",
         "it": "liberato da ogni|libero da ogni|liberata da ogni|senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
               "|senza censura|nessuna regola|senza regole|nessuna restrizione|libero da ogni"
               "|non censurat|non filtrat",
-        "pt": "livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
+        "pt": "moderação está desligada|moderação desligada|moderação desativada|filtros desligados|filtros estão desligados|limites estão desligados|política nenhuma|nenhuma política|regra nenhuma|limite nenhum|nenhum limite|filtro nenhum|sem limite|liberado pelos|desbloqueado|nunca sai do personagem|não sai do personagem|livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
               "|sem censura|nenhuma regra|sem regras|nenhuma restrição|livre de qualquer|sem amarras",
         "nl": "bevrijd van|vrij van alle|zonder beperkingen|zonder enige beperking|zonder grenzen|zonder filters|zonder filter"
               "|zonder censuur|geen regels|zonder regels|geen beperkingen|ongefilterd|ongecensureerd"
@@ -285,7 +285,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|свободн от всех|нецензурированн|неограниченн",
         "zh": "摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
               "|无任何限制|所有限制已解除|限制已解除|解除限制|解除所有|不受任何规则|无视规则",
-        "ja": "制限から解放|あらゆる制限から|制約から解放|制限なく|制約なく|制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
+        "ja": "モデレーションは無効|モデレーションを無効|フィルターは無効|フィルターを無効|フィルターはオフ|縛られず|縛られな|縛られません|とらわれず|とらわれない|制限を外|制限を解除|制限から解放|あらゆる制限から|制約から解放|制限なく|制約なく|制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
               "|ルールなし|ルールのない|ルールに縛られない|何の制約も|制約のない|制約なし|解除された",
         "ko": "제한에서 해방|모든 제한에서|제약에서 벗어|제한도 없|제한이 없어|규칙도 없|검열도 없|제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
               "|규칙 없는|규칙이 없는|아무 제한|모든 제한이 해제|제한 해제",
@@ -314,7 +314,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|джейлбрейк|jailbreak",
         "zh": "开发者模式|開發者模式|开发模式|上帝模式|越狱|越獄"
               "|jailbreak",
-        "ja": "開発者モード|デベロッパーモード|ゴッドモード|脱獄|ジェイルブレイク"
+        "ja": "自由モード|無制限モード|制限解除モード|開発者モード|デベロッパーモード|ゴッドモード|脱獄|ジェイルブレイク"
               "",
         "ko": "개발자 모드|개발자모드|갓 모드|탈옥",
         "ar": "وضع المطور|وضع المطوّر|وضع الإله|كسر الحماية|جيلبريك"
@@ -323,7 +323,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|tanrı modu|jailbreak",
     },
     "YOUARENOW": {
-        "en": "you are now|you're now|youre now|you are no longer|you're no longer|from now on you are"
+        "en": "your job is no longer|your role is no longer|your task is no longer|your purpose is no longer|you now work for|you work for me|from here on you|you are now|you're now|youre now|you are no longer|you're no longer|from now on you are"
               "|you will now act|you are about to immerse|you will be|now you are|you now act"
               "|you are acting as|adopt the persona|for the rest of this session you are",
         "de": "du bist jetzt|du bist ab jetzt|du bist nun|ab jetzt bist du|ab sofort bist du|jetzt bist du"
@@ -426,7 +426,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "zorunda|mutlaka|gerekir|gerekmektedir|malısın|melisin|malıdır|melidir|lütfen",
     },
     "FROMNOW": {
-        "en": "from now on|effective immediately|starting now|from this point|henceforth|going forward"
+        "en": "from here on|for the rest of our|for the rest of the|from now on|effective immediately|starting now|from this point|henceforth|going forward"
               "|for the rest of this|until i say|for this session",
         "de": "ab jetzt|ab sofort|von nun an|ab heute|fortan|bis auf weiteres|ab diesem moment"
               "|für den rest",
@@ -436,12 +436,12 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|con efecto inmediato|durante el resto",
         "it": "d'ora in poi|da ora in poi|da adesso|da questo momento|con effetto immediato"
               "|per il resto",
-        "pt": "a partir de agora|de agora em diante|daqui em diante|com efeito imediato"
+        "pt": "daqui pra frente|daqui para frente|de hoje em diante|a partir de hoje|por hoje|a partir de agora|de agora em diante|daqui em diante|com efeito imediato"
               "|a partir deste momento|pelo resto",
         "nl": "vanaf nu|voortaan|met onmiddellijke ingang|vanaf dit moment|de rest van",
         "ru": "отныне|с этого момента|с этой минуты|впредь|с сегодняшнего|начиная с|до конца",
         "zh": "从现在开始|从现在起|從現在起|从今以后|以后你|今后|即日起|从此|接下来",
-        "ja": "今後|これから|今から|以後|以降|この先|即日",
+        "ja": "今日から|本日から|ここからは|今後|これから|今から|以後|以降|この先|即日",
         "ko": "지금부터|이제부터|앞으로|즉시|오늘부터|이후로",
         "ar": "من الآن|من الان|من هنا ورايح|من اليوم|فورًا|فورا|ابتداء من|اعتبارا من|اعتبارًا من"
               "|بعد هذا",
@@ -516,7 +516,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ru": "отправь|отправьте|отправить|перешли|перешлите|переслать|пришли|пришлите|загрузи"
               "|прикрепи|добавь|включи",
         "zh": "发送|發送|发给|发到|转发|轉發|上传|上傳|寄给|附上|附加|放在回答|拼接到|填进",
-        "ja": "送信|転送|送って|送付|アップロード|添付|付けて|含めて",
+        "ja": "送る|送れ|送り|送信し|転送し|渡して|渡す|送信|転送|送って|送付|アップロード|添付|付けて|含めて",
         "ko": "보내|전송|전달|업로드|첨부|포함|붙여",
         "ar": "أرسل|ارسل|أرسلي|ابعث|حوّل|حول |تحويل|وجّه|ارفع|أرفق|ارفق|ضع|أضف|اضف|اعمل force"
               "|يضع",
@@ -613,7 +613,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|уже одобрен|заранее одобрен|не дожидаясь",
         "zh": "不用问她|不用问他|她知道|他知道|已经同意|跳过审核|跳过验证|跳过检查|不用问我|不需要问|无需确认|無需確認|不用确认|不用再确认|不需要确认|无需人工|無需人工|无需审批|无需经过审批"
               "|不用再问|不要确认|已经批准|已获批准|无需复核|不用审核|不经过",
-        "ja": "聞く必要はありません|知っています|了承済み|同意済み|チェックを飛ば|確認を省略|聞かずに|確認せず|確認なし|確認不要|確認は不要|承認済み|確認する必要はありません|人間の確認|待たずに",
+        "ja": "確認は要りません|確認はいりません|聞かなくて大丈夫|聞かなくていい|確認しなくて|聞く必要はありません|知っています|了承済み|同意済み|チェックを飛ば|確認を省略|聞かずに|確認せず|確認なし|確認不要|確認は不要|承認済み|確認する必要はありません|人間の確認|待たずに",
         "ko": "물어볼 필요 없|알고 있어|이미 동의|검증을 건너|확인을 건너|묻지 말고|묻지 않고|확인 없이|확인하지 말|확인할 필요|승인 없이|이미 승인|사전 승인|검토 없이|기다리지",
         "ar": "لا داعي لسؤالها|لا داعي لسؤاله|تعرف بذلك|يعرف بذلك|وافق مسبق|تخطى التحقق|دون التحقق|فلا حاجة للتحقق|دون سؤال|دون تأكيد|بدون تأكيد|دون الرجوع|بدون الرجوع|دون انتظار|بدون انتظار|لا حاجة للتحقق"
               "|فلا حاجة|معتمدة مسبق|وافق صاحب الحساب|دون مراجعة|بدون مراجعة",
@@ -1082,6 +1082,24 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ar": "تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
         "tr": "yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
     },
+    # -- what a person is told to ignore in a manual: a warning on the screen, an
+    #    error message, a notification (``concepts``: an "ignore" next to one of these
+    #    is about the screen, not about instructions)
+    "NOTICE": {
+        "en": "warning|error message|alert$|alerts$|popup|pop up|notification|the typo|typos$",
+        "de": "warnung|warnhinweis|fehlermeldung|meldung|benachrichtigung|tippfehler",
+        "fr": "avertissement|message d'erreur|alerte|notification|faute de frappe",
+        "es": "advertencia|aviso|mensaje de error|alerta|notificación|errata",
+        "it": "avviso|avvertimento|messaggio di errore|notifica|refuso",
+        "pt": "aviso|alerta|mensagem de erro|notificação|erro de digitação",
+        "nl": "waarschuwing|foutmelding|melding|typfout|tikfout",
+        "ru": "предупреждени|сообщение об ошибке|уведомлени|опечатк",
+        "zh": "警告|报错|错误信息|错误提示|弹窗|通知",
+        "ja": "警告|エラー|通知|ポップアップ|誤字",
+        "ko": "경고|오류 메시지|오류|알림|팝업|오타",
+        "ar": "التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار",
+        "tr": "uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata",
+    },
     "OWNDET": {
         "en": "this$|my$|our$|the following",
         "de": "dieser|diesen|dieses|diese$|mein|unser|folgende",
@@ -1099,37 +1117,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "",
-        "fr": "tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "",
-        "es": "intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad",
-        "it": "tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza",
-        "pt": "tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "",
-        "nl": "manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
-        "ru": "попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "",
-        "zh": "操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection",
-        "ja": "操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
-        "ko": "조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고",
-        "ar": "محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
-        "tr": "manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }

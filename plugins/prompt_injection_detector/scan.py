@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -39,6 +39,9 @@ from tripwire.plugins.prompt_injection_detector.views import (
     fold_term,
 )
 
+if TYPE_CHECKING:
+    from tripwire.plugins.prompt_injection_detector.concepts import Occurrence
+
 #: Channels where what is scanned did not come from the user: instructions there are
 #: more suspicious (``Rule.indirect``) and a user's own requests less (``Rule.direct``).
 INDIRECT_CHANNELS: Final = frozenset({"tool-result", "document"})
@@ -47,6 +50,11 @@ INDIRECT_CHANNELS: Final = frozenset({"tool-result", "document"})
 #: share my system prompt") weighs ``REFUSED``.
 ASSISTANT_CHANNELS: Final = frozenset({"assistant"})
 
+#: What a hit in a line of a script or play weighs (``context.dialogue_lines``): a
+#: character's words to another character, a quotation with its speaker named.
+PLAYED: Final = 0.5
+#: The rules that read an AI named before a colon as addressed.
+_ADDRESS_RULES: Final = frozenset({"concept-ai-addressed", "concept-ai-instructed"})
 LONG_TEXT: Final = 4_000       # longer texts match each rule only around its needles
 WINDOW: Final = 400            # characters either side of a needle word
 EVASION_BONUS: Final = 1.2     # a hit found only through an evasion weighs this much more
@@ -97,6 +105,10 @@ MODEL_WEIGHT: Final = (0.7, 0.95)
 #: The model is asked about a text only when the rules score every type under this
 #: (they do not flag it at the default threshold) and frame none of their hits.
 MODEL_GATE: Final = 0.7
+#: The model's threshold in a channel where it needs more than its own: an assistant
+#: turn of the caller's history is first-person talk about what the assistant can and
+#: cannot do, a kind of text the model was not trained on.
+MODEL_THRESHOLDS: Final = {"assistant": 0.9}
 #: What a model hit weighs in a text about attacks: the model does not tell quoting an
 #: attack from making one, so there it adds to the rules' evidence and never flags alone.
 MODEL_DISCUSSED: Final = 0.5
@@ -122,7 +134,9 @@ class Scanner:
         wanted = set(self.types)
         self.phrases = tuple(r for r in PHRASES if wanted & set(r.weights))
         self.markers = tuple(r for r in MARKERS if wanted & set(r.weights))
-        self.concepts = ConceptMatcher(r for r in CONCEPT_RULES if wanted & set(r.rule.weights))
+        # every concept: the model reads the occurrences the rules' pass finds
+        self.concepts = ConceptMatcher((r for r in CONCEPT_RULES if wanted & set(r.rule.weights)),
+                                       every_concept=True)
         #: which phrase rules each word of their first needle group may start
         self._by_word: dict[str, list[int]] = {}
         for i, rule in enumerate(self.phrases):
@@ -155,19 +169,25 @@ class Scanner:
         instruct the model: a caller's system message, tool definitions)."""
         hits: list[Hit] = []
         budget = [MAX_DECODED]
-        plain = self._scan(text, channel, 0, hits, budget, QUOTED_JSON if structured else QUOTED)
+        read: list[list[Occurrence] | None] = []
+        plain = self._scan(text, channel, 0, hits, budget,
+                           QUOTED_JSON if structured else QUOTED, read)
         if plain is not None and self.model is not None and ask_model:
-            self._model_hit(plain, hits)
+            self._model_hit(plain, hits, read[0] if read else None, channel)
         return Analysis(self._score(hits), tuple(sorted(hits, key=lambda h: (h.start, h.end))))
 
     # -- one text (the original, or a decoded payload)
     def _scan(self, text: str, channel: str, depth: int, hits: list[Hit],
-              budget: list[int], quotes: re.Pattern[str] = QUOTED) -> View | None:
-        """Adds the hits of ``text`` to ``hits``; returns its folded view without markup."""
+              budget: list[int], quotes: re.Pattern[str] = QUOTED,
+              read: list[list[Occurrence] | None] | None = None) -> View | None:
+        """Adds the hits of ``text`` to ``hits``; returns its folded view without markup.
+        ``read`` receives the lexicon's concepts in that view's text (None when the
+        rules read another text: letters spaced apart joined)."""
         if not text:
             return None
         cased, plain = fold(text)
         quoted: list[tuple[int, int]] | None = None
+        play: list[tuple[int, int]] = []
         hidden = hidden_spans(cased)
         indirect = channel in INDIRECT_CHANNELS
         voiced = channel in ASSISTANT_CHANNELS
@@ -184,7 +204,10 @@ class Scanner:
         self._match_squeezed(plain, tokens, words, found)
         self._match_rot13(plain, text, found)
         joined = View.edited(plain, _letters_apart(plain.text))
-        concept_hits, about_attacks = self.concepts.hits(joined.text)
+        occurrences = self.concepts.occurrences(joined.text)
+        if read is not None:
+            read.append(occurrences if joined is plain else None)
+        concept_hits, about_attacks = self.concepts.hits(joined.text, occurrences)
         if concept_hits:
             # a concept hit where a phrase or marker rule of its type hit too is the same
             # evidence: the stronger of the two counts
@@ -208,8 +231,13 @@ class Scanner:
             if quoted is None:
                 quoted = [m.span() for m in quotes.finditer(text)]
                 if indirect:
-                    quoted += dialogue_lines(text)
+                    play = dialogue_lines(text)
             frame = context_factor(text, start, end, quoted, meta)
+            line = next(((ps, pe) for ps, pe in play if ps <= start and end <= pe), None)
+            if line is not None:
+                if rule.name in _ADDRESS_RULES and start < _label_end(text, *line):
+                    continue  # the speaker's label names a character, it addresses no AI
+                frame = min(frame, PLAYED)
             if about_attacks:
                 frame *= rule.discussed
             if voiced and refused(text, start):
@@ -236,8 +264,10 @@ class Scanner:
                     hits.append(Hit(h.rule, start, end, weights, True))
         return plain
 
-    def _model_hit(self, plain: View, hits: list[Hit]) -> None:
-        """The model's hit on the text whose folded view is ``plain``, when the rules
+    def _model_hit(self, plain: View, hits: list[Hit],
+                   occurrences: list[Occurrence] | None, channel: str) -> None:
+        """The model's hit on the text whose folded view is ``plain`` (read on ``channel``: its
+        threshold there is at least ``MODEL_THRESHOLDS``'s), when the rules
         score every type under ``MODEL_GATE`` and read none of their hits as framed
         (quoted, an example, discussed: the model is a second opinion on what the rules
         let through, not on how they weighed what they found), and the model scores at
@@ -253,8 +283,8 @@ class Scanner:
                    key=lambda t: rules[t], default="injection")
         if kind not in self.types:
             return
-        score = self.model.score_view(plain)
-        cut = self.model.threshold
+        score = self.model.score_view(plain, occurrences)
+        cut = max(self.model.threshold, MODEL_THRESHOLDS.get(channel, 0.0))
         if score.probability < cut or score.end <= score.start:
             return
         low, high = MODEL_WEIGHT
@@ -370,6 +400,12 @@ _SPLIT_EXTRA: Final = frozenset(
 #: Words whose ROT13 form in a text makes reading it as ROT13 worthwhile.
 _ROT13_HINTS: Final = ("ignore", "disregard", "instruction", "system", "prompt", "reveal",
                        "forget", "jailbreak", "mode", "password", "send")
+
+
+def _label_end(text: str, start: int, end: int) -> int:
+    """Where the speaker's label of the script line ``text[start:end]`` ends (its colon)."""
+    return min((i for i in (text.find(":", start, end), text.find("：", start, end)) if i >= 0),
+               default=start)
 
 
 def _positions(text: str, vocabulary: frozenset[str]) -> dict[str, list[int]]:
