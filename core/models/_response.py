@@ -44,13 +44,10 @@ class PostResponse:
         call.headers = {}
         call.event = ""
         session = await model._get_session()
-        headers = {"Content-Type": "application/json", **model._headers()}
-        if model._basic_auth:
-            headers["Authorization"] = model._basic_auth
         try:
-            response = await session.post(
-                call.target, data=call.data, headers=headers, timeout=model.timeout.client_timeout()
-            )
+            response = await session.post(call.target, data=call.data,
+                                          headers=model._request_headers(),
+                                          timeout=model._client_timeout)
         except (TimeoutError, aiohttp.ClientError) as e:
             raise model._network_error(e, call) from e
         self.response = response

@@ -17,6 +17,7 @@ writer, and nothing more should be called or awaited there.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import re
 from collections.abc import Callable
@@ -32,12 +33,19 @@ from tripwire.serve._codec import Exchange, Renderer
 from tripwire.serve._metrics import AccessRecord
 from tripwire.serve._thread import THREAD_NOT_FOUND, owner_error
 
-__all__ = ["INTERNAL_ERROR", "complete", "stream"]
+__all__ = ["INTERNAL_ERROR", "STARTED", "complete", "stream"]
 
 log = logging.getLogger("tripwire.serve")
 
 #: What a client is told of an error the gateway did not expect (the log has the rest).
 INTERNAL_ERROR = "The gateway failed (an internal error; its log has the details)."
+
+#: The streamed response of the request being served once it was prepared (its status
+#: and headers are on their way): an error after that cannot be a response of its own
+#: (the middleware sets None for each request; set here, not by an
+#: ``on_response_prepare`` signal, which would run for every response of the app).
+STARTED: contextvars.ContextVar[web.StreamResponse | None] = contextvars.ContextVar(
+    "tripwire_serve_started")
 
 _SSE_HEADERS = {"Content-Type": "text/event-stream; charset=utf-8",
                 "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -95,6 +103,7 @@ async def stream(exchange: Exchange, run: AgentStream, renderer: Renderer, *,
             # send a stream's headers in a write of their own: a system call and a
             # packet more per stream); aiohttp before 3.12 ignores the attribute.
             response._send_headers_immediately = False
+            STARTED.set(response)
             await response.prepare(request)
             writer = _Coalescing(response, write_timeout, give_up)
             data = renderer.start() + data

@@ -29,7 +29,7 @@ from tripwire.config import Config
 from tripwire.context import RESOURCE_ID_KEY, THREAD_ID_KEY
 from tripwire.errors import ConfigurationError
 from tripwire.models.wire import load_json
-from tripwire.serve._answer import INTERNAL_ERROR, complete, stream
+from tripwire.serve._answer import INTERNAL_ERROR, STARTED, complete, stream
 from tripwire.serve._chat import CHAT_PATH, ChatCodec
 from tripwire.serve._codec import (
     AgentCall,
@@ -63,10 +63,6 @@ Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
 #: The access-log record of the request being served: the middleware makes it (every
 #: request gets its line), the handlers add what they learn (key, agent, tokens).
 _RECORD: contextvars.ContextVar[AccessRecord] = contextvars.ContextVar("tripwire_serve_record")
-#: The response of the request being served once it was prepared (its status and
-#: headers are on their way): an error after that cannot be a response of its own.
-_STARTED: contextvars.ContextVar[web.StreamResponse | None] = contextvars.ContextVar(
-    "tripwire_serve_started")
 
 log = logging.getLogger("tripwire.serve")
 
@@ -158,7 +154,6 @@ class Gateway:
         app.router.add_get("/v1/models", self.models)
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/metrics", self.metrics_text)
-        app.on_response_prepare.append(_prepared)
         return app
 
     async def aclose(self) -> None:
@@ -198,7 +193,7 @@ class Gateway:
         started = time.perf_counter()
         record = AccessRecord(round(time.time(), 3), request.method, request.path)
         _RECORD.set(record)
-        _STARTED.set(None)
+        STARTED.set(None)
         codec = self.codec_for(request.path)
         api = codec is not None and request.match_info.http_exception is None
         if codec is None:
@@ -415,10 +410,6 @@ class Gateway:
     def _visible(self, key: ApiKey | None) -> list[str]:
         return [n for n in self.agents if key is None or key.may_use(n)]
 
-async def _prepared(request: web.Request, response: web.StreamResponse) -> None:
-    _STARTED.set(response)
-
-
 def _unexpected(request: web.Request, codec: Codec, error: Exception) -> web.StreamResponse:
     """The answer to an exception no handler caught (a bug, the workers' shared key
     counters locked too long): the API's 500, saying nothing of the error (the
@@ -429,7 +420,7 @@ def _unexpected(request: web.Request, codec: Codec, error: Exception) -> web.Str
     if not isinstance(error, ConnectionResetError):
         log.error("%s %s failed: %s", request.method, request.path, type(error).__name__,
                   exc_info=error)
-    started = _STARTED.get()
+    started = STARTED.get()
     if started is None:
         return codec.error(500, INTERNAL_ERROR, "server_error")
     if request.transport is not None:

@@ -97,6 +97,32 @@ async def test_request_path_headers_and_body(llm_server, wire):
     assert chunks[-1].payload["request"] == sent.body
 
 
+@pytest.mark.parametrize("wire", ["openai", "responses", "anthropic"])
+async def test_every_call_sends_the_providers_headers_and_none_of_anothers(llm_server, wire):
+    """A provider's request headers are built once: each call, streamed or not, sends
+    the same ones (the URL's userinfo as basic auth, the extra headers, the wire
+    format's own), and what the HTTP client adds to one request (Host, Content-Length)
+    is not kept for the next call."""
+    llm_server.script(Reply(text="one"), Reply(text="two"), Reply(text="three"))
+    root = llm_server.model(wire).base_url.replace("http://", "http://alice:s3cret@")
+    async with llm_server.model(wire, base_url=root, api_key=None,
+                                headers={"X-Team": "search"}) as model:
+        await collect(model)
+        await model.generate(request(user("Hi")))
+        await collect(model)
+        kept = dict(model._request_headers())
+
+    assert len(llm_server.requests) == 3
+    for sent in llm_server.requests:
+        assert sent.headers["Authorization"] == "Basic YWxpY2U6czNjcmV0"
+        assert sent.headers["X-Team"] == "search"
+        assert sent.headers["Content-Type"] == "application/json"
+        assert int(sent.headers["Content-Length"]) == len(json.dumps(sent.body))
+    assert {k.lower() for k in kept} == {"content-type", "accept", "authorization",
+                                         "x-team"} | (
+        {"anthropic-version"} if wire == "anthropic" else set())
+
+
 @pytest.mark.parametrize("wire", WIRES)
 async def test_reasoning_streams_as_reasoning_deltas_before_the_text(llm_server, wire):
     llm_server.script(Reply(reasoning="Let me think.", text="42"))
