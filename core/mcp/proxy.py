@@ -138,6 +138,17 @@ class MCPProxy:
         outcome = results[0]
         return call_result(outcome.result, is_error=outcome.is_error)
 
+    async def answer_call(self, name: str,
+                          arguments: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """A ``tools/call`` of a client of the stdio transport's fast path
+        (``_proxy_stdio``): ``call_tool``'s result as its JSON, and whether the
+        upstream's tools changed (the client is told before it gets the result)."""
+        result = await self.call_tool(name, arguments)
+        # (as the SDK's server writes it to a client of the handshake's protocols, which
+        # have no resultType)
+        return result.model_dump(by_alias=True, mode="json", exclude_none=True,
+                                 exclude={"result_type"}), self.changed
+
     async def passthrough(self, method: str, arguments: Mapping[str, Any],
                           key: Any = None) -> Any:
         """The answer to a client's ``resources/list``, ``resources/templates/list``,
@@ -255,7 +266,7 @@ class MCPProxy:
         server = self.server()
         await self.open()
         try:
-            async with stdio_streams() as (read, write):
+            async with stdio_streams(self.answer_call) as (read, write):
                 await server.run(read, write, self.initialization_options(server))
         finally:
             await self.aclose()
