@@ -132,7 +132,8 @@ class _Lines(asyncio.Protocol):
                 self.items.append(ValueError(f"a message longer than {MAX_LINE} bytes"))
             self._skipping = True
             buffer.clear()
-        self._wake()
+        if self.items:  # (a line the fast path took wakes nobody)
+            self._wake()
 
     def _take(self, line: bytes) -> None:
         if not line.strip() or (self.calls is not None and self.calls.take(line)):
