@@ -4,8 +4,13 @@ The SDK's client is a stack of anyio task groups and cancel scopes, which must b
 left in the task that entered them; a run, the next run and ``agent.aclose()`` are
 different tasks. So a ``Connection`` enters the client in a task it owns
 (``_hold``), and runs call into the session from theirs. ``close()`` cancels that task's
-scope: the SDK closes the session, ends a stdio server (stdin closed, then SIGTERM,
-then SIGKILL to its process group, each wait bounded) and ends its HTTP session.
+scope: the SDK closes the session, a stdio server is ended (stdin closed, then SIGTERM,
+then SIGKILL to its process group, each wait bounded) and an HTTP session is ended.
+
+A stdio server's pipes are tripwire's (``_upstream_stdio``: read on the event loop),
+under the SDK's session for the handshake, listings and notifications; its
+``tools/call`` takes the lean path there, with no session machinery between. An HTTP
+server's calls go through the SDK's client (and its streamable HTTP transport).
 
 The server's end is seen where it happens: the transport's read stream ends (a stdio
 server exited, the HTTP transport closed) and the connection is no longer ``alive``;
@@ -19,14 +24,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
-from mcp import Client
-from mcp.client.stdio import get_default_environment
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -143,6 +149,10 @@ class Connection:
                 raise ConfigurationError(f"{self.label}: env_from names environment "
                                          f"variable(s) that are not set: {', '.join(missing)}")
             env = {**{n: os.environ[n] for n in server.env_from}, **server.env}
+            if sys.platform == "win32":  # (process groups and signals are POSIX's)
+                return self._watched(stdio_client(StdioServerParameters(
+                    command=server.command, args=list(server.args), env=env or None,
+                    cwd=server.cwd)))
             self._pipes = pipes = Pipes(self.label, self._ended)
             return self._watched(open_stdio(pipes, server.command, list(server.args),
                                             get_default_environment() | env, server.cwd))
