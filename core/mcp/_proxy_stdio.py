@@ -57,18 +57,18 @@ async def stdio_streams(answer: Answer | None = None) -> AsyncIterator[tuple[Any
         stack.callback(_restore, 0, wire_in)
         wire_out = _claim(1, os.dup(2))
         stack.callback(_restore, 1, wire_out)
-        reader = _Lines()
-        read_transport, _ = await loop.connect_read_pipe(
-            lambda: reader, os.fdopen(os.dup(wire_in), "rb", buffering=0))
-        stack.callback(read_transport.close)
         writer = _Writer()
         write_transport, _ = await loop.connect_write_pipe(
             lambda: writer, os.fdopen(os.dup(wire_out), "wb", buffering=0))
         stack.callback(write_transport.close)
         write = _WriteStream(writer, write_transport)
-        if answer is not None:
+        reader = _Lines()
+        if answer is not None:  # (before the first line is read: the handshake's)
             reader.calls = calls = _Calls(answer, write)
             stack.push_async_callback(calls.aclose)
+        read_transport, _ = await loop.connect_read_pipe(
+            lambda: reader, os.fdopen(os.dup(wire_in), "rb", buffering=0))
+        stack.callback(read_transport.close)
         yield _ReadStream(reader), write
 
 

@@ -150,6 +150,23 @@ def test_a_line_over_the_limit_is_skipped_once_whole() -> None:
 
 
 # -- the tools/call fast path
+#: ``tripwire`` (argv: the command's arguments) saying on stderr which requests the
+#: fast path answered
+SAYS_FAST = textwrap.dedent("""
+    import sys
+    from tripwire.cli import main
+    from tripwire.mcp import _proxy_stdio
+
+    answer = _proxy_stdio._Calls._call
+
+    async def said(self, ident, name, arguments):
+        print(f"fast path: {ident}", file=sys.stderr, flush=True)
+        await answer(self, ident, name, arguments)
+
+    _proxy_stdio._Calls._call = said
+    raise SystemExit(main(sys.argv[1:]))
+""")
+
 async def test_the_fast_path_answers_calls_once_initialized_and_the_sdk_the_rest(
         tmp_path) -> None:
     """A raw client: a call before ``notifications/initialized`` and one whose
@@ -160,9 +177,9 @@ async def test_the_fast_path_answers_calls_once_initialized_and_the_sdk_the_rest
 
     path = config(tmp_path, ["search", "hang", "pid"])
     proxy = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tripwire", "mcp-proxy",
-        "guarded", "-c", str(path), cwd=str(ROOT), stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        sys.executable, "-c", SAYS_FAST, "mcp-proxy", "guarded", "-c", str(path),
+        cwd=str(ROOT), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
 
     async def send(message: dict) -> None:
         proxy.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
@@ -200,6 +217,12 @@ async def test_the_fast_path_answers_calls_once_initialized_and_the_sdk_the_rest
         await send(call(8, "hang"))  # (in flight as the client leaves)
         proxy.stdin.close()
         assert await asyncio.wait_for(proxy.wait(), 60) == 0
+        said = (await proxy.stderr.read()).decode()
+        # the calls after the handshake's end, well-formed, took the fast path (a call
+        # cancelled before its task first ran says nothing)
+        fast = {line.removeprefix("fast path: ") for line in said.splitlines()
+                if line.startswith("fast path: ")}
+        assert {"3", "5"} <= fast <= {"3", "5", "6", "8"}
     finally:
         if proxy.returncode is None:
             proxy.kill()
