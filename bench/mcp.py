@@ -157,8 +157,17 @@ def proxy(processors: int = 5) -> Any:
 
 async def parts(runs: int) -> dict[str, float]:
     """CPU µs per request of the parts of a proxied call, in this process (its event
-    loop): the guarded run with the upstream call stood in for (``MCPProxy.call_tool``
-    whose toolset answers at once), and the upstream call alone (the SDK's client)."""
+    loop): the guarded run with the upstream call stood in for (``MCPProxy.answer_call``,
+    what the stdio transport's fast path awaits, whose toolset answers at once), the
+    upstream call alone (tripwire's stdio client, ``tripwire.mcp._upstream_stdio``), and
+    the same call with the SDK's client for comparison."""
+    from mcp import Client, StdioServerParameters
+
+    server = stdio_server()
+    async with Client(StdioServerParameters(command=server.command, args=list(server.args),
+                                            cwd=str(_HERE.parent)),
+                      cache=None, mode="legacy") as client:
+        sdk = await _cpu(lambda: client.call_tool("search", {"query": "hooks"}), runs)
     served = proxy()
     await served.open()
     try:
@@ -168,21 +177,25 @@ async def parts(runs: int) -> dict[str, float]:
         async def answered(name: str, arguments: dict[str, Any]) -> Any:
             return f"3 pages match {arguments.get('query')!r}"
 
-        async def cpu(request: Any) -> float:
-            for _ in range(50):
-                await request()
-            start = time.process_time()
-            for _ in range(runs):
-                await request()
-            return (time.process_time() - start) / runs * 1e6
-
-        upstream = await cpu(lambda: connection.call_tool("search", {"query": "hooks"}))
+        upstream = await _cpu(lambda: connection.call_tool("search", {"query": "hooks"}),
+                              runs)
         toolset.call = answered
-        run = await cpu(lambda: served.call_tool("search", {"query": "hooks"}))
+        run = await _cpu(lambda: served.answer_call("search", {"query": "hooks"}), runs)
     finally:
         await served.aclose()
     return {"the guarded run (upstream stood in for)": run,
-            "the upstream call alone (the SDK's client, stdio)": upstream}
+            "the upstream call alone (tripwire's stdio client)": upstream,
+            "the same with the SDK's client": sdk}
+
+
+async def _cpu(request: Any, runs: int) -> float:
+    """CPU µs per ``await request()`` in this process, after 50 to warm up."""
+    for _ in range(50):
+        await request()
+    start = time.process_time()
+    for _ in range(runs):
+        await request()
+    return (time.process_time() - start) / runs * 1e6
 
 
 def cpu_seconds(pid: int) -> float:

@@ -4,8 +4,13 @@ The SDK's client is a stack of anyio task groups and cancel scopes, which must b
 left in the task that entered them; a run, the next run and ``agent.aclose()`` are
 different tasks. So a ``Connection`` enters the client in a task it owns
 (``_hold``), and runs call into the session from theirs. ``close()`` cancels that task's
-scope: the SDK closes the session, ends a stdio server (stdin closed, then SIGTERM,
-then SIGKILL to its process group, each wait bounded) and ends its HTTP session.
+scope: the SDK closes the session, a stdio server is ended (stdin closed, then SIGTERM,
+then SIGKILL to its process group, each wait bounded) and an HTTP session is ended.
+
+A stdio server's pipes are tripwire's (``_upstream_stdio``: read on the event loop),
+under the SDK's session for the handshake, listings and notifications; its
+``tools/call`` takes the lean path there, with no session machinery between. An HTTP
+server's calls go through the SDK's client (and its streamable HTTP transport).
 
 The server's end is seen where it happens: the transport's read stream ends (a stdio
 server exited, the HTTP transport closed) and the connection is no longer ``alive``;
@@ -19,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -26,11 +32,12 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import mcp_types as types
 from mcp import Client, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from tripwire.errors import ConfigurationError, ToolError
+from tripwire.mcp._upstream_stdio import Pipes, open_stdio
 from tripwire.models import mask_url
 
 if TYPE_CHECKING:
@@ -63,6 +70,10 @@ class Connection:
         self._scope: anyio.CancelScope | None = None
         self._closing = False
         self._task: asyncio.Task[None] | None = None
+        #: a stdio server's pipes (``_upstream_stdio``): its calls take the lean path
+        self._pipes: Pipes | None = None
+        #: the compiled output schemas of the lean path's checks, by tool name
+        self._output_checks: dict[str, tuple[Any, Any]] = {}
 
     @property
     def label(self) -> str:
@@ -138,9 +149,13 @@ class Connection:
                 raise ConfigurationError(f"{self.label}: env_from names environment "
                                          f"variable(s) that are not set: {', '.join(missing)}")
             env = {**{n: os.environ[n] for n in server.env_from}, **server.env}
-            params = StdioServerParameters(command=server.command, args=list(server.args),
-                                           env=env or None, cwd=server.cwd)
-            return self._watched(stdio_client(params))
+            if sys.platform == "win32":  # (process groups and signals are POSIX's)
+                return self._watched(stdio_client(StdioServerParameters(
+                    command=server.command, args=list(server.args), env=env or None,
+                    cwd=server.cwd)))
+            self._pipes = pipes = Pipes(self.label, self._ended)
+            return self._watched(open_stdio(pipes, server.command, list(server.args),
+                                            get_default_environment() | env, server.cwd))
         headers = dict(server.headers)
         for header, variable in server.headers_env.items():
             value = os.environ.get(variable)
@@ -197,10 +212,41 @@ class Connection:
                     return tools
         raise ToolError(f"{self.label} listed more than {MAX_PAGES} pages of tools")
 
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
-        """The server's ``CallToolResult`` (the SDK's timeout is ``timeout``)."""
-        return await self.client.call_tool(name, arguments,
-                                           read_timeout_seconds=self.server.timeout)
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        output_schema: Any = None) -> Any:
+        """The server's ``CallToolResult`` within ``timeout``. A stdio server's call
+        takes the lean path (``_upstream_stdio``) and its structured content is checked
+        against ``output_schema`` (the tool's, as listed) here, as the SDK's client
+        checks it; an HTTP server's goes through the SDK's client."""
+        client = self.client
+        pipes = self._pipes
+        if pipes is None:
+            return await client.call_tool(name, arguments,
+                                          read_timeout_seconds=self.server.timeout)
+        result = types.CallToolResult.model_validate(await pipes.request(
+            "tools/call", {"name": name, "arguments": arguments}, self.server.timeout))
+        if output_schema is not None and not result.is_error:
+            self._check_output(name, output_schema, result)
+        return result
+
+    def _check_output(self, name: str, schema: Any, result: Any) -> None:
+        """``RuntimeError`` (the SDK client's words) for structured content missing or
+        not valid against the tool's output schema."""
+        if result.structured_content is None:
+            raise RuntimeError(f"Tool {name} has an output schema but did not return "
+                               f"structured content")
+        known = self._output_checks.get(name)
+        if known is None or known[0] is not schema:
+            from jsonschema import validators
+
+            known = self._output_checks[name] = (
+                schema, validators.validator_for(schema)(schema))
+        from jsonschema import exceptions
+
+        error = exceptions.best_match(known[1].iter_errors(result.structured_content))
+        if error is not None:
+            raise RuntimeError(f"Invalid structured content returned by tool {name}: "
+                               f"{error}")
 
     def describe(self, error: BaseException) -> str:
         """An exception as an error message may show it: its type and text, from the

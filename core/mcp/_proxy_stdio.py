@@ -21,21 +21,30 @@ from __future__ import annotations
 import asyncio
 import collections
 import fcntl
+import json
+import logging
 import os
 import stat
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
+
+log = logging.getLogger("tripwire")
 
 #: The longest line (one JSON-RPC message) taken from the client; a longer one is a
 #: malformed message (the server answers nothing to it) and is skipped.
 MAX_LINE = 64 * 1024 * 1024
 
 
+#: ``answer(name, arguments)`` of a ``tools/call``: the result's JSON, and whether to
+#: tell the client first that the tool list changed
+Answer = Callable[[str, dict[str, Any]], Awaitable[tuple[dict[str, Any], bool]]]
+
+
 @asynccontextmanager
-async def stdio_streams() -> AsyncIterator[tuple[Any, Any]]:
+async def stdio_streams(answer: Answer | None = None) -> AsyncIterator[tuple[Any, Any]]:
     """The (read, write) streams of the SDK's ``Server.run`` over this process's stdin
-    and stdout (see the module)."""
+    and stdout (see the module); ``answer``: the ``tools/call`` fast path's."""
     if not (_streamable(0) and _streamable(1)):
         from mcp.server.stdio import stdio_server
 
@@ -48,15 +57,19 @@ async def stdio_streams() -> AsyncIterator[tuple[Any, Any]]:
         stack.callback(_restore, 0, wire_in)
         wire_out = _claim(1, os.dup(2))
         stack.callback(_restore, 1, wire_out)
-        reader = _Lines()
-        read_transport, _ = await loop.connect_read_pipe(
-            lambda: reader, os.fdopen(os.dup(wire_in), "rb", buffering=0))
-        stack.callback(read_transport.close)
         writer = _Writer()
         write_transport, _ = await loop.connect_write_pipe(
             lambda: writer, os.fdopen(os.dup(wire_out), "wb", buffering=0))
         stack.callback(write_transport.close)
-        yield _ReadStream(reader), _WriteStream(writer, write_transport)
+        write = _WriteStream(writer, write_transport)
+        reader = _Lines()
+        if answer is not None:  # (before the first line is read: the handshake's)
+            reader.calls = calls = _Calls(answer, write)
+            stack.push_async_callback(calls.aclose)
+        read_transport, _ = await loop.connect_read_pipe(
+            lambda: reader, os.fdopen(os.dup(wire_in), "rb", buffering=0))
+        stack.callback(read_transport.close)
+        yield _ReadStream(reader), write
 
 
 def _streamable(fd: int) -> bool:
@@ -100,6 +113,8 @@ class _Lines(asyncio.Protocol):
         self.items: collections.deque[Any] = collections.deque()
         self.ended = False
         self._waiter: asyncio.Future[None] | None = None
+        #: the ``tools/call`` fast path, when the server has one
+        self.calls: _Calls | None = None
 
     def data_received(self, data: bytes) -> None:
         buffer = self._buffer
@@ -117,10 +132,11 @@ class _Lines(asyncio.Protocol):
                 self.items.append(ValueError(f"a message longer than {MAX_LINE} bytes"))
             self._skipping = True
             buffer.clear()
-        self._wake()
+        if self.items:  # (a line the fast path took wakes nobody)
+            self._wake()
 
     def _take(self, line: bytes) -> None:
-        if not line.strip():
+        if not line.strip() or (self.calls is not None and self.calls.take(line)):
             return
         try:
             self.items.append(self._message(self._parse(line, by_name=False)))
@@ -221,12 +237,19 @@ class _WriteStream:
         self._closed = False
 
     async def send(self, item: Any) -> None:
+        line = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        await self.send_line(line.encode())
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        """Write a JSON-RPC message given as its JSON (the fast path's)."""
+        await self.send_line(json.dumps(message, ensure_ascii=False).encode())
+
+    async def send_line(self, line: bytes) -> None:
         import anyio
 
         if self._closed or self._writer.lost or self._transport.is_closing():
             raise anyio.ClosedResourceError
-        line = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-        self._transport.write(line.encode() + b"\n")
+        self._transport.write(line + b"\n")
         await self._writer.drain()
 
     async def aclose(self) -> None:
@@ -237,3 +260,99 @@ class _WriteStream:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+class _Calls:
+    """The fast path of ``tools/call``: once the client has initialized the session
+    with the handshake (its ``initialize``, then ``notifications/initialized``), a well-formed ``tools/call`` request is
+    not parsed into the SDK's models and handed to its server but answered here, in a
+    task of its own: ``answer`` gives the result's JSON, written as the reply (after
+    ``notifications/tools/list_changed`` when the tools changed). A client's
+    ``notifications/cancelled`` for it cancels that task, and nothing is answered (the
+    SDK's server sees the notification too, and has no such request). Anything else
+    (a request before the handshake, one whose parameters are no name and arguments
+    object) is the SDK server's to answer, errors included."""
+
+    def __init__(self, answer: Answer, write: _WriteStream) -> None:
+        self._answer = answer
+        self._write = write
+        #: the client began with the handshake (``initialize``; the protocols before
+        #: 2026-07-28), and ended it (``notifications/initialized``)
+        self.handshake = False
+        self.ready = False
+        #: the calls being answered, by request id
+        self.tasks: dict[Any, asyncio.Task[None]] = {}
+
+    def take(self, line: bytes) -> bool:
+        """Whether ``line`` is a call this path answers (the SDK's server never sees
+        it)."""
+        if not self.ready:
+            if b'"initialize"' in line or b'"notifications/initialized"' in line:
+                message = _json(line)
+                method = message.get("method") if isinstance(message, dict) else None
+                if method == "initialize":
+                    self.handshake = True
+                self.ready = self.handshake and method == "notifications/initialized"
+            return False
+        if b'"tools/call"' in line:
+            message = _json(line)
+            if not isinstance(message, dict) or message.get("method") != "tools/call" or \
+                    message.get("jsonrpc") != "2.0":
+                return False
+            ident, params = message.get("id"), message.get("params")
+            if isinstance(ident, bool) or not isinstance(ident, int | str) or \
+                    not isinstance(params, dict):
+                return False
+            name, arguments = params.get("name"), params.get("arguments")
+            if not isinstance(name, str) or not isinstance(arguments, dict | None):
+                return False
+            task = asyncio.get_running_loop().create_task(
+                self._call(ident, name, arguments or {}), name=f"tripwire tools/call {name}")
+            self.tasks[ident] = task
+            return True
+        if self.tasks and b'"notifications/cancelled"' in line:
+            message = _json(line)
+            params = message.get("params") if isinstance(message, dict) else None
+            if isinstance(params, dict) and message.get("method") == \
+                    "notifications/cancelled":
+                cancelled = self.tasks.get(params.get("requestId"))
+                if cancelled is not None:
+                    cancelled.cancel()
+        return False
+
+    async def _call(self, ident: int | str, name: str, arguments: dict[str, Any]) -> None:
+        import anyio
+
+        try:
+            try:
+                result, changed = await self._answer(name, arguments)
+            except Exception as e:  # (the SDK's server answers an error so too)
+                log.exception("tripwire mcp-proxy: tools/call %r failed", name)
+                reply: dict[str, Any] = {"jsonrpc": "2.0", "id": ident, "error": {
+                    "code": -32603, "message": f"tripwire: the call failed "
+                                               f"({type(e).__name__})"}}
+            else:
+                if changed:
+                    await self._write.send_json({
+                        "jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                reply = {"jsonrpc": "2.0", "id": ident, "result": result}
+            await self._write.send_json(reply)
+        except anyio.ClosedResourceError:
+            pass  # (the client has gone: nobody to answer)
+        finally:
+            if self.tasks.get(ident) is asyncio.current_task():
+                del self.tasks[ident]
+
+    async def aclose(self) -> None:
+        """Cancel the calls being answered and wait for them (the client has gone)."""
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _json(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None

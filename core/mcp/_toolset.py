@@ -258,7 +258,8 @@ class MCPToolset:
             raise ToolError(self._refusal(name, self._refused[name]))
         malformed = connection.malformed
         try:
-            result = await connection.call_tool(name, arguments)
+            result = await connection.call_tool(name, arguments,
+                                                self._pins.get(name, {}).get("outputSchema"))
         except MCPError as e:
             if e.code == REQUEST_TIMEOUT:
                 more = connection.malformed - malformed

@@ -138,6 +138,17 @@ class MCPProxy:
         outcome = results[0]
         return call_result(outcome.result, is_error=outcome.is_error)
 
+    async def answer_call(self, name: str,
+                          arguments: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """A ``tools/call`` of a client of the stdio transport's fast path
+        (``_proxy_stdio``): ``call_tool``'s result as its JSON, and whether the
+        upstream's tools changed (the client is told before it gets the result)."""
+        result = await self.call_tool(name, arguments)
+        # (as the SDK's server writes it to a client of the handshake's protocols, which
+        # have no resultType)
+        return result.model_dump(by_alias=True, mode="json", exclude_none=True,
+                                 exclude={"result_type"}), self.changed
+
     async def passthrough(self, method: str, arguments: Mapping[str, Any],
                           key: Any = None) -> Any:
         """The answer to a client's ``resources/list``, ``resources/templates/list``,
@@ -184,11 +195,12 @@ class MCPProxy:
             seconds = time.perf_counter() - start
             self.counts[method, outcome] = self.counts.get((method, outcome), 0) + 1
             self.seconds[method] = self.seconds.get(method, 0.0) + seconds
-            access_log.info(json.dumps({
-                "method": method, "tool": job.tool_name if method == "tools/call" else None,
-                "key": getattr(key, "name", None),
-                "tenant": tenant,
-                "outcome": outcome, "ms": round(seconds * 1000, 3)}))
+            if access_log.isEnabledFor(logging.INFO):  # (no line is made for nobody)
+                access_log.info(json.dumps({
+                    "method": method,
+                    "tool": job.tool_name if method == "tools/call" else None,
+                    "key": getattr(key, "name", None), "tenant": tenant,
+                    "outcome": outcome, "ms": round(seconds * 1000, 3)}))
 
     @property
     def changed(self) -> bool:
@@ -255,7 +267,7 @@ class MCPProxy:
         server = self.server()
         await self.open()
         try:
-            async with stdio_streams() as (read, write):
+            async with stdio_streams(self.answer_call) as (read, write):
                 await server.run(read, write, self.initialization_options(server))
         finally:
             await self.aclose()

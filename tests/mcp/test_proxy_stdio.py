@@ -147,3 +147,173 @@ def test_a_line_over_the_limit_is_skipped_once_whole() -> None:
     assert taken(lines) == []
     lines.data_received(b"xx\n" + PING + b"\n")
     assert [m.message.method for m in taken(lines)] == ["ping"]
+
+
+# -- the tools/call fast path
+#: ``tripwire`` (argv: the command's arguments) saying on stderr which requests the
+#: fast path answered
+SAYS_FAST = textwrap.dedent("""
+    import sys
+    from tripwire.cli import main
+    from tripwire.mcp import _proxy_stdio
+
+    answer = _proxy_stdio._Calls._call
+
+    async def said(self, ident, name, arguments):
+        print(f"fast path: {ident}", file=sys.stderr, flush=True)
+        await answer(self, ident, name, arguments)
+
+    _proxy_stdio._Calls._call = said
+    raise SystemExit(main(sys.argv[1:]))
+""")
+
+async def test_the_fast_path_answers_calls_once_initialized_and_the_sdk_the_rest(
+        tmp_path) -> None:
+    """A raw client: a call before ``notifications/initialized`` and one whose
+    parameters are malformed are the SDK server's to answer; after it, a call is
+    answered on the fast path with the same result; a cancelled call is not answered;
+    the client's leaving ends the proxy and its upstream."""
+    import asyncio
+
+    path = config(tmp_path, ["search", "hang", "pid"])
+    proxy = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", SAYS_FAST, "mcp-proxy", "guarded", "-c", str(path),
+        cwd=str(ROOT), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+
+    async def send(message: dict) -> None:
+        proxy.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+        await proxy.stdin.drain()
+
+    async def reply() -> dict:
+        return json.loads(await asyncio.wait_for(proxy.stdout.readline(), 60))
+
+    def call(ident: int, name: str, **arguments: object) -> dict:
+        return {"id": ident, "method": "tools/call",
+                "params": {"name": name, "arguments": arguments}}
+
+    try:
+        await send({"id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}})
+        assert (await reply())["id"] == 1
+        await send(call(2, "search", query="x"))  # (before the handshake's end: the SDK's)
+        by_sdk = await reply()
+        await send({"method": "notifications/initialized"})
+        await send(call(3, "search", query="x"))
+        fast = await reply()
+        assert fast["id"] == 3 and by_sdk["id"] == 2
+        assert fast["result"] == by_sdk["result"]
+        assert fast["result"]["content"] == [{"type": "text", "text": "3 pages match 'x'"}]
+        await send({"id": 4, "method": "tools/call", "params": {"name": 5}})
+        malformed = await reply()
+        assert malformed["id"] == 4 and malformed["error"]["code"] == -32602
+        await send(call(5, "pid"))
+        upstream = int((await reply())["result"]["content"][0]["text"])
+        await send(call(6, "hang"))
+        await send({"method": "notifications/cancelled", "params": {"requestId": 6}})
+        await send({"id": 7, "method": "ping"})
+        assert await reply() == {"jsonrpc": "2.0", "id": 7, "result": {}}  # (6: no answer)
+        await send(call(8, "hang"))  # (in flight as the client leaves)
+        proxy.stdin.close()
+        assert await asyncio.wait_for(proxy.wait(), 60) == 0
+        said = (await proxy.stderr.read()).decode()
+        # the calls after the handshake's end, well-formed, took the fast path (a call
+        # cancelled before its task first ran says nothing)
+        fast = {line.removeprefix("fast path: ") for line in said.splitlines()
+                if line.startswith("fast path: ")}
+        assert {"3", "5"} <= fast <= {"3", "5", "6", "8"}
+    finally:
+        if proxy.returncode is None:
+            proxy.kill()
+            await proxy.wait()
+    from tests.mcp.helpers import alive
+
+    assert not alive(upstream)
+
+
+class _Written:
+    """A write stream that keeps what is sent (as ``_WriteStream.send_json`` takes it)."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    async def send_json(self, message: dict) -> None:
+        self.sent.append(message)
+
+
+async def test_a_failing_call_is_an_internal_error_naming_no_content() -> None:
+    import asyncio
+
+    from tripwire.mcp._proxy_stdio import _Calls
+
+    async def answer(name, arguments):
+        raise RuntimeError(f"secret {arguments}")
+
+    written = _Written()
+    calls = _Calls(answer, written)
+    assert not calls.take(b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", '
+                          b'"params": {"name": "x"}}')  # (before the handshake's end)
+    assert not calls.take(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+    assert not calls.ready  # (no initialize came first: no handshake protocol)
+    assert not calls.take(b'{"jsonrpc": "2.0", "id": 0, "method": "initialize", '
+                          b'"params": {}}')
+    assert not calls.take(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+    assert calls.take(b'{"jsonrpc": "2.0", "id": 2, "method": "tools/call", '
+                      b'"params": {"name": "x", "arguments": {"k": "v"}}}')
+    await asyncio.gather(*calls.tasks.values())
+    assert written.sent == [{"jsonrpc": "2.0", "id": 2, "error": {
+        "code": -32603, "message": "tripwire: the call failed (RuntimeError)"}}]
+    assert calls.tasks == {}
+
+
+@pytest.mark.parametrize("line", [
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": 1}}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", '
+    b'"arguments": [1]}}',
+    b'{"jsonrpc": "2.0", "id": true, "method": "tools/call", "params": {"name": "x"}}',
+    b'{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "x"}}',
+    b'{"jsonrpc": "1.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": "x"}',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call" this is no JSON',
+    b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"cursor": '
+    b'"tools/call"}}',
+])
+async def test_a_line_the_fast_path_does_not_take_goes_to_the_sdk_server(line) -> None:
+    from tripwire.mcp._proxy_stdio import _Calls
+
+    async def answer(name, arguments):
+        raise AssertionError("not called")
+
+    calls = _Calls(answer, _Written())
+    calls.ready = True
+    assert not calls.take(line)
+    assert calls.tasks == {}
+
+
+async def test_a_cancelled_call_is_not_answered_and_its_task_ends() -> None:
+    import asyncio
+
+    from tripwire.mcp._proxy_stdio import _Calls
+
+    started = asyncio.Event()
+
+    async def answer(name, arguments):
+        started.set()
+        await asyncio.sleep(3600)
+
+    written = _Written()
+    calls = _Calls(answer, written)
+    calls.ready = True
+    assert calls.take(b'{"jsonrpc": "2.0", "id": "a", "method": "tools/call", '
+                      b'"params": {"name": "x"}}')
+    assert calls.take(b'{"jsonrpc": "2.0", "id": "b", "method": "tools/call", '
+                      b'"params": {"name": "x"}}')
+    await started.wait()
+    task = calls.tasks["a"]
+    assert not calls.take(b'{"jsonrpc": "2.0", "method": "notifications/cancelled", '
+                          b'"params": {"requestId": "a"}}')  # (the SDK's server sees it too)
+    await asyncio.gather(task, return_exceptions=True)
+    assert task.cancelled() and list(calls.tasks) == ["b"]
+    await calls.aclose()  # the client has gone: the rest are cancelled too
+    assert calls.tasks == {} and written.sent == []

@@ -305,13 +305,55 @@ async def _http() -> None:
 def _raw() -> None:
     """A hand-written stdio server of the 2025 protocol: it answers the handshake and
     ``tools/list``; a call of ``garbage`` gets a line that is no JSON-RPC message and no
-    answer; one of ``malformed`` an answer that is no tool result."""
-    tools = [{"name": "garbage", "inputSchema": {"type": "object"}},
-             {"name": "malformed", "inputSchema": {"type": "object"}}]
+    answer; one of ``malformed`` an answer that is no tool result; ``rpc_error`` a
+    JSON-RPC error; ``no_result`` a reply with neither result nor error; ``bad_error``
+    one whose error is no error object; ``stray`` a reply to an id never sent, then its
+    own; ``typed`` structured content its output schema does not take; ``silent`` no
+    answer; ``cancelled`` the ids of the requests the client cancelled so far;
+    ``exit`` makes the server exit before it answers."""
+    tools = [{"name": name, "inputSchema": {"type": "object"}} for name in (
+        "garbage", "malformed", "rpc_error", "no_result", "bad_error", "stray", "silent",
+        "cancelled", "exit")]
+    tools.append({"name": "typed", "inputSchema": {"type": "object"}, "outputSchema": {
+        "type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}})
+    cancelled: list[Any] = []
+
+    def send(message: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
     for line in sys.stdin:
         message = json.loads(line)
         method, ident = message.get("method"), message.get("id")
+        if method == "notifications/cancelled":
+            cancelled.append(message["params"]["requestId"])
         if ident is None:
+            continue
+        name = message.get("params", {}).get("name") if method == "tools/call" else None
+        if name == "rpc_error":
+            send({"jsonrpc": "2.0", "id": ident,
+                  "error": {"code": -32050, "message": "the upstream broke"}})
+            continue
+        if name == "no_result":
+            send({"jsonrpc": "2.0", "id": ident})
+            continue
+        if name == "bad_error":
+            send({"jsonrpc": "2.0", "id": ident, "error": "boom"})
+            continue
+        if name == "silent":
+            continue
+        if name == "exit":
+            sys.exit(4)
+        if name == "stray":
+            send({"jsonrpc": "2.0", "id": "tripwire-999999", "result": {"content": []}})
+        if name == "cancelled":
+            text = json.dumps(cancelled)
+            send({"jsonrpc": "2.0", "id": ident, "result": {
+                "content": [{"type": "text", "text": text}]}})
+            continue
+        if name == "typed":
+            send({"jsonrpc": "2.0", "id": ident, "result": {
+                "content": [{"type": "text", "text": "{}"}], "structuredContent": {"n": "x"}}})
             continue
         if method == "initialize":
             result: Any = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
@@ -322,8 +364,10 @@ def _raw() -> None:
             sys.stdout.write("this is not JSON-RPC {\n")
             sys.stdout.flush()
             continue
-        elif method == "tools/call":
+        elif method == "tools/call" and name == "malformed":
             result = {"content": "not a list of blocks", "isError": "perhaps"}
+        elif method == "tools/call":
+            result = {"content": [{"type": "text", "text": f"{name} answered"}]}
         else:
             reply = {"jsonrpc": "2.0", "id": ident,
                      "error": {"code": -32601, "message": f"no method {method}"}}
