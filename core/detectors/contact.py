@@ -156,6 +156,8 @@ class EmailDetector:
 # before it is taken in. Validation decides; the pattern only finds.
 _PHONE_RUN = re.compile(rb"0[0 ().\-/]{5,40}")
 _TOKEN = re.compile(r"\S+")
+# What a run holds but its digits (a run is ASCII: ``_runs``): deleted, the digits are left.
+_RUN_PUNCTUATION = str.maketrans("", "", " ().-/+")
 _GROUPS = re.compile(r"[0-9]+")
 _DATE = re.compile(
     r"\(?(?:[0-9]{4}[\-/.][0-9]{1,2}[\-/.][0-9]{1,2}|[0-9]{1,2}[\-/.][0-9]{1,2}[\-/.](?:[0-9]{4}|[0-9]{2}))\)?\Z")
@@ -386,6 +388,9 @@ class PhoneDetector:
             if national and first > 1 and text[first - 1] == " " and text[first - 2].isdigit():
                 i += 1  # a piece of a longer number, however it ends (``_plausible``)
                 continue
+            if text[first] not in "+(0123456789":
+                i += 1  # ("- 555 ...", ") 555 ...": no number starts so, ``_shape``)
+                continue
             # (fewer digits than a national number has: not a number, unless it has
             # an international prefix; ``_shape`` says so too)
             fewest = 7 if text[first] in "+(0" else self._min_digits
@@ -400,13 +405,21 @@ class PhoneDetector:
                 groups += count[2]
                 if digits > 15 or singles > 1 or groups > 7:
                     break
-                if digits >= fewest:
-                    ends.append(j + 1)
+                if digits >= fewest and text[tokens[j][1] - 1].isdigit():
+                    ends.append(j + 1)  # (a number ends with a digit: ``_shape``)
             for j in reversed(ends):
                 start, end = first, tokens[j - 1][1]
                 if national and text[end:end + 1] == " " and text[end + 1:end + 2].isdigit():
                     continue  # a piece of a longer number (``_plausible``)
                 value = text[start:end]
+                if not national and international_valid(
+                        self._pn, value.translate(_RUN_PUNCTUATION)) is False:
+                    # No country's plan has it (no country code, or a length none of
+                    # its numbers has): ruled out before its context or shape is read.
+                    tries += 1
+                    if tries >= _MAX_PHONE_TRIES:
+                        return
+                    continue
                 if not self._plausible(text, start, end, value):
                     continue
                 tries += 1
