@@ -22,7 +22,9 @@ further back (a table's header far above a row) gives a ``context``: what of the
 before a point matters after it, kept per detector and put before the next search.
 
 When a search runs: once the text has grown by twice as many characters as the last
-search left unsettled, and by ``BATCH`` characters for each detector. No character is
+search left unsettled, and by ``BATCH`` characters for each detector, and at the
+latest before the unsettled text is longer than ``span`` (the most any detector
+holds or reads back: what the caller holds, and lets go of beyond). No character is
 then searched more than about one and a half times, however far back a detector holds,
 and the fixed cost of a search (a call of each detector) is spread over that many
 characters: a guard with one detector searches (and releases) prose about a word at a
@@ -85,8 +87,8 @@ class Incremental:
     detections come back with their place in the channel.
     """
 
-    __slots__ = ("detectors", "_search", "_holds", "_keeps", "_behind", "_contexts", "_batch",
-                 "_settled", "_carry", "_kept", "_merged", "_due")
+    __slots__ = ("detectors", "span", "_search", "_holds", "_keeps", "_behind", "_contexts",
+                 "_batch", "_settled", "_carry", "_kept", "_merged", "_due")
 
     def __init__(self, detectors: Sequence[Detector], search: Search | None = None) -> None:
         self.detectors = tuple(detectors)
@@ -96,6 +98,11 @@ class Incremental:
         self._behind = [lookbehind(d) for d in self.detectors]
         self._contexts = [getattr(d, "context", None) for d in self.detectors]
         self._batch = BATCH * len(self.detectors)
+        #: The most characters before the end that are not settled, or that a search
+        #: reads before what is not settled: what the caller must hold (and keep
+        #: before what it holds). A search runs before more than that is unsearched.
+        self.span = max((max(k, b) for k, b in zip(self._keeps, self._behind, strict=True)),
+                        default=0)
         self.reset()
 
     def reset(self) -> None:
@@ -190,8 +197,11 @@ class Incremental:
                 if at < following:
                     self._carry[i] = (following, _checked_context(
                         context, carried + text[at - start:following - start], detector))
-        unsettled = end - min(self._settled, default=end)
-        self._due = end if final else end + max(self._batch, 2 * unsettled)
+        settled = min(self._settled, default=end)
+        # (and before the text not settled is more than ``span`` long: a caller that
+        # holds ``span`` characters lets go of what comes before them)
+        self._due = end if final else min(end + max(self._batch, 2 * (end - settled)),
+                                          settled + self.span)
         return transient
 
 
