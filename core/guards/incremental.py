@@ -23,7 +23,7 @@ before a point matters after it, kept per detector and put before the next searc
 
 When a search runs: once the text has grown by twice as many characters as the last
 search left unsettled, and by ``BATCH`` characters for each detector, and at the
-latest before the unsettled text is longer than ``span`` (the most any detector
+latest before the unsettled text is longer than ``span`` (twice the most any detector
 holds or reads back: what the caller holds, and lets go of beyond). No character is
 then searched more than about one and a half times, however far back a detector holds,
 and the fixed cost of a search (a call of each detector) is spread over that many
@@ -98,11 +98,14 @@ class Incremental:
         self._behind = [lookbehind(d) for d in self.detectors]
         self._contexts = [getattr(d, "context", None) for d in self.detectors]
         self._batch = BATCH * len(self.detectors)
-        #: The most characters before the end that are not settled, or that a search
-        #: reads before what is not settled: what the caller must hold (and keep
-        #: before what it holds). A search runs before more than that is unsearched.
-        self.span = max((max(k, b) for k, b in zip(self._keeps, self._behind, strict=True)),
-                        default=0)
+        #: What the caller holds (and keeps before what it holds): twice the most
+        #: characters before the end that a detector may not have settled, or that a
+        #: search reads before them, so that searches can wait for more text (a long
+        #: word, which the key detector holds whole, is searched about once per
+        #: ``reach`` characters, not at every chunk). A search runs before the text
+        #: not settled is longer than that.
+        self.span = 2 * max((max(k, b) for k, b in zip(self._keeps, self._behind, strict=True)),
+                            default=0)
         self.reset()
 
     def reset(self) -> None:
@@ -156,7 +159,10 @@ class Incremental:
             # detector's longest match and the two characters after it.
             at = size - self._keeps[i]
             if hold is not None:
-                at = max(at, checked_hold(hold, text))
+                # (asked of the end it is about, with what it reads before: the caller
+                # may hold far more)
+                tail = max(0, at - self._behind[i])
+                at = max(at, tail + checked_hold(hold, text[tail:] if tail else text))
             pending = max(settled, start + at)
             if pending <= settled and not final:
                 continue

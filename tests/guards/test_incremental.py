@@ -80,8 +80,8 @@ def streamed(detectors: list, text: str, cuts: list[int]) -> set[tuple]:
     what is settled and of all but its last ``keep`` characters, whichever is more,
     unless a detection crosses that point: then it keeps that detection whole."""
     search = Incremental(detectors)
-    keep = max(max(reach(d), lookbehind(d)) for d in detectors)
-    assert search.span == keep
+    keep = search.span
+    assert keep >= max(max(reach(d), lookbehind(d)) for d in detectors)
     found: set[tuple] = set()
     released = 0
     bounds = [0, *sorted(set(cuts)), len(text)]
