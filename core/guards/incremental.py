@@ -28,7 +28,7 @@ holds or reads back: what the caller holds, and lets go of beyond). No character
 then searched more than about one and a half times, however far back a detector holds,
 and the fixed cost of a search (a call of each detector) is spread over that many
 characters: a guard with one detector searches (and releases) prose about a word at a
-time, one with the eleven built-in detectors about every 88 characters. ``final`` (the
+time, one with the eleven built-in detectors about every 132 characters. ``final`` (the
 text has ended: a step's end) searches everything, as if nothing could follow; what
 the next step's text may still change stays unsettled, so a value the step's end cut
 in two is still found whole.
@@ -46,7 +46,7 @@ from tripwire.guards.window_start import checked_hold
 __all__ = ["BATCH", "Incremental", "lookbehind", "reach"]
 
 #: Characters of new text per detector before a search runs again.
-BATCH = 8
+BATCH = 12
 
 #: ``search(text, detector)``: what ``detector`` finds in ``text`` (the guard's own
 #: filter applied: types wanted, a threshold).

@@ -1177,12 +1177,12 @@ def test_property_default_types_mask_a_value_cut_anywhere_as_in_the_whole_text(g
 
 
 @pytest.mark.parametrize(("types", "most"), [
-    # The window searches once the text has grown by 8 characters a detector (and as
-    # much as the last search left unsettled): every default type, about 88 characters
-    # at a time; one or three detectors, a few words.
-    (None, 110),
-    (["api-key"], 24),
-    (["email", "url", "api-key"], 36),
+    # The window searches once the text has grown by 12 characters a detector (and as
+    # much as the last search left unsettled): every default type, about 132
+    # characters at a time; one or three detectors, a few words.
+    (None, 160),
+    (["api-key"], 30),
+    (["email", "url", "api-key"], 50),
 ])
 async def test_prose_is_released_a_few_words_at_a_time_not_a_window_at_a_time(
         make_bare_agent, types, most):
