@@ -262,6 +262,8 @@ def _count(text: str, s: int, e: int) -> tuple[int, int, int]:
     tok = text[s:e]
     if tok.isdigit():
         return e - s, int(e - s == 1), 1
+    if tok[0] == "+" and tok[1:].isdigit():  # "+49": a country code
+        return e - s - 1, int(e - s == 2), 1
     # (a "(0)" after a country code is the trunk prefix, not a group)
     found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
     return sum(map(len, found)), sum(len(g) == 1 for g in found), len(found)
