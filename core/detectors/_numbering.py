@@ -69,12 +69,10 @@ def international_valid(pn: Any, digits: str) -> bool | None:
     parse fails: not valid."""
     if len(digits) <= 2 or digits[0] == "0":
         return False
-    for size in (1, 2, 3):
-        code = int(digits[:size])
-        if code in pn.COUNTRY_CODE_TO_REGION_CODE:
-            break
-    else:
+    head = _heads(pn).get(digits[:3])
+    if head is None:
         return False
+    size, code = head
     rest = digits[size:]
     if not 2 <= len(rest) <= 17:
         return None
@@ -82,6 +80,22 @@ def international_valid(pn: Any, digits: str) -> bool | None:
     if country is None or (country.npp is not None and country.npp.match(rest)):
         return None
     return country.valid(rest)
+
+
+@functools.cache
+def _heads(pn: Any) -> dict[str, tuple[int, int]]:
+    """The country code each three digits after a "+" start with (its length and the
+    code), as a parse reads it: the shortest code that is one; three digits that start
+    with none are not there."""
+    codes = pn.COUNTRY_CODE_TO_REGION_CODE
+    out: dict[str, tuple[int, int]] = {}
+    for n in range(100, 1000):
+        head = str(n)
+        for size in (1, 2, 3):
+            if int(head[:size]) in codes:
+                out[head] = (size, int(head[:size]))
+                break
+    return out
 
 
 def _left(digits: str, code: str, npp: re.Pattern[str] | None) -> list[str]:

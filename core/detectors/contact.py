@@ -37,7 +37,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from tripwire.detectors import _views
 from tripwire.detectors._numbering import international_valid, national_valid
@@ -156,6 +156,8 @@ class EmailDetector:
 # before it is taken in. Validation decides; the pattern only finds.
 _PHONE_RUN = re.compile(rb"0[0 ().\-/]{5,40}")
 _TOKEN = re.compile(r"\S+")
+# What a run holds but its digits (a run is ASCII: ``_runs``): deleted, the digits are left.
+_RUN_PUNCTUATION = str.maketrans("", "", " ().-/+")
 _GROUPS = re.compile(r"[0-9]+")
 _DATE = re.compile(
     r"\(?(?:[0-9]{4}[\-/.][0-9]{1,2}[\-/.][0-9]{1,2}|[0-9]{1,2}[\-/.][0-9]{1,2}[\-/.](?:[0-9]{4}|[0-9]{2}))\)?\Z")
@@ -237,6 +239,22 @@ _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
+# The characters before and after a run that its verdicts read (its runs' context:
+# "order no." 32 before, a phone word 40, an IBAN's first groups 45; a currency 12
+# after), and then some; and how many runs' verdicts a detector remembers.
+_READS_BEFORE, _READS_AFTER = 64, 16
+_MEMO_SIZE = 4096
+
+
+class _Verdicts(NamedTuple):
+    """``PhoneDetector._verdicts``: a run's numbers and first regional candidate."""
+
+    numbers: tuple[tuple[int, int, float], ...] | None
+    probe: int | None
+
+
+def _relative(found: list[Detection], start: int) -> tuple[tuple[int, int, float], ...]:
+    return tuple((d.start - start, d.end - start, d.score) for d in found) if found else ()
 
 
 def _count(text: str, s: int, e: int) -> tuple[int, int, int]:
@@ -244,14 +262,17 @@ def _count(text: str, s: int, e: int) -> tuple[int, int, int]:
     tok = text[s:e]
     if tok.isdigit():
         return e - s, int(e - s == 1), 1
+    if tok[0] == "+" and tok[1:].isdigit():  # "+49": a country code
+        return e - s - 1, int(e - s == 2), 1
     # (a "(0)" after a country code is the trunk prefix, not a group)
     found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
     return sum(map(len, found)), sum(len(g) == 1 for g in found), len(found)
 
 
-def _runs(text: str, lo: int) -> Iterator[list[tuple[int, int]]]:
+def _runs(text: str, lo: int) -> Iterator[tuple[int, int]]:
     """The runs of digits and the characters that group them in ``text`` (folded) from
-    ``lo`` on that may hold a phone number, each as its space-separated tokens' spans."""
+    ``lo`` on that may hold a phone number, each as its span (``_tokens``: its
+    space-separated tokens)."""
     for run in _PHONE_RUN.finditer(_views.classes(text), lo):
         start, end = run.span()
         if start and text[start - 1] in "+(":
@@ -268,7 +289,12 @@ def _runs(text: str, lo: int) -> Iterator[list[tuple[int, int]]]:
             continue
         if _is_card(text[start:end]):
             continue
-        yield [t.span() for t in _TOKEN.finditer(text, start, end)]
+        yield start, end
+
+
+def _tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the space-separated tokens of the run ``text[start:end]``."""
+    return [t.span() for t in _TOKEN.finditer(text, start, end)]
 
 
 class PhoneDetector:
@@ -319,6 +345,10 @@ class PhoneDetector:
         self.regions: tuple[str, ...] | None = None
         #: While ``_regional_from`` looks: the candidates whose regions decide them.
         self._probe: list[int] | None = None
+        #: Whether the last run's verdicts read the regions around it (``_is_number``).
+        self._read_regions = False
+        # What each run holds, by the characters its verdicts read (``_verdicts``).
+        self._memo: dict[str, _Verdicts] = {}
         # the fewest digits a number written without "+" can have in these regions (a
         # 7-digit number is never a whole US one): shorter ones are not parsed at all
         self._min_digits = 7
@@ -348,8 +378,12 @@ class PhoneDetector:
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for tokens in _runs(text, 0):
-            found.extend(self._spans(text, tokens))
+        name = self.name
+        for start, end in _runs(text, 0):
+            numbers = self._verdicts(text, start, end, found).numbers
+            if numbers:
+                found.extend(Detection("phone", start + a, start + b, score, name,
+                                       text[start + a:start + b]) for a, b, score in numbers)
         return found
 
     def _regional_from(self, text: str, lo: int) -> int | None:
@@ -357,16 +391,60 @@ class PhoneDetector:
         decide starts (``None``: there is none): a national number the US plan does
         not take, in a text that calls it a phone number."""
         text = _views.fold(text)
-        self._probe = []
+        for start, end in _runs(text, lo):
+            probe = self._verdicts(text, start, end, probing=True).probe
+            if probe is not None and probe >= 0:
+                return start + probe
+        return None
+
+    def _verdicts(self, text: str, start: int, end: int, regional: list[Detection] | None = None,
+                  *, probing: bool = False) -> _Verdicts:
+        """What the run ``text[start:end]`` holds: the numbers found in it (``None``:
+        the regions around it decide one, so they are not kept: they are added to
+        ``regional`` as they are found each time) and where its first
+        number whose regions decide it starts (``-1``: none; ``None``: not asked yet),
+        both relative to ``start``. A run's verdicts read no more than ``_READS_BEFORE``
+        characters before it and ``_READS_AFTER`` after it (and the regions): they are
+        kept by those characters, so a text searched again (a stream's end, with more
+        after it, and the window's end for ``hold_from``) reads each run once."""
+        key = known = None
+        if start >= _READS_BEFORE and end + _READS_AFTER <= len(text):
+            # (the run's place in the key is then fixed: the key says it all)
+            key = text[start - _READS_BEFORE:end + _READS_AFTER]
+            known = self._memo.get(key)
+            if known is not None and (known[1] is not None if probing
+                                      else known[0] is not None):
+                return known
+        tokens = _tokens(text, start, end)
+        self._read_regions = False
+        self._probe = [] if probing else None
         try:
-            for tokens in _runs(text, lo):
-                for _ in self._spans(text, tokens):
-                    pass
-                if self._probe:
-                    return self._probe[0]
+            spans = list(self._spans(text, tokens))
+            probes = self._probe
         finally:
             self._probe = None
-        return None
+        if probing:
+            assert probes is not None
+            # No candidate whose regions decide it: the numbers are those found
+            verdicts = (_Verdicts(_relative(spans, start), -1) if not probes
+                        else _Verdicts(None, probes[0] - start))
+        else:
+            # (regions read: a candidate is theirs to decide, where probing stops)
+            verdicts = (_Verdicts(None, None) if self._read_regions
+                        else _Verdicts(_relative(spans, start), -1))
+            if self._read_regions and regional is not None:
+                regional.extend(spans)
+        if key is not None:
+            memo = self._memo
+            if known is not None:  # (what the other question found is kept too)
+                verdicts = _Verdicts(verdicts.numbers if verdicts.numbers is not None
+                                     else known.numbers,
+                                     verdicts.probe if verdicts.probe is not None
+                                     else known.probe)
+            elif len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[key] = verdicts
+        return verdicts
 
     def _spans(self, text: str, tokens: list[tuple[int, int]]) -> Iterable[Detection]:
         """The phone numbers among a run's space-separated tokens: the whole run if it
@@ -386,6 +464,9 @@ class PhoneDetector:
             if national and first > 1 and text[first - 1] == " " and text[first - 2].isdigit():
                 i += 1  # a piece of a longer number, however it ends (``_plausible``)
                 continue
+            if text[first] not in "+(0123456789":
+                i += 1  # ("- 555 ...", ") 555 ...": no number starts so, ``_shape``)
+                continue
             # (fewer digits than a national number has: not a number, unless it has
             # an international prefix; ``_shape`` says so too)
             fewest = 7 if text[first] in "+(0" else self._min_digits
@@ -400,13 +481,21 @@ class PhoneDetector:
                 groups += count[2]
                 if digits > 15 or singles > 1 or groups > 7:
                     break
-                if digits >= fewest:
-                    ends.append(j + 1)
+                if digits >= fewest and text[tokens[j][1] - 1].isdigit():
+                    ends.append(j + 1)  # (a number ends with a digit: ``_shape``)
             for j in reversed(ends):
                 start, end = first, tokens[j - 1][1]
                 if national and text[end:end + 1] == " " and text[end + 1:end + 2].isdigit():
                     continue  # a piece of a longer number (``_plausible``)
                 value = text[start:end]
+                if not national and international_valid(
+                        self._pn, value.translate(_RUN_PUNCTUATION)) is False:
+                    # No country's plan has it (no country code, or a length none of
+                    # its numbers has): ruled out before its context or shape is read.
+                    tries += 1
+                    if tries >= _MAX_PHONE_TRIES:
+                        return
+                    continue
                 if not self._plausible(text, start, end, value):
                     continue
                 tries += 1
@@ -501,6 +590,7 @@ class PhoneDetector:
         if self._probe is not None:
             self._probe.append(start)  # (``_regional_from``: the regions decide it)
             return False
+        self._read_regions = True
         pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
             return True

@@ -22,11 +22,13 @@ further back (a table's header far above a row) gives a ``context``: what of the
 before a point matters after it, kept per detector and put before the next search.
 
 When a search runs: once the text has grown by twice as many characters as the last
-search left unsettled, and by ``BATCH`` characters for each detector. No character is
+search left unsettled, and by ``BATCH`` characters for each detector, and at the
+latest before the unsettled text is longer than ``span`` (twice the most any detector
+holds or reads back: what the caller holds, and lets go of beyond). No character is
 then searched more than about one and a half times, however far back a detector holds,
 and the fixed cost of a search (a call of each detector) is spread over that many
 characters: a guard with one detector searches (and releases) prose about a word at a
-time, one with the eleven built-in detectors about every 88 characters. ``final`` (the
+time, one with the eleven built-in detectors about every 132 characters. ``final`` (the
 text has ended: a step's end) searches everything, as if nothing could follow; what
 the next step's text may still change stays unsettled, so a value the step's end cut
 in two is still found whole.
@@ -44,7 +46,7 @@ from tripwire.guards.window_start import checked_hold
 __all__ = ["BATCH", "Incremental", "lookbehind", "reach"]
 
 #: Characters of new text per detector before a search runs again.
-BATCH = 8
+BATCH = 12
 
 #: ``search(text, detector)``: what ``detector`` finds in ``text`` (the guard's own
 #: filter applied: types wanted, a threshold).
@@ -85,8 +87,8 @@ class Incremental:
     detections come back with their place in the channel.
     """
 
-    __slots__ = ("detectors", "_search", "_holds", "_keeps", "_behind", "_contexts", "_batch",
-                 "_settled", "_carry", "_kept", "_merged", "_due")
+    __slots__ = ("detectors", "span", "_search", "_holds", "_keeps", "_behind", "_contexts",
+                 "_batch", "_settled", "_carry", "_kept", "_merged", "_due")
 
     def __init__(self, detectors: Sequence[Detector], search: Search | None = None) -> None:
         self.detectors = tuple(detectors)
@@ -96,6 +98,14 @@ class Incremental:
         self._behind = [lookbehind(d) for d in self.detectors]
         self._contexts = [getattr(d, "context", None) for d in self.detectors]
         self._batch = BATCH * len(self.detectors)
+        #: What the caller holds (and keeps before what it holds): twice the most
+        #: characters before the end that a detector may not have settled, or that a
+        #: search reads before them, so that searches can wait for more text (a long
+        #: word, which the key detector holds whole, is searched about once per
+        #: ``reach`` characters, not at every chunk). A search runs before the text
+        #: not settled is longer than that.
+        self.span = 2 * max((max(k, b) for k, b in zip(self._keeps, self._behind, strict=True)),
+                            default=0)
         self.reset()
 
     def reset(self) -> None:
@@ -149,7 +159,10 @@ class Incremental:
             # detector's longest match and the two characters after it.
             at = size - self._keeps[i]
             if hold is not None:
-                at = max(at, checked_hold(hold, text))
+                # (asked of the end it is about, with what it reads before: the caller
+                # may hold far more)
+                tail = max(0, at - self._behind[i])
+                at = max(at, tail + checked_hold(hold, text[tail:] if tail else text))
             pending = max(settled, start + at)
             if pending <= settled and not final:
                 continue
@@ -190,8 +203,11 @@ class Incremental:
                 if at < following:
                     self._carry[i] = (following, _checked_context(
                         context, carried + text[at - start:following - start], detector))
-        unsettled = end - min(self._settled, default=end)
-        self._due = end if final else end + max(self._batch, 2 * unsettled)
+        settled = min(self._settled, default=end)
+        # (and before the text not settled is more than ``span`` long: a caller that
+        # holds ``span`` characters lets go of what comes before them)
+        self._due = end if final else min(end + max(self._batch, 2 * (end - settled)),
+                                          settled + self.span)
         return transient
 
 

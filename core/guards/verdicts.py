@@ -148,7 +148,8 @@ class Detector(Protocol):
       releases that text, and never searches it again. ``run_start`` (the last word)
       for values without white space, ``trailing_run`` (the run of a few characters
       that ends the text) for numbers (both in ``tripwire.guards.window``). Without
-      it, the last ``max_length + 1`` characters; never more than those.
+      it, the last ``max_length + 1`` characters; never more than those. It is asked
+      of the end of a stream's text: those characters and ``lookbehind`` before them.
     - ``lookbehind``: how many characters before a detection ``detect`` reads to decide
       it (a keyword, "order no." before a number, the character before); the guard
       searches what is not settled with that many characters before it. Default

@@ -144,6 +144,11 @@ class Scanner:
         return [d if d.value is not None else attrs.evolve(d, value=text[d.start:d.end])
                 for d in merge(found)]
 
+    def mark_clean(self, text: str, state: dict[str, Any]) -> None:
+        """``text`` counts as checked for the rest of the call (``check`` returns it as it
+        is): the stream's window searched it as it went out."""
+        state.setdefault(self._clean_key, set()).add(text)
+
     def check(self, text: str, found: list[Detection], state: dict[str, Any]) -> str:
         """``text`` with its detections redacted (``redact``) or as it is (the other
         strategies; a redacted text that is only white space becomes ``""``); the

@@ -20,7 +20,7 @@ from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import Match
 from tripwire.messages import MessageList
 from tripwire.plugins.pii_detector.walk import walk
-from tripwire.plugins.pii_detector.window import Hit, StreamWindow
+from tripwire.plugins.pii_detector.window import DELTA_CHANNEL, Hit, StreamWindow
 
 if TYPE_CHECKING:
     from tripwire.plugins.pii_detector import PIIDetector
@@ -43,7 +43,7 @@ class OutputStream:
     calls, acts with them.
     """
 
-    __slots__ = ("abort", "writer", "_guard", "_state", "_window", "_gate")
+    __slots__ = ("abort", "writer", "_guard", "_state", "_window", "_gate", "_sent", "_found")
 
     def __init__(self, guard: PIIDetector, state: dict[str, Any]) -> None:
         self._guard = guard
@@ -56,6 +56,10 @@ class OutputStream:
         #: ``redact``; ``warn`` and ``tokenize`` change nothing the client sees, so
         #: they do not wait).
         self._gate: SegmentHold | None = None
+        #: Without the judge tier: the text the window released on each channel in
+        #: this step, and whether it found a value there (``_settle_step``).
+        self._sent: dict[str, list[str]] | None = None
+        self._found = False
         if "output" not in guard.phases:
             return
         replace = self._replacement if guard.strategy == "redact" else None
@@ -66,6 +70,8 @@ class OutputStream:
         if (scan.tier is not None and until != "off"
                 and guard.strategy in ("block", "filter", "redact")):
             self._gate = SegmentHold(self._judge_segment, until=until)
+        if scan.tier is None:
+            self._sent = {"text": [], "reasoning": []}
 
     async def push(self, part: Chunk, abort: Any, writer: Any, message_list: MessageList
                    ) -> Chunk | list[Chunk] | None:
@@ -105,6 +111,8 @@ class OutputStream:
                                  self._state)
             if guard.strategy == "filter":
                 chunks = window.drop_matched(chunks, located)
+            if self._sent is not None:
+                self._note_sent(chunks, bool(matches), kind)
             if self._gate is not None:
                 self.abort, self.writer = abort, writer
                 chunks = await self._gate.push_all(chunks, fail_open=guard.fail_open,
@@ -122,6 +130,33 @@ class OutputStream:
         else:
             return chunks if len(chunks) > 1 else part
         return [*chunks[:-1], last] if last is not None else chunks[:-1]
+
+    def _note_sent(self, chunks: list[Chunk], found: bool, kind: str) -> None:
+        """Keep the text released on each channel in this step; at its end, that text
+        is what the step stores: it counts as checked (``Scanner.mark_clean``), as the
+        text a check redacts does, so the step's and the result's phases do not search
+        it again. The window found in it what a search of it whole finds (a stream
+        cut anywhere finds what the whole text has); with ``redact`` it holds the
+        values replaced; other strategies count it only when nothing was found."""
+        sent = self._sent
+        assert sent is not None
+        self._found = self._found or found
+        for c in chunks:
+            channel = DELTA_CHANNEL.get(c.type)
+            if channel is not None:
+                sent[channel].append(c.payload["text"])
+        if kind == "step-start" or kind == "step-retry":
+            self._found = False
+            for pieces in sent.values():
+                pieces.clear()
+        elif kind == "step-finish":
+            if not self._found or self._guard.strategy == "redact":
+                for pieces in sent.values():
+                    if pieces:
+                        self._guard._scan.mark_clean("".join(pieces), self._state)
+            self._found = False
+            for pieces in sent.values():
+                pieces.clear()
 
     async def _judge_segment(self, text: str, start: int, channel: str
                              ) -> list[tuple[int, int, str | None]]:

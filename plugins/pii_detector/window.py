@@ -12,7 +12,7 @@ from typing import NamedTuple
 import attrs
 
 from tripwire.chunks import Chunk
-from tripwire.guards.incremental import Incremental, lookbehind, reach
+from tripwire.guards.incremental import Incremental
 from tripwire.guards.verdicts import Detection, Detector
 from tripwire.guards.window import ENDS, HoldBack, Match
 
@@ -70,7 +70,7 @@ class StreamWindow:
                 for channel in ("text", "reasoning")}
             # What is held and kept: a match and the two characters after it that may
             # rule it out, and what a detector looks back at before it.
-            max_length = 1 + max(max(reach(d), lookbehind(d)) for d in detectors)
+            max_length = 1 + self._searches["text"].span
         #: The last search's boundary (``hold_from`` of the text it searched).
         self._boundary: tuple[str, int] = ("", 0)
         #: Whether the chunk being pushed ends the text (the held text is complete).

@@ -76,19 +76,28 @@ def key(d: Detection) -> tuple[str, int, int, float, str | None]:
 def streamed(detectors: list, text: str, cuts: list[int]) -> set[tuple]:
     """What ``Incremental`` reports for ``text`` sent in the pieces ``cuts`` makes,
     keeping only what a hold-back window keeps: the held text and the characters before
-    it that a detector may still look at."""
+    it that a detector may still look at. As ``HoldBack`` does, the window lets go of
+    what is settled and of all but its last ``keep`` characters, whichever is more,
+    unless a detection crosses that point: then it keeps that detection whole."""
     search = Incremental(detectors)
-    keep = max(max(reach(d), lookbehind(d)) for d in detectors)
+    keep = search.span
+    assert keep >= max(max(reach(d), lookbehind(d)) for d in detectors)
     found: set[tuple] = set()
     released = 0
     bounds = [0, *sorted(set(cuts)), len(text)]
     for end, final in [(b, False) for b in bounds[1:]] + [(len(text), True)]:
         lo = max(0, released - keep)
         detections, boundary = search.update(text[lo:end], end, released, final=final)
+        cut = end if final else max(boundary, end - keep)
+        for d in reversed(detections):  # (a value the cut would split is held whole)
+            if d.start < cut < d.end:
+                cut = d.start
         for d in detections:
-            if final or d.end <= boundary:  # what a window releases: nothing can change it
+            # What a window releases with the text, and replaces: found before any of
+            # its characters went out.
+            if d.end <= cut and d.start >= released:
                 found.add(key(d))
-        released = max(released, boundary)
+        released = max(released, cut)
     return found
 
 

@@ -1177,12 +1177,12 @@ def test_property_default_types_mask_a_value_cut_anywhere_as_in_the_whole_text(g
 
 
 @pytest.mark.parametrize(("types", "most"), [
-    # The window searches once the text has grown by 8 characters a detector (and as
-    # much as the last search left unsettled): every default type, about 88 characters
-    # at a time; one or three detectors, a few words.
-    (None, 110),
-    (["api-key"], 24),
-    (["email", "url", "api-key"], 36),
+    # The window searches once the text has grown by 12 characters a detector (and as
+    # much as the last search left unsettled): every default type, about 132
+    # characters at a time; one or three detectors, a few words.
+    (None, 160),
+    (["api-key"], 30),
+    (["email", "url", "api-key"], 50),
 ])
 async def test_prose_is_released_a_few_words_at_a_time_not_a_window_at_a_time(
         make_bare_agent, types, most):
@@ -1194,3 +1194,67 @@ async def test_prose_is_released_a_few_words_at_a_time_not_a_window_at_a_time(
         output_processors=[counted, detector])
     first, _ = await first_release(agent.stream("hi"), counted)
     assert first is not None and first <= most
+
+
+# ------------------------------------------- the streamed text is not searched again
+
+
+class SeenTexts(EmployeeIds):
+    """``EmployeeIds`` that records every text it searches."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def detect(self, text):
+        self.seen.append(text)
+        return super().detect(text)
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("the badge list is empty today, as it was yesterday and the day before",
+     "the badge list is empty today, as it was yesterday and the day before"),
+    ("badge EMP-123456 is Ada's, and badge EMP-654321 is Ben's, as the list says",
+     "badge E********6 is Ada's, and badge E********1 is Ben's, as the list says"),
+])
+async def test_the_streamed_text_is_stored_as_released_and_not_searched_whole_again(
+        guarded, said, stored):
+    # What the window released is what the step stores: it found there what a search
+    # of the whole text finds (the values redacted), so neither the step's phase nor
+    # the result's searches it again.
+    seen = SeenTexts()
+    agent = guarded(pii(detection_types=[], detectors=[seen], threshold=0.5),
+                    [deltas(*(said[i:i + 5] for i in range(0, len(said), 5)))])
+    result, chunks = await stream_run(agent)
+    assert "".join(c.payload["text"] for c in chunks if c.type == "text-delta") == stored
+    assert result.text == stored
+    assert said not in seen.seen and stored not in seen.seen
+
+
+async def test_with_warn_a_streamed_text_with_a_value_is_searched_again_at_the_step(guarded):
+    said = "badge EMP-123456 is Ada's"
+    seen = SeenTexts()
+    agent = guarded(pii(detection_types=[], detectors=[seen], threshold=0.5, strategy="warn"),
+                    [deltas(said[:9], said[9:])])
+    result, _ = await stream_run(agent)
+    assert result.text == said
+    assert said in seen.seen
+
+
+@pytest.mark.parametrize(("kind", "value"), [
+    ("uuid", "123e4567-e89b-12d3-a456-426614174000"),
+    ("iban", "DE89 3704 0044 0532 0130 00"),
+    ("ip-address", "192.168.10.20"),
+    ("credit-card", "4111 1111 1111 1111"),
+    ("email", EMAIL),
+])
+@pytest.mark.parametrize("size", [1, 3, 5, 16])
+async def test_a_type_alone_never_lets_its_value_out_of_a_stream(guarded, kind, value, size):
+    # A guard with one detector holds few characters: its search runs before the text
+    # it has not searched yet is more than that, so no value goes out before it is found.
+    for pad in range(0, 40, 7):
+        said = "x" * pad + " here " + value + " and then some more words follow" * 3
+        agent = guarded(pii(detection_types=[kind]),
+                        [deltas(*(said[i:i + size] for i in range(0, len(said), size)))])
+        _, chunks = await stream_run(agent)
+        out = "".join(c.payload["text"] for c in chunks if c.type == "text-delta")
+        assert value not in out and out.startswith("x" * pad + " here "), (pad, out)
