@@ -55,7 +55,10 @@ VOCABULARY = {
              "DE89 3704 0044 0532 0130 00", "DE", "GB", "82", "WEST", "1234", "A", "0"],
     "date-of-birth": ["1985-03-14", "14.03.1985", "March 14, 1985", "3/14/85", "born",
                       " born on ", "DOB: ", "birthday", "geboren am ", "14th", "March",
-                      "mar", "1", "12", "1985", "of "],
+                      "mar", "1", "12", "1985", "of ", "*", "b. ", " zur Welt",
+                      "T00:00Z", "\n", "BUG-1: Geburtsdatum falsch\n",
+                      "Import aus dem Portal: ", "3. März 1978", "03.03.1978",
+                      " wird als leer übernommen, "],
 }
 
 
@@ -327,3 +330,31 @@ def test_a_detectors_context_must_be_a_string():
         text = "x @@ y " * 10
         for end in range(8, len(text), 8):
             search.update(text[:end], end, 0)
+
+
+#: Texts in the forms people write values in, each with its detector: what a value's
+#: verdict reads far before it (a heading above a date of birth, the date written
+#: before it again) and what ends it (a quote, an extension).
+WRITTEN = [
+    ("date-of-birth",
+     "BUG-552: Geburtsdatum in Langform wird nicht erkannt\nImport aus dem Bewerberportal: "
+     "„3. März 1978“ wird als leer übernommen, „03.03.1978“ klappt. Im Freitext stand"),
+    ("date-of-birth",
+     "RRHH-771: fecha de nacimiento mal en el portal del empleado\nAbel Quiroga indica que "
+     "en su ficha aparece 07/05/1983 y la correcta es el 5 de julio de 1983 (al importar)"),
+    ("date-of-birth", "LEBENSLAUF\nTimo Hagedorn\n*12.04.1985 in Kassel · Wilhelmshöher"),
+    ("date-of-birth",
+     '{"name": "Ann Lee", "birthDate": "1987-03-14T00:00:00Z", "b": "b. 1990-01-02"}'),
+    ("api-key", 'SECRET_KEY = "k9#t2v!x@8qz$1m^4w&l7p0r(e3y)u6b_d5n+c-h*s"\nDEBUG = False'),
+    ("api-key", "- Token de Cloudflare: gHk2v9QzL_mP4xR7tN1sW8yB3cD6fJ0aE5uI2oYe\nFactura"),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), WRITTEN)
+def test_a_written_form_cut_at_every_place_finds_what_the_whole_text_has(name, text):
+    detector = DETECTORS[name]
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert whole
+    for at in range(1, len(text)):
+        assert streamed([detector], text, [at]) == whole
+    assert streamed([detector], text, list(range(1, len(text)))) == whole
