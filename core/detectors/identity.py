@@ -308,6 +308,7 @@ _DATE = re.compile(
     (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
     | (?P<cy>(?:19|20)[0-9]{{2}})(?P<cm>0[1-9]|1[0-2])(?P<cd>0[1-9]|[12][0-9]|3[01])
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
+    | (?P<sa>[0-9]{{1,2}})(?P<ssep>\ ?[-/.]\ |\ )(?P<sb>[0-9]{{1,2}})(?P=ssep)(?P<sy>(?:19|20)[0-9]{{2}})
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
       (?:{_SPACE}(?:de|del))?{_SEP}'?(?P<dy>[0-9]{{4}}|[0-9]{{2}})
     | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
@@ -438,6 +439,9 @@ def _readings(m: re.Match[str], today: datetime.date) -> list[datetime.date]:
             candidates += [(y, b, a), (y, a, b)]  # 31.12.1985: day first; 12.31.1985
         else:
             candidates += [(y, a, b), (y, b, a)]  # 12/31/1985 or 31/12/1985
+    elif m.group("sa"):  # 14 03 1987, 14. 03. 1987, 14 / 03 / 1987: day first
+        a, b, y = int(m.group("sa")), int(m.group("sb")), int(m.group("sy"))
+        candidates += [(y, b, a), (y, a, b)]
     elif m.group("cy"):
         candidates.append((int(m.group("cy")), int(m.group("cm")), int(m.group("cd"))))
     elif m.group("dd"):

@@ -62,6 +62,11 @@ def test_a_date_of_birth_written_again_in_another_form_is_one(text, want):
     ("Mi madre dio a luz el 3 de mayo de 1990.", "3 de mayo de 1990"),
     ('{"name": "Ann Lee", "birthDate": "1987-03-14T00:00:00Z"}', "1987-03-14"),
     ("dob: 03.14.1987", "03.14.1987"),
+    ("DOB 14 03 1987", "14 03 1987"),
+    ("Geboren: 14. 03. 1987", "14. 03. 1987"),
+    ("Date de naissance : 14 / 03 / 1987", "14 / 03 / 1987"),
+    ("fecha de nacimiento 01 03 1987", "01 03 1987"),
+    ("DOB 14 03 87", None),  # spaced, a two-digit year: any three numbers
 ])
 def test_more_ways_of_saying_born_find_the_date(text, want):
     assert dates(text) == ([want] if want else [])
