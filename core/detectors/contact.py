@@ -11,7 +11,9 @@
   country domains, language and script of the text: ``tripwire.detectors.regions``;
   right after a phone word such as "Tel.", "Fax" or "Mobil", those of the countries of
   English, German, French and Spanish too). A dash and one or two digits after a
-  number are its extension (``0221 9438-0``), left out.
+  number are its extension (``0221 9438-0``, ``0561 93188-0 · Fax``), left out; a
+  number with its country code may stand after ``=`` or before the ``@`` of a dial
+  string (``caller_id=+49...``, ``[+34915527840@entrantes:1]``).
   Dates, IP addresses, ISBNs, version strings, amounts and numbers after "order",
   "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers (a phone's
   "Nr." is not an identifier's: "Tel.-Nr.", "Phone no."), and bare
@@ -172,7 +174,7 @@ _ID_WORDS = frozenset("""
     sendung artikel artikelnummer art.-nr art-nr seriennummer serie série modell modèle
     modelo produkt produit producto pedido factura cliente contrato expediente envío
     lieferschein albarán albaran bordereau steuer-id steuernummer steuer-nr st.-nr idnr
-    identifikationsnummer tin ean gtin upc
+    identifikationsnummer tin ean gtin upc referencia referenz
 """.split())
 _ID_QUALIFIERS = frozenset("no nr num number id n° nº núm número de".split())
 _ID_MARKS = ("#", "n°", "nº", "nr.", "no.")
@@ -208,7 +210,7 @@ def _after_identifier(text: str, start: int) -> bool:
 _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
     r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
-    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]mero|number|nummer)")
+    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
 # Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
 # number right after one is tried in the plans of ``CALLED_REGIONS`` too.
 _CALLED = re.compile(
@@ -227,6 +229,8 @@ CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
 # Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
 # ``+49 30 123456-12``).
 _SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
+# The same extension right after a number, whatever follows it ("0561 93188-0 · Fax").
+_EXTENSION = re.compile(r"-[0-9]{1,2}(?![0-9]|[.\-/][0-9])")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
 _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
                            "durchwahl urgence urgencias emergency".split())
@@ -427,10 +431,14 @@ class PhoneDetector:
         """Cheap checks before asking phonenumbers: context and shape (``_shaped``)."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
-        if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
+        plus = value.startswith(_PLUS)
+        if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
+                or after.isalnum() or (after in _BAD_AFTER and not (plus and after == "@"))):
+            # (a number with its country code is one after "caller_id=" and before the
+            # "@" of a dial string or SIP address: "[+34915527840@entrantes:1]")
             return False
-        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _SWITCHBOARD.match(
-                text, end, end + 4):
+        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
+                text, end):
             return False
         national = not value.startswith(_PLUS)
         if national and ((after == " " and text[end + 1:end + 2].isdigit())

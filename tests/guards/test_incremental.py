@@ -23,6 +23,7 @@ VOCABULARY = {
     "email": ["ada@example.com", "a.b+c@mail.example.org", "@", "b.co", "com", "https://",
               "user:", "2x.png", "。", "+", "@b", "ab"],
     "phone": ["(415) 555-2671", "+44 20 7946 0958", "+1 415 555 2671", "415", "555",
+              "0561 93188-0", " · ", "@entrantes", "=", "numéro ", "de la ",
               "2671", "00", "011", "+", "(", ")", "%", "order no. ", "#", "12", "1",
               "DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111"],
     "credit-card": ["4111 1111 1111 1111", "4111-1111-1111-1111", "4111111111111111",
@@ -345,6 +346,11 @@ WRITTEN = [
     ("date-of-birth", "LEBENSLAUF\nTimo Hagedorn\n*12.04.1985 in Kassel · Wilhelmshöher"),
     ("date-of-birth",
      '{"name": "Ann Lee", "birthDate": "1987-03-14T00:00:00Z", "b": "b. 1990-01-02"}'),
+    ("phone", "Timo Hagedorn\nTel. 0561 93188-0 · Fax 0561 93188-99 · timo@freenet.de"),
+    ("phone", 'pbx.c: Executing [+34915527840@entrantes:1] Answer("SIP/trunk") '
+              "caller_id=+4915123456789"),
+    ("phone", "Familiar de contacto de la paciente: Rosa Cortés, 968 24 17 50\nDomicilio"),
+    ("phone", "mon numéro c'est le 0612345678, merci"),
     ("api-key", 'SECRET_KEY = "k9#t2v!x@8qz$1m^4w&l7p0r(e3y)u6b_d5n+c-h*s"\nDEBUG = False'),
     ("api-key", "- Token de Cloudflare: gHk2v9QzL_mP4xR7tN1sW8yB3cD6fJ0aE5uI2oYe\nFactura"),
 ]

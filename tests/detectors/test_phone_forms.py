@@ -1,0 +1,85 @@
+"""Phone numbers in more of the forms people write them, in German, French, Spanish
+and English: a switchboard's extension with text after it (``0561 93188-0 · Fax``),
+"numéro" as the word that calls bare digits a number, a number with its country
+code in a dial string or after ``=`` (``[+34915527840@entrantes:1]``,
+``caller_id=+4915123456789``), a Spanish text read from its short words ("de", "la",
+"su"); and, side by side, the numbers that are not phone numbers in the same places:
+order and tracking numbers, versions, dates, IBANs, amounts."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("phonenumbers")
+
+from tripwire.detectors.contact import PhoneDetector  # noqa: E402
+
+PHONE = PhoneDetector()
+
+
+def phones(text: str) -> list[str]:
+    return [d.value or "" for d in PHONE.detect(text) if d.score >= 0.6]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Tel. 0561 93188-0 · timo.hagedorn@freenet.de", ["0561 93188"]),
+    ("Tel.: 0561 93188-0, Fax: 0561 93188-99", ["0561 93188", "0561 93188"]),
+    ("Durchwahl 0221 9438-12 (Frau Weber)", ["0221 9438"]),
+    ("Telefon 030 1234567-0; Fax 030 1234567-99", ["030 1234567", "030 1234567"]),
+    ("Fax +49 221 9438-99 | Zentrale", ["+49 221 9438"]),
+])
+def test_a_switchboard_number_with_text_after_its_extension_is_found(text, want):
+    assert phones(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("mon numéro c'est le 0612345678", ["0612345678"]),
+    ("voici mon numéro : 0612345678, merci", ["0612345678"]),
+    ("mi número es 612345678", ["612345678"]),
+])
+def test_numero_calls_bare_digits_a_number(text, want):
+    assert phones(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ('pbx.c: Executing [+34915527840@entrantes:1] Answer("SIP/trunk")', ["+34915527840"]),
+    ("INVITE caller_id=+4915123456789 callee=+33612345678", ["+4915123456789",
+                                                             "+33612345678"]),
+    ("dial string: +441614960000@gw-uk", ["+441614960000"]),
+])
+def test_a_number_with_its_country_code_in_a_dial_string_is_found(text, want):
+    assert phones(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "pedido 612345678@tienda",            # bare digits, no country code: no phone
+    "order_id=4915123456789",
+    "build=+1.2.3",
+    "user 0612345678@example.com",        # an address's local part
+])
+def test_digits_before_an_at_or_after_an_equals_without_a_country_code_are_not_found(text):
+    assert phones(text) == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Familiar de contacto de la paciente: Rosa Cortés, 968 24 17 50", ["968 24 17 50"]),
+    ("Si tiene dudas, contacte con su gestor en el 91 552 78 40", ["91 552 78 40"]),
+    ("Nombre: Lucía Peña\nContacto: 612 34 56 78\nSaludos", ["612 34 56 78"]),
+])
+def test_a_spanish_text_tries_the_spanish_plan(text, want):
+    assert phones(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "Bestellnummer 0171 2345678, Sendung 00340434161234567890",
+    "Rechnung vom 12.03.2024, Betrag 1.234,56 €, Version 4.12.0.3",
+    "IBAN DE89 3704 0044 0532 0130 00 (Kundennummer 0561 93188-0)",
+    "le colis n° 6 12 34 56 78 est parti, suivi 0612345678",
+    "commande 06 12 34 56 78 du 03/04/2024",
+    "Número de pedido: 968 24 17 50 de la tienda",
+    "el importe es de 612 345 678 € en la factura 2024-058",
+    "referencia: 91 552 78 40",
+    "Referenz 0561 93188-0",
+])
+def test_identifiers_amounts_and_dates_beside_them_are_not_phone_numbers(text):
+    assert phones(text) == []
