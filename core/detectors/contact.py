@@ -10,7 +10,8 @@
   ``regions``, of the countries the text points at (US always; the country codes,
   country domains, language and script of the text: ``tripwire.detectors.regions``;
   right after a phone word such as "Tel.", "Fax" or "Mobil", those of the countries of
-  English, German, French and Spanish too). A dash and one or two digits after a
+  English, German, French and Spanish too; and a number grouped as only one country
+  writes them, ``06 12 34 56 78``, ``612 34 56 78``, ``07911 123456``, in its plan). A dash and one or two digits after a
   number are its extension (``0221 9438-0``, ``0561 93188-0 · Fax``), left out; a
   number with its country code may stand after ``=`` or before the ``@`` of a dial
   string (``caller_id=+49...``, ``[+34915527840@entrantes:1]``).
@@ -208,7 +209,7 @@ def _after_identifier(text: str, start: int) -> bool:
 
 # Words that say a number nearby is a phone number (bare digits need one).
 _PHONE_WORDS = re.compile(
-    r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
+    r"(?i)(?<![^\W\d_])(?:t[eé]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
     r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
     r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
 # Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
@@ -512,8 +513,11 @@ class PhoneDetector:
         pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
             return True
-        return _CALLED.search(text, max(0, start - 24), start) is not None and any(
-            valid(value, region) for region in CALLED_REGIONS if region not in pointed)
+        if _CALLED.search(text, max(0, start - 24), start) is not None and any(
+                valid(value, region) for region in CALLED_REGIONS if region not in pointed):
+            return True
+        return any(valid(value, region) for shape, region in _NATIONAL_SHAPES
+                   if region not in pointed and shape.match(value))
 
     def _check(self, value: str, region: str | None) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in ``region`` (``None``:
@@ -551,6 +555,21 @@ class PhoneDetector:
             return False  # (what is_valid_number finds too, at a tenth of its cost)
         return bool(pn.is_valid_number(parsed))
 
+
+# Groupings that one country writes its national numbers in and others seldom do: a
+# number grouped so is tried in that country's plan whatever the text around it says
+# (a signature of a name, a number and an address at gmail.com says nothing else).
+_NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # France: five pairs from the trunk prefix, "06 12 34 56 78", "01.42.68.53.00"
+    (re.compile(r"0[1-9](?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){3}\Z"), "FR"),
+    # Spain: "612 34 56 78", "968 24 17 50"; Madrid's and Barcelona's "91 552 78 40"
+    (re.compile(r"[6-9][0-9]{2}(?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    (re.compile(r"9[1-8](?P<s>[ .\-])[0-9]{3}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
+    # areas' "020 7946 0958"
+    (re.compile(r"0(?:7[0-9]{3} [0-9]{6}|1[0-9]{2} [0-9]{3} [0-9]{4}|2[0-9] [0-9]{4} [0-9]{4})\Z"),
+     "GB"),
+)
 
 # North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
 # 415-5552671, 4155552671, 14155552671.

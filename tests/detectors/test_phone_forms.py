@@ -83,3 +83,35 @@ def test_a_spanish_text_tries_the_spanish_plan(text, want):
 ])
 def test_identifiers_amounts_and_dates_beside_them_are_not_phone_numbers(text):
     assert phones(text) == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Sophie Martin\n06 12 34 56 78\nsophie.martin@gmail.com", ["06 12 34 56 78"]),
+    ("Sophie Martin | 01.42.68.53.00 | sophie@gmail.com", ["01.42.68.53.00"]),
+    ("Lucía Pérez\n612 34 56 78\nlucia@gmail.com", ["612 34 56 78"]),
+    ("Juan Ruiz · 91 552 78 40 · juan@gmail.com", ["91 552 78 40"]),
+    ("Emily Clark\n07911 123456\nemily@gmail.com", ["07911 123456"]),
+    ("Tom Hall, 0161 496 0000, tom@gmail.com", ["0161 496 0000"]),
+    ("Anna Weber: 020 7946 0958", ["020 7946 0958"]),
+])
+def test_a_grouping_only_one_country_writes_says_its_plan(text, want):
+    assert phones(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "Sophie Martin\n06 12 345 678\nsophie@gmail.com",   # no country's grouping
+    "Emily Clark\n0791 1123 456\nemily@gmail.com",
+    "Tracking 06 12 34 56 78, order 612 34 56 78",
+    "Version 06.12.34.56.78 released",
+    "batch 020 7946 0958/3 shipped",
+])
+def test_such_a_grouping_as_an_identifier_or_a_version_is_not_found(text):
+    assert phones(text) == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Tél.: 0240357618", ["0240357618"]),
+    ("tél 0612345678 (après 18h)", ["0612345678"]),
+])
+def test_tel_with_its_accent_calls_bare_digits_a_number(text, want):
+    assert phones(text) == want
