@@ -396,9 +396,9 @@ def _reach(text: str, keyword_end: int, date_start: int) -> int:
 
 def _heading(text: str, keyword_end: int) -> bool:
     """Whether the keyword that ends at ``keyword_end`` is in a heading: a line of at
-    most ``_HEADING_LINE`` characters with no sentence's end in it (a title, a
-    subject, a label on a line of its own), which names what the lines below it are
-    about."""
+    most ``_HEADING_LINE`` characters with no sentence's end in it but a question's or
+    a colon at its end (a title, a subject, a label on a line of its own, the question
+    that asks for the date), which names what the lines below it are about."""
     line_start = text.rfind("\n", max(0, keyword_end - _HEADING_LINE - 1), keyword_end) + 1
     if not line_start and keyword_end > _HEADING_LINE:
         return False  # (the line starts farther back)
@@ -407,7 +407,7 @@ def _heading(text: str, keyword_end: int) -> bool:
         return False
     line = text[line_start:line_end].rstrip(" \t\r")
     return not any(mark in line for mark in (". ", "! ", "? ")) and not line.endswith(
-        (".", "!", "?"))
+        (".", "!"))
 
 
 def _two_digit_year(yy: int, today: datetime.date) -> int:

@@ -34,6 +34,12 @@ def dates(text: str) -> list[str]:
      "14 avril 1969, merci de corriger.", ["14 avril 1969"]),
     ("Date of birth (as on your passport)\n\nPlease type it below; we reply within a "
      "day.\n02/11/1979", ["02/11/1979"]),
+    ("Could you confirm your date of birth so I can verify the account?\n\nUser: Sure, "
+     "no problem at all, it is 14/03/1987", ["14/03/1987"]),
+    ("¿Me puede indicar su fecha de nacimiento para verificar la cuenta?\nCliente: claro "
+     "que sí, es el 14/03/1987", ["14/03/1987"]),
+    ("Wie lautet Ihr Geburtsdatum?\nKunde: Moment, ich schaue kurz nach ... das wäre der "
+     "14. März 1987", ["14. März 1987"]),
 ])
 def test_a_date_under_a_heading_that_names_a_birth_date_is_one(text, want):
     assert dates(text) == want
@@ -87,6 +93,10 @@ RECENT = (datetime.date.today() - datetime.timedelta(days=400)).strftime("%d.%m.
     "Geburtsdatum-Feld: siehe Abschnitt 4.\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
     "Ein Eintrag von ganz unten, viele Zeilen später und weit weg: 12.04.1985",
     "Option b. 2.5 mg, option c. 5 mg",
+    "Wann haben Sie Geburtstag?\nKunde: Moment, ich schaue kurz nach, die Feier war am "
+    "14.03.1990",
+    "Is your date of birth on file? We checked. It is.\nThe account was opened on "
+    "14/03/1999 in the branch.",
     "Il est le meilleur au monde depuis longtemps.",
 ])
 def test_a_date_that_is_not_a_birth_date_is_left(text):
