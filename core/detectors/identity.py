@@ -420,14 +420,34 @@ def _year(digits: str, today: datetime.date) -> int:
 
 
 def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
-    """The date a match names, if it is a real day after 1900 and before today."""
-    dates = _readings(m, today)
-    return dates[0] if dates else None
+    """The date a match names, if it is a real day after 1900 and before today (the
+    likelier reading first: ``12/03/1985`` is the 3rd of December, or the 12th of
+    March)."""
+    for y, mo, d in _candidates(m, today):
+        try:
+            date = datetime.date(y, mo, d)
+        except ValueError:
+            continue
+        if _EARLIEST <= date < today:
+            return date
+    return None
 
 
-def _readings(m: re.Match[str], today: datetime.date) -> list[datetime.date]:
-    """The real days after 1900 and before today that a match may name, the likelier
-    reading first (``12/03/1985``: the 3rd of December or the 12th of March)."""
+def _readings(m: re.Match[str], today: datetime.date) -> set[datetime.date]:
+    """Every real day after 1900 and before today that a match may name."""
+    out: set[datetime.date] = set()
+    for y, mo, d in _candidates(m, today):
+        try:
+            date = datetime.date(y, mo, d)
+        except ValueError:
+            continue
+        if _EARLIEST <= date < today:
+            out.add(date)
+    return out
+
+
+def _candidates(m: re.Match[str], today: datetime.date) -> list[tuple[int, int, int]]:
+    """The (year, month, day) a match may name, the likelier reading first."""
     candidates: list[tuple[int, int, int]] = []
     if m.group("iy"):
         candidates.append((int(m.group("iy")), int(m.group("im")), int(m.group("id"))))
@@ -450,15 +470,10 @@ def _readings(m: re.Match[str], today: datetime.date) -> list[datetime.date]:
     else:
         candidates.append((_year(m.group("my"), today), _MONTHS[m.group("mm").lower()],
                            int(m.group("md"))))
-    out: list[datetime.date] = []
-    for y, mo, d in candidates:
-        try:
-            date = datetime.date(y, mo, d)
-        except ValueError:
-            continue
-        if datetime.date(1900, 1, 1) <= date < today:
-            out.append(date)
-    return out
+    return candidates
+
+
+_EARLIEST = datetime.date(1900, 1, 1)
 
 
 class DateOfBirthDetector:
@@ -508,26 +523,33 @@ class DateOfBirthDetector:
             if _A_DIGIT.search(text, lo, hi) is None:
                 continue  # every date has a digit
             dates = list(_DATE.finditer(text, lo, hi))
-            # the last date of birth found: its end and the days it may name
-            last_birth: tuple[int, list[datetime.date]] = (-_FAR, [])
+            # the last date of birth found: its end and its match
+            last_birth: tuple[int, re.Match[str] | None] = (-_FAR, None)
             for i, m in enumerate(dates):
                 start, end = m.span()
                 if start in taken:
                     continue
-                first = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD)
+                first = bisect.bisect_left(starts,
+                                           start - _DOB_LABEL_CONTEXT - _LONGEST_KEYWORD)
                 last = bisect.bisect_right(starts, end + _DOB_CONTEXT)
                 # A keyword's date is the first one after it, or, with none after it
                 # near enough, the last one before it: never one with a date between.
                 prev_end = dates[i - 1].end() if i else -1
                 next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
                 near = [(ks, ke) for ks, ke in keywords[first:last]
-                        if (0 <= start - ke <= _reach(text, ke, start) and ke >= prev_end)
+                        if (ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start))
                         or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
                             and next_start - ke > _DOB_CONTEXT)]
-                readings = _readings(m, today) if near or start - last_birth[0] <= (
-                    _DOB_CONTEXT) else []
-                if not near and not set(readings) & set(last_birth[1]):
-                    continue  # (a date of birth written again: "3. März 1978", "03.03.1978")
+                if not near and text.rfind("\n", max(0, start - _DOB_REACH), start) != -1:
+                    # a heading's keyword, farther up (``_reach``)
+                    farther = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD,
+                                                 0, first)
+                    near = [(ks, ke) for ks, ke in keywords[farther:first]
+                            if ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start)]
+                # else a date of birth written again: "3. März 1978", "03.03.1978"
+                again = not near and start - last_birth[0] <= _DOB_CONTEXT
+                if not near and not again:
+                    continue
                 before = text[start - 1] if start else " "
                 after = text[end] if end < len(text) else " "
                 if after == "T" and m.group("iy") and text.startswith("00:00", end + 1):
@@ -536,9 +558,10 @@ class DateOfBirthDetector:
                     continue
                 if after in "./-:" and text[end + 1:end + 2].isdigit():
                     continue  # 12.03.1985.4, 1985-03-12-7, a time 12/03/85:10
-                if not readings:
+                date = _birth_date(m, today)
+                if date is None or (again and last_birth[1] is not None and _readings(
+                        m, today).isdisjoint(_readings(last_birth[1], today))):
                     continue
-                date = readings[0]
                 if near and date.year > today.year - _RECENT_YEARS and all(
                         _EVENT_WORD.match(text, ks) for ks, _ in near):
                     continue  # "Geburtstagsfeier am 14.03.2024": a party, not a birth
@@ -549,7 +572,7 @@ class DateOfBirthDetector:
                     # under a heading only: an adult's date, and the heading names the
                     # birth date, not a party ("Subject: birthday party")
                     continue
-                last_birth = (end, readings)
+                last_birth = (end, m)
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
         return found
 
