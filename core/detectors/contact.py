@@ -203,8 +203,17 @@ def _after_identifier(text: str, start: int) -> bool:
         return False
     last = words[-1]
     rest = window[last.end():]
-    return (last.group() in _ID_WORDS and not any(c.isdigit() for c in rest)
+    word = last.group()
+    return ((word in _ID_WORDS or (word.endswith("nummer") and not word.startswith(
+        _PHONE_NUMBER_WORDS))) and not any(c.isdigit() for c in rest)
             and all(w.group() in _ID_QUALIFIERS for w in _WORDS_BEFORE.finditer(rest)))
+
+
+# German compounds in "-nummer" that name a phone's number; any other is an
+# identifier's ("Bestellnummer", "Sendungsnummer", "Vertragsnummer").
+_PHONE_NUMBER_WORDS = ("telefon", "tel", "handy", "mobil", "fax", "ruf", "notruf", "durchwahl",
+                       "festnetz", "service", "hotline", "kontakt", "zentral", "whatsapp",
+                       "rückruf", "privat", "büro", "nummer")
 
 
 # Words that say a number nearby is a phone number (bare digits need one).
@@ -565,6 +574,8 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Spain: "612 34 56 78", "968 24 17 50"; Madrid's and Barcelona's "91 552 78 40"
     (re.compile(r"[6-9][0-9]{2}(?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
     (re.compile(r"9[1-8](?P<s>[ .\-])[0-9]{3}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    # Germany's mobiles: "0171 2345678", "0151-23456789", "0176/98765432"
+    (re.compile(r"01[5-7][0-9][ /\-][0-9]{7,8}\Z"), "DE"),
     # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
     # areas' "020 7946 0958"
     (re.compile(r"0(?:7[0-9]{3} [0-9]{6}|1[0-9]{2} [0-9]{3} [0-9]{4}|2[0-9] [0-9]{4} [0-9]{4})\Z"),

@@ -93,6 +93,8 @@ def test_identifiers_amounts_and_dates_beside_them_are_not_phone_numbers(text):
     ("Emily Clark\n07911 123456\nemily@gmail.com", ["07911 123456"]),
     ("Tom Hall, 0161 496 0000, tom@gmail.com", ["0161 496 0000"]),
     ("Anna Weber: 020 7946 0958", ["020 7946 0958"]),
+    ("Schmidt;0171 2345678;Berlin", ["0171 2345678"]),
+    ("Kevin Braun · 0176/98765432 · kevin@gmail.com", ["0176/98765432"]),
 ])
 def test_a_grouping_only_one_country_writes_says_its_plan(text, want):
     assert phones(text) == want
@@ -103,6 +105,9 @@ def test_a_grouping_only_one_country_writes_says_its_plan(text, want):
     "Emily Clark\n0791 1123 456\nemily@gmail.com",
     "Tracking 06 12 34 56 78, order 612 34 56 78",
     "Version 06.12.34.56.78 released",
+    "SKU 0171 2345678, Artikel 0151-23456789",
+    "Sendungsnummer 0176/98765432",
+    "Vertragsnummer: 0171 2345678",
     "batch 020 7946 0958/3 shipped",
 ])
 def test_such_a_grouping_as_an_identifier_or_a_version_is_not_found(text):
@@ -115,3 +120,11 @@ def test_such_a_grouping_as_an_identifier_or_a_version_is_not_found(text):
 ])
 def test_tel_with_its_accent_calls_bare_digits_a_number(text, want):
     assert phones(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "Telefonnummer 0171 2345678", "Handynummer: 0171 2345678", "Rückrufnummer 0171 2345678",
+    "meine Nummer 0171 2345678",
+])
+def test_a_german_compound_that_names_a_phone_is_no_identifier(text):
+    assert phones(text) == ["0171 2345678"]
