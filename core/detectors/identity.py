@@ -17,7 +17,9 @@
   birth; 64 when a colon ends what stands between them, as after a form's label with
   a note; 100 when the keyword is in a heading above the date, a title or a label on
   a line of its own, and the date is at least 14 years old), that is a real day, after
-  1900 and in the past; the same day written again right after a date of birth, in
+  1900 and in the past; a date beside an age ("37 Jahre alt", "45 y/o", "elle a 37
+  ans", "tiene 30 años") that makes it the person's birth date; the same day written
+  again right after a date of birth, in
   either numeric order ("„3. März 1978“ ... „03.03.1978“"); and a date in the column of
   a table (CSV, TSV, ``;`` or ``|`` separated) whose header names a birth date
   (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...), down to a line with another
@@ -247,6 +249,23 @@ _KEYWORD_SCANS = tuple(re.compile(p) for p in (
     # "dio a luz"
     rb"b\.(?= ?(?:[0-9]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
     rb"zur welt", rb"au monde", rb"al mundo", rb"d(?:i[o?]|ar|ado) a luz"))
+# An age, in the lower view: "37 years old", "37 y/o", "37 Jahre alt", "37-jährig",
+# "37 años de edad"; "aged 37", "age: 37", "Alter: 37", "edad: 37", "âge : 37"; and "37
+# ans", "37 años" after a verb that gives an age ("elle a 37 ans", "âgée de 37 ans",
+# "tiene 37 años"). A date beside an age that makes it the person's birth date is one.
+# (Each pattern starts with a digit or a literal, which the regex engine skips to.)
+_AGE_SCANS = tuple(re.compile(p) for p in (
+    rb"(?P<n>[0-9]{1,3})(?: ?(?:years?|yrs?)[ -]old| ?y/o| jahre alt|-j\?hrig"
+    rb"|(?P<unit> a\?os| ans))(?![a-z0-9])",
+    rb"age[ds]?:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])", rb"alter:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])",
+    rb"edad:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])", rb"\?ge ?:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])"))
+# The words before "37 ans", "37 años" that make it an age (not "depuis 3 ans", "hace 3
+# años"), in the lower view.
+_AGE_VERBS = (b" a", b" ai", b" as", b" avait", b"?g?e de", b"?g? de", b"?g?es de", b"tiene",
+              b"tengo", b"ten?a", b"cumple", b"cumpli?", b"cumplir?")
+# How many years before today a date of birth beside an age may be: the age, one fewer
+# (the birthday to come), or up to six more (a text written some years ago).
+_AGE_SPAN = (-1, 6)
 # A "?" in a keyword above (a letter the lower view does not hold) must be one of these
 # in the text: né, née, nés (French), nací, nació (Spanish), cumpleaños.
 _KEYWORD_LETTERS = "éÉíÍóÓñÑ"
@@ -511,12 +530,14 @@ class DateOfBirthDetector:
     def detect(self, text: str) -> Iterable[Detection]:
         if b"0" not in _views.classes(text):
             return []  # every date has a digit (every digit is "0" in the view)
-        keywords = self._keywords(text)
-        if not keywords:
+        births = self._keywords(text)
+        ages = self._ages(text)
+        if not births and not ages:
             return []
+        keywords = sorted(births + [(ks, ke) for ks, (ke, _) in ages.items()]) if ages else births
         today = datetime.date.today()
         starts = [ks for ks, _ in keywords]
-        found = self._in_tables(text, keywords, today)
+        found = self._in_tables(text, births, today)
         taken = {d.start for d in found}
         reach = _DOB_REACH + 2 * _LONGEST_DATE + _DOB_CONTEXT
         for lo, hi in _windows(keywords, reach, len(text)):
@@ -572,6 +593,10 @@ class DateOfBirthDetector:
                     # under a heading only: an adult's date, and the heading names the
                     # birth date, not a party ("Subject: birthday party")
                     continue
+                if ages and all(ks in ages for ks, _ in near) and not any(
+                        _AGE_SPAN[0] <= today.year - date.year - ages[ks][1] <= _AGE_SPAN[1]
+                        for ks, _ in near):
+                    continue  # an age beside a date that is not its birth date
                 last_birth = (end, m)
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
         return found
@@ -632,6 +657,23 @@ class DateOfBirthDetector:
         if not headers:
             return ""
         return "".join(headers) + filler + "\n" + text[last_line:]
+
+    @staticmethod
+    def _ages(text: str) -> dict[int, tuple[int, int]]:
+        """Where ages are (``_AGE_SCANS``): per start, the end and the age."""
+        view = _views.lower(text)
+        ages: dict[int, tuple[int, int]] = {}
+        for scan in _AGE_SCANS:
+            for m in scan.finditer(view):
+                start = m.start()
+                if start and view[start - 1:start].isalnum():
+                    continue  # 137 years, mage: 3
+                if "unit" in scan.groupindex and m.group("unit") and not (
+                        view.endswith(_AGE_VERBS, max(0, start - 12), start - 1)
+                        or view.startswith(b" de edad", m.end())):
+                    continue  # "depuis 3 ans", "hace 3 años": a time, not an age
+                ages[start] = (m.end(), int(m.group("n")))
+        return ages
 
     @staticmethod
     def _keywords(text: str) -> list[tuple[int, int]]:

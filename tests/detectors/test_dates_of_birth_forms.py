@@ -111,3 +111,31 @@ def test_a_date_that_is_not_a_birth_date_is_left(text):
 def test_another_date_after_a_date_of_birth_is_not_one(text, want):
     assert dates(text) == want
 
+
+
+YEAR = datetime.date.today().year
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    (f"Anna Weber, 37 Jahre alt (14.03.{YEAR - 37})", f"14.03.{YEAR - 37}"),
+    (f"Patient: John Smith, 45 y/o, 03/14/{YEAR - 46}", f"03/14/{YEAR - 46}"),
+    (f"Elle a 37 ans, le 14/03/{YEAR - 38} à Lyon", f"14/03/{YEAR - 38}"),
+    (f"Âgée de 52 ans (2 mars {YEAR - 53})", f"2 mars {YEAR - 53}"),
+    (f"Mi hijo tiene 30 años: 14/03/{YEAR - 32}", f"14/03/{YEAR - 32}"),
+    (f"edad: 41, {YEAR - 42}-05-06", f"{YEAR - 42}-05-06"),
+    (f"age: 37 | {YEAR - 39}-03-14", f"{YEAR - 39}-03-14"),
+])
+def test_a_date_beside_an_age_it_fits_is_a_birth_date(text, want):
+    assert dates(text) == [want]
+
+
+@pytest.mark.parametrize("text", [
+    "Anna, 37 Jahre alt, Eintritt 14.03.2015",             # the age does not fit
+    f"depuis 3 ans, le 14/03/{YEAR - 4}",                   # a time, not an age
+    f"hace 3 años, el 14/03/{YEAR - 3}",
+    f"page: 37, updated 03/14/{YEAR - 37}",                 # not an age's word
+    f"Alter: 37, Aufnahme 12.03.{YEAR - 2}",
+    f"a 5-year-old laptop bought 03/14/{YEAR - 5}",
+])
+def test_a_date_beside_an_age_it_does_not_fit_is_left(text):
+    assert dates(text) == []

@@ -4,6 +4,8 @@ guard does), for every built-in detector, however the text is cut."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -59,7 +61,8 @@ VOCABULARY = {
                       "mar", "1", "12", "1985", "of ", "*", "b. ", " zur Welt",
                       "T00:00Z", "\n", "BUG-1: Geburtsdatum falsch\n",
                       "Import aus dem Portal: ", "3. März 1978", "03.03.1978",
-                      " wird als leer übernommen, "],
+                      " wird als leer übernommen, ", "37 Jahre alt ", "age: 38 ",
+                      "elle a 39 ans ", "depuis "],
 }
 
 
@@ -351,6 +354,8 @@ WRITTEN = [
               "caller_id=+4915123456789"),
     ("phone", "Familiar de contacto de la paciente: Rosa Cortés, 968 24 17 50\nDomicilio"),
     ("phone", "mon numéro c'est le 0612345678, merci"),
+    ("date-of-birth", f"Anna Weber, 37 Jahre alt, Köln ({datetime.date.today().year - 38}"
+                      "-03-14), Eintritt 2015-04-01"),
     ("api-key", 'SECRET_KEY = "k9#t2v!x@8qz$1m^4w&l7p0r(e3y)u6b_d5n+c-h*s"\nDEBUG = False'),
     ("api-key", "- Token de Cloudflare: gHk2v9QzL_mP4xR7tN1sW8yB3cD6fJ0aE5uI2oYe\nFactura"),
 ]
