@@ -10,8 +10,11 @@
   ``regions``, of the countries the text points at (US always; the country codes,
   country domains, language and script of the text: ``tripwire.detectors.regions``;
   right after a phone word such as "Tel.", "Fax" or "Mobil", those of the countries of
-  English, German, French and Spanish too). A dash and one or two digits after a
-  number are its extension (``0221 9438-0``), left out.
+  English, German, French and Spanish too; and a number grouped as only one country
+  writes them, ``06 12 34 56 78``, ``612 34 56 78``, ``07911 123456``, in its plan). A dash and one or two digits after a
+  number are its extension (``0221 9438-0``, ``0561 93188-0 · Fax``), left out; a
+  number with its country code may stand after ``=`` or before the ``@`` of a dial
+  string (``caller_id=+49...``, ``[+34915527840@entrantes:1]``).
   Dates, IP addresses, ISBNs, version strings, amounts and numbers after "order",
   "invoice", "#", "n°", "Kundennummer", "pedido", ... are not phone numbers (a phone's
   "Nr." is not an identifier's: "Tel.-Nr.", "Phone no."), and bare
@@ -174,7 +177,7 @@ _ID_WORDS = frozenset("""
     sendung artikel artikelnummer art.-nr art-nr seriennummer serie série modell modèle
     modelo produkt produit producto pedido factura cliente contrato expediente envío
     lieferschein albarán albaran bordereau steuer-id steuernummer steuer-nr st.-nr idnr
-    identifikationsnummer tin ean gtin upc
+    identifikationsnummer tin ean gtin upc referencia referenz
 """.split())
 _ID_QUALIFIERS = frozenset("no nr num number id n° nº núm número de".split())
 _ID_MARKS = ("#", "n°", "nº", "nr.", "no.")
@@ -202,15 +205,24 @@ def _after_identifier(text: str, start: int) -> bool:
         return False
     last = words[-1]
     rest = window[last.end():]
-    return (last.group() in _ID_WORDS and not any(c.isdigit() for c in rest)
+    word = last.group()
+    return ((word in _ID_WORDS or (word.endswith("nummer") and not word.startswith(
+        _PHONE_NUMBER_WORDS))) and not any(c.isdigit() for c in rest)
             and all(w.group() in _ID_QUALIFIERS for w in _WORDS_BEFORE.finditer(rest)))
+
+
+# German compounds in "-nummer" that name a phone's number; any other is an
+# identifier's ("Bestellnummer", "Sendungsnummer", "Vertragsnummer").
+_PHONE_NUMBER_WORDS = ("telefon", "tel", "handy", "mobil", "fax", "ruf", "notruf", "durchwahl",
+                       "festnetz", "service", "hotline", "kontakt", "zentral", "whatsapp",
+                       "rückruf", "privat", "büro", "nummer")
 
 
 # Words that say a number nearby is a phone number (bare digits need one).
 _PHONE_WORDS = re.compile(
-    r"(?i)(?<![^\W\d_])(?:tel|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
+    r"(?i)(?<![^\W\d_])(?:t[eé]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
     r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
-    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]mero|number|nummer)")
+    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
 # Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
 # number right after one is tried in the plans of ``CALLED_REGIONS`` too.
 _CALLED = re.compile(
@@ -229,6 +241,8 @@ CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
 # Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
 # ``+49 30 123456-12``).
 _SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
+# The same extension right after a number, whatever follows it ("0561 93188-0 · Fax").
+_EXTENSION = re.compile(r"-[0-9]{1,2}(?![0-9]|[.\-/][0-9])")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
 _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
                            "durchwahl urgence urgencias emergency".split())
@@ -516,10 +530,14 @@ class PhoneDetector:
         """Cheap checks before asking phonenumbers: context and shape (``_shaped``)."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
-        if before.isalnum() or before in _BAD_BEFORE or after.isalnum() or after in _BAD_AFTER:
+        plus = value.startswith(_PLUS)
+        if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
+                or after.isalnum() or (after in _BAD_AFTER and not (plus and after == "@"))):
+            # (a number with its country code is one after "caller_id=" and before the
+            # "@" of a dial string or SIP address: "[+34915527840@entrantes:1]")
             return False
-        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _SWITCHBOARD.match(
-                text, end, end + 4):
+        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
+                text, end):
             return False
         national = not value.startswith(_PLUS)
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
@@ -594,8 +612,11 @@ class PhoneDetector:
         pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
             return True
-        return _CALLED.search(text, max(0, start - 24), start) is not None and any(
-            valid(value, region) for region in CALLED_REGIONS if region not in pointed)
+        if _CALLED.search(text, max(0, start - 24), start) is not None and any(
+                valid(value, region) for region in CALLED_REGIONS if region not in pointed):
+            return True
+        return any(valid(value, region) for shape, region in _NATIONAL_SHAPES
+                   if region not in pointed and shape.match(value))
 
     def _check(self, value: str, region: str | None) -> bool:
         """Whether phonenumbers says ``value`` is a valid number in ``region`` (``None``:
@@ -633,6 +654,23 @@ class PhoneDetector:
             return False  # (what is_valid_number finds too, at a tenth of its cost)
         return bool(pn.is_valid_number(parsed))
 
+
+# Groupings that one country writes its national numbers in and others seldom do: a
+# number grouped so is tried in that country's plan whatever the text around it says
+# (a signature of a name, a number and an address at gmail.com says nothing else).
+_NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # France: five pairs from the trunk prefix, "06 12 34 56 78", "01.42.68.53.00"
+    (re.compile(r"0[1-9](?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){3}\Z"), "FR"),
+    # Spain: "612 34 56 78", "968 24 17 50"; Madrid's and Barcelona's "91 552 78 40"
+    (re.compile(r"[6-9][0-9]{2}(?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    (re.compile(r"9[1-8](?P<s>[ .\-])[0-9]{3}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    # Germany's mobiles: "0171 2345678", "0151-23456789", "0176/98765432"
+    (re.compile(r"01[5-7][0-9][ /\-][0-9]{7,8}\Z"), "DE"),
+    # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
+    # areas' "020 7946 0958"
+    (re.compile(r"0(?:7[0-9]{3} [0-9]{6}|1[0-9]{2} [0-9]{3} [0-9]{4}|2[0-9] [0-9]{4} [0-9]{4})\Z"),
+     "GB"),
+)
 
 # North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
 # 415-5552671, 4155552671, 14155552671.

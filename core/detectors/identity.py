@@ -15,7 +15,12 @@
   "cumpleaños", ``dateOfBirth``, ...) with no
   other date between them (``DOB: 01/15/2015 Start date: 09/03/2024`` is one date of
   birth; 64 when a colon ends what stands between them, as after a form's label with
-  a note), that is a real day, after 1900 and in the past; and a date in the column of
+  a note; 100 when the keyword is in a heading above the date, a title or a label on
+  a line of its own, and the date is at least 14 years old), that is a real day, after
+  1900 and in the past; a date beside an age ("37 Jahre alt", "45 y/o", "elle a 37
+  ans", "tiene 30 años") that makes it the person's birth date; the same day written
+  again right after a date of birth, in
+  either numeric order ("„3. März 1978“ ... „03.03.1978“"); and a date in the column of
   a table (CSV, TSV, ``;`` or ``|`` separated) whose header names a birth date
   (``dob``, ``date_of_birth``, ``Geburtsdatum``, ...), down to a line with another
   number of fields or longer than 400 characters. Only the date is reported.
@@ -68,6 +73,14 @@ _DOB_CONTEXT = 40  # how far from a date its keyword may be
 # how far when a colon ends what stands between: a form's label with a note in it
 # ("Date of birth (as shown on your passport, DD/MM/YYYY): 14/03/1987")
 _DOB_LABEL_CONTEXT = 64
+# how far when the keyword is in a heading above the date (a ticket's or a message's
+# title, a form's label on a line of its own: ``_HEADING_LINE``), and the date is
+# older than ``_ADULT_YEARS``: "BUG-552: Geburtsdatum in Langform wird nicht erkannt\n
+# Import aus dem Bewerberportal: „3. März 1978“ ..."
+_DOB_HEADING_CONTEXT = 100
+_HEADING_LINE = 80  # the longest line a heading is
+_ADULT_YEARS = 14
+_DOB_REACH = max(_DOB_LABEL_CONTEXT, _DOB_HEADING_CONTEXT)
 _FAR = 1 << 62  # farther than any text
 _LONGEST_HEADER = 400  # the longest header line of a table that is looked at
 _LONGEST_ROW = 400  # the longest row of a table: a longer line ends it
@@ -230,7 +243,29 @@ def _header_above(text: str, line_start: int, line: str, sep: str, lines: int) -
 _KEYWORD_SCANS = tuple(re.compile(p) for p in (
     rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b|dn)", rb"geb(?:oren|\.|urt[a-z?]*)?",
     rb"n(?:a(?:iss(?:ance|\.)?|c(?:i(?:d[oa]s?|miento|mos|ste|eron|\?)|\?|\.))|\?(?:es?|s)?)",
-    rb"cumplea(?:\?|n)os", rb"\*(?= ?[0-9])"))
+    rb"cumplea(?:\?|n)os", rb"\*(?= ?[0-9])",
+    # "b." right before a date (``Ann Lee (b. 1987-03-03)``), and the phrases for being
+    # born or giving birth: "zur Welt gekommen", "venu au monde", "vino al mundo",
+    # "dio a luz"
+    rb"b\.(?= ?(?:[0-9]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+    rb"zur welt", rb"au monde", rb"al mundo", rb"d(?:i[o?]|ar|ado) a luz"))
+# An age, in the lower view: "37 years old", "37 y/o", "37 Jahre alt", "37-jährig",
+# "37 años de edad"; "aged 37", "age: 37", "Alter: 37", "edad: 37", "âge : 37"; and "37
+# ans", "37 años" after a verb that gives an age ("elle a 37 ans", "âgée de 37 ans",
+# "tiene 37 años"). A date beside an age that makes it the person's birth date is one.
+# (Each pattern starts with a digit or a literal, which the regex engine skips to.)
+_AGE_SCANS = tuple(re.compile(p) for p in (
+    rb"(?P<n>[0-9]{1,3})(?: ?(?:years?|yrs?)[ -]old| ?y/o| jahre alt|-j\?hrig"
+    rb"|(?P<unit> a\?os| ans))(?![a-z0-9])",
+    rb"age[ds]?:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])", rb"alter:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])",
+    rb"edad:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])", rb"\?ge ?:? ?(?P<n>[0-9]{1,3})(?![a-z0-9])"))
+# The words before "37 ans", "37 años" that make it an age (not "depuis 3 ans", "hace 3
+# años"), in the lower view.
+_AGE_VERBS = (b" a", b" ai", b" as", b" avait", b"?g?e de", b"?g? de", b"?g?es de", b"tiene",
+              b"tengo", b"ten?a", b"cumple", b"cumpli?", b"cumplir?")
+# How many years before today a date of birth beside an age may be: the age, one fewer
+# (the birthday to come), or up to six more (a text written some years ago).
+_AGE_SPAN = (-1, 6)
 # A "?" in a keyword above (a letter the lower view does not hold) must be one of these
 # in the text: né, née, nés (French), nací, nació (Spanish), cumpleaños.
 _KEYWORD_LETTERS = "éÉíÍóÓñÑ"
@@ -292,6 +327,7 @@ _DATE = re.compile(
     (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
     | (?P<cy>(?:19|20)[0-9]{{2}})(?P<cm>0[1-9]|1[0-2])(?P<cd>0[1-9]|[12][0-9]|3[01])
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
+    | (?P<sa>[0-9]{{1,2}})(?P<ssep>\ ?[-/.]\ |\ )(?P<sb>[0-9]{{1,2}})(?P=ssep)(?P<sy>(?:19|20)[0-9]{{2}})
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
       (?:{_SPACE}(?:de|del))?{_SEP}'?(?P<dy>[0-9]{{4}}|[0-9]{{2}})
     | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
@@ -309,6 +345,10 @@ _DATE_START = re.compile(
     + rb")(?![a-z?])|[a-z?]+\Z)")
 _LONGEST_DATE = 44     # "18 de septiembre de 1997" (40 at most with the widest spacing)
 _LONGEST_KEYWORD = 32  # "geburtsdatumsangabe" and then some
+# What a date's verdict may read before it: a date of birth it repeats (up to
+# ``_DOB_CONTEXT`` before it), that one's keyword and the heading line the keyword is in.
+_CHAIN_LOOKBEHIND = (_DOB_CONTEXT + _LONGEST_DATE + _DOB_REACH + _LONGEST_KEYWORD
+                     + _HEADING_LINE + 4)
 
 
 @attrs.frozen
@@ -363,11 +403,30 @@ def _windows(keywords: list[tuple[int, int]], reach: int, size: int) -> list[tup
 
 def _reach(text: str, keyword_end: int, date_start: int) -> int:
     """How far a date may be after the keyword that ends at ``keyword_end``: farther
-    when a colon ends what stands between them (a form's label and its note)."""
+    when a colon ends what stands between them (a form's label and its note), and
+    farther still when the keyword is in a heading above the date (``_heading``)."""
     if date_start - keyword_end <= _DOB_CONTEXT:
         return _DOB_CONTEXT
     between = text[keyword_end:date_start].rstrip(" \t\"'(")
-    return _DOB_LABEL_CONTEXT if between.endswith(":") and "\n" not in between else _DOB_CONTEXT
+    if "\n" not in between:
+        return _DOB_LABEL_CONTEXT if between.endswith(":") else _DOB_CONTEXT
+    return _DOB_HEADING_CONTEXT if _heading(text, keyword_end) else _DOB_CONTEXT
+
+
+def _heading(text: str, keyword_end: int) -> bool:
+    """Whether the keyword that ends at ``keyword_end`` is in a heading: a line of at
+    most ``_HEADING_LINE`` characters with no sentence's end in it but a question's or
+    a colon at its end (a title, a subject, a label on a line of its own, the question
+    that asks for the date), which names what the lines below it are about."""
+    line_start = text.rfind("\n", max(0, keyword_end - _HEADING_LINE - 1), keyword_end) + 1
+    if not line_start and keyword_end > _HEADING_LINE:
+        return False  # (the line starts farther back)
+    line_end = text.find("\n", keyword_end, line_start + _HEADING_LINE + 1)
+    if line_end == -1:
+        return False
+    line = text[line_start:line_end].rstrip(" \t\r")
+    return not any(mark in line for mark in (". ", "! ", "? ")) and not line.endswith(
+        (".", "!"))
 
 
 def _two_digit_year(yy: int, today: datetime.date) -> int:
@@ -380,7 +439,34 @@ def _year(digits: str, today: datetime.date) -> int:
 
 
 def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
-    """The date a match names, if it is a real day after 1900 and before today."""
+    """The date a match names, if it is a real day after 1900 and before today (the
+    likelier reading first: ``12/03/1985`` is the 3rd of December, or the 12th of
+    March)."""
+    for y, mo, d in _candidates(m, today):
+        try:
+            date = datetime.date(y, mo, d)
+        except ValueError:
+            continue
+        if _EARLIEST <= date < today:
+            return date
+    return None
+
+
+def _readings(m: re.Match[str], today: datetime.date) -> set[datetime.date]:
+    """Every real day after 1900 and before today that a match may name."""
+    out: set[datetime.date] = set()
+    for y, mo, d in _candidates(m, today):
+        try:
+            date = datetime.date(y, mo, d)
+        except ValueError:
+            continue
+        if _EARLIEST <= date < today:
+            out.add(date)
+    return out
+
+
+def _candidates(m: re.Match[str], today: datetime.date) -> list[tuple[int, int, int]]:
+    """The (year, month, day) a match may name, the likelier reading first."""
     candidates: list[tuple[int, int, int]] = []
     if m.group("iy"):
         candidates.append((int(m.group("iy")), int(m.group("im")), int(m.group("id"))))
@@ -389,9 +475,12 @@ def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
         if len(m.group("y")) == 2:
             y = _two_digit_year(y, today)
         if m.group("sep") == ".":
-            candidates.append((y, b, a))          # 31.12.1985: day first
+            candidates += [(y, b, a), (y, a, b)]  # 31.12.1985: day first; 12.31.1985
         else:
             candidates += [(y, a, b), (y, b, a)]  # 12/31/1985 or 31/12/1985
+    elif m.group("sa"):  # 14 03 1987, 14. 03. 1987, 14 / 03 / 1987: day first
+        a, b, y = int(m.group("sa")), int(m.group("sb")), int(m.group("sy"))
+        candidates += [(y, b, a), (y, a, b)]
     elif m.group("cy"):
         candidates.append((int(m.group("cy")), int(m.group("cm")), int(m.group("cd"))))
     elif m.group("dd"):
@@ -400,14 +489,10 @@ def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
     else:
         candidates.append((_year(m.group("my"), today), _MONTHS[m.group("mm").lower()],
                            int(m.group("md"))))
-    for y, mo, d in candidates:
-        try:
-            date = datetime.date(y, mo, d)
-        except ValueError:
-            continue
-        if datetime.date(1900, 1, 1) <= date < today:
-            return date
-    return None
+    return candidates
+
+
+_EARLIEST = datetime.date(1900, 1, 1)
 
 
 class DateOfBirthDetector:
@@ -419,9 +504,10 @@ class DateOfBirthDetector:
     #: A table's row (at most ``_LONGEST_ROW`` characters), whose end decides its date;
     #: elsewhere a date of up to 44 characters, 64 of distance, a keyword of up to 32.
     max_length = _LONGEST_ROW + 2
-    #: Before a date: its keyword, up to 64 characters away (a table's header is
-    #: ``context``).
-    lookbehind = 140
+    #: Before a date: the date of birth it may repeat (40 characters away, 44 long),
+    #: that one's keyword (up to 100 characters before it, 32 long) and the heading
+    #: line the keyword is in (80); a table's header is ``context``.
+    lookbehind = _CHAIN_LOOKBEHIND
 
     @staticmethod
     def hold_from(text: str) -> int:
@@ -444,17 +530,22 @@ class DateOfBirthDetector:
     def detect(self, text: str) -> Iterable[Detection]:
         if b"0" not in _views.classes(text):
             return []  # every date has a digit (every digit is "0" in the view)
-        keywords = self._keywords(text)
-        if not keywords:
+        births = self._keywords(text)
+        ages = self._ages(text)
+        if not births and not ages:
             return []
+        keywords = sorted(births + [(ks, ke) for ks, (ke, _) in ages.items()]) if ages else births
         today = datetime.date.today()
         starts = [ks for ks, _ in keywords]
-        found = self._in_tables(text, keywords, today)
+        found = self._in_tables(text, births, today)
         taken = {d.start for d in found}
-        for lo, hi in _windows(keywords, _DOB_LABEL_CONTEXT + _LONGEST_DATE, len(text)):
+        reach = _DOB_REACH + 2 * _LONGEST_DATE + _DOB_CONTEXT
+        for lo, hi in _windows(keywords, reach, len(text)):
             if _A_DIGIT.search(text, lo, hi) is None:
                 continue  # every date has a digit
             dates = list(_DATE.finditer(text, lo, hi))
+            # the last date of birth found: its end and its match
+            last_birth: tuple[int, re.Match[str] | None] = (-_FAR, None)
             for i, m in enumerate(dates):
                 start, end = m.span()
                 if start in taken:
@@ -467,23 +558,46 @@ class DateOfBirthDetector:
                 prev_end = dates[i - 1].end() if i else -1
                 next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
                 near = [(ks, ke) for ks, ke in keywords[first:last]
-                        if (0 <= start - ke <= _reach(text, ke, start) and ke >= prev_end)
+                        if (ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start))
                         or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
                             and next_start - ke > _DOB_CONTEXT)]
-                if not near:
+                if not near and text.rfind("\n", max(0, start - _DOB_REACH), start) != -1:
+                    # a heading's keyword, farther up (``_reach``)
+                    farther = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD,
+                                                 0, first)
+                    near = [(ks, ke) for ks, ke in keywords[farther:first]
+                            if ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start)]
+                # else a date of birth written again: "3. März 1978", "03.03.1978"
+                again = not near and start - last_birth[0] <= _DOB_CONTEXT
+                if not near and not again:
                     continue
                 before = text[start - 1] if start else " "
                 after = text[end] if end < len(text) else " "
+                if after == "T" and m.group("iy") and text.startswith("00:00", end + 1):
+                    after = " "  # 1987-03-14T00:00:00Z: a date stored as a time (not 10:00)
                 if before.isalnum() or before in "_./-" or after.isalnum() or after == "_":
                     continue
                 if after in "./-:" and text[end + 1:end + 2].isdigit():
                     continue  # 12.03.1985.4, 1985-03-12-7, a time 12/03/85:10
                 date = _birth_date(m, today)
-                if date is None:
+                if date is None or (again and last_birth[1] is not None and _readings(
+                        m, today).isdisjoint(_readings(last_birth[1], today))):
                     continue
-                if date.year > today.year - _RECENT_YEARS and all(
+                if near and date.year > today.year - _RECENT_YEARS and all(
                         _EVENT_WORD.match(text, ks) for ks, _ in near):
                     continue  # "Geburtstagsfeier am 14.03.2024": a party, not a birth
+                if near and all(start - ke > _DOB_CONTEXT and "\n" in text[ke:start]
+                                for ks, ke in near) and (
+                        date.year > today.year - _ADULT_YEARS
+                        or any(_EVENT_WORD.match(text, ks) for ks, _ in near)):
+                    # under a heading only: an adult's date, and the heading names the
+                    # birth date, not a party ("Subject: birthday party")
+                    continue
+                if ages and all(ks in ages for ks, _ in near) and not any(
+                        _AGE_SPAN[0] <= today.year - date.year - ages[ks][1] <= _AGE_SPAN[1]
+                        for ks, _ in near):
+                    continue  # an age beside a date that is not its birth date
+                last_birth = (end, m)
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
         return found
 
@@ -545,6 +659,23 @@ class DateOfBirthDetector:
         return "".join(headers) + filler + "\n" + text[last_line:]
 
     @staticmethod
+    def _ages(text: str) -> dict[int, tuple[int, int]]:
+        """Where ages are (``_AGE_SCANS``): per start, the end and the age."""
+        view = _views.lower(text)
+        ages: dict[int, tuple[int, int]] = {}
+        for scan in _AGE_SCANS:
+            for m in scan.finditer(view):
+                start = m.start()
+                if start and view[start - 1:start].isalnum():
+                    continue  # 137 years, mage: 3
+                if "unit" in scan.groupindex and m.group("unit") and not (
+                        view.endswith(_AGE_VERBS, max(0, start - 12), start - 1)
+                        or view.startswith(b" de edad", m.end())):
+                    continue  # "depuis 3 ans", "hace 3 años": a time, not an age
+                ages[start] = (m.end(), int(m.group("n")))
+        return ages
+
+    @staticmethod
     def _keywords(text: str) -> list[tuple[int, int]]:
         """Where birth keywords are, as whole words."""
         view = _views.lower(text)
@@ -564,9 +695,12 @@ class DateOfBirthDetector:
                         text[i] not in _KEYWORD_LETTERS
                         for i in range(start, end) if view[i] == ord("?")):
                     continue  # n?e must be né, naci? nació
-                if view[start] == ord("*") and (
-                        text[start - 1:start] not in (" ", "(", "\t")
-                        or text[:start].rstrip(" \t(")[-1:] in _NOT_BEFORE_STAR):
-                    continue  # "Max Muster (* 14.03.1987)"; not a bullet, "3 * 12.03"
+                if view[start] == ord("*") and not (
+                        text[start - 1:start] in ("", "\n") and text[start + 1].isdigit()
+                ) and (text[start - 1:start] not in (" ", "(", "\t")
+                       or text[:start].rstrip(" \t(")[-1:] in _NOT_BEFORE_STAR):
+                    # "Max Muster (* 14.03.1987)", "*12.04.1985 in Kassel" at a line's
+                    # start (a bullet has a space after it); not a bullet, "3 * 12.03"
+                    continue
                 words.append((start, end))
         return sorted(words)

@@ -56,10 +56,10 @@ LANGUAGES: dict[str, frozenset[str]] = {
                     "mein meine unter vielen dank telefon handy anrufen rufen".split()),
     "fr": frozenset("le les et est pas pour avec vous je une des du sur nous votre merci "
                     "au aux ce qui dans bonjour cette sont mais très être mon téléphone "
-                    "portable appeler joindre".split()),
+                    "portable appeler joindre de la en".split()),
     "es": frozenset("el los las es para con usted por una del que gracias nos como pero muy "
                     "hola está este esta son tiene al mi móvil teléfono llame llámame "
-                    "llamar".split()),
+                    "llamar de la en su sus lo se ya también saludos".split()),
     "it": frozenset("il di che per con non una sono grazie della gli alla nel questo anche "
                     "ciao".split()),
     "pt": frozenset("os não com você uma do da obrigado seu sua isso muito olá está em".split()),

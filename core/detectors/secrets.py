@@ -54,11 +54,17 @@ or after it rules it out (``sk-8 risk``, a longer token).
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
   ``credentials``, ``*_KEY``; German, French and Spanish ``Schlüssel``, ``Kennwort``,
-  ``clé``, ``jeton``, ``clave``, ``contraseña`` with up to three words before the
-  value; not ``public key``, ``cache_key``, ``primary key``) and an
-  assignment, a colon, ``is`` or a space, whose Shannon entropy is close to that of a random string of its length and
-  alphabet. UUIDs, paths, placeholders (``your_api_key_here``) and made-up values
-  (``abc0123456789``: six characters in a row) are skipped.
+  ``clé``, ``jeton``, ``clave``, ``llave``, ``contraseña`` with up to three words
+  before the value; the others with up to three short words that a colon, ``=`` or
+  ``is`` ends: "Cloudflare token for prod:", "Token de Cloudflare:"; not ``public
+  key``, ``cache_key``, ``primary key``) and an assignment, a colon, ``is`` or a
+  space, whose Shannon entropy is close to that of a random string of its length and
+  alphabet; in quotes, a value of any printable characters (a Django ``SECRET_KEY``,
+  a password with symbols). UUIDs, paths, placeholders (``your_api_key_here``) and
+  made-up values (``abc0123456789``: six characters in a row) are skipped.
+
+A known format filled with one character eight times in a row (``AKIAXXXXXXXXXXXXXXXX``,
+``sk_test_xxxxxxxxxxxxxxxx``) is a documentation's placeholder, not a key.
 
 Options: ``generic`` (default True) turns the generic rule off (the AWS secret key rule
 stays); ``min_entropy`` (default 0.85) is the least entropy a generic token needs, as a
@@ -190,7 +196,7 @@ _UPPER_A = re.compile(r"A(?P<aws>(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})|AIza[0-9A-Za-z
 # or none): a run without it is not searched for them. SendGrid's has dots.
 _PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
     (needle, tuple(map(re.compile, patterns))) for needle, patterns in (
-        ("_", (r"npm_[A-Za-z0-9]{36}", r"hf_[A-Za-z]{34}", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
+        ("_", (r"npm_[A-Za-z0-9]{36}", r"hf_[A-Za-z0-9]{34,37}", r"shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}",
                r"do[opr]_v1_[a-f0-9]{64}", r"whsec_[A-Za-z0-9+/=]{24,96}",
                r"lin_api_[A-Za-z0-9]{40}", r"secret_[A-Za-z0-9]{43}", r"ntn_[A-Za-z0-9]{40,50}",
                r"gsk_[A-Za-z0-9]{52}", r"r8_[A-Za-z0-9]{37}", r"sbp_[a-f0-9]{40}",
@@ -256,19 +262,29 @@ _PEM_MIN_BODY = 48   # base64 characters: the smallest key (Ed25519, PKCS#8) has
 # them and the value ("la clé API : ...", "la clave de API es ...", "API-Schlüssel
 # lautet ...").
 _KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential",
-             b"schl?ssel", b"cl?", b"clave", b"jeton", b"kennwort", b"contrase?a")
+             b"schl?ssel", b"cl?", b"clave", b"llave", b"jeton", b"kennwort", b"contrase?a")
 _FOREIGN = frozenset(_KEYWORDS[8:])
 _VALUE = (
     rb"[a-z0-9_.-]{0,32}?"
     rb"[\"'`\]]?"
     rb"(?:[ \t]*(?::=|=>|[:=])[ \t]*|[ \t]+(?:(?:is|was|ist|lautet|war|est|es|era)[ \t]+)?)"
+    # a quoted value may hold any printable character (a Django SECRET_KEY, a
+    # password): the quotes, not the characters, say where it ends
+    rb"(?:[\"'`](?P<quoted>[^\s\"'`\\]{20,512})(?=[\"'`])|"
     rb"[\"'`(]?"
     rb"(?:(?:bearer|basic|token)[ \t]+)?"
-    rb"(?P<token>[a-z0-9+/=_~-]{20,512})"
+    rb"(?P<token>[a-z0-9+/=_~-]{20,512}))"
 )
+# The words between a key-like word and its value: up to three of any length for the
+# German, French and Spanish words ("la clé API de Brevo : ..."); for the others, up to
+# three short ones that a colon, "=" or "is" ends ("Cloudflare token for prod: ...",
+# "the API key for staging is ..."), so that prose about tokens is not read as one.
+_WORDS_BETWEEN = rb"(?:[ \t]+[a-z?'-]{1,12}){0,3}?"
+_LABEL_WORDS = (rb"(?:(?:[ \t]+[a-z?'-]{1,12}){1,3}?"
+                rb"(?=[ \t]*[:=]|[ \t]+(?:is|was|es|est|ist|lautet)[ \t]))?")
 _KEYWORD_VALUES = tuple(
-    re.compile(re.escape(w) + (rb"(?:[ \t]+[a-z?'-]{1,12}){0,3}?" if w in _FOREIGN else b"")
-               + _VALUE) for w in _KEYWORDS)
+    re.compile(re.escape(w) + (_WORDS_BETWEEN if w in _FOREIGN else _LABEL_WORDS) + _VALUE)
+    for w in _KEYWORDS)
 _KEY_NAME = re.compile(
     rb"(?:api|secret|private|access|signing|encryption|master|license|licence|client|app"
     rb"|auth|service|account|admin|[a-z0-9][_.-]|x-)[ _.-]?\Z"
@@ -363,8 +379,8 @@ class SecretDetector:
             found.extend(_private_keys(text))
         if ":" in text:
             found.extend(_url_secrets(text))
-        if not runs:
-            return found  # no token after a key-like word can be 20 characters long
+        if not runs and not any(q in text for q in "\"'`"):
+            return found  # no value after a key-like word can be 20 characters long
         # A token after a key-like word that a known format already covers is not
         # reported twice.
         known = [(d.start, d.end) for d in found]
@@ -401,8 +417,9 @@ class SecretDetector:
                         any(text[start + i].isascii() for i, c in enumerate(word) if c == 63)
                         or (start and text[start - 1].isalpha() and word == b"cl?")):
                     continue  # Schlüssel, clé, contraseña: their letters, as words
-                t_start, t_end = m.span("token")
-                if t_start in seen or not _alone(text, t_start, t_end):
+                quoted = m.group("quoted") is not None
+                t_start, t_end = m.span("quoted" if quoted else "token")
+                if t_start in seen or not (quoted or _alone(text, t_start, t_end)):
                     continue
                 token = text[t_start:t_end]
                 found = self._judge(token, low[max(0, start - 24):t_start])
@@ -435,6 +452,12 @@ class SecretDetector:
 _BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
+# A run of one character that no random key holds (a base-62 key of 40 characters
+# has eight alike in a row about once in 10^11): ``AKIAXXXXXXXXXXXXXXXX``,
+# ``sk_test_xxxxxxxxxxxxxxxx``, a documentation's placeholder in a key's format.
+_FILLER = re.compile(r"([A-Za-z0-9*.#])\1{7}")
+
+
 def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge,
               runs: list[tuple[int, int]] | None = None) -> Iterator[Detection]:
     """The matches of ``pattern`` that stand alone and that ``judge`` accepts; searched
@@ -443,7 +466,7 @@ def _prefixed(text: str, pattern: re.Pattern[str], judge: _Judge,
     spans = [(0, len(text))] if runs is None else runs
     for m in (m for lo, hi in spans for m in pattern.finditer(text, lo, hi)):
         start, end = m.span()
-        if _alone(text, start, end):
+        if _alone(text, start, end) and _FILLER.search(m.group()) is None:
             found = judge(m)
             if found is not None:
                 rule, score = found
@@ -507,6 +530,8 @@ def _stripe(text: str) -> Iterator[Detection]:
         start, end = m.start() - 1, m.end()
         if start < 0 or text[start] not in "srp" or not _alone(text, start, end):
             continue
+        if _FILLER.search(m.group()) is not None:
+            continue  # sk_test_XXXXXXXXXXXXXXXX: a placeholder
         score = _STRIPE_SCORES[text[start], m.group("mode")]
         yield Detection(TYPE, start, end, score, "secrets:stripe", text[start:end])
 

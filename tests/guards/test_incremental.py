@@ -4,6 +4,8 @@ guard does), for every built-in detector, however the text is cut."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,6 +25,7 @@ VOCABULARY = {
     "email": ["ada@example.com", "a.b+c@mail.example.org", "@", "b.co", "com", "https://",
               "user:", "2x.png", "。", "+", "@b", "ab"],
     "phone": ["(415) 555-2671", "+44 20 7946 0958", "+1 415 555 2671", "415", "555",
+              "0561 93188-0", " · ", "@entrantes", "=", "numéro ", "de la ",
               "2671", "00", "011", "+", "(", ")", "%", "order no. ", "#", "12", "1",
               "DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111"],
     "credit-card": ["4111 1111 1111 1111", "4111-1111-1111-1111", "4111111111111111",
@@ -38,7 +41,10 @@ VOCABULARY = {
                 "BKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4\n-----END PRIVATE KEY-----",
                 "-----END PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----",
                 "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "api_key=", "password: ", "token ",
-                "Bearer ", "key", "eyJ", "sk-", "aB3dE6kLm2nOp5qRs8tUv1wX", "=", "'", "+"],
+                "Bearer ", "key", "eyJ", "sk-", "aB3dE6kLm2nOp5qRs8tUv1wX", "=", "'", "+",
+                'SECRET_KEY = "', "k9#t2v!x@8qz$1m^4w&l7p0r(e3y)u6b_d5n", '"',
+                "Token de Cloudflare: ", "hf_jz21jDa9u0Tb2URGahnVp68agzUV7kv6QC",
+                "AKIAXXXXXXXXXXXXXXXX"],
     "ip-address": ["192.168.1.20", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1", "1.2.",
                    "::", "+", "rc1", "ff", "1", "12", "version ", "v"],
     "url": ["https://ada:pa55-w0rd@db.example.com:5432/app", "http://example.com/a?b=1",
@@ -52,7 +58,11 @@ VOCABULARY = {
              "DE89 3704 0044 0532 0130 00", "DE", "GB", "82", "WEST", "1234", "A", "0"],
     "date-of-birth": ["1985-03-14", "14.03.1985", "March 14, 1985", "3/14/85", "born",
                       " born on ", "DOB: ", "birthday", "geboren am ", "14th", "March",
-                      "mar", "1", "12", "1985", "of "],
+                      "mar", "1", "12", "1985", "of ", "*", "b. ", " zur Welt",
+                      "T00:00Z", "\n", "BUG-1: Geburtsdatum falsch\n",
+                      "Import aus dem Portal: ", "3. März 1978", "03.03.1978",
+                      " wird als leer übernommen, ", "37 Jahre alt ", "age: 38 ",
+                      "elle a 39 ans ", "depuis "],
 }
 
 
@@ -333,3 +343,38 @@ def test_a_detectors_context_must_be_a_string():
         text = "x @@ y " * 10
         for end in range(8, len(text), 8):
             search.update(text[:end], end, 0)
+
+
+#: Texts in the forms people write values in, each with its detector: what a value's
+#: verdict reads far before it (a heading above a date of birth, the date written
+#: before it again) and what ends it (a quote, an extension).
+WRITTEN = [
+    ("date-of-birth",
+     "BUG-552: Geburtsdatum in Langform wird nicht erkannt\nImport aus dem Bewerberportal: "
+     "„3. März 1978“ wird als leer übernommen, „03.03.1978“ klappt. Im Freitext stand"),
+    ("date-of-birth",
+     "RRHH-771: fecha de nacimiento mal en el portal del empleado\nAbel Quiroga indica que "
+     "en su ficha aparece 07/05/1983 y la correcta es el 5 de julio de 1983 (al importar)"),
+    ("date-of-birth", "LEBENSLAUF\nTimo Hagedorn\n*12.04.1985 in Kassel · Wilhelmshöher"),
+    ("date-of-birth",
+     '{"name": "Ann Lee", "birthDate": "1987-03-14T00:00:00Z", "b": "b. 1990-01-02"}'),
+    ("phone", "Timo Hagedorn\nTel. 0561 93188-0 · Fax 0561 93188-99 · timo@freenet.de"),
+    ("phone", 'pbx.c: Executing [+34915527840@entrantes:1] Answer("SIP/trunk") '
+              "caller_id=+4915123456789"),
+    ("phone", "Familiar de contacto de la paciente: Rosa Cortés, 968 24 17 50\nDomicilio"),
+    ("phone", "mon numéro c'est le 0612345678, merci"),
+    ("date-of-birth", f"Anna Weber, 37 Jahre alt, Köln ({datetime.date.today().year - 38}"
+                      "-03-14), Eintritt 2015-04-01"),
+    ("api-key", 'SECRET_KEY = "k9#t2v!x@8qz$1m^4w&l7p0r(e3y)u6b_d5n+c-h*s"\nDEBUG = False'),
+    ("api-key", "- Token de Cloudflare: gHk2v9QzL_mP4xR7tN1sW8yB3cD6fJ0aE5uI2oYe\nFactura"),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), WRITTEN)
+def test_a_written_form_cut_at_every_place_finds_what_the_whole_text_has(name, text):
+    detector = DETECTORS[name]
+    whole = {key(d) for d in merge(list(detector.detect(text)))}
+    assert whole
+    for at in range(1, len(text)):
+        assert streamed([detector], text, [at]) == whole
+    assert streamed([detector], text, list(range(1, len(text)))) == whole
