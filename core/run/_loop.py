@@ -180,9 +180,10 @@ class Run:
                                     got = canonical_tool_call(got)
                                 if keep is not None:
                                     keep(got)
-                                # ... and carrying the run's id: a copy (built as
-                                # Chunk.__new__ builds one), but for no processor and no
-                                # reader
+                                # ... and carrying the run's id: as it is when the model
+                                # built it with the request's (the built-in providers
+                                # do), else a copy (built as Chunk.__new__ builds one),
+                                # but for no processor and no reader
                                 if stamp is None or got.run_id is not None:
                                     raw = got
                                 else:
