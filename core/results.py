@@ -206,19 +206,19 @@ _READ = frozenset({"reasoning-delta", "step-finish", "tool-call"})
 
 class StepAccumulator:
     """A step's record: the model's chunks as they came (``raw``, kept when an input
-    processor implements ``process_llm_response``) and as they left the output
-    processors (``chunks``), read into the step's result and response message when
-    those are asked for."""
+    processor implements ``process_llm_response``), and what the step's result and
+    response message need of the chunks that left the output processors, read as each
+    leaves (``record``): the texts of its text deltas, its reasoning, its tool calls.
+    The chunks themselves are not kept (the client's copy is the stream's)."""
 
     def __init__(self, step_number: int, *, from_cache: bool) -> None:
         self.step_number = step_number
         self.from_cache = from_cache
         self.raw: list[Chunk] = []
-        #: the chunks that left the output processors, in order
-        self.chunks: list[Chunk] = []
+        #: the text of each text delta that left the output processors, in order (the
+        #: loop appends a text delta's here itself; ``record`` takes any chunk)
+        self.texts: list[str] = []
         self.finish: dict[str, Any] = {}
-        self._read = 0  # how many of ``chunks`` are read into the fields below
-        self._text: list[str] = []
         self._reasoning: list[str] = []
         # The reasoning parts, with the provider metadata (signatures) providers attach
         # so the reasoning can be sent back on later steps: one per reasoning block as
@@ -235,27 +235,19 @@ class StepAccumulator:
     @property
     def tool_calls(self) -> list[ToolCall]:
         """The tool calls among the chunks so far."""
-        self._read_chunks()
         return self._tool_calls
 
     def text(self) -> str:
         """The text of the chunks so far."""
-        self._read_chunks()
-        return "".join(self._text)
+        return "".join(self.texts)
 
-    def _read_chunks(self) -> None:
-        chunks = self.chunks
-        start = self._read
-        if start == len(chunks):
-            return
-        text = self._text
-        for chunk in chunks[start:] if start else chunks:
-            kind = chunk.type
-            if kind == "text-delta":  # (most of them: read here; checked, it has text)
-                text.append(chunk.payload["text"])
-            elif kind in _READ:
-                self._take(chunk)
-        self._read = len(chunks)
+    def record(self, chunk: Chunk) -> None:
+        """Read ``chunk``, which left the output processors, into the step."""
+        kind = chunk.type
+        if kind == "text-delta":  # (checked: it has text)
+            self.texts.append(chunk.payload["text"])
+        elif kind in _READ:
+            self._take(chunk)
 
     def _take(self, chunk: Chunk) -> None:
         kind = chunk.type
@@ -288,14 +280,13 @@ class StepAccumulator:
                     f"JSON ({p['args_error']}): {raw}")
 
     def result(self) -> StepResult:
-        self._read_chunks()
         get = self.finish.get
         raw_response = get("raw_response")
         # (in StepResult's field order: step number, text, reasoning, tool calls, tool
         # results, finish reason, usage, from cache, provider metadata, warnings,
         # tripwire, request, response)
         return StepResult(
-            self.step_number, "".join(self._text), "".join(self._reasoning),
+            self.step_number, "".join(self.texts), "".join(self._reasoning),
             list(self._tool_calls), [], get("finish_reason", "unknown"),
             Usage.coerce(get("usage")), self.from_cache, get("provider_metadata"),
             list(get("warnings") or ()), None, get("request"),
@@ -303,11 +294,10 @@ class StepAccumulator:
         )
 
     def message(self, data: list[DataPart]) -> Message | None:
-        self._read_chunks()
         parts: list[Any] = []
         if self._reasoning_parts:
             parts.extend(p for p in self._reasoning_parts if p.text or p.provider_metadata)
-        text = "".join(self._text)
+        text = "".join(self.texts)
         if text:
             parts.append(TextPart(text))
         for call in self._tool_calls:

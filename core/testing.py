@@ -191,23 +191,27 @@ class MockModel:
                 self.closed_early += 1
 
     def _chunks(self, response: MockResponse, request: ModelRequest) -> list[Chunk]:
+        # (the chunks it makes carry the request's run id, so the run takes them as they
+        # are; scripted Chunk objects are handed on as given)
+        run_id = request.run_id
         if response.chunks is not None:
             chunks = [c if isinstance(c, Chunk) else _chunk_of(c) for c in response.chunks]
             if not any(c.type == "finish" for c in chunks):
                 chunks.append(
                     Chunk("finish", {"finish_reason": response.finish_reason or "stop",
-                                     "usage": Usage.coerce(response.usage)})
+                                     "usage": Usage.coerce(response.usage)}, run_id)
                 )
             return chunks
         chunks = []
         if response.reasoning:
             rid = new_id()
             chunks.extend(
-                Chunk("reasoning-delta", {"id": rid, "text": w})
+                Chunk("reasoning-delta", {"id": rid, "text": w}, run_id)
                 for w in _split_words(response.reasoning)
             )
         tid = new_id()
-        chunks.extend(Chunk("text-delta", {"id": tid, "text": w}) for w in _split_words(response.text))
+        chunks.extend(Chunk("text-delta", {"id": tid, "text": w}, run_id)
+                      for w in _split_words(response.text))
         calls = []
         for call in response.tool_calls:
             if isinstance(call, Mapping) and "tool_call_id" not in call:
@@ -215,7 +219,7 @@ class MockModel:
             calls.append(ToolCall.coerce(call))
         chunks.extend(
             Chunk("tool-call", {"tool_call_id": c.tool_call_id, "tool_name": c.tool_name,
-                                "args": c.args})
+                                "args": c.args}, run_id)
             for c in calls
         )
         if response.usage is not None:
@@ -225,7 +229,7 @@ class MockModel:
             inp = _count_words(request.prompt)
             usage = Usage(inp, out, inp + out)
         reason = response.finish_reason or ("tool-calls" if calls else "stop")
-        chunks.append(Chunk("finish", {"finish_reason": reason, "usage": usage}))
+        chunks.append(Chunk("finish", {"finish_reason": reason, "usage": usage}, run_id))
         return chunks
 
 

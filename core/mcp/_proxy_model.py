@@ -49,10 +49,11 @@ class ProxyModel:
 
     async def stream(self, request: Any) -> AsyncIterator[Chunk]:
         job = REQUEST.get()
+        run_id = request.run_id  # (every chunk carries the run's id)
         if job.tool_name is None:
             job.offered = list(request.tools)
-            yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()})
+            yield Chunk("finish", {"finish_reason": "stop", "usage": Usage()}, run_id)
             return
         yield Chunk("tool-call", {"tool_call_id": job.call_id, "tool_name": job.tool_name,
-                                  "args": job.arguments})
-        yield Chunk("finish", {"finish_reason": "tool-calls", "usage": Usage()})
+                                  "args": job.arguments}, run_id)
+        yield Chunk("finish", {"finish_reason": "tool-calls", "usage": Usage()}, run_id)

@@ -194,6 +194,9 @@ class Call:
     headers: dict[str, str] = attrs.field(factory=dict, repr=False)
     #: The data of the last stream event read, quoted when it cannot be parsed.
     event: str = attrs.field(default="", repr=False)
+    #: The run the call is a step of (``ModelRequest.run_id``), which every chunk of
+    #: the call carries: the run passes such a chunk on as it is.
+    run_id: str | None = None
 
     def finish(
         self,
@@ -222,6 +225,7 @@ class Call:
                     "headers": headers,
                 },
             },
+            self.run_id,
         )
 
 
@@ -420,7 +424,7 @@ class HTTPModel(CallErrors, abc.ABC):
                                 chunk = fixed
                             else:
                                 if kind == "finish":
-                                    for rest in valid.rest():
+                                    for rest in valid.rest(chunk.run_id):
                                         yielded = True
                                         yield rest
                                 chunk = valid.other(chunk)
@@ -500,6 +504,7 @@ class HTTPModel(CallErrors, abc.ABC):
             warnings=warnings,
             stream=stream,
             secrets=secrets,
+            run_id=request.run_id,
         )
 
     def _settings(self, model_settings: Mapping[str, Any] | None) -> dict[str, Any]:

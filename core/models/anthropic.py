@@ -186,6 +186,7 @@ class Anthropic(HTTPModel):
     async def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
     ) -> AsyncGenerator[Chunk, None]:
+        run_id = call.run_id  # (every chunk carries the run's id)
         message_id = "msg"
         model: str | None = None
         usage: dict[str, Any] = {}
@@ -206,7 +207,7 @@ class Anthropic(HTTPModel):
                 if dtype == "text_delta":
                     text = as_text(delta.get("text"), "delta.text")
                     if text:
-                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text})
+                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text}, run_id)
                 elif dtype == "input_json_delta":
                     partial = as_text(delta.get("partial_json"), "delta.partial_json")
                     if partial and block is not None and block["type"] == "tool_use":
@@ -218,7 +219,7 @@ class Anthropic(HTTPModel):
                         if block is not None and block["type"] == "thinking":
                             block["size"] = grow(block["size"], len(text), limit, "a thinking block")
                             block["text"].append(text)
-                        yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text})
+                        yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text}, run_id)
                 elif dtype == "signature_delta":
                     signature = as_text(delta.get("signature"), "delta.signature")
                     if block is not None and block["type"] == "thinking":
@@ -231,7 +232,7 @@ class Anthropic(HTTPModel):
                 if btype == "text":
                     text = as_text(block.get("text"), "content_block.text")
                     if text:
-                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text})
+                        yield Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text}, run_id)
                 elif btype == "tool_use":
                     initial = block.get("input")
                     blocks[index] = {
@@ -248,7 +249,7 @@ class Anthropic(HTTPModel):
                     blocks[index] = {"type": "thinking", "text": [], "signature": signature, "size": 0}
                     if text:
                         blocks[index]["text"].append(text)
-                        yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text})
+                        yield Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text}, run_id)
                 elif btype == "redacted_thinking":
                     thinking.append({"type": "redacted_thinking", "data": block.get("data")})
             elif kind == "content_block_stop":
@@ -258,14 +259,14 @@ class Anthropic(HTTPModel):
                     continue
                 if block["type"] == "tool_use":
                     raw = "".join(block["json"]) or block["initial"]
-                    yield tool_call_chunk(block["id"] or f"toolu_{index}", block["name"], raw)
+                    yield tool_call_chunk(block["id"] or f"toolu_{index}", block["name"], raw, run_id)
                 elif block["type"] == "thinking":
                     thinking.append(
                         {"type": "thinking", "text": "".join(block["text"]), "signature": block.get("signature")}
                     )
                     if block.get("signature"):
                         # Carried on the reasoning part, so the next step can send it back.
-                        yield _signature_chunk(f"{message_id}:{index}", block["signature"])
+                        yield _signature_chunk(f"{message_id}:{index}", block["signature"], run_id)
             elif kind == "message_start":
                 message = as_object(obj.get("message"), "message")
                 message_id = part_id(as_text(message.get("id"), "message.id"), message_id)
@@ -292,6 +293,7 @@ class Anthropic(HTTPModel):
         )
 
     def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
+        run_id = call.run_id  # (every chunk carries the run's id)
         if isinstance(data, dict) and data.get("type") == "error":
             raise self._stream_error(call.event, data, call)
         if not isinstance(data, dict):
@@ -307,21 +309,21 @@ class Anthropic(HTTPModel):
             if btype == "text":
                 text = as_text(block.get("text"), "content[%d].text", index)
                 if text:
-                    chunks.append(Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text}))
+                    chunks.append(Chunk("text-delta", {"id": f"{message_id}:{index}", "text": text}, run_id))
             elif btype == "thinking":
                 text = as_text(block.get("thinking"), "content[%d].thinking", index)
                 signature = as_text(block.get("signature"), "content[%d].signature", index)
                 thinking.append({"type": "thinking", "text": text or "", "signature": signature})
                 if text:
-                    chunks.append(Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text}))
+                    chunks.append(Chunk("reasoning-delta", {"id": f"{message_id}:{index}", "text": text}, run_id))
                 if signature:
-                    chunks.append(_signature_chunk(f"{message_id}:{index}", signature))
+                    chunks.append(_signature_chunk(f"{message_id}:{index}", signature, run_id))
             elif btype == "redacted_thinking":
                 thinking.append({"type": "redacted_thinking", "data": block.get("data")})
             elif btype == "tool_use":
                 tool_call_id = as_text(block.get("id"), "content[%d].id", index) or f"toolu_{index}"
                 name = as_text(block.get("name"), "content[%d].name", index) or ""
-                chunks.append(tool_call_chunk(tool_call_id, name, args_text(block.get("input")) or "{}"))
+                chunks.append(tool_call_chunk(tool_call_id, name, args_text(block.get("input")) or "{}", run_id))
         usage = as_object(data.get("usage"), "usage")
         stop_reason = as_text(data.get("stop_reason"), "stop_reason")
         chunks.append(
@@ -346,12 +348,13 @@ class Anthropic(HTTPModel):
         return {"anthropic": meta}
 
 
-def _signature_chunk(reasoning_id: str, signature: str) -> Chunk:
+def _signature_chunk(reasoning_id: str, signature: str, run_id: str | None) -> Chunk:
     """An empty reasoning delta that attaches Anthropic's thinking signature to the
     reasoning part it ends (``provider_metadata.anthropic.signature``)."""
     return Chunk(
         "reasoning-delta",
         {"id": reasoning_id, "text": "", "provider_metadata": {"anthropic": {"signature": signature}}},
+        run_id,
     )
 
 

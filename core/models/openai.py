@@ -183,6 +183,7 @@ class OpenAICompatible(HTTPModel):
     async def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
     ) -> AsyncGenerator[Chunk, None]:
+        run_id = call.run_id  # (every chunk carries the run's id)
         response_id: str | None = None
         model: str | None = None
         fingerprint: str | None = None
@@ -213,7 +214,7 @@ class OpenAICompatible(HTTPModel):
                         content = delta.get("content")
                         if type(content) is str:
                             if content:
-                                yield Chunk("text-delta", {"id": text_id, "text": content})
+                                yield Chunk("text-delta", {"id": text_id, "text": content}, run_id)
                             continue
                         if content is None:
                             continue
@@ -236,14 +237,14 @@ class OpenAICompatible(HTTPModel):
                 reasoning = as_text(delta.get("reasoning_content"), "choices[%d].delta.reasoning_content", i)
                 reasoning = reasoning or as_text(delta.get("reasoning"), "choices[%d].delta.reasoning", i)
                 if reasoning:
-                    yield Chunk("reasoning-delta", {"id": reasoning_id, "text": reasoning})
+                    yield Chunk("reasoning-delta", {"id": reasoning_id, "text": reasoning}, run_id)
                 content = as_text(delta.get("content"), "choices[%d].delta.content", i)
                 if content:
-                    yield Chunk("text-delta", {"id": text_id, "text": content})
+                    yield Chunk("text-delta", {"id": text_id, "text": content}, run_id)
                 refusal = as_text(delta.get("refusal"), "choices[%d].delta.refusal", i)
                 if refusal:
                     refused = True
-                    yield Chunk("text-delta", {"id": text_id, "text": refusal})
+                    yield Chunk("text-delta", {"id": text_id, "text": refusal}, run_id)
                 tool_calls = delta.get("tool_calls")
                 if tool_calls is not None:
                     for position, tc in enumerate(as_list(tool_calls, "choices[%d].delta.tool_calls", i)):
@@ -256,7 +257,7 @@ class OpenAICompatible(HTTPModel):
             raise self._truncated(call)
         for index in sorted(calls):
             tc = calls[index]
-            yield tool_call_chunk(tc["id"] or f"call_{index}", tc["name"], "".join(tc["args"]))
+            yield tool_call_chunk(tc["id"] or f"call_{index}", tc["name"], "".join(tc["args"]), run_id)
         yield call.finish(
             map_finish_reason(native_finish, refused=refused),
             usage_from_openai(usage),
@@ -266,6 +267,7 @@ class OpenAICompatible(HTTPModel):
         )
 
     def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
+        run_id = call.run_id  # (every chunk carries the run's id)
         if isinstance(data, dict) and data.get("error"):
             raise self._stream_error(call.event, data, call)
         if not isinstance(data, dict):
@@ -281,20 +283,20 @@ class OpenAICompatible(HTTPModel):
         reasoning = as_text(message.get("reasoning_content"), "choices[0].message.reasoning_content")
         reasoning = reasoning or as_text(message.get("reasoning"), "choices[0].message.reasoning")
         if reasoning:
-            chunks.append(Chunk("reasoning-delta", {"id": f"{base}:reasoning", "text": reasoning}))
+            chunks.append(Chunk("reasoning-delta", {"id": f"{base}:reasoning", "text": reasoning}, run_id))
         text = as_text(message.get("content"), "choices[0].message.content")
         refusal = as_text(message.get("refusal"), "choices[0].message.refusal")
         refused = bool(refusal)
         text = text or refusal
         if text:
-            chunks.append(Chunk("text-delta", {"id": f"{base}:text", "text": text}))
+            chunks.append(Chunk("text-delta", {"id": f"{base}:text", "text": text}, run_id))
         for index, item in enumerate(as_list(message.get("tool_calls"), "choices[0].message.tool_calls")):
             tc = as_object(item, "choices[0].message.tool_calls[%d]", index)
             function = as_object(tc.get("function"), "choices[0].message.tool_calls[%d].function", index)
             name = as_text(function.get("name"), "choices[0].message.tool_calls[%d].function.name", index)
             tool_call_id = as_text(tc.get("id"), "choices[0].message.tool_calls[%d].id", index)
             chunks.append(
-                tool_call_chunk(tool_call_id or f"call_{index}", name or "", args_text(function.get("arguments")))
+                tool_call_chunk(tool_call_id or f"call_{index}", name or "", args_text(function.get("arguments")), run_id)
             )
         native_finish = as_text(choice.get("finish_reason"), "choices[0].finish_reason")
         usage = as_object(data.get("usage"), "usage")

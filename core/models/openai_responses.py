@@ -133,6 +133,7 @@ class OpenAIResponses(OpenAICompatible):
     async def _parse_stream(
         self, events: AsyncIterator[tuple[str, str]], call: Call
     ) -> AsyncGenerator[Chunk, None]:
+        run_id = call.run_id  # (every chunk carries the run's id)
         response: dict[str, Any] | None = None
         response_id: str | None = None
         text_id = reasoning_id = "0"
@@ -145,16 +146,16 @@ class OpenAIResponses(OpenAICompatible):
             if kind == "response.output_text.delta":
                 delta = as_text(obj.get("delta"), "delta")
                 if delta:
-                    yield Chunk("text-delta", {"id": text_id, "text": delta})
+                    yield Chunk("text-delta", {"id": text_id, "text": delta}, run_id)
             elif kind == "response.refusal.delta":
                 delta = as_text(obj.get("delta"), "delta")
                 if delta:
                     refused = True
-                    yield Chunk("text-delta", {"id": text_id, "text": delta})
+                    yield Chunk("text-delta", {"id": text_id, "text": delta}, run_id)
             elif kind in ("response.reasoning_text.delta", "response.reasoning_summary_text.delta"):
                 delta = as_text(obj.get("delta"), "delta")
                 if delta:
-                    yield Chunk("reasoning-delta", {"id": reasoning_id, "text": delta})
+                    yield Chunk("reasoning-delta", {"id": reasoning_id, "text": delta}, run_id)
             elif kind == "response.function_call_arguments.delta":
                 current = calls.get(as_text(obj.get("item_id"), "item_id") or "")
                 delta = as_text(obj.get("delta"), "delta")
@@ -185,10 +186,11 @@ class OpenAIResponses(OpenAICompatible):
             raise self._truncated(call)
         for current in calls.values():
             yield tool_call_chunk(current["call_id"] or current["id"], current["name"],
-                                  "".join(current["args"]))
+                                  "".join(current["args"]), run_id)
         yield self._finish(response, call, bool(calls), refused, response_id)
 
     def _parse_response(self, data: Any, call: Call) -> list[Chunk]:
+        run_id = call.run_id  # (every chunk carries the run's id)
         if isinstance(data, dict) and data.get("error"):
             raise self._stream_error(call.event, data, call)
         if not isinstance(data, dict):
@@ -223,12 +225,12 @@ class OpenAIResponses(OpenAICompatible):
                 tool_calls.append(tool_call_chunk(
                     as_text(item.get("call_id"), "output[%d].call_id", i) or f"call_{i}",
                     as_text(item.get("name"), "output[%d].name", i) or "",
-                    args_text(item.get("arguments"))))
+                    args_text(item.get("arguments")), run_id))
         if reasoning:
             chunks.append(Chunk("reasoning-delta", {"id": f"{base}:reasoning",
-                                                    "text": "".join(reasoning)}))
+                                                    "text": "".join(reasoning)}, run_id))
         if texts:
-            chunks.append(Chunk("text-delta", {"id": f"{base}:text", "text": "".join(texts)}))
+            chunks.append(Chunk("text-delta", {"id": f"{base}:text", "text": "".join(texts)}, run_id))
         chunks += tool_calls
         chunks.append(self._finish(data, call, bool(tool_calls), refused,
                                    response_id if data.get("id") else None))

@@ -177,7 +177,7 @@ class ValidUnicode:
             text = text[:-1]
         if not text and payload.keys() <= {"id", "text"}:
             return None
-        return Chunk(chunk.type, valid_value({**payload, "text": text}))
+        return Chunk(chunk.type, valid_value({**payload, "text": text}), chunk.run_id)
 
     def other(self, chunk: Chunk) -> Chunk:
         """Any other chunk with every string in its payload valid (``request``, what
@@ -186,12 +186,13 @@ class ValidUnicode:
         fixed = {k: v if k == "request" else valid_value(v) for k, v in payload.items()}
         if all(fixed[k] is v for k, v in payload.items()):
             return chunk
-        return Chunk(chunk.type, fixed)
+        return Chunk(chunk.type, fixed, chunk.run_id)
 
-    def rest(self) -> list[Chunk]:
-        """A U+FFFD delta for each first half whose pair never came (before ``finish``)."""
+    def rest(self, run_id: str | None = None) -> list[Chunk]:
+        """A U+FFFD delta for each first half whose pair never came (before ``finish``),
+        in run ``run_id``."""
         held, self._held = self._held, {}
-        return [Chunk(kind, {"id": part, "text": "\ufffd"}) for kind, part in held]
+        return [Chunk(kind, {"id": part, "text": "\ufffd"}, run_id) for kind, part in held]
 
 
 def _no_constant(name: str) -> Any:
@@ -378,8 +379,10 @@ def parse_tool_args(text: str) -> tuple[dict[str, Any], str | None]:
     return value, None
 
 
-def tool_call_chunk(tool_call_id: str, tool_name: str, raw_args: str) -> Chunk:
-    """A ``tool-call`` chunk from the model's raw argument text.
+def tool_call_chunk(tool_call_id: str, tool_name: str, raw_args: str,
+                    run_id: str | None = None) -> Chunk:
+    """A ``tool-call`` chunk from the model's raw argument text, in run ``run_id``
+    (``ModelRequest.run_id``).
 
     Arguments that are not a JSON object become ``args = {}`` with the model's text
     under ``raw_args`` and the reason under ``args_error``, instead of failing the
@@ -390,7 +393,7 @@ def tool_call_chunk(tool_call_id: str, tool_name: str, raw_args: str) -> Chunk:
     if error is not None:
         payload["raw_args"] = raw_args
         payload["args_error"] = error
-    return Chunk("tool-call", payload)
+    return Chunk("tool-call", payload, run_id)
 
 
 def args_text(value: Any) -> str:

@@ -148,7 +148,10 @@ class Run:
                         # (kept as the model sent them, for ``process_llm_response``)
                         keep = (acc.raw.append if "process_llm_response" in hooks.input_hooks
                                 else None)
-                        record = acc.chunks.append
+                        # (the step's record: a text delta's text, any other chunk
+                        # read by ``acc.record``)
+                        add_text = acc.texts.append
+                        record = acc.record
                         offered = config.active()
                         bare = not pipeline.staged  # no processor
                         unseen = unread and bare  # no processor, no reader
@@ -163,10 +166,11 @@ class Run:
                                     kind = got.type if type(got) is Chunk else None
                                     if not (kind == "text-delta"
                                             and type(payload := got.payload) is dict
-                                            and type(payload.get("text")) is str
+                                            and type(text := payload.get("text")) is str
                                             and type(payload.get("id", "")) is str):
                                         check_chunk(got, True)
                                         kind = got.type
+                                        text = got.payload["text"] if kind == "text-delta" else ""
                                 except StopAsyncIteration:
                                     break
                                 except (asyncio.CancelledError, GeneratorExit, TripWire):
@@ -180,9 +184,10 @@ class Run:
                                     got = canonical_tool_call(got)
                                 if keep is not None:
                                     keep(got)
-                                # ... and carrying the run's id: a copy (built as
-                                # Chunk.__new__ builds one), but for no processor and no
-                                # reader
+                                # ... and carrying the run's id: as it is when the model
+                                # built it with the request's (the built-in providers
+                                # do), else a copy (built as Chunk.__new__ builds one),
+                                # but for no processor and no reader
                                 if stamp is None or got.run_id is not None:
                                     raw = got
                                 else:
@@ -210,14 +215,20 @@ class Run:
                                     # no processor and nothing a hook wrote to send
                                     # first: the chunk goes on as it is (to no one from
                                     # generate(): the step is all it updates)
-                                    record(raw)
+                                    if kind == "text-delta":
+                                        add_text(text)
+                                    else:
+                                        record(raw)
                                     if not unread:
                                         send(raw)
                                         yield raw
                                     continue
                                 pushed = push(raw)
                                 if pushed is None:  # it passed every processor unchanged
-                                    record(raw)
+                                    if kind == "text-delta":
+                                        add_text(text)
+                                    else:
+                                        record(raw)
                                     if not unread:
                                         send(raw)
                                         yield raw
@@ -436,7 +447,8 @@ class Run:
                           "usage": Usage()}
             out = await self.pipeline.emit(Chunk("step-finish", dict(acc.finish),
                                                  run_id=self.run_id))
-            acc.chunks += out
+            for c in out:
+                acc.record(c)
         step, more = await accept_step(self, acc, config, step_number)
         out += more
         out += await output_step(self, step, config)
@@ -455,7 +467,8 @@ class Run:
             return []
         out = await self.pipeline.emit(Chunk("step-start", {"step_number": acc.step_number},
                                              run_id=self.run_id))
-        acc.chunks += out
+        for c in out:
+            acc.record(c)
         return [] if self.unread else out
 
     def end_model_call(self, acc: StepAccumulator, error: Exception | None = None) -> None:

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.support.fake_llm_server import API_KEY, FakeToolCall, Reply
-from tests.support.helpers import WIRES, collect, request, texts, user
+from tests.support.helpers import ALL_WIRES, WIRES, collect, request, texts, user
 from tripwire import APICallError, ConfigurationError, Tool, Usage
 from tripwire.models import Anthropic, Model, OpenAICompatible, resolve_model
 
@@ -295,6 +295,24 @@ async def test_generate_returns_the_same_chunk_shapes_without_streaming(llm_serv
     assert call == {"tool_call_id": "call_9", "tool_name": "get_weather", "args": {"city": "Oslo"}}
     assert chunks[-1].payload["finish_reason"] == "tool-calls"
     assert chunks[-1].payload["usage"].total_tokens == 18
+
+
+@pytest.mark.parametrize("wire", ALL_WIRES)
+async def test_every_chunk_carries_the_requests_run_id(llm_server, wire):
+    """What the run hands on as it is (a chunk without the run's id is copied)."""
+    reply = Reply(text="Hello there", reasoning="Thinking",
+                  tool_calls=[FakeToolCall("call_9", "get_weather", {"city": "Oslo"})])
+    llm_server.script(reply, reply)
+    async with llm_server.model(wire) as model:
+        streamed = await collect(model, request(run_id="run-7"))
+        whole = await model.generate(request(run_id="run-7"))
+
+    for chunks in (streamed, whole):
+        assert {"text-delta", "reasoning-delta", "tool-call", "finish"} <= {c.type for c in chunks}
+        assert {c.run_id for c in chunks} == {"run-7"}
+    llm_server.script(Reply(text="Hi"))
+    async with llm_server.model(wire) as model:
+        assert {c.run_id for c in await collect(model)} == {None}  # a call outside a run
 
 
 # ---------------------------------------------------------------- construction

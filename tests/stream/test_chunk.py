@@ -97,6 +97,30 @@ def test_a_subclass_of_chunk_is_built_with_its_own_fields():
         t.type = "other"  # type: ignore[misc]
 
 
+async def test_a_models_chunk_with_the_runs_id_reaches_the_client_as_it_is(make_bare_agent):
+    class Stamping:
+        """A model that builds its chunks with the request's run id, as the built-in
+        providers do."""
+
+        provider, model_id = "test", "stamping"
+
+        def __init__(self) -> None:
+            self.sent: list[Chunk] = []
+
+        async def stream(self, request):
+            for c in (Chunk("text-delta", {"id": "t", "text": "a"}, request.run_id),
+                      Chunk("finish", {"finish_reason": "stop"}, request.run_id)):
+                self.sent.append(c)
+                yield c
+
+    model = Stamping()
+    stream = make_bare_agent(model=model).stream("hi")
+    sent = [c async for c in stream]
+    (text,) = [c for c in sent if c.type == "text-delta"]
+    assert text is model.sent[0] and text.run_id == stream.run_id
+    assert await stream.text == "a"
+
+
 async def test_a_models_chunk_reaches_the_client_as_a_frozen_copy_with_the_runs_id(
         make_bare_agent):
     class Prepared:
