@@ -35,7 +35,7 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -442,27 +442,24 @@ def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
     """The date a match names, if it is a real day after 1900 and before today (the
     likelier reading first: ``12/03/1985`` is the 3rd of December, or the 12th of
     March)."""
-    for y, mo, d in _candidates(m, today):
-        try:
-            date = datetime.date(y, mo, d)
-        except ValueError:
-            continue
-        if _EARLIEST <= date < today:
-            return date
-    return None
+    return next(_days(m, today), None)
 
 
 def _readings(m: re.Match[str], today: datetime.date) -> set[datetime.date]:
     """Every real day after 1900 and before today that a match may name."""
-    out: set[datetime.date] = set()
+    return set(_days(m, today))
+
+
+def _days(m: re.Match[str], today: datetime.date) -> Iterator[datetime.date]:
+    """The real days after 1900 and before today that a match may name, the likelier
+    reading first."""
     for y, mo, d in _candidates(m, today):
         try:
             date = datetime.date(y, mo, d)
         except ValueError:
             continue
         if _EARLIEST <= date < today:
-            out.add(date)
-    return out
+            yield date
 
 
 def _candidates(m: re.Match[str], today: datetime.date) -> list[tuple[int, int, int]]:
