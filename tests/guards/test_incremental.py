@@ -144,16 +144,19 @@ FOLLOWERS = ["", " ", ".", ".1", "-", "-a", "+a", ":", ":1", "a", "1", "%", "_",
 @pytest.mark.parametrize("name", sorted(DETECTORS))
 def test_a_value_with_what_comes_around_it_cut_anywhere(name):
     """Every value of the detector's vocabulary between what may precede and follow
-    it, cut at each place in turn (and into single characters): what the whole text
-    has, no more and no less."""
+    it, cut into single characters, and cut at each place in turn with one of the
+    pairs (each before and each after in some pair; every pair for every place would
+    take minutes): what the whole text has, no more and no less."""
     detector = DETECTORS[name]
     values = [w for w in VOCABULARY[name] if len(w) >= 8]
-    for value in values:
-        for before in AROUND:
-            for after in FOLLOWERS:
+    for n, value in enumerate(values):
+        for i, before in enumerate(AROUND):
+            for j, after in enumerate(FOLLOWERS):
                 text = f"{before}{value}{after}"
                 whole = {key(d) for d in merge(list(detector.detect(text)))}
-                cuts = [[i] for i in range(1, len(text))] + [list(range(1, len(text)))]
+                cuts = [list(range(1, len(text)))]
+                if (i + n) % len(AROUND) == j % len(AROUND):
+                    cuts += [[k] for k in range(1, len(text))]
                 for at in cuts:
                     assert streamed([detector], text, at) == whole, (text, at)
 
