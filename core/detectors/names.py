@@ -233,6 +233,14 @@ _LABEL_AFTER = re.compile(r"[ \t]*[a-z]*[ \t]?:(?!//)")
 
 #: How far around a run its line is read (a signature's line, a sign-off before it).
 _LEAD = 80
+#: The longest field of a row that is read as a given name before a family name.
+_FIELD = 64
+#: The characters before and after a run that its verdict reads, at most: its line
+#: and the two before it (a sign-off, a blank line), and after it a given name, a
+#: label, the rest of its line; and how many runs' verdicts a detector remembers.
+_READS_BEFORE, _READS_AFTER = 3 * (_LEAD + 1) + 2, _LEAD + 16
+_MEMO_SIZE = 4096
+_UNKNOWN = object()
 
 #: How common (1 to 13, ``first_names``) a given name must be to be taken alone,
 #: without a family name or a context that says a person is meant.
@@ -282,6 +290,10 @@ class NameDetector:
         _gazetteers.require("the name detector")
         self._given = _gazetteers.first_names()
         self._surnames = _gazetteers.surnames()
+        # Each run's verdict, by the characters it reads (``detect``): a text of the
+        # same names again and again, or a stream's text searched again, judges each
+        # once.
+        self._memo: dict[tuple[int, int, str], tuple[int, int, float] | None] = {}
 
     def _is_given(self, token: str) -> int:
         """How common ``token`` is as a given name (0: not one, or a function word); a
@@ -300,10 +312,26 @@ class NameDetector:
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
+        memo = self._memo
+        name = self.name
         for m in _RUN.finditer(text):
-            detection = self._judge(text, m.start(), m.group())
-            if detection is not None:
-                found.append(detection)
+            start, end = m.span()
+            # A run's verdict reads no more than the characters around it that the key
+            # holds (and where the text starts, when it starts within them).
+            lo = max(0, start - _READS_BEFORE)
+            key = (start - lo, end - start, text[lo:end + _READS_AFTER])
+            known = memo.get(key, _UNKNOWN)
+            if known is _UNKNOWN:
+                detection = self._judge(text, start, m.group())
+                known = None if detection is None else (
+                    detection.start - start, detection.end - start, detection.score)
+                if len(memo) >= _MEMO_SIZE:
+                    memo.clear()
+                memo[key] = known
+            if known is not None:
+                a, b, score = known
+                found.append(Detection("name", start + a, start + b, score, name,
+                                       text[start + a:start + b]))
         if any(c.isupper() and text[i + 1:i + 2].isupper() for i, c in enumerate(text[:-1])
                ) if len(text) < 200 else _CAPS_RUN.search(text):
             found.extend(self._capitals(text))
@@ -387,7 +415,7 @@ class NameDetector:
                 context = 0.85  # a signature under a sign-off
             elif lead.rstrip(" \t")[-1:] in (",", ";") and _signed_off(lead.rstrip(" \t,;")):
                 context = 0.85  # "Un saludo, Luismi"
-            elif _EMAIL_AFTER.match(text, end) and (last - first > 1 or self._is_given(
+            elif _EMAIL_AFTER.match(text, end, end + _LEAD) and (last - first > 1 or self._is_given(
                     tokens[first][1])):
                 context = 0.85  # "Anna Schmidt <anna@...>"
             elif (len(tokens) == 1 and start > 0 and text[start - 1] in ",;"
@@ -453,8 +481,11 @@ class NameDetector:
         """Whether the field before ``start`` (of a row separated by the character
         before it, ``,`` or ``;``) is a given name."""
         sep = text[start - 1]
-        field_start = max(text.rfind(sep, 0, start - 1), text.rfind("\n", 0, start - 1)) + 1
-        return self._is_given(text[field_start:start - 1]) > 0
+        lo = max(0, start - 2 - _FIELD)
+        cut = max(text.rfind(sep, lo, start - 1), text.rfind("\n", lo, start - 1))
+        if cut < 0 and lo > 0:
+            return False  # a field longer than a given name is
+        return self._is_given(text[cut + 1:start - 1]) > 0
 
     def _signs(self, text: str, line_start: int, end: int) -> bool:
         """Whether the run ending at ``end`` is the whole of its line (but for
