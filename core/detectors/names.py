@@ -285,6 +285,9 @@ class NameDetector:
     types = ("name",)
     # a name (up to six words) and the context before it: a title, a greeting, a label
     max_length = 100
+    #: Before a run: its line and the two lines before it (a sign-off above a
+    #: signature), as ``detect`` reads them.
+    lookbehind = _READS_BEFORE
 
     def __init__(self) -> None:
         _gazetteers.require("the name detector")
