@@ -240,7 +240,8 @@ _FIELD = 64
 #: label, the rest of its line; and how many runs' verdicts a detector remembers.
 _READS_BEFORE, _READS_AFTER = 3 * (_LEAD + 1) + 2, _LEAD + 16
 _MEMO_SIZE = 4096
-_UNKNOWN = object()
+#: The verdict kept for a run that holds no name (an empty span).
+_NO_NAME = (0, 0, 0.0)
 
 #: How common (1 to 13, ``first_names``) a given name must be to be taken alone,
 #: without a family name or a context that says a person is meant.
@@ -296,7 +297,7 @@ class NameDetector:
         # Each run's verdict, by the characters it reads (``detect``): a text of the
         # same names again and again, or a stream's text searched again, judges each
         # once.
-        self._memo: dict[tuple[int, int, str], tuple[int, int, float] | None] = {}
+        self._memo: dict[tuple[int, int, str], tuple[int, int, float]] = {}
 
     def _is_given(self, token: str) -> int:
         """How common ``token`` is as a given name (0: not one, or a function word); a
@@ -323,16 +324,16 @@ class NameDetector:
             # holds (and where the text starts, when it starts within them).
             lo = max(0, start - _READS_BEFORE)
             key = (start - lo, end - start, text[lo:end + _READS_AFTER])
-            known = memo.get(key, _UNKNOWN)
-            if known is _UNKNOWN:
+            known = memo.get(key)
+            if known is None:
                 detection = self._judge(text, start, m.group())
-                known = None if detection is None else (
+                known = _NO_NAME if detection is None else (
                     detection.start - start, detection.end - start, detection.score)
                 if len(memo) >= _MEMO_SIZE:
                     memo.clear()
                 memo[key] = known
-            if known is not None:
-                a, b, score = known
+            a, b, score = known
+            if b > a:
                 found.append(Detection("name", start + a, start + b, score, name,
                                        text[start + a:start + b]))
         if any(c.isupper() and text[i + 1:i + 2].isupper() for i, c in enumerate(text[:-1])
