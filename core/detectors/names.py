@@ -237,9 +237,11 @@ _LEAD = 80
 _FIELD = 64
 #: The characters before and after a run that its verdict reads, at most: its line
 #: and the two before it (a sign-off, a blank line), and after it a given name, a
-#: label, the rest of its line; and how many runs' verdicts a detector remembers.
+#: label, the rest of its line; how many runs' verdicts a detector remembers, and
+#: after how many runs in a row it had not seen a text stops looking them up (a text
+#: of names that do not repeat, where keeping them costs a tenth of the time).
 _READS_BEFORE, _READS_AFTER = 3 * (_LEAD + 1) + 2, _LEAD + 16
-_MEMO_SIZE = 4096
+_MEMO_SIZE, _MEMO_TRIES = 4096, 64
 #: The verdict kept for a run that holds no name (an empty span).
 _NO_NAME = (0, 0, 0.0)
 
@@ -318,20 +320,31 @@ class NameDetector:
         found: list[Detection] = []
         memo = self._memo
         name = self.name
+        misses = 0  # (runs in a row not seen before: past _MEMO_TRIES, none is kept)
         for m in _RUN.finditer(text):
             start, end = m.span()
+            if misses >= _MEMO_TRIES:
+                detection = self._judge(text, start, m.group())
+                if detection is not None:
+                    found.append(detection)
+                continue
             # A run's verdict reads no more than the characters around it that the key
             # holds (and where the text starts, when it starts within them).
             lo = max(0, start - _READS_BEFORE)
             key = (start - lo, end - start, text[lo:end + _READS_AFTER])
             known = memo.get(key)
             if known is None:
+                misses += 1
                 detection = self._judge(text, start, m.group())
-                known = _NO_NAME if detection is None else (
-                    detection.start - start, detection.end - start, detection.score)
                 if len(memo) >= _MEMO_SIZE:
                     memo.clear()
-                memo[key] = known
+                if detection is None:
+                    memo[key] = _NO_NAME
+                else:
+                    memo[key] = (detection.start - start, detection.end - start, detection.score)
+                    found.append(detection)
+                continue
+            misses = 0
             a, b, score = known
             if b > a:
                 found.append(Detection("name", start + a, start + b, score, name,
