@@ -107,7 +107,20 @@ _FR_TYPES = (r"rue|avenue|av\.|ave\.?|boulevard|bd\.?|bld\.?|blvd\.?|place|pl\.|
              r"passage|rond-point|faubourg|fbg\.?|cité|sentier|esplanade|promenade|villa|"
              r"hameau|lieu-dit|parvis|résidence|montée|traverse|rampe|mail|clos|carrefour|"
              r"chaussée|ruelle|venelle|galerie|domaine|lotissement|square")
-_FR_ANY_CASE = "(?:" + "|".join(f"[{t[0].upper()}{t[0]}]{t[1:]}" for t in _FR_TYPES.split("|")) + ")"
+
+
+def _any_case(types: str) -> str:
+    """``types`` (alternatives of lower-case words) with their first letter in either
+    case, grouped by that letter: a place whose letter starts none is ruled out in one
+    step, not one per word (and the words of a letter are tried in their order)."""
+    by_letter: dict[str, list[str]] = {}
+    for t in types.split("|"):
+        by_letter.setdefault(t[0], []).append(t[1:])
+    return "(?:" + "|".join(f"[{c.upper()}{c}](?:{'|'.join(rest)})"
+                            for c, rest in by_letter.items()) + ")"
+
+
+_FR_ANY_CASE = _any_case(_FR_TYPES)
 _FR_LINK = r"(?:de|du|des|la|le|les|l['’]|d['’]|aux|au|en|sur|sous|et|à)"
 _FR_NAME = rf"(?:(?:{_FR_LINK}[ \t]?)*(?:{_NAME}|\d{{1,2}}(?:er)?(?!\d))[ \t]?){{1,6}}"
 _FR_STREET = (
