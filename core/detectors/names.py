@@ -239,7 +239,7 @@ _FIELD = 64
 #: and the two before it (a sign-off, a blank line), and after it a given name, a
 #: label, the rest of its line; how many runs' verdicts a detector remembers, and
 #: after how many runs in a row it had not seen a text stops looking them up (a text
-#: of names that do not repeat, where keeping them costs a tenth of the time).
+#: of names that do not repeat, where keeping them would cost a sixth more).
 _READS_BEFORE, _READS_AFTER = 3 * (_LEAD + 1) + 2, _LEAD + 16
 _MEMO_SIZE, _MEMO_TRIES = 4096, 64
 #: The verdict kept for a run that holds no name (an empty span).
