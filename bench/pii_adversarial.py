@@ -9,7 +9,10 @@ event loop of a worker), so a text that is slow to search is a lever on the gate
 The inputs (``KINDS``) are chat prose and texts made of what each detector has to look
 at twice: digit groups (random ones too, which a phone number check has to take
 seriously), ``@``, ``://``, ``www.`` and ``eyJ`` runs, key lines, long hex, base58 and
-base64 words, IBAN-like groups, dates and keywords, one long word. It prints:
+base64 words, IBAN-like groups, dates and keywords, one long word, and for the offline
+``name`` and ``address`` detectors (with the ``names`` extra; left out, with a note,
+without it) texts of nothing but given names, greetings and titles, and of numbers and
+capitalised words. It prints:
 
 1. per detector, its slowest input: each detector alone (``detect``) on every input
    (``--kb`` KB), and on the one it is slowest on, MB/s *whole* (the text in one piece:
@@ -73,6 +76,11 @@ def _chars(alphabet: str, k: int) -> Callable[[random.Random], str]:
 def _groups(*sizes: int, joiner: str = " ", prefix: str = "") -> Callable[[random.Random], str]:
     """Random digit groups of ``sizes`` (a word of them, ``joiner`` between)."""
     return lambda rng: prefix + joiner.join(_chars(string.digits, k)(rng) for k in sizes)
+
+
+#: Given names of the four languages (the name detector judges each run of capitals).
+GIVEN = ("Anna Maria John Pierre Hans José Emma Lucas Olivia Noah Liam Sofia Léa Jürgen "
+         "Carmen Pablo Claire Thomas Laura David Julia Marc Elena Luis").split()
 
 
 def _date(rng: random.Random) -> str:
@@ -156,6 +164,18 @@ KINDS: dict[str, tuple[str, Maker]] = {
     "random base58 words": ("crypto-wallet", _words(_chars(B58, 34))),
     "random 0x mixed-case hex": ("crypto-wallet", _words(lambda r: "0x" + _chars(
         "0123456789abcdefABCDEF", 40)(r))),
+    # name (the names extra): runs of capitals, each a name to judge in its context
+    "Anna, Anna": ("name", _repeat("Anna, ")),
+    "Anna,Anna (a row)": ("name", _repeat("Anna,")),
+    "random given names, commas": ("name", _words(lambda r: r.choice(GIVEN), sep=", ")),
+    "Dear John, Hi Anna": ("name", _repeat("Dear John, Hi Anna, Hallo Hans, ")),
+    "titles and names": ("name", _repeat("Mr Smith met Dr Anna Maria Müller at Rue de la Paix 12. ")),
+    # address (the names extra): numbers and capitalised words, street words
+    "A 1 A 1": ("address", _repeat("A 1 ")),
+    "1 St 1 St": ("address", _repeat("1 St ")),
+    "random street lines": ("address", _words(lambda r: f"{r.randint(1, 999)} "
+                                              f"{r.choice(['Main', 'Oak', 'Haupt', 'Lange'])} "
+                                              f"{r.choice(['St', 'Street', 'Str.', 'Weg', 'rue'])}")),
     # one long word
     "aaaa...": ("-", _repeat("a")),
     "one random word": ("-", _words(_chars(string.ascii_letters, 1000), sep="")),
@@ -251,18 +271,29 @@ def mbps(size: int, seconds: float) -> float:
     return size / 1e6 / seconds
 
 
+def detector_types() -> list[str]:
+    """The types measured: every default one, and ``name`` and ``address`` when the
+    ``names`` extra is installed."""
+    from tripwire.detectors import DEFAULT_TYPES, OFFLINE_TYPES, build
+    from tripwire.errors import MissingDependencyError
+
+    try:
+        build(list(OFFLINE_TYPES))
+    except MissingDependencyError:
+        return list(DEFAULT_TYPES)
+    return [*DEFAULT_TYPES, *OFFLINE_TYPES]
+
+
 def measure(plan: dict, args: argparse.Namespace) -> dict:
     """The cells ``plan`` asks for, in MB/s: ``survey`` (every detector on every input,
     once), ``whole`` and ``streamed`` ([detector, input] pairs), ``all`` (inputs)."""
-    from tripwire.detectors import DEFAULT_TYPES
-
     whole_n, stream_n = int(args.kb * 1000), int(args.stream_kb * 1000)
     out: dict = {"survey": {}, "whole": {}, "streamed": {}, "all": {}}
     survey_n = min(whole_n, 50_000)  # (enough to tell the slowest input)
+    types = detector_types() if plan.get("survey") else []
     for kind in plan.get("survey", []):
         text = KINDS[kind][1](survey_n)
-        out["survey"][kind] = {name: mbps(survey_n, whole(name, text, 1))
-                               for name in DEFAULT_TYPES}
+        out["survey"][kind] = {name: mbps(survey_n, whole(name, text, 1)) for name in types}
     for name, kind in plan.get("whole", []):
         out["whole"][f"{name}/{kind}"] = mbps(whole_n, whole(name, KINDS[kind][1](whole_n),
                                                              args.repeat))
@@ -347,6 +378,9 @@ def report(results: dict[str, dict], slowest: dict[str, str], kinds: list[str],
            args: argparse.Namespace) -> None:
     labels = list(results)
     other = labels[1:]
+    if "name" not in slowest:
+        print("(name and address left out: the names extra is not installed, "
+              "pip install 'tripwire[names]')\n")
     print(f"Each detector on its slowest input: MB/s whole ({args.kb:g} KB) and streamed "
           f"({args.stream_kb:g} KB in {args.delta}-character deltas, that type alone)\n")
     head = "| detector | slowest input | whole | streamed |" + "".join(

@@ -56,10 +56,24 @@ _DE_TYPES = (r"straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chauss
              r"blick|busch|heide|hain|hang|leite|mühle|siedlung|tal|terrasse|trift|wiese|"
              r"wald|wende|graben|deich|koppel|kai|gässchen|gässle|gäßchen|stiege|rain|"
              r"halde|matt|matte|brunnen|park")
+
+
+def _behind(words: Iterable[str]) -> str:
+    """A pattern that matches where the text before ends with one of ``words``
+    (patterns of literal characters): a lookbehind for each length, so a place where
+    none ends is ruled out in a few steps, not one per word."""
+    widths: dict[int, list[str]] = {}
+    for word in dict.fromkeys(words):
+        widths.setdefault(len(word.replace("\\", "")), []).append(word)
+    return "|".join(f"(?<={'|'.join(same)})" for same in widths.values())
+
+
 # A word that ends in one of them (Hauptstraße, Karl-Marx-Allee): checked once at the
-# word's end (a lookbehind each).
-_DE_ENDS = "|".join(f"(?<={t})" if not t.endswith("\\.") else f"(?<={t[:-2]})\\."
-                    for w in _DE_TYPES.split("|") for t in (w, w.capitalize()))
+# word's end.
+_DE_TYPE_WORDS = [t for w in _DE_TYPES.split("|") for t in (w, w.capitalize())]
+_DOTTED = [t[:-2] for t in _DE_TYPE_WORDS if t.endswith(r"\.")]  # str\. : "str" and a dot
+_DE_ENDS = (_behind(t for t in _DE_TYPE_WORDS if not t.endswith(r"\."))
+            + rf"|(?:{_behind(_DOTTED)})\.")
 _DE_STREET = (
     rf"(?:[{_UP}][\w-]*+(?:{_DE_ENDS})"                              # Hauptstraße, Karl-Marx-Allee
     rf"|(?:{_NAME}[ \t]){{1,3}}(?:Stra(?:ß|ss)e|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer|"
@@ -93,7 +107,20 @@ _FR_TYPES = (r"rue|avenue|av\.|ave\.?|boulevard|bd\.?|bld\.?|blvd\.?|place|pl\.|
              r"passage|rond-point|faubourg|fbg\.?|cité|sentier|esplanade|promenade|villa|"
              r"hameau|lieu-dit|parvis|résidence|montée|traverse|rampe|mail|clos|carrefour|"
              r"chaussée|ruelle|venelle|galerie|domaine|lotissement|square")
-_FR_ANY_CASE = "(?:" + "|".join(f"[{t[0].upper()}{t[0]}]{t[1:]}" for t in _FR_TYPES.split("|")) + ")"
+
+
+def _any_case(types: str) -> str:
+    """``types`` (alternatives of lower-case words) with their first letter in either
+    case, grouped by that letter: a place whose letter starts none is ruled out in one
+    step, not one per word (and the words of a letter are tried in their order)."""
+    by_letter: dict[str, list[str]] = {}
+    for t in types.split("|"):
+        by_letter.setdefault(t[0], []).append(t[1:])
+    return "(?:" + "|".join(f"[{c.upper()}{c}](?:{'|'.join(rest)})"
+                            for c, rest in by_letter.items()) + ")"
+
+
+_FR_ANY_CASE = _any_case(_FR_TYPES)
 _FR_LINK = r"(?:de|du|des|la|le|les|l['’]|d['’]|aux|au|en|sur|sous|et|à)"
 _FR_NAME = rf"(?:(?:{_FR_LINK}[ \t]?)*(?:{_NAME}|\d{{1,2}}(?:er)?(?!\d))[ \t]?){{1,6}}"
 _FR_STREET = (
@@ -159,14 +186,14 @@ _TAIL = (rf"(?:{_SEP}(?:{_CITY}{_SEP}){{0,2}}(?:{_POSTAL_CITY}|{_CODE})"
          rf"|(?:,[ \t]*{_CITY}){{1,3}}{_LINE_END})")
 _REGION = rf"(?:,[ \t]*{_PLAIN}(?:[ \t]{_PLAIN}){{0,2}}(?=[ \t]*(?:\n|$|[.;)!?])))?"
 
-# After an address's field label and the space after it (a lookbehind for each: each
-# has its own width).
-_ADDRESS_LABEL = "|".join(
-    f"(?<={label}{sep})" for label in ("Anschrift", "Adresse", "Address", "Dirección", "Direccion",
+# After an address's field label and the space after it (each separator ends with a
+# space, a tab or a line break, and a capital follows: tried only there).
+_ADDRESS_LABEL = rf"(?<=[ \t\n])(?=[{_UP}])(?:" + _behind(
+    f"{label}{sep}" for label in ("Anschrift", "Adresse", "Address", "Dirección", "Direccion",
                                   "Domicilio", "Wohnort", "Wohnanschrift", "Lieferadresse",
                                   "Rechnungsadresse", "Sitz", "domicile", "adresse",
                                   "address", "dirección", "domicilio", "Domicile")
-    for sep in (": ", " : ", ":\t", ": \n", ":\n", " "))
+    for sep in (": ", " : ", ":\t", ": \n", ":\n", " ")) + ")"
 _ADDRESS = re.compile(
     rf"(?<![\w/.-])(?:(?:{_EN_STREET}|{_ES_STREET}|{_FR_STREET}|{_DE_STREET}[ \t]*,?[ \t]*"
     rf"{_NUMBER}{_UNIT}?|{_PO_BOX})(?:{_TAIL}(?:{_REGION}))?"

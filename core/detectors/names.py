@@ -233,6 +233,17 @@ _LABEL_AFTER = re.compile(r"[ \t]*[a-z]*[ \t]?:(?!//)")
 
 #: How far around a run its line is read (a signature's line, a sign-off before it).
 _LEAD = 80
+#: The longest field of a row that is read as a given name before a family name.
+_FIELD = 64
+#: The characters before and after a run that its verdict reads, at most: its line
+#: and the two before it (a sign-off, a blank line), and after it a given name, a
+#: label, the rest of its line; how many runs' verdicts a detector remembers, and
+#: after how many runs in a row it had not seen a text stops looking them up (a text
+#: of names that do not repeat, where keeping them would cost a sixth more).
+_READS_BEFORE, _READS_AFTER = 3 * (_LEAD + 1) + 2, _LEAD + 16
+_MEMO_SIZE, _MEMO_TRIES = 4096, 64
+#: The verdict kept for a run that holds no name (an empty span).
+_NO_NAME = (0, 0, 0.0)
 
 #: How common (1 to 13, ``first_names``) a given name must be to be taken alone,
 #: without a family name or a context that says a person is meant.
@@ -277,11 +288,18 @@ class NameDetector:
     types = ("name",)
     # a name (up to six words) and the context before it: a title, a greeting, a label
     max_length = 100
+    #: Before a run: its line and the two lines before it (a sign-off above a
+    #: signature), as ``detect`` reads them.
+    lookbehind = _READS_BEFORE
 
     def __init__(self) -> None:
         _gazetteers.require("the name detector")
         self._given = _gazetteers.first_names()
         self._surnames = _gazetteers.surnames()
+        # Each run's verdict, by the characters it reads (``detect``): a text of the
+        # same names again and again, or a stream's text searched again, judges each
+        # once.
+        self._memo: dict[tuple[int, int, str], tuple[int, int, float]] = {}
 
     def _is_given(self, token: str) -> int:
         """How common ``token`` is as a given name (0: not one, or a function word); a
@@ -300,10 +318,37 @@ class NameDetector:
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
+        memo = self._memo
+        name = self.name
+        misses = 0  # (runs in a row not seen before: past _MEMO_TRIES, none is kept)
         for m in _RUN.finditer(text):
-            detection = self._judge(text, m.start(), m.group())
-            if detection is not None:
-                found.append(detection)
+            start, end = m.span()
+            if misses >= _MEMO_TRIES:
+                detection = self._judge(text, start, m.group())
+                if detection is not None:
+                    found.append(detection)
+                continue
+            # A run's verdict reads no more than the characters around it that the key
+            # holds (and where the text starts, when it starts within them).
+            lo = max(0, start - _READS_BEFORE)
+            key = (start - lo, end - start, text[lo:end + _READS_AFTER])
+            known = memo.get(key)
+            if known is None:
+                misses += 1
+                detection = self._judge(text, start, m.group())
+                if len(memo) >= _MEMO_SIZE:
+                    memo.clear()
+                if detection is None:
+                    memo[key] = _NO_NAME
+                else:
+                    memo[key] = (detection.start - start, detection.end - start, detection.score)
+                    found.append(detection)
+                continue
+            misses = 0
+            a, b, score = known
+            if b > a:
+                found.append(Detection("name", start + a, start + b, score, name,
+                                       text[start + a:start + b]))
         if any(c.isupper() and text[i + 1:i + 2].isupper() for i, c in enumerate(text[:-1])
                ) if len(text) < 200 else _CAPS_RUN.search(text):
             found.extend(self._capitals(text))
@@ -387,7 +432,7 @@ class NameDetector:
                 context = 0.85  # a signature under a sign-off
             elif lead.rstrip(" \t")[-1:] in (",", ";") and _signed_off(lead.rstrip(" \t,;")):
                 context = 0.85  # "Un saludo, Luismi"
-            elif _EMAIL_AFTER.match(text, end) and (last - first > 1 or self._is_given(
+            elif _EMAIL_AFTER.match(text, end, end + _LEAD) and (last - first > 1 or self._is_given(
                     tokens[first][1])):
                 context = 0.85  # "Anna Schmidt <anna@...>"
             elif (len(tokens) == 1 and start > 0 and text[start - 1] in ",;"
@@ -453,8 +498,11 @@ class NameDetector:
         """Whether the field before ``start`` (of a row separated by the character
         before it, ``,`` or ``;``) is a given name."""
         sep = text[start - 1]
-        field_start = max(text.rfind(sep, 0, start - 1), text.rfind("\n", 0, start - 1)) + 1
-        return self._is_given(text[field_start:start - 1]) > 0
+        lo = max(0, start - 2 - _FIELD)
+        cut = max(text.rfind(sep, lo, start - 1), text.rfind("\n", lo, start - 1))
+        if cut < 0 and lo > 0:
+            return False  # a field longer than a given name is
+        return self._is_given(text[cut + 1:start - 1]) > 0
 
     def _signs(self, text: str, line_start: int, end: int) -> bool:
         """Whether the run ending at ``end`` is the whole of its line (but for

@@ -187,8 +187,10 @@ class Incremental:
                         f"({d.start!r}, {d.end!r}) for a text of {len(region)} characters")
                 if d.start < len(carried) or d.start + lo < settled:
                     continue  # found before, or decided by text no longer held
-                d = attrs.evolve(d, start=d.start + lo, end=d.end + lo,
-                                 value=region[d.start:d.end] if d.value is None else d.value)
+                value = region[d.start:d.end] if d.value is None else d.value
+                d = (Detection(d.type, d.start + lo, d.end + lo, d.score, d.detector, value)
+                     if type(d) is Detection else  # (a subclass keeps its own fields)
+                     attrs.evolve(d, start=d.start + lo, end=d.end + lo, value=value))
                 if d.start < pending:
                     self._kept.append(d)
                     self._merged = None

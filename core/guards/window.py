@@ -177,7 +177,7 @@ class HoldBack:
     """
 
     __slots__ = ("max_match_length", "find", "replace", "types", "hold_from", "channel",
-                 "_keep", "_windows", "_current", "_started")
+                 "_keep", "_windows", "_current", "_started", "_grouped")
 
     def __init__(
         self,
@@ -223,6 +223,10 @@ class HoldBack:
         self._windows = {kind: _Window(CHANNELS[kind]) for kind in types}
         self._current = self._windows[types[0]]
         self._started = 0  # windows that began holding so far (``_Window.since``)
+        #: The last tuple ``find`` returned, the ``base`` and text length it was grouped
+        #: at, and its groups: a finder that returns the same tuple again (nothing new
+        #: found) is not grouped again.
+        self._grouped: tuple[object, int, int, list[Any]] = (None, 0, 0, [])
 
     def __repr__(self) -> str:
         held = ", ".join(f"{len(w.buffer) - w.base} chars of {w.name}"
@@ -322,8 +326,16 @@ class HoldBack:
         base = window.base
         try:
             result = self.find(text)
+            grouped = self._grouped
+            if result is grouped[0] and base == grouped[1] and len(text) >= grouped[2]:
+                groups = grouped[3]  # (spans checked against a text no longer than this)
             # (most texts hold no match: an empty list or tuple needs no grouping)
-            groups = _groups(result, text, base) if result or type(result) not in _EMPTY else []
+            elif result or type(result) not in _EMPTY:
+                groups = _groups(result, text, base)
+                if type(result) is tuple:
+                    self._grouped = (result, base, len(text), groups)
+            else:
+                groups = []
             # No unfinished match can start before ``boundary``.
             boundary = len(text) - self._keep
             if self.hold_from is not None and not final:

@@ -6,7 +6,7 @@ finds values through it, ``tokenize`` restores placeholders through it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 import attrs
@@ -26,12 +26,13 @@ DELTA_CHANNEL = {"text-delta": "text", "reasoning-delta": "reasoning"}
 class Hit(NamedTuple):
     """A detection in the stream, as HoldBack carries it until it is released:
     ``tail`` is how far from the end of the searched text it starts (its place in
-    the channel is known once it is released), ``released`` how many of its
+    the channel is known once it is released; ``None``: the detection is in the
+    channel's offsets already, as a search's are), ``released`` how many of its
     characters had already gone out (it began in the previous step's text: only the
     rest can be replaced)."""
 
     detection: Detection
-    tail: int
+    tail: int | None
     released: int
 
 
@@ -48,7 +49,7 @@ class StreamWindow:
     """
 
     __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_searches", "_boundary",
-                 "_ending")
+                 "_ending", "_last")
 
     def __init__(
         self, max_length: int, find: Search, replace: Callable[[Match], str] | None, *,
@@ -75,6 +76,10 @@ class StreamWindow:
         self._boundary: tuple[str, int] = ("", 0)
         #: Whether the chunk being pushed ends the text (the held text is complete).
         self._ending = False
+        #: The last hits given and what they were made of (the search's detections,
+        #: where the text starts in the channel, where the held text starts): a delta
+        #: that brings no search gets the same tuple, which ``HoldBack`` has grouped.
+        self._last: tuple[object, int, int, tuple[tuple[int, int, Hit], ...]] = (None, 0, 0, ())
         self.hold = HoldBack(max_length, self._hits, replace,
                              hold_from=self._hold_from if detectors else None)
 
@@ -95,7 +100,7 @@ class StreamWindow:
         self._ending = channel is None and kind in ENDS
         return self.hold.push(part)
 
-    def _hits(self, text: str) -> list[tuple[int, int, Hit]]:
+    def _hits(self, text: str) -> Sequence[tuple[int, int, Hit]]:
         channel = self.hold.channel
         search = self._searches.get(channel)
         end = self.pushed[channel]
@@ -107,8 +112,13 @@ class StreamWindow:
                     for d in self._find(text)]
         found, boundary = search.update(text, end, released, final=self._ending)
         self._boundary = (text, max(0, boundary - start))
-        return [(d.start - start, d.end - start, Hit(d, end - d.start, max(0, released - d.start)))
-                for d in found]
+        last = self._last
+        if found is last[0] and start == last[1] and released == last[2]:
+            return last[3]
+        hits = tuple((d.start - start, d.end - start,
+                      Hit(d, None, max(0, released - d.start))) for d in found)
+        self._last = (found, start, released, hits)
+        return hits
 
     def _hold_from(self, text: str) -> int:
         """``HoldBack``'s ``hold_from``: the boundary the search of ``text`` found."""
@@ -119,6 +129,8 @@ class StreamWindow:
         """A released match as a detection with its offsets in the channel's text."""
         hit: Hit = match.rule
         d = hit.detection
+        if hit.tail is None:
+            return d
         start = self.pushed[match.channel] - hit.tail
         return attrs.evolve(d, start=start, end=start + d.end - d.start)
 
