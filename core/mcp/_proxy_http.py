@@ -128,10 +128,11 @@ def prometheus(proxy: MCPProxy) -> str:
 async def serve_http(proxy: MCPProxy, keys: Keys | None, host: str, port: int, *,
                      sock: socket.socket | None = None,
                      started: Callable[[int], None] | None = None,
-                     stop: asyncio.Event | None = None) -> None:
+                     stop: asyncio.Event | None = None, idle: float | None = IDLE) -> None:
     """Serve until a signal (or ``stop`` is set) ends uvicorn; the upstream sessions are
     opened first and closed at the end. ``sock``: a bound socket to serve on;
-    ``started(port)`` is called once it listens."""
+    ``started(port)`` is called once it listens; ``idle``: the seconds a session with no
+    request in flight lives on."""
     import uvicorn
 
     if sock is None:
@@ -140,7 +141,7 @@ async def serve_http(proxy: MCPProxy, keys: Keys | None, host: str, port: int, *
         sock.bind((host, port))
     # (no access log of uvicorn's: the proxy's own, tripwire.mcp.access, has one line a
     # request; no X-Forwarded-For: nothing reads the client's address)
-    config = uvicorn.Config(http_app(proxy, keys, host), log_level="warning",
+    config = uvicorn.Config(http_app(proxy, keys, host, idle), log_level="warning",
                             lifespan="on", access_log=False, proxy_headers=False)
     server = uvicorn.Server(config)
 
