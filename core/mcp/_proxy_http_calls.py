@@ -213,7 +213,7 @@ class Calls:
         task = asyncio.current_task()
         assert task is not None
         session.calls[ident] = task
-        stream = _Stream(send, [*_SSE_HEADERS, (b"mcp-session-id", session.id.encode())])
+        stream = _Stream(send, session.id.encode())
         messages: list[dict[str, Any]] = []
         try:
             key = scope.get("state", {}).get("tripwire_key")
@@ -233,9 +233,7 @@ class Calls:
                 del session.calls[ident]
             session.cancelled.discard(ident)
             stream.stop()
-        await stream.end(b"".join(b"event: message\r\ndata: " + json.dumps(
-            m, ensure_ascii=False, separators=(",", ":")).encode() + b"\r\n\r\n"
-                                  for m in messages))
+        await stream.end(messages)
 
     def _cancel(self, session: Session, ident: Any) -> None:
         task = session.calls.get(ident) if isinstance(ident, int | str) else None
@@ -343,13 +341,18 @@ class Calls:
 
 
 class _Stream:
-    """One call's SSE response: sent whole when the answer comes within ``PING``
-    seconds; else its headers and a ping comment every ``PING`` seconds until it
-    does (sse_starlette's keep-alive, which the SDK's streams have)."""
+    """One call's answer. Within ``PING`` seconds, a lone response is answered as JSON
+    (as the SDK's transport does in its JSON mode), which the SDK's client reads to the
+    end and so keeps its connection for the next request (it closes an SSE stream as
+    soon as it has the response, and with it the connection); a response with
+    notifications first is an SSE stream of them all. A call longer than ``PING``
+    seconds is an SSE stream from then on: its headers and a ping comment every
+    ``PING`` seconds until the answer (sse_starlette's keep-alive, which the SDK's
+    streams have)."""
 
-    def __init__(self, send: Send, headers: list[tuple[bytes, bytes]]) -> None:
+    def __init__(self, send: Send, session: bytes) -> None:
         self._send = send
-        self._headers = headers
+        self._session = session
         self._started = False
         self._pinging: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
@@ -361,7 +364,7 @@ class _Stream:
 
     async def _ping(self) -> None:
         try:
-            await self._start(more=True)
+            await self._start_events()
             comment = f": ping - {datetime.now(UTC)}\r\n\r\n".encode()
             await self._send({"type": "http.response.body", "body": comment,
                               "more_body": True})
@@ -370,13 +373,11 @@ class _Stream:
         if self._pinging is not None:
             self._timer = asyncio.get_running_loop().call_later(PING, self._due)
 
-    async def _start(self, more: bool, length: int = 0) -> None:
+    async def _start_events(self) -> None:
         if not self._started:
             self._started = True
-            headers = self._headers if more else \
-                [*self._headers, (b"content-length", str(length).encode())]
-            await self._send({"type": "http.response.start", "status": 200,
-                              "headers": headers})
+            await self._send({"type": "http.response.start", "status": 200, "headers": [
+                *_SSE_HEADERS, (b"mcp-session-id", self._session)]})
 
     def stop(self) -> None:
         """No more pings."""
@@ -391,14 +392,31 @@ class _Stream:
         if pinging is not None:
             pinging.cancel()
 
-    async def end(self, body: bytes) -> None:
-        """Send ``body`` (the events), and end the response."""
+    async def end(self, messages: list[dict[str, Any]]) -> None:
+        """Send ``messages`` (none: the stream ends unanswered), and end the response."""
         pinging, self._pinging = self._pinging, None
         if pinging is not None:
             await pinging
         self.stop()
-        await self._start(more=False, length=len(body))
+        if len(messages) == 1 and not self._started:
+            body = _dumps(messages[0])
+            await self._send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"application/json"), (b"mcp-session-id", self._session),
+                (b"content-length", str(len(body)).encode())]})
+        else:
+            body = b"".join(b"event: message\r\ndata: " + _dumps(m) + b"\r\n\r\n"
+                            for m in messages)
+            if not self._started:
+                self._started = True
+                await self._send({"type": "http.response.start", "status": 200, "headers": [
+                    *_SSE_HEADERS, (b"mcp-session-id", self._session),
+                    (b"content-length", str(len(body)).encode())]})
         await self._send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _dumps(message: dict[str, Any]) -> bytes:
+    """A message's JSON as the SDK writes it (compact)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _replaying(read: list[Message], receive: Receive) -> Receive:

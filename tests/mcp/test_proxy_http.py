@@ -100,34 +100,55 @@ def events(text: str) -> list[dict[str, Any]]:
             if line.startswith("data: ")]
 
 
+def messages(answer: Any) -> list[dict[str, Any]]:
+    """The messages of an answer, JSON or SSE."""
+    if answer.headers["content-type"] == "application/json":
+        return [answer.json()]
+    return events(answer.text)
+
+
 #: Headers whose values differ between two answers, or that frame the body.
 FRAMING = {"date", "content-length", "transfer-encoding"}
 
 
 async def test_a_call_of_an_initialised_session_is_answered_on_the_fast_path_as_the_sdk_does(
         tmp_path, fast) -> None:
-    async with served(tmp_path, ["search", "echo"]) as proxy, httpx2.AsyncClient() as plain:
+    async with served(tmp_path, ["search", "echo", "mutate"]) as proxy, \
+            httpx2.AsyncClient() as plain:
         raw = await Raw(plain, proxy.url).open(initialized=False)
         by_sdk = await raw.post(call(1, "search", query="x"))  # (before the handshake ends)
         await raw.initialized()
         answered = await raw.post(call(2, "search", query="x"))
         assert fast == [2]
+        # one message: the SDK's answer in its JSON mode (a JSON body the SDK's client
+        # reads whole, keeping its connection), with the SDK's session header
         assert answered.status_code == by_sdk.status_code == 200
-        assert {k: v for k, v in answered.headers.items() if k not in FRAMING} == \
-            {k: v for k, v in by_sdk.headers.items() if k not in FRAMING}
-        assert answered.headers["mcp-session-id"] == raw.sid
-        assert answered.text.startswith("event: message\r\ndata: ")
-        (mine,), (theirs,) = events(answered.text), events(by_sdk.text)
-        assert mine == {**theirs, "id": 2}
-        assert mine["result"]["content"] == [{"type": "text", "text": "3 pages match 'x'"}]
+        assert answered.headers["content-type"] == "application/json"
+        assert answered.headers["mcp-session-id"] == by_sdk.headers["mcp-session-id"] == \
+            raw.sid
+        (theirs,) = events(by_sdk.text)
+        assert answered.json() == {**theirs, "id": 2}
+        assert answered.json()["result"]["content"] == [
+            {"type": "text", "text": "3 pages match 'x'"}]
 
         # an unknown tool is a tool error; parameters that are no call, the SDK's error
-        unknown = events((await raw.post(call(3, "nope"))).text)[0]
+        (unknown,) = messages(await raw.post(call(3, "nope")))
         assert unknown["result"]["isError"] is True
         malformed = await raw.post({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
                                     "params": {"name": 5}})
         assert events(malformed.text)[0]["error"]["code"] == -32602
-        assert fast == [2, 3]
+
+        # the upstream's tools changed: the notification, then the answer, as SSE events
+        # with the SDK's headers
+        # (the upstream says so before it answers the call that changed them)
+        changed = await raw.post(call(5, "mutate"))
+        assert {k: v for k, v in changed.headers.items() if k not in FRAMING} == \
+            {k: v for k, v in by_sdk.headers.items() if k not in FRAMING}
+        assert changed.text.startswith("event: message\r\ndata: ")
+        notified, mutated = events(changed.text)
+        assert notified == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+        assert mutated["id"] == 5 and mutated["result"]["isError"] is False
+        assert fast == [2, 3, 5]
 
 
 async def test_the_sdks_client_gets_guarded_calls_and_the_changed_tools(tmp_path,
@@ -169,7 +190,7 @@ async def test_a_failing_call_is_an_internal_error_naming_no_content(tmp_path, f
     proxy.proxy.answer_call = failing  # type: ignore[method-assign]
     async with proxy, httpx2.AsyncClient() as plain:
         raw = await Raw(plain, proxy.url).open()
-        (answer,) = events((await raw.post(call(1, "search", query=EMAIL))).text)
+        (answer,) = messages(await raw.post(call(1, "search", query=EMAIL)))
     assert answer == {"jsonrpc": "2.0", "id": 1, "error": {
         "code": -32603, "message": "tripwire: the call failed (RuntimeError)"}}
     assert fast == [1]
@@ -279,7 +300,7 @@ async def test_an_idle_session_is_ended_and_a_busy_one_is_not(tmp_path, fast) ->
         assert (await idle.post(call(2, "search", query="x"))).status_code == 404
         await busy.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
                          "params": {"requestId": 1}})
-        assert events((await hanging).text)[0]["error"]["code"] == -32800
+        assert messages(await hanging)[0]["error"]["code"] == -32800
         assert (await busy.post(call(3, "search", query="x"))).status_code == 200
     assert fast == [1, 3]
 
@@ -336,6 +357,6 @@ async def test_keys_are_checked_and_counted_on_the_fast_path(tmp_path, fast, mon
                                        authorization="Bearer bob-key-0123456789")
             assert cancelled.status_code == 202
         for answer in hanging:
-            assert events((await answer).text)[0]["error"]["code"] == -32800
+            assert messages(await answer)[0]["error"]["code"] == -32800
         assert (await raw.post(call(8, "echo"))).status_code == 200
     assert sorted(fast, key=str) == [4, 5, 6, 8]
