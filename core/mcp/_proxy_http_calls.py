@@ -4,10 +4,11 @@ The SDK's streamable HTTP app answers a call through its session manager, its
 transport (the body parsed and validated into its models, memory streams and a task
 group per request, an SSE response of sse_starlette's) and its server: most of the
 CPU a call costs the proxy outside its guarded run. ``Calls`` wraps that app (``/mcp``)
-and answers a ``tools/call`` POST itself, straight from its JSON
-(``_proxy_fast``), as the SDK answers it: one server-sent event ``event: message``
-with the JSON-RPC response, after ``notifications/tools/list_changed`` when the
-upstream's tools changed, with the SDK's headers (``mcp-session-id`` among them).
+and answers a ``tools/call`` POST itself, straight from its JSON (``_proxy_fast``), as
+the SDK answers it: an SSE stream with the SDK's headers (``mcp-session-id`` among
+them) of one ``event: message``, the JSON-RPC response, after
+``notifications/tools/list_changed`` when the upstream's tools changed (which the SDK
+sends on the session's GET stream, when the client has one open).
 
 It takes only a POST the SDK would take to its server's ``tools/call`` handler: of a
 session it knows and whose client has ended the handshake (``notifications/initialized``),
@@ -341,14 +342,13 @@ class Calls:
 
 
 class _Stream:
-    """One call's answer. Within ``PING`` seconds, a lone response is answered as JSON
-    (as the SDK's transport does in its JSON mode), which the SDK's client reads to the
-    end and so keeps its connection for the next request (it closes an SSE stream as
-    soon as it has the response, and with it the connection); a response with
-    notifications first is an SSE stream of them all. A call longer than ``PING``
-    seconds is an SSE stream from then on: its headers and a ping comment every
-    ``PING`` seconds until the answer (sse_starlette's keep-alive, which the SDK's
-    streams have)."""
+    """One call's answer, an SSE stream as the SDK's: sent whole when the answer comes
+    within ``PING`` seconds; else its headers and a ping comment every ``PING`` seconds
+    until it does (sse_starlette's keep-alive, which the SDK's streams have).
+
+    (One JSON body, as the SDK's transport answers in its JSON mode, would let the
+    SDK's client keep its connection, which it closes after an SSE answer: but a client
+    on asyncio then waits about 40 ms for each next request to reach the proxy.)"""
 
     def __init__(self, send: Send, session: bytes) -> None:
         self._send = send
@@ -398,19 +398,13 @@ class _Stream:
         if pinging is not None:
             await pinging
         self.stop()
-        if len(messages) == 1 and not self._started:
-            body = _dumps(messages[0])
+        body = b"".join(b"event: message\r\ndata: " + _dumps(m) + b"\r\n\r\n"
+                        for m in messages)
+        if not self._started:
+            self._started = True
             await self._send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"application/json"), (b"mcp-session-id", self._session),
+                *_SSE_HEADERS, (b"mcp-session-id", self._session),
                 (b"content-length", str(len(body)).encode())]})
-        else:
-            body = b"".join(b"event: message\r\ndata: " + _dumps(m) + b"\r\n\r\n"
-                            for m in messages)
-            if not self._started:
-                self._started = True
-                await self._send({"type": "http.response.start", "status": 200, "headers": [
-                    *_SSE_HEADERS, (b"mcp-session-id", self._session),
-                    (b"content-length", str(len(body)).encode())]})
         await self._send({"type": "http.response.body", "body": body, "more_body": False})
 
 
