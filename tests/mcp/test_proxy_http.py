@@ -287,15 +287,30 @@ async def test_a_session_deleted_during_a_call_ends_its_stream_unanswered(tmp_pa
         assert answer.status_code == 200 and events(answer.text) == []
 
 
-async def test_an_idle_session_is_ended_and_a_busy_one_is_not(tmp_path, fast) -> None:
-    async with served(tmp_path, ["hang", "search"], idle=0.05) as proxy, \
+async def test_an_idle_session_is_ended_and_a_busy_one_is_not(tmp_path, fast,
+                                                               monkeypatch) -> None:
+    layers: list[Any] = []
+    built = _proxy_http_calls.Calls.__init__
+
+    def keep(self, *args: Any, **kwargs: Any) -> None:
+        built(self, *args, **kwargs)
+        layers.append(self)
+
+    monkeypatch.setattr(_proxy_http_calls.Calls, "__init__", keep)
+    async with served(tmp_path, ["hang", "search"], idle=3600) as proxy, \
             httpx2.AsyncClient() as plain:
+        (layer,) = layers
         busy = await Raw(plain, proxy.url).open()
         hanging = asyncio.ensure_future(busy.post(call(1, "hang")))
         idle = await Raw(plain, proxy.url).open()
         await until(lambda: fast)
-        await asyncio.sleep(0.2)  # (longer than the idle timeout)
+        layer.idle = 0.05  # (from the end of the next request of a session)
+        assert (await idle.post({"jsonrpc": "2.0", "id": 9, "method": "ping"})).status_code \
+            == 200
+        await until(lambda: idle.sid not in layer.sessions)
+        layer.idle = 3600
         assert (await idle.post(call(2, "search", query="x"))).status_code == 404
+        assert busy.sid in layer.sessions  # (its call is in flight)
         await busy.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
                          "params": {"requestId": 1}})
         assert messages(await hanging)[0]["error"]["code"] == -32800
