@@ -7,7 +7,10 @@ KEY``; the key's tenant is the runs' ``RESOURCE_ID_KEY``, and a key whose ``agen
 leave out the proxy's agent is refused, and a key with its ``max_concurrent`` requests in
 flight is answered 429 (the session's ``GET`` stream of server messages, open as long as
 the session, does not count). ``GET /metrics``: Prometheus text of the
-requests by method and outcome. Answers to refused requests are JSON-RPC errors.
+requests by method and outcome. Answers to refused requests are JSON-RPC errors. A
+``tools/call`` of a known session is answered by ``_proxy_http_calls`` (inside the
+keys' layer, so it is counted and refused as any request is), which also keeps the
+sessions' idle timeout.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import json
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
+
+from tripwire.mcp._proxy_http_calls import Calls
 
 if TYPE_CHECKING:
     from tripwire.mcp.proxy import MCPProxy
@@ -30,9 +35,14 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: Where the MCP endpoint is.
 PATH = "/mcp"
 
+#: The seconds a session with no request in flight lives on (the SDK's default).
+IDLE = 30 * 60.0
 
-def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1") -> App:
-    """The proxy's ASGI application (see the module)."""
+
+def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1",
+             idle: float | None = IDLE) -> App:
+    """The proxy's ASGI application (see the module); ``idle``: the seconds a session
+    with no request in flight lives on."""
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse, Response
     from starlette.routing import Route
@@ -47,9 +57,10 @@ def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1") -> App
     async def metrics(request: Request) -> Response:
         return PlainTextResponse(prometheus(proxy), media_type="text/plain; version=0.0.4")
 
-    inner = server.streamable_http_app(
-        streamable_http_path=PATH, host=host,
+    sdk = server.streamable_http_app(
+        streamable_http_path=PATH, host=host, session_idle_timeout=None,
         custom_starlette_routes=[Route("/healthz", healthz), Route("/metrics", metrics)])
+    inner = Calls(sdk, proxy.answer_call, server.session_manager, PATH, idle)
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or keys is None or scope.get("path") == "/healthz":
@@ -117,18 +128,21 @@ def prometheus(proxy: MCPProxy) -> str:
 async def serve_http(proxy: MCPProxy, keys: Keys | None, host: str, port: int, *,
                      sock: socket.socket | None = None,
                      started: Callable[[int], None] | None = None,
-                     stop: asyncio.Event | None = None) -> None:
+                     stop: asyncio.Event | None = None, idle: float | None = IDLE) -> None:
     """Serve until a signal (or ``stop`` is set) ends uvicorn; the upstream sessions are
     opened first and closed at the end. ``sock``: a bound socket to serve on;
-    ``started(port)`` is called once it listens."""
+    ``started(port)`` is called once it listens; ``idle``: the seconds a session with no
+    request in flight lives on."""
     import uvicorn
 
     if sock is None:
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-    config = uvicorn.Config(http_app(proxy, keys, host), log_level="warning",
-                            lifespan="on")
+    # (no access log of uvicorn's: the proxy's own, tripwire.mcp.access, has one line a
+    # request; no X-Forwarded-For: nothing reads the client's address)
+    config = uvicorn.Config(http_app(proxy, keys, host, idle), log_level="warning",
+                            lifespan="on", access_log=False, proxy_headers=False)
     server = uvicorn.Server(config)
 
     async def stopper() -> None:

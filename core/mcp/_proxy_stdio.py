@@ -25,20 +25,17 @@ import json
 import logging
 import os
 import stat
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
+
+from tripwire.mcp._proxy_fast import Answer, call_of, cancelled_of, parsed, replies
 
 log = logging.getLogger("tripwire")
 
 #: The longest line (one JSON-RPC message) taken from the client; a longer one is a
 #: malformed message (the server answers nothing to it) and is skipped.
 MAX_LINE = 64 * 1024 * 1024
-
-
-#: ``answer(name, arguments)`` of a ``tools/call``: the result's JSON, and whether to
-#: tell the client first that the tool list changed
-Answer = Callable[[str, dict[str, Any]], Awaitable[tuple[dict[str, Any], bool]]]
 
 
 @asynccontextmanager
@@ -288,55 +285,33 @@ class _Calls:
         it)."""
         if not self.ready:
             if b'"initialize"' in line or b'"notifications/initialized"' in line:
-                message = _json(line)
+                message = parsed(line)
                 method = message.get("method") if isinstance(message, dict) else None
                 if method == "initialize":
                     self.handshake = True
                 self.ready = self.handshake and method == "notifications/initialized"
             return False
         if b'"tools/call"' in line:
-            message = _json(line)
-            if not isinstance(message, dict) or message.get("method") != "tools/call" or \
-                    message.get("jsonrpc") != "2.0":
+            call = call_of(parsed(line))
+            if call is None:
                 return False
-            ident, params = message.get("id"), message.get("params")
-            if isinstance(ident, bool) or not isinstance(ident, int | str) or \
-                    not isinstance(params, dict):
-                return False
-            name, arguments = params.get("name"), params.get("arguments")
-            if not isinstance(name, str) or not isinstance(arguments, dict | None):
-                return False
+            ident, name, arguments = call
             task = asyncio.get_running_loop().create_task(
-                self._call(ident, name, arguments or {}), name=f"tripwire tools/call {name}")
+                self._call(ident, name, arguments), name=f"tripwire tools/call {name}")
             self.tasks[ident] = task
             return True
         if self.tasks and b'"notifications/cancelled"' in line:
-            message = _json(line)
-            params = message.get("params") if isinstance(message, dict) else None
-            if isinstance(params, dict) and message.get("method") == \
-                    "notifications/cancelled":
-                cancelled = self.tasks.get(params.get("requestId"))
-                if cancelled is not None:
-                    cancelled.cancel()
+            cancelled = self.tasks.get(cancelled_of(parsed(line)))
+            if cancelled is not None:
+                cancelled.cancel()
         return False
 
     async def _call(self, ident: int | str, name: str, arguments: dict[str, Any]) -> None:
         import anyio
 
         try:
-            try:
-                result, changed = await self._answer(name, arguments)
-            except Exception as e:  # (the SDK's server answers an error so too)
-                log.exception("tripwire mcp-proxy: tools/call %r failed", name)
-                reply: dict[str, Any] = {"jsonrpc": "2.0", "id": ident, "error": {
-                    "code": -32603, "message": f"tripwire: the call failed "
-                                               f"({type(e).__name__})"}}
-            else:
-                if changed:
-                    await self._write.send_json({
-                        "jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-                reply = {"jsonrpc": "2.0", "id": ident, "result": result}
-            await self._write.send_json(reply)
+            for message in await replies(self._answer, ident, name, arguments):
+                await self._write.send_json(message)
         except anyio.ClosedResourceError:
             pass  # (the client has gone: nobody to answer)
         finally:
@@ -350,9 +325,3 @@ class _Calls:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-
-def _json(line: bytes) -> Any:
-    try:
-        return json.loads(line)
-    except ValueError:
-        return None

@@ -138,12 +138,12 @@ class MCPProxy:
         outcome = results[0]
         return call_result(outcome.result, is_error=outcome.is_error)
 
-    async def answer_call(self, name: str,
-                          arguments: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        """A ``tools/call`` of a client of the stdio transport's fast path
-        (``_proxy_stdio``): ``call_tool``'s result as its JSON, and whether the
-        upstream's tools changed (the client is told before it gets the result)."""
-        result = await self.call_tool(name, arguments)
+    async def answer_call(self, name: str, arguments: dict[str, Any],
+                          key: Any = None) -> tuple[dict[str, Any], bool]:
+        """A ``tools/call`` of a client of the transports' fast path (``_proxy_fast``):
+        ``call_tool``'s result as its JSON, and whether the upstream's tools changed
+        (the client is told before it gets the result)."""
+        result = await self.call_tool(name, arguments, key)
         # (as the SDK's server writes it to a client of the handshake's protocols, which
         # have no resultType)
         return result.model_dump(by_alias=True, mode="json", exclude_none=True,

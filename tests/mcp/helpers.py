@@ -87,9 +87,10 @@ def text_of(result: Any) -> str:
 class Proxied:
     """The proxy over streamable HTTP in this event loop, on a free loopback port."""
 
-    def __init__(self, proxy: MCPProxy, keys: Any = None) -> None:
+    def __init__(self, proxy: MCPProxy, keys: Any = None, **options: Any) -> None:
         self.proxy = proxy
         self.keys = keys
+        self.options = options
         self.stop = asyncio.Event()
         self.port = 0
 
@@ -103,7 +104,8 @@ class Proxied:
             listening.set()
 
         self.task = asyncio.ensure_future(self.proxy.serve_http(
-            self.keys, "127.0.0.1", 0, sock=sock, started=started, stop=self.stop))
+            self.keys, "127.0.0.1", 0, sock=sock, started=started, stop=self.stop,
+            **self.options))
         waiter = asyncio.ensure_future(listening.wait())
         await asyncio.wait([self.task, waiter], return_when=asyncio.FIRST_COMPLETED)
         if self.task.done():
