@@ -4,9 +4,10 @@ The SDK's streamable HTTP app (``/mcp``) inside an ASGI layer of tripwire's: wit
 configured (``[serve.keys.NAME]`` tables, or a keys file, as ``tripwire serve`` has
 them: docs/serve.md), every request but ``GET /healthz`` needs ``Authorization: Bearer
 KEY``; the key's tenant is the runs' ``RESOURCE_ID_KEY``, and a key whose ``agents``
-leave out the proxy's agent is refused, and a key with its ``max_concurrent`` requests in
+leave out the proxy's agent is refused, and a key with its ``max_concurrent`` POSTs in
 flight is answered 429 (the session's ``GET`` stream of server messages, open as long as
-the session, does not count). ``GET /metrics``: Prometheus text of the
+the session, and a ``DELETE`` do not count); a session is its opening key's
+(``_proxy_http_calls``). ``GET /metrics``: Prometheus text of the
 requests by method and outcome. Answers to refused requests are JSON-RPC errors. A
 ``tools/call`` of a known session is answered by ``_proxy_http_calls`` (inside the
 keys' layer, so it is counted and refused as any request is), which also keeps the
@@ -76,7 +77,7 @@ def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1",
             await _refuse(send, 403, f"this API key may not use agent {proxy.agent.id!r}")
             return
         scope.setdefault("state", {})["tripwire_key"] = key
-        if scope.get("method") == "GET":
+        if scope.get("method") != "POST":  # (the GET stream; a DELETE ends a session)
             await inner(scope, receive, send)
             return
         limit = keys.limit(key)

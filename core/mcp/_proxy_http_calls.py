@@ -75,6 +75,9 @@ class Session:
     id: str
     #: the ``host`` and ``origin`` headers of its initialize (its idle DELETE's)
     headers: list[tuple[bytes, bytes]]
+    #: the name of the API key that opened it (None: the proxy has no keys); no other
+    #: key may use it
+    key: str | None = None
     #: the client has sent ``notifications/initialized``
     ready: bool = False
     #: requests of it being served (by the SDK's app or here)
@@ -125,6 +128,10 @@ class Calls:
             elif name == b"mcp-protocol-version":
                 version = value.decode("latin-1")
         session = self.sessions.get(sid) if sid is not None else None
+        if session is not None and session.key != _key_name(scope):
+            # (another key's session: answered as the SDK answers an unknown one)
+            await _not_found(send)
+            return
         if session is None:
             await self._inner(scope, receive, self._opening(scope, send) if sid is None and
                               scope.get("method") == "POST" else send)
@@ -258,7 +265,7 @@ class Calls:
     def _open(self, sid: str, scope: Scope) -> None:
         kept = [(name, value) for name, value in scope["headers"]
                 if name in (b"host", b"origin")]
-        session = self.sessions[sid] = Session(sid, kept)
+        session = self.sessions[sid] = Session(sid, kept, _key_name(scope))
         self._idle(session)
 
     def _watching(self, session: Session, scope: Scope, send: Send,
@@ -406,6 +413,21 @@ class _Stream:
                 *_SSE_HEADERS, (b"mcp-session-id", self._session),
                 (b"content-length", str(len(body)).encode())]})
         await self._send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def _key_name(scope: Scope) -> str | None:
+    key = scope.get("state", {}).get("tripwire_key")
+    return key.name if key is not None else None
+
+
+async def _not_found(send: Send) -> None:
+    """The SDK's answer to a request of a session it does not know."""
+    body = _dumps({"jsonrpc": "2.0", "id": None,
+                   "error": {"code": -32600, "message": "Session not found"}})
+    await send({"type": "http.response.start", "status": 404,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _dumps(message: dict[str, Any]) -> bytes:

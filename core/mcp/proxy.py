@@ -211,7 +211,6 @@ class MCPProxy:
     def server(self) -> Any:
         """The proxy as an MCP server (``mcp.server.lowlevel.Server``)."""
         import mcp_types as types
-        from mcp.server.lowlevel import Server
         from mcp.shared.exceptions import MCPError
 
         async def list_tools(ctx: Any, params: Any) -> Any:
@@ -237,13 +236,11 @@ class MCPProxy:
                     f"tripwire: the {method} answer was blocked by processor "
                     f"{blocked.processor_id!r}")) from None
 
-        return Server("tripwire-mcp-proxy", on_list_tools=list_tools,
-                      on_call_tool=call_tool, **handlers(self.catalog, passthrough))
+        return _server_class()("tripwire-mcp-proxy", on_list_tools=list_tools,
+                               on_call_tool=call_tool, **handlers(self.catalog, passthrough))
 
     def initialization_options(self, server: Any) -> Any:
-        from mcp.server.lowlevel.server import NotificationOptions
-
-        return server.create_initialization_options(NotificationOptions(tools_changed=True))
+        return server.create_initialization_options()
 
     async def serve_http(self, keys: Any = None, host: str = "127.0.0.1", port: int = 8765,
                          **options: Any) -> None:
@@ -292,3 +289,20 @@ def key_of(ctx: Any) -> Any:
     if not isinstance(scope, Mapping):
         return None
     return scope.get("state", {}).get("tripwire_key")
+
+
+def _server_class() -> type:
+    """The SDK's low-level ``Server`` whose capabilities say the tool list changes
+    (``tools.listChanged``: the proxy sends ``notifications/tools/list_changed``): by
+    default, as the SDK's streamable HTTP session manager builds them with no options."""
+    from mcp.server.lowlevel import Server
+    from mcp.server.lowlevel.server import NotificationOptions
+
+    class ProxyServer(Server):
+        def create_initialization_options(self, notification_options: Any = None,
+                                          *args: Any, **kwargs: Any) -> Any:
+            return super().create_initialization_options(
+                notification_options or NotificationOptions(tools_changed=True),
+                *args, **kwargs)
+
+    return ProxyServer

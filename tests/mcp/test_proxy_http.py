@@ -162,6 +162,8 @@ async def test_the_sdks_client_gets_guarded_calls_and_the_changed_tools(tmp_path
         async with http, mcp.Client(
                 mcp.client.streamable_http.streamable_http_client(proxy.url, http_client=http),
                 mode="legacy", message_handler=message_handler) as client:
+            # (its handshake says the list changes, as the proxy tells when it does)
+            assert client.server_capabilities.tools.list_changed is True
             echoed = await client.call_tool("echo", {"to": EMAIL})
             assert not echoed.is_error and EMAIL not in text_of(echoed)
             fetched = await client.call_tool("fetch", {"query": "x"})
@@ -363,13 +365,22 @@ async def test_keys_are_checked_and_counted_on_the_fast_path(tmp_path, fast, mon
         assert busy.status_code == 429
         assert busy.json()["error"]["message"] == ("too many concurrent requests for this "
                                                    "key (limit 2)")
-        # (alice's slots are taken: bob, whose slots are his own, cancels her calls)
+        # (alice's slots are taken; bob's are his own, but her session is not his: it
+        # is one he does not know, as the SDK answers it)
         for i in (5, 6):
             cancelled = await raw.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
                                         "params": {"requestId": i}},
                                        authorization="Bearer bob-key-0123456789")
-            assert cancelled.status_code == 202
+            assert cancelled.status_code == 404
+            assert cancelled.json()["error"]["message"] == "Session not found"
+        assert (await raw.post(call(9, "echo"),
+                               authorization="Bearer bob-key-0123456789")).status_code == 404
+        # (a DELETE takes no slot: alice ends her session, and its calls with it)
+        ended = await plain.delete(proxy.url, headers=raw.headers())
+        assert ended.status_code == 200
         for answer in hanging:
-            assert messages(await answer)[0]["error"]["code"] == -32800
+            assert messages(await answer) == []
+        raw.sid = None
+        await raw.open()
         assert (await raw.post(call(8, "echo"))).status_code == 200
     assert sorted(fast, key=str) == [4, 5, 6, 8]
