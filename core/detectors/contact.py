@@ -56,7 +56,7 @@ from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window_start import run_start, trailing_run
 
-__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector", "url_password"]
+__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector", "url_password", "webhook_end"]
 
 
 # ---------------------------------------------------------------------------- email
@@ -775,6 +775,24 @@ _TEMPLATE_PASSWORDS = frozenset(
      "your_password", "mypassword", "my_password", "example", "placeholder", "redacted"})
 
 
+# Webhook URLs, whose path is the secret that lets anyone post (from the host on):
+# Slack's, Discord's (the webhook's id and its token), Microsoft Teams' incoming ones.
+_WEBHOOK = re.compile(
+    r"(?:hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,200}"
+    r"|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,80}"
+    r"|[A-Za-z0-9-]{1,60}\.webhook\.office\.com/webhookb2/[0-9a-f-]{36}@[0-9a-f-]{36}"
+    r"/IncomingWebhook/[0-9a-f]{32}/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,60})?)")
+
+
+def webhook_end(text: str, host_at: int) -> int | None:
+    """Where the webhook URL whose host starts at ``host_at`` ends (``None``: it is no
+    webhook's): Slack's ``hooks.slack.com/services/...``, Discord's
+    ``discord.com/api/webhooks/<id>/<token>``, Teams' ``*.webhook.office.com/webhookb2/...``.
+    Such a URL is a secret (``api-key``) from its scheme to that end."""
+    hook = _WEBHOOK.match(text, host_at)
+    return None if hook is None else hook.end()
+
+
 def url_password(text: str, sep: int) -> tuple[int, int, int] | None:
     """The URL whose ``://`` is at ``sep``, if it carries a password: where its scheme
     starts and where the password starts and ends. ``None`` without a password, or with
@@ -827,6 +845,8 @@ class UrlDetector:
                 if scheme is None:
                     continue
                 start, host_at, score = scheme.start(), at + 3, 1.0
+                if webhook_end(text, host_at) is not None:
+                    score = 0.9  # a secret (``api-key``), which ``merge`` keeps
             else:
                 start = host_at = at
                 score = 0.9

@@ -16,7 +16,11 @@ or after it rules it out (``sk-8 risk``, a longer token).
 - ``github``: ``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_`` and 36+ letters and
   digits (0.98); ``github_pat_`` and 22+ (0.99).
 - ``slack`` (0.98): ``xox[abeoprs]-<digits>-...`` and ``xapp-`` tokens; webhook URLs
-  ``https://hooks.slack.com/services|workflows|triggers/...``.
+  ``https://hooks.slack.com/services|workflows|triggers/...``, whole from the scheme.
+- ``webhook`` (0.98): Discord's (``https://discord.com/api/webhooks/<id>/<token>``) and
+  Microsoft Teams' (``https://<tenant>.webhook.office.com/webhookb2/...``) webhook URLs,
+  whole; the URL detector reports them as ``url`` at 0.9 only, so ``merge`` keeps
+  ``api-key`` where both are wanted.
 - ``google`` (0.97): ``AIza`` and exactly 35 of ``[0-9A-Za-z_-]``.
 - ``provider`` (0.95): other services' published key formats: SendGrid
   (``SG.<22>.<43>``), Mailgun (``key-`` and 32 hex digits), GitLab (``glpat-``,
@@ -101,7 +105,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from tripwire.detectors import _views
-from tripwire.detectors.contact import url_password
+from tripwire.detectors.contact import url_password, webhook_end
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import run_start
 
@@ -225,7 +229,6 @@ _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
                   r"\.(?P<signature>[A-Za-z0-9_-]{0,580})")
 _SCHEME_SEP = re.compile(r"://")
 _SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,15}\Z")
-_SLACK_HOOK = re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,200}")
 
 _BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 _STRIPE_SCORES = {("s", "live"): 0.99, ("r", "live"): 0.99, ("p", "live"): 0.8,
@@ -568,11 +571,12 @@ def _url_secrets(text: str) -> Iterator[Detection]:
         scheme = _SCHEME.search(text, max(0, m.start() - 16), m.start())
         if scheme is None:
             continue
-        hook = _SLACK_HOOK.match(text, m.end())
-        if hook is not None:
-            start, end = scheme.start(), hook.end()
+        end = webhook_end(text, m.end())
+        if end is not None:
+            start = scheme.start()
             if _alone(text, start, end):
-                yield Detection(TYPE, start, end, 0.98, "secrets:slack", text[start:end])
+                rule = "slack" if text.startswith("hooks.", m.end()) else "webhook"
+                yield Detection(TYPE, start, end, 0.98, f"secrets:{rule}", text[start:end])
             continue
         password = url_password(text, m.start())
         if password is not None:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import random
 import string
+import uuid
 
 import pytest
 
+from tripwire.detectors import DEFAULT_TYPES, build, detect_all
 from tripwire.detectors.secrets import SecretDetector
 
 SECRETS = SecretDetector()
@@ -91,3 +93,35 @@ def test_a_random_value_after_a_key_word_of_any_language_is_found(sentence):
 ])
 def test_hashes_placeholders_and_identifiers_are_not_secrets(text):
     assert values(text) == []
+
+
+WEBHOOKS = [
+    f"https://hooks.slack.com/services/T{rand(8, string.ascii_uppercase + string.digits)}/"
+    f"B{rand(10, string.ascii_uppercase + string.digits)}/{rand(24)}",
+    f"https://discord.com/api/webhooks/{_RNG.randint(10**17, 10**18)}/{rand(68, ALNUM + '_-')}",
+    f"https://contoso.webhook.office.com/webhookb2/{uuid.UUID(int=_RNG.getrandbits(128))}@"
+    f"{uuid.UUID(int=_RNG.getrandbits(128))}/IncomingWebhook/{rand(32, HEX)}/"
+    f"{uuid.UUID(int=_RNG.getrandbits(128))}",
+]
+
+
+@pytest.mark.parametrize("url", WEBHOOKS)
+@pytest.mark.parametrize("sentence", [
+    "L'ancien : {}\nLe nouveau est dans Vault.",
+    "webhook_url: \"{}\"",
+    "Der Hook ({}) wurde widerrufen",
+    "usa {} para las alertas",
+])
+def test_a_webhook_url_is_a_secret_whole_from_its_scheme_not_a_plain_url(url, sentence):
+    found = detect_all(sentence.format(url), build(DEFAULT_TYPES), threshold=0.6)
+    assert [(d.type, d.value) for d in found] == [("api-key", url)]
+
+
+@pytest.mark.parametrize("text", [
+    "docs: https://discord.com/developers/docs/resources/webhook",
+    "see https://api.slack.com/messaging/webhooks for the set-up",
+    "SLACK_WEBHOOK_EXEMPLE: https://hooks.slack.com/services/XXXX/XXXX/XXXX",
+])
+def test_a_webhooks_documentation_or_placeholder_is_a_plain_url(text):
+    found = detect_all(text, build(DEFAULT_TYPES), threshold=0.6)
+    assert [d.type for d in found] == ["url"]
