@@ -7,10 +7,11 @@ phone number even after such a word."""
 
 from __future__ import annotations
 
+import phonenumbers
 import pytest
 
 from tripwire.detectors.contact import CALLED_REGIONS, PhoneDetector
-from tripwire.detectors.regions import languages_of
+from tripwire.detectors.regions import languages_of, region_map
 
 PHONE = PhoneDetector()
 
@@ -124,3 +125,49 @@ def test_a_card_number_is_still_no_phone_number():
 def test_one_letter_of_a_language_in_a_short_text_says_its_language():
     assert languages_of("Büro 0171 2345678") == ["de"]
     assert languages_of("Ok 0171 2345678") == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    # French text, numbers of Mexico, Argentina, Colombia, Italy, Ireland
+    ("Contact au Mexique : 55 1234 5678 (bureau de Mexico).", "55 1234 5678"),
+    ("Le client mexicain a rappelé du 33 1234 5678.", "33 1234 5678"),
+    ("Notre agence de Buenos Aires : 011 4123-4567.", "011 4123-4567"),
+    ("Son numéro en Colombie : 310 123 4567.", "310 123 4567"),
+    ("Le bureau de Milan répond au 02 1234 5678.", "02 1234 5678"),
+    # Spanish text
+    ("Teléfono en Buenos Aires: (011) 4123-4567", "(011) 4123-4567"),
+    ("Contacto en Bogotá: 310 123 4567", "310 123 4567"),
+    ("Nuestra oficina de Lisboa: 21 234 5678", "21 234 5678"),
+    ("Llame a la sede de Ámsterdam, 020 123 4567.", "020 123 4567"),
+    ("La oficina de Casablanca: 05 22 12 34 56", "05 22 12 34 56"),
+    # German text
+    ("Unsere Filiale in Mailand: 02 1234 5678", "02 1234 5678"),
+    ("Das Büro in Warschau erreichen Sie unter 22 123 45 67.", "22 123 45 67"),
+    ("Die Kollegen in Amsterdam: 020 123 4567", "020 123 4567"),
+    # English text
+    ("Dublin: 01 234 5678", "01 234 5678"),
+    ("Our Auckland office is on 09 123 4567.", "09 123 4567"),
+    ("The Lisbon team: 21 234 5678", "21 234 5678"),
+    ("Ring the Madrid office on 91 123 45 67 or Mexico City on 55 1234 5678.",
+     "91 123 45 67"),
+])
+def test_a_national_number_is_tried_in_the_plan_of_the_place_the_text_names(text, value):
+    assert value in values(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Commande n° 55 1234 5678 expédiée au Mexique.",
+    "Pedido 310 123 4567 enviado a Bogotá.",
+    "Bestellnummer 02 1234 5678 aus Mailand",
+    "Tracking 9400 1000 0000 0000 0000 00 from Dublin, invoice 2024-0113.",
+    "La facture 2024/11/0042 de notre client de Buenos Aires.",
+    "Versión 10.4.2.1 desplegada en Lisboa.",
+    "Le montant, 21 234 567 €, a été viré à Lisbonne.",
+])
+def test_a_places_name_makes_no_identifier_or_amount_a_phone_number(text):
+    assert values(text) == []
+
+
+def test_a_place_name_says_its_countrys_plan_in_the_region_map():
+    text = "Notre bureau de Genève et celui de Bogotá"
+    assert {"CH", "CO"} <= set(region_map(text, phonenumbers).near(0, len(text)))
