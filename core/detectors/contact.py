@@ -250,6 +250,9 @@ _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentr
 _PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
+# The last group of a code of letters and digits right before a number ("1Z 9W8 47E"):
+# the number is the rest of that code.
+_CODE_GROUP = re.compile(r"(?<![^\s])(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{2,8}\Z")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
@@ -543,6 +546,8 @@ class PhoneDetector:
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
                          or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False  # "812 345 674 00021": a piece of a longer number
+        if national and before == " " and _CODE_GROUP.search(text, max(0, start - 12), start - 1):
+            return False  # "1Z 9W8 47E 03 4417 2285": the rest of a code of letters and digits
         if not self._shaped(value):
             return False
         if after in " \u00a0€$£¥EUCeud" and _MONEY_AFTER.match(text, end, end + 12):
@@ -563,14 +568,20 @@ class PhoneDetector:
         digits = sum(len(g) for g in groups)
         if not (7 if value.startswith((*_PLUS, "00", "(00")) else self._min_digits) <= digits <= 15:
             return False
-        if len(groups) > 1 and len(groups[-1]) == 1:
-            return False  # "0-306-40615-2": an ISBN's check digit, not a subscriber number
+        international = value.startswith((*_PLUS, "00", "(00"))
+        if len(groups) > 1 and len(groups[-1]) == 1 and not international:
+            # "0-306-40615-2": an ISBN's check digit, not a subscriber number (with a
+            # country code it is the switchboard's digit: "0049 711 26 84 93 0")
+            return False
         if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
             return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
         national = groups[1:] if value.startswith(_PLUS) else groups
         if "." in value and (any(len(g) < 2 for g in national) or (
-                len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
-            return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
+                len(groups) == 4 and value.count(".") == 3
+                and all(len(g) <= 3 and int(g) <= 255 for g in groups))):
+            # "1.2.33.4567" (a version), "192.168.10.200" (an IP address; not
+            # "91.563.84.20", grouped as Spain writes its numbers)
+            return False
         if _SSN_SHAPE.match(value):
             return False  # "413-53-1057", "413 53 1057": a Social Security number's shape
         if _YEAR_RANGE.match(value):

@@ -171,3 +171,26 @@ def test_a_places_name_makes_no_identifier_or_amount_a_phone_number(text):
 def test_a_place_name_says_its_countrys_plan_in_the_region_map():
     text = "Notre bureau de Genève et celui de Bogotá"
     assert {"CH", "CO"} <= set(region_map(text, phonenumbers).near(0, len(text)))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("| Madrid | Óscar Lozano | 91.563.84.20 | 91.563.84.21 |", "91.563.84.20"),
+    ("Teléfono: 944.15.62.30", "944.15.62.30"),
+    ("eingehend 0049 711 26 84 93 0 -> Nst. 210", "0049 711 26 84 93 0"),
+    ("Zentrale: +49 711 26 84 93 0", "+49 711 26 84 93 0"),
+])
+def test_spanish_dotted_groups_and_a_switchboards_digit_after_a_country_code_are_numbers(
+        text, value):
+    assert value in values(text)
+
+
+@pytest.mark.parametrize("text", [
+    "UPS tracking 1Z 9W8 47E 03 4417 2285, should arrive Thu",
+    "Seriennummer SN 4K7 030 1234 5678",
+    "Lote AB12 612 34 56 78 caducado",
+    "Server 192.168.10.200 antwortet nicht",
+    "ISBN 0-306-40615-2",
+    "Ref. 0 306 40615 2",
+])
+def test_the_rest_of_a_code_an_ip_address_or_an_isbn_is_no_phone_number(text):
+    assert values(text) == []
