@@ -239,8 +239,8 @@ CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
     r for lang in ("en", "de", "fr", "es") for r in LANGUAGE_REGIONS[lang] if r != "MX"))
 # An extension of one or two digits after a dash that ends a number, as German and
 # Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
-# ``+49 30 123456-12``).
-_SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
+# ``+49 30 123456-12``, ``089/12 34 56-0``; not the last pair of ``01-42-68-53-00``).
+_SWITCHBOARD = re.compile(r"(?:(?<=[0-9]{3})|(?<=[ /][0-9]{2}))-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
 # The same extension right after a number, whatever follows it ("0561 93188-0 · Fax").
 _EXTENSION = re.compile(r"-[0-9]{1,2}(?![0-9]|[.\-/][0-9])")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".

@@ -66,6 +66,13 @@ or after it rules it out (``sk-8 risk``, a longer token).
   alphabet; in quotes, a value of any printable characters (a Django ``SECRET_KEY``,
   a password with symbols). UUIDs, paths, placeholders (``your_api_key_here``) and
   made-up values (``abc0123456789``: six characters in a row) are skipped.
+- ``config`` (0.8): a password, secret or token set in a configuration file or command
+  line (``spring.datasource.password=Ug4#kTq9vZ2!mW8x``, ``DB_PASSWORD=...``,
+  ``password: ...`` at a YAML line's start): 8 or more printable characters with
+  three letters or more and a digit, whatever their entropy (a value of 20 or more token characters is
+  the ``generic`` rule's); the setting's name must be an
+  identifier of several parts or start its line (prose such as "Mein Passwort: ..." is
+  no setting); templates (``${DB_PASSWORD}``, ``<password>``, ``changeme``) are none.
 
 A known format filled with one character eight times in a row (``AKIAXXXXXXXXXXXXXXXX``,
 ``sk_test_xxxxxxxxxxxxxxxx``) is a documentation's placeholder, not a key.
@@ -101,7 +108,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from tripwire.detectors import _views
@@ -220,7 +227,7 @@ _PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
 _MAILCHIMP_DC = re.compile(r"-us[0-9]{1,2}")
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 _TELEGRAM = re.compile(r"(?<=[0-9]):AA[0-9A-Za-z_-]{33}")
-_DISCORD = re.compile(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")
+_DISCORD = re.compile(r"[A-Za-z0-9_-]{24,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
 _GOOGLE_OAUTH = re.compile(r"ya29\.[0-9A-Za-z_-]{20,2000}")  # an OAuth access token
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
@@ -297,6 +304,18 @@ _NOT_A_SECRET_KEY = re.compile(
     rb"(?:pub|public|cache|sort|primary|foreign|partition|row|object|idempotency|dedup"
     rb"|routing|lookup|hash|index|unique|composite|shard|bucket|map|dict|hot|short)[ _.-]?\Z"
 )
+# A configuration's password, secret or token (``spring.datasource.password=Ug4#kTq9vZ2!m``,
+# ``DB_PASSWORD=...``, ``  password: ...`` in YAML), in the lower view: the name (an
+# identifier that ends with the word), ``=`` or ``:``, and a value of 8 or more printable
+# characters up to white space or a quote, any of them. The name must be an identifier
+# of several parts (``_``, ``.``, ``-``) or stand at the start of its line, so that
+# prose ("Mein Passwort: ...") is not read as a file's setting.
+_CONFIG_SECRETS = tuple(re.compile(
+    w + rb"[\"']?[ \t]*(?::=|[=:])[ \t]*[\"'`]?(?P<value>[^\s\"'`]{8,128})") for w in (
+        rb"pass(?:word|wort|wd|phrase|e)?", rb"pwd", rb"secret", rb"token", rb"kennwort",
+        rb"contrase\?a"))
+_NAME_CHARS = re.compile(rb"[a-z0-9_.-]{0,48}\Z")
+_LINE_HEAD = re.compile(rb"(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+|[\"'])?\Z")
 _AWS_WORD = re.compile(rb"aws|secret[ _-]?access[ _-]?key")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
 _PLACEHOLDER_WORDS = ("your", "here", "example", "xxxx", "placeholder", "dummy", "changeme",
@@ -382,13 +401,11 @@ class SecretDetector:
             found.extend(_private_keys(text))
         if ":" in text:
             found.extend(_url_secrets(text))
-        if not runs and not any(q in text for q in "\"'`"):
-            return found  # no value after a key-like word can be 20 characters long
-        # A token after a key-like word that a known format already covers is not
-        # reported twice.
-        known = [(d.start, d.end) for d in found]
-        found.extend(d for d in self._near_keywords(text)
-                     if not any(s < d.end and d.start < e for s, e in known))
+        if runs or any(q in text for q in "\"'`"):
+            # (else no value after a key-like word can be 20 characters long)
+            _add_new(found, self._near_keywords(text))
+        if self.generic and ("=" in text or ":" in text):
+            _add_new(found, _config_secrets(text, _views.lower(text)))
         return found
 
     @staticmethod
@@ -452,6 +469,44 @@ class SecretDetector:
                                                 / max(1e-9, 1.0 - self.min_entropy)), 4)
 
 
+def _add_new(found: list[Detection], more: Iterable[Detection]) -> None:
+    """Add to ``found`` each of ``more`` that overlaps none of ``found`` (a token after a
+    key-like word that a known format already covers is not reported twice)."""
+    known = [(d.start, d.end) for d in found]
+    found.extend(d for d in more if not any(s < d.end and d.start < e for s, e in known))
+
+
+def _config_secrets(text: str, low: bytes) -> Iterator[Detection]:
+    """Passwords, secrets and tokens set in a configuration (``_CONFIG_SECRET``): any
+    printable value but a template's (``${DB_PASSWORD}``, ``<password>``, ``%s``,
+    ``changeme``, ``********``), with three letters or more and a digit (not a date, a
+    time or a number)."""
+    for m in (m for scan in _CONFIG_SECRETS for m in scan.finditer(low)):
+        if m.end() < len(low) and low[m.end():m.end() + 1] not in b" \t\r\n\"'`,;)]}":
+            continue  # (the value goes on with a quote or other: not one to read so)
+        name_part = _NAME_CHARS.search(low, max(0, m.start() - 48), m.start())
+        start = name_part.start() if name_part is not None else m.start()
+        name = low[start:m.start()]  # (what stands before the word)
+        if start and (low[start - 1:start].isalnum() or low[start - 1:start] == b"?"):
+            continue  # (the name's start is further back: "bypass", "überpass")
+        if not (b"_" in name or b"." in name or b"-" in name) and not _LINE_HEAD.search(
+                low, max(0, start - 16), start):
+            continue  # a word in prose, not a setting
+        v_start, v_end = m.span("value")
+        value = text[v_start:v_end].rstrip(".,;)]}")
+        v_end = v_start + len(value)
+        folded = value.lower()
+        if len(value) >= 20 and not set(value) - _TOKEN_CHARS:
+            continue  # the generic rule's to judge, by its entropy
+        if (len(value) < 8 or sum(c.isalpha() for c in value) < 3
+                or not any(c.isdigit() for c in value) or value[0] in "$<{%*[(" or "://" in value
+                or value.startswith("/") or len(set(value)) < 5 or _has_run(value)
+                or any(w in folded for w in (*_PLACEHOLDER_WORDS, "password", "passwort"))
+                or _UUID.match(value)):
+            continue
+        yield Detection(TYPE, v_start, v_end, 0.8, "secrets:config", value)
+
+
 _BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
@@ -505,12 +560,31 @@ def _mailchimp(text: str) -> Iterator[Detection]:
 
 def _discord(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
     """Discord bot tokens: three base64url segments (24 to 26, 6, 27 to 38 characters)
-    separated by dots, the first one a user id's base64 (``M``, ``N`` or ``O``)."""
-    for lo, hi in runs:
-        if text.startswith(".", hi) and 24 <= hi - lo <= 26 and text[lo] in "MNO":
+    separated by dots, the first one a user id's base64 (``M``, ``N`` or ``O``: 0.95;
+    any other first character, as tokens are made up for examples and tests, when the
+    first segment mixes upper and lower case letters and digits as a random one does:
+    0.9)."""
+    for run_lo, hi in runs:
+        if not text.startswith(".", hi):
+            continue
+        # (the run may start with a name and "=": ``DISCORD_TOKEN=MTk4...``)
+        lo = hi
+        while lo > max(run_lo, hi - 27) and text[lo - 1] in _TOKEN_CHARS:
+            lo -= 1
+        if 24 <= hi - lo <= 26:
             m = _DISCORD.match(text, lo)
-            if m is not None and _alone(text, lo, m.end()):
+            if m is None or not _alone(text, lo, m.end()):
+                continue
+            if text[lo] in "MNO":
                 yield Detection(TYPE, lo, m.end(), 0.95, "secrets:provider", m.group())
+            elif _mixed(text[lo:hi]) and entropy_ratio(text[lo:hi]) >= 0.85:
+                yield Detection(TYPE, lo, m.end(), 0.9, "secrets:provider", m.group())
+
+
+def _mixed(token: str) -> bool:
+    """Whether ``token`` has upper and lower case letters and digits."""
+    return (any(c.isupper() for c in token) and any(c.islower() for c in token)
+            and any(c.isdigit() for c in token))
 
 
 def _sk_keys(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:

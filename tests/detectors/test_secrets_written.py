@@ -125,3 +125,52 @@ def test_a_webhook_url_is_a_secret_whole_from_its_scheme_not_a_plain_url(url, se
 def test_a_webhooks_documentation_or_placeholder_is_a_plain_url(text):
     found = detect_all(text, build(DEFAULT_TYPES), threshold=0.6)
     assert [d.type for d in found] == ["url"]
+
+
+@pytest.mark.parametrize("first", ["M", "N", "O", "6", "T", "x"])
+@pytest.mark.parametrize("sentence", [
+    "das Discord-Token {} bitte neu erzeugen",
+    "A Discord bot token got pasted in #general: {}, plus",
+    "DISCORD_TOKEN={}",
+])
+def test_a_discord_bot_token_is_found_whole_whatever_its_first_character(first, sentence):
+    token = f"{first}{rand(23, 'ABCDEFGH' + 'abcdefgh' + '0123456789')}.{rand(6)}.{rand(38)}"
+    assert values(sentence.format(token)) == [token]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("spring.datasource.password=Ug4#kTq9vZ2!mW8x\nrabbitmq.host=mq01", "Ug4#kTq9vZ2!mW8x"),
+    ("DB_PASSWORD=Hund&Katze2019!", "Hund&Katze2019!"),
+    ("export PGPASSWORD='Tr0ub4dor&3x' && psql -h db01", "Tr0ub4dor&3x"),
+    ("database:\n  user: app\n  password: s3cr3t-Pa55!\n", "s3cr3t-Pa55!"),
+    ('{"db_password": "Ug4#kTq9vZ2!", "port": 5432}', "Ug4#kTq9vZ2!"),
+    ("smtp.pass = mQ7$wR2#pL", "mQ7$wR2#pL"),
+    ("MAIL_PASSWORD=9x!Kq2@vB7\nMAIL_PORT=587", "9x!Kq2@vB7"),
+    ("redis.auth.token: Zk4%pQ9!sT2m", "Zk4%pQ9!sT2m"),
+    ("mot_de_passe: Gv5!tQ8#wX2", "Gv5!tQ8#wX2"),
+    ("contraseña: Rj6$mP3!kW9", "Rj6$mP3!kW9"),
+    ("kennwort=Lm4&vT8!qZ1", "Lm4&vT8!qZ1"),
+])
+def test_a_password_set_in_a_configuration_is_a_secret_whatever_its_characters(text, value):
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Mein Passwort: Hund&Katze2019!",                 # prose, not a setting
+    "Je t'envoie le mot de passe : Gv5!tQ8#wX2 demain",
+    "password=${DB_PASSWORD}",
+    "db.password=<your-password>",
+    "DB_PASSWORD=changeme123",
+    "password: ********",
+    "session_token=1234-5678",                       # no letter
+    "api.token = 12.5.2024",
+    "token: 2024-01-15T10:00",
+    "passport_number: AB1234567",
+    "bypass=12345678ab",
+    "password_min_length: 12",
+    "password_policy=strict-v2",
+    "token_endpoint: /oauth2/v1/token",
+    "secret_path: https://vault.example.com/v1/kv",
+])
+def test_templates_numbers_paths_and_prose_are_no_configured_secret(text):
+    assert values(text) == []
