@@ -58,8 +58,8 @@ or after it rules it out (``sk-8 risk``, a longer token).
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
   ``credentials``, ``*_KEY``; German, French and Spanish ``Schlüssel``, ``Kennwort``,
-  ``clé``, ``jeton``, ``clave``, ``llave``, ``contraseña`` with up to three words
-  before the value; the others with up to three short words that a colon, ``=`` or
+  ``clé``, ``jeton``, ``clave``, ``llave``, ``contraseña`` with up to five words
+  before the value; the others with up to four short words that a colon, ``=`` or
   ``is`` ends: "Cloudflare token for prod:", "Token de Cloudflare:"; not ``public
   key``, ``cache_key``, ``primary key``) and an assignment, a colon, ``is`` or a
   space, whose Shannon entropy is close to that of a random string of its length and
@@ -268,9 +268,9 @@ _PEM_MIN_BODY = 48   # base64 characters: the smallest key (Ed25519, PKCS#8) has
 # scheme. "key" counts only as the end of a name (api_key, apiKey, x-api-key, "secret
 # key"), never in "public key", "primary key" or "monkey".
 # German, French and Spanish words for a key, a token or a password (a "?" stands for
-# a letter outside ASCII: Schlüssel, clé, contraseña) may have up to three words between
-# them and the value ("la clé API : ...", "la clave de API es ...", "API-Schlüssel
-# lautet ...").
+# a letter outside ASCII: Schlüssel, clé, contraseña) may have up to five words between
+# them and the value ("la clé API : ...", "la clave de la API de OpenWeather es ...",
+# "API-Schlüssel lautet ...").
 _KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential",
              b"schl?ssel", b"cl?", b"clave", b"llave", b"jeton", b"kennwort", b"contrase?a")
 _FOREIGN = frozenset(_KEYWORDS[8:])
@@ -285,12 +285,12 @@ _VALUE = (
     rb"(?:(?:bearer|basic|token)[ \t]+)?"
     rb"(?P<token>[a-z0-9+/=_~-]{20,512}))"
 )
-# The words between a key-like word and its value: up to three of any length for the
-# German, French and Spanish words ("la clé API de Brevo : ..."); for the others, up to
-# three short ones that a colon, "=" or "is" ends ("Cloudflare token for prod: ...",
+# The words between a key-like word and its value: up to five for the German, French
+# and Spanish words ("la clé API de Brevo : ..."); for the others, up to four short
+# ones that a colon, "=" or "is" ends ("Cloudflare token for prod: ...",
 # "the API key for staging is ..."), so that prose about tokens is not read as one.
-_WORDS_BETWEEN = rb"(?:[ \t]+[a-z?'-]{1,12}){0,3}?"
-_LABEL_WORDS = (rb"(?:(?:[ \t]+[a-z?'-]{1,12}){1,3}?"
+_WORDS_BETWEEN = rb"(?:[ \t]+[a-z?'-]{1,12}){0,5}?"
+_LABEL_WORDS = (rb"(?:(?:[ \t]+[a-z?'-]{1,12}){1,4}?"
                 rb"(?=[ \t]*[:=]|[ \t]+(?:is|was|es|est|ist|lautet)[ \t]))?")
 _KEYWORD_VALUES = tuple(
     re.compile(re.escape(w) + (_WORDS_BETWEEN if w in _FOREIGN else _LABEL_WORDS) + _VALUE)
@@ -406,6 +406,8 @@ class SecretDetector:
             _add_new(found, self._near_keywords(text))
         if self.generic and ("=" in text or ":" in text):
             _add_new(found, _config_secrets(text, _views.lower(text)))
+        if self.generic and runs:
+            _add_new(found, _bare_tokens(text, runs, _views.lower(text)))
         return found
 
     @staticmethod
@@ -441,6 +443,8 @@ class SecretDetector:
                 t_start, t_end = m.span("quoted" if quoted else "token")
                 if t_start in seen or not (quoted or _alone(text, t_start, t_end)):
                     continue
+                if _NOT_SECRET_BEFORE.search(low, max(0, t_start - 24), t_start):
+                    continue  # "la clave está en el commit 9fceb02...": a hash, an id
                 token = text[t_start:t_end]
                 found = self._judge(token, low[max(0, start - 24):t_start])
                 if found is not None:
@@ -579,6 +583,63 @@ def _discord(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
                 yield Detection(TYPE, lo, m.end(), 0.95, "secrets:provider", m.group())
             elif _mixed(text[lo:hi]) and entropy_ratio(text[lo:hi]) >= 0.85:
                 yield Detection(TYPE, lo, m.end(), 0.9, "secrets:provider", m.group())
+
+
+# A token standing alone: letters of both cases and digits (with "_" and "-"), not
+# right after or before another token character, a path's or a URL's "/", an "@", a
+# "." of a name, or "=", "+" of base64 data.
+_BARE = re.compile(r"(?<![A-Za-z0-9_+/=~.@:%\\-])[A-Za-z0-9_-]{32,128}(?![A-Za-z0-9_+/=~@\\-]|\.[A-Za-z0-9])")
+# What a random token after one of these is: a hash, a fingerprint, a public key (in
+# the lower view, right before the token's ":" or space).
+_NOT_SECRET_BEFORE = re.compile(
+    rb"(?:sha[0-9]{0,3}|md5|fingerprint|ssh-[a-z0-9]+|ecdsa-[a-z0-9-]+|pub(?:lic)?[ _-]?key"
+    rb"|id|uid|sid|ref|hash|digest|checksum|etag|nonce|request[ _-]?id|trace[ _-]?id"
+    rb"|commit|build)[\"':= \t]{1,3}\Z")
+_HASH_PREFIX = re.compile(r"(?i)(?:sha[0-9]{0,3}|md5)[-_]")  # sha512-...: an SRI hash
+_BASE58 = frozenset("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+
+
+def _bare_tokens(text: str, runs: list[tuple[int, int]], low: bytes) -> Iterator[Detection]:
+    """Random tokens that no word names, of 32 to 128 characters: a key pasted alone
+    ("[14:03] Inès: ...", "the old one: ..."). A random mix of both letter cases and
+    digits that long is a credential far more often than anything else; not a hash in
+    hex, a wallet's address (Base58 or ``0x``), an identifier of a few letters and hex
+    digits (``AC`` and 32 of them: Twilio's account SID), base64 data, a public key
+    (``AAAA...``) or what a word before it says is a hash, a fingerprint or an id.
+    Score 0.65."""
+    for lo, hi in runs:
+        if hi - lo < 32:
+            continue
+        for m in _BARE.finditer(text, lo, hi):
+            token = m.group()
+            start = m.start()
+            if (not _mixed(token) or token.startswith(("AAAA", "0x")) or _has_run(token)
+                    or _HASH_PREFIX.match(token)):
+                continue
+            if set(token) <= _BASE58 and len(token) <= 44:
+                continue  # a wallet's address (or a Solana one), valid or not
+            body = token.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            if len(token) - len(body) <= 4 and not set(body.lower()) - set("0123456789abcdef"):
+                continue  # "AC" and hex digits: an account's identifier
+            if entropy_ratio(token) < 0.9 or _NOT_SECRET_BEFORE.search(
+                    low, max(0, start - 24), start):
+                continue
+            folded = token.lower()
+            if any(w in folded for w in _PLACEHOLDER_WORDS) or _encodes_text(token):
+                continue
+            yield Detection(TYPE, start, m.end(), 0.65, "secrets:bare", token)
+
+
+def _encodes_text(token: str) -> bool:
+    """Whether ``token`` is base64 (or base64url) of text: a message encoded, not a key
+    (random bytes decode to few printable characters)."""
+    try:
+        raw = base64.b64decode(token[:len(token) // 4 * 4].replace("-", "+").replace("_", "/"))
+    except (binascii.Error, ValueError):
+        return False
+    text = raw.decode("utf-8", "replace")
+    return sum(c != "\ufffd" and (c.isprintable() or c.isspace())
+               for c in text) >= 0.9 * len(text)
 
 
 def _mixed(token: str) -> bool:
