@@ -263,6 +263,28 @@ _AGE_SCANS = tuple(re.compile(p) for p in (
 # años"), in the lower view.
 _AGE_VERBS = (b" a", b" ai", b" as", b" avait", b"?g?e de", b"?g? de", b"?g?es de", b"tiene",
               b"tengo", b"ten?a", b"cumple", b"cumpli?", b"cumplir?")
+# After "geboren" (or "zur Welt gekommen"), in the lower view: what closes the clause
+# (a punctuation mark, a line's end, the text's end, "und", "als"): the participle is
+# its last word, and its date stood before it.
+_CLOSING_AFTER = re.compile(
+    rb"(?P<verb>[ \t]+gekommen)?[ \t]*(?P<end>[,.;!?)\n]|\Z|(?:und|oder|als|aber)(?![a-z?]))?")
+# The preposition that introduces a date in a sentence ("on", "on the", "le", "el",
+# "am", "den"), right before it.
+_ON_DATE = re.compile(r"(?i)(?<![^\W\d_])(?:on(?:\ the)?|le|el|am|den|the)\ \Z")
+# The end of a sentence (a word's last two letters, a full stop, a capital: not "St.
+# Louis", "Dr. Weber"): a birth word's date is in its sentence.
+_SENTENCE_END = re.compile(r"[a-zß-ÿ]{2}[.!?][ \t]+[A-ZÀ-Þ]")
+# What ends a clause: a sentence's end, a line's, a semicolon or colon, a comma and a
+# conjunction ("born, and then years later, on 12.03.1985": no longer the birth).
+_CLAUSE_BREAK = re.compile(
+    r"[.!?][ \t]+[A-ZÀ-Þ]|[\n;:]|,[ \t]+(?:and|but|then|und|aber|dann|et|mais|puis|y|pero"
+    r"|luego)\b")
+# Before "37 ans", "37 años" without a verb, in the lower view: a person's noun and
+# "de" ("une patiente de 37 ans", "paciente de 37 años", "mujer de 45 años") or a comma
+# after a word ("Patient, 37 ans"); not "plus de 20 ans", "más de 20 años", a time.
+_AGE_NOUN = re.compile(
+    rb"(?<![a-z?])(?!(?:plus|moins|m\?s|menos|pr\?s|cerca|environ|alrededor|hace|depuis"
+    rb"|durante|pendant|contrat|contrato|garant[a-z?]*)[ ,])[a-z?]{3,}(?: de|,) \Z")
 # How many years before today a date of birth beside an age may be: the age, one fewer
 # (the birthday to come), or up to six more (a text written some years ago).
 _AGE_SPAN = (-1, 6)
@@ -331,7 +353,12 @@ _DATE = re.compile(
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
       (?:{_SPACE}(?:de|del))?{_SEP}'?(?P<dy>[0-9]{{4}}|[0-9]{{2}})
     | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
+    | (?P<rd>[0-9]{{1,2}})(?P<rsep>[-/.\ ])(?-i:(?P<rm>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?P=rsep)(?P<ry>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
+    | (?P<xd>[0-9]{{2}})(?-i:(?P<xm>JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC))(?P<xy>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
     """)
+# The months in Roman numerals (``8-IV-1989``, ``14.III.1987``).
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9,
+          "X": 10, "XI": 11, "XII": 12}
 
 
 _A_DIGIT = re.compile(r"[0-9]")
@@ -480,6 +507,11 @@ def _candidates(m: re.Match[str], today: datetime.date) -> list[tuple[int, int, 
         candidates += [(y, b, a), (y, a, b)]
     elif m.group("cy"):
         candidates.append((int(m.group("cy")), int(m.group("cm")), int(m.group("cd"))))
+    elif m.group("rd"):  # 8-IV-1989: day, Roman month, year
+        candidates.append((_year(m.group("ry"), today), _ROMAN[m.group("rm")], int(m.group("rd"))))
+    elif m.group("xd"):  # 14MAR1987, 02FEB85: a ticket's or a chart's
+        candidates.append((_year(m.group("xy"), today), _MONTHS[m.group("xm").lower()],
+                           int(m.group("xd"))))
     elif m.group("dd"):
         candidates.append((_year(m.group("dy"), today), _MONTHS[m.group("dm").lower()],
                            int(m.group("dd"))))
@@ -534,6 +566,7 @@ class DateOfBirthDetector:
         keywords = sorted(births + [(ks, ke) for ks, (ke, _) in ages.items()]) if ages else births
         today = datetime.date.today()
         starts = [ks for ks, _ in keywords]
+        closing = self._closing(text, births)
         found = self._in_tables(text, births, today)
         taken = {d.start for d in found}
         reach = _DOB_REACH + 2 * _LONGEST_DATE + _DOB_CONTEXT
@@ -555,9 +588,19 @@ class DateOfBirthDetector:
                 prev_end = dates[i - 1].end() if i else -1
                 next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
                 near = [(ks, ke) for ks, ke in keywords[first:last]
-                        if (ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start))
-                        or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
-                            and next_start - ke > _DOB_CONTEXT)]
+                        if ((ke >= prev_end and ks not in closing
+                             and 0 <= start - ke <= _reach(text, ke, start))
+                            or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
+                                and (next_start - ke > _DOB_CONTEXT or ks in closing)))
+                        and _SENTENCE_END.search(text, min(ke, end), max(ks, start)) is None]
+                if not near and _ON_DATE.search(text, max(0, start - 12), start):
+                    # "born in Leeds to a family of teachers on 14 March 1987": a birth
+                    # word's date said with its preposition, farther on in its sentence
+                    farther = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD)
+                    near = [(ks, ke) for ks, ke in keywords[farther:last]
+                            if ke >= prev_end and ks not in closing and ks not in ages
+                            and 0 <= start - ke <= _DOB_REACH
+                            and _CLAUSE_BREAK.search(text, ke, start) is None]
                 if not near and text.rfind("\n", max(0, start - _DOB_REACH), start) != -1:
                     # a heading's keyword, farther up (``_reach``)
                     farther = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD,
@@ -656,6 +699,26 @@ class DateOfBirthDetector:
         return "".join(headers) + filler + "\n" + text[last_line:]
 
     @staticmethod
+    def _closing(text: str, births: list[tuple[int, int]]) -> set[int]:
+        """The starts of the birth words that close their clause after the date they
+        name: German puts the participle last ("Anna ist am 7. Juli 1989 geboren,
+        Termin am 12.07.2024": the date before "geboren", not the one after it)."""
+        view = _views.lower(text)
+        out: set[int] = set()
+        for ks, ke in births:
+            if view.startswith(b"zur welt", ks):
+                after = _CLOSING_AFTER.match(view, ke)
+                if after is None or not after.group("verb"):
+                    continue
+            elif not view.startswith(b"geboren", ks):
+                continue
+            else:
+                after = _CLOSING_AFTER.match(view, ke)
+            if after is not None and after.group("end"):
+                out.add(ks)
+        return out
+
+    @staticmethod
     def _ages(text: str) -> dict[int, tuple[int, int]]:
         """Where ages are (``_AGE_SCANS``): per start, the end and the age."""
         view = _views.lower(text)
@@ -667,7 +730,9 @@ class DateOfBirthDetector:
                     continue  # 137 years, mage: 3
                 if "unit" in scan.groupindex and m.group("unit") and not (
                         view.endswith(_AGE_VERBS, max(0, start - 12), start - 1)
-                        or view.startswith(b" de edad", m.end())):
+                        or view.startswith(b" de edad", m.end())
+                        or (_AGE_NOUN.search(view, max(0, start - 24), start)
+                            and 14 <= int(m.group("n")) <= 110)):
                     continue  # "depuis 3 ans", "hace 3 años": a time, not an age
                 ages[start] = (m.end(), int(m.group("n")))
         return ages
