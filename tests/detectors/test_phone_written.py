@@ -194,3 +194,24 @@ def test_spanish_dotted_groups_and_a_switchboards_digit_after_a_country_code_are
 ])
 def test_the_rest_of_a_code_an_ip_address_or_an_isbn_is_no_phone_number(text):
     assert values(text) == []
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u202f", "\u2009", "\u2007"])
+@pytest.mark.parametrize(("text", "value"), [
+    ("Mon portable : 06_12_34_56_78", "06_12_34_56_78"),
+    ("Tél._: 01_42_68_53_00", "01_42_68_53_00"),
+    ("Tel. +34_612_34_56_78", "+34_612_34_56_78"),
+    ("Mobil 0171_2345678", "0171_2345678"),
+])
+def test_a_number_grouped_with_no_break_or_thin_spaces_is_found_as_written(space, text, value):
+    text, value = text.replace("_", space), value.replace("_", space)
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Montant : 612\u00a0345\u00a0678\u00a0€",
+    "Commande n°\u00a006\u00a012\u00a034\u00a056\u00a078",
+    "SIREN\u00a0552\u00a0100\u00a0554",
+])
+def test_no_break_spaces_make_no_amount_or_identifier_a_phone_number(text):
+    assert values(text) == []
