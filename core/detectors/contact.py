@@ -236,7 +236,8 @@ _CALLED = re.compile(
 #: ten digits without a trunk prefix are any North American grouping too (it stays
 #: with Spanish words in the text).
 CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
-    r for lang in ("en", "de", "fr", "es") for r in LANGUAGE_REGIONS[lang] if r != "MX"))
+    r for lang in ("en", "de", "fr", "es") for r in LANGUAGE_REGIONS[lang]
+    if r not in ("MX", "CO")))
 # An extension of one or two digits after a dash that ends a number, as German and
 # Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
 # ``+49 30 123456-12``, ``089/12 34 56-0``; not the last pair of ``01-42-68-53-00``).
@@ -679,8 +680,8 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"01[5-7][0-9][ /\-][0-9]{7,8}\Z"), "DE"),
     # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
     # areas' "020 7946 0958"
-    (re.compile(r"0(?:7[0-9]{3} [0-9]{6}|1[0-9]{2} [0-9]{3} [0-9]{4}|2[0-9] [0-9]{4} [0-9]{4})\Z"),
-     "GB"),
+    (re.compile(r"0(?:7[0-9]{3}(?P<m>[ \-])[0-9]{6}|1[0-9]{2}(?P<g>[ \-])[0-9]{3}(?P=g)[0-9]{4}"
+                r"|2[0-9](?P<l>[ \-])[0-9]{4}(?P=l)[0-9]{4})\Z"), "GB"),
 )
 
 # North American numbers as people write them: (415) 555-2671, 1-800-555-0199,

@@ -89,8 +89,8 @@ LETTERS: dict[str, str] = {
 }
 #: The countries whose plans a language's text is tried in (besides ``DEFAULT_REGIONS``).
 LANGUAGE_REGIONS: dict[str, tuple[str, ...]] = {
-    "en": ("GB", "IE", "AU"), "de": ("DE", "AT", "CH"), "fr": ("FR", "BE", "CH"),
-    "es": ("ES", "MX"), "it": ("IT",), "pt": ("PT", "BR"), "nl": ("NL", "BE"),
+    "en": ("GB", "IE", "AU"), "de": ("DE", "AT", "CH"), "fr": ("FR", "BE", "CH", "RE", "GP", "MQ"),
+    "es": ("ES", "MX", "CO", "AR"), "it": ("IT",), "pt": ("PT", "BR"), "nl": ("NL", "BE"),
 }
 #: A script's letters in the text, and the countries whose plans they add.
 SCRIPT_REGIONS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (

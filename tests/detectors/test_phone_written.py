@@ -68,8 +68,9 @@ def test_identifiers_and_amounts_after_or_without_a_phone_word_are_no_phone_numb
     assert values(text) == []
 
 
-def test_the_called_regions_are_those_of_the_four_languages_but_mexico():
-    assert set(CALLED_REGIONS) == {"GB", "IE", "AU", "DE", "AT", "CH", "FR", "BE", "ES"}
+def test_the_called_regions_are_those_of_the_four_languages_but_mexico_and_colombia():
+    assert set(CALLED_REGIONS) == {"GB", "IE", "AU", "DE", "AT", "CH", "FR", "BE", "RE", "GP",
+                                   "MQ", "ES", "AR"}
 
 
 @pytest.mark.parametrize(("text", "lang"), [
@@ -214,4 +215,29 @@ def test_a_number_grouped_with_no_break_or_thin_spaces_is_found_as_written(space
     "SIREN\u00a0552\u00a0100\u00a0554",
 ])
 def test_no_break_spaces_make_no_amount_or_identifier_a_phone_number(text):
+    assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    # Spanish is written in Colombia and Argentina too; French in La Réunion, Guadeloupe
+    # and Martinique, whose plans are their own
+    ("Escríbeme al WhatsApp 310 123 4567, estoy en la oficina.", "310 123 4567"),
+    ("Mi celular es 011 15-2345-6789, llámame por la tarde.", "011 15-2345-6789"),
+    ("Mon numéro à la Réunion : 0692 12 34 56", "0692 12 34 56"),
+    ("Le cabinet est joignable au 0590 12 34 56 le matin.", "0590 12 34 56"),
+    # British numbers with dashes, in a short English text
+    ("ring me on 0161 496 0000 or 0161-496-0001", "0161-496-0001"),
+    ("mobile is 07911-123456 if you need it", "07911-123456"),
+])
+def test_the_plans_of_more_countries_that_write_the_texts_language(text, value):
+    assert value in values(text)
+
+
+@pytest.mark.parametrize("text", [
+    "El pedido 310 123 4567 salió ayer de la bodega.",
+    "Referencia de pago 011 4123 4567 8 en la factura.",
+    "La facture n° 0590 12 34 56 est réglée.",
+    "Ticket 0161-496-0001-7 closed",
+])
+def test_identifiers_of_those_countries_shapes_are_still_no_phone_numbers(text):
     assert values(text) == []
