@@ -229,7 +229,7 @@ _CALLED = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
     r"m[óo]vil|cell|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
     r"durchwahl|zentrale|hotline|anrufen|appel(?:er|ez|le)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
-    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|"
+    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|sip|pbx|voip|"
     r"[tmf](?=[ \t]?:))(?![^\W\d_])")
 #: The countries a number right after a phone word is tried in (``_CALLED``): those of
 #: the languages the detectors read (``regions.LANGUAGE_REGIONS``), but Mexico, whose
@@ -269,6 +269,13 @@ class _Verdicts(NamedTuple):
 
     numbers: tuple[tuple[int, int, float], ...] | None
     probe: int | None
+
+
+def _dialled(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is the number of a dial string or a SIP address
+    (``[675418203@entrantes:1]``, ``sip:0612345678@host``): the "@" after it says so."""
+    return text.startswith("@", end) and (text[start - 1:start] == "["
+                                          or text.endswith("sip:", 0, start))
 
 
 def _relative(found: list[Detection], start: int) -> tuple[tuple[int, int, float], ...]:
@@ -519,7 +526,7 @@ class PhoneDetector:
                 tries += 1
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
-                    text, max(0, start - 40), start) is not None
+                    text, max(0, start - 40), start) is not None or _dialled(text, start, end)
                 if self._is_number(text, start, end, said):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
@@ -536,9 +543,12 @@ class PhoneDetector:
         after = text[end] if end < len(text) else " "
         plus = value.startswith(_PLUS)
         if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
-                or after.isalnum() or (after in _BAD_AFTER and not (plus and after == "@"))):
+                or after.isalnum() or (after in _BAD_AFTER and not (
+                    (plus or before in "[:") and after == "@"))):
             # (a number with its country code is one after "caller_id=" and before the
-            # "@" of a dial string or SIP address: "[+34915527840@entrantes:1]")
+            # "@" of a dial string or SIP address: "[+34915527840@entrantes:1]"; so is a
+            # national one right after the "[" of a dial string or a "sip:":
+            # "[675418203@entrantes:1]", "sip:0612345678@")
             return False
         if after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
                 text, end):

@@ -241,3 +241,21 @@ def test_the_plans_of_more_countries_that_write_the_texts_language(text, value):
 ])
 def test_identifiers_of_those_countries_shapes_are_still_no_phone_numbers(text):
     assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ('pbx.c: Executing [675418203@entrantes:1] Answer("SIP/trunk")', "675418203"),
+    ("From: <sip:0612345678@voip.example.fr>;tag=1", "0612345678"),
+    ("VoIP-Anschluss 030 12345678 eingerichtet", "030 12345678"),
+])
+def test_a_number_in_a_dial_string_or_sip_address_is_found(text, value):
+    assert values(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "mail 612345678@gmail.com",
+    "id [612345678@x]",
+    "SIP/2.0 200 OK, CSeq 102 INVITE",
+])
+def test_an_addresss_digits_or_a_protocols_numbers_are_no_phone_number(text):
+    assert values(text) == []

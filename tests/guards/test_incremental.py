@@ -381,6 +381,8 @@ WRITTEN = [
                       "le 02/05/2024"),
     ("phone", "Contact au Mexique : 55 1234 5678 (bureau de Mexico). UPS 1Z 9W8 47E 03 4417 "
               "2285 | Madrid | 91.563.84.20 |"),
+    ("phone", 'pbx.c: Executing [675418203@entrantes:1] Answer("SIP/trunk") '
+              "<sip:0612345678@voip.example.fr>"),
     ("api-key", "spring.datasource.password=Ug4#kTq9vZ2!mW8x\nrabbitmq.host=mq01\n[14:03] "
                 "Inès: Zx8Qm2Lp9Vr4Tn6Ks1Hw3Jd7Yb5Fc0Ge2Ah ok DISCORD_TOKEN="
                 "6XEHNh3gVQcMv3sWgON4JTzE.xpsZ9M.8g_vYfs6FPrpm8YTF1VnDgpGFYSJ2ahoQyy8wK."),
