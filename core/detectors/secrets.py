@@ -104,6 +104,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
+import itertools
 import json
 import math
 import re
@@ -403,11 +405,11 @@ class SecretDetector:
             found.extend(_url_secrets(text))
         if runs or any(q in text for q in "\"'`"):
             # (else no value after a key-like word can be 20 characters long)
-            _add_new(found, self._near_keywords(text))
+            _add_new(found, lambda taken: self._near_keywords(text))
         if self.generic and ("=" in text or ":" in text):
-            _add_new(found, _config_secrets(text, _views.lower(text)))
+            _add_new(found, lambda taken: _config_secrets(text, _views.lower(text), taken))
         if self.generic and runs:
-            _add_new(found, _bare_tokens(text, runs, _views.lower(text)))
+            _add_new(found, lambda taken: _bare_tokens(text, runs, _views.lower(text), taken))
         return found
 
     @staticmethod
@@ -473,14 +475,24 @@ class SecretDetector:
                                                 / max(1e-9, 1.0 - self.min_entropy)), 4)
 
 
-def _add_new(found: list[Detection], more: Iterable[Detection]) -> None:
-    """Add to ``found`` each of ``more`` that overlaps none of ``found`` (a token after a
-    key-like word that a known format already covers is not reported twice)."""
-    known = [(d.start, d.end) for d in found]
-    found.extend(d for d in more if not any(s < d.end and d.start < e for s, e in known))
+def _add_new(found: list[Detection],
+             more: Callable[[Callable[[int, int], bool]], Iterable[Detection]]) -> None:
+    """Add to ``found`` what ``more(taken)`` finds, each that overlaps none of ``found``
+    (a token after a key-like word that a known format already covers is not reported
+    twice); ``taken(start, end)`` tells a rule so before it judges a candidate."""
+    spans = sorted((d.start, d.end) for d in found)
+    starts = [s for s, _ in spans]
+    reach = list(itertools.accumulate((e for _, e in spans), max))  # the farthest end so far
+
+    def taken(start: int, end: int) -> bool:
+        i = bisect.bisect_left(starts, end)  # the spans that start before this one ends
+        return bool(i) and reach[i - 1] > start
+
+    found.extend(d for d in list(more(taken)) if not taken(d.start, d.end))
 
 
-def _config_secrets(text: str, low: bytes) -> Iterator[Detection]:
+def _config_secrets(text: str, low: bytes,
+                    taken: Callable[[int, int], bool]) -> Iterator[Detection]:
     """Passwords, secrets and tokens set in a configuration (``_CONFIG_SECRET``): any
     printable value but a template's (``${DB_PASSWORD}``, ``<password>``, ``%s``,
     ``changeme``, ``********``), with three letters or more and a digit (not a date, a
@@ -497,6 +509,8 @@ def _config_secrets(text: str, low: bytes) -> Iterator[Detection]:
                 low, max(0, start - 16), start):
             continue  # a word in prose, not a setting
         v_start, v_end = m.span("value")
+        if taken(v_start, v_end):
+            continue  # (another rule's already)
         value = text[v_start:v_end].rstrip(".,;)]}")
         v_end = v_start + len(value)
         folded = value.lower()
@@ -599,7 +613,8 @@ _HASH_PREFIX = re.compile(r"(?i)(?:sha[0-9]{0,3}|md5)[-_]")  # sha512-...: an SR
 _BASE58 = frozenset("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
 
 
-def _bare_tokens(text: str, runs: list[tuple[int, int]], low: bytes) -> Iterator[Detection]:
+def _bare_tokens(text: str, runs: list[tuple[int, int]], low: bytes,
+                 taken: Callable[[int, int], bool]) -> Iterator[Detection]:
     """Random tokens that no word names, of 32 to 128 characters: a key pasted alone
     ("[14:03] Inès: ...", "the old one: ..."). A random mix of both letter cases and
     digits that long is a credential far more often than anything else; not a hash in
@@ -613,6 +628,8 @@ def _bare_tokens(text: str, runs: list[tuple[int, int]], low: bytes) -> Iterator
         for m in _BARE.finditer(text, lo, hi):
             token = m.group()
             start = m.start()
+            if taken(start, m.end()):
+                continue  # (another rule's already)
             if (not _mixed(token) or token.startswith(("AAAA", "0x")) or _has_run(token)
                     or _HASH_PREFIX.match(token)):
                 continue
