@@ -285,6 +285,18 @@ _CLAUSE_BREAK = re.compile(
 _AGE_NOUN = re.compile(
     rb"(?<![a-z?])(?!(?:plus|moins|m\?s|menos|pr\?s|cerca|environ|alrededor|hace|depuis"
     rb"|durante|pendant|contrat|contrato|garant[a-z?]*)[ ,])[a-z?]{3,}(?: de|,) \Z")
+# What leads a form's label to its value: dots, underscores, dashes, spaces ("Date of
+# birth ........ 14/03/1987", "Geburtsdatum:              14.03.1987").
+_LEADER_CHARS = " \t.:_-=|…"
+_LEADER = re.compile(r"[._…]{4,}|[ \t]{8,}|_{3,}")
+# What joins the dates of a list (after the previous one's end, up to the next one): a
+# name in brackets, a comma, "and", "und", "et", "y", and a preposition ("et le", "y el").
+_LIST_JOIN = re.compile(
+    r"[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*(?:[,;&]|and|und|sowie|et|y|e)[ \t]*"
+    r"(?:(?:and|und|et|y)[ \t]+)?(?:(?:on|am|le|el|the)[ \t]+)?")
+# How far after the keyword that named the first a date of a list may be (so that what
+# decides it is within ``lookbehind``).
+_LIST_REACH = 120
 # How many years before today a date of birth beside an age may be: the age, one fewer
 # (the birthday to come), or up to six more (a text written some years ago).
 _AGE_SPAN = (-1, 6)
@@ -436,6 +448,8 @@ def _reach(text: str, keyword_end: int, date_start: int) -> int:
         return _DOB_CONTEXT
     between = text[keyword_end:date_start].rstrip(" \t\"'(")
     if "\n" not in between:
+        if not between.strip(_LEADER_CHARS):
+            return _DOB_REACH  # a form's leader: "Date of birth ........ 14/03/1987"
         return _DOB_LABEL_CONTEXT if between.endswith(":") else _DOB_CONTEXT
     return _DOB_HEADING_CONTEXT if _heading(text, keyword_end) else _DOB_CONTEXT
 
@@ -575,7 +589,9 @@ class DateOfBirthDetector:
                 continue  # every date has a digit
             dates = list(_DATE.finditer(text, lo, hi))
             # the last date of birth found: its end and its match
-            last_birth: tuple[int, re.Match[str] | None] = (-_FAR, None)
+            # the last date of birth found: its end, its match, and where the keyword
+            # that named it (or the first date of its list) ends
+            last_birth: tuple[int, re.Match[str] | None, int] = (-_FAR, None, -_FAR)
             for i, m in enumerate(dates):
                 start, end = m.span()
                 if start in taken:
@@ -601,15 +617,21 @@ class DateOfBirthDetector:
                             if ke >= prev_end and ks not in closing and ks not in ages
                             and 0 <= start - ke <= _DOB_REACH
                             and _CLAUSE_BREAK.search(text, ke, start) is None]
-                if not near and text.rfind("\n", max(0, start - _DOB_REACH), start) != -1:
+                if not near and (text.rfind("\n", max(0, start - _DOB_REACH), start) != -1
+                                 or _LEADER.search(text, max(0, start - _DOB_REACH), start)):
                     # a heading's keyword, farther up (``_reach``)
                     farther = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD,
                                                  0, first)
                     near = [(ks, ke) for ks, ke in keywords[farther:first]
                             if ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start)]
                 # else a date of birth written again: "3. März 1978", "03.03.1978"
-                again = not near and start - last_birth[0] <= _DOB_CONTEXT
-                if not near and not again:
+                # or the next in a list of them: "Geburtsdaten: 03.05.2010, 04.06.2012
+                # und 05.07.2015", "born on 03/05/2010 and 04/06/2012"
+                listed = (not near and last_birth[1] is not None
+                          and start - last_birth[2] <= _LIST_REACH
+                          and _LIST_JOIN.fullmatch(text, last_birth[0], start) is not None)
+                again = not near and not listed and start - last_birth[0] <= _DOB_CONTEXT
+                if not near and not again and not listed:
                     continue
                 before = text[start - 1] if start else " "
                 after = text[end] if end < len(text) else " "
@@ -637,7 +659,7 @@ class DateOfBirthDetector:
                         _AGE_SPAN[0] <= today.year - date.year - ages[ks][1] <= _AGE_SPAN[1]
                         for ks, _ in near):
                     continue  # an age beside a date that is not its birth date
-                last_birth = (end, m)
+                last_birth = (end, m, max(ke for _, ke in near) if near else last_birth[2])
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
         return found
 

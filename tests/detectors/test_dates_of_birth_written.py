@@ -153,3 +153,32 @@ def test_a_date_of_birth_in_more_written_forms_is_found(text, value):
 ])
 def test_dates_that_other_words_or_sentences_name_are_no_birth_dates(text):
     assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Geburtsdaten der Kinder: 03.05.2010, 04.06.2012 und 05.07.2015",
+     ["03.05.2010", "04.06.2012", "05.07.2015"]),
+    ("Dates of birth: 03/05/2010 (Anna), 04/06/2012 (Ben)", ["03/05/2010", "04/06/2012"]),
+    ("dates de naissance des enfants : 03/05/2010 et 04/06/2012", ["03/05/2010", "04/06/2012"]),
+    ("Fechas de nacimiento: 03/05/2010, 04/06/2012 y 05/07/2015.",
+     ["03/05/2010", "04/06/2012", "05/07/2015"]),
+    ("Our kids were born on 03/05/2010 and 04/06/2012.", ["03/05/2010", "04/06/2012"]),
+    ("Mis hijos nacieron el 03/05/2010 y el 04/06/2012.", ["03/05/2010", "04/06/2012"]),
+    ("Mes enfants sont nés le 03/05/2010 et le 04/06/2012.", ["03/05/2010", "04/06/2012"]),
+    # a form's leader between the label and its value
+    ("Date of birth .............................................. 14/03/1987", ["14/03/1987"]),
+    ("Geburtsdatum:                                               14.03.1987", ["14.03.1987"]),
+    ("Fecha de nacimiento ______________________ 14/03/1987", ["14/03/1987"]),
+])
+def test_a_list_of_birth_dates_and_a_forms_leader_are_read_as_people_write_them(text, expected):
+    assert values(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("DOB 14/03/1987, visit 01/09/2024, follow-up 15/09/2024", ["14/03/1987"]),
+    ("Born: 14/03/1987 | Joined: 01/09/2019 | Left: 31/12/2023", ["14/03/1987"]),
+    ("né le 03/05/1980, embauché le 01/09/2019", ["03/05/1980"]),
+    ("Invoice date ............................................ 14/03/2024", []),
+])
+def test_a_date_after_a_birth_date_with_a_word_of_its_own_is_no_birth_date(text, expected):
+    assert values(text) == expected

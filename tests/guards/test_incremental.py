@@ -377,6 +377,8 @@ WRITTEN = [
     ("date-of-birth", "Anna ist am 7. Juli 1989 geboren, Termin am 12.07.2024. Nacida el "
                       "8-IV-1989 · DOB 14MAR1987 SEX F"),
     ("date-of-birth", "Born in Leeds to a family of two teachers on 14 March 1987, she"),
+    ("date-of-birth", "Fechas de nacimiento: 03/05/2010, 04/06/2012 y 05/07/2015. Date of birth "
+                      "................................ 14/03/1987"),
     ("date-of-birth", f"Patient, 37 ans ({datetime.date.today().year - 38}-03-14), adressé "
                       "le 02/05/2024"),
     ("phone", "Contact au Mexique : 55 1234 5678 (bureau de Mexico). UPS 1Z 9W8 47E 03 4417 "
