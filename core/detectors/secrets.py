@@ -496,7 +496,7 @@ def _config_secrets(text: str, low: bytes,
     """Passwords, secrets and tokens set in a configuration (``_CONFIG_SECRET``): any
     printable value but a template's (``${DB_PASSWORD}``, ``<password>``, ``%s``,
     ``changeme``, ``********``), with three letters or more and a digit (not a date, a
-    time or a number)."""
+    time or a number), not a path."""
     for m in (m for scan in _CONFIG_SECRETS for m in scan.finditer(low)):
         if m.end() < len(low) and low[m.end():m.end() + 1] not in b" \t\r\n\"'`,;)]}":
             continue  # (the value goes on with a quote or other: not one to read so)
@@ -516,7 +516,7 @@ def _config_secrets(text: str, low: bytes,
         folded = value.lower()
         if len(value) >= 20 and not set(value) - _TOKEN_CHARS:
             continue  # the generic rule's to judge, by its entropy
-        if (len(value) < 8 or sum(c.isalpha() for c in value) < 3
+        if (len(value) < 8 or sum(c.isalpha() for c in value) < 3 or value.count("/") > 1
                 or not any(c.isdigit() for c in value) or value[0] in "$<{%*[(" or "://" in value
                 or value.startswith("/") or len(set(value)) < 5 or _has_run(value)
                 or any(w in folded for w in (*_PLACEHOLDER_WORDS, "password", "passwort"))
@@ -633,8 +633,9 @@ def _bare_tokens(text: str, runs: list[tuple[int, int]], low: bytes,
             if (not _mixed(token) or token.startswith(("AAAA", "0x")) or _has_run(token)
                     or _HASH_PREFIX.match(token)):
                 continue
-            if set(token) <= _BASE58 and len(token) <= 44:
-                continue  # a wallet's address (or a Solana one), valid or not
+            if set(token) <= _BASE58 and (len(token) <= 44 or (
+                    len(token) == 46 and token.startswith("Qm"))):
+                continue  # a wallet's address (or a Solana one), valid or not; an IPFS CID
             body = token.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
             if len(token) - len(body) <= 4 and not set(body.lower()) - set("0123456789abcdef"):
                 continue  # "AC" and hex digits: an account's identifier

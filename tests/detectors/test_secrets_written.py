@@ -171,6 +171,7 @@ def test_a_password_set_in_a_configuration_is_a_secret_whatever_its_characters(t
     "password_policy=strict-v2",
     "token_endpoint: /oauth2/v1/token",
     "secret_path: https://vault.example.com/v1/kv",
+    "secret: projects/123/secrets/db-pass/versions/2",
 ])
 def test_templates_numbers_paths_and_prose_are_no_configured_secret(text):
     assert values(text) == []
@@ -215,6 +216,7 @@ def test_a_long_random_token_that_no_word_names_is_a_secret(n, sentence):
     "Datei /var/tmp/Zx8Qm2Lp9Vr4Tn6Ks1Hw3Jd7Yb5Fc0Ge2Ah.log",
     "abcdefghijABCDEFGHIJ0123456789abcdefgh",              # made up: letters in a row
     "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "pinned on IPFS as QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco",
 ])
 def test_hashes_keys_data_and_identifiers_are_no_bare_secret(text):
     assert values(text) == []
