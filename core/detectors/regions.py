@@ -16,7 +16,7 @@ text points at, and no others:
   ``.io``, ``.co``, ``.me``, ``.tv``, ``.ai``, say nothing);
 - **the language** of its words, from the short words each language writes all the
   time (articles, pronouns, prepositions; ``LANGUAGES``): English adds GB, IE and AU;
-  German DE, AT and CH; French FR, BE and CH; Spanish ES and MX; Italian IT;
+  German DE, AT and CH; French FR, BE, CH, RE, GP and MQ; Spanish ES, MX, CO and AR; Italian IT;
   Portuguese PT and BR; Dutch NL and BE (``LANGUAGE_REGIONS``); letters that one of
   them writes (``é``, ``ß``, ``ñ``, ...) count as its words;
 - **places**: the name of a country or of one of its largest cities, or the word for
