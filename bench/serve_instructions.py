@@ -49,8 +49,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-os.environ.setdefault("TRIPWIRE_BENCH_DELTAS", "1")
-
 import serve as bench  # noqa: E402  (bench/serve.py: the processes and the client)
 
 WARM_UP = 30
@@ -187,6 +185,13 @@ def steps(process: subprocess.Popen[str], out: str, url: str, model: str, api: s
     time.sleep(1)
     found = dumps(out)[first:]
     control(process.pid, "-i", "off")
+    counts = request_steps(found)
+    return {step: statistics.median(v) if v else float("nan") for step, v in counts.items()}
+
+
+def request_steps(found: list[tuple[int, str, int]]) -> dict[str, list[int]]:
+    """``STEPS`` of each whole request in ``found`` (dumps in order: number, probe,
+    instructions since the probe before)."""
     counts: dict[str, list[int]] = {step: [] for step in STEPS}
     # one request: its reads (the headers, and the body in a packet of its own or not),
     # handler, c_write (the upstream request), reads of the response (c_read), the read
@@ -210,10 +215,13 @@ def steps(process: subprocess.Popen[str], out: str, url: str, model: str, api: s
         counts["handler to upstream write"].append(sum(c for _, _, c in found[h + 1:w + 1]))
         counts["content read to client write"].append(
             sum(c for _, _, c in found[content + 1:out_write + 1]))
-    return {step: statistics.median(v) if v else float("nan") for step, v in counts.items()}
+    return counts
 
 
 def main(n: int, step_n: int) -> None:
+    # (one text delta unless told: the processes started below read it)
+    os.environ.setdefault("TRIPWIRE_BENCH_DELTAS", "1")
+    bench.DELTAS = int(os.environ["TRIPWIRE_BENCH_DELTAS"])
     apis = os.environ.get("TRIPWIRE_BENCH_APIS", ",".join(bench.API_REQUESTS)).split(",")
     base = os.environ.get("TRIPWIRE_BENCH_BASE")
     serve = str(HERE / "serve.py")
