@@ -4,12 +4,34 @@ either end and a second handler before the first write are told apart."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 
-import serve_instructions  # noqa: E402
+
+def _load() -> Any:
+    """``bench/serve_instructions.py``, imported with ``sys.path`` as it was after: the
+    script puts ``bench/`` first on it (for ``bench/serve.py``), where ``bench/mcp.py``
+    would stand in for the ``mcp`` package in every later test."""
+    path, modules = list(sys.path), set(sys.modules)
+    try:
+        spec = importlib.util.spec_from_file_location("bench_serve_instructions",
+                                                      BENCH / "serve_instructions.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path[:] = path
+        for name in set(sys.modules) - modules:  # (bench/serve.py, imported as "serve")
+            if name == "serve":
+                del sys.modules[name]
+
+
+serve_instructions = _load()
 
 
 def dumps(*labelled: tuple[str, int]) -> list[tuple[int, str, int]]:
