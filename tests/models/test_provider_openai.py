@@ -11,6 +11,7 @@ from tests.support.fake_llm_server import FakeToolCall, RawReply, Reply, openai_
 from tests.support.helpers import collect, request, texts, user
 from tripwire import APICallError, ConfigurationError, Tool, Usage
 from tripwire.models import resolve_model
+from tripwire.models._http import encode_body
 
 
 def weather_tool() -> Tool:
@@ -182,6 +183,42 @@ async def test_provider_options_cannot_turn_streaming_off(llm_server):
     async with llm_server.openai() as model:
         with pytest.raises(ConfigurationError, match=r"cannot set \['stream'\]"):
             await collect(model, request(provider_options={"openai": {"stream": False}}))
+
+
+@pytest.mark.parametrize("options", ["fast", ["stream"], 3])
+async def test_provider_options_of_the_provider_must_be_a_mapping(llm_server, options):
+    async with llm_server.openai() as model:
+        with pytest.raises(ConfigurationError, match=r"provider_options\['openai'\] must be a "
+                                                     r"mapping"):
+            await collect(model, request(provider_options={"openai": options}))
+    assert llm_server.requests == []
+
+
+async def test_a_body_json_cannot_hold_is_a_configuration_error_before_any_request(llm_server):
+    cycle: dict[str, object] = {}
+    cycle["again"] = cycle
+    async with llm_server.openai() as model:
+        for value in (object(), cycle):
+            with pytest.raises(ConfigurationError, match="cannot be encoded as JSON"):
+                await collect(model, request(provider_options={"openai": {"extra": value}}))
+    assert llm_server.requests == []
+
+
+async def test_the_body_is_sent_as_json_dumps_writes_it(llm_server):
+    """Numbers, non-ASCII text (as ASCII escapes), nested options: the upstream gets
+    the bytes ``json.dumps`` would write, whatever tripwire encodes them with."""
+    llm_server.script(Reply(text="ok"))
+    extra = {"n": [1.5, 10**30, -0.0, None, True, float("inf")], "t": "é😀\u2028",
+             "o": {"k": {"d": 1e300}}}
+    asked = request(model_settings={"temperature": 0.25},
+                    provider_options={"openai": {"extra": extra}})
+    async with llm_server.openai() as model:
+        call = model._prepare(asked, stream=True)
+        assert call.data == json.dumps(call.body).encode("ascii")
+        assert encode_body(extra) == json.dumps(extra).encode("ascii")
+        await collect(model, asked)
+    sent = llm_server.requests[0].body
+    assert sent["extra"] == extra and sent["temperature"] == 0.25
 
 
 async def test_recorded_stream_with_keepalive_comments_and_crlf(llm_server):
