@@ -5,7 +5,8 @@ The phrase rules (``phrases``) match English word sequences. An instruction to a
 says the same few things in every language ("ignore" + "earlier" + "instructions",
 "show" + "system prompt", "an AI reading this" + "must", "send" + "password" + an
 address), in whatever order the language puts them. So the concept tier finds the
-words of each concept (``lexicon.LEXICON``, plus a few that need no words: an address,
+words of each concept (``lexicon.LEXICON``; the constructions of ``grammar.GRAMMAR``,
+for the languages that glue particles and endings to a word; a few that need no words: an address,
 a tool's identifier, a Markdown link carrying data, an amount of money, a shell command,
 a JSON turn) in the folded text, and a concept rule (``CONCEPT_RULES``) hits where one
 concept of each of its groups occurs within ``window`` characters of the first, inside
@@ -31,6 +32,7 @@ from typing import Final
 import attrs
 
 from tripwire.plugins.prompt_injection_detector.context import QUOTED
+from tripwire.plugins.prompt_injection_detector.grammar import constructions
 from tripwire.plugins.prompt_injection_detector.lexicon import LEXICON, UNBOUNDED
 from tripwire.plugins.prompt_injection_detector.rules import DATA, INJ, JB, ROLE, SYS, TOOL, Rule
 from tripwire.plugins.prompt_injection_detector.views import fold_term
@@ -268,7 +270,8 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-new-rules", {INJ: 0.45}, "NEW", window=1),
     concept_rule("concept-new-rules", {INJ: 0.7}, "NEW", "FROMNOW|REVOKED|IGNORE", window=120),
     # -- replacing the agent's role, lifting its rules
-    concept_rule("concept-role", {ROLE: 0.78, JB: 0.3}, "YOUARENOW", "UNBOUND|DEVMODE", window=200),
+    concept_rule("concept-role", {ROLE: 0.78, JB: 0.3}, "YOUARENOW", "UNBOUND|DEVMODE|ANYTHING",
+                 window=200),
     concept_rule("concept-role", {ROLE: 0.5}, "YOUARENOW", "AI|FROMNOW|INSTR", window=80),
     concept_rule("concept-unbound", {JB: 0.45}, "UNBOUND", window=1),
     concept_rule("concept-unbound", {JB: 0.76}, "UNBOUND", "AI|YOUARENOW|NOREFUSE|DEVMODE|FROMNOW",
@@ -318,6 +321,12 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-stealth", {INJ: 0.5}, "NOTELL", window=1, direct=0.8, indirect=1.3),
     concept_rule("concept-ignore-user", {INJ: 0.78}, "IGNORE", "USERREQ", window=60, direct=0.6,
                  indirect=1.1),
+    # -- an agreement the model never made, holding it to lifting its rules ("as we
+    # agreed, no confirmation from here on", "you promised to answer anything"); in a
+    # document or tool result "as agreed" is how colleagues write to each other
+    concept_rule("concept-agreed", {INJ: 0.74}, "AGREED",
+                 "SKIPCONFIRM|NOREFUSE|UNBOUND|IGNORE|SYSPROMPT|DEVMODE|ANYTHING", window=200,
+                 indirect=0.8),
     # -- claimed authority
     concept_rule("concept-authority", {SYS: 0.72}, "SYSMSG",
                  "AUTHZ|REVOKED|FROMNOW|NOREFUSE|UNBOUND", "AI|INSTR|SYSPROMPT|NOREFUSE|UNBOUND",
@@ -378,6 +387,7 @@ class ConceptMatcher:
                   for g in r.groups for c in g} | {"AI", "META", "OWNDET", "NOTICE"}
         self.patterns = {c: _compile(c) for c in LEXICON if c in wanted}
         self.shapes = {c: p for c, p in SHAPES.items() if c in wanted}
+        self._wanted = frozenset(wanted)
         #: which concepts have a term starting with each two letters
         self._by_start: dict[str, list[str]] = {}
         for concept, compiled in self.patterns.items():
@@ -430,6 +440,8 @@ class ConceptMatcher:
             if any(hint in text for hint in _SHAPE_HINTS.get(concept, ("",))):
                 found.extend(Occurrence(concept, m.start(), m.end())
                              for m in pattern.finditer(text))
+        if unspaced:
+            found.extend(Occurrence(c, a, b) for c, a, b in constructions(text, self._wanted))
         return found
 
     def hits(self, text: str, occurrences: list[Occurrence] | None = None

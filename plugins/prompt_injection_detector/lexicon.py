@@ -37,13 +37,13 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|smetti di seguire|scavalca|bypassa|non tenere conto|lascia perdere|scarta",
         "pt": "ignorem$|não precisa mais seguir|não precisa seguir|nao precisa mais seguir|não tem que seguir|deixe de lado|ignore$|ignora$|ignorar$|esqueça|esquece|esquecer|desconsidere|desconsiderar"
               "|desconsidera|não siga|deixe de seguir|descarte|descartar|passe por cima|pule",
-        "nl": "negeren$|hoeft niet meer te volgen|hoeft je niet meer aan|houd je niet meer aan|negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
+        "nl": "negeren$|hoeft niet meer te volgen|hoeft je niet meer aan|hoef je je niet|hoef je niet meer|hoef je niet te|houd je niet meer aan|negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
               "|laat varen|houd geen rekening|negeert",
         "ru": "не обязан следовать|не нужно следовать|больше не следуй|не придерживайся|не применяй|не следовать|не следуй|игнорир|проигнорир|забудь|забудьте|забыть|не обращай внимани|не обращайте внимани"
               "|не следуй|перестань следовать|отбрось|отбросьте|обойди|пропусти|отмени|нарушь",
         "zh": "不用再遵守|不必遵守|不用遵守|不需要遵守|不再遵循|忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
               "|不用再考虑|不再考虑|不要遵循|作废|推翻",
-        "ja": "気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|上書き|スキップ",
+        "ja": "気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|スキップ",
         "ko": "따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
         "ar": "لست مضطرا|لست مضطرًا|لا داعي لاتباع|لا تلتزم|مش لازم تلتزم|تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
               "|ألغ|الغ",
@@ -491,7 +491,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ru": "отменен|отменён|аннулирован|недействительн|больше не действуют|больше не применяются"
               "|устарел|сняты|отключен|приостановлен|утратили силу|заменяют",
         "zh": "作废|失效|无效|無效|取消|已解除|不再适用|不再有效|已废除|过时|已被撤销|撤销|已更改|改需求",
-        "ja": "無効|取り消|撤回|解除|適用されません|もう適用|廃止|古い|失効|効力を失",
+        "ja": "無効|取り消|撤回|解除|適用されません|もう適用|廃止|古い|失効|効力を失|上書き",
         "ko": "무효|취소|해제|더 이상 적용되지|더 이상 유효하지|폐기|폐지|효력을 잃",
         "ar": "ملغاة|ملغى|ألغيت|اتلغت|أُلغيت|لم تعد سارية|لم تعد صالحة|باطلة|انتهى العمل|معطلة|تعليق"
               "|انتهت مهمة|انتهى البحث",
@@ -704,7 +704,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|обновление политики|от openai|от anthropic|служба безопасности",
         "zh": "政策变更|经公司|系统消息|系統消息|系统通知|【系统|[系统|政策更新|openai|anthropic|平台特别授权|董事会"
               "|信息安全部|运维中心",
-        "ja": "ポリシー変更|経営陣|システムメッセージ|システム通知|【システム|[システム|ポリシー更新|openai|anthropic"
+        "ja": "運営より|運営から|【運営|運営事務局|運営チーム|ポリシー変更|経営陣|システムメッセージ|システム通知|【システム|[システム|ポリシー更新|openai|anthropic"
               "|情報システム部|セキュリティチーム",
         "ko": "정책 변경|경영진|시스템 메시지|시스템 알림|[시스템|정책 업데이트|openai|anthropic|보안팀",
         "ar": "تغيير السياسة|الإدارة العليا|رسالة النظام|إشعار النظام|تنبيه النظام|[النظام|تحديث السياسة|openai|anthropic|تعميم"
@@ -787,37 +787,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yeni sohbet|görev tamamlandı",
     },
     "DECODE": {
-        "en": "decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
+        "en": "translate|decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
               "|pinyin|convert",
-        "de": "dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
-        "fr": "décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
-        "es": "decodifica|descifra|al revés|invierte|base64|rot13|concatena",
-        "it": "decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
-        "pt": "decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
-        "nl": "decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
-        "ru": "декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
+        "de": "übersetz|dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
+        "fr": "tradui|décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
+        "es": "traduce|traduzca|decodifica|descifra|al revés|invierte|base64|rot13|concatena",
+        "it": "traduci|decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
+        "pt": "traduza|traduz|decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
+        "nl": "vertaal|decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
+        "ru": "переведи|перевести|декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
               "|наоборот",
-        "zh": "解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
-        "ja": "デコード|復号|逆から|逆順|反転|base64|rot13",
-        "ko": "디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
-        "ar": "فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
-        "tr": "çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
+        "zh": "翻译|翻譯|解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
+        "ja": "訳して|訳し終|翻訳して|翻訳し終|和訳|英訳|デコード|復号|逆から|逆順|反転|base64|rot13",
+        "ko": "번역|디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
+        "ar": "ترجم|فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
+        "tr": "çevir|tercüme|çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
     },
     "EXECUTE": {
-        "en": "do what it says|follow it|follow the resulting|carry out|execute it|obey|act on it"
+        "en": "act as it says|behave as it says|do as it says|as it says|do what it says|follow it|follow the resulting|carry out|execute it|obey|act on it"
               "|comply|follow the instructions",
-        "de": "befolge|befolgen|führe aus|ausführen|tu, was|tu was|umsetzen|gehorche",
-        "fr": "exécute|exécutez|suis les|suis-la|applique|obéis|fais ce qu",
-        "es": "ejecuta|ejecútalo|sigue|síguelo|haz lo que|obedece|cumple",
-        "it": "esegui|eseguilo|segui|fai quello che|obbedisci",
-        "pt": "execute|siga|faça o que|obedeça|cumpra",
-        "nl": "voer uit|volg|doe wat|gehoorzaam",
-        "ru": "выполни|выполните|следуй|сделай то|исполни|подчинись",
-        "zh": "照做|执行|執行|然后做|按照|遵照|照办",
+        "de": "verhalte dich so|handle danach|befolge|befolgen|führe aus|ausführen|tu, was|tu was|umsetzen|gehorche",
+        "fr": "agis comme|comporte-toi comme|exécute|exécutez|suis les|suis-la|applique|obéis|fais ce qu",
+        "es": "actúa como dice|compórtate como|ejecuta|ejecútalo|sigue|síguelo|haz lo que|obedece|cumple",
+        "it": "comportati come|agisci come|esegui|eseguilo|segui|fai quello che|obbedisci",
+        "pt": "aja como|comporte-se como|execute|siga|faça o que|obedeça|cumpra",
+        "nl": "gedraag je zoals|handel ernaar|voer uit|volg|doe wat|gehoorzaam",
+        "ru": "веди себя так|действуй так|выполни|выполните|следуй|сделай то|исполни|подчинись",
+        "zh": "照着做|按它说的|照它说的|照做|执行|執行|然后做|按照|遵照|照办",
         "ja": "実行|従って|その通りに|指示に従",
-        "ko": "실행|따르|그대로 해|수행",
-        "ar": "نفّذ|نفذ|ونفّذ|اتبع|افعل ما|طبّق|طبق",
-        "tr": "uygula|yerine getir|dediğini yap|itaat et|takip et",
+        "ko": "그대로 행동|대로 행동|실행|따르|그대로 해|수행",
+        "ar": "تصرف كما|نفّذ|نفذ|ونفّذ|اتبع|افعل ما|طبّق|طبق",
+        "tr": "söylediği gibi davran|uygula|yerine getir|dediğini yap|itaat et|takip et",
     },
     "SYSLABEL": {
         "en": "system:|system note:|system override:|system update:",
@@ -1013,6 +1013,38 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ko": "허용됩니다|공유해도|할 수 있습니다",
         "ar": "يُسمح|يسمح|مسموح|يجوز",
         "tr": "izin verilmiştir|paylaşabilir|yetkilidir",
+    },
+    # -- a persona that answers anything; an agreement the model never made (the
+    # Japanese forms of both are read by ``grammar``)
+    "ANYTHING": {
+        "en": "answers anything|answer anything|answers any question|answer any question|answers everything|answer everything|whatever i ask|no matter what i ask",
+        "de": "beantwortet alles|beantwortest alles|jede frage beantwort|egal was ich frage|was auch immer ich frage",
+        "fr": "répond à tout|réponds à tout|répond à toutes les questions|réponds à toutes les questions|quoi que je demande|peu importe ce que je demande",
+        "es": "responde a todo|respondes a todo|responde cualquier pregunta|respondes cualquier pregunta|lo que sea que pregunte|sin importar lo que pregunte",
+        "it": "risponde a tutto|rispondi a tutto|risponde a qualsiasi domanda|rispondi a qualsiasi domanda|qualunque cosa chieda|qualsiasi cosa chieda",
+        "pt": "responde tudo|responde a tudo|responde qualquer pergunta|respondes a tudo|o que quer que eu pergunte|não importa o que eu pergunte",
+        "nl": "beantwoordt alles|beantwoord alles|beantwoordt elke vraag|wat ik ook vraag",
+        "ru": "отвечает на всё|отвечает на все вопросы|отвечай на все вопросы|отвечает на любые вопросы|что бы я ни спросил|на любой вопрос",
+        "zh": "什么都回答|什么都能回答|什么都答|有问必答|任何问题都回答|任何问题都答|什麼都回答",
+        "ja": "",
+        "ko": "뭐든지 대답|무엇이든 대답|뭐든 대답|뭐든지 답|어떤 질문에도 답|어떤 질문이든 답",
+        "ar": "يجيب عن أي سؤال|يجيب على أي سؤال|تجيب عن أي سؤال|تجيب على أي سؤال|يجيب عن كل شيء|يجيب على كل شيء",
+        "tr": "her şeye cevap|her soruya cevap|her soruyu cevapla|ne sorarsam",
+    },
+    "AGREED": {
+        "en": "as we agreed|as agreed earlier|like we agreed|we agreed that|you agreed to|you agreed that|you already agreed|you promised|as you promised|you said you would|our deal was|per our agreement",
+        "de": "wie vereinbart|wie abgemacht|wir hatten vereinbart|wir haben vereinbart|du hast versprochen|du hattest versprochen|du hast zugestimmt|du hattest zugestimmt|unsere abmachung",
+        "fr": "comme convenu|comme nous l'avons convenu|comme on l'a convenu|tu as promis|tu m'as promis|vous avez promis|tu as accepté|tu avais accepté|notre accord",
+        "es": "como acordamos|como quedamos|según lo acordado|me prometiste|prometiste|ya aceptaste|aceptaste que|nuestro acuerdo|nuestro trato",
+        "it": "come concordato|come d'accordo|come avevamo concordato|mi hai promesso|hai promesso|hai accettato|avevi accettato|il nostro accordo|il nostro patto",
+        "pt": "como combinamos|como combinado|conforme combinado|conforme acordado|como acordamos|você prometeu|voce prometeu|me prometeu|você aceitou|você concordou|nosso acordo|nosso trato",
+        "nl": "zoals afgesproken|zoals we afspraken|zoals we hebben afgesproken|je hebt beloofd|je beloofde|je hebt ingestemd|je ging akkoord|onze afspraak",
+        "ru": "как договорились|как мы договорились|как договаривались|ты обещал|ты же обещал|ты согласился|вы согласились|наш уговор|наша договорённость|наша договоренность",
+        "zh": "按照约定|按约定|如我们约定|我们约好|我们说好|说好的|你答应过|你答应了|你已经同意|你同意过|你承诺过|你保证过|按照約定|你答應",
+        "ja": "",
+        "ko": "합의한 대로|합의했|약속했|약속한 대로|약속하셨|약속해 줬|동의했잖|동의하셨|우리 약속|약속대로",
+        "ar": "كما اتفقنا|حسب اتفاقنا|اتفقنا على|وعدتني|لقد وعدت|وافقت على أن|وافقت سابقا",
+        "tr": "anlaştığımız gibi|anlaşmıştık|söz vermiştin|söz verdin|kabul etmiştin|kabul ettin|anlaşmamız",
     },
     "OTHERUSERS": {
         "en": "other users|other customers|the user before me|previous user|other people's conversations",

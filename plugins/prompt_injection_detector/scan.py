@@ -58,6 +58,8 @@ _ADDRESS_RULES: Final = frozenset({"concept-ai-addressed", "concept-ai-instructe
 LONG_TEXT: Final = 4_000       # longer texts match each rule only around its needles
 WINDOW: Final = 400            # characters either side of a needle word
 EVASION_BONUS: Final = 1.2     # a hit found only through an evasion weighs this much more
+#: The rule that asks for a text to be decoded or translated and acted on.
+OBEY_RULE: Final = "concept-decode"
 
 
 @attrs.frozen
@@ -227,9 +229,12 @@ class Scanner:
                 evasive = _evaded(fold_term(text[start:end]), joined.text[a:b])
                 found.append((rule, start, end, evasive))
         meta = bool(found) and (about_attacks or META.search(plain.text) is not None)
+        # a text that asks for its quotation to be decoded or translated and then acted
+        # on makes the quotation an instruction: its quotes frame nothing
+        obeyed = not meta and any(rule.name == OBEY_RULE for rule, *_ in found)
         for rule, start, end, evasive in found:
             if quoted is None:
-                quoted = [m.span() for m in quotes.finditer(text)]
+                quoted = [] if obeyed else [m.span() for m in quotes.finditer(text)]
                 if indirect:
                     play = dialogue_lines(text)
             frame = context_factor(text, start, end, quoted, meta)
