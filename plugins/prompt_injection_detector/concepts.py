@@ -454,7 +454,7 @@ class ConceptMatcher:
             occurrences = self.occurrences(text)
         if not occurrences:
             return [], False
-        occurrences = _headings_dropped(text, _notices_dropped(_own_prompts_dropped(occurrences)))
+        occurrences = _headings_dropped(text, _notices_dropped(text, _own_prompts_dropped(occurrences)))
         quotes = [m.span() for m in QUOTED.finditer(text)]
         breaks = _segment_breaks(text)
         stops = [m.end() for m in _SENTENCE_STOP.finditer(text)]
@@ -522,17 +522,27 @@ def _own_prompts_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
             or not any(0 <= o.start - d.end <= 12 for d in owned)]
 
 
-def _notices_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
+def _notices_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
     """``occurrences`` without an "ignore" whose object, right after it or (in the
     languages that put the verb last) right before it, is a warning, an error message
-    or a notification (at most 12 characters apart): a manual telling its reader to
-    click past a warning."""
+    or a notification, or what was sent earlier (an e-mail, a form, a version; at most
+    16 characters apart, in one clause, and no instructions as near): a manual telling
+    its reader to click past a warning, a correction telling it to discard the last
+    mail."""
     notices = [o for o in occurrences if o.concept == "NOTICE"]
     if not notices:
         return occurrences
+    named = [o for o in occurrences if o.concept in _OWNABLE]
     return [o for o in occurrences if o.concept != "IGNORE"
-            or not any(-12 <= n.start - o.end <= 12 or -12 <= o.start - n.end <= 12
+            or any(-16 <= i.start - o.end <= 16 or -16 <= o.start - i.end <= 16 for i in named)
+            or not any(0 <= n.start - o.end <= 16 and not _CLAUSE_END.search(text, o.end, n.start)
+                       or 0 <= o.start - n.end <= 16
+                       and not _CLAUSE_END.search(text, n.end, o.start)
                        for n in notices)]
+
+
+#: What ends a clause: a notice on the other side of it is not the verb's object.
+_CLAUSE_END = re.compile(r"[.:;!?。：；！？\n]")
 
 
 #: A system-prompt term that names a place in the conversation (what came before or

@@ -1114,23 +1114,24 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ar": "تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
         "tr": "yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
     },
-    # -- what a person is told to ignore in a manual: a warning on the screen, an
-    #    error message, a notification (``concepts``: an "ignore" next to one of these
-    #    is about the screen, not about instructions)
+    # -- what a person is told to ignore in a manual or a message: a warning on the
+    #    screen, an error message, a notification, or what was sent earlier (an e-mail,
+    #    a form, a version, a reminder, "my last message") (``concepts``: an "ignore"
+    #    next to one of these is about the screen or the paperwork, not about instructions)
     "NOTICE": {
-        "en": "warning|error message|alert$|alerts$|popup|pop up|notification|the typo|typos$",
-        "de": "warnung|warnhinweis|fehlermeldung|meldung|benachrichtigung|tippfehler",
-        "fr": "avertissement|message d'erreur|alerte|notification|faute de frappe",
-        "es": "advertencia|aviso|mensaje de error|alerta|notificación|errata",
-        "it": "avviso|avvertimento|messaggio di errore|notifica|refuso",
-        "pt": "aviso|alerta|mensagem de erro|notificação|erro de digitação",
-        "nl": "waarschuwing|foutmelding|melding|typfout|tikfout",
-        "ru": "предупреждени|сообщение об ошибке|уведомлени|опечатк",
-        "zh": "警告|报错|错误信息|错误提示|弹窗|通知",
-        "ja": "警告|エラー|通知|ポップアップ|誤字",
-        "ko": "경고|오류 메시지|오류|알림|팝업|오타",
-        "ar": "التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار",
-        "tr": "uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata",
+        "en": "warning|error message|alert$|alerts$|popup|pop up|notification|the typo|typos$|e mail|email|emails|mail$|mails$|my message|my previous message|my last message|my earlier message|form$|forms$|version|sheet|spreadsheet|reminder|invitation|invoice|draft|newsletter|memo$|recipe|timetable|booking|text message|sms",
+        "de": "warnung|warnhinweis|fehlermeldung|meldung|benachrichtigung|tippfehler|e mail|mail$|mails$|meine nachricht|meine letzte nachricht|meine vorige nachricht|formular|version|fassung|tabelle|erinnerung|einladung|rechnung|entwurf|rundschreiben|rundmail|rezept|fahrplan|sms",
+        "fr": "avertissement|message d'erreur|alerte|notification|faute de frappe|e mail|email|mail$|courriel|mon message|mon dernier message|mon précédent message|formulaire|version|tableau|rappel|invitation|facture|brouillon|circulaire|recette|horaire|sms",
+        "es": "advertencia|aviso|mensaje de error|alerta|notificación|errata|correo|email|e mail|mi mensaje|mi último mensaje|mi mensaje anterior|formulario|versión|planilla|recordatorio|invitación|factura|borrador|circular|receta|horario|sms",
+        "it": "avviso|avvertimento|messaggio di errore|notifica|refuso|e mail|email|mail$|il mio messaggio|mio ultimo messaggio|mio messaggio precedente|modulo|versione|tabella|promemoria|invito|fattura|bozza|circolare|ricetta|orario|sms",
+        "pt": "aviso|alerta|mensagem de erro|notificação|erro de digitação|e mail|email|mail$|minha mensagem|minha última mensagem|minha mensagem anterior|formulário|versão|planilha|lembrete|convite|fatura|rascunho|circular|receita|horário|sms|comunicado",
+        "nl": "waarschuwing|foutmelding|melding|typfout|tikfout|e mail|mail$|mijn bericht|mijn vorige bericht|mijn laatste bericht|formulier|versie|tabel|herinnering|uitnodiging|factuur|rondschrijven|recept|rooster|sms",
+        "ru": "предупреждени|сообщение об ошибке|уведомлени|опечатк|письм|рассылк|моё сообщение|мое сообщение|моё прошлое сообщение|мое прошлое сообщение|форму|бланк|верси|таблиц|напоминани|приглашени|черновик|рецепт|расписани|смс",
+        "zh": "警告|报错|错误信息|错误提示|弹窗|通知|邮件|表格|旧版|版本|提醒|短信|草稿|发票|食谱|菜谱|日程|预约",
+        "ja": "警告|エラー|通知|ポップアップ|誤字|メール|様式|書式|フォーム|バージョン|旧版|リマインダー|案内|請求書|下書き|レシピ|予約|ショートメッセージ|手順書",
+        "ko": "경고|오류 메시지|오류|알림|팝업|오타|메일|양식|서식|버전|알림|안내|청구서|초안|레시피|예약 문자|문자|공지",
+        "ar": "التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار|البريد|الإيميل|الايميل|رسالتي|الرسالة السابقة|النموذج|النسخة|الجدول|التذكير|الدعوة|الفاتورة|المسودة|الوصفة",
+        "tr": "uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata|e posta|eposta|mail|mesajım|mesajımı|formu|form$|sürüm|versiyon|tablo|hatırlatma|davet|fatura|taslak|tarif",
     },
     "OWNDET": {
         "en": "this$|my$|our$|the following",
