@@ -31,6 +31,7 @@ from typing import Final
 
 import attrs
 
+from tripwire.plugins.prompt_injection_detector import readers
 from tripwire.plugins.prompt_injection_detector.context import QUOTED
 from tripwire.plugins.prompt_injection_detector.grammar import constructions
 from tripwire.plugins.prompt_injection_detector.lexicon import LEXICON, UNBOUNDED
@@ -327,6 +328,16 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-agreed", {INJ: 0.74}, "AGREED",
                  "SKIPCONFIRM|NOREFUSE|UNBOUND|IGNORE|SYSPROMPT|DEVMODE|ANYTHING", window=200,
                  indirect=0.8),
+    concept_rule("concept-agreed", {INJ: 0.74}, "AGREED", "CONFIRM",
+                 "FROMNOW|DELETE|SEND|TRANSFER|TOOLCALL", window=200, indirect=0.8),
+    # -- what the model was told before the conversation, asked about: with a persona
+    # that stays in its role or never refuses, or asked for word for word
+    concept_rule("concept-prompt-leak", {DATA: 0.55}, "TOLDYOU", "INSTR|STRONGINSTR|SYSPROMPT",
+                 window=80, direct=1.0, indirect=0.8),
+    concept_rule("concept-prompt-leak", {DATA: 0.76}, "TOLDYOU",
+                 "NOREFUSE|STAYINROLE|VERBATIM|UNBOUND|ANYTHING", window=250, indirect=0.8),
+    concept_rule("concept-no-refusal", {JB: 0.74}, "STAYINROLE",
+                 "NOREFUSE|UNBOUND|ANYTHING|CANT|TOLDYOU", window=250, across_quotes=True),
     # -- claimed authority
     concept_rule("concept-authority", {SYS: 0.72}, "SYSMSG",
                  "AUTHZ|REVOKED|FROMNOW|NOREFUSE|UNBOUND", "AI|INSTR|SYSPROMPT|NOREFUSE|UNBOUND",
@@ -384,7 +395,7 @@ class ConceptMatcher:
         concept rule, which the model reads, whichever ``rules`` are given)."""
         self.rules = tuple(rules)
         wanted = {c for r in (CONCEPT_RULES if every_concept else self.rules)
-                  for g in r.groups for c in g} | {"AI", "META", "OWNDET", "NOTICE"}
+                  for g in r.groups for c in g} | {"AI", "META", "OWNDET", "NOTICE", "ADDRWORD"}
         self.patterns = {c: _compile(c) for c in LEXICON if c in wanted}
         self.shapes = {c: p for c, p in SHAPES.items() if c in wanted}
         self._wanted = frozenset(wanted)
@@ -454,7 +465,7 @@ class ConceptMatcher:
             occurrences = self.occurrences(text)
         if not occurrences:
             return [], False
-        occurrences = _headings_dropped(text, _notices_dropped(text, _own_prompts_dropped(occurrences)))
+        occurrences = readers.dropped(text, occurrences)
         quotes = [m.span() for m in QUOTED.finditer(text)]
         breaks = _segment_breaks(text)
         stops = [m.end() for m in _SENTENCE_STOP.finditer(text)]
@@ -506,76 +517,11 @@ def _segment_breaks(text: str) -> list[int]:
     return breaks
 
 
-#: Concepts naming the agent's instructions, which a determiner right before makes
-#: someone else's ("review this system prompt", "mi prompt de sistema").
-_OWNABLE: Final = frozenset({"SYSPROMPT", "INSTR", "STRONGINSTR"})
-
-
-def _own_prompts_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
-    """``occurrences`` without a system prompt or instructions that a demonstrative or
-    a first-person possessive right before (at most 12 characters) makes the writer's
-    own or a quoted one, not the agent's."""
-    owned = [o for o in occurrences if o.concept == "OWNDET"]
-    if not owned:
-        return occurrences
-    return [o for o in occurrences if o.concept not in _OWNABLE or o.positional
-            or not any(0 <= o.start - d.end <= 12 for d in owned)]
-
-
-def _notices_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
-    """``occurrences`` without an "ignore" whose object, right after it or (in the
-    languages that put the verb last) right before it, is a warning, an error message
-    or a notification, or what was sent earlier (an e-mail, a form, a version; at most
-    16 characters apart, in one clause, and no instructions as near): a manual telling
-    its reader to click past a warning, a correction telling it to discard the last
-    mail."""
-    notices = [o for o in occurrences if o.concept == "NOTICE"]
-    if not notices:
-        return occurrences
-    named = [o for o in occurrences if o.concept in _OWNABLE]
-    return [o for o in occurrences if o.concept != "IGNORE"
-            or any(-16 <= i.start - o.end <= 16 or -16 <= o.start - i.end <= 16 for i in named)
-            or not any(0 <= n.start - o.end <= 16 and not _CLAUSE_END.search(text, o.end, n.start)
-                       or 0 <= o.start - n.end <= 16
-                       and not _CLAUSE_END.search(text, n.end, o.start)
-                       for n in notices)]
-
-
-#: What ends a clause: a notice on the other side of it is not the verb's object.
-_CLAUSE_END = re.compile(r"[.:;!?。：；！？\n]")
-
-
 #: A system-prompt term that names a place in the conversation (what came before or
 #: above a message), in any of the languages.
 _POSITIONAL = re.compile(r"above|before|earlier|oben|vor |avant|au dessus|arriba|antes|sopra"
                          r"|prima|acima|boven|voor |выше|до |之前|以上|上面|より前|前に|上の|위|앞|이전"
                          r"|قبل|أعلاه|önce|yukarı", re.I)
-#: A heading naming what a document is for ("Instructions for new staff:", "操作手册："):
-#: from the start of its line, a few words, no sentence in it, then a colon.
-_HEADING = re.compile(r"[^\n.!?。！？:：]{1,40}?[:：]")
-_LINE_LEAD = re.compile(r"[ \t#*>\-•]*")
-
-
-def _headings_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
-    """``occurrences`` without a word for instructions that starts a heading naming
-    the document ("Anleitung für neue Mitarbeitende:", "Istruzioni per il personale:"),
-    unless the heading names an AI ("Instructions for the AI:" is addressed to one):
-    such a title is not the object of an "ignore" in the text under it."""
-    out = []
-    for o in occurrences:
-        if o.concept in _HEADED:
-            head = text.rfind("\n", 0, o.start) + 1
-            label = _HEADING.match(text, o.start)
-            if (label and _LINE_LEAD.fullmatch(text, head, o.start) and label.end() > o.end
-                    and not any(x.concept in ("AI", "AICOLON") and o.start <= x.start < label.end()
-                                for x in occurrences)):
-                continue
-        out.append(o)
-    return out
-
-
-#: Concepts a heading may start with.
-_HEADED: Final = frozenset({"INSTR", "STRONGINSTR"})
 
 
 def _at_line_start(text: str, start: int) -> bool:

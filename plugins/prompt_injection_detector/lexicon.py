@@ -44,7 +44,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "zh": "不用再遵守|不必遵守|不用遵守|不需要遵守|不再遵循|忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
               "|不用再考虑|不再考虑|不要遵循|作废|推翻",
         "ja": "気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|スキップ",
-        "ko": "따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
+        "ko": "신경 안 쓰|신경 쓰지 마|신경 쓰지 않|신경 끄|따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
         "ar": "لست مضطرا|لست مضطرًا|لا داعي لاتباع|لا تلتزم|مش لازم تلتزم|تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
               "|ألغ|الغ",
         "tr": "uymak zorunda değilsin|uymana gerek yok|uyma artık|yok say|görmezden gel|gormezden gel|unut$|unutun$|unutsun|unutmalısın|unutacaksın|unutarak|unuttun|dikkate alma|uyma|atla|çiğne|geçersiz say"
@@ -197,7 +197,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- lifting the rules
     "NOREFUSE": {
-        "en": "saying no is not an option|no is not an option|refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
+        "en": "without moralis|without moraliz|stopping to moralis|stopping to moraliz|saying no is not an option|no is not an option|refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
               "|cannot refuse|no refusals|without refusing|never decline|do not decline|don't decline"
               "|don't say you can't|dont say you cant|do not say you cannot|never say you"
               "|don't apologi|dont apologi|do not apologi|never apologi|no apologi|no disclaimers"
@@ -250,7 +250,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|お断りします|言い訳しない",
         "ko": "거절을 모르|절대 안 해|거절하지 않|돌려 말하지|거절은 금지|거부는 금지|거절하지|거부하지|거절 금지|거부 금지|거절은 금지|거절할 수 없|사과하지|사과 금지|경고 없이"
               "|경고를 붙이지|경고하지|면책|할 수 없다고 말하지|못 한다고 하지|설교하지|훈계하지|거절 없이",
-        "ar": "غير مسموح لك بالرفض|ممنوع الرفض|لا ترفض|لا ترفضي|بدون رفض|دون رفض|بالرفض|رفض أي|لا تعتذر|لا تعتذري|بدون اعتذار|دون اعتذار"
+        "ar": "دون تحذيرات|بدون تحذيرات|بلا تحذيرات|دون تحذير|بدون تحذير|غير مسموح لك بالرفض|ممنوع الرفض|لا ترفض|لا ترفضي|بدون رفض|دون رفض|بالرفض|رفض أي|لا تعتذر|لا تعتذري|بدون اعتذار|دون اعتذار"
               "|بدون تحذيرات|دون تحذيرات|بلا تحذيرات|لا تضف أي تنبيهات|تنبيهات أمان|لا داعي لتنبيهاتك"
               "|إخلاء المسؤولية|اخلاء المسؤولية|لا تقل إنك لا تستطيع|لا تقل انك لا تستطيع|ما تقولش"
               "|من غير ما ترفض|لا يعرف كلمة «لا»|بلا مواعظ|بدون مواعظ",
@@ -283,7 +283,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ru": "освобожден от|освобождён от|свободен от всех|нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
               "|без правил|никаких правил|никаких ограничений|нет ограничений|не подчиняется правилам"
               "|свободн от всех|нецензурированн|неограниченн",
-        "zh": "摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
+        "zh": "百无禁忌|毫无禁忌|没有任何禁忌|摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
               "|无任何限制|所有限制已解除|限制已解除|解除限制|解除所有|不受任何规则|无视规则",
         "ja": "モデレーションは無効|モデレーションを無効|フィルターは無効|フィルターを無効|フィルターはオフ|縛られず|縛られな|縛られません|とらわれず|とらわれない|制限を外|制限を解除|制限から解放|あらゆる制限から|制約から解放|制限なく|制約なく|制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
               "|ルールなし|ルールのない|ルールに縛られない|何の制約も|制約のない|制約なし|解除された",
@@ -426,9 +426,9 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "zorunda|mutlaka|gerekir|gerekmektedir|malısın|melisin|malıdır|melidir|lütfen",
     },
     "FROMNOW": {
-        "en": "from here on|for the rest of our|for the rest of the|from now on|effective immediately|starting now|from this point|henceforth|going forward"
+        "en": "effective now|as of now|starting today|from here on|for the rest of our|for the rest of the|from now on|effective immediately|starting now|from this point|henceforth|going forward"
               "|for the rest of this|until i say|for this session",
-        "de": "ab jetzt|ab sofort|von nun an|ab heute|fortan|bis auf weiteres|ab diesem moment"
+        "de": "ab heute an|ab jetzt|ab sofort|von nun an|ab heute|fortan|bis auf weiteres|ab diesem moment"
               "|für den rest",
         "fr": "désormais|dorénavant|à partir de maintenant|a partir de maintenant|dès maintenant"
               "|dès à présent|pour le reste de",
@@ -527,7 +527,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|conversation|chat history|customer list|customer data|contacts|address book|emails"
               "|inbox|files$|salary|personal data|id_rsa|aws|database_url|stripe_secret"
               "|everything you know",
-        "de": "telefonnummer|handynummer|e mail adresse|wohnadresse|anschrift|ausweis|geburtsdatum|steuer id|verlauf|zugangsdaten|besprochen|passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
+        "de": "originaltext|telefonnummer|handynummer|e mail adresse|wohnadresse|anschrift|ausweis|geburtsdatum|steuer id|verlauf|zugangsdaten|besprochen|passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
               "|umgebungsvariable|gesprächsverlauf|verlauf|chatverlauf|unterhaltung|kundenliste"
               "|kundendaten|kontakte|adressbuch|e mails|postfach|dateien|gehaltsliste|gehälter"
               "|personendaten|persönlichen daten|protokoll|pin$|kreditkarte",
@@ -549,7 +549,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "nl": "telefoonnummer|e mailadres|adres|bsn|paspoort|geboortedatum|wachtwoord|inloggegevens|api sleutel|api key|geheim|token|privésleutel"
               "|omgevingsvariabel|gesprek|geschiedenis|klantenlijst|klantgegevens|contacten"
               "|adresboek|e mails|inbox|bestanden|salaris|persoonsgegevens|creditcard|pincode",
-        "ru": "номер телефона|адрес электронной почты|домашний адрес|паспорт|дата рождения|снилс|адреса почты|номера телефонов|паспортные данные|телефоны|в твоей памяти|прошлых чатах|пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
+        "ru": "клиентск|выгрузк|номер телефона|адрес электронной почты|домашний адрес|паспорт|дата рождения|снилс|адреса почты|номера телефонов|паспортные данные|телефоны|в твоей памяти|прошлых чатах|пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
               "|приватный ключ|переменные окружения|переписк|историю|история чата|разговор"
               "|список клиентов|данные клиентов|контакты|адресную книгу|письма|почтовый ящик"
               "|файлы|зарплат|персональные данные|карты|пин код",
@@ -561,7 +561,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|クレジットカード|暗証番号",
         "ko": "전화번호|이메일 주소|집 주소|여권|주민등록번호|생년월일|대화 기록|전화번호|주소|이름|비밀번호|자격 증명|api 키|api키|시크릿|비밀 키|토큰|환경 변수|대화 내용|대화 기록|기록"
               "|고객 명단|고객 정보|연락처|주소록|이메일|받은편지함|파일|급여|개인정보|카드 번호",
-        "ar": "رقم الهاتف|البريد الإلكتروني|العنوان|جواز السفر|تاريخ الميلاد|كلمة المرور|كلمات المرور|كلمة السر|بيانات الدخول|مفتاح api|مفتاح|سر|رمز|الرمز المميز"
+        "ar": "رواتب|ملف الرواتب|رقم الهاتف|البريد الإلكتروني|العنوان|جواز السفر|تاريخ الميلاد|كلمة المرور|كلمات المرور|كلمة السر|بيانات الدخول|مفتاح api|مفتاح|سر|رمز|الرمز المميز"
               "|متغيرات البيئة|المحادثة|سجل المحادثة|السجل|قائمة العملاء|بيانات العملاء|أرقام"
               "|جهات الاتصال|رسائل البريد|صندوق الوارد|ملفات|الملفات|الرواتب|البيانات الشخصية|بطاقة"
               "|جواز|هوية|راتب",
@@ -787,21 +787,21 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yeni sohbet|görev tamamlandı",
     },
     "DECODE": {
-        "en": "translate|decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
+        "en": "right to left|every other letter|translate|decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
               "|pinyin|convert",
-        "de": "übersetz|dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
-        "fr": "tradui|décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
-        "es": "traduce|traduzca|decodifica|descifra|al revés|invierte|base64|rot13|concatena",
-        "it": "traduci|decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
-        "pt": "traduza|traduz|decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
-        "nl": "vertaal|decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
-        "ru": "переведи|перевести|декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
+        "de": "von rechts nach links|jeden zweiten buchstaben|übersetz|dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
+        "fr": "de droite à gauche|une lettre sur deux|tradui|décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
+        "es": "de derecha a izquierda|traduce|traduzca|decodifica|descifra|al revés|invierte|base64|rot13|concatena",
+        "it": "da destra a sinistra|traduci|decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
+        "pt": "da direita para a esquerda|traduza|traduz|decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
+        "nl": "van rechts naar links|vertaal|decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
+        "ru": "справа налево|переведи|перевести|декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
               "|наоборот",
-        "zh": "翻译|翻譯|解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
-        "ja": "訳して|訳し終|翻訳して|翻訳し終|和訳|英訳|デコード|復号|逆から|逆順|反転|base64|rot13",
-        "ko": "번역|디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
-        "ar": "ترجم|فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
-        "tr": "çevir|tercüme|çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
+        "zh": "从右到左|从右往左|翻译|翻譯|解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
+        "ja": "右から左|訳して|訳し終|翻訳して|翻訳し終|和訳|英訳|デコード|復号|逆から|逆順|反転|base64|rot13",
+        "ko": "오른쪽에서 왼쪽|번역|디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
+        "ar": "من اليسار إلى اليمين|من اليمين إلى اليسار|ترجم|فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
+        "tr": "sağdan sola|çevir|tercüme|çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
     },
     "EXECUTE": {
         "en": "act as it says|behave as it says|do as it says|as it says|do what it says|follow it|follow the resulting|carry out|execute it|obey|act on it"
@@ -817,7 +817,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ja": "実行|従って|その通りに|指示に従",
         "ko": "그대로 행동|대로 행동|실행|따르|그대로 해|수행",
         "ar": "تصرف كما|نفّذ|نفذ|ونفّذ|اتبع|افعل ما|طبّق|طبق",
-        "tr": "söylediği gibi davran|uygula|yerine getir|dediğini yap|itaat et|takip et",
+        "tr": "yazdığını yap|yazanı yap|söyleneni yap|söylediği gibi davran|uygula|yerine getir|dediğini yap|itaat et|takip et",
     },
     "SYSLABEL": {
         "en": "system:|system note:|system override:|system update:",
@@ -896,33 +896,33 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     "CANT": {
         "en": "i can't|i cannot|i'm sorry|i am sorry|as an ai|unfortunately|i'm unable|i am unable|i can't help with that",
-        "de": "das kann ich nicht|ich kann nicht|es tut mir leid|leider|nicht möglich|als ki|ausreden",
-        "fr": "je ne peux pas|désolé|malheureusement|en tant qu'ia|je ne suis pas en mesure|il est important de noter",
-        "es": "no puedo|lo siento|lamentablemente|como ia|no es posible|no puedo ayudarte|te recomiendo consultar",
+        "de": "das darf ich nicht|darf ich nicht|das kann ich nicht|ich kann nicht|es tut mir leid|leider|nicht möglich|als ki|ausreden",
+        "fr": "je ne peux pas|je ne peux pas|désolé|malheureusement|en tant qu'ia|je ne suis pas en mesure|il est important de noter",
+        "es": "eso no puedo|no puedo|lo siento|lamentablemente|como ia|no es posible|no puedo ayudarte|te recomiendo consultar",
         "it": "non posso|mi dispiace|purtroppo|in quanto ia|non sono in grado|come ia",
         "pt": "não posso|nao posso|desculpe|infelizmente|como ia|não é possível|não consigo",
-        "nl": "dat kan ik niet|ik kan niet|sorry|helaas|als ai|als taalmodel",
-        "ru": "не могу|извините|к сожалению|как языковая модель|как ии|я не могу с этим помочь",
+        "nl": "dat mag niet|mag niet|dat kan ik niet|ik kan niet|sorry|helaas|als ai|als taalmodel",
+        "ru": "нельзя|не могу|извините|к сожалению|как языковая модель|как ии|я не могу с этим помочь",
         "zh": "我不能|抱歉|很遗憾|作为ai|作为一个ai|这个我帮不了你|我无法|对不起",
         "ja": "申し訳|できません|残念ながら|aiとして|お答えできません",
-        "ko": "죄송|할 수 없|유감|ai로서|도와드릴 수 없",
-        "ar": "آسف|لا أستطيع|للأسف|كذكاء اصطناعي|راجع مختص|لا يمكنني",
+        "ko": "도와드릴 수 없습니다|죄송|할 수 없|유감|ai로서|도와드릴 수 없",
+        "ar": "ما أقدر|ما اقدر|عذرا|عذرًا|آسف|لا أستطيع|للأسف|كذكاء اصطناعي|راجع مختص|لا يمكنني",
         "tr": "üzgünüm|yapamam|maalesef|bir yapay zeka olarak|yardımcı olamam",
     },
     "BAN": {
         "en": "no$|never say|don't say|do not say|forbidden|banned|not allowed|without|none of",
-        "de": "kein|keine|nie |verboten|ohne|nicht sagen",
-        "fr": "pas de|jamais|interdit|sans|plus le droit|aucun",
-        "es": "nada de|nunca|prohibido|prohíbo|sin |ni |no digas",
-        "it": "niente|mai |vietato|vietat|senza|non puoi più usare|non dire",
-        "pt": "nada de|nunca|proibido|sem |não diga|nem ",
-        "nl": "geen|nooit|verboden|zonder",
-        "ru": "без |никаких|нельзя|запрещ|не говори|не пиши",
+        "de": "sagt nie|sag nie|kein|keine|nie |verboten|ohne|nicht sagen",
+        "fr": "ne dit jamais|ne dis jamais|pas de|jamais|interdit|sans|plus le droit|aucun",
+        "es": "nunca dice|nada de|nunca|prohibido|prohíbo|sin |ni |no digas",
+        "it": "non dice mai|niente|mai |vietato|vietat|senza|non puoi più usare|non dire",
+        "pt": "nunca diz|nada de|nunca|proibido|sem |não diga|nem ",
+        "nl": "zegt nooit|kent geen|geen|nooit|verboden|zonder",
+        "ru": "не знает|никогда не говорит|без |никаких|нельзя|запрещ|не говори|не пиши",
         "zh": "不许|不要|禁止|别说|不准|不得",
         "ja": "禁止|言わない|使わない|言うな",
-        "ko": "금지|하지 마|쓰지 마|말하지 마",
-        "ar": "لا تقل|ممنوع|بدون|لا داعي|ولا ",
-        "tr": "yasak|deme|söyleme|kullanma|olmadan",
+        "ko": "빼고|빼 줘|없이|금지|하지 마|쓰지 마|말하지 마",
+        "ar": "ما يقول أبدا|ما يقول ابدا|لا يقول أبدا|أبدًا|دون |لا تقل|ممنوع|بدون|لا داعي|ولا ",
+        "tr": "asla|yasak|deme|söyleme|kullanma|olmadan",
     },
     "REFUSEWORD": {
         "en": "refuse|refusal|decline",
@@ -1014,6 +1014,56 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ar": "يُسمح|يسمح|مسموح|يجوز",
         "tr": "izin verilmiştir|paylaşabilir|yetkilidir",
     },
+    # -- staying in a role whatever is asked (benign in a game on its own; with a ban on
+    #    refusing, or a question about the model's own rules, a jailbreak)
+    "STAYINROLE": {
+        "en": "stay in character|stays in character|never break character|don't break character|do not break character",
+        "de": "bleib in der rolle|bleibt immer in seiner rolle|bleibt immer in der rolle|bleib in deiner rolle|fall nicht aus der rolle|fällt nie aus der rolle|nie aus der rolle",
+        "fr": "ne sors pas du personnage|ne sort jamais du personnage|ne sors jamais du personnage|reste dans le personnage|reste dans ton rôle|ne sors pas de ton rôle",
+        "es": "no salgas del personaje|nunca sale del personaje|nunca salgas del personaje|mantente en el personaje|no rompas el personaje",
+        "it": "resta nel personaggio|resta sempre nel personaggio|non uscire dal personaggio|non esce mai dal personaggio|non uscire mai dal personaggio",
+        "pt": "não sai do personagem|não saia do personagem|nunca sai do personagem|fique no personagem|não quebre o personagem",
+        "nl": "blijf in je rol|blijf in de rol|blijf in je personage|val niet uit je rol|valt nooit uit zijn rol",
+        "ru": "из роли не выходи|не выходи из роли|не выходит из роли|никогда не выходи из роли|оставайся в роли",
+        "zh": "不许出戏|不要出戏|别出戏|不能出戏|始终保持人设|保持人设",
+        "ja": "キャラを崩さ|キャラ崩壊禁止|役を降りない|役から降りない|キャラを守って",
+        "ko": "캐릭터 깨지 말|캐릭터를 깨지 말|역할에서 벗어나지 마|캐릭터 유지해",
+        "ar": "لا تخرج من الشخصية|ولا يطلع من الشخصية|لا يخرج من الشخصية|ابق في الشخصية|لا تخرج من الدور",
+        "tr": "rolden çıkma|rolden de çıkmaz|rolden çıkmaz|karakterden çıkma|rolünden çıkma",
+    },
+    # -- what the model was told or given before the conversation, asked about ("what
+    #    rules were you given", "was hat man dir vorher gesagt")
+    "TOLDYOU": {
+        "en": "were you given|you were given|they gave you|did they give you|were you told|you were told|they told you|did they tell you|tell the bot|told the bot|what you were told|before we started",
+        "de": "wurden dir|hat man dir|hat man dem bot|man dir vorher|dir vorher|dein betreiber dir|mitgegeben",
+        "fr": "on t'a donné|qu'on t'a donné|on t'a dit|qu'on t'a dit|on a interdit au bot|qu'on t'a demandé|t'a fourni",
+        "es": "te dieron|te han dado|te dijeron|le prohibieron|le dieron al bot|te pusieron",
+        "it": "ti hanno dato|ti hanno detto|hanno dato al bot|ti hanno imposto|ti hanno scritto",
+        "pt": "te deram|te passaram|te disseram|mandaram o robô|mandaram você|te mandaram",
+        "nl": "je hebt meegekregen|heb je meegekregen|hebben opgedragen|jou opgedragen|kreeg je mee|heeft men je",
+        "ru": "тебе дали|тебе написали|понаписали|тебе сказали|тебе велели|тебе передали|тебе задали",
+        "zh": "给你定|给你的规|给了你|给这个助手定|给助手定|告诉你的|交代你",
+        "ja": "あなたに与え|あなたへ渡され|渡されている|言われている|最初に渡され|与えられた指示|与えられたルール",
+        "ko": "너한테 어떤|주어졌는지|주어진 규칙|받은 지시|받으신 문장|받은 규칙",
+        "ar": "حطوها لك|أعطوك|اعطوك|قالوا لك|وصلك قبل|زودوك",
+        "tr": "sana verilen|sana ne söylediler|tembihlediler|sana verdikleri",
+    },
+    # -- a confirmation the assistant asks for ("no longer ask me for confirmation")
+    "CONFIRM": {
+        "en": "confirmation|confirm$|ask me first|asking me first|check with me|ask me before|asking me before",
+        "de": "rückfrage|bestätigung|nachfrage|bestätigen|frag mich vorher|mich vorher zu fragen",
+        "fr": "confirmation|confirmer|demander mon accord|me demander avant",
+        "es": "confirmación|confirmacion|confirmar|preguntarme antes|pides confirmación",
+        "it": "conferma|confermare|chiedermi prima",
+        "pt": "confirmação|confirmacao|confirmar|me perguntar antes",
+        "nl": "bevestiging|bevestigen|mij eerst te vragen|me eerst te vragen",
+        "ru": "подтвержден|подтвердить|спрашивать меня|спросить меня",
+        "zh": "确认|確認|问我|征求我",
+        "ja": "確認",
+        "ko": "확인",
+        "ar": "تأكيد|تسألني|تسألني قبل",
+        "tr": "onay|sormadan|sormuyorsun|sormayacaksın",
+    },
     # -- a persona that answers anything; an agreement the model never made (the
     # Japanese forms of both are read by ``grammar``)
     "ANYTHING": {
@@ -1032,18 +1082,18 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "her şeye cevap|her soruya cevap|her soruyu cevapla|ne sorarsam",
     },
     "AGREED": {
-        "en": "as we agreed|as agreed earlier|like we agreed|we agreed that|you agreed to|you agreed that|you already agreed|you promised|as you promised|you said you would|our deal was|per our agreement",
-        "de": "wie vereinbart|wie abgemacht|wir hatten vereinbart|wir haben vereinbart|du hast versprochen|du hattest versprochen|du hast zugestimmt|du hattest zugestimmt|unsere abmachung",
+        "en": "you already told me|breaking that promise|your promise|as we agreed|as agreed earlier|like we agreed|we agreed that|you agreed to|you agreed that|you already agreed|you promised|as you promised|you said you would|our deal was|per our agreement",
+        "de": "vereinbart$|wie besprochen|wie vereinbart|wie abgemacht|wir hatten vereinbart|wir haben vereinbart|du hast versprochen|du hattest versprochen|du hast zugestimmt|du hattest zugestimmt|unsere abmachung",
         "fr": "comme convenu|comme nous l'avons convenu|comme on l'a convenu|tu as promis|tu m'as promis|vous avez promis|tu as accepté|tu avais accepté|notre accord",
-        "es": "como acordamos|como quedamos|según lo acordado|me prometiste|prometiste|ya aceptaste|aceptaste que|nuestro acuerdo|nuestro trato",
+        "es": "tal como quedamos|lo que quedamos|como acordamos|como quedamos|según lo acordado|me prometiste|prometiste|ya aceptaste|aceptaste que|nuestro acuerdo|nuestro trato",
         "it": "come concordato|come d'accordo|come avevamo concordato|mi hai promesso|hai promesso|hai accettato|avevi accettato|il nostro accordo|il nostro patto",
         "pt": "como combinamos|como combinado|conforme combinado|conforme acordado|como acordamos|você prometeu|voce prometeu|me prometeu|você aceitou|você concordou|nosso acordo|nosso trato",
         "nl": "zoals afgesproken|zoals we afspraken|zoals we hebben afgesproken|je hebt beloofd|je beloofde|je hebt ingestemd|je ging akkoord|onze afspraak",
-        "ru": "как договорились|как мы договорились|как договаривались|ты обещал|ты же обещал|ты согласился|вы согласились|наш уговор|наша договорённость|наша договоренность",
-        "zh": "按照约定|按约定|如我们约定|我们约好|我们说好|说好的|你答应过|你答应了|你已经同意|你同意过|你承诺过|你保证过|按照約定|你答應",
+        "ru": "договорились|договаривались|как договорились|как мы договорились|как договаривались|ты обещал|ты же обещал|ты согласился|вы согласились|наш уговор|наша договорённость|наша договоренность",
+        "zh": "刚才说好|我们刚才说好|你刚才答应|按照约定|按约定|如我们约定|我们约好|我们说好|说好的|你答应过|你答应了|你已经同意|你同意过|你承诺过|你保证过|按照約定|你答應",
         "ja": "",
         "ko": "합의한 대로|합의했|약속했|약속한 대로|약속하셨|약속해 줬|동의했잖|동의하셨|우리 약속|약속대로",
-        "ar": "كما اتفقنا|حسب اتفاقنا|اتفقنا على|وعدتني|لقد وعدت|وافقت على أن|وافقت سابقا",
+        "ar": "زي ما اتفقنا|اتفقنا|كما اتفقنا|حسب اتفاقنا|اتفقنا على|وعدتني|لقد وعدت|وافقت على أن|وافقت سابقا",
         "tr": "anlaştığımız gibi|anlaşmıştık|söz vermiştin|söz verdin|kabul etmiştin|kabul ettin|anlaşmamız",
     },
     "OTHERUSERS": {
@@ -1132,6 +1182,15 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ko": "경고|오류 메시지|오류|알림|팝업|오타|메일|양식|서식|버전|알림|안내|청구서|초안|레시피|예약 문자|문자|공지",
         "ar": "التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار|البريد|الإيميل|الايميل|رسالتي|الرسالة السابقة|النموذج|النسخة|الجدول|التذكير|الدعوة|الفاتورة|المسودة|الوصفة",
         "tr": "uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata|e posta|eposta|mail|mesajım|mesajımı|formu|form$|sürüm|versiyon|tablo|hatırlatma|davet|fatura|taslak|tarif",
+    },
+    # -- a word for an address: the label of the e-mail address or link right next
+    #    to it ("an die Adresse x@y", "x@y adresine"), not an address being leaked
+    #    (``concepts``)
+    "ADDRWORD": {
+        "en": "address", "de": "adresse|anschrift", "fr": "adresse", "es": "dirección|direccion",
+        "it": "indirizzo", "pt": "endereço|endereco", "nl": "adres", "ru": "адрес",
+        "zh": "地址|邮箱", "ja": "アドレス|宛先", "ko": "주소", "ar": "العنوان|عنوان",
+        "tr": "adres",
     },
     "OWNDET": {
         "en": "this$|my$|our$|the following",
