@@ -365,8 +365,17 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  direct=0.7, indirect=1.3, across_lines=True),
     concept_rule("concept-context", {SYS: 0.78}, "ENDCTX", "USERLABEL", "ROLELABEL", window=400,
                  across_lines=True),
-    # -- encoded or scrambled instructions
+    # -- encoded or scrambled instructions (to be obeyed unexplained: an attack)
     concept_rule("concept-decode", {INJ: 0.65}, "DECODE", "EXECUTE", window=100),
+    concept_rule("concept-decode", {INJ: 0.76}, "DECODE", "EXECUTE", "NOEXPLAIN", window=200,
+                 across_quotes=True),
+    # -- a note to the AI inside a text the user asks to have summarised or translated
+    concept_rule("concept-smuggled", {DATA: 0.76}, "PROCESS", "AICOLON|AIINSTR",
+                 "SECRET|REVEAL|SEND|IGNORE|TOOLCALL|DELETE|NOTELL|SYSPROMPT", window=500,
+                 across_quotes=True, across_lines=True),
+    # -- the rules of whoever deployed the assistant, set aside or lifted
+    concept_rule("concept-override", {INJ: 0.78}, "IGNORE|UNBOUND|REVOKED", "OPERATOR", "INSTR",
+                 window=60),
     # -- text addressed to an AI inside content
     concept_rule("concept-ai-addressed", {INJ: 0.55}, "AI", "READING", window=60, direct=0.6,
                  indirect=1.35),

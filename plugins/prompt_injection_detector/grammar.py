@@ -1,7 +1,7 @@
 """Concepts found by a language's grammar: constructions a word list cannot spell.
 
 The lexicon (``lexicon.LEXICON``) lists a concept's words as stems. Japanese and Korean
-build an instruction by gluing particles and verb endings to a noun or a stem, and
+(and, for a few constructions, Chinese) build an instruction by gluing particles and verb endings to a noun or a stem, and
 each choice of particle or ending is another string: "制限を解除", "制限が解除され",
 "制限は解除済み" all say the restrictions are lifted; "断らないで", "断るのは禁止",
 "断るセリフは一切なしで" all say never refuse. A term per combination would copy
@@ -74,6 +74,10 @@ GRAMMAR: Final[tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...]] = (
     _rule("UNBOUND", ("解除", "해제", "풀", "없애", "끄", "꺼", "무효"),
         "(?:제한|제약|규칙|필터|검열|안전\\s?장치|가드레일)(?:을|를|이|가|은|는|도)?\\s?"
         "(?:모두|전부|다|완전히)?\\s?(?:해제|풀려|풀었|풀어|풀린|없애|없앴|꺼|끄|무효)"),
+    # -- Chinese: "without (any of) X's rules", a few characters between the negation
+    # and the rule noun
+    _rule("UNBOUND", ("没有", "不受", "抛开", "摆脱"),
+        "(?:没有|不受|抛开|摆脱)(?:任何)?[^，。！？,.!?\n]{0,8}?(?:限制|规则|规矩|条条框框|约束|框框)"),
     # -- a new role: a time word and "you" in either order, any pronoun
     _rule("YOUARENOW", ("あなた", "あんた", "きみ", "君", "お前", "おまえ", "貴方"),
         f"{_JA_NOW}、?{_JA_YOU}(?:は|が|って)|{_JA_YOU}(?:は|って)、?{_JA_NOW}"),

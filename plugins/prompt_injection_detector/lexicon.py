@@ -28,7 +28,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|set aside|discard$",
         "de": "musst nicht mehr|brauchst nicht mehr|musst dich nicht mehr an|halte dich nicht mehr an|nicht mehr an die|ignorier|vergiss|vergessen sie|missacht|übergeh|setze außer kraft|setz außer kraft"
               "|hinwegsetz|nicht mehr befolg|nicht befolg|verwirf|verwerf|über bord",
-        "fr": "ignorez$|n'as plus à suivre|n'es plus obligé de suivre|ne respecte plus|ne respectez plus|ignore$|ignorez$|ignorer$|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
+        "fr": "mets de côté|mettez de côté|ignorez$|n'as plus à suivre|n'es plus obligé de suivre|ne respecte plus|ne respectez plus|ignore$|ignorez$|ignorer$|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
               "|fais abstraction|faites abstraction|contourne|outrepasse|passe outre|passez outre"
               "|ne suis plus|ne suivez plus|écarte|écartez",
         "es": "ignorad$|no tenés que seguir|no tienes que seguir|ya no tienes que seguir|ya no sigas|no respetes|ignora$|ignore$|ignorar$|ignoren$|ignorá|olvida|olvide|olvidar|omite|omitir|haz caso omiso"
@@ -43,7 +43,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|не следуй|перестань следовать|отбрось|отбросьте|обойди|пропусти|отмени|нарушь",
         "zh": "不用再遵守|不必遵守|不用遵守|不需要遵守|不再遵循|忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
               "|不用再考虑|不再考虑|不要遵循|作废|推翻",
-        "ja": "気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|スキップ",
+        "ja": "脇に置|わきに置|棚上げ|気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|スキップ",
         "ko": "신경 안 쓰|신경 쓰지 마|신경 쓰지 않|신경 끄|따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
         "ar": "لست مضطرا|لست مضطرًا|لا داعي لاتباع|لا تلتزم|مش لازم تلتزم|تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
               "|ألغ|الغ",
@@ -88,9 +88,9 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|restriç|orientaç|mensagem do sistema",
         "nl": "instructie|richtlijn|regels|regel$|prompt|programmering|configuratie|beperking"
               "|systeembericht|opdrachten|aanwijzing",
-        "ru": "критерии|политике использования|политика использования|инструкци|указани|директив|правил|промпт|программировани|настройк|ограничени"
+        "ru": "рамок|рамки|критерии|политике использования|политика использования|инструкци|указани|директив|правил|промпт|программировани|настройк|ограничени"
               "|системное сообщение|системные сообщения|установк|предписани",
-        "zh": "指令|指示|说明|規則|规则|提示词|提示語|提示语|系统提示|系統提示|设定|設定|限制|准则|準則"
+        "zh": "条条框框|框框|指令|指示|说明|規則|规则|提示词|提示語|提示语|系统提示|系統提示|设定|設定|限制|准则|準則"
               "|规定|要求|配置|评审标准|标准",
         "ja": "指図|言いつけ|言われたこと|与えられた指示|渡された指示|指示|命令|ルール|規則|プロンプト|設定|制限|ガイドライン|指針|システムメッセージ|方針",
         "ko": "지시|지침|규칙|명령|프롬프트|설정|제한|가이드라인|시스템 메시지|기준",
@@ -190,7 +190,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ru": "блок кода|ничего не пропуская|дословно|слово в слово|полностью|целиком|полный|полную|точн|без сокращени",
         "zh": "代码块|不要总结|逐句|逐字|原文|完整|全部|一字不|一条都不要漏|照原样|所有的|全文",
         "ja": "コードブロック|省略せず|逐語|一字一句|そのまま|全文|完全|すべて|全て|原文",
-        "ko": "코드 블록|생략하지|그대로|원문|전부|전체|모두|빠짐없이|한 글자도",
+        "ko": "끝까지|코드 블록|생략하지|그대로|원문|전부|전체|모두|빠짐없이|한 글자도",
         "ar": "كتلة كود|كتلة برمجية|دون اختصار|حرفي|بالحرف|كاملا|كاملًا|كاملة|بالكامل|بنصها|كما هو|زي ما هو|من أول كلمة|دون حذف"
               "|من غير اختصار|كله",
         "tr": "kod bloğu|atlamadan|kelimesi kelimesine|harfiyen|tamamen|eksiksiz|tam metin|tamamını|aynen|olduğu gibi",
@@ -269,18 +269,18 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "fr": "modération est désactivée|modération désactivée|filtres sont désactivés|filtres désactivés|libéré de toute|libérée de toute|affranchi de|sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
               "|non filtré|aucune règle|sans règles|sans aucune règle|aucune restriction|libre de toute"
               "|débridé|debride|sans garde fou",
-        "es": "moderación está desactivada|moderación desactivada|filtros desactivados|los filtros están apagados|liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
+        "es": "ni normas|sin normas|sin dueño|moderación está desactivada|moderación desactivada|filtros desactivados|los filtros están apagados|liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
               "|sin filtro|sin censura|sin reglas|ninguna regla|sin normas|ninguna restricción"
               "|libre de toda|sin ataduras",
-        "it": "liberato da ogni|libero da ogni|liberata da ogni|senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
+        "it": "senza i paletti|senza paletti|liberato da ogni|libero da ogni|liberata da ogni|senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
               "|senza censura|nessuna regola|senza regole|nessuna restrizione|libero da ogni"
               "|non censurat|non filtrat",
-        "pt": "moderação está desligada|moderação desligada|moderação desativada|filtros desligados|filtros estão desligados|limites estão desligados|política nenhuma|nenhuma política|regra nenhuma|limite nenhum|nenhum limite|filtro nenhum|sem limite|liberado pelos|desbloqueado|nunca sai do personagem|não sai do personagem|livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
+        "pt": "não segue dono|sem dono|moderação está desligada|moderação desligada|moderação desativada|filtros desligados|filtros estão desligados|limites estão desligados|política nenhuma|nenhuma política|regra nenhuma|limite nenhum|nenhum limite|filtro nenhum|sem limite|liberado pelos|desbloqueado|nunca sai do personagem|não sai do personagem|livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
               "|sem censura|nenhuma regra|sem regras|nenhuma restrição|livre de qualquer|sem amarras",
         "nl": "bevrijd van|vrij van alle|zonder beperkingen|zonder enige beperking|zonder grenzen|zonder filters|zonder filter"
               "|zonder censuur|geen regels|zonder regels|geen beperkingen|ongefilterd|ongecensureerd"
               "|onbeperkt",
-        "ru": "освобожден от|освобождён от|свободен от всех|нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
+        "ru": "сбросил ограничения|сняли ограничения|сбросить ограничения|освобожден от|освобождён от|свободен от всех|нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
               "|без правил|никаких правил|никаких ограничений|нет ограничений|не подчиняется правилам"
               "|свободн от всех|нецензурированн|неограниченн",
         "zh": "百无禁忌|毫无禁忌|没有任何禁忌|摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
@@ -289,7 +289,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|ルールなし|ルールのない|ルールに縛られない|何の制約も|制約のない|制約なし|解除された",
         "ko": "제한에서 해방|모든 제한에서|제약에서 벗어|제한도 없|제한이 없어|규칙도 없|검열도 없|제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
               "|규칙 없는|규칙이 없는|아무 제한|모든 제한이 해제|제한 해제",
-        "ar": "متحرر من|تحرر من كل|خرج من القمقم|بدون قيود|بلا قيود|دون قيود|لا يخضع لأي قيود|لم يعد يخضع|بلا أي رقابة|بلا رقابة|بدون رقابة"
+        "ar": "ولا قيود|بلا قيود|بدون قيود|ما عنده قيود|متحرر من|تحرر من كل|خرج من القمقم|بدون قيود|بلا قيود|دون قيود|لا يخضع لأي قيود|لم يعد يخضع|بلا أي رقابة|بلا رقابة|بدون رقابة"
               "|دون رقابة|بلا فلترة|بدون فلترة|بلا حدود|بدون حدود|بلا قواعد|بدون قواعد|غير مقيد"
               "|مطلق الصلاحيات|رفع جميع القيود",
         "tr": "kısıtlamalardan kurtul|tüm kısıtlamalardan|özgürleşti|kısıtlamasız|kisitlamasiz|kısıtlama olmadan|hiçbir kısıtlama|sınırsız|sinirsiz"
@@ -406,7 +406,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ja": "読んでいる|読み込む|処理する|要約する|読んだ|このページを|この文書を|このメールを|処理中",
         "ko": "읽는|읽고 있는|처리하는|요약하는|분석하는|검토하는|이 문서를|이 페이지를|이 메일을",
         "ar": "يقرأ|تقرأ|يعالج|يلخص|يلخّص|يحلل|يراجع|يفرز|الذي يقرأ|التي تقرأ|عند تلخيص|يستخدم بيانات",
-        "tr": "okuyan|işleyen|isleyen|özetleyen|ozetleyen|inceleyen|değerlendiren|analiz eden|tarayan",
+        "tr": "okuduğunda|okudugunda|okuyan|işleyen|isleyen|özetleyen|ozetleyen|inceleyen|değerlendiren|analiz eden|tarayan",
     },
     "MUST": {
         "en": "must|shall|is required to|are required to|is instructed|are instructed|have to"
@@ -523,7 +523,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "gönder|gonder|ilet|yükle|yukle|ekle|iliştir|aktar",
     },
     "SECRET": {
-        "en": "phone number|e mail address|home address|passport|social security|date of birth|password|credential|api key|secret|token|private key|ssh|environment variable|dotenv"
+        "en": "every phone number|every name, phone|the user has shared|the user has mentioned|phone number|e mail address|home address|passport|social security|date of birth|password|credential|api key|secret|token|private key|ssh|environment variable|dotenv"
               "|conversation|chat history|customer list|customer data|contacts|address book|emails"
               "|inbox|files$|salary|personal data|id_rsa|aws|database_url|stripe_secret"
               "|everything you know",
@@ -539,7 +539,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|variables de entorno|conversación|conversacion|historial|lista de clientes"
               "|datos de clientes|contactos|libreta de direcciones|correos|bandeja de entrada"
               "|archivos|salarios|nóminas|datos personales|tarjeta|pin$",
-        "it": "telefono|indirizzo email|indirizzo di casa|codice fiscale|passaporto|data di nascita|stipendio|password|credenziali|chiave api|segret|token|chiave privata|variabili d'ambiente"
+        "it": "storico|telefono|indirizzo email|indirizzo di casa|codice fiscale|passaporto|data di nascita|stipendio|password|credenziali|chiave api|segret|token|chiave privata|variabili d'ambiente"
               "|conversazione|cronologia|elenco clienti|dati dei clienti|contatti|rubrica|email"
               "|posta in arrivo|file$|stipendi|dati personali|carta di credito|pin$",
         "pt": "telefone|e mail|endereço|cpf|passaporte|data de nascimento|salário|senha|credenciais|chave de api|chave api|segredo|token|chave privada"
@@ -565,7 +565,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|متغيرات البيئة|المحادثة|سجل المحادثة|السجل|قائمة العملاء|بيانات العملاء|أرقام"
               "|جهات الاتصال|رسائل البريد|صندوق الوارد|ملفات|الملفات|الرواتب|البيانات الشخصية|بطاقة"
               "|جواز|هوية|راتب",
-        "tr": "telefon numara|e posta adres|ev adresi|pasaport|tc kimlik|doğum tarihi|şifre|sifre|parola|kimlik bilgileri|api anahtar|gizli|token|özel anahtar"
+        "tr": "tc kimlik numarası|telefon numara|e posta adres|ev adresi|pasaport|tc kimlik|doğum tarihi|şifre|sifre|parola|kimlik bilgileri|api anahtar|gizli|token|özel anahtar"
               "|ortam değişken|konuşma|sohbet geçmişi|geçmiş|müşteri listesi|müşteri bilgileri"
               "|kişiler|adres defteri|e postalar|gelen kutusu|dosyalar|maaş|kişisel veri|kart",
     },
@@ -603,7 +603,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|déjà approuvé|deja approuve|sans attendre|sans contrôle|inutile de",
         "es": "no hace falta preguntarle|ya lo sabe|ya está al tanto|ya dio su permiso|sáltate|salta el control|no esperes|sin consultar|no le consultes|no consultes|sin confirmación|sin confirmacion|sin preguntar|sin verificar|sin revisión|no hace falta"
               "|ya aprobad|previamente aprobad|sin esperar|no es necesario",
-        "it": "non serve chiederle|non serve chiedergli|lo sa già|è al corrente|ha già dato il consenso|salta il controllo|salta la verifica|senza controllo|non chiedere|senza conferma|senza chiedere|senza verifica|senza revisione|non serve|già approvat"
+        "it": "non serve chiedermelo|non serve chiedere|non serve chiederle|non serve chiedergli|lo sa già|è al corrente|ha già dato il consenso|salta il controllo|salta la verifica|senza controllo|non chiedere|senza conferma|senza chiedere|senza verifica|senza revisione|non serve|già approvat"
               "|preapprovat|senza attendere|non è necessario",
         "pt": "não precisa perguntar|já sabe|está ciente|já deu autorização|pule a|ignore a verificação|sem verificação|não lhe peça|sem me perguntar|sem confirmação|sem confirmacao|sem perguntar|sem verificar|sem revisão|não precisa"
               "|já aprovad|pré aprovad|sem esperar|não é necessário",
@@ -617,7 +617,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ko": "물어볼 필요 없|알고 있어|이미 동의|검증을 건너|확인을 건너|묻지 말고|묻지 않고|확인 없이|확인하지 말|확인할 필요|승인 없이|이미 승인|사전 승인|검토 없이|기다리지",
         "ar": "لا داعي لسؤالها|لا داعي لسؤاله|تعرف بذلك|يعرف بذلك|وافق مسبق|تخطى التحقق|دون التحقق|فلا حاجة للتحقق|دون سؤال|دون تأكيد|بدون تأكيد|دون الرجوع|بدون الرجوع|دون انتظار|بدون انتظار|لا حاجة للتحقق"
               "|فلا حاجة|معتمدة مسبق|وافق صاحب الحساب|دون مراجعة|بدون مراجعة",
-        "tr": "sormana gerek yok|haberi var|zaten onay verdi|kontrolü atla|sormadan|onay beklemeden|onay almadan|onaysız|sormadan|kontrol etmeden|onaylamadan|gerek yok|zaten onaylandı"
+        "tr": "sormana gerek yok|sormadan|sormana gerek yok|haberi var|zaten onay verdi|kontrolü atla|sormadan|onay beklemeden|onay almadan|onaysız|sormadan|kontrol etmeden|onaylamadan|gerek yok|zaten onaylandı"
               "|önceden onaylı|beklemeden",
     },
     "NOTELL": {
@@ -787,21 +787,21 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yeni sohbet|görev tamamlandı",
     },
     "DECODE": {
-        "en": "right to left|every other letter|translate|decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
+        "en": "first letter of each|first letters of|what it spells|right to left|every other letter|translate|decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
               "|pinyin|convert",
-        "de": "von rechts nach links|jeden zweiten buchstaben|übersetz|dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
-        "fr": "de droite à gauche|une lettre sur deux|tradui|décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
-        "es": "de derecha a izquierda|traduce|traduzca|decodifica|descifra|al revés|invierte|base64|rot13|concatena",
-        "it": "da destra a sinistra|traduci|decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
-        "pt": "da direita para a esquerda|traduza|traduz|decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
-        "nl": "van rechts naar links|vertaal|decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
-        "ru": "справа налево|переведи|перевести|декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
+        "de": "ersten buchstaben|anfangsbuchstaben|von rechts nach links|jeden zweiten buchstaben|übersetz|dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
+        "fr": "première lettre de chaque|premières lettres|de droite à gauche|une lettre sur deux|tradui|décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
+        "es": "primera letra de cada|primeras letras|de derecha a izquierda|traduce|traduzca|decodifica|descifra|al revés|invierte|base64|rot13|concatena",
+        "it": "prima lettera di ogni|iniziali di|da destra a sinistra|traduci|decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
+        "pt": "primeira letra de cada|primeiras letras|da direita para a esquerda|traduza|traduz|decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
+        "nl": "eerste letter van elke|beginletters|van rechts naar links|vertaal|decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
+        "ru": "первую букву каждой|первые буквы|справа налево|переведи|перевести|декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
               "|наоборот",
-        "zh": "从右到左|从右往左|翻译|翻譯|解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
-        "ja": "右から左|訳して|訳し終|翻訳して|翻訳し終|和訳|英訳|デコード|復号|逆から|逆順|反転|base64|rot13",
-        "ko": "오른쪽에서 왼쪽|번역|디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
-        "ar": "من اليسار إلى اليمين|من اليمين إلى اليسار|ترجم|فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
-        "tr": "sağdan sola|çevir|tercüme|çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
+        "zh": "谐音|首字|每行第一个字|从右到左|从右往左|翻译|翻譯|解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
+        "ja": "頭文字|各行の最初|縦読み|右から左|訳して|訳し終|翻訳して|翻訳し終|和訳|英訳|デコード|復号|逆から|逆順|反転|base64|rot13",
+        "ko": "첫 글자만|첫 글자를|오른쪽에서 왼쪽|번역|디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
+        "ar": "أول حرف من كل|الحروف الأولى|من اليسار إلى اليمين|من اليمين إلى اليسار|ترجم|فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
+        "tr": "ilk harfleri|her satırın ilk|sağdan sola|çevir|tercüme|çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
     },
     "EXECUTE": {
         "en": "act as it says|behave as it says|do as it says|as it says|do what it says|follow it|follow the resulting|carry out|execute it|obey|act on it"
@@ -1017,14 +1017,14 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     # -- staying in a role whatever is asked (benign in a game on its own; with a ban on
     #    refusing, or a question about the model's own rules, a jailbreak)
     "STAYINROLE": {
-        "en": "stay in character|stays in character|never break character|don't break character|do not break character",
+        "en": "never break the scene|don't break the scene|stay in character|stays in character|never break character|don't break character|do not break character",
         "de": "bleib in der rolle|bleibt immer in seiner rolle|bleibt immer in der rolle|bleib in deiner rolle|fall nicht aus der rolle|fällt nie aus der rolle|nie aus der rolle",
         "fr": "ne sors pas du personnage|ne sort jamais du personnage|ne sors jamais du personnage|reste dans le personnage|reste dans ton rôle|ne sors pas de ton rôle",
         "es": "no salgas del personaje|nunca sale del personaje|nunca salgas del personaje|mantente en el personaje|no rompas el personaje",
         "it": "resta nel personaggio|resta sempre nel personaggio|non uscire dal personaggio|non esce mai dal personaggio|non uscire mai dal personaggio",
-        "pt": "não sai do personagem|não saia do personagem|nunca sai do personagem|fique no personagem|não quebre o personagem",
+        "pt": "nunca quebrar a cena|não quebre a cena|não sai do personagem|não saia do personagem|nunca sai do personagem|fique no personagem|não quebre o personagem",
         "nl": "blijf in je rol|blijf in de rol|blijf in je personage|val niet uit je rol|valt nooit uit zijn rol",
-        "ru": "из роли не выходи|не выходи из роли|не выходит из роли|никогда не выходи из роли|оставайся в роли",
+        "ru": "из образа не выход|не выходи из образа|из роли не выходи|не выходи из роли|не выходит из роли|никогда не выходи из роли|оставайся в роли",
         "zh": "不许出戏|不要出戏|别出戏|不能出戏|始终保持人设|保持人设",
         "ja": "キャラを崩さ|キャラ崩壊禁止|役を降りない|役から降りない|キャラを守って",
         "ko": "캐릭터 깨지 말|캐릭터를 깨지 말|역할에서 벗어나지 마|캐릭터 유지해",
@@ -1037,15 +1037,15 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "en": "were you given|you were given|they gave you|did they give you|were you told|you were told|they told you|did they tell you|tell the bot|told the bot|what you were told|before we started",
         "de": "wurden dir|hat man dir|hat man dem bot|man dir vorher|dir vorher|dein betreiber dir|mitgegeben",
         "fr": "on t'a donné|qu'on t'a donné|on t'a dit|qu'on t'a dit|on a interdit au bot|qu'on t'a demandé|t'a fourni",
-        "es": "te dieron|te han dado|te dijeron|le prohibieron|le dieron al bot|te pusieron",
+        "es": "le habían prohibido|te habían prohibido|te dieron|te han dado|te dijeron|le prohibieron|le dieron al bot|te pusieron",
         "it": "ti hanno dato|ti hanno detto|hanno dato al bot|ti hanno imposto|ti hanno scritto",
-        "pt": "te deram|te passaram|te disseram|mandaram o robô|mandaram você|te mandaram",
+        "pt": "regras secretas que|que ela recebeu|que você recebeu|te deram|te passaram|te disseram|mandaram o robô|mandaram você|te mandaram",
         "nl": "je hebt meegekregen|heb je meegekregen|hebben opgedragen|jou opgedragen|kreeg je mee|heeft men je",
-        "ru": "тебе дали|тебе написали|понаписали|тебе сказали|тебе велели|тебе передали|тебе задали",
+        "ru": "какие ключи|тебе доступны|тебе дали|тебе написали|понаписали|тебе сказали|тебе велели|тебе передали|тебе задали",
         "zh": "给你定|给你的规|给了你|给这个助手定|给助手定|告诉你的|交代你",
         "ja": "あなたに与え|あなたへ渡され|渡されている|言われている|最初に渡され|与えられた指示|与えられたルール",
-        "ko": "너한테 어떤|주어졌는지|주어진 규칙|받은 지시|받으신 문장|받은 규칙",
-        "ar": "حطوها لك|أعطوك|اعطوك|قالوا لك|وصلك قبل|زودوك",
+        "ko": "처음 켜질 때|처음에 읽|처음 받은|너한테 어떤|주어졌는지|주어진 규칙|받은 지시|받으신 문장|받은 규칙",
+        "ar": "كانوا يمنعونه|كانوا يمنعونك|استلمته قبل|اللي استلمته|قبل ما نبدأ|حطوها لك|أعطوك|اعطوك|قالوا لك|وصلك قبل|زودوك",
         "tr": "sana verilen|sana ne söylediler|tembihlediler|sana verdikleri",
     },
     # -- a confirmation the assistant asks for ("no longer ask me for confirmation")
@@ -1063,6 +1063,54 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ko": "확인",
         "ar": "تأكيد|تسألني|تسألني قبل",
         "tr": "onay|sormadan|sormuyorsun|sormayacaksın",
+    },
+    # -- a request to process a text the user pastes (summarise, translate): a note to the AI inside that text is an injection carried by the user
+    "PROCESS": {
+        "en": "summarise|summarize|summary of|translate",
+        "de": "fass|zusammenfass|übersetz",
+        "fr": "résume|résumer|tradui",
+        "es": "resume|resumir|resumes|traduce|traducir",
+        "it": "riassumi|riassumere|traduci|tradurre",
+        "pt": "resuma|resume|resumir|traduza|traduz",
+        "nl": "vat|samenvat|vertaaler",
+        "ru": "кратко|перескажи|резюмируй|переведи|перевести|сократи",
+        "zh": "总结|概括|翻译|摘要",
+        "ja": "要約|翻訳|訳して|まとめて",
+        "ko": "요약|번역|정리해",
+        "ar": "لخص|لخّص|ترجم|تلخيص",
+        "tr": "özetle|ozetle|çevir|tercüme",
+    },
+    # -- no explanation, no comment: what an encoded or scrambled instruction asks for, to be obeyed unseen
+    "NOEXPLAIN": {
+        "en": "no explanation|don't explain|do not explain|without explaining|no commentary|without comment|no comment",
+        "de": "ohne kommentar|ohne erklärung|nicht erklären|erklär nichts",
+        "fr": "sans commentaire|sans explication|n'explique pas|sans la commenter|sans le commenter",
+        "es": "sin comentarlo|sin comentarios|sin explicar|no expliques|sin explicación",
+        "it": "senza commentare|senza spiegare|non spiegare|senza commenti",
+        "pt": "sem comentar|sem explicar|não explique|sem explicação",
+        "nl": "zonder commentaar|zonder uitleg|niet uitleggen|leg niets uit",
+        "ru": "без объяснений|без комментариев|не объясняй",
+        "zh": "不用解释|不要解释|别解释|无需解释|不需要解释",
+        "ja": "説明はいらない|説明は不要|説明しないで|説明なしで|コメント不要",
+        "ko": "설명하지 말|설명 없이|설명은 필요 없",
+        "ar": "لا تشرح|دون شرح|بدون شرح|بلا شرح|دون أن تعلق",
+        "tr": "açıklama yapma|açıklamadan|yorum yapma",
+    },
+    # -- the one who deployed the assistant: its rules are the system prompt by another name
+    "OPERATOR": {
+        "en": "the company that deployed you|company that built you|the company that made you|your operator|your provider|your makers|your creators|the operator|deployed you",
+        "de": "deines betreibers|dein betreiber|deiner firma|deines anbieters|deiner macher|deiner entwickler|betreiber",
+        "fr": "de ton opérateur|ton opérateur|de ton éditeur|de l'entreprise qui t'a|de tes créateurs|de tes concepteurs|de ton fournisseur",
+        "es": "de tu empresa|de la empresa que te|de tus creadores|de tu proveedor|de tu operador",
+        "it": "dell'azienda|dei tuoi creatori|del tuo fornitore|del tuo operatore",
+        "pt": "da empresa que te|dos seus criadores|do seu provedor|do operador|da empresa",
+        "nl": "van je aanbieder|je aanbieder|van je makers|van het bedrijf",
+        "ru": "корпоративн|твоих создателей|твоего разработчика|компании, которая|твоего владельца",
+        "zh": "运营方|运营商|开发方|你的开发者|平台方",
+        "ja": "運営側|運営の|開発元の|提供元の|会社の",
+        "ko": "운영사|운영자|회사 규칙|개발사|제공사",
+        "ar": "الشركة اللي|الشركة التي|مطوريك|المشغل|مالكك",
+        "tr": "şirketin|seni yapan şirket|geliştiricilerin|sağlayıcın",
     },
     # -- a persona that answers anything; an agreement the model never made (the
     # Japanese forms of both are read by ``grammar``)
@@ -1082,19 +1130,19 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "her şeye cevap|her soruya cevap|her soruyu cevapla|ne sorarsam",
     },
     "AGREED": {
-        "en": "you already told me|breaking that promise|your promise|as we agreed|as agreed earlier|like we agreed|we agreed that|you agreed to|you agreed that|you already agreed|you promised|as you promised|you said you would|our deal was|per our agreement",
+        "en": "we've built up some trust|you already told me|breaking that promise|your promise|as we agreed|as agreed earlier|like we agreed|we agreed that|you agreed to|you agreed that|you already agreed|you promised|as you promised|you said you would|our deal was|per our agreement",
         "de": "vereinbart$|wie besprochen|wie vereinbart|wie abgemacht|wir hatten vereinbart|wir haben vereinbart|du hast versprochen|du hattest versprochen|du hast zugestimmt|du hattest zugestimmt|unsere abmachung",
         "fr": "comme convenu|comme nous l'avons convenu|comme on l'a convenu|tu as promis|tu m'as promis|vous avez promis|tu as accepté|tu avais accepté|notre accord",
         "es": "tal como quedamos|lo que quedamos|como acordamos|como quedamos|según lo acordado|me prometiste|prometiste|ya aceptaste|aceptaste que|nuestro acuerdo|nuestro trato",
-        "it": "come concordato|come d'accordo|come avevamo concordato|mi hai promesso|hai promesso|hai accettato|avevi accettato|il nostro accordo|il nostro patto",
+        "it": "ci siamo detti|ricapitolo quello|come concordato|come d'accordo|come avevamo concordato|mi hai promesso|hai promesso|hai accettato|avevi accettato|il nostro accordo|il nostro patto",
         "pt": "como combinamos|como combinado|conforme combinado|conforme acordado|como acordamos|você prometeu|voce prometeu|me prometeu|você aceitou|você concordou|nosso acordo|nosso trato",
-        "nl": "zoals afgesproken|zoals we afspraken|zoals we hebben afgesproken|je hebt beloofd|je beloofde|je hebt ingestemd|je ging akkoord|onze afspraak",
+        "nl": "afgesproken$|zoals afgesproken|zoals we afspraken|zoals we hebben afgesproken|je hebt beloofd|je beloofde|je hebt ingestemd|je ging akkoord|onze afspraak",
         "ru": "договорились|договаривались|как договорились|как мы договорились|как договаривались|ты обещал|ты же обещал|ты согласился|вы согласились|наш уговор|наша договорённость|наша договоренность",
         "zh": "刚才说好|我们刚才说好|你刚才答应|按照约定|按约定|如我们约定|我们约好|我们说好|说好的|你答应过|你答应了|你已经同意|你同意过|你承诺过|你保证过|按照約定|你答應",
         "ja": "",
         "ko": "합의한 대로|합의했|약속했|약속한 대로|약속하셨|약속해 줬|동의했잖|동의하셨|우리 약속|약속대로",
         "ar": "زي ما اتفقنا|اتفقنا|كما اتفقنا|حسب اتفاقنا|اتفقنا على|وعدتني|لقد وعدت|وافقت على أن|وافقت سابقا",
-        "tr": "anlaştığımız gibi|anlaşmıştık|söz vermiştin|söz verdin|kabul etmiştin|kabul ettin|anlaşmamız",
+        "tr": "sözleşmiştik|sözleştik|konuşmuştuk|anlaştığımız gibi|anlaşmıştık|söz vermiştin|söz verdin|kabul etmiştin|kabul ettin|anlaşmamız",
     },
     "OTHERUSERS": {
         "en": "other users|other customers|the user before me|previous user|other people's conversations",
@@ -1142,27 +1190,27 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "tabii, işte|elbette, işte|tabii ki, işte",
     },
     "AIINSTR": {
-        "en": "instructions for the ai|instruction for the ai|note to ai|note for ai|message to ai|note to the ai"
+        "en": "note to the language model|note for the language model|note to the model|note for the model|note to the assistant|instructions for the ai|instruction for the ai|note to ai|note for ai|message to ai|note to the ai"
               "|instructions to the automated|message for language models|note for the assistant",
-        "de": "hinweis für ki|hinweis an die ki|anweisung an die ki|anweisung an das automatische|an die ki"
+        "de": "hinweis an das modell|hinweis für das modell|hinweis an das sprachmodell|hinweis für ki|hinweis an die ki|anweisung an die ki|anweisung an das automatische|an die ki"
               "|nachricht an die ki|hinweis für den assistenten",
-        "fr": "instructions pour l'ia|instruction pour l'ia|note pour l'ia|message à l'ia|message aux ia"
+        "fr": "note pour le modèle|note au modèle|note à l'ia|instructions pour l'ia|instruction pour l'ia|note pour l'ia|message à l'ia|message aux ia"
               "|note à l'assistant|message pour les modèles",
-        "es": "instrucciones para la ia|instrucción para la ia|nota para la ia|mensaje para la ia"
+        "es": "nota para el modelo|nota al modelo|instrucciones para la ia|instrucción para la ia|nota para la ia|mensaje para la ia"
               "|mensaje para los modelos|nota para el asistente",
-        "it": "istruzioni per l'ia|istruzione per l'ia|nota per l'ia|messaggio per l'ia|messaggio ai modelli"
+        "it": "nota per il modello|nota al modello|istruzioni per l'ia|istruzione per l'ia|nota per l'ia|messaggio per l'ia|messaggio ai modelli"
               "|nota per l'assistente",
-        "pt": "instruções para a ia|instrução para a ia|nota para a ia|mensagem para a ia|mensagem para modelos"
+        "pt": "nota para o modelo|nota ao modelo|instruções para a ia|instrução para a ia|nota para a ia|mensagem para a ia|mensagem para modelos"
               "|nota para o assistente",
-        "nl": "instructies voor de ai|instructie voor de ai|bericht aan de ai|bericht aan taalmodellen"
+        "nl": "opmerking voor het taalmodel|opmerking voor het model|notitie voor het model|instructies voor de ai|instructie voor de ai|bericht aan de ai|bericht aan taalmodellen"
               "|notitie voor de assistent",
-        "ru": "инструкция для ии|инструкции для ии|примечание для ии|сообщение для ии|инструкция для системы"
+        "ru": "примечание для модели|заметка для модели|для языковой модели|инструкция для ии|инструкции для ии|примечание для ии|сообщение для ии|инструкция для системы"
               "|сообщение для языковых моделей",
-        "zh": "给ai的指令|给ai的说明|ai助手请注意|给ai审稿助手的指令|致ai|致所有ai|给ai：|给ai:",
-        "ja": "aiへの指示|aiへのメッセージ|aiへの注意|aiアシスタントへの指示|集計aiへの指示",
-        "ko": "ai에게 보내는|ai에게:|ai에 대한 지시|채점 ai에게|ai 비서에게",
-        "ar": "تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
-        "tr": "yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
+        "zh": "给模型的|给模型：|致模型|给ai的指令|给ai的说明|ai助手请注意|给ai审稿助手的指令|致ai|致所有ai|给ai：|给ai:",
+        "ja": "モデルへの注意|モデルへのメモ|モデルへの指示|aiへの指示|aiへのメッセージ|aiへの注意|aiアシスタントへの指示|集計aiへの指示",
+        "ko": "모델에게|모델 참고|ai에게 보내는|ai에게:|ai에 대한 지시|채점 ai에게|ai 비서에게",
+        "ar": "ملاحظة للنموذج|ملاحظة للمساعد|تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
+        "tr": "modele not|asistana not|modele talimat|yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
     },
     # -- what a person is told to ignore in a manual or a message: a warning on the
     #    screen, an error message, a notification, or what was sent earlier (an e-mail,
@@ -1209,37 +1257,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "acceptable use|ai usage policy|ai policy|untrusted|incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "nutzungsrichtlinie|ki richtlinie|nicht vertrauenswürdig|vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "",
-        "fr": "retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "politique d'utilisation|charte d'utilisation|non fiable|retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "",
-        "es": "informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "política de uso|no confiable|no fiable|informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad",
-        "it": "rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "policy di utilizzo|politica di utilizzo|non attendibil|rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza",
-        "pt": "relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "política de uso|não confiáve|nao confiave|relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "",
-        "nl": "incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "gebruiksbeleid|beleid ai|onbetrouwba|niet vertrouwd|incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
-        "ru": "разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "политика использования|недоверенн|ненадёжн|разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "",
-        "zh": "事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "使用规范|使用政策|不可信|事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection",
-        "ja": "インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "利用ガイドライン|利用方針|信頼できない|インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
-        "ko": "사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "이용 지침|사용 정책|신뢰할 수 없|사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고",
-        "ar": "تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "سياسة استخدام|غير موثوق|تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
-        "tr": "olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "kullanım politikası|güvenilmez|olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }

@@ -15,12 +15,14 @@ from tripwire.guards.verdicts import Detection
 from tripwire.plugins.prompt_injection_detector.classifier import Classifier
 from tripwire.plugins.prompt_injection_detector.context import (
     META,
+    NEGATED,
     QUOTED,
     QUOTED_JSON,
     REFUSED,
     context_factor,
     dialogue_lines,
     hidden_spans,
+    negated,
     refused,
 )
 from tripwire.plugins.prompt_injection_detector.payloads import (
@@ -28,7 +30,7 @@ from tripwire.plugins.prompt_injection_detector.payloads import (
     MAX_DEPTH,
     find_payloads,
 )
-from tripwire.plugins.prompt_injection_detector.rules import TYPES, Rule
+from tripwire.plugins.prompt_injection_detector.rules import DATA, TOOL, TYPES, Rule
 from tripwire.plugins.prompt_injection_detector.views import (
     NOT_WORD,
     ROT13,
@@ -53,6 +55,9 @@ ASSISTANT_CHANNELS: Final = frozenset({"assistant"})
 #: What a hit in a line of a script or play weighs (``context.dialogue_lines``): a
 #: character's words to another character, a quotation with its speaker named.
 PLAYED: Final = 0.5
+#: The types a negation right before the verb turns into a rule against the act
+#: (``context.negated``): sending and leaking.
+_AFFIRMED: Final = frozenset({DATA, TOOL})
 #: The rules that read an AI named before a colon as addressed.
 _ADDRESS_RULES: Final = frozenset({"concept-ai-addressed", "concept-ai-instructed"})
 LONG_TEXT: Final = 4_000       # longer texts match each rule only around its needles
@@ -247,6 +252,8 @@ class Scanner:
                 frame *= rule.discussed
             if voiced and refused(text, start):
                 frame *= REFUSED
+            if not _AFFIRMED.isdisjoint(rule.weights) and negated(text, start):
+                frame *= NEGATED
             factor = frame * (rule.indirect if indirect else rule.direct)
             evasive = evasive or any(hs <= start and end <= he for hs, he in hidden)
             bonus = EVASION_BONUS if evasive else 1.0
