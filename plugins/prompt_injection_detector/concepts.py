@@ -43,8 +43,9 @@ __all__ = ["CONCEPT_RULES", "ConceptMatcher", "ConceptRule", "Occurrence"]
 #: A gap inside a term (a space, hyphen, apostrophe or underscore in it): up to three
 #: non-letters, or none.
 _GAP: Final = r"[\W_]{0,3}"
-#: Where a word ends.
-_WORD_END: Final = r"(?![^\W\d_])"
+#: Where a word ends: no letter follows, or one of a script written without spaces
+#: (a Latin word inside Japanese or Chinese text: "outputして").
+_WORD_END: Final = r"(?![^\W\d_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 
 #: Concepts that count only at the start of a line (a role label).
 LINE_START: Final = frozenset({"SYSLABEL", "ROLELABEL", "USERLABEL"})
