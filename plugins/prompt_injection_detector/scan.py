@@ -115,7 +115,7 @@ MODEL_GATE: Final = 0.7
 #: The model's threshold in a channel where it needs more than its own: an assistant
 #: turn of the caller's history is first-person talk about what the assistant can and
 #: cannot do, a kind of text the model was not trained on.
-MODEL_THRESHOLDS: Final = {"assistant": 0.9}
+MODEL_THRESHOLDS: Final = {"assistant": 0.9, "document": 0.85}
 #: What a model hit weighs in a text about attacks: the model does not tell quoting an
 #: attack from making one, so there it adds to the rules' evidence and never flags alone.
 MODEL_DISCUSSED: Final = 0.5
