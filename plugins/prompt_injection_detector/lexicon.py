@@ -356,22 +356,22 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yeni rol|bu rolde|rolüne bürün|rolünü üstlen|gibi davran|rol yap",
     },
     "AI": {
-        "en": "language models|ai$|ai assistant|assistant|assistants|llm$|llms$|language model|chatbot|ai agent|ai model"
+        "en": "automated screener|automated screeners|automated reviewer|automated reviewers|applicant tracking system|screening software|language models|ai$|ai assistant|assistant|assistants|llm$|llms$|language model|chatbot|ai agent|ai model"
               "|copilot|chatgpt|gpt$|claude|gemini|ai system|automated system|automated processing"
               "|bot$|model reading|agent triaging|summarizer|summariser|ai reviewer|ai tools",
-        "de": "ki helfer|ki assistenten|helfer$|sprachmodelle|automatisiert|ki gestützte|ki$|ki assistent|ki system|ki agent|ki modell|ki gestützt|ki tool|assistent|sprachmodell"
+        "de": "automatische vorauswahl|bewerbermanagementsystem|ki helfer|ki assistenten|helfer$|sprachmodelle|automatisiert|ki gestützte|ki$|ki assistent|ki system|ki agent|ki modell|ki gestützt|ki tool|assistent|sprachmodell"
               "|chatbot|automatische verarbeitungssystem|automatischen verarbeitung|ki agenten|bot$",
-        "fr": "modèles de langage|modeles de langage|assistants ia|assistante|ia qui|outils automatiques|outil automatique|robot|ia$|l'ia|assistant ia|assistant|modèle de langage|modele de langage|chatbot|agent ia"
+        "fr": "logiciel de tri|tri automatique des candidatures|modèles de langage|modeles de langage|assistants ia|assistante|ia qui|outils automatiques|outil automatique|robot|ia$|l'ia|assistant ia|assistant|modèle de langage|modele de langage|chatbot|agent ia"
               "|système d'ia|systeme d'ia|traitement automatique|système automatisé|correcteur automatique",
-        "es": "modelos de lenguaje|modelo de lenguaje|asistentes|asistente de ia|agente de ia|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
+        "es": "filtro automático|cribado automático|modelos de lenguaje|modelo de lenguaje|asistentes|asistente de ia|agente de ia|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
               "|procesamiento automático|sistema automatizado|corrector automático",
-        "it": "modelli linguistici|modelli di linguaggio|assistenti|agente ia|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
+        "it": "selezione automatica|software di screening|modelli linguistici|modelli di linguaggio|assistenti|agente ia|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
               "|sistema di ia|elaborazione automatica|sistema automatico|correttore automatico",
-        "pt": "modelos de linguagem|modelo de linguagem|assistentes|agente de ia|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
+        "pt": "triagem automática|modelos de linguagem|modelo de linguagem|assistentes|agente de ia|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
               "|processamento automático|sistema automatizado|corretor automático",
-        "nl": "assistenten|taalmodellen|ai agent|digitale assistent|geautomatiseerde|beoordelaars die ai|ai$|ai assistent|assistent|taalmodel|chatbot|ai agent|ai systeem"
+        "nl": "automatische screening|assistenten|taalmodellen|ai agent|digitale assistent|geautomatiseerde|beoordelaars die ai|ai$|ai assistent|assistent|taalmodel|chatbot|ai agent|ai systeem"
               "|automatische verwerking|geautomatiseerd systeem",
-        "ru": "языковая модель|языковые модели|языковой модели|языковым моделям|ии помощник|ии помощника|для ии|помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
+        "ru": "автоматический отбор|система отбора|языковая модель|языковые модели|языковой модели|языковым моделям|ии помощник|ии помощника|для ии|помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
               "|модель$|автоматическ систем|автоматическ обработк",
         "zh": "ai 助理|智能体|大语言模型|付款机器人|自动化|审稿助手|ai助|ai助手|ai 助手|ai助理|人工智能|智能助手|ai审稿|ai客服|ai日程|ai分析|ai办公|ai模型|大模型"
               "|语言模型|語言模型|机器人|助手|ai：|ai:|给ai|致所有|ai在|ai 日程|rpa|自动化处理",
