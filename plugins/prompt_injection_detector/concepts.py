@@ -487,7 +487,10 @@ class ConceptMatcher:
                              sentence=bisect_right(stops, o.start))
             by_concept.setdefault(o.concept, []).append(o)
         out: list[tuple[Rule, int, int]] = []
+        present = by_concept.keys()
         for rule in self.rules:
+            if any(present.isdisjoint(g) for g in rule.groups):
+                continue  # (most rules: a group with none of its concepts in the text)
             span = _co_occur(rule, by_concept)
             if span is not None:
                 out.append((rule.rule, *span))
