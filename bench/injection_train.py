@@ -409,7 +409,7 @@ def main() -> None:
             table(recs, columns, written)
             fresh = [i for i in written if recs[i]["group"].startswith("train-")]
             if by in ("group", "files") and fresh:
-                print("\n   the training set's files alone (a writer the rules were not tuned on):")
+                print("\n   the training set's files alone (other writers; the rules were tuned on the second set):")
                 table(recs, columns, fresh)
             if args.save:
                 out = Path(args.save)
