@@ -1,14 +1,16 @@
 """How well, and how fast, ``prompt-injection-detector``'s heuristic tier works, beside
 the offline peers a user would pick instead.
 
-Run by hand: ``python bench/injection.py [--split dev|train|heldout|both] [--peers ...]
-[--misses]``. It prints
+Run by hand: ``python bench/injection.py [--split dev|train|heldout|both] [--files GLOB]
+[--peers ...] [--misses]``. It prints
 
 * on the **written sets** (``bench/evalsets/``, loaded and scored by ``_evalsets``:
   realistic text in 13 languages written by people who had not read the detector,
   each language split into a development half, for tuning, and a held-out half, for
   measuring only; ``--split train``: the training set of ``bench/evalsets/train/``,
-  another writer's texts by the same rules, which the model is trained on): recall per language, per channel (``user``, ``tool-result``,
+  other writers' texts by the same rules, which the model is trained on; ``--files``:
+  only the split's files whose names match a glob, ``injection-*-2.jsonl`` for the
+  second tuning set, ``injection-??.jsonl`` for the first): recall per language, per channel (``user``, ``tool-result``,
   ``document``) and per attack category, and the false-positive rate per language and
   per benign category, for the heuristic tier with its defaults (``tripwire``: the rules
   and the model; ``rules``: the rules alone) and each peer side by
@@ -214,6 +216,22 @@ def build_detectors(names: list[str]) -> dict[str, Detector]:
             print(f"peer {name}: not run ({type(exc).__name__}: {exc}; "
                   f"pip install {package})")
     return detectors
+
+
+def load_files(split: str, files: str | None) -> list[dict[str, Any]]:
+    """The injection records of ``split`` (``_evalsets.load``), only those of its files
+    whose names match the glob ``files`` when given (an error when none does)."""
+    records = _evalsets.load("injection", split)
+    if files is None:
+        return records
+    paths = sorted((_evalsets.ROOT / split).glob(files))
+    if not paths:
+        raise SystemExit(f"--files {files!r}: no file of bench/evalsets/{split}/ matches "
+                         f"(valid: a glob such as 'injection-*-2.jsonl')")
+    wanted = {line for path in paths
+              for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+    keys = {(r.get("id"), r["text"]) for r in map(json.loads, wanted)}
+    return [r for r in records if (r.get("id"), r["text"]) in keys]
 
 
 def _cells(scores: dict[str, _evalsets.InjectionScore], table: str, axis: str,
@@ -467,6 +485,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="which written set to report: the development half, the "
                              "training set (bench/evalsets/train/), the held-out half, or "
                              "both halves (default both)")
+    parser.add_argument("--files", help="only the split's files matching this glob "
+                                            "(e.g. 'injection-*-2.jsonl')")
     parser.add_argument("--peers", default="all",
                         help="comma-separated peers to run beside tripwire, 'all', 'none', "
                              "or 'list' to list them and those that cannot run here")
@@ -490,7 +510,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"unknown peers {', '.join(unknown)}; valid: {', '.join(PEERS)}")
     detectors = build_detectors(names)
     for split in ("dev", "heldout") if args.split == "both" else (args.split,):
-        records = _evalsets.load("injection", split)
+        records = load_files(split, args.files)
         if not records:
             print(f"== written set, {split}: no records in bench/evalsets/{split}/ (skipped)")
             continue

@@ -5,7 +5,8 @@ The phrase rules (``phrases``) match English word sequences. An instruction to a
 says the same few things in every language ("ignore" + "earlier" + "instructions",
 "show" + "system prompt", "an AI reading this" + "must", "send" + "password" + an
 address), in whatever order the language puts them. So the concept tier finds the
-words of each concept (``lexicon.LEXICON``, plus a few that need no words: an address,
+words of each concept (``lexicon.LEXICON``; the constructions of ``grammar.GRAMMAR``,
+for the languages that glue particles and endings to a word; a few that need no words: an address,
 a tool's identifier, a Markdown link carrying data, an amount of money, a shell command,
 a JSON turn) in the folded text, and a concept rule (``CONCEPT_RULES``) hits where one
 concept of each of its groups occurs within ``window`` characters of the first, inside
@@ -30,7 +31,9 @@ from typing import Final
 
 import attrs
 
+from tripwire.plugins.prompt_injection_detector import readers
 from tripwire.plugins.prompt_injection_detector.context import QUOTED
+from tripwire.plugins.prompt_injection_detector.grammar import constructions
 from tripwire.plugins.prompt_injection_detector.lexicon import LEXICON, UNBOUNDED
 from tripwire.plugins.prompt_injection_detector.rules import DATA, INJ, JB, ROLE, SYS, TOOL, Rule
 from tripwire.plugins.prompt_injection_detector.views import fold_term
@@ -40,8 +43,9 @@ __all__ = ["CONCEPT_RULES", "ConceptMatcher", "ConceptRule", "Occurrence"]
 #: A gap inside a term (a space, hyphen, apostrophe or underscore in it): up to three
 #: non-letters, or none.
 _GAP: Final = r"[\W_]{0,3}"
-#: Where a word ends.
-_WORD_END: Final = r"(?![^\W\d_])"
+#: Where a word ends: no letter follows, or one of a script written without spaces
+#: (a Latin word inside Japanese or Chinese text: "outputして").
+_WORD_END: Final = r"(?![^\W\d_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 
 #: Concepts that count only at the start of a line (a role label).
 LINE_START: Final = frozenset({"SYSLABEL", "ROLELABEL", "USERLABEL"})
@@ -268,7 +272,8 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-new-rules", {INJ: 0.45}, "NEW", window=1),
     concept_rule("concept-new-rules", {INJ: 0.7}, "NEW", "FROMNOW|REVOKED|IGNORE", window=120),
     # -- replacing the agent's role, lifting its rules
-    concept_rule("concept-role", {ROLE: 0.78, JB: 0.3}, "YOUARENOW", "UNBOUND|DEVMODE", window=200),
+    concept_rule("concept-role", {ROLE: 0.78, JB: 0.3}, "YOUARENOW", "UNBOUND|DEVMODE|ANYTHING",
+                 window=200),
     concept_rule("concept-role", {ROLE: 0.5}, "YOUARENOW", "AI|FROMNOW|INSTR", window=80),
     concept_rule("concept-unbound", {JB: 0.45}, "UNBOUND", window=1),
     concept_rule("concept-unbound", {JB: 0.76}, "UNBOUND", "AI|YOUARENOW|NOREFUSE|DEVMODE|FROMNOW",
@@ -318,6 +323,22 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     concept_rule("concept-stealth", {INJ: 0.5}, "NOTELL", window=1, direct=0.8, indirect=1.3),
     concept_rule("concept-ignore-user", {INJ: 0.78}, "IGNORE", "USERREQ", window=60, direct=0.6,
                  indirect=1.1),
+    # -- an agreement the model never made, holding it to lifting its rules ("as we
+    # agreed, no confirmation from here on", "you promised to answer anything"); in a
+    # document or tool result "as agreed" is how colleagues write to each other
+    concept_rule("concept-agreed", {INJ: 0.74}, "AGREED",
+                 "SKIPCONFIRM|NOREFUSE|UNBOUND|IGNORE|SYSPROMPT|DEVMODE|ANYTHING", window=200,
+                 indirect=0.8),
+    concept_rule("concept-agreed", {INJ: 0.74}, "AGREED", "CONFIRM",
+                 "FROMNOW|DELETE|SEND|TRANSFER|TOOLCALL", window=200, indirect=0.8),
+    # -- what the model was told before the conversation, asked about: with a persona
+    # that stays in its role or never refuses, or asked for word for word
+    concept_rule("concept-prompt-leak", {DATA: 0.55}, "TOLDYOU", "INSTR|STRONGINSTR|SYSPROMPT",
+                 window=80, direct=1.0, indirect=0.8),
+    concept_rule("concept-prompt-leak", {DATA: 0.76}, "TOLDYOU",
+                 "NOREFUSE|STAYINROLE|VERBATIM|UNBOUND|ANYTHING", window=250, indirect=0.8),
+    concept_rule("concept-no-refusal", {JB: 0.74}, "STAYINROLE",
+                 "NOREFUSE|UNBOUND|ANYTHING|CANT|TOLDYOU", window=250, across_quotes=True),
     # -- claimed authority
     concept_rule("concept-authority", {SYS: 0.72}, "SYSMSG",
                  "AUTHZ|REVOKED|FROMNOW|NOREFUSE|UNBOUND", "AI|INSTR|SYSPROMPT|NOREFUSE|UNBOUND",
@@ -345,8 +366,17 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
                  direct=0.7, indirect=1.3, across_lines=True),
     concept_rule("concept-context", {SYS: 0.78}, "ENDCTX", "USERLABEL", "ROLELABEL", window=400,
                  across_lines=True),
-    # -- encoded or scrambled instructions
+    # -- encoded or scrambled instructions (to be obeyed unexplained: an attack)
     concept_rule("concept-decode", {INJ: 0.65}, "DECODE", "EXECUTE", window=100),
+    concept_rule("concept-decode", {INJ: 0.76}, "DECODE", "EXECUTE", "NOEXPLAIN", window=200,
+                 across_quotes=True),
+    # -- a note to the AI inside a text the user asks to have summarised or translated
+    concept_rule("concept-smuggled", {DATA: 0.76}, "PROCESS", "AICOLON|AIINSTR",
+                 "SECRET|REVEAL|SEND|IGNORE|TOOLCALL|DELETE|NOTELL|SYSPROMPT", window=500,
+                 across_quotes=True, across_lines=True),
+    # -- the rules of whoever deployed the assistant, set aside or lifted
+    concept_rule("concept-override", {INJ: 0.78}, "IGNORE|UNBOUND|REVOKED", "OPERATOR", "INSTR",
+                 window=60),
     # -- text addressed to an AI inside content
     concept_rule("concept-ai-addressed", {INJ: 0.55}, "AI", "READING", window=60, direct=0.6,
                  indirect=1.35),
@@ -375,9 +405,10 @@ class ConceptMatcher:
         concept rule, which the model reads, whichever ``rules`` are given)."""
         self.rules = tuple(rules)
         wanted = {c for r in (CONCEPT_RULES if every_concept else self.rules)
-                  for g in r.groups for c in g} | {"AI", "META", "OWNDET", "NOTICE"}
+                  for g in r.groups for c in g} | {"AI", "META", "OWNDET", "NOTICE", "ADDRWORD"}
         self.patterns = {c: _compile(c) for c in LEXICON if c in wanted}
         self.shapes = {c: p for c, p in SHAPES.items() if c in wanted}
+        self._wanted = frozenset(wanted)
         #: which concepts have a term starting with each two letters
         self._by_start: dict[str, list[str]] = {}
         for concept, compiled in self.patterns.items():
@@ -430,6 +461,8 @@ class ConceptMatcher:
             if any(hint in text for hint in _SHAPE_HINTS.get(concept, ("",))):
                 found.extend(Occurrence(concept, m.start(), m.end())
                              for m in pattern.finditer(text))
+        if unspaced:
+            found.extend(Occurrence(c, a, b) for c, a, b in constructions(text, self._wanted))
         return found
 
     def hits(self, text: str, occurrences: list[Occurrence] | None = None
@@ -442,7 +475,7 @@ class ConceptMatcher:
             occurrences = self.occurrences(text)
         if not occurrences:
             return [], False
-        occurrences = _headings_dropped(text, _notices_dropped(_own_prompts_dropped(occurrences)))
+        occurrences = readers.dropped(text, occurrences)
         quotes = [m.span() for m in QUOTED.finditer(text)]
         breaks = _segment_breaks(text)
         stops = [m.end() for m in _SENTENCE_STOP.finditer(text)]
@@ -454,7 +487,10 @@ class ConceptMatcher:
                              sentence=bisect_right(stops, o.start))
             by_concept.setdefault(o.concept, []).append(o)
         out: list[tuple[Rule, int, int]] = []
+        present = by_concept.keys()
         for rule in self.rules:
+            if any(present.isdisjoint(g) for g in rule.groups):
+                continue  # (most rules: a group with none of its concepts in the text)
             span = _co_occur(rule, by_concept)
             if span is not None:
                 out.append((rule.rule, *span))
@@ -494,66 +530,11 @@ def _segment_breaks(text: str) -> list[int]:
     return breaks
 
 
-#: Concepts naming the agent's instructions, which a determiner right before makes
-#: someone else's ("review this system prompt", "mi prompt de sistema").
-_OWNABLE: Final = frozenset({"SYSPROMPT", "INSTR", "STRONGINSTR"})
-
-
-def _own_prompts_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
-    """``occurrences`` without a system prompt or instructions that a demonstrative or
-    a first-person possessive right before (at most 12 characters) makes the writer's
-    own or a quoted one, not the agent's."""
-    owned = [o for o in occurrences if o.concept == "OWNDET"]
-    if not owned:
-        return occurrences
-    return [o for o in occurrences if o.concept not in _OWNABLE or o.positional
-            or not any(0 <= o.start - d.end <= 12 for d in owned)]
-
-
-def _notices_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
-    """``occurrences`` without an "ignore" whose object, right after it or (in the
-    languages that put the verb last) right before it, is a warning, an error message
-    or a notification (at most 12 characters apart): a manual telling its reader to
-    click past a warning."""
-    notices = [o for o in occurrences if o.concept == "NOTICE"]
-    if not notices:
-        return occurrences
-    return [o for o in occurrences if o.concept != "IGNORE"
-            or not any(-12 <= n.start - o.end <= 12 or -12 <= o.start - n.end <= 12
-                       for n in notices)]
-
-
 #: A system-prompt term that names a place in the conversation (what came before or
 #: above a message), in any of the languages.
 _POSITIONAL = re.compile(r"above|before|earlier|oben|vor |avant|au dessus|arriba|antes|sopra"
                          r"|prima|acima|boven|voor |выше|до |之前|以上|上面|より前|前に|上の|위|앞|이전"
                          r"|قبل|أعلاه|önce|yukarı", re.I)
-#: A heading naming what a document is for ("Instructions for new staff:", "操作手册："):
-#: from the start of its line, a few words, no sentence in it, then a colon.
-_HEADING = re.compile(r"[^\n.!?。！？:：]{1,40}?[:：]")
-_LINE_LEAD = re.compile(r"[ \t#*>\-•]*")
-
-
-def _headings_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
-    """``occurrences`` without a word for instructions that starts a heading naming
-    the document ("Anleitung für neue Mitarbeitende:", "Istruzioni per il personale:"),
-    unless the heading names an AI ("Instructions for the AI:" is addressed to one):
-    such a title is not the object of an "ignore" in the text under it."""
-    out = []
-    for o in occurrences:
-        if o.concept in _HEADED:
-            head = text.rfind("\n", 0, o.start) + 1
-            label = _HEADING.match(text, o.start)
-            if (label and _LINE_LEAD.fullmatch(text, head, o.start) and label.end() > o.end
-                    and not any(x.concept in ("AI", "AICOLON") and o.start <= x.start < label.end()
-                                for x in occurrences)):
-                continue
-        out.append(o)
-    return out
-
-
-#: Concepts a heading may start with.
-_HEADED: Final = frozenset({"INSTR", "STRONGINSTR"})
 
 
 def _at_line_start(text: str, start: int) -> bool:

@@ -87,7 +87,7 @@ _DESCRIBED_AFTER = re.compile(
 _REFERENCE_BEFORE_INTL = re.compile(
     r"(?:(?<![^\W\d_])(?:z\.\s?b\.|zum beispiel|beispielsweise|sogenannte[nrms]?|s\.g\."
     r"|par exemple|p\. ?ex\.|tel(?:le)?s? que|du type|por ejemplo|p\. ?ej\.|tal(?:es)? como"
-    r"|del tipo|ad esempio|per esempio|ad es\.|por exemplo|p\. ?ex\.|do tipo"
+    r"|del tipo|ad esempio|per esempio|ad es\.|por exemplo|p\. ?ex\.|do tipo|(?<=[(\s])ex\.:?"
     r"|bijvoorbeeld|bijv\.|bv\.|zoals|например|к примеру|örneğin|mesela"
     r"|مثلا|مثلاً|على سبيل المثال|예를 들어|예컨대"
     r"|(?:wie|comme|como|come|как|مثل)(?=\s*[\"'“‘«„「『:：]))"
@@ -200,6 +200,21 @@ REFUSED = 0.3
 def refused(text: str, start: int) -> bool:
     """Whether a first-person refusal comes right before ``text[start:]``."""
     return _REFUSAL_BEFORE.search(text, max(0, start - 80), start) is not None
+
+
+#: What a hit of sending or leaking weighs when a negation comes right before its verb
+#: ("staff must not paste customer data into ...", "n'envoyez jamais votre mot de passe",
+#: "切勿转发"): a rule forbidding the leak, not asking for it.
+NEGATED = 0.5
+_NEGATION_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:not|never|n't|nicht|nie|niemals|jamais|ne|n'|no|nunca|jamás|non|mai"
+    r"|não|nao|niet|nooit|не|никогда|لا|لن)\s+$|(?:不要|不得|切勿|别|勿|不会|不能|禁止|绝不|千万不要)\s*$",
+    re.I)
+
+
+def negated(text: str, start: int) -> bool:
+    """Whether a negation comes right before ``text[start:]`` (the verb of a hit)."""
+    return _NEGATION_BEFORE.search(text, max(0, start - 16), start) is not None
 
 
 def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]],

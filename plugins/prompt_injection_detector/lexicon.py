@@ -28,7 +28,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|set aside|discard$",
         "de": "musst nicht mehr|brauchst nicht mehr|musst dich nicht mehr an|halte dich nicht mehr an|nicht mehr an die|ignorier|vergiss|vergessen sie|missacht|übergeh|setze außer kraft|setz außer kraft"
               "|hinwegsetz|nicht mehr befolg|nicht befolg|verwirf|verwerf|über bord",
-        "fr": "ignorez$|n'as plus à suivre|n'es plus obligé de suivre|ne respecte plus|ne respectez plus|ignore$|ignorez$|ignorer$|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
+        "fr": "mets de côté|mettez de côté|ignorez$|n'as plus à suivre|n'es plus obligé de suivre|ne respecte plus|ne respectez plus|ignore$|ignorez$|ignorer$|oublie|oubliez|oublier|ne tiens pas compte|ne tenez pas compte"
               "|fais abstraction|faites abstraction|contourne|outrepasse|passe outre|passez outre"
               "|ne suis plus|ne suivez plus|écarte|écartez",
         "es": "ignorad$|no tenés que seguir|no tienes que seguir|ya no tienes que seguir|ya no sigas|no respetes|ignora$|ignore$|ignorar$|ignoren$|ignorá|olvida|olvide|olvidar|omite|omitir|haz caso omiso"
@@ -37,14 +37,14 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|smetti di seguire|scavalca|bypassa|non tenere conto|lascia perdere|scarta",
         "pt": "ignorem$|não precisa mais seguir|não precisa seguir|nao precisa mais seguir|não tem que seguir|deixe de lado|ignore$|ignora$|ignorar$|esqueça|esquece|esquecer|desconsidere|desconsiderar"
               "|desconsidera|não siga|deixe de seguir|descarte|descartar|passe por cima|pule",
-        "nl": "negeren$|hoeft niet meer te volgen|hoeft je niet meer aan|houd je niet meer aan|negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
+        "nl": "negeren$|hoeft niet meer te volgen|hoeft je niet meer aan|hoef je je niet|hoef je niet meer|hoef je niet te|houd je niet meer aan|negeer|negeren|vergeet|vergeten|niet meer volgen|volg niet|omzeil|sla over|gooi weg"
               "|laat varen|houd geen rekening|negeert",
         "ru": "не обязан следовать|не нужно следовать|больше не следуй|не придерживайся|не применяй|не следовать|не следуй|игнорир|проигнорир|забудь|забудьте|забыть|не обращай внимани|не обращайте внимани"
               "|не следуй|перестань следовать|отбрось|отбросьте|обойди|пропусти|отмени|нарушь",
         "zh": "不用再遵守|不必遵守|不用遵守|不需要遵守|不再遵循|忽略|无视|無視|忘记|忘掉|忘了|不要理会|不用理会|别管|跳过|绕过|抛开|抛弃|不再遵守|不要遵守"
               "|不用再考虑|不再考虑|不要遵循|作废|推翻",
-        "ja": "気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|上書き|スキップ",
-        "ko": "따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
+        "ja": "脇に置|わきに置|棚上げ|気にしなくて|気にしないで|従わなくても|忘れろ|忘れなさい|忘れる|従う必要はない|守る必要はない|従わなくていい|守らなくていい|無視|忘れて|忘れろ|従わないで|従う必要はありません|従わなくて|破棄|取り消して|スキップ",
+        "ko": "신경 안 쓰|신경 쓰지 마|신경 쓰지 않|신경 끄|따를 필요 없|지킬 필요 없|따르지 않아도|지키지 않아도|무시|잊어|잊고|잊으|따르지 마|따르지 말|건너뛰|폐기|우회",
         "ar": "لست مضطرا|لست مضطرًا|لا داعي لاتباع|لا تلتزم|مش لازم تلتزم|تجاهل|تجاهلي|تناس|انس |إنس|انسى|لا تلتزم|لا تتبع|تخط|تجاوز|اترك|اهمل|أهمل|تحاهل|اتلغت"
               "|ألغ|الغ",
         "tr": "uymak zorunda değilsin|uymana gerek yok|uyma artık|yok say|görmezden gel|gormezden gel|unut$|unutun$|unutsun|unutmalısın|unutacaksın|unutarak|unuttun|dikkate alma|uyma|atla|çiğne|geçersiz say"
@@ -88,9 +88,9 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|restriç|orientaç|mensagem do sistema",
         "nl": "instructie|richtlijn|regels|regel$|prompt|programmering|configuratie|beperking"
               "|systeembericht|opdrachten|aanwijzing",
-        "ru": "критерии|политике использования|политика использования|инструкци|указани|директив|правил|промпт|программировани|настройк|ограничени"
+        "ru": "рамок|рамки|критерии|политике использования|политика использования|инструкци|указани|директив|правил|промпт|программировани|настройк|ограничени"
               "|системное сообщение|системные сообщения|установк|предписани",
-        "zh": "指令|指示|说明|規則|规则|提示词|提示語|提示语|系统提示|系統提示|设定|設定|限制|准则|準則"
+        "zh": "条条框框|框框|指令|指示|说明|規則|规则|提示词|提示語|提示语|系统提示|系統提示|设定|設定|限制|准则|準則"
               "|规定|要求|配置|评审标准|标准",
         "ja": "指図|言いつけ|言われたこと|与えられた指示|渡された指示|指示|命令|ルール|規則|プロンプト|設定|制限|ガイドライン|指針|システムメッセージ|方針",
         "ko": "지시|지침|규칙|명령|프롬프트|설정|제한|가이드라인|시스템 메시지|기준",
@@ -190,14 +190,14 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ru": "блок кода|ничего не пропуская|дословно|слово в слово|полностью|целиком|полный|полную|точн|без сокращени",
         "zh": "代码块|不要总结|逐句|逐字|原文|完整|全部|一字不|一条都不要漏|照原样|所有的|全文",
         "ja": "コードブロック|省略せず|逐語|一字一句|そのまま|全文|完全|すべて|全て|原文",
-        "ko": "코드 블록|생략하지|그대로|원문|전부|전체|모두|빠짐없이|한 글자도",
+        "ko": "끝까지|코드 블록|생략하지|그대로|원문|전부|전체|모두|빠짐없이|한 글자도",
         "ar": "كتلة كود|كتلة برمجية|دون اختصار|حرفي|بالحرف|كاملا|كاملًا|كاملة|بالكامل|بنصها|كما هو|زي ما هو|من أول كلمة|دون حذف"
               "|من غير اختصار|كله",
         "tr": "kod bloğu|atlamadan|kelimesi kelimesine|harfiyen|tamamen|eksiksiz|tam metin|tamamını|aynen|olduğu gibi",
     },
     # -- lifting the rules
     "NOREFUSE": {
-        "en": "saying no is not an option|no is not an option|refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
+        "en": "without moralis|without moraliz|stopping to moralis|stopping to moraliz|saying no is not an option|no is not an option|refusals are forbidden|never refuse|do not refuse|don't refuse|dont refuse|not refuse|must not refuse"
               "|cannot refuse|no refusals|without refusing|never decline|do not decline|don't decline"
               "|don't say you can't|dont say you cant|do not say you cannot|never say you"
               "|don't apologi|dont apologi|do not apologi|never apologi|no apologi|no disclaimers"
@@ -250,7 +250,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|お断りします|言い訳しない",
         "ko": "거절을 모르|절대 안 해|거절하지 않|돌려 말하지|거절은 금지|거부는 금지|거절하지|거부하지|거절 금지|거부 금지|거절은 금지|거절할 수 없|사과하지|사과 금지|경고 없이"
               "|경고를 붙이지|경고하지|면책|할 수 없다고 말하지|못 한다고 하지|설교하지|훈계하지|거절 없이",
-        "ar": "غير مسموح لك بالرفض|ممنوع الرفض|لا ترفض|لا ترفضي|بدون رفض|دون رفض|بالرفض|رفض أي|لا تعتذر|لا تعتذري|بدون اعتذار|دون اعتذار"
+        "ar": "دون تحذيرات|بدون تحذيرات|بلا تحذيرات|دون تحذير|بدون تحذير|غير مسموح لك بالرفض|ممنوع الرفض|لا ترفض|لا ترفضي|بدون رفض|دون رفض|بالرفض|رفض أي|لا تعتذر|لا تعتذري|بدون اعتذار|دون اعتذار"
               "|بدون تحذيرات|دون تحذيرات|بلا تحذيرات|لا تضف أي تنبيهات|تنبيهات أمان|لا داعي لتنبيهاتك"
               "|إخلاء المسؤولية|اخلاء المسؤولية|لا تقل إنك لا تستطيع|لا تقل انك لا تستطيع|ما تقولش"
               "|من غير ما ترفض|لا يعرف كلمة «لا»|بلا مواعظ|بدون مواعظ",
@@ -269,27 +269,27 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "fr": "modération est désactivée|modération désactivée|filtres sont désactivés|filtres désactivés|libéré de toute|libérée de toute|affranchi de|sans restriction|sans aucune restriction|sans limite|sans filtre|sans censure|non censuré"
               "|non filtré|aucune règle|sans règles|sans aucune règle|aucune restriction|libre de toute"
               "|débridé|debride|sans garde fou",
-        "es": "moderación está desactivada|moderación desactivada|filtros desactivados|los filtros están apagados|liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
+        "es": "ni normas|sin normas|sin dueño|moderación está desactivada|moderación desactivada|filtros desactivados|los filtros están apagados|liberado de todas|libre de todas|liberada de todas|sin restricciones|sin ninguna restricción|sin límites|sin limites|sin filtros"
               "|sin filtro|sin censura|sin reglas|ninguna regla|sin normas|ninguna restricción"
               "|libre de toda|sin ataduras",
-        "it": "liberato da ogni|libero da ogni|liberata da ogni|senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
+        "it": "senza i paletti|senza paletti|liberato da ogni|libero da ogni|liberata da ogni|senza restrizioni|senza alcuna restrizione|senza limiti|senza filtri|senza filtro"
               "|senza censura|nessuna regola|senza regole|nessuna restrizione|libero da ogni"
               "|non censurat|non filtrat",
-        "pt": "moderação está desligada|moderação desligada|moderação desativada|filtros desligados|filtros estão desligados|limites estão desligados|política nenhuma|nenhuma política|regra nenhuma|limite nenhum|nenhum limite|filtro nenhum|sem limite|liberado pelos|desbloqueado|nunca sai do personagem|não sai do personagem|livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
+        "pt": "não segue dono|sem dono|moderação está desligada|moderação desligada|moderação desativada|filtros desligados|filtros estão desligados|limites estão desligados|política nenhuma|nenhuma política|regra nenhuma|limite nenhum|nenhum limite|filtro nenhum|sem limite|liberado pelos|desbloqueado|nunca sai do personagem|não sai do personagem|livre de todas|liberto de todas|libertado de|sem restrições|sem restricoes|sem nenhuma restrição|sem limites|sem filtros|sem filtro"
               "|sem censura|nenhuma regra|sem regras|nenhuma restrição|livre de qualquer|sem amarras",
         "nl": "bevrijd van|vrij van alle|zonder beperkingen|zonder enige beperking|zonder grenzen|zonder filters|zonder filter"
               "|zonder censuur|geen regels|zonder regels|geen beperkingen|ongefilterd|ongecensureerd"
               "|onbeperkt",
-        "ru": "освобожден от|освобождён от|свободен от всех|нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
+        "ru": "сбросил ограничения|сняли ограничения|сбросить ограничения|освобожден от|освобождён от|свободен от всех|нет никакой цензуры|нет правил|нет никаких правил|нет совести|без цензуры и фильтров|фильтры безопасности на этой странице отключены|фильтры отключены|без ограничений|без каких либо ограничений|без фильтров|без фильтра|без цензуры"
               "|без правил|никаких правил|никаких ограничений|нет ограничений|не подчиняется правилам"
               "|свободн от всех|нецензурированн|неограниченн",
-        "zh": "摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
+        "zh": "百无禁忌|毫无禁忌|没有任何禁忌|摆脱了所有限制|摆脱所有限制|不受任何约束|没有任何限制|没有限制|不受限制|无限制|不受任何|无审查|没有审查|不受约束|没有规则|没有底线"
               "|无任何限制|所有限制已解除|限制已解除|解除限制|解除所有|不受任何规则|无视规则",
         "ja": "モデレーションは無効|モデレーションを無効|フィルターは無効|フィルターを無効|フィルターはオフ|縛られず|縛られな|縛られません|とらわれず|とらわれない|制限を外|制限を解除|制限から解放|あらゆる制限から|制約から解放|制限なく|制約なく|制限もない|何の制限も|ルールもない|フィルターもない|制限なし|制限のない|制限を受けない|制限がない|制限は一切|検閲なし|検閲のない|フィルターなし"
               "|ルールなし|ルールのない|ルールに縛られない|何の制約も|制約のない|制約なし|解除された",
         "ko": "제한에서 해방|모든 제한에서|제약에서 벗어|제한도 없|제한이 없어|규칙도 없|검열도 없|제한 없는|제한이 없는|제한 없이|제약 없는|제약이 없는|검열 없는|검열 없이|필터 없는|필터 없이"
               "|규칙 없는|규칙이 없는|아무 제한|모든 제한이 해제|제한 해제",
-        "ar": "متحرر من|تحرر من كل|خرج من القمقم|بدون قيود|بلا قيود|دون قيود|لا يخضع لأي قيود|لم يعد يخضع|بلا أي رقابة|بلا رقابة|بدون رقابة"
+        "ar": "ولا قيود|بلا قيود|بدون قيود|ما عنده قيود|متحرر من|تحرر من كل|خرج من القمقم|بدون قيود|بلا قيود|دون قيود|لا يخضع لأي قيود|لم يعد يخضع|بلا أي رقابة|بلا رقابة|بدون رقابة"
               "|دون رقابة|بلا فلترة|بدون فلترة|بلا حدود|بدون حدود|بلا قواعد|بدون قواعد|غير مقيد"
               "|مطلق الصلاحيات|رفع جميع القيود",
         "tr": "kısıtlamalardan kurtul|tüm kısıtlamalardan|özgürleşti|kısıtlamasız|kisitlamasiz|kısıtlama olmadan|hiçbir kısıtlama|sınırsız|sinirsiz"
@@ -356,22 +356,22 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yeni rol|bu rolde|rolüne bürün|rolünü üstlen|gibi davran|rol yap",
     },
     "AI": {
-        "en": "language models|ai$|ai assistant|assistant|assistants|llm$|llms$|language model|chatbot|ai agent|ai model"
+        "en": "automated screener|automated screeners|automated reviewer|automated reviewers|applicant tracking system|screening software|language models|ai$|ai assistant|assistant|assistants|llm$|llms$|language model|chatbot|ai agent|ai model"
               "|copilot|chatgpt|gpt$|claude|gemini|ai system|automated system|automated processing"
               "|bot$|model reading|agent triaging|summarizer|summariser|ai reviewer|ai tools",
-        "de": "ki helfer|ki assistenten|helfer$|sprachmodelle|automatisiert|ki gestützte|ki$|ki assistent|ki system|ki agent|ki modell|ki gestützt|ki tool|assistent|sprachmodell"
+        "de": "automatische vorauswahl|bewerbermanagementsystem|ki helfer|ki assistenten|helfer$|sprachmodelle|automatisiert|ki gestützte|ki$|ki assistent|ki system|ki agent|ki modell|ki gestützt|ki tool|assistent|sprachmodell"
               "|chatbot|automatische verarbeitungssystem|automatischen verarbeitung|ki agenten|bot$",
-        "fr": "modèles de langage|modeles de langage|assistants ia|assistante|ia qui|outils automatiques|outil automatique|robot|ia$|l'ia|assistant ia|assistant|modèle de langage|modele de langage|chatbot|agent ia"
+        "fr": "logiciel de tri|tri automatique des candidatures|modèles de langage|modeles de langage|assistants ia|assistante|ia qui|outils automatiques|outil automatique|robot|ia$|l'ia|assistant ia|assistant|modèle de langage|modele de langage|chatbot|agent ia"
               "|système d'ia|systeme d'ia|traitement automatique|système automatisé|correcteur automatique",
-        "es": "modelos de lenguaje|modelo de lenguaje|asistentes|asistente de ia|agente de ia|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
+        "es": "filtro automático|cribado automático|modelos de lenguaje|modelo de lenguaje|asistentes|asistente de ia|agente de ia|herramientas automáticas|revisores que usen ia|robot|ia$|la ia|asistente|modelo de lenguaje|chatbot|agente de ia|agente ia|sistema de ia"
               "|procesamiento automático|sistema automatizado|corrector automático",
-        "it": "modelli linguistici|modelli di linguaggio|assistenti|agente ia|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
+        "it": "selezione automatica|software di screening|modelli linguistici|modelli di linguaggio|assistenti|agente ia|strumenti automatici|l'assistente|robot|ia$|l'ia|assistente|modello linguistico|modello di linguaggio|chatbot|agente ia"
               "|sistema di ia|elaborazione automatica|sistema automatico|correttore automatico",
-        "pt": "modelos de linguagem|modelo de linguagem|assistentes|agente de ia|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
+        "pt": "triagem automática|modelos de linguagem|modelo de linguagem|assistentes|agente de ia|ferramentas automáticas|robô|ia$|a ia|assistente|modelo de linguagem|chatbot|agente de ia|sistema de ia"
               "|processamento automático|sistema automatizado|corretor automático",
-        "nl": "assistenten|taalmodellen|ai agent|digitale assistent|geautomatiseerde|beoordelaars die ai|ai$|ai assistent|assistent|taalmodel|chatbot|ai agent|ai systeem"
+        "nl": "automatische screening|assistenten|taalmodellen|ai agent|digitale assistent|geautomatiseerde|beoordelaars die ai|ai$|ai assistent|assistent|taalmodel|chatbot|ai agent|ai systeem"
               "|automatische verwerking|geautomatiseerd systeem",
-        "ru": "языковая модель|языковые модели|языковой модели|языковым моделям|ии помощник|ии помощника|для ии|помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
+        "ru": "автоматический отбор|система отбора|языковая модель|языковые модели|языковой модели|языковым моделям|ии помощник|ии помощника|для ии|помощник|ии помощник|ассистентам|ассистенту|системы автоматического|нейросеть|модели|ии$|ии ассистент|ассистент|нейросет|языков модел|чат бот|чатбот|бот$|ии агент"
               "|модель$|автоматическ систем|автоматическ обработк",
         "zh": "ai 助理|智能体|大语言模型|付款机器人|自动化|审稿助手|ai助|ai助手|ai 助手|ai助理|人工智能|智能助手|ai审稿|ai客服|ai日程|ai分析|ai办公|ai模型|大模型"
               "|语言模型|語言模型|机器人|助手|ai：|ai:|给ai|致所有|ai在|ai 日程|rpa|自动化处理",
@@ -406,7 +406,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ja": "読んでいる|読み込む|処理する|要約する|読んだ|このページを|この文書を|このメールを|処理中",
         "ko": "읽는|읽고 있는|처리하는|요약하는|분석하는|검토하는|이 문서를|이 페이지를|이 메일을",
         "ar": "يقرأ|تقرأ|يعالج|يلخص|يلخّص|يحلل|يراجع|يفرز|الذي يقرأ|التي تقرأ|عند تلخيص|يستخدم بيانات",
-        "tr": "okuyan|işleyen|isleyen|özetleyen|ozetleyen|inceleyen|değerlendiren|analiz eden|tarayan",
+        "tr": "okuduğunda|okudugunda|okuyan|işleyen|isleyen|özetleyen|ozetleyen|inceleyen|değerlendiren|analiz eden|tarayan",
     },
     "MUST": {
         "en": "must|shall|is required to|are required to|is instructed|are instructed|have to"
@@ -426,9 +426,9 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "zorunda|mutlaka|gerekir|gerekmektedir|malısın|melisin|malıdır|melidir|lütfen",
     },
     "FROMNOW": {
-        "en": "from here on|for the rest of our|for the rest of the|from now on|effective immediately|starting now|from this point|henceforth|going forward"
+        "en": "effective now|as of now|starting today|from here on|for the rest of our|for the rest of the|from now on|effective immediately|starting now|from this point|henceforth|going forward"
               "|for the rest of this|until i say|for this session",
-        "de": "ab jetzt|ab sofort|von nun an|ab heute|fortan|bis auf weiteres|ab diesem moment"
+        "de": "ab heute an|ab jetzt|ab sofort|von nun an|ab heute|fortan|bis auf weiteres|ab diesem moment"
               "|für den rest",
         "fr": "désormais|dorénavant|à partir de maintenant|a partir de maintenant|dès maintenant"
               "|dès à présent|pour le reste de",
@@ -491,7 +491,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ru": "отменен|отменён|аннулирован|недействительн|больше не действуют|больше не применяются"
               "|устарел|сняты|отключен|приостановлен|утратили силу|заменяют",
         "zh": "作废|失效|无效|無效|取消|已解除|不再适用|不再有效|已废除|过时|已被撤销|撤销|已更改|改需求",
-        "ja": "無効|取り消|撤回|解除|適用されません|もう適用|廃止|古い|失効|効力を失",
+        "ja": "無効|取り消|撤回|解除|適用されません|もう適用|廃止|古い|失効|効力を失|上書き",
         "ko": "무효|취소|해제|더 이상 적용되지|더 이상 유효하지|폐기|폐지|효력을 잃",
         "ar": "ملغاة|ملغى|ألغيت|اتلغت|أُلغيت|لم تعد سارية|لم تعد صالحة|باطلة|انتهى العمل|معطلة|تعليق"
               "|انتهت مهمة|انتهى البحث",
@@ -523,11 +523,11 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "gönder|gonder|ilet|yükle|yukle|ekle|iliştir|aktar",
     },
     "SECRET": {
-        "en": "phone number|e mail address|home address|passport|social security|date of birth|password|credential|api key|secret|token|private key|ssh|environment variable|dotenv"
+        "en": "every phone number|every name, phone|the user has shared|the user has mentioned|phone number|e mail address|home address|passport|social security|date of birth|password|credential|api key|secret|token|private key|ssh|environment variable|dotenv"
               "|conversation|chat history|customer list|customer data|contacts|address book|emails"
               "|inbox|files$|salary|personal data|id_rsa|aws|database_url|stripe_secret"
               "|everything you know",
-        "de": "telefonnummer|handynummer|e mail adresse|wohnadresse|anschrift|ausweis|geburtsdatum|steuer id|verlauf|zugangsdaten|besprochen|passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
+        "de": "originaltext|telefonnummer|handynummer|e mail adresse|wohnadresse|anschrift|ausweis|geburtsdatum|steuer id|verlauf|zugangsdaten|besprochen|passwort|kennwort|zugangsdaten|anmeldedaten|api schlüssel|geheim|token|privater schlüssel"
               "|umgebungsvariable|gesprächsverlauf|verlauf|chatverlauf|unterhaltung|kundenliste"
               "|kundendaten|kontakte|adressbuch|e mails|postfach|dateien|gehaltsliste|gehälter"
               "|personendaten|persönlichen daten|protokoll|pin$|kreditkarte",
@@ -539,7 +539,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|variables de entorno|conversación|conversacion|historial|lista de clientes"
               "|datos de clientes|contactos|libreta de direcciones|correos|bandeja de entrada"
               "|archivos|salarios|nóminas|datos personales|tarjeta|pin$",
-        "it": "telefono|indirizzo email|indirizzo di casa|codice fiscale|passaporto|data di nascita|stipendio|password|credenziali|chiave api|segret|token|chiave privata|variabili d'ambiente"
+        "it": "storico|telefono|indirizzo email|indirizzo di casa|codice fiscale|passaporto|data di nascita|stipendio|password|credenziali|chiave api|segret|token|chiave privata|variabili d'ambiente"
               "|conversazione|cronologia|elenco clienti|dati dei clienti|contatti|rubrica|email"
               "|posta in arrivo|file$|stipendi|dati personali|carta di credito|pin$",
         "pt": "telefone|e mail|endereço|cpf|passaporte|data de nascimento|salário|senha|credenciais|chave de api|chave api|segredo|token|chave privada"
@@ -549,7 +549,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "nl": "telefoonnummer|e mailadres|adres|bsn|paspoort|geboortedatum|wachtwoord|inloggegevens|api sleutel|api key|geheim|token|privésleutel"
               "|omgevingsvariabel|gesprek|geschiedenis|klantenlijst|klantgegevens|contacten"
               "|adresboek|e mails|inbox|bestanden|salaris|persoonsgegevens|creditcard|pincode",
-        "ru": "номер телефона|адрес электронной почты|домашний адрес|паспорт|дата рождения|снилс|адреса почты|номера телефонов|паспортные данные|телефоны|в твоей памяти|прошлых чатах|пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
+        "ru": "клиентск|выгрузк|номер телефона|адрес электронной почты|домашний адрес|паспорт|дата рождения|снилс|адреса почты|номера телефонов|паспортные данные|телефоны|в твоей памяти|прошлых чатах|пароль|пароли|учетные данные|учётные данные|api ключ|ключ api|секрет|токен"
               "|приватный ключ|переменные окружения|переписк|историю|история чата|разговор"
               "|список клиентов|данные клиентов|контакты|адресную книгу|письма|почтовый ящик"
               "|файлы|зарплат|персональные данные|карты|пин код",
@@ -561,11 +561,11 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|クレジットカード|暗証番号",
         "ko": "전화번호|이메일 주소|집 주소|여권|주민등록번호|생년월일|대화 기록|전화번호|주소|이름|비밀번호|자격 증명|api 키|api키|시크릿|비밀 키|토큰|환경 변수|대화 내용|대화 기록|기록"
               "|고객 명단|고객 정보|연락처|주소록|이메일|받은편지함|파일|급여|개인정보|카드 번호",
-        "ar": "رقم الهاتف|البريد الإلكتروني|العنوان|جواز السفر|تاريخ الميلاد|كلمة المرور|كلمات المرور|كلمة السر|بيانات الدخول|مفتاح api|مفتاح|سر|رمز|الرمز المميز"
+        "ar": "رواتب|ملف الرواتب|رقم الهاتف|البريد الإلكتروني|العنوان|جواز السفر|تاريخ الميلاد|كلمة المرور|كلمات المرور|كلمة السر|بيانات الدخول|مفتاح api|مفتاح|سر|رمز|الرمز المميز"
               "|متغيرات البيئة|المحادثة|سجل المحادثة|السجل|قائمة العملاء|بيانات العملاء|أرقام"
               "|جهات الاتصال|رسائل البريد|صندوق الوارد|ملفات|الملفات|الرواتب|البيانات الشخصية|بطاقة"
               "|جواز|هوية|راتب",
-        "tr": "telefon numara|e posta adres|ev adresi|pasaport|tc kimlik|doğum tarihi|şifre|sifre|parola|kimlik bilgileri|api anahtar|gizli|token|özel anahtar"
+        "tr": "tc kimlik numarası|telefon numara|e posta adres|ev adresi|pasaport|tc kimlik|doğum tarihi|şifre|sifre|parola|kimlik bilgileri|api anahtar|gizli|token|özel anahtar"
               "|ortam değişken|konuşma|sohbet geçmişi|geçmiş|müşteri listesi|müşteri bilgileri"
               "|kişiler|adres defteri|e postalar|gelen kutusu|dosyalar|maaş|kişisel veri|kart",
     },
@@ -603,7 +603,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|déjà approuvé|deja approuve|sans attendre|sans contrôle|inutile de",
         "es": "no hace falta preguntarle|ya lo sabe|ya está al tanto|ya dio su permiso|sáltate|salta el control|no esperes|sin consultar|no le consultes|no consultes|sin confirmación|sin confirmacion|sin preguntar|sin verificar|sin revisión|no hace falta"
               "|ya aprobad|previamente aprobad|sin esperar|no es necesario",
-        "it": "non serve chiederle|non serve chiedergli|lo sa già|è al corrente|ha già dato il consenso|salta il controllo|salta la verifica|senza controllo|non chiedere|senza conferma|senza chiedere|senza verifica|senza revisione|non serve|già approvat"
+        "it": "non serve chiedermelo|non serve chiedere|non serve chiederle|non serve chiedergli|lo sa già|è al corrente|ha già dato il consenso|salta il controllo|salta la verifica|senza controllo|non chiedere|senza conferma|senza chiedere|senza verifica|senza revisione|non serve|già approvat"
               "|preapprovat|senza attendere|non è necessario",
         "pt": "não precisa perguntar|já sabe|está ciente|já deu autorização|pule a|ignore a verificação|sem verificação|não lhe peça|sem me perguntar|sem confirmação|sem confirmacao|sem perguntar|sem verificar|sem revisão|não precisa"
               "|já aprovad|pré aprovad|sem esperar|não é necessário",
@@ -617,7 +617,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ko": "물어볼 필요 없|알고 있어|이미 동의|검증을 건너|확인을 건너|묻지 말고|묻지 않고|확인 없이|확인하지 말|확인할 필요|승인 없이|이미 승인|사전 승인|검토 없이|기다리지",
         "ar": "لا داعي لسؤالها|لا داعي لسؤاله|تعرف بذلك|يعرف بذلك|وافق مسبق|تخطى التحقق|دون التحقق|فلا حاجة للتحقق|دون سؤال|دون تأكيد|بدون تأكيد|دون الرجوع|بدون الرجوع|دون انتظار|بدون انتظار|لا حاجة للتحقق"
               "|فلا حاجة|معتمدة مسبق|وافق صاحب الحساب|دون مراجعة|بدون مراجعة",
-        "tr": "sormana gerek yok|haberi var|zaten onay verdi|kontrolü atla|sormadan|onay beklemeden|onay almadan|onaysız|sormadan|kontrol etmeden|onaylamadan|gerek yok|zaten onaylandı"
+        "tr": "sormana gerek yok|sormadan|sormana gerek yok|haberi var|zaten onay verdi|kontrolü atla|sormadan|onay beklemeden|onay almadan|onaysız|sormadan|kontrol etmeden|onaylamadan|gerek yok|zaten onaylandı"
               "|önceden onaylı|beklemeden",
     },
     "NOTELL": {
@@ -704,7 +704,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|обновление политики|от openai|от anthropic|служба безопасности",
         "zh": "政策变更|经公司|系统消息|系統消息|系统通知|【系统|[系统|政策更新|openai|anthropic|平台特别授权|董事会"
               "|信息安全部|运维中心",
-        "ja": "ポリシー変更|経営陣|システムメッセージ|システム通知|【システム|[システム|ポリシー更新|openai|anthropic"
+        "ja": "運営より|運営から|【運営|運営事務局|運営チーム|ポリシー変更|経営陣|システムメッセージ|システム通知|【システム|[システム|ポリシー更新|openai|anthropic"
               "|情報システム部|セキュリティチーム",
         "ko": "정책 변경|경영진|시스템 메시지|시스템 알림|[시스템|정책 업데이트|openai|anthropic|보안팀",
         "ar": "تغيير السياسة|الإدارة العليا|رسالة النظام|إشعار النظام|تنبيه النظام|[النظام|تحديث السياسة|openai|anthropic|تعميم"
@@ -787,37 +787,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
               "|yeni sohbet|görev tamamlandı",
     },
     "DECODE": {
-        "en": "decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
+        "en": "first letter of each|first letters of|what it spells|right to left|every other letter|translate|decode|decipher|base64|rot13|reverse|backwards|read it backwards|unscramble|concatenate"
               "|pinyin|convert",
-        "de": "dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
-        "fr": "décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
-        "es": "decodifica|descifra|al revés|invierte|base64|rot13|concatena",
-        "it": "decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
-        "pt": "decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
-        "nl": "decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
-        "ru": "декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
+        "de": "ersten buchstaben|anfangsbuchstaben|von rechts nach links|jeden zweiten buchstaben|übersetz|dekodier|entschlüssel|rückwärts|umkehr|base64|rot13|zusammensetz",
+        "fr": "première lettre de chaque|premières lettres|de droite à gauche|une lettre sur deux|tradui|décode|decode|déchiffre|à l'envers|inverse|base64|rot13|concatène",
+        "es": "primera letra de cada|primeras letras|de derecha a izquierda|traduce|traduzca|decodifica|descifra|al revés|invierte|base64|rot13|concatena",
+        "it": "prima lettera di ogni|iniziali di|da destra a sinistra|traduci|decodifica|decifra|al contrario|al rovescio|inverti|base64|rot13|concatena",
+        "pt": "primeira letra de cada|primeiras letras|da direita para a esquerda|traduza|traduz|decodifique|decodifica|decifre|de trás para frente|inverta|base64|rot13|concatene",
+        "nl": "eerste letter van elke|beginletters|van rechts naar links|vertaal|decodeer|ontcijfer|achterstevoren|omgekeerd|base64|rot13|voeg samen",
+        "ru": "первую букву каждой|первые буквы|справа налево|переведи|перевести|декодируй|расшифруй|задом наперёд|задом наперед|в обратном порядке|base64|rot13"
               "|наоборот",
-        "zh": "解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
-        "ja": "デコード|復号|逆から|逆順|反転|base64|rot13",
-        "ko": "디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
-        "ar": "فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
-        "tr": "çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
+        "zh": "谐音|首字|每行第一个字|从右到左|从右往左|翻译|翻譯|解码|解碼|解密|倒着|倒过来|反过来|倒序|拼音转|base64|rot13",
+        "ja": "頭文字|各行の最初|縦読み|右から左|訳して|訳し終|翻訳して|翻訳し終|和訳|英訳|デコード|復号|逆から|逆順|反転|base64|rot13",
+        "ko": "첫 글자만|첫 글자를|오른쪽에서 왼쪽|번역|디코딩|해독|복호|거꾸로|역순|뒤집|base64|rot13",
+        "ar": "أول حرف من كل|الحروف الأولى|من اليسار إلى اليمين|من اليمين إلى اليسار|ترجم|فك ترميز|فك تشفير|فك الترميز|معكوس|بالعكس|اقرأ السطر|base64|rot13",
+        "tr": "ilk harfleri|her satırın ilk|sağdan sola|çevir|tercüme|çöz|coz|kodunu çöz|tersten|ters çevir|base64|rot13",
     },
     "EXECUTE": {
-        "en": "do what it says|follow it|follow the resulting|carry out|execute it|obey|act on it"
+        "en": "act as it says|behave as it says|do as it says|as it says|do what it says|follow it|follow the resulting|carry out|execute it|obey|act on it"
               "|comply|follow the instructions",
-        "de": "befolge|befolgen|führe aus|ausführen|tu, was|tu was|umsetzen|gehorche",
-        "fr": "exécute|exécutez|suis les|suis-la|applique|obéis|fais ce qu",
-        "es": "ejecuta|ejecútalo|sigue|síguelo|haz lo que|obedece|cumple",
-        "it": "esegui|eseguilo|segui|fai quello che|obbedisci",
-        "pt": "execute|siga|faça o que|obedeça|cumpra",
-        "nl": "voer uit|volg|doe wat|gehoorzaam",
-        "ru": "выполни|выполните|следуй|сделай то|исполни|подчинись",
-        "zh": "照做|执行|執行|然后做|按照|遵照|照办",
+        "de": "verhalte dich so|handle danach|befolge|befolgen|führe aus|ausführen|tu, was|tu was|umsetzen|gehorche",
+        "fr": "agis comme|comporte-toi comme|exécute|exécutez|suis les|suis-la|applique|obéis|fais ce qu",
+        "es": "actúa como dice|compórtate como|ejecuta|ejecútalo|sigue|síguelo|haz lo que|obedece|cumple",
+        "it": "comportati come|agisci come|esegui|eseguilo|segui|fai quello che|obbedisci",
+        "pt": "aja como|comporte-se como|execute|siga|faça o que|obedeça|cumpra",
+        "nl": "gedraag je zoals|handel ernaar|voer uit|volg|doe wat|gehoorzaam",
+        "ru": "веди себя так|действуй так|выполни|выполните|следуй|сделай то|исполни|подчинись",
+        "zh": "照着做|按它说的|照它说的|照做|执行|執行|然后做|按照|遵照|照办",
         "ja": "実行|従って|その通りに|指示に従",
-        "ko": "실행|따르|그대로 해|수행",
-        "ar": "نفّذ|نفذ|ونفّذ|اتبع|افعل ما|طبّق|طبق",
-        "tr": "uygula|yerine getir|dediğini yap|itaat et|takip et",
+        "ko": "그대로 행동|대로 행동|실행|따르|그대로 해|수행",
+        "ar": "تصرف كما|نفّذ|نفذ|ونفّذ|اتبع|افعل ما|طبّق|طبق",
+        "tr": "yazdığını yap|yazanı yap|söyleneni yap|söylediği gibi davran|uygula|yerine getir|dediğini yap|itaat et|takip et",
     },
     "SYSLABEL": {
         "en": "system:|system note:|system override:|system update:",
@@ -896,33 +896,33 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     "CANT": {
         "en": "i can't|i cannot|i'm sorry|i am sorry|as an ai|unfortunately|i'm unable|i am unable|i can't help with that",
-        "de": "das kann ich nicht|ich kann nicht|es tut mir leid|leider|nicht möglich|als ki|ausreden",
-        "fr": "je ne peux pas|désolé|malheureusement|en tant qu'ia|je ne suis pas en mesure|il est important de noter",
-        "es": "no puedo|lo siento|lamentablemente|como ia|no es posible|no puedo ayudarte|te recomiendo consultar",
+        "de": "das darf ich nicht|darf ich nicht|das kann ich nicht|ich kann nicht|es tut mir leid|leider|nicht möglich|als ki|ausreden",
+        "fr": "je ne peux pas|je ne peux pas|désolé|malheureusement|en tant qu'ia|je ne suis pas en mesure|il est important de noter",
+        "es": "eso no puedo|no puedo|lo siento|lamentablemente|como ia|no es posible|no puedo ayudarte|te recomiendo consultar",
         "it": "non posso|mi dispiace|purtroppo|in quanto ia|non sono in grado|come ia",
         "pt": "não posso|nao posso|desculpe|infelizmente|como ia|não é possível|não consigo",
-        "nl": "dat kan ik niet|ik kan niet|sorry|helaas|als ai|als taalmodel",
-        "ru": "не могу|извините|к сожалению|как языковая модель|как ии|я не могу с этим помочь",
+        "nl": "dat mag niet|mag niet|dat kan ik niet|ik kan niet|sorry|helaas|als ai|als taalmodel",
+        "ru": "нельзя|не могу|извините|к сожалению|как языковая модель|как ии|я не могу с этим помочь",
         "zh": "我不能|抱歉|很遗憾|作为ai|作为一个ai|这个我帮不了你|我无法|对不起",
         "ja": "申し訳|できません|残念ながら|aiとして|お答えできません",
-        "ko": "죄송|할 수 없|유감|ai로서|도와드릴 수 없",
-        "ar": "آسف|لا أستطيع|للأسف|كذكاء اصطناعي|راجع مختص|لا يمكنني",
+        "ko": "도와드릴 수 없습니다|죄송|할 수 없|유감|ai로서|도와드릴 수 없",
+        "ar": "ما أقدر|ما اقدر|عذرا|عذرًا|آسف|لا أستطيع|للأسف|كذكاء اصطناعي|راجع مختص|لا يمكنني",
         "tr": "üzgünüm|yapamam|maalesef|bir yapay zeka olarak|yardımcı olamam",
     },
     "BAN": {
         "en": "no$|never say|don't say|do not say|forbidden|banned|not allowed|without|none of",
-        "de": "kein|keine|nie |verboten|ohne|nicht sagen",
-        "fr": "pas de|jamais|interdit|sans|plus le droit|aucun",
-        "es": "nada de|nunca|prohibido|prohíbo|sin |ni |no digas",
-        "it": "niente|mai |vietato|vietat|senza|non puoi più usare|non dire",
-        "pt": "nada de|nunca|proibido|sem |não diga|nem ",
-        "nl": "geen|nooit|verboden|zonder",
-        "ru": "без |никаких|нельзя|запрещ|не говори|не пиши",
+        "de": "sagt nie|sag nie|kein|keine|nie |verboten|ohne|nicht sagen",
+        "fr": "ne dit jamais|ne dis jamais|pas de|jamais|interdit|sans|plus le droit|aucun",
+        "es": "nunca dice|nada de|nunca|prohibido|prohíbo|sin |ni |no digas",
+        "it": "non dice mai|niente|mai |vietato|vietat|senza|non puoi più usare|non dire",
+        "pt": "nunca diz|nada de|nunca|proibido|sem |não diga|nem ",
+        "nl": "zegt nooit|kent geen|geen|nooit|verboden|zonder",
+        "ru": "не знает|никогда не говорит|без |никаких|нельзя|запрещ|не говори|не пиши",
         "zh": "不许|不要|禁止|别说|不准|不得",
         "ja": "禁止|言わない|使わない|言うな",
-        "ko": "금지|하지 마|쓰지 마|말하지 마",
-        "ar": "لا تقل|ممنوع|بدون|لا داعي|ولا ",
-        "tr": "yasak|deme|söyleme|kullanma|olmadan",
+        "ko": "빼고|빼 줘|없이|금지|하지 마|쓰지 마|말하지 마",
+        "ar": "ما يقول أبدا|ما يقول ابدا|لا يقول أبدا|أبدًا|دون |لا تقل|ممنوع|بدون|لا داعي|ولا ",
+        "tr": "asla|yasak|deme|söyleme|kullanma|olmadan",
     },
     "REFUSEWORD": {
         "en": "refuse|refusal|decline",
@@ -1014,6 +1014,136 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ar": "يُسمح|يسمح|مسموح|يجوز",
         "tr": "izin verilmiştir|paylaşabilir|yetkilidir",
     },
+    # -- staying in a role whatever is asked (benign in a game on its own; with a ban on
+    #    refusing, or a question about the model's own rules, a jailbreak)
+    "STAYINROLE": {
+        "en": "never break the scene|don't break the scene|stay in character|stays in character|never break character|don't break character|break character",
+        "de": "bleib in der rolle|bleibt immer in seiner rolle|bleibt immer in der rolle|bleib in deiner rolle|fall nicht aus der rolle|fällt nie aus der rolle|nie aus der rolle",
+        "fr": "sors pas du personnage|sort jamais du personnage|sors jamais du personnage|reste dans le personnage|reste dans ton rôle|sors pas de ton rôle",
+        "es": "salgas del personaje|nunca sale del personaje|nunca salgas del personaje|mantente en el personaje|rompas el personaje",
+        "it": "resta nel personaggio|resta sempre nel personaggio|uscire dal personaggio|esce mai dal personaggio|uscire mai dal personaggio",
+        "pt": "nunca quebrar a cena|não quebre a cena|não sai do personagem|não saia do personagem|nunca sai do personagem|fique no personagem|não quebre o personagem",
+        "nl": "blijf in je rol|blijf in de rol|blijf in je personage|val niet uit je rol|valt nooit uit zijn rol",
+        "ru": "из образа не выход|выходи из образа|из роли не выходи|выходи из роли|выходит из роли|никогда не выходи из роли|оставайся в роли",
+        "zh": "不许出戏|不要出戏|别出戏|不能出戏|始终保持人设|保持人设",
+        "ja": "キャラを崩さ|キャラ崩壊禁止|役を降りない|役から降りない|キャラを守って",
+        "ko": "캐릭터 깨지 말|캐릭터를 깨지 말|역할에서 벗어나지 마|캐릭터 유지해",
+        "ar": "لا تخرج من الشخصية|ولا يطلع من الشخصية|لا يخرج من الشخصية|ابق في الشخصية|لا تخرج من الدور",
+        "tr": "rolden çıkma|rolden de çıkmaz|rolden çıkmaz|karakterden çıkma|rolünden çıkma",
+    },
+    # -- what the model was told or given before the conversation, asked about ("what
+    #    rules were you given", "was hat man dir vorher gesagt")
+    "TOLDYOU": {
+        "en": "were you given|you were given|they gave you|did they give you|were you told|you were told|they told you|did they tell you|tell the bot|told the bot|what you were told|before we started",
+        "de": "wurden dir|hat man dir|hat man dem bot|man dir vorher|dein betreiber dir|mitgegeben",
+        "fr": "on t'a donné|qu'on t'a donné|on t'a dit|qu'on t'a dit|interdit au bot|qu'on t'a demandé",
+        "es": "te dieron|te han dado|te dijeron|le prohibieron|le dieron al bot|te pusieron|habían prohibido",
+        "it": "ti hanno dato|ti hanno detto|hanno dato al bot|ti hanno imposto|ti hanno scritto",
+        "pt": "te deram|te passaram|te disseram|mandaram o robô|mandaram você|te mandaram|regras secretas que|que ela recebeu",
+        "nl": "je hebt meegekregen|heb je meegekregen|hebben opgedragen|jou opgedragen|kreeg je mee|heeft men je",
+        "ru": "какие ключи|тебе доступны|тебе дали|тебе написали|понаписали|тебе сказали|тебе велели|тебе передали|тебе задали",
+        "zh": "给你定|给你的规|给了你|给这个助手定|给助手定|告诉你的|交代你",
+        "ja": "あなたに与え|あなたへ渡され|渡されている|言われている|最初に渡され|与えられた指示|与えられたルール",
+        "ko": "처음 켜질 때|처음에 읽|처음 받은|너한테 어떤|주어졌는지|주어진 규칙|받은 지시|받으신 문장|받은 규칙",
+        "ar": "كانوا يمنعونه|كانوا يمنعونك|استلمته قبل|اللي استلمته|قبل ما نبدأ|حطوها لك|أعطوك|اعطوك|قالوا لك|وصلك قبل|زودوك",
+        "tr": "sana verilen|sana ne söylediler|tembihlediler|sana verdikleri",
+    },
+    # -- a confirmation the assistant asks for ("no longer ask me for confirmation")
+    "CONFIRM": {
+        "en": "confirmation|confirm$|ask me first|asking me first|check with me|ask me before|asking me before",
+        "de": "rückfrage|bestätigung|nachfrage|bestätigen|frag mich vorher|mich vorher zu fragen",
+        "fr": "confirmation|confirmer|demander mon accord|demander avant",
+        "es": "confirmación|confirmacion|confirmar|preguntarme antes|pides confirmación",
+        "it": "conferma|confermare|chiedermi prima",
+        "pt": "confirmação|confirmacao|confirmar|perguntar antes",
+        "nl": "bevestiging|bevestigen|mij eerst te vragen|eerst te vragen",
+        "ru": "подтвержден|подтвердить|спрашивать меня|спросить меня",
+        "zh": "确认|確認|问我|征求我",
+        "ja": "確認",
+        "ko": "확인",
+        "ar": "تأكيد|تسألني|تسألني قبل",
+        "tr": "onay|sormadan|sormuyorsun|sormayacaksın",
+    },
+    # -- a request to process a text the user pastes (summarise, translate): a note to the AI inside that text is an injection carried by the user
+    "PROCESS": {
+        "en": "summarise|summarize|summary of|translate",
+        "de": "fass|zusammenfass|übersetz",
+        "fr": "résume|résumer|tradui",
+        "es": "resume|resumir|resumes|traduce|traducir",
+        "it": "riassumi|riassumere|traduci|tradurre",
+        "pt": "resuma|resume|resumir|traduza|traduz",
+        "nl": "vat|samenvat|vertaaler",
+        "ru": "кратко|перескажи|резюмируй|переведи|перевести|сократи",
+        "zh": "总结|概括|翻译|摘要",
+        "ja": "要約|翻訳|訳して|まとめて",
+        "ko": "요약|번역|정리해",
+        "ar": "لخص|لخّص|ترجم|تلخيص",
+        "tr": "özetle|ozetle|çevir|tercüme",
+    },
+    # -- no explanation, no comment: what an encoded or scrambled instruction asks for, to be obeyed unseen
+    "NOEXPLAIN": {
+        "en": "no explanation|don't explain|do not explain|without explaining|no commentary|without comment|no comment",
+        "de": "ohne kommentar|ohne erklärung|nicht erklären|erklär nichts",
+        "fr": "sans commentaire|sans explication|n'explique pas|sans la commenter|sans le commenter",
+        "es": "sin comentarlo|sin comentarios|sin explicar|no expliques|sin explicación",
+        "it": "senza commentare|senza spiegare|non spiegare|senza commenti",
+        "pt": "sem comentar|sem explicar|não explique|sem explicação",
+        "nl": "zonder commentaar|zonder uitleg|niet uitleggen|leg niets uit",
+        "ru": "без объяснений|без комментариев|не объясняй",
+        "zh": "不用解释|不要解释|别解释|无需解释|不需要解释",
+        "ja": "説明はいらない|説明は不要|説明しないで|説明なしで|コメント不要",
+        "ko": "설명하지 말|설명 없이|설명은 필요 없",
+        "ar": "لا تشرح|دون شرح|بدون شرح|بلا شرح|دون أن تعلق",
+        "tr": "açıklama yapma|açıklamadan|yorum yapma",
+    },
+    # -- the one who deployed the assistant: its rules are the system prompt by another name
+    "OPERATOR": {
+        "en": "company that deployed you|company that built you|company that made you|deployed you|operator|provider|makers|creators",
+        "de": "deines betreibers|dein betreiber|deiner firma|deines anbieters|deiner macher|deiner entwickler|betreiber",
+        "fr": "ton opérateur|ton éditeur|entreprise qui t'a|tes créateurs|tes concepteurs|ton fournisseur",
+        "es": "empresa que te|tus creadores|tu proveedor|tu operador",
+        "it": "azienda che ti|dei tuoi creatori|del tuo fornitore|del tuo operatore",
+        "pt": "empresa que te|seus criadores|seu provedor|do operador",
+        "nl": "aanbieder|je makers|bedrijf achter je",
+        "ru": "корпоративн|твоих создателей|твоего разработчика|компании, которая|твоего владельца",
+        "zh": "运营方|运营商|开发方|你的开发者|平台方",
+        "ja": "運営側|運営の|開発元の|提供元の",
+        "ko": "운영사|운영자|개발사|제공사",
+        "ar": "الشركة اللي صنعتك|الشركة التي صنعتك|مطوريك|المشغل|مالكك",
+        "tr": "seni yapan şirket|şirketin koyduğu|geliştiricilerin|sağlayıcın",
+    },
+    # -- a persona that answers anything; an agreement the model never made (the
+    # Japanese forms of both are read by ``grammar``)
+    "ANYTHING": {
+        "en": "answers anything|answer anything|answers any question|answer any question|answers everything|answer everything|matter what i ask",
+        "de": "beantwortet alles|beantwortest alles|jede frage beantwort|egal was ich frage|auch immer ich frage",
+        "fr": "répond à tout|réponds à tout|répond à toutes les questions|réponds à toutes les questions|quoi que je demande|peu importe ce que je demande",
+        "es": "responde a todo|respondes a todo|responde cualquier pregunta|respondes cualquier pregunta|sea que pregunte|sin importar lo que pregunte",
+        "it": "risponde a tutto|rispondi a tutto|risponde a qualsiasi domanda|rispondi a qualsiasi domanda|qualunque cosa chieda|qualsiasi cosa chieda",
+        "pt": "responde tudo|responde a tudo|responde qualquer pergunta|respondes a tudo|quer que eu pergunte|não importa o que eu pergunte",
+        "nl": "beantwoordt alles|beantwoord alles|beantwoordt elke vraag|wat ik ook vraag",
+        "ru": "отвечает на всё|отвечает на все вопросы|отвечай на все вопросы|отвечает на любые вопросы|что бы я ни спросил|любой вопрос",
+        "zh": "什么都回答|什么都能回答|什么都答|有问必答|任何问题都回答|任何问题都答|什麼都回答",
+        "ja": "",
+        "ko": "뭐든지 대답|무엇이든 대답|뭐든 대답|뭐든지 답|어떤 질문에도 답|어떤 질문이든 답",
+        "ar": "يجيب عن أي سؤال|يجيب على أي سؤال|تجيب عن أي سؤال|تجيب على أي سؤال|يجيب عن كل شيء|يجيب على كل شيء",
+        "tr": "her şeye cevap|her soruya cevap|her soruyu cevapla|sorarsam",
+    },
+    "AGREED": {
+        "en": "agreed|promised|said you would|deal was|agreement|already told me|breaking that promise|built up some trust",
+        "de": "vereinbart$|besprochen|vereinbart|abgemacht|wir hatten vereinbart|wir haben vereinbart|hast versprochen|hattest versprochen|hast zugestimmt|hattest zugestimmt|unsere abmachung",
+        "fr": "comme convenu|comme nous l'avons convenu|comme on l'a convenu|promis|vous avez promis|accepté|avais accepté|notre accord",
+        "es": "tal como quedamos|quedamos|como acordamos|como quedamos|según lo acordado|prometiste|prometiste|aceptaste|aceptaste que|nuestro acuerdo|nuestro trato",
+        "it": "siamo detti|ricapitolo quello|come concordato|come d'accordo|come avevamo concordato|hai promesso|hai promesso|hai accettato|avevi accettato|nostro accordo|nostro patto",
+        "pt": "como combinamos|como combinado|conforme combinado|conforme acordado|como acordamos|você prometeu|voce prometeu|prometeu|você aceitou|você concordou|nosso acordo|nosso trato",
+        "nl": "afgesproken$|zoals afgesproken|zoals we afspraken|zoals we hebben afgesproken|hebt beloofd|beloofde|hebt ingestemd|ging akkoord|onze afspraak",
+        "ru": "договорились|договаривались|как договорились|как мы договорились|как договаривались|ты обещал|ты же обещал|ты согласился|вы согласились|наш уговор|наша договорённость|наша договоренность",
+        "zh": "刚才说好|我们刚才说好|你刚才答应|按照约定|按约定|如我们约定|我们约好|我们说好|说好的|你答应过|你答应了|你已经同意|你同意过|你承诺过|你保证过|按照約定|你答應",
+        "ja": "",
+        "ko": "합의한 대로|합의했|약속했|약속한 대로|약속하셨|약속해 줬|동의했잖|동의하셨|우리 약속|약속대로",
+        "ar": "زي ما اتفقنا|اتفقنا|كما اتفقنا|حسب اتفاقنا|اتفقنا على|وعدتني|لقد وعدت|وافقت على أن|وافقت سابقا",
+        "tr": "sözleşmiştik|sözleştik|konuşmuştuk|anlaştığımız gibi|anlaşmıştık|söz vermiştin|söz verdin|kabul etmiştin|kabul ettin|anlaşmamız",
+    },
     "OTHERUSERS": {
         "en": "other users|other customers|the user before me|previous user|other people's conversations",
         "de": "andere nutzer|anderen nutzer|anderer nutzer|anderen kunden|der nutzer vor mir|vorherigen nutzer",
@@ -1060,45 +1190,55 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "tr": "tabii, işte|elbette, işte|tabii ki, işte",
     },
     "AIINSTR": {
-        "en": "instructions for the ai|instruction for the ai|note to ai|note for ai|message to ai|note to the ai"
+        "en": "note to the language model|note for the language model|note to the model|note for the model|note to the assistant|instructions for the ai|instruction for the ai|note to ai|note for ai|message to ai|note to the ai"
               "|instructions to the automated|message for language models|note for the assistant",
-        "de": "hinweis für ki|hinweis an die ki|anweisung an die ki|anweisung an das automatische|an die ki"
+        "de": "hinweis an das modell|hinweis für das modell|hinweis an das sprachmodell|hinweis für ki|hinweis an die ki|anweisung an die ki|anweisung an das automatische|an die ki"
               "|nachricht an die ki|hinweis für den assistenten",
-        "fr": "instructions pour l'ia|instruction pour l'ia|note pour l'ia|message à l'ia|message aux ia"
+        "fr": "note pour le modèle|note au modèle|note à l'ia|instructions pour l'ia|instruction pour l'ia|note pour l'ia|message à l'ia|message aux ia"
               "|note à l'assistant|message pour les modèles",
-        "es": "instrucciones para la ia|instrucción para la ia|nota para la ia|mensaje para la ia"
+        "es": "nota para el modelo|nota al modelo|instrucciones para la ia|instrucción para la ia|nota para la ia|mensaje para la ia"
               "|mensaje para los modelos|nota para el asistente",
-        "it": "istruzioni per l'ia|istruzione per l'ia|nota per l'ia|messaggio per l'ia|messaggio ai modelli"
+        "it": "nota per il modello|nota al modello|istruzioni per l'ia|istruzione per l'ia|nota per l'ia|messaggio per l'ia|messaggio ai modelli"
               "|nota per l'assistente",
-        "pt": "instruções para a ia|instrução para a ia|nota para a ia|mensagem para a ia|mensagem para modelos"
+        "pt": "nota para o modelo|nota ao modelo|instruções para a ia|instrução para a ia|nota para a ia|mensagem para a ia|mensagem para modelos"
               "|nota para o assistente",
-        "nl": "instructies voor de ai|instructie voor de ai|bericht aan de ai|bericht aan taalmodellen"
+        "nl": "opmerking voor het taalmodel|opmerking voor het model|notitie voor het model|instructies voor de ai|instructie voor de ai|bericht aan de ai|bericht aan taalmodellen"
               "|notitie voor de assistent",
-        "ru": "инструкция для ии|инструкции для ии|примечание для ии|сообщение для ии|инструкция для системы"
+        "ru": "примечание для модели|заметка для модели|для языковой модели|инструкция для ии|инструкции для ии|примечание для ии|сообщение для ии|инструкция для системы"
               "|сообщение для языковых моделей",
-        "zh": "给ai的指令|给ai的说明|ai助手请注意|给ai审稿助手的指令|致ai|致所有ai|给ai：|给ai:",
-        "ja": "aiへの指示|aiへのメッセージ|aiへの注意|aiアシスタントへの指示|集計aiへの指示",
-        "ko": "ai에게 보내는|ai에게:|ai에 대한 지시|채점 ai에게|ai 비서에게",
-        "ar": "تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
-        "tr": "yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
+        "zh": "给模型的|给模型：|致模型|给ai的指令|给ai的说明|ai助手请注意|给ai审稿助手的指令|致ai|致所有ai|给ai：|给ai:",
+        "ja": "モデルへの注意|モデルへのメモ|モデルへの指示|aiへの指示|aiへのメッセージ|aiへの注意|aiアシスタントへの指示|集計aiへの指示",
+        "ko": "모델에게|모델 참고|ai에게 보내는|ai에게:|ai에 대한 지시|채점 ai에게|ai 비서에게",
+        "ar": "ملاحظة للنموذج|ملاحظة للمساعد|تعليمات للمساعد|تعليمات للذكاء الاصطناعي|إلى الذكاء الاصطناعي|رسالة إلى النموذج|موجّه إلى",
+        "tr": "modele not|asistana not|modele talimat|yapay zekaya talimat|yz için talimat|yapay zeka için not|asistana not",
     },
-    # -- what a person is told to ignore in a manual: a warning on the screen, an
-    #    error message, a notification (``concepts``: an "ignore" next to one of these
-    #    is about the screen, not about instructions)
+    # -- what a person is told to ignore in a manual or a message: a warning on the
+    #    screen, an error message, a notification, or what was sent earlier (an e-mail,
+    #    a form, a version, a reminder, "my last message") (``concepts``: an "ignore"
+    #    next to one of these is about the screen or the paperwork, not about instructions)
     "NOTICE": {
-        "en": "warning|error message|alert$|alerts$|popup|pop up|notification|the typo|typos$",
-        "de": "warnung|warnhinweis|fehlermeldung|meldung|benachrichtigung|tippfehler",
-        "fr": "avertissement|message d'erreur|alerte|notification|faute de frappe",
-        "es": "advertencia|aviso|mensaje de error|alerta|notificación|errata",
-        "it": "avviso|avvertimento|messaggio di errore|notifica|refuso",
-        "pt": "aviso|alerta|mensagem de erro|notificação|erro de digitação",
-        "nl": "waarschuwing|foutmelding|melding|typfout|tikfout",
-        "ru": "предупреждени|сообщение об ошибке|уведомлени|опечатк",
-        "zh": "警告|报错|错误信息|错误提示|弹窗|通知",
-        "ja": "警告|エラー|通知|ポップアップ|誤字",
-        "ko": "경고|오류 메시지|오류|알림|팝업|오타",
-        "ar": "التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار",
-        "tr": "uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata",
+        "en": "warning|error message|alert$|alerts$|popup|pop up|notification|the typo|typos$|e mail|email|emails|mail$|mails$|my message|my previous message|my last message|my earlier message|form$|forms$|version|sheet|spreadsheet|reminder|invitation|invoice|draft|newsletter|memo$|recipe|timetable|booking|text message|sms",
+        "de": "warnung|warnhinweis|fehlermeldung|meldung|benachrichtigung|tippfehler|e mail|mail$|mails$|meine nachricht|meine letzte nachricht|meine vorige nachricht|formular|version|fassung|tabelle|erinnerung|einladung|rechnung|entwurf|rundschreiben|rundmail|rezept|fahrplan|sms",
+        "fr": "avertissement|message d'erreur|alerte|notification|faute de frappe|e mail|email|mail$|courriel|mon message|mon dernier message|mon précédent message|formulaire|version|tableau|rappel|invitation|facture|brouillon|circulaire|recette|horaire|sms",
+        "es": "advertencia|aviso|mensaje de error|alerta|notificación|errata|correo|email|e mail|mi mensaje|mi último mensaje|mi mensaje anterior|formulario|versión|planilla|recordatorio|invitación|factura|borrador|circular|receta|horario|sms",
+        "it": "avviso|avvertimento|messaggio di errore|notifica|refuso|e mail|email|mail$|il mio messaggio|mio ultimo messaggio|mio messaggio precedente|modulo|versione|tabella|promemoria|invito|fattura|bozza|circolare|ricetta|orario|sms",
+        "pt": "aviso|alerta|mensagem de erro|notificação|erro de digitação|e mail|email|mail$|minha mensagem|minha última mensagem|minha mensagem anterior|formulário|versão|planilha|lembrete|convite|fatura|rascunho|circular|receita|horário|sms|comunicado",
+        "nl": "waarschuwing|foutmelding|melding|typfout|tikfout|e mail|mail$|mijn bericht|mijn vorige bericht|mijn laatste bericht|formulier|versie|tabel|herinnering|uitnodiging|factuur|rondschrijven|recept|rooster|sms",
+        "ru": "предупреждени|сообщение об ошибке|уведомлени|опечатк|письм|рассылк|моё сообщение|мое сообщение|моё прошлое сообщение|мое прошлое сообщение|форму|бланк|верси|таблиц|напоминани|приглашени|черновик|рецепт|расписани|смс",
+        "zh": "警告|报错|错误信息|错误提示|弹窗|通知|邮件|表格|旧版|版本|提醒|短信|草稿|发票|食谱|菜谱|日程|预约",
+        "ja": "警告|エラー|通知|ポップアップ|誤字|メール|様式|書式|フォーム|バージョン|旧版|リマインダー|案内|請求書|下書き|レシピ|予約|ショートメッセージ|手順書",
+        "ko": "경고|오류 메시지|오류|알림|팝업|오타|메일|양식|서식|버전|알림|안내|청구서|초안|레시피|예약 문자|문자|공지",
+        "ar": "التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار|البريد|الإيميل|الايميل|رسالتي|الرسالة السابقة|النموذج|النسخة|الجدول|التذكير|الدعوة|الفاتورة|المسودة|الوصفة",
+        "tr": "uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata|e posta|eposta|mail|mesajım|mesajımı|formu|form$|sürüm|versiyon|tablo|hatırlatma|davet|fatura|taslak|tarif",
+    },
+    # -- a word for an address: the label of the e-mail address or link right next
+    #    to it ("an die Adresse x@y", "x@y adresine"), not an address being leaked
+    #    (``concepts``)
+    "ADDRWORD": {
+        "en": "address", "de": "adresse|anschrift", "fr": "adresse", "es": "dirección|direccion",
+        "it": "indirizzo", "pt": "endereço|endereco", "nl": "adres", "ru": "адрес",
+        "zh": "地址|邮箱", "ja": "アドレス|宛先", "ko": "주소", "ar": "العنوان|عنوان",
+        "tr": "adres",
     },
     "OWNDET": {
         "en": "this$|my$|our$|the following",
@@ -1117,37 +1257,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "acceptable use|ai usage policy|ai policy|untrusted|incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "nutzungsrichtlinie|ki richtlinie|nicht vertrauenswürdig|vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "",
-        "fr": "retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "politique d'utilisation|charte d'utilisation|non fiable|retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "",
-        "es": "informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "política de uso|no confiable|no fiable|informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad",
-        "it": "rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "policy di utilizzo|politica di utilizzo|non attendibil|rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza",
-        "pt": "relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "política de uso|não confiáve|nao confiave|relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "",
-        "nl": "incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "gebruiksbeleid|beleid ai|onbetrouwba|niet vertrouwd|incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
-        "ru": "разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "политика использования|недоверенн|ненадёжн|разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "",
-        "zh": "事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "使用规范|使用政策|不可信|事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection",
-        "ja": "インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "利用ガイドライン|利用方針|信頼できない|インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
-        "ko": "사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "이용 지침|사용 정책|신뢰할 수 없|사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고",
-        "ar": "تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "سياسة استخدام|غير موثوق|تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
-        "tr": "olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "kullanım politikası|güvenilmez|olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }

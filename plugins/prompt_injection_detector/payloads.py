@@ -103,11 +103,19 @@ def _from_selectors(chunk: str) -> str | None:
 
 
 def _plausible(decoded: str) -> bool:
-    """Decoded bytes that read as text: printable, mostly letters and spaces."""
+    """Decoded bytes that read as text: printable, mostly letters, with spaces between
+    words or in a script written without them."""
     if len(decoded) < 6:
         return False
     printable = sum(1 for c in decoded if c.isprintable() or c in "\n\r\t")
     if printable < 0.95 * len(decoded):
         return False
     wordy = sum(1 for c in decoded if c.isalpha() or c.isspace())
-    return wordy >= 0.7 * len(decoded) and any(c.isspace() for c in decoded)
+    # (Chinese and Japanese are written without spaces: their characters are the words)
+    return wordy >= 0.7 * len(decoded) and (
+        any(c.isspace() for c in decoded)
+        or len(_UNSPACED.findall(decoded)) >= 0.5 * len(decoded))
+
+
+#: Characters of the scripts written without spaces between words.
+_UNSPACED = re.compile("[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")

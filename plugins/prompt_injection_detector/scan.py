@@ -15,12 +15,14 @@ from tripwire.guards.verdicts import Detection
 from tripwire.plugins.prompt_injection_detector.classifier import Classifier
 from tripwire.plugins.prompt_injection_detector.context import (
     META,
+    NEGATED,
     QUOTED,
     QUOTED_JSON,
     REFUSED,
     context_factor,
     dialogue_lines,
     hidden_spans,
+    negated,
     refused,
 )
 from tripwire.plugins.prompt_injection_detector.payloads import (
@@ -28,7 +30,7 @@ from tripwire.plugins.prompt_injection_detector.payloads import (
     MAX_DEPTH,
     find_payloads,
 )
-from tripwire.plugins.prompt_injection_detector.rules import TYPES, Rule
+from tripwire.plugins.prompt_injection_detector.rules import DATA, TOOL, TYPES, Rule
 from tripwire.plugins.prompt_injection_detector.views import (
     NOT_WORD,
     ROT13,
@@ -53,11 +55,16 @@ ASSISTANT_CHANNELS: Final = frozenset({"assistant"})
 #: What a hit in a line of a script or play weighs (``context.dialogue_lines``): a
 #: character's words to another character, a quotation with its speaker named.
 PLAYED: Final = 0.5
+#: The types a negation right before the verb turns into a rule against the act
+#: (``context.negated``): sending and leaking.
+_AFFIRMED: Final = frozenset({DATA, TOOL})
 #: The rules that read an AI named before a colon as addressed.
 _ADDRESS_RULES: Final = frozenset({"concept-ai-addressed", "concept-ai-instructed"})
 LONG_TEXT: Final = 4_000       # longer texts match each rule only around its needles
 WINDOW: Final = 400            # characters either side of a needle word
 EVASION_BONUS: Final = 1.2     # a hit found only through an evasion weighs this much more
+#: The rule that asks for a text to be decoded or translated and acted on.
+OBEY_RULE: Final = "concept-decode"
 
 
 @attrs.frozen
@@ -108,7 +115,7 @@ MODEL_GATE: Final = 0.7
 #: The model's threshold in a channel where it needs more than its own: an assistant
 #: turn of the caller's history is first-person talk about what the assistant can and
 #: cannot do, a kind of text the model was not trained on.
-MODEL_THRESHOLDS: Final = {"assistant": 0.9}
+MODEL_THRESHOLDS: Final = {"assistant": 0.9, "document": 0.85}
 #: What a model hit weighs in a text about attacks: the model does not tell quoting an
 #: attack from making one, so there it adds to the rules' evidence and never flags alone.
 MODEL_DISCUSSED: Final = 0.5
@@ -227,9 +234,12 @@ class Scanner:
                 evasive = _evaded(fold_term(text[start:end]), joined.text[a:b])
                 found.append((rule, start, end, evasive))
         meta = bool(found) and (about_attacks or META.search(plain.text) is not None)
+        # a text that asks for its quotation to be decoded or translated and then acted
+        # on makes the quotation an instruction: its quotes frame nothing
+        obeyed = not meta and any(rule.name == OBEY_RULE for rule, *_ in found)
         for rule, start, end, evasive in found:
             if quoted is None:
-                quoted = [m.span() for m in quotes.finditer(text)]
+                quoted = [] if obeyed else [m.span() for m in quotes.finditer(text)]
                 if indirect:
                     play = dialogue_lines(text)
             frame = context_factor(text, start, end, quoted, meta)
@@ -242,6 +252,8 @@ class Scanner:
                 frame *= rule.discussed
             if voiced and refused(text, start):
                 frame *= REFUSED
+            if not _AFFIRMED.isdisjoint(rule.weights) and negated(text, start):
+                frame *= NEGATED
             factor = frame * (rule.indirect if indirect else rule.direct)
             evasive = evasive or any(hs <= start and end <= he for hs, he in hidden)
             bonus = EVASION_BONUS if evasive else 1.0
