@@ -95,7 +95,8 @@ PASSWORD = st.text("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
                    min_size=6, max_size=24).filter(
     lambda p: len(set(p)) > 1 and p[0] not in "$" and not p.startswith("%s")
     and p.lower() not in ("password", "passwd", "changeme", "placeholder", "redacted",
-                          "example", "yourpassword", "mypassword"))
+                          "example", "yourpassword", "mypassword", "your_password",
+                          "my_password", "secret"))  # (a template's: not a password)
 HOST = st.from_regex(r"[a-z][a-z0-9-]{0,10}(\.[a-z]{2,6}){0,2}(:[0-9]{2,5})?", fullmatch=True)
 PATH = st.from_regex(r"(/[A-Za-z0-9_%-]{1,8}){0,3}(\?[a-z]{1,5}=[a-z0-9]{1,5})?", fullmatch=True)
 SCHEME = st.sampled_from(["postgres", "postgresql", "mysql", "mongodb", "mongodb+srv", "redis",
