@@ -10,8 +10,9 @@ recomputation, never a wrong view.
 
 - ``fold(text)``: the text as a person reads it, one character for one: every Unicode
   decimal digit (Arabic-Indic ``٤``, Devanagari ``४``, fullwidth ``４``, ...) as its
-  ASCII digit, the ideographic and fullwidth full stops (``。 ｡ ． ﹒``) as ``.``, and tag
-  characters as the ASCII they hide. Every built-in detector searches this view
+  ASCII digit, the ideographic and fullwidth full stops (``。 ｡ ． ﹒``) as ``.``, the
+  no-break and thin spaces between a number's groups as a space, and tag characters as
+  the ASCII they hide. Every built-in detector searches this view
   (``reads_folded``) and reports spans and values of the text it was given;
 - ``classes(text)``: every digit as ``0`` and every capital as ``A`` (card numbers,
   IBANs, phone numbers, SSNs);
@@ -44,11 +45,15 @@ __all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "fold", "lower", 
 #: full stop and its halfwidth form (which IDNA reads as label separators, as browsers
 #: and mail clients do), the fullwidth and the small full stop.
 FULL_STOPS = "\u3002\uff61\uff0e\ufe52"
+#: The spaces typography puts between a number's groups (French writes
+#: ``06\u00a012\u00a034\u00a056\u00a078`` and ``1\u202f234,56``): the no-break, narrow
+#: no-break, figure and thin spaces, read as a space.
+SPACES = "\u00a0\u202f\u2007\u2009"
 # A character ``fold`` changes: a decimal digit other than 0-9 (``\d`` is every Unicode
 # decimal digit, category Nd: one that is neither ASCII nor a non-digit), one of the
 # other full stops, a tag character (U+E0020 to U+E007E spell ASCII, invisibly: "ASCII
 # smuggling").
-_FOLDS = re.compile(f"[^\\x00-\\x7f\\D]|[{FULL_STOPS}\U000e0020-\U000e007e]")
+_FOLDS = re.compile(f"[^\\x00-\\x7f\\D]|[{FULL_STOPS}{SPACES}\U000e0020-\U000e007e]")
 
 
 @functools.cache
@@ -58,6 +63,7 @@ def _table() -> dict[int, int]:
     everything = "".join(map(chr, range(0x80, 0x20000)))
     table = {ord(c): ord("0") + unicodedata.decimal(c) for c in re.findall(r"\d", everything)}
     table.update((ord(c), ord(".")) for c in FULL_STOPS)
+    table.update((ord(c), ord(" ")) for c in SPACES)
     table.update((cp, cp - 0xE0000) for cp in range(0xE0020, 0xE007F))
     return table
 
@@ -70,8 +76,9 @@ _last_fold: tuple[str, str] = ("", "")
 def fold(text: str) -> str:
     """``text`` as a person (or ``int()``) reads its digits and dots, one character for
     one, so offsets carry over: every Unicode decimal digit as its ASCII digit, the
-    ideographic, halfwidth ideographic, fullwidth and small full stops as ``.``, tag
-    characters as the ASCII characters they hide. ``text`` itself when there is none."""
+    ideographic, halfwidth ideographic, fullwidth and small full stops as ``.``, the
+    no-break, narrow no-break, figure and thin spaces as a space, tag characters as the
+    ASCII characters they hide. ``text`` itself when there is none."""
     global _last_fold
     last = _last_fold
     if last[0] is text:

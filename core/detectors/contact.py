@@ -56,7 +56,7 @@ from tripwire.errors import ConfigurationError, MissingDependencyError
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window_start import run_start, trailing_run
 
-__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector", "url_password"]
+__all__ = ["EmailDetector", "PhoneDetector", "UrlDetector", "url_password", "webhook_end"]
 
 
 # ---------------------------------------------------------------------------- email
@@ -229,18 +229,19 @@ _CALLED = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
     r"m[óo]vil|cell|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
     r"durchwahl|zentrale|hotline|anrufen|appel(?:er|ez|le)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
-    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|"
+    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|sip|pbx|voip|"
     r"[tmf](?=[ \t]?:))(?![^\W\d_])")
 #: The countries a number right after a phone word is tried in (``_CALLED``): those of
 #: the languages the detectors read (``regions.LANGUAGE_REGIONS``), but Mexico, whose
 #: ten digits without a trunk prefix are any North American grouping too (it stays
 #: with Spanish words in the text).
 CALLED_REGIONS: tuple[str, ...] = tuple(dict.fromkeys(
-    r for lang in ("en", "de", "fr", "es") for r in LANGUAGE_REGIONS[lang] if r != "MX"))
+    r for lang in ("en", "de", "fr", "es") for r in LANGUAGE_REGIONS[lang]
+    if r not in ("MX", "CO")))
 # An extension of one or two digits after a dash that ends a number, as German and
 # Austrian numbers write the switchboard's and the direct lines (``0221 9438-0``,
-# ``+49 30 123456-12``).
-_SWITCHBOARD = re.compile(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
+# ``+49 30 123456-12``, ``089/12 34 56-0``; not the last pair of ``01-42-68-53-00``).
+_SWITCHBOARD = re.compile(r"(?:(?<=[0-9]{3})|(?<=[ /][0-9]{2}))-[0-9]{1,2}(?![0-9]|[.\-/][0-9])\Z")
 # The same extension right after a number, whatever follows it ("0561 93188-0 · Fax").
 _EXTENSION = re.compile(r"-[0-9]{1,2}(?![0-9]|[.\-/][0-9])")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
@@ -250,6 +251,9 @@ _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentr
 _PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
+# The last group of a code of letters and digits right before a number ("1Z 9W8 47E"):
+# the number is the rest of that code.
+_CODE_GROUP = re.compile(r"(?<![^\s])(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{2,8}\Z")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
@@ -265,6 +269,13 @@ class _Verdicts(NamedTuple):
 
     numbers: tuple[tuple[int, int, float], ...] | None
     probe: int | None
+
+
+def _dialled(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is the number of a dial string or a SIP address
+    (``[675418203@entrantes:1]``, ``sip:0612345678@host``): the "@" after it says so."""
+    return text.startswith("@", end) and (text[start - 1:start] == "["
+                                          or text.endswith("sip:", 0, start))
 
 
 def _relative(found: list[Detection], start: int) -> tuple[tuple[int, int, float], ...]:
@@ -515,7 +526,7 @@ class PhoneDetector:
                 tries += 1
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
-                    text, max(0, start - 40), start) is not None
+                    text, max(0, start - 40), start) is not None or _dialled(text, start, end)
                 if self._is_number(text, start, end, said):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
@@ -532,9 +543,12 @@ class PhoneDetector:
         after = text[end] if end < len(text) else " "
         plus = value.startswith(_PLUS)
         if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
-                or after.isalnum() or (after in _BAD_AFTER and not (plus and after == "@"))):
+                or after.isalnum() or (after in _BAD_AFTER and not (
+                    (plus or before in "[:") and after == "@"))):
             # (a number with its country code is one after "caller_id=" and before the
-            # "@" of a dial string or SIP address: "[+34915527840@entrantes:1]")
+            # "@" of a dial string or SIP address: "[+34915527840@entrantes:1]"; so is a
+            # national one right after the "[" of a dial string or a "sip:":
+            # "[675418203@entrantes:1]", "sip:0612345678@")
             return False
         if after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
                 text, end):
@@ -543,6 +557,8 @@ class PhoneDetector:
         if national and ((after == " " and text[end + 1:end + 2].isdigit())
                          or (before == " " and start > 1 and text[start - 2].isdigit())):
             return False  # "812 345 674 00021": a piece of a longer number
+        if national and before == " " and _CODE_GROUP.search(text, max(0, start - 12), start - 1):
+            return False  # "1Z 9W8 47E 03 4417 2285": the rest of a code of letters and digits
         if not self._shaped(value):
             return False
         if after in " \u00a0€$£¥EUCeud" and _MONEY_AFTER.match(text, end, end + 12):
@@ -563,14 +579,20 @@ class PhoneDetector:
         digits = sum(len(g) for g in groups)
         if not (7 if value.startswith((*_PLUS, "00", "(00")) else self._min_digits) <= digits <= 15:
             return False
-        if len(groups) > 1 and len(groups[-1]) == 1:
-            return False  # "0-306-40615-2": an ISBN's check digit, not a subscriber number
+        international = value.startswith((*_PLUS, "00", "(00"))
+        if len(groups) > 1 and len(groups[-1]) == 1 and not international:
+            # "0-306-40615-2": an ISBN's check digit, not a subscriber number (with a
+            # country code it is the switchboard's digit: "0049 711 26 84 93 0")
+            return False
         if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
             return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
         national = groups[1:] if value.startswith(_PLUS) else groups
         if "." in value and (any(len(g) < 2 for g in national) or (
-                len(groups) == 4 and value.count(".") == 3 and all(len(g) <= 3 for g in groups))):
-            return False  # "1.2.33.4567" (a version), "192.168.10.200" (an IP address)
+                len(groups) == 4 and value.count(".") == 3
+                and all(len(g) <= 3 and int(g) <= 255 for g in groups))):
+            # "1.2.33.4567" (a version), "192.168.10.200" (an IP address; not
+            # "91.563.84.20", grouped as Spain writes its numbers)
+            return False
         if _SSN_SHAPE.match(value):
             return False  # "413-53-1057", "413 53 1057": a Social Security number's shape
         if _YEAR_RANGE.match(value):
@@ -668,8 +690,8 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"01[5-7][0-9][ /\-][0-9]{7,8}\Z"), "DE"),
     # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
     # areas' "020 7946 0958"
-    (re.compile(r"0(?:7[0-9]{3} [0-9]{6}|1[0-9]{2} [0-9]{3} [0-9]{4}|2[0-9] [0-9]{4} [0-9]{4})\Z"),
-     "GB"),
+    (re.compile(r"0(?:7[0-9]{3}(?P<m>[ \-])[0-9]{6}|1[0-9]{2}(?P<g>[ \-])[0-9]{3}(?P=g)[0-9]{4}"
+                r"|2[0-9](?P<l>[ \-])[0-9]{4}(?P=l)[0-9]{4})\Z"), "GB"),
 )
 
 # North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
@@ -775,6 +797,24 @@ _TEMPLATE_PASSWORDS = frozenset(
      "your_password", "mypassword", "my_password", "example", "placeholder", "redacted"})
 
 
+# Webhook URLs, whose path is the secret that lets anyone post (from the host on):
+# Slack's, Discord's (the webhook's id and its token), Microsoft Teams' incoming ones.
+_WEBHOOK = re.compile(
+    r"(?:hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,200}"
+    r"|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,80}"
+    r"|[A-Za-z0-9-]{1,60}\.webhook\.office\.com/webhookb2/[0-9a-f-]{36}@[0-9a-f-]{36}"
+    r"/IncomingWebhook/[0-9a-f]{32}/[0-9a-f-]{36}(?:/[A-Za-z0-9_-]{20,60})?)")
+
+
+def webhook_end(text: str, host_at: int) -> int | None:
+    """Where the webhook URL whose host starts at ``host_at`` ends (``None``: it is no
+    webhook's): Slack's ``hooks.slack.com/services/...``, Discord's
+    ``discord.com/api/webhooks/<id>/<token>``, Teams' ``*.webhook.office.com/webhookb2/...``.
+    Such a URL is a secret (``api-key``) from its scheme to that end."""
+    hook = _WEBHOOK.match(text, host_at)
+    return None if hook is None else hook.end()
+
+
 def url_password(text: str, sep: int) -> tuple[int, int, int] | None:
     """The URL whose ``://`` is at ``sep``, if it carries a password: where its scheme
     starts and where the password starts and ends. ``None`` without a password, or with
@@ -827,6 +867,8 @@ class UrlDetector:
                 if scheme is None:
                     continue
                 start, host_at, score = scheme.start(), at + 3, 1.0
+                if webhook_end(text, host_at) is not None:
+                    score = 0.9  # a secret (``api-key``), which ``merge`` keeps
             else:
                 start = host_at = at
                 score = 0.9

@@ -263,6 +263,40 @@ _AGE_SCANS = tuple(re.compile(p) for p in (
 # años"), in the lower view.
 _AGE_VERBS = (b" a", b" ai", b" as", b" avait", b"?g?e de", b"?g? de", b"?g?es de", b"tiene",
               b"tengo", b"ten?a", b"cumple", b"cumpli?", b"cumplir?")
+# After "geboren" (or "zur Welt gekommen"), in the lower view: what closes the clause
+# (a punctuation mark, a line's end, the text's end, "und", "als"): the participle is
+# its last word, and its date stood before it.
+_CLOSING_AFTER = re.compile(
+    rb"(?P<verb>[ \t]+gekommen)?[ \t]*(?P<end>[,.;!?)\n]|\Z|(?:und|oder|als|aber)(?![a-z?]))?")
+# The preposition that introduces a date in a sentence ("on", "on the", "le", "el",
+# "am", "den"), right before it.
+_ON_DATE = re.compile(r"(?i)(?<![^\W\d_])(?:on(?:\ the)?|le|el|am|den|the)\ \Z")
+# The end of a sentence (a word's last two letters, a full stop, a capital: not "St.
+# Louis", "Dr. Weber"): a birth word's date is in its sentence.
+_SENTENCE_END = re.compile(r"[a-zß-ÿ]{2}[.!?][ \t]+[A-ZÀ-Þ]")
+# What ends a clause: a sentence's end, a line's, a semicolon or colon, a comma and a
+# conjunction ("born, and then years later, on 12.03.1985": no longer the birth).
+_CLAUSE_BREAK = re.compile(
+    r"[.!?][ \t]+[A-ZÀ-Þ]|[\n;:]|,[ \t]+(?:and|but|then|und|aber|dann|et|mais|puis|y|pero"
+    r"|luego)\b")
+# Before "37 ans", "37 años" without a verb, in the lower view: a person's noun and
+# "de" ("une patiente de 37 ans", "paciente de 37 años", "mujer de 45 años") or a comma
+# after a word ("Patient, 37 ans"); not "plus de 20 ans", "más de 20 años", a time.
+_AGE_NOUN = re.compile(
+    rb"(?<![a-z?])(?!(?:plus|moins|m\?s|menos|pr\?s|cerca|environ|alrededor|hace|depuis"
+    rb"|durante|pendant|contrat|contrato|garant[a-z?]*)[ ,])[a-z?]{3,}(?: de|,) \Z")
+# What leads a form's label to its value: dots, underscores, dashes, spaces ("Date of
+# birth ........ 14/03/1987", "Geburtsdatum:              14.03.1987").
+_LEADER_CHARS = " \t.:_-=|…"
+_LEADER = re.compile(r"[._…]{4,}|[ \t]{8,}|_{3,}")
+# What joins the dates of a list (after the previous one's end, up to the next one): a
+# name in brackets, a comma, "and", "und", "et", "y", and a preposition ("et le", "y el").
+_LIST_JOIN = re.compile(
+    r"[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*(?:[,;&]|and|und|sowie|et|y|e)[ \t]*"
+    r"(?:(?:and|und|et|y)[ \t]+)?(?:(?:on|am|le|el|the)[ \t]+)?")
+# How far after the keyword that named the first a date of a list may be (so that what
+# decides it is within ``lookbehind``).
+_LIST_REACH = 120
 # How many years before today a date of birth beside an age may be: the age, one fewer
 # (the birthday to come), or up to six more (a text written some years ago).
 _AGE_SPAN = (-1, 6)
@@ -331,7 +365,12 @@ _DATE = re.compile(
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
       (?:{_SPACE}(?:de|del))?{_SEP}'?(?P<dy>[0-9]{{4}}|[0-9]{{2}})
     | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
+    | (?P<rd>[0-9]{{1,2}})(?P<rsep>[-/.\ ])(?-i:(?P<rm>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?P=rsep)(?P<ry>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
+    | (?P<xd>[0-9]{{2}})(?-i:(?P<xm>JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC))(?P<xy>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
     """)
+# The months in Roman numerals (``8-IV-1989``, ``14.III.1987``).
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9,
+          "X": 10, "XI": 11, "XII": 12}
 
 
 _A_DIGIT = re.compile(r"[0-9]")
@@ -409,6 +448,8 @@ def _reach(text: str, keyword_end: int, date_start: int) -> int:
         return _DOB_CONTEXT
     between = text[keyword_end:date_start].rstrip(" \t\"'(")
     if "\n" not in between:
+        if not between.strip(_LEADER_CHARS):
+            return _DOB_REACH  # a form's leader: "Date of birth ........ 14/03/1987"
         return _DOB_LABEL_CONTEXT if between.endswith(":") else _DOB_CONTEXT
     return _DOB_HEADING_CONTEXT if _heading(text, keyword_end) else _DOB_CONTEXT
 
@@ -480,6 +521,11 @@ def _candidates(m: re.Match[str], today: datetime.date) -> list[tuple[int, int, 
         candidates += [(y, b, a), (y, a, b)]
     elif m.group("cy"):
         candidates.append((int(m.group("cy")), int(m.group("cm")), int(m.group("cd"))))
+    elif m.group("rd"):  # 8-IV-1989: day, Roman month, year
+        candidates.append((_year(m.group("ry"), today), _ROMAN[m.group("rm")], int(m.group("rd"))))
+    elif m.group("xd"):  # 14MAR1987, 02FEB85: a ticket's or a chart's
+        candidates.append((_year(m.group("xy"), today), _MONTHS[m.group("xm").lower()],
+                           int(m.group("xd"))))
     elif m.group("dd"):
         candidates.append((_year(m.group("dy"), today), _MONTHS[m.group("dm").lower()],
                            int(m.group("dd"))))
@@ -534,6 +580,7 @@ class DateOfBirthDetector:
         keywords = sorted(births + [(ks, ke) for ks, (ke, _) in ages.items()]) if ages else births
         today = datetime.date.today()
         starts = [ks for ks, _ in keywords]
+        closing = self._closing(text, births)
         found = self._in_tables(text, births, today)
         taken = {d.start for d in found}
         reach = _DOB_REACH + 2 * _LONGEST_DATE + _DOB_CONTEXT
@@ -542,7 +589,9 @@ class DateOfBirthDetector:
                 continue  # every date has a digit
             dates = list(_DATE.finditer(text, lo, hi))
             # the last date of birth found: its end and its match
-            last_birth: tuple[int, re.Match[str] | None] = (-_FAR, None)
+            # the last date of birth found: its end, its match, and where the keyword
+            # that named it (or the first date of its list) ends
+            last_birth: tuple[int, re.Match[str] | None, int] = (-_FAR, None, -_FAR)
             for i, m in enumerate(dates):
                 start, end = m.span()
                 if start in taken:
@@ -555,18 +604,34 @@ class DateOfBirthDetector:
                 prev_end = dates[i - 1].end() if i else -1
                 next_start = dates[i + 1].start() if i + 1 < len(dates) else _FAR
                 near = [(ks, ke) for ks, ke in keywords[first:last]
-                        if (ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start))
-                        or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
-                            and next_start - ke > _DOB_CONTEXT)]
-                if not near and text.rfind("\n", max(0, start - _DOB_REACH), start) != -1:
+                        if ((ke >= prev_end and ks not in closing
+                             and 0 <= start - ke <= _reach(text, ke, start))
+                            or (0 <= ks - end <= _DOB_CONTEXT and ks <= next_start
+                                and (next_start - ke > _DOB_CONTEXT or ks in closing)))
+                        and _SENTENCE_END.search(text, min(ke, end), max(ks, start)) is None]
+                if not near and _ON_DATE.search(text, max(0, start - 12), start):
+                    # "born in Leeds to a family of teachers on 14 March 1987": a birth
+                    # word's date said with its preposition, farther on in its sentence
+                    farther = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD)
+                    near = [(ks, ke) for ks, ke in keywords[farther:last]
+                            if ke >= prev_end and ks not in closing and ks not in ages
+                            and 0 <= start - ke <= _DOB_REACH
+                            and _CLAUSE_BREAK.search(text, ke, start) is None]
+                if not near and (text.rfind("\n", max(0, start - _DOB_REACH), start) != -1
+                                 or _LEADER.search(text, max(0, start - _DOB_REACH), start)):
                     # a heading's keyword, farther up (``_reach``)
                     farther = bisect.bisect_left(starts, start - _DOB_REACH - _LONGEST_KEYWORD,
                                                  0, first)
                     near = [(ks, ke) for ks, ke in keywords[farther:first]
                             if ke >= prev_end and 0 <= start - ke <= _reach(text, ke, start)]
                 # else a date of birth written again: "3. März 1978", "03.03.1978"
-                again = not near and start - last_birth[0] <= _DOB_CONTEXT
-                if not near and not again:
+                # or the next in a list of them: "Geburtsdaten: 03.05.2010, 04.06.2012
+                # und 05.07.2015", "born on 03/05/2010 and 04/06/2012"
+                listed = (not near and last_birth[1] is not None
+                          and start - last_birth[2] <= _LIST_REACH
+                          and _LIST_JOIN.fullmatch(text, last_birth[0], start) is not None)
+                again = not near and not listed and start - last_birth[0] <= _DOB_CONTEXT
+                if not near and not again and not listed:
                     continue
                 before = text[start - 1] if start else " "
                 after = text[end] if end < len(text) else " "
@@ -594,7 +659,7 @@ class DateOfBirthDetector:
                         _AGE_SPAN[0] <= today.year - date.year - ages[ks][1] <= _AGE_SPAN[1]
                         for ks, _ in near):
                     continue  # an age beside a date that is not its birth date
-                last_birth = (end, m)
+                last_birth = (end, m, max(ke for _, ke in near) if near else last_birth[2])
                 found.append(Detection("date-of-birth", start, end, 0.95, self.name, m.group()))
         return found
 
@@ -656,6 +721,26 @@ class DateOfBirthDetector:
         return "".join(headers) + filler + "\n" + text[last_line:]
 
     @staticmethod
+    def _closing(text: str, births: list[tuple[int, int]]) -> set[int]:
+        """The starts of the birth words that close their clause after the date they
+        name: German puts the participle last ("Anna ist am 7. Juli 1989 geboren,
+        Termin am 12.07.2024": the date before "geboren", not the one after it)."""
+        view = _views.lower(text)
+        out: set[int] = set()
+        for ks, ke in births:
+            if view.startswith(b"zur welt", ks):
+                after = _CLOSING_AFTER.match(view, ke)
+                if after is None or not after.group("verb"):
+                    continue
+            elif not view.startswith(b"geboren", ks):
+                continue
+            else:
+                after = _CLOSING_AFTER.match(view, ke)
+            if after is not None and after.group("end"):
+                out.add(ks)
+        return out
+
+    @staticmethod
     def _ages(text: str) -> dict[int, tuple[int, int]]:
         """Where ages are (``_AGE_SCANS``): per start, the end and the age."""
         view = _views.lower(text)
@@ -667,7 +752,9 @@ class DateOfBirthDetector:
                     continue  # 137 years, mage: 3
                 if "unit" in scan.groupindex and m.group("unit") and not (
                         view.endswith(_AGE_VERBS, max(0, start - 12), start - 1)
-                        or view.startswith(b" de edad", m.end())):
+                        or view.startswith(b" de edad", m.end())
+                        or (_AGE_NOUN.search(view, max(0, start - 24), start)
+                            and 14 <= int(m.group("n")) <= 110)):
                     continue  # "depuis 3 ans", "hace 3 años": a time, not an age
                 ages[start] = (m.end(), int(m.group("n")))
         return ages

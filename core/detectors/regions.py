@@ -16,9 +16,12 @@ text points at, and no others:
   ``.io``, ``.co``, ``.me``, ``.tv``, ``.ai``, say nothing);
 - **the language** of its words, from the short words each language writes all the
   time (articles, pronouns, prepositions; ``LANGUAGES``): English adds GB, IE and AU;
-  German DE, AT and CH; French FR, BE and CH; Spanish ES and MX; Italian IT;
+  German DE, AT and CH; French FR, BE, CH, RE, GP and MQ; Spanish ES, MX, CO and AR; Italian IT;
   Portuguese PT and BR; Dutch NL and BE (``LANGUAGE_REGIONS``); letters that one of
   them writes (``é``, ``ß``, ``ñ``, ...) count as its words;
+- **places**: the name of a country or of one of its largest cities, or the word for
+  its people, in English, German, French or Spanish ("Genève", "Buenos Aires",
+  "mexicain", "Österreich": ``PLACES``);
 - **signs of a country**: a British postcode (``WC1N 1AB``) or ``£`` say GB
   (``SIGNS``);
 - **the script** of its letters: Cyrillic RU and UA, Greek GR, Hebrew IL, Arabic SA, AE,
@@ -41,7 +44,7 @@ from typing import Any
 from tripwire.detectors import _views
 
 __all__ = ["DEFAULT_REGIONS", "EVIDENCE", "LANGUAGES", "LANGUAGE_REGIONS", "LETTERS", "NEAR",
-           "SCRIPT_REGIONS", "SIGNS", "RegionMap", "languages_of", "region_map", "regions_of"]
+           "PLACES", "SCRIPT_REGIONS", "SIGNS", "RegionMap", "languages_of", "region_map", "regions_of"]
 
 #: Tried for every text: the North American plan.
 DEFAULT_REGIONS: tuple[str, ...] = ("US",)
@@ -86,8 +89,8 @@ LETTERS: dict[str, str] = {
 }
 #: The countries whose plans a language's text is tried in (besides ``DEFAULT_REGIONS``).
 LANGUAGE_REGIONS: dict[str, tuple[str, ...]] = {
-    "en": ("GB", "IE", "AU"), "de": ("DE", "AT", "CH"), "fr": ("FR", "BE", "CH"),
-    "es": ("ES", "MX"), "it": ("IT",), "pt": ("PT", "BR"), "nl": ("NL", "BE"),
+    "en": ("GB", "IE", "AU"), "de": ("DE", "AT", "CH"), "fr": ("FR", "BE", "CH", "RE", "GP", "MQ"),
+    "es": ("ES", "MX", "CO", "AR"), "it": ("IT",), "pt": ("PT", "BR"), "nl": ("NL", "BE"),
 }
 #: A script's letters in the text, and the countries whose plans they add.
 SCRIPT_REGIONS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
@@ -101,6 +104,70 @@ SCRIPT_REGIONS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile("[\u3040-\u30ff]"), ("JP",)),
     (re.compile("[\u4e00-\u9fff]"), ("CN", "TW", "HK")),
 )
+#: The names of countries and of their largest cities, and the words for their people,
+#: in English, German, French and Spanish (one word each: "Buenos Aires" is "aires",
+#: "Nouvelle-Zélande" "zélande"), by the region whose plan a text that names them is
+#: tried in: "la agencia de Buenos Aires", "notre bureau de Genève", "our Dublin
+#: office". Only unambiguous words: not "Córdoba" (Spain's and Argentina's), "Santiago",
+#: "Cali", "Rio", nor the languages' names ("English", "français"), which say how a text
+#: is written, not where its numbers are from.
+PLACES: dict[str, str] = {
+    "GB": "uk england scotland wales britain british london manchester birmingham liverpool "
+          "leeds glasgow edinburgh bristol angleterre écosse londres royaume-uni "
+          "großbritannien grossbritannien schottland inglaterra escocia británico británica "
+          "britannique",
+    "IE": "ireland irish dublin galway irlande irlandais irlandaise irland irlanda",
+    "AU": "australia australian sydney melbourne brisbane perth adelaide australie "
+          "australien australienne",
+    "NZ": "zealand auckland wellington christchurch zélande neuseeland zelanda",
+    "DE": "germany deutschland allemagne alemania berlin münchen munich hamburg hambourg "
+          "köln cologne frankfurt francfort stuttgart düsseldorf leipzig dresden nürnberg "
+          "bremen hannover allemand allemande alemán alemana",
+    "AT": "austria österreich autriche wien vienna viena graz salzburg linz innsbruck "
+          "austrian österreichisch autrichien autrichienne austriaco austriaca",
+    "CH": "switzerland schweiz suisse suiza zürich zurich genève geneva genf ginebra basel "
+          "bâle bern berne lausanne lugano swiss schweizer suizo suiza",
+    "FR": "france francia frankreich paris lyon marseille toulouse bordeaux lille nantes "
+          "strasbourg montpellier rennes",
+    "BE": "belgium belgique belgien bélgica bruxelles brussels brüssel bruselas liège anvers "
+          "antwerpen antwerp gand ghent namur charleroi belge belges belgian belga",
+    "LU": "luxembourg luxemburg luxemburgo luxembourgeois",
+    "MC": "monaco mónaco",
+    "ES": "spain españa espagne spanien madrid barcelona barcelone valencia sevilla "
+          "séville bilbao málaga zaragoza saragosse",
+    "MX": "mexico méxico mexique mexiko cdmx guadalajara monterrey puebla tijuana mexicano "
+          "mexicana mexicain mexicaine mexikanisch",
+    "AR": "argentina argentine argentinien aires mendoza argentino argentin argentinisch",
+    "CO": "colombia colombie kolumbien bogotá bogota medellín medellin barranquilla "
+          "colombiano colombiana colombien colombienne",
+    "CL": "chile valparaíso chileno chilena chilien chilienne",
+    "PE": "peru perú pérou lima peruano peruana péruvien",
+    "VE": "venezuela caracas venezolano venezolana vénézuélien",
+    "EC": "ecuador équateur quito guayaquil ecuatoriano ecuatoriana",
+    "UY": "uruguay montevideo uruguayo uruguaya",
+    "PY": "paraguay asunción paraguayo paraguaya",
+    "BO": "bolivia bolivie boliviano boliviana",
+    "GT": "guatemala guatemalteco guatemalteca",
+    "CU": "cuba habana havane cubano cubana",
+    "IT": "italy italia italie italien roma rome milano milan mailand napoli naples "
+          "neapel torino turin firenze florence venezia venise italiano italiana",
+    "PT": "portugal lisboa lisbon lisbonne lissabon porto portugais portuguesa portugués",
+    "BR": "brazil brasil brésil brasilien brasileiro brasileña brasileño brésilien",
+    "NL": "netherlands nederland niederlande holland hollande holanda amsterdam rotterdam "
+          "dutch néerlandais niederländisch neerlandés",
+    "PL": "poland polska pologne polen polonia warsaw varsovie warschau varsovia kraków",
+    "MA": "morocco maroc marokko marruecos casablanca rabat marrakech marocain marocaine "
+          "marroquí",
+    "DZ": "algeria algérie algerien argelia alger algérien algérienne",
+    "TN": "tunisia tunisie tunesien túnez tunis tunisien tunisienne",
+    "SN": "senegal sénégal dakar sénégalais sénégalaise",
+    "CI": "ivoire abidjan ivoirien ivoirienne",
+    "IN": "india inde indien mumbai bangalore bengaluru delhi chennai hyderabad",
+}
+# Each word of ``PLACES`` as ``_views.lower`` writes it, and its region.
+_PLACE_OF: dict[bytes, str] = {
+    word.encode("ascii", "replace"): region
+    for region, words in PLACES.items() for word in words.split()}
 #: Signs of a country in a text, and the regions they add.
 SIGNS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(r"(?<![\w])[A-Z]{1,2}[0-9][0-9A-Z]? [0-9][A-Z]{2}(?!\w)|£"), ("GB",)),
@@ -172,6 +239,10 @@ def regions_of(text: str, pn: Any) -> tuple[str, ...]:
                 found.append("GB" if tld == "uk" else tld.upper())
     for lang in languages_of(text):
         found.extend(LANGUAGE_REGIONS.get(lang, ()))
+    for word in _views.lower(text)[:_SAMPLE].translate(_PUNCTUATION).split():
+        place = _PLACE_OF.get(word)
+        if place is not None:
+            found.append(place)
     if "£" in text or _POSTCODE_SHAPE.search(_views.classes(text)):
         for sign, regions in SIGNS:
             if sign.search(text):
@@ -205,8 +276,8 @@ _LETTER_LANGUAGE = {c: lang for lang, letters in LETTERS.items() for c in letter
 class RegionMap:
     """Where in a text each sign of a region stands, so that the regions around any
     place are read in a few lookups (``near``): the same signs ``regions_of`` reads
-    (country codes, country domains, the languages' words and letters, British
-    postcodes and ``£``, scripts), each placed at its end.
+    (country codes, country domains, the languages' words and letters, the names of
+    places, British postcodes and ``£``, scripts), each placed at its end.
 
     ``near(start, end)`` reads the text from ``NEAR`` characters before ``start`` to
     ``NEAR`` after ``end``. A sign counts when it ends in that stretch; a country code
@@ -256,6 +327,9 @@ class RegionMap:
             key = word.group()
             for lang in _LANGUAGES_OF.get(key) or _LANGUAGES_OF.get(key.strip(b"?"), ()):
                 self.words.setdefault(lang, []).append(word.end())
+            place = _PLACE_OF.get(key)
+            if place is not None:
+                add(place, word.end())
         if not text.isascii():
             self.non_ascii = [m.end() for m in _NON_ASCII.finditer(text)]
             for lang in LETTERS:

@@ -16,7 +16,11 @@ or after it rules it out (``sk-8 risk``, a longer token).
 - ``github``: ``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_`` and 36+ letters and
   digits (0.98); ``github_pat_`` and 22+ (0.99).
 - ``slack`` (0.98): ``xox[abeoprs]-<digits>-...`` and ``xapp-`` tokens; webhook URLs
-  ``https://hooks.slack.com/services|workflows|triggers/...``.
+  ``https://hooks.slack.com/services|workflows|triggers/...``, whole from the scheme.
+- ``webhook`` (0.98): Discord's (``https://discord.com/api/webhooks/<id>/<token>``) and
+  Microsoft Teams' (``https://<tenant>.webhook.office.com/webhookb2/...``) webhook URLs,
+  whole; the URL detector reports them as ``url`` at 0.9 only, so ``merge`` keeps
+  ``api-key`` where both are wanted.
 - ``google`` (0.97): ``AIza`` and exactly 35 of ``[0-9A-Za-z_-]``.
 - ``provider`` (0.95): other services' published key formats: SendGrid
   (``SG.<22>.<43>``), Mailgun (``key-`` and 32 hex digits), GitLab (``glpat-``,
@@ -54,14 +58,21 @@ or after it rules it out (``sk-8 risk``, a longer token).
   and digits right after a key-like word (``api_key``, ``apiKey``, ``x-api-key``,
   ``secret``, ``token``, ``password``, ``pwd``, ``bearer``, ``authorization``,
   ``credentials``, ``*_KEY``; German, French and Spanish ``Schlüssel``, ``Kennwort``,
-  ``clé``, ``jeton``, ``clave``, ``llave``, ``contraseña`` with up to three words
-  before the value; the others with up to three short words that a colon, ``=`` or
+  ``clé``, ``jeton``, ``clave``, ``llave``, ``contraseña`` with up to five words
+  before the value; the others with up to four short words that a colon, ``=`` or
   ``is`` ends: "Cloudflare token for prod:", "Token de Cloudflare:"; not ``public
   key``, ``cache_key``, ``primary key``) and an assignment, a colon, ``is`` or a
   space, whose Shannon entropy is close to that of a random string of its length and
   alphabet; in quotes, a value of any printable characters (a Django ``SECRET_KEY``,
   a password with symbols). UUIDs, paths, placeholders (``your_api_key_here``) and
   made-up values (``abc0123456789``: six characters in a row) are skipped.
+- ``config`` (0.8): a password, secret or token set in a configuration file or command
+  line (``spring.datasource.password=Ug4#kTq9vZ2!mW8x``, ``DB_PASSWORD=...``,
+  ``password: ...`` at a YAML line's start): 8 or more printable characters with
+  three letters or more and a digit, whatever their entropy (a value of 20 or more token characters is
+  the ``generic`` rule's); the setting's name must be an
+  identifier of several parts or start its line (prose such as "Mein Passwort: ..." is
+  no setting); templates (``${DB_PASSWORD}``, ``<password>``, ``changeme``) are none.
 
 A known format filled with one character eight times in a row (``AKIAXXXXXXXXXXXXXXXX``,
 ``sk_test_xxxxxxxxxxxxxxxx``) is a documentation's placeholder, not a key.
@@ -93,15 +104,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
+import itertools
 import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from tripwire.detectors import _views
-from tripwire.detectors.contact import url_password
+from tripwire.detectors.contact import url_password, webhook_end
 from tripwire.guards.verdicts import Detection
 from tripwire.guards.window import run_start
 
@@ -216,7 +229,7 @@ _PROVIDERS: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = tuple(
 _MAILCHIMP_DC = re.compile(r"-us[0-9]{1,2}")
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 _TELEGRAM = re.compile(r"(?<=[0-9]):AA[0-9A-Za-z_-]{33}")
-_DISCORD = re.compile(r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")
+_DISCORD = re.compile(r"[A-Za-z0-9_-]{24,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}")
 _SENDGRID = re.compile(r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
 _GOOGLE_OAUTH = re.compile(r"ya29\.[0-9A-Za-z_-]{20,2000}")  # an OAuth access token
 _SLACK = re.compile(r"x(?:ox[abeoprs]-\d+-[0-9A-Za-z-]{8,250}|app-\d-[A-Z0-9]+-\d+-[a-f0-9]{16,128})")
@@ -225,7 +238,6 @@ _JWT = re.compile(r"eyJ[A-Za-z0-9_-]{5,500}\.(?P<payload>[A-Za-z0-9_-]{2,3000})"
                   r"\.(?P<signature>[A-Za-z0-9_-]{0,580})")
 _SCHEME_SEP = re.compile(r"://")
 _SCHEME = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,15}\Z")
-_SLACK_HOOK = re.compile(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/-]{20,200}")
 
 _BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 _STRIPE_SCORES = {("s", "live"): 0.99, ("r", "live"): 0.99, ("p", "live"): 0.8,
@@ -258,9 +270,9 @@ _PEM_MIN_BODY = 48   # base64 characters: the smallest key (Ed25519, PKCS#8) has
 # scheme. "key" counts only as the end of a name (api_key, apiKey, x-api-key, "secret
 # key"), never in "public key", "primary key" or "monkey".
 # German, French and Spanish words for a key, a token or a password (a "?" stands for
-# a letter outside ASCII: Schlüssel, clé, contraseña) may have up to three words between
-# them and the value ("la clé API : ...", "la clave de API es ...", "API-Schlüssel
-# lautet ...").
+# a letter outside ASCII: Schlüssel, clé, contraseña) may have up to five words between
+# them and the value ("la clé API : ...", "la clave de la API de OpenWeather es ...",
+# "API-Schlüssel lautet ...").
 _KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential",
              b"schl?ssel", b"cl?", b"clave", b"llave", b"jeton", b"kennwort", b"contrase?a")
 _FOREIGN = frozenset(_KEYWORDS[8:])
@@ -275,12 +287,12 @@ _VALUE = (
     rb"(?:(?:bearer|basic|token)[ \t]+)?"
     rb"(?P<token>[a-z0-9+/=_~-]{20,512}))"
 )
-# The words between a key-like word and its value: up to three of any length for the
-# German, French and Spanish words ("la clé API de Brevo : ..."); for the others, up to
-# three short ones that a colon, "=" or "is" ends ("Cloudflare token for prod: ...",
+# The words between a key-like word and its value: up to five for the German, French
+# and Spanish words ("la clé API de Brevo : ..."); for the others, up to four short
+# ones that a colon, "=" or "is" ends ("Cloudflare token for prod: ...",
 # "the API key for staging is ..."), so that prose about tokens is not read as one.
-_WORDS_BETWEEN = rb"(?:[ \t]+[a-z?'-]{1,12}){0,3}?"
-_LABEL_WORDS = (rb"(?:(?:[ \t]+[a-z?'-]{1,12}){1,3}?"
+_WORDS_BETWEEN = rb"(?:[ \t]+[a-z?'-]{1,12}){0,5}?"
+_LABEL_WORDS = (rb"(?:(?:[ \t]+[a-z?'-]{1,12}){1,4}?"
                 rb"(?=[ \t]*[:=]|[ \t]+(?:is|was|es|est|ist|lautet)[ \t]))?")
 _KEYWORD_VALUES = tuple(
     re.compile(re.escape(w) + (_WORDS_BETWEEN if w in _FOREIGN else _LABEL_WORDS) + _VALUE)
@@ -294,6 +306,18 @@ _NOT_A_SECRET_KEY = re.compile(
     rb"(?:pub|public|cache|sort|primary|foreign|partition|row|object|idempotency|dedup"
     rb"|routing|lookup|hash|index|unique|composite|shard|bucket|map|dict|hot|short)[ _.-]?\Z"
 )
+# A configuration's password, secret or token (``spring.datasource.password=Ug4#kTq9vZ2!m``,
+# ``DB_PASSWORD=...``, ``  password: ...`` in YAML), in the lower view: the name (an
+# identifier that ends with the word), ``=`` or ``:``, and a value of 8 or more printable
+# characters up to white space or a quote, any of them. The name must be an identifier
+# of several parts (``_``, ``.``, ``-``) or stand at the start of its line, so that
+# prose ("Mein Passwort: ...") is not read as a file's setting.
+_CONFIG_SECRETS = tuple(re.compile(
+    w + rb"[\"']?[ \t]*(?::=|[=:])[ \t]*[\"'`]?(?P<value>[^\s\"'`]{8,128})") for w in (
+        rb"pass(?:word|wort|wd|phrase|e)?", rb"pwd", rb"secret", rb"token", rb"kennwort",
+        rb"contrase\?a"))
+_NAME_CHARS = re.compile(rb"[a-z0-9_.-]{0,48}\Z")
+_LINE_HEAD = re.compile(rb"(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+|[\"'])?\Z")
 _AWS_WORD = re.compile(rb"aws|secret[ _-]?access[ _-]?key")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
 _PLACEHOLDER_WORDS = ("your", "here", "example", "xxxx", "placeholder", "dummy", "changeme",
@@ -379,13 +403,13 @@ class SecretDetector:
             found.extend(_private_keys(text))
         if ":" in text:
             found.extend(_url_secrets(text))
-        if not runs and not any(q in text for q in "\"'`"):
-            return found  # no value after a key-like word can be 20 characters long
-        # A token after a key-like word that a known format already covers is not
-        # reported twice.
-        known = [(d.start, d.end) for d in found]
-        found.extend(d for d in self._near_keywords(text)
-                     if not any(s < d.end and d.start < e for s, e in known))
+        if runs or any(q in text for q in "\"'`"):
+            # (else no value after a key-like word can be 20 characters long)
+            _add_new(found, lambda taken: self._near_keywords(text))
+        if self.generic and ("=" in text or ":" in text):
+            _add_new(found, lambda taken: _config_secrets(text, _views.lower(text), taken))
+        if self.generic and runs:
+            _add_new(found, lambda taken: _bare_tokens(text, runs, _views.lower(text), taken))
         return found
 
     @staticmethod
@@ -421,6 +445,8 @@ class SecretDetector:
                 t_start, t_end = m.span("quoted" if quoted else "token")
                 if t_start in seen or not (quoted or _alone(text, t_start, t_end)):
                     continue
+                if _NOT_SECRET_BEFORE.search(low, max(0, t_start - 24), t_start):
+                    continue  # "la clave está en el commit 9fceb02...": a hash, an id
                 token = text[t_start:t_end]
                 found = self._judge(token, low[max(0, start - 24):t_start])
                 if found is not None:
@@ -447,6 +473,56 @@ class SecretDetector:
             return None
         return "generic", round(0.6 + 0.3 * min(1.0, (ratio - self.min_entropy)
                                                 / max(1e-9, 1.0 - self.min_entropy)), 4)
+
+
+def _add_new(found: list[Detection],
+             more: Callable[[Callable[[int, int], bool]], Iterable[Detection]]) -> None:
+    """Add to ``found`` what ``more(taken)`` finds, each that overlaps none of ``found``
+    (a token after a key-like word that a known format already covers is not reported
+    twice); ``taken(start, end)`` tells a rule so before it judges a candidate."""
+    spans = sorted((d.start, d.end) for d in found)
+    starts = [s for s, _ in spans]
+    reach = list(itertools.accumulate((e for _, e in spans), max))  # the farthest end so far
+
+    def taken(start: int, end: int) -> bool:
+        i = bisect.bisect_left(starts, end)  # the spans that start before this one ends
+        return bool(i) and reach[i - 1] > start
+
+    found.extend(d for d in list(more(taken)) if not taken(d.start, d.end))
+
+
+def _config_secrets(text: str, low: bytes,
+                    taken: Callable[[int, int], bool]) -> Iterator[Detection]:
+    """Passwords, secrets and tokens set in a configuration (``_CONFIG_SECRET``): any
+    printable value but a template's (``${DB_PASSWORD}``, ``<password>``, ``%s``,
+    ``changeme``, ``********``), with three letters or more and a digit (not a date, a
+    time or a number), not a path."""
+    for m in (m for scan in _CONFIG_SECRETS for m in scan.finditer(low)):
+        if m.end() < len(low) and low[m.end():m.end() + 1] not in b" \t\r\n\"'`,;)]}":
+            continue  # (the value goes on with a quote or other: not one to read so)
+        name_part = _NAME_CHARS.search(low, max(0, m.start() - 48), m.start())
+        start = name_part.start() if name_part is not None else m.start()
+        name = low[start:m.start()]  # (what stands before the word)
+        if start and (low[start - 1:start].isalnum() or low[start - 1:start] == b"?"):
+            continue  # (the name's start is further back: "bypass", "überpass")
+        if not (b"_" in name or b"." in name or b"-" in name) and not _LINE_HEAD.search(
+                low, max(0, start - 16), start):
+            continue  # a word in prose, not a setting
+        v_start, v_end = m.span("value")
+        if taken(v_start, v_end):
+            continue  # (another rule's already)
+        value = text[v_start:v_end].rstrip(".,;)]}")
+        v_end = v_start + len(value)
+        folded = value.lower()
+        if len(value) >= 20 and not set(value) - _TOKEN_CHARS:
+            continue  # the generic rule's to judge, by its entropy
+        if (len(value) < 8 or sum(c.isalpha() for c in value) < 3 or value.count("/") > 1
+                or not any(c.isdigit() for c in value) or value[0] in "$<{%*[(" or "://" in value
+                or value.startswith("/") or len(set(value)) < 5 or _has_run(value)
+                or any(w in folded for w in (*_PLACEHOLDER_WORDS, "password", "passwort"))
+                or _UUID.match(value)):
+            continue
+        yield Detection(TYPE, v_start, v_end, 0.8, "secrets:config", value)
 
 
 _BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
@@ -502,12 +578,92 @@ def _mailchimp(text: str) -> Iterator[Detection]:
 
 def _discord(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
     """Discord bot tokens: three base64url segments (24 to 26, 6, 27 to 38 characters)
-    separated by dots, the first one a user id's base64 (``M``, ``N`` or ``O``)."""
-    for lo, hi in runs:
-        if text.startswith(".", hi) and 24 <= hi - lo <= 26 and text[lo] in "MNO":
+    separated by dots, the first one a user id's base64 (``M``, ``N`` or ``O``: 0.95;
+    any other first character, as tokens are made up for examples and tests, when the
+    first segment mixes upper and lower case letters and digits as a random one does:
+    0.9)."""
+    for run_lo, hi in runs:
+        if not text.startswith(".", hi):
+            continue
+        # (the run may start with a name and "=": ``DISCORD_TOKEN=MTk4...``)
+        lo = hi
+        while lo > max(run_lo, hi - 27) and text[lo - 1] in _TOKEN_CHARS:
+            lo -= 1
+        if 24 <= hi - lo <= 26:
             m = _DISCORD.match(text, lo)
-            if m is not None and _alone(text, lo, m.end()):
+            if m is None or not _alone(text, lo, m.end()):
+                continue
+            if text[lo] in "MNO":
                 yield Detection(TYPE, lo, m.end(), 0.95, "secrets:provider", m.group())
+            elif _mixed(text[lo:hi]) and entropy_ratio(text[lo:hi]) >= 0.85:
+                yield Detection(TYPE, lo, m.end(), 0.9, "secrets:provider", m.group())
+
+
+# A token standing alone: letters of both cases and digits (with "_" and "-"), not
+# right after or before another token character, a path's or a URL's "/", an "@", a
+# "." of a name, or "=", "+" of base64 data.
+_BARE = re.compile(r"(?<![A-Za-z0-9_+/=~.@:%\\-])[A-Za-z0-9_-]{32,128}(?![A-Za-z0-9_+/=~@\\-]|\.[A-Za-z0-9])")
+# What a random token after one of these is: a hash, a fingerprint, a public key (in
+# the lower view, right before the token's ":" or space).
+_NOT_SECRET_BEFORE = re.compile(
+    rb"(?:sha[0-9]{0,3}|md5|fingerprint|ssh-[a-z0-9]+|ecdsa-[a-z0-9-]+|pub(?:lic)?[ _-]?key"
+    rb"|id|uid|sid|ref|hash|digest|checksum|etag|nonce|request[ _-]?id|trace[ _-]?id"
+    rb"|commit|build)[\"':= \t]{1,3}\Z")
+_HASH_PREFIX = re.compile(r"(?i)(?:sha[0-9]{0,3}|md5)[-_]")  # sha512-...: an SRI hash
+_BASE58 = frozenset("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+
+
+def _bare_tokens(text: str, runs: list[tuple[int, int]], low: bytes,
+                 taken: Callable[[int, int], bool]) -> Iterator[Detection]:
+    """Random tokens that no word names, of 32 to 128 characters: a key pasted alone
+    ("[14:03] Inès: ...", "the old one: ..."). A random mix of both letter cases and
+    digits that long is a credential far more often than anything else; not a hash in
+    hex, a wallet's address (Base58 or ``0x``), an identifier of a few letters and hex
+    digits (``AC`` and 32 of them: Twilio's account SID), base64 data, a public key
+    (``AAAA...``) or what a word before it says is a hash, a fingerprint or an id.
+    Score 0.65."""
+    for lo, hi in runs:
+        if hi - lo < 32:
+            continue
+        for m in _BARE.finditer(text, lo, hi):
+            token = m.group()
+            start = m.start()
+            if taken(start, m.end()):
+                continue  # (another rule's already)
+            if (not _mixed(token) or token.startswith(("AAAA", "0x")) or _has_run(token)
+                    or _HASH_PREFIX.match(token)):
+                continue
+            if set(token) <= _BASE58 and (len(token) <= 44 or (
+                    len(token) == 46 and token.startswith("Qm"))):
+                continue  # a wallet's address (or a Solana one), valid or not; an IPFS CID
+            body = token.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+            if len(token) - len(body) <= 4 and not set(body.lower()) - set("0123456789abcdef"):
+                continue  # "AC" and hex digits: an account's identifier
+            if entropy_ratio(token) < 0.9 or _NOT_SECRET_BEFORE.search(
+                    low, max(0, start - 24), start):
+                continue
+            folded = token.lower()
+            if any(w in folded for w in _PLACEHOLDER_WORDS) or _encodes_text(token):
+                continue
+            yield Detection(TYPE, start, m.end(), 0.65, "secrets:bare", token)
+
+
+def _encodes_text(token: str) -> bool:
+    """Whether ``token`` is base64 (or base64url) of text: a message encoded, not a key
+    (random bytes decode to few printable characters)."""
+    try:
+        raw = base64.b64decode(token[:len(token) // 4 * 4].replace("-", "+").replace("_", "/"))
+    except (binascii.Error, ValueError):
+        return False
+    text = raw.decode("utf-8", "replace")
+    return sum(c != "\ufffd" and (c.isprintable() or c.isspace())
+               for c in text) >= 0.9 * len(text)
+
+
+def _mixed(token: str) -> bool:
+    """Whether ``token`` has upper and lower case letters and digits."""
+    return (any(c.isupper() for c in token) and any(c.islower() for c in token)
+            and any(c.isdigit() for c in token))
 
 
 def _sk_keys(text: str, runs: list[tuple[int, int]]) -> Iterator[Detection]:
@@ -568,11 +724,12 @@ def _url_secrets(text: str) -> Iterator[Detection]:
         scheme = _SCHEME.search(text, max(0, m.start() - 16), m.start())
         if scheme is None:
             continue
-        hook = _SLACK_HOOK.match(text, m.end())
-        if hook is not None:
-            start, end = scheme.start(), hook.end()
+        end = webhook_end(text, m.end())
+        if end is not None:
+            start = scheme.start()
             if _alone(text, start, end):
-                yield Detection(TYPE, start, end, 0.98, "secrets:slack", text[start:end])
+                rule = "slack" if text.startswith("hooks.", m.end()) else "webhook"
+                yield Detection(TYPE, start, end, 0.98, f"secrets:{rule}", text[start:end])
             continue
         password = url_password(text, m.start())
         if password is not None:

@@ -23,11 +23,11 @@ def values(detector: PhoneDetector, text: str) -> list[str]:
 
 @pytest.mark.parametrize(("text", "expected"), [
     ("Hi, please call me on 07458 912306, thanks!", ["US", "GB", "IE", "AU"]),
-    ("Bonjour, vous pouvez me joindre au 06 12 34 56 78. Merci !", ["US", "FR", "BE", "CH"]),
+    ("Bonjour, vous pouvez me joindre au 06 12 34 56 78. Merci !", ["US", "FR", "BE", "CH", "RE", "GP", "MQ"]),
     ("Hallo, bitte rufen Sie mich unter 030 12345678 an, danke.", ["US", "DE", "AT", "CH"]),
-    ("Hola, gracias por su mensaje, mi número es 612 345 678.", ["US", "ES", "MX"]),
+    ("Hola, gracias por su mensaje, mi número es 612 345 678.", ["US", "ES", "MX", "CO", "AR"]),
     ("Flat 9, London WC1N 1AB · 07812 604339", ["US", "GB"]),
-    ("CURRICULUM VITAE\nInès Benali · Née le 05/10/1996 · Société Générale", ["US", "FR", "BE", "CH"]),
+    ("CURRICULUM VITAE\nInès Benali · Née le 05/10/1996 · Société Générale", ["US", "FR", "BE", "CH", "RE", "GP", "MQ"]),
     ("mail v.duval@transports-gl.fr or https://www.example.co.uk/x", ["US", "FR", "GB"]),
     ("tel +33 6 98 14 72 05 / 0032 475 61 22 90", ["US", "FR", "BE"]),
     ("Позвоните мне: 8 (495) 123-45-67", ["US", "RU", "UA"]),

@@ -27,7 +27,8 @@ VOCABULARY = {
     "phone": ["(415) 555-2671", "+44 20 7946 0958", "+1 415 555 2671", "415", "555",
               "0561 93188-0", " · ", "@entrantes", "=", "numéro ", "de la ",
               "2671", "00", "011", "+", "(", ")", "%", "order no. ", "#", "12", "1",
-              "DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111"],
+              "DE89 3704 0044 0532 0130 00", "4111 1111 1111 1111", "Mexique ", "Genève ",
+              "55 1234 5678", "47E ", "91.563.84.20"],
     "credit-card": ["4111 1111 1111 1111", "4111-1111-1111-1111", "4111111111111111",
                     "378282246310005", "4111", "1111", "12", "order no. ", "#",
                     "GB82 WEST ", "+"],
@@ -44,7 +45,9 @@ VOCABULARY = {
                 "Bearer ", "key", "eyJ", "sk-", "aB3dE6kLm2nOp5qRs8tUv1wX", "=", "'", "+",
                 'SECRET_KEY = "', "k9#t2v!x@8qz$1m^4w&l7p0r(e3y)u6b_d5n", '"',
                 "Token de Cloudflare: ", "hf_jz21jDa9u0Tb2URGahnVp68agzUV7kv6QC",
-                "AKIAXXXXXXXXXXXXXXXX"],
+                "AKIAXXXXXXXXXXXXXXXX", "db.password=", "Ug4#kTq9vZ2!mW8x", "\n  password: ",
+                "Zx8Qm2Lp9Vr4Tn6Ks1Hw3Jd7Yb5Fc0Ge2Ah", "SHA256:",
+                "6XEHNh3gVQcMv3sWgON4JTzE.xpsZ9M.8g_vYfs6FPrpm8YTF1VnDgpGFYSJ2ahoQyy8wK"],
     "ip-address": ["192.168.1.20", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1", "1.2.",
                    "::", "+", "rc1", "ff", "1", "12", "version ", "v"],
     "url": ["https://ada:pa55-w0rd@db.example.com:5432/app", "http://example.com/a?b=1",
@@ -62,7 +65,8 @@ VOCABULARY = {
                       "T00:00Z", "\n", "BUG-1: Geburtsdatum falsch\n",
                       "Import aus dem Portal: ", "3. März 1978", "03.03.1978",
                       " wird als leer übernommen, ", "37 Jahre alt ", "age: 38 ",
-                      "elle a 39 ans ", "depuis "],
+                      "elle a 39 ans ", "depuis ", " geboren, ", "am ", "8-IV-1989",
+                      "14MAR1987", " on ", "Patient, 38 ans ", ". "],
 }
 
 
@@ -370,6 +374,20 @@ WRITTEN = [
                       "-03-14), Eintritt 2015-04-01"),
     ("api-key", 'SECRET_KEY = "k9#t2v!x@8qz$1m^4w&l7p0r(e3y)u6b_d5n+c-h*s"\nDEBUG = False'),
     ("api-key", "- Token de Cloudflare: gHk2v9QzL_mP4xR7tN1sW8yB3cD6fJ0aE5uI2oYe\nFactura"),
+    ("date-of-birth", "Anna ist am 7. Juli 1989 geboren, Termin am 12.07.2024. Nacida el "
+                      "8-IV-1989 · DOB 14MAR1987 SEX F"),
+    ("date-of-birth", "Born in Leeds to a family of two teachers on 14 March 1987, she"),
+    ("date-of-birth", "Fechas de nacimiento: 03/05/2010, 04/06/2012 y 05/07/2015. Date of birth "
+                      "................................ 14/03/1987"),
+    ("date-of-birth", f"Patient, 37 ans ({datetime.date.today().year - 38}-03-14), adressé "
+                      "le 02/05/2024"),
+    ("phone", "Contact au Mexique : 55 1234 5678 (bureau de Mexico). UPS 1Z 9W8 47E 03 4417 "
+              "2285 | Madrid | 91.563.84.20 |"),
+    ("phone", 'pbx.c: Executing [675418203@entrantes:1] Answer("SIP/trunk") '
+              "<sip:0612345678@voip.example.fr>"),
+    ("api-key", "spring.datasource.password=Ug4#kTq9vZ2!mW8x\nrabbitmq.host=mq01\n[14:03] "
+                "Inès: Zx8Qm2Lp9Vr4Tn6Ks1Hw3Jd7Yb5Fc0Ge2Ah ok DISCORD_TOKEN="
+                "6XEHNh3gVQcMv3sWgON4JTzE.xpsZ9M.8g_vYfs6FPrpm8YTF1VnDgpGFYSJ2ahoQyy8wK."),
 ]
 
 
