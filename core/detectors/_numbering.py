@@ -67,32 +67,33 @@ def international_valid(pn: Any, digits: str) -> bool | None:
     national significant number; ``None`` when the parse has a national prefix to
     strip. Without a country code (too few digits, a leading 0, none of the codes) the
     parse fails: not valid."""
-    if len(digits) <= 2:
+    if len(digits) <= 2 or digits[0] == "0":
         return False
     head = _heads(pn).get(digits[:3])
     if head is None:
-        return False  # (a leading 0, or no country code)
-    size, country = head
+        return False
+    size, code = head
     rest = digits[size:]
-    if not 2 <= len(rest) <= 17 or country is None or (
-            country.npp is not None and country.npp.match(rest)):
+    if not 2 <= len(rest) <= 17:
+        return None
+    country = _country(pn, code)
+    if country is None or (country.npp is not None and country.npp.match(rest)):
         return None
     return country.valid(rest)
 
 
 @functools.cache
-def _heads(pn: Any) -> dict[str, tuple[int, _Country | None]]:
+def _heads(pn: Any) -> dict[str, tuple[int, int]]:
     """The country code each three digits after a "+" start with (its length and the
-    code's plans, ``None`` for those left to a parse), as a parse reads it: the
-    shortest code that is one; three digits that start with none are not there. Built
-    once: a text of random digit groups after a "+" asks it for each."""
+    code), as a parse reads it: the shortest code that is one; three digits that start
+    with none are not there."""
     codes = pn.COUNTRY_CODE_TO_REGION_CODE
-    out: dict[str, tuple[int, _Country | None]] = {}
+    out: dict[str, tuple[int, int]] = {}
     for n in range(100, 1000):
         head = str(n)
         for size in (1, 2, 3):
             if int(head[:size]) in codes:
-                out[head] = (size, _country(pn, int(head[:size])))
+                out[head] = (size, int(head[:size]))
                 break
     return out
 
