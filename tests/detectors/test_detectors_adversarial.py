@@ -274,6 +274,9 @@ EMAIL_TEXT = pieces("a", "b.cc", "@", ".", "-", "_", "+", "%", ":", "/", "://", 
 @settings(deadline=None, max_examples=500)
 @given(EMAIL_TEXT)
 def test_addresses_are_found_as_before(text):
+    # (but an image's scale in other digits, "a@٣x.png", is read as one now: the text is
+    # read folded)
+    assume(not re.search(r"@[^\x00-\x7f]x\.", text))
     assert list(EmailDetector().detect(text)) == list(OldEmail().detect(text))
 
 
@@ -391,6 +394,12 @@ def test_these_phone_numbers_are_found_as_before():
               "9780306406157", "+", "00", "(", ")", " ", "-", ".", "/", max_size=12))
 def test_a_candidate_is_plausible_as_before(value):
     text = f" {value} "
+    groups = re.findall(r"[0-9]+", value)
+    # (but a switchboard's last digit after a country code, "0049 711 26 84 93 0", and
+    # four dotted groups one of which is no octet, Spain's "91.563.84.20", are now)
+    assume(not (value.lstrip("(").startswith(("+", "00")) and len(groups) > 1
+                and len(groups[-1]) == 1))
+    assume(not (value.count(".") == 3 and len(groups) == 4 and any(int(g) > 255 for g in groups)))
     if value:
         assert (_NEW_PHONE._plausible(text, 1, 1 + len(value), value)
                 == _OLD_PHONE._plausible(text, 1, 1 + len(value), value))
