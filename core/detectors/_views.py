@@ -32,7 +32,7 @@ import re
 import string
 import unicodedata
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 import attrs
 
@@ -89,20 +89,21 @@ def fold(text: str) -> str:
 
 
 _D = TypeVar("_D")
+_P = ParamSpec("_P")
 
 
 def reads_folded(
-    detect: Callable[[_D, str], Iterable[Detection]],
-) -> Callable[[_D, str], list[Detection]]:
-    """A detector's ``detect(self, text)`` that searches ``fold(text)``: a value written
-    in other digits, with other full stops or in tag characters is found at its place in
-    ``text``, and reported with the characters ``text`` has there (what a redaction
-    covers)."""
+    detect: Callable[Concatenate[_D, str, _P], Iterable[Detection]],
+) -> Callable[Concatenate[_D, str, _P], list[Detection]]:
+    """A detector's ``detect(self, text)`` (or ``detect_from(self, text, start)``) that
+    searches ``fold(text)``: a value written in other digits, with other full stops or
+    in tag characters is found at its place in ``text``, and reported with the
+    characters ``text`` has there (what a redaction covers)."""
 
     @functools.wraps(detect)
-    def wrapper(self: _D, text: str) -> list[Detection]:
+    def wrapper(self: _D, text: str, /, *args: _P.args, **kwargs: _P.kwargs) -> list[Detection]:
         folded = fold(text)
-        found = list(detect(self, folded))
+        found = list(detect(self, folded, *args, **kwargs))
         if folded is text:
             return found
         return [d if d.value is None else attrs.evolve(d, value=text[d.start:d.end])

@@ -100,13 +100,19 @@ class EmailDetector:
     #: An address holds no white space: only the last word can be one not complete yet.
     hold_from = staticmethod(run_start)
 
-    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
+        return self.detect_from(text, 0)
+
+    @_views.reads_folded
+    def detect_from(self, text: str, since: int) -> Iterable[Detection]:
+        """``detect``'s detections that start at ``since`` or after, and some before:
+        the ``@`` before ``since`` are not judged (an address has one ``@``, after its
+        start)."""
         found: list[Detection] = []
         if "@" not in text:  # a memchr: most text has no address at all
             return found
         covered = 0
-        for m in _AT.finditer(text):
+        for m in _AT.finditer(text, since):
             at = m.start()
             if at < covered or not at or _LOCAL_CHAR.match(text, at - 1) is None:
                 continue
@@ -400,11 +406,19 @@ class PhoneDetector:
         self.max_length, self.lookbehind = 48, 48  # the regions are given
         self._min_digits = max(7, min(_shortest(phonenumbers, r) for r in self.regions))
 
-    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
+        return self.detect_from(text, 0)
+
+    @_views.reads_folded
+    def detect_from(self, text: str, since: int) -> Iterable[Detection]:
+        """``detect``'s detections that start at ``since`` or after, and some before:
+        the runs of digits that end before ``since`` are not judged (a stream guard
+        searches the text before what is new only for what it says of what follows)."""
         found: list[Detection] = []
         name = self.name
         for start, end in _runs(text, 0):
+            if end <= since:
+                continue  # (every number in it starts before ``since``)
             numbers = self._verdicts(text, start, end, found).numbers
             if numbers:
                 found.extend(Detection("phone", start + a, start + b, score, name,

@@ -132,10 +132,17 @@ class CreditCardDetector:
         run = tail[trailing_run(tail[:end], "0123456789 -", 25):end]
         return n - len(tail) + end - len(run.lstrip(" -"))
 
-    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
+        return self.detect_from(text, 0)
+
+    @_views.reads_folded
+    def detect_from(self, text: str, since: int) -> Iterable[Detection]:
+        """``detect``'s detections that start at ``since`` or after, and some before:
+        the runs of digit groups that end before ``since`` are not judged."""
         found: list[Detection] = []
         for run in _CARD_RUN.finditer(_views.classes(text)):
+            if run.end() <= since:
+                continue  # (every number in it starts before ``since``)
             groups = [g.span() for g in _DIGITS.finditer(text, *run.span())]
             found.extend(self._cards(text, groups))
         return found

@@ -128,11 +128,18 @@ class SSNDetector:
             m = _SSN_RUN.search(view, m.start() + 1)
         return min(row, n - len(tail) + (at if m is None else min(at, m.start())))
 
-    @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
+        return self.detect_from(text, 0)
+
+    @_views.reads_folded
+    def detect_from(self, text: str, since: int) -> Iterable[Detection]:
+        """``detect``'s detections that start at ``since`` or after: the numbers before
+        it are not judged (each is judged alone)."""
         found: list[Detection] = []
         for m in _SSN_RUN.finditer(_views.classes(text)):
             start, end = m.span()
+            if start < since:
+                continue
             value = text[start:end]
             before = text[start - 1] if start else " "
             after = text[end] if end < len(text) else " "

@@ -181,6 +181,8 @@ STREET_AFTER = _words("""
     Street St Road Rd Avenue Ave Boulevard Blvd Lane Ln Drive Dr Way Place Pl Square
     Court Ct Terrace Close Crescent Parkway Highway Row Gardens Mews Grove Walk
     Straße Strasse Str Allee Platz Weg Gasse Ring Damm Ufer Chaussee""")
+#: Words that make a run no person's name, wherever in it: ``ORGANISATION``, ``STREET_AFTER``.
+_NOT_NAMES = ORGANISATION | STREET_AFTER
 #: Prepositions after which a lone given name is a place (``nach Paris``, ``à Florence``).
 _PLACE_WORDS = _words("in nach aus from à en vers hacia desde near via über im")
 #: Articles: after one a common noun follows, not a name (``im Anhang``, ``la Rose``).
@@ -300,20 +302,48 @@ class NameDetector:
         # same names again and again, or a stream's text searched again, judges each
         # once.
         self._memo: dict[tuple[int, int, str], tuple[int, int, float]] = {}
+        # What each word is (``_is_given``, ``_family_first``), by the word: a text of
+        # names that do not repeat still repeats its words.
+        self._given_of: dict[str, int] = {}
+        self._family_of: dict[str, int] = {}
 
     def _is_given(self, token: str) -> int:
         """How common ``token`` is as a given name (0: not one, or a function word); a
         hyphenated name counts when each of its parts is one (``Marie-Claire``)."""
-        if token.lower() in STOP:
-            return 0
-        given = self._given
-        strength = given.get(token)
-        if strength is not None:
-            return strength
-        if "-" in token:
-            parts = [given.get(p, 0) for p in token.split("-")]
-            return min(parts) if all(parts) else 0
-        return 0
+        known = self._given_of.get(token)
+        if known is not None:
+            return known
+        strength = 0
+        if token.lower() not in STOP:
+            given = self._given
+            found = given.get(token)
+            if found is not None:
+                strength = found
+            elif "-" in token:
+                parts = [given.get(p, 0) for p in token.split("-")]
+                strength = min(parts) if all(parts) else 0
+        if len(self._given_of) >= _MEMO_SIZE:
+            self._given_of.clear()
+        self._given_of[token] = strength
+        return strength
+
+    def _family_first(self, word: str) -> int:
+        """Whether ``word`` before a comma and a given name may be the family name
+        written first (``Whitaker, Joan``): 0 if not (not a capitalised word, a
+        function word, a greeting or a sign-off), 2 if it is a family name of the
+        census table (each part of it when hyphenated: ``Smith-Jones``), else 1 (one in
+        a field's value)."""
+        known = self._family_of.get(word)
+        if known is None:
+            known = 0
+            if (_CAP_WORD.fullmatch(word) and word.lower() not in STOP
+                    and word not in GREETINGS and not _signed_off(word)):
+                known = 1 + all(_gazetteers.fold_name(part) in self._surnames
+                                for part in word.split("-"))
+            if len(self._family_of) >= _MEMO_SIZE:
+                self._family_of.clear()
+            self._family_of[word] = known
+        return known
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
@@ -447,7 +477,7 @@ class NameDetector:
             if first == last:
                 return None
         words = [w for _, w in tokens[first:last]]
-        if any(w in ORGANISATION or w in STREET_AFTER for w in words):
+        if not _NOT_NAMES.isdisjoint(words):
             return None
         nxt = _NEXT_WORD.match(text, end, end + 30)
         if nxt is not None:
@@ -485,11 +515,9 @@ class NameDetector:
             family = _last_word(head[:-1]) if head.endswith(",") else ""
             family = family[max(family.rfind(","), family.rfind(";"), family.rfind("\""),
                                 family.rfind("'")) + 1:]
-            if (family and _CAP_WORD.fullmatch(family) and family.lower() not in STOP
-                    and family not in GREETINGS and not _signed_off(family)
-                    and (_labelled(head[:len(head) - 1 - len(family)])
-                         or all(_gazetteers.fold_name(part) in self._surnames
-                                for part in family.split("-")))):
+            first_word = self._family_first(family) if family else 0
+            if first_word and (first_word == 2
+                               or _labelled(head[:len(head) - 1 - len(family)])):
                 name_start = max(0, name_start - 40) + len(head) - 1 - len(family)
                 score = max(score, 0.8)
         return Detection("name", name_start, end, score, self.name, text[name_start:end])

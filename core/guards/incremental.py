@@ -17,7 +17,8 @@ the hold. The detections that start before it are final: they are kept, and that
 is never searched for them again. The next search of a detector covers the text after
 its settled point, with its ``lookbehind`` characters before it (default
 ``max_length``): what it reads before a detection to decide it (a keyword, "order no."
-before a number, the character before). A detector whose detections depend on text
+before a number, the character before); a detector with ``detect_from`` is told where
+its settled point is in that text, and judges only what may start after it. A detector whose detections depend on text
 further back (a table's header far above a row) gives a ``context``: what of the text
 before a point matters after it, kept per detector and put before the next search.
 
@@ -43,14 +44,14 @@ import attrs
 from tripwire.guards.verdicts import Detection, Detector, merge
 from tripwire.guards.window_start import checked_hold
 
-__all__ = ["BATCH", "Incremental", "lookbehind", "reach"]
+__all__ = ["BATCH", "Incremental", "find_from", "lookbehind", "reach"]
 
 #: Characters of new text per detector before a search runs again.
 BATCH = 12
 
-#: ``search(text, detector)``: what ``detector`` finds in ``text`` (the guard's own
-#: filter applied: types wanted, a threshold).
-Search = Callable[[str, Detector], Iterable[Detection]]
+#: ``search(text, detector, since)``: what ``detector`` finds in ``text`` from ``since``
+#: on (``find_from``; the guard's own filter applied: types wanted, a threshold).
+Search = Callable[[str, Detector, int], Iterable[Detection]]
 
 
 def lookbehind(detector: Detector) -> int:
@@ -73,8 +74,15 @@ def reach(detector: Detector) -> int:
     return int(detector.max_length) + 1
 
 
-def _direct(text: str, detector: Detector) -> Iterable[Detection]:
-    return detector.detect(text)
+def find_from(text: str, detector: Detector, since: int) -> Iterable[Detection]:
+    """The detections of ``detector`` in ``text`` that start at ``since`` or after (and
+    perhaps some before, which the caller drops): its ``detect_from(text, since)``
+    where it has one (it reads the text before ``since`` only for what it says of what
+    follows), else ``detect(text)``."""
+    detect_from = getattr(detector, "detect_from", None)
+    if detect_from is None or not since:
+        return detector.detect(text)
+    return detect_from(text, since)  # type: ignore[no-any-return]
 
 
 class Incremental:
@@ -92,7 +100,7 @@ class Incremental:
 
     def __init__(self, detectors: Sequence[Detector], search: Search | None = None) -> None:
         self.detectors = tuple(detectors)
-        self._search = search or _direct
+        self._search = search or find_from
         self._holds = [getattr(d, "hold_from", None) for d in self.detectors]
         self._keeps = [reach(d) for d in self.detectors]
         self._behind = [lookbehind(d) for d in self.detectors]
@@ -179,7 +187,7 @@ class Incremental:
                     self._carry[i] = (lo, carried)
                 region = carried + region
                 lo -= len(carried)
-            for d in self._search(region, detector):
+            for d in self._search(region, detector, max(0, settled - lo)):
                 if not (isinstance(d.start, int) and isinstance(d.end, int)
                         and 0 <= d.start < d.end <= len(region)):
                     raise ValueError(

@@ -161,6 +161,13 @@ class Detector(Protocol):
       The guard keeps it for each detector, computed from the last one and the text
       since, and searches the unsettled text with it before.
 
+    - ``detect_from(text, since) -> Iterable[Detection]``: ``detect``'s detections that
+      start at ``since`` or after (others may come too: the guard drops them), the
+      text before ``since`` read only for what it says of what follows. The guard
+      searches the unsettled text with the ``lookbehind`` before it, which it has
+      searched before: a detector that judges its candidates one by one need not
+      judge again those wholly before ``since`` (``tripwire.guards.incremental.find_from``).
+
     A detection must depend on no more than that: the context, the text from
     ``lookbehind`` characters before it, and what ``hold_from`` holds after it.
     """

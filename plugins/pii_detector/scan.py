@@ -13,6 +13,7 @@ import attrs
 
 from tripwire.detectors import BUILTIN_TYPES, JUDGE_TYPES, OFFLINE_TYPES, build
 from tripwire.errors import ConfigurationError, MissingDependencyError
+from tripwire.guards.incremental import find_from
 from tripwire.guards.verdicts import Detection, Detector, load_detector, merge
 from tripwire.messages import Message
 from tripwire.plugins.pii_detector.findings import combine
@@ -128,9 +129,11 @@ class Scanner:
         if self.tier is not None:
             await self.tier.judge_value(value, state, *more)
 
-    def raw(self, text: str, detectors: list[Detector]) -> list[Detection]:
-        """What ``detectors`` find in ``text``, of the types wanted and scoring enough."""
-        return [d for detector in detectors for d in detector.detect(text)
+    def raw(self, text: str, detectors: list[Detector], since: int = 0) -> list[Detection]:
+        """What ``detectors`` find in ``text`` (from ``since`` on, and perhaps before:
+        ``tripwire.guards.incremental.find_from``), of the types wanted and scoring
+        enough."""
+        return [d for detector in detectors for d in find_from(text, detector, since)
                 if d.score >= self.threshold and d.type in self.wanted]
 
     def finish(self, text: str, found: list[Detection]) -> list[Detection]:

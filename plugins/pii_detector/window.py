@@ -54,7 +54,7 @@ class StreamWindow:
     def __init__(
         self, max_length: int, find: Search, replace: Callable[[Match], str] | None, *,
         detectors: Iterable[Detector] = (),
-        raw: Callable[[str, list[Detector]], list[Detection]] | None = None,
+        raw: Callable[[str, list[Detector], int], list[Detection]] | None = None,
     ) -> None:
         detectors = list(detectors)
         #: characters the model sent on each channel (detection offsets count these)
@@ -67,7 +67,7 @@ class StreamWindow:
         if detectors:
             assert raw is not None
             self._searches = {
-                channel: Incremental(detectors, lambda text, d: raw(text, [d]))
+                channel: Incremental(detectors, lambda text, d, since: raw(text, [d], since))
                 for channel in ("text", "reasoning")}
             # What is held and kept: a match and the two characters after it that may
             # rule it out, and what a detector looks back at before it.

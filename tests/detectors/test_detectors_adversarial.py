@@ -371,6 +371,10 @@ PHONE_TEXT = pieces("212", "555", "0100", "020", "7946", "0958", "12", "1", "201
 def test_phone_numbers_are_found_as_before(text):
     # (but a number that ends in a dash and one or two digits, an extension now: below)
     assume(not re.search(r"(?<=[0-9]{3})-[0-9]{1,2}(?![0-9])", text))
+    # (nor a number right after a group of letters and digits: the rest of that code now,
+    # "1Z 9W8 47E 03 4417 2285", "212a 0100212")
+    assume(not re.search(r"(?<!\S)(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{2,8} [0-9(+]",
+                         text))
     assert list(_NEW_PHONE.detect(text)) == list(_OLD_PHONE.detect(text))
 
 

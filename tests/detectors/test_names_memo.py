@@ -57,3 +57,21 @@ def test_a_name_under_a_sign_off_is_judged_by_the_line_before_it():
         (detector,) = build(["name"])
         assert {t: [v for *_, v in spans(detector, t)] for t in order * 2} == {
             signed: ["Eilidh"], plain: []}
+
+
+def test_the_words_it_keeps_are_bounded_and_a_family_name_first_is_judged_by_its_context():
+    # (each word's verdict is kept by the word: given name, family name written first)
+    rng = random.Random(5)
+    words = ["".join(rng.choice("bcdfghklmnprstvz") for _ in range(6)).capitalize()
+             for _ in range(6000)]
+    (detector,) = build(["name"])
+    detector.detect(", ".join(f"{w}, Anna" for w in words))
+    assert len(detector._given_of) <= 4096 and len(detector._family_of) <= 4096
+    # a census family name before a given name is one; another word only in a field
+    for text, value in (("met Whitaker, Joan today", "Whitaker, Joan"),
+                        ("met Zqxv, Joan today", "Joan"),
+                        ("Name: Zqxv, Joan", "Zqxv, Joan"),
+                        ("Best, Joan", "Joan")):
+        (new,) = build(["name"])
+        assert [v for *_, v in spans(detector, text)] == [v for *_, v in spans(new, text)]
+        assert value in [v for *_, v in spans(new, text)], text

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tripwire.detectors import BUILTIN_TYPES, build
-from tripwire.guards.incremental import Incremental, lookbehind, reach
+from tripwire.guards.incremental import Incremental, find_from, lookbehind, reach
 from tripwire.guards.verdicts import Detection, merge
 
 pytest.importorskip("phonenumbers")
@@ -209,6 +209,41 @@ def test_each_part_of_a_long_stream_is_searched_about_once():
     assert streamed([detector], text, list(range(16, len(text), 16))) == {
         ("at", i, i + 2, 1.0, "@@") for i in range(5, len(text), 8)}
     assert detector.searched < 1.5 * len(text)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, d in DETECTORS.items()
+                                         if hasattr(d, "detect_from")))
+@settings(max_examples=100, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_detector_told_where_to_start_finds_what_its_whole_search_finds_from_there(
+        name, data):
+    # (the phone, card, SSN and email detectors judge only the candidates that may
+    # start from there: a stream's search reads the text before it again)
+    detector = DETECTORS[name]
+    text = data.draw(texts(VOCABULARY[name] + SEPARATORS))
+    since = data.draw(st.integers(0, len(text)))
+    whole = {key(d) for d in detector.detect(text) if d.start >= since}
+    assert {key(d) for d in detector.detect_from(text, since) if d.start >= since} == whole
+    assert {key(d) for d in find_from(text, detector, since) if d.start >= since} == whole
+
+
+def test_a_detector_with_detect_from_is_told_where_its_settled_text_ends():
+    class From(Counting):
+        def __init__(self) -> None:
+            super().__init__()
+            self.asked: list[tuple[int, int]] = []
+
+        def detect_from(self, text: str, since: int) -> list[Detection]:
+            self.asked.append((len(text), since))
+            return [d for d in self.detect(text) if d.start >= since]
+
+    detector = From()
+    text = "word @@ " * 200
+    assert streamed([detector], text, list(range(16, len(text), 16))) == {
+        ("at", i, i + 2, 1.0, "@@") for i in range(5, len(text), 8)}
+    # after the first search, each is told where the text it searched before ends
+    assert detector.asked and all(0 < since <= size for size, since in detector.asked)
 
 
 def test_a_detector_whose_span_leaves_the_text_is_an_error_that_names_it():
