@@ -86,10 +86,23 @@ def http_app(proxy: MCPProxy, keys: Keys | None, host: str = "127.0.0.1",
                                      f"{limit})")
             return
         flying[key.name] = flying.get(key.name, 0) + 1
+        held = True
+
+        def release() -> None:
+            nonlocal held
+            if held:
+                held = False
+                flying[key.name] -= 1
+
+        async def sending(message: MutableMapping[str, Any]) -> None:
+            await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                release()  # (answered: the SDK's app may still wind down its streams)
+
         try:
-            await inner(scope, receive, send)
+            await inner(scope, receive, sending)
         finally:
-            flying[key.name] -= 1
+            release()
 
     return app
 

@@ -146,3 +146,51 @@ async def test_a_key_past_its_max_concurrent_is_answered_429(tmp_path, monkeypat
             await asyncio.sleep(0.01)
         else:
             raise AssertionError("bob's slot was not freed when its request ended")
+
+
+
+async def test_a_key_of_one_slot_gets_its_next_request_once_the_last_is_answered(
+        tmp_path, monkeypatch) -> None:
+    # (the slot is freed when the answer's last byte is sent, not when the app behind
+    # has wound down after it, as the SDK's app winds down its streams: a client that
+    # sends its next request at once, as the SDK's does after the handshake, is not
+    # refused)
+    import asyncio
+
+    import httpx2
+
+    import tripwire.mcp._proxy_http as proxy_http
+
+    winding: list[asyncio.Event] = []
+
+    class Answered:
+        """An app that answers, then winds down until told."""
+
+        def __init__(self, inner, *args) -> None:
+            self.inner = inner
+
+        async def __call__(self, scope, receive, send) -> None:
+            if scope["type"] != "http":
+                await self.inner(scope, receive, send)
+                return
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": b"{}"})
+            wound = asyncio.Event()
+            winding.append(wound)
+            await wound.wait()
+
+    monkeypatch.setattr(proxy_http, "Calls", Answered)
+    found, keys = loaded(tmp_path, monkeypatch, LIMITED)
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    async with Proxied(MCPProxy.from_config(found, "guarded", keys), keys) as served, \
+            httpx2.AsyncClient() as plain:
+        try:
+            for n in range(1, 4):  # bob's one slot, each request after the last's answer
+                answer = await plain.post(served.url, json=ping,
+                                          headers={"Authorization": f"Bearer {BOB}"})
+                assert answer.status_code == 200
+                assert len(winding) == n  # (the earlier ones still winding down)
+        finally:
+            for wound in winding:
+                wound.set()
