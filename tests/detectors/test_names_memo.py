@@ -7,15 +7,7 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from tripwire.detectors import build
-from tripwire.errors import MissingDependencyError
-
-try:
-    build(["name"])
-except MissingDependencyError:  # pragma: no cover - the names extra is in the test extra
-    pytest.skip("the names extra is not installed", allow_module_level=True)
 
 # What a name's verdict reads around it: titles, greetings, sign-offs on the line
 # before, labels, rows, an address after it, places and articles before it.
