@@ -67,7 +67,8 @@ TRIGGERS = {f"os_{function}": label for label, function in PROBES.items()}
 def probe() -> None:
     """Call this process's probe functions at aiohttp's server and client reads, its
     writes (client side: the upstream request; server side: the answer) and its
-    handler calls."""
+    handler calls, and at the reads and the request's write of the providers'
+    connection pool (``tripwire.models._pool``), where the gateway's calls go."""
     from aiohttp import client_proto, http_writer, web_app, web_protocol
 
     marks = {label: getattr(os, function) for label, function in PROBES.items()}
@@ -108,6 +109,22 @@ def probe() -> None:
         return await handle(self, request)
 
     web_app.Application._handle = probed_handle  # type: ignore[method-assign]
+    try:  # the providers' connection pool, where the gateway has one
+        from tripwire.models import _pool
+    except ImportError:
+        return
+    send, pool_read = _pool.Connection.send, _pool.Connection.data_received
+
+    def probed_send(self: Any, *args: Any) -> Any:
+        c_write()  # (the request's bytes are joined and written in this call)
+        return send(self, *args)
+
+    def probed_pool_read(self: Any, data: bytes) -> None:
+        (c_content if CONTENT in data else c_read)()
+        pool_read(self, data)
+
+    _pool.Connection.send = probed_send  # type: ignore[method-assign]
+    _pool.Connection.data_received = probed_pool_read  # type: ignore[method-assign]
 
 
 def start(args: list[str], out: str, python: str, steps: bool

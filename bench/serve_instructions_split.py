@@ -5,7 +5,7 @@ that callgrind dumps before. Between the handler and the upstream request's writ
 body read, the API's request checks, the agent picked (the key, ``before``, the
 options), the run's set-up (``agent.stream``), the start of its chunks, the input
 processors (``process_input``), the step's preparation, the prompt, the step's start,
-the provider's request body, aiohttp's client. Between the first content event's read
+the provider's request body, the HTTP client (the providers' connection pool). Between the first content event's read
 and the write to the client: the provider's parsing of the event, the run, the
 renderer, the response made, aiohttp's ``prepare`` and the first write.
 
@@ -42,7 +42,7 @@ MORE = {
     "chunks begun": ("times", None), "input processed": ("isatty", 0),
     "step prepared": ("getgroups", None), "prompt built": ("strerror", 1),
     "step started": ("sched_getscheduler", 0), "provider called": ("device_encoding", 0),
-    "body encoded": ("getpriority", None), "aiohttp's client called": ("getppid", None),
+    "body encoded": ("getpriority", None), "the HTTP client called": ("getppid", None),
 }
 #: The probes of the first content's way, reusing functions the path above has passed.
 CONTENT = {
@@ -160,7 +160,7 @@ def patch() -> None:
     enter = _response.PostResponse.__aenter__
 
     async def probed_enter(self: Any) -> Any:
-        m["aiohttp's client called"]()
+        m["the HTTP client called"]()
         return await enter(self)
 
     _response.PostResponse.__aenter__ = probed_enter  # type: ignore[method-assign]

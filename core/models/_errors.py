@@ -23,6 +23,7 @@ from tripwire.models.wire import WireError, load_json
 
 if TYPE_CHECKING:
     from tripwire.models._http import Call, Timeout
+    from tripwire.models._response import AnyResponse
 
 #: How much of an unexpected body an error message quotes.
 SNIPPET_BYTES = 200
@@ -103,11 +104,11 @@ class CallErrors:
             url=call.url,
         )
 
-    def _unexpected_content(self, response: aiohttp.ClientResponse, head: bytes, call: Call) -> APICallError:
+    def _unexpected_content(self, response: AnyResponse, head: bytes, call: Call) -> APICallError:
         """A 2xx answer of the wrong content type: usually not the model API at all
         (a web page, a proxy's login form), so not worth sending again."""
         wanted = "an event stream (text/event-stream)" if call.stream else "JSON (application/json)"
-        declared = response.headers.get("Content-Type")
+        declared = call.headers.get("content-type")
         shown_type = repr(sanitise(declared)[:100]) if declared else "no content type"
         snippet = self._redact(sanitise(head.decode("utf-8", "replace")))
         return APICallError(

@@ -33,14 +33,16 @@ import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import aclosing
 from typing import Any, TypedDict, Unpack
+from urllib.parse import urlsplit
 
 import aiohttp
 import attrs
 
 from tripwire.chunks import Chunk, Usage
 from tripwire.errors import APICallError, ConfigurationError, Error
-from tripwire.models import ModelRequest
+from tripwire.models import ModelRequest, _pool
 from tripwire.models._errors import CallErrors
+from tripwire.models._pool import Origin, Pool
 from tripwire.models._response import PostResponse, decode_body, read_body
 from tripwire.models._secrets import (
     Secrets,
@@ -313,8 +315,12 @@ class HTTPModel(CallErrors, abc.ABC):
                 self._secrets.add(user)
         self._url = url
         self._shown_url = mask_url(value.rstrip("/"))
+        #: the host named in logs
+        self._host = urlsplit(url).hostname or ""
         #: the headers of every call (``_request_headers``), made on its first call
         self._sent_headers: dict[str, str] | None = None
+        #: where every call goes and its request's head, as bytes (``_origin``)
+        self._sent_origin: Origin | None = None
 
     def _request_headers(self) -> dict[str, str]:
         """The headers of every call: ``Content-Type``, the wire format's ``_headers``
@@ -326,8 +332,19 @@ class HTTPModel(CallErrors, abc.ABC):
             headers = {"Content-Type": "application/json", **self._headers()}
             if self._basic_auth:
                 headers["Authorization"] = self._basic_auth
+            for name, value in headers.items():
+                _pool.header_line(name, value)  # (a header no request can carry: said now)
             self._sent_headers = headers
         return headers
+
+    def _origin(self) -> Origin:
+        """The connection pool's ``Origin`` of every call: the endpoint and the request's
+        head (``_request_headers``) as bytes, built once."""
+        origin = self._sent_origin
+        if origin is None:
+            origin = self._sent_origin = Origin.of(self._url + self._path,
+                                                   self._request_headers())
+        return origin
 
     # -- what subclasses provide
 
@@ -362,7 +379,10 @@ class HTTPModel(CallErrors, abc.ABC):
 
     # -- lifecycle
 
-    async def _get_session(self) -> aiohttp.ClientSession:
+    async def _get_session(self) -> aiohttp.ClientSession | Pool:
+        """The connection pool (aiohttp's session when httptools is not installed)."""
+        if _pool.AVAILABLE:
+            return await self._sessions.pool()
         return await self._sessions.get()
 
     async def aclose(self) -> None:

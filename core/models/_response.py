@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import aiohttp
 
 from tripwire.models._errors import SNIPPET_BYTES
+from tripwire.models._pool import Pool, Response
 from tripwire.models.wire import load_json
 
 if TYPE_CHECKING:
@@ -27,33 +28,44 @@ logger = logging.getLogger("tripwire.models")
 MAX_ERROR_BODY_BYTES = 64 * 1024
 
 
+#: What a POST answers: the connection pool's response, or aiohttp's when httptools is
+#: not installed (the same attributes as far as this module reads them).
+AnyResponse = Response | aiohttp.ClientResponse
+
+
 class PostResponse:
-    """``async with`` one HTTP POST: a 2xx ``aiohttp.ClientResponse`` of the expected
-    content type inside, an ``APICallError`` for anything else; the response is
-    closed on the way out (also on cancellation and early exit, so the server sees
-    the client leave)."""
+    """``async with`` one HTTP POST: a 2xx response of the expected content type
+    inside, an ``APICallError`` for anything else; the response is closed on the way
+    out (also on cancellation and early exit, so the server sees the client leave)."""
 
     def __init__(self, model: HTTPModel, call: Call) -> None:
         self.model = model
         self.call = call
-        self.response: aiohttp.ClientResponse | None = None
+        self.response: AnyResponse | None = None
 
-    async def __aenter__(self) -> aiohttp.ClientResponse:
+    async def __aenter__(self) -> AnyResponse:
         model, call = self.model, self.call
         call.status = None
         call.headers = {}
         call.event = ""
         session = await model._get_session()
+        response: AnyResponse
         try:
-            response = await session.post(call.target, data=call.data,
-                                          headers=model._request_headers(),
-                                          timeout=model._client_timeout)
+            if isinstance(session, Pool):
+                timeout = model.timeout
+                response = await session.post(model._origin(), call.data, timeout.connect,
+                                              timeout.read, timeout.total)
+            else:
+                response = await session.post(call.target, data=call.data,
+                                              headers=model._request_headers(),
+                                              timeout=model._client_timeout)
         except (TimeoutError, aiohttp.ClientError) as e:
             raise model._network_error(e, call) from e
         self.response = response
         try:
             call.status = response.status
-            call.headers = {k.lower(): v for k, v in response.headers.items()}
+            call.headers = (response.headers if isinstance(response, Response)
+                            else {k.lower(): v for k, v in response.headers.items()})
             if response.status >= 300:
                 raw = await read_body(model, response, call, limit=MAX_ERROR_BODY_BYTES)
                 text = raw.decode(charset_of(response), "replace")
@@ -64,7 +76,7 @@ class PostResponse:
             raise
         return response
 
-    async def _check_content_type(self, response: aiohttp.ClientResponse) -> None:
+    async def _check_content_type(self, response: AnyResponse) -> None:
         model, call = self.model, self.call
         media_type = response.content_type
         if media_type == "text/event-stream" if call.stream else is_json(media_type):
@@ -94,7 +106,8 @@ class PostResponse:
             # at once would close the connection, and the next call would wait for a new
             # TCP (and TLS) handshake. The model's session owns the task: closing the
             # model cancels it first.
-            self.model._sessions.background(_finish_reading(response), response)
+            self.model._sessions.background(_finish_reading(response, self.model._host),
+                                            response)
             return
         response.close()
 
@@ -104,7 +117,7 @@ FINISH_BYTES = 64 * 1024
 FINISH_SECONDS = 1.0
 
 
-async def _finish_reading(response: aiohttp.ClientResponse) -> None:
+async def _finish_reading(response: AnyResponse, host: str) -> None:
     """Read what is left of ``response`` (a few bytes: the end of a chunked body) so
     that aiohttp returns its connection to the pool. More than ``FINISH_BYTES``, or no
     end within ``FINISH_SECONDS``, and the connection is closed instead, as it would
@@ -117,13 +130,13 @@ async def _finish_reading(response: aiohttp.ClientResponse) -> None:
     except (TimeoutError, aiohttp.ClientError, OSError) as e:
         # nothing is lost but the connection's reuse: the close below drops it
         logger.debug("the end of a stream from %s did not come (%s: %s); its connection "
-                     "is closed", response.url.host, type(e).__name__, e)
+                     "is closed", host, type(e).__name__, e)
     finally:
         response.close()  # after the end: a no-op (the connection is back in the pool)
 
 
 async def read_body(
-    model: HTTPModel, response: aiohttp.ClientResponse, call: Call, *, limit: int | None = None
+    model: HTTPModel, response: AnyResponse, call: Call, *, limit: int | None = None
 ) -> bytes:
     """The whole body, at most ``model.max_event_bytes`` (``APICallError`` past it),
     or, when ``limit`` is given, its first ``limit`` bytes (the rest is not read)."""
@@ -146,7 +159,7 @@ async def read_body(
     return bytes(body[:most])
 
 
-def decode_body(model: HTTPModel, raw: bytes, response: aiohttp.ClientResponse, call: Call) -> str:
+def decode_body(model: HTTPModel, raw: bytes, response: AnyResponse, call: Call) -> str:
     charset = charset_of(response)
     try:
         return raw.decode(charset)
@@ -154,7 +167,7 @@ def decode_body(model: HTTPModel, raw: bytes, response: aiohttp.ClientResponse, 
         raise model._not_decodable(raw, charset, e, call) from None
 
 
-def charset_of(response: aiohttp.ClientResponse) -> str:
+def charset_of(response: AnyResponse) -> str:
     """The declared charset when Python knows it, else UTF-8 (what JSON and SSE use)."""
     charset = response.charset
     if charset:

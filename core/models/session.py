@@ -1,4 +1,6 @@
-"""One ``aiohttp.ClientSession`` per provider, bound to the event loop it was made in.
+"""One HTTP client per provider, bound to the event loop it was made in: the providers'
+connection pool (``_pool.Pool``) or an ``aiohttp.ClientSession`` (an embedder's, and a
+provider's when httptools is not installed); both are called the session here.
 
 A session's connections belong to its loop. Three ways it ends:
 
@@ -19,10 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from typing import Any
 
 import aiohttp
+
+from tripwire.models._pool import Pool, Response
 
 logger = logging.getLogger("tripwire.models")
 
@@ -33,15 +37,15 @@ class LoopSession:
     def __init__(self, describe: Callable[[], str], max_connections: int = 100) -> None:
         self._describe = describe
         self._max_connections = max_connections
-        self._session: aiohttp.ClientSession | None = None
+        self._session: aiohttp.ClientSession | Pool | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watch: AsyncIterator[None] | None = None
         #: background work on the session's connections, and the response each reads
         #: (``background``)
-        self._tasks: dict[asyncio.Task[None], aiohttp.ClientResponse] = {}
+        self._tasks: dict[asyncio.Task[None], aiohttp.ClientResponse | Response] = {}
 
     @property
-    def session(self) -> aiohttp.ClientSession | None:
+    def session(self) -> aiohttp.ClientSession | Pool | None:
         """The current session (``None`` before the first call and after close)."""
         return self._session
 
@@ -50,27 +54,51 @@ class LoopSession:
         return self._session is None or self._session.closed
 
     async def get(self) -> aiohttp.ClientSession:
-        """The session for the running loop, made on first use."""
+        """The aiohttp session for the running loop, made on first use."""
+        session = await self._current()
+        if isinstance(session, aiohttp.ClientSession):
+            return session
+        # No cookie jar: a provider is stateless between calls. A shared jar would
+        # send a cookie one call's response set on every later call, whoever made it
+        # (one tenant's upstream session on another's requests, behind ``tripwire
+        # serve``). (The pool keeps no cookies at all.)
+        made = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=self._max_connections),
+            cookie_jar=aiohttp.DummyCookieJar(),
+        )
+        await self._keep(made)
+        return made
+
+    async def pool(self) -> Pool:
+        """The connection pool for the running loop, made on first use."""
+        session = await self._current()
+        if isinstance(session, Pool):
+            return session
+        made = Pool(self._max_connections)
+        await self._keep(made)
+        return made
+
+    async def _current(self) -> aiohttp.ClientSession | Pool | None:
+        """The open session of the running loop, if any (an orphan of a closed loop is
+        closed here)."""
         loop = asyncio.get_running_loop()
         if self._session is not None and self._loop is not loop:
             self._check_owner(loop)
             await self.close()  # its loop is closed: an orphan, closed here
         if self._session is None or self._session.closed:
-            # No cookie jar: a provider is stateless between calls. A shared jar would
-            # send a cookie one call's response set on every later call, whoever made
-            # it (one tenant's upstream session on another's requests, behind
-            # ``tripwire serve``).
-            session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=self._max_connections),
-                cookie_jar=aiohttp.DummyCookieJar(),
-            )
-            watch = self._watch_loop(session, loop)
-            await anext(watch)  # now the loop's shutdown_asyncgens() will close it
-            self._session, self._loop, self._watch = session, loop, watch
+            return None
         return self._session
 
-    def background(self, work: Coroutine[Any, Any, None], response: aiohttp.ClientResponse
-                   ) -> None:
+    async def _keep(self, session: aiohttp.ClientSession | Pool) -> None:
+        if self._session is not None:  # (of the other kind: the owner changed its mind)
+            await self.close()
+        loop = asyncio.get_running_loop()
+        watch = self._watch_loop(session, loop)
+        await anext(watch)  # now the loop's shutdown_asyncgens() will close it
+        self._session, self._loop, self._watch = session, loop, watch
+
+    def background(self, work: Coroutine[Any, Any, None],
+                   response: aiohttp.ClientResponse | Response) -> None:
         """Run ``work`` (reading the end of a response, so that its connection goes
         back to the pool) in a task this session owns: closing the session cancels it,
         waits for it and calls ``end`` (closing the response: a task cancelled before
@@ -141,7 +169,7 @@ class LoopSession:
         )
 
     async def _watch_loop(
-        self, session: aiohttp.ClientSession, loop: asyncio.AbstractEventLoop
+        self, session: aiohttp.ClientSession | Pool, loop: asyncio.AbstractEventLoop
     ) -> AsyncIterator[None]:
         try:
             yield
@@ -152,17 +180,25 @@ class LoopSession:
             await _close(session, loop)
 
 
-async def _close(session: aiohttp.ClientSession, loop: asyncio.AbstractEventLoop) -> None:
+async def _close(session: aiohttp.ClientSession | Pool, loop: asyncio.AbstractEventLoop
+                 ) -> None:
     if loop.is_closed():
-        _close_orphaned_sockets(session)
+        if isinstance(session, Pool):
+            _close_sockets(session.transports())
+        else:
+            _close_orphaned_sockets(session)
     await session.close()
 
 
-def _let_go(response: aiohttp.ClientResponse) -> None:
+def _let_go(response: aiohttp.ClientResponse | Response) -> None:
     """Forget the connection of a response whose event loop is closed: neither can
     release it (that goes through the loop), and aiohttp's finalizer would warn of an
     unclosed connection. Its socket stays in the connector's in-use set, where
-    ``_close_orphaned_sockets`` closes it. Reads aiohttp's private state, as that does."""
+    ``_close_orphaned_sockets`` closes it. Reads aiohttp's private state, as that does.
+    (A pool's response forgets its connection: the pool closes its socket.)"""
+    if isinstance(response, Response):
+        response.let_go()
+        return
     connection = response.connection
     if connection is not None:
         connection._protocol = None
@@ -186,10 +222,16 @@ def _close_orphaned_sockets(session: aiohttp.ClientSession) -> None:
         entry[0] for entries in getattr(connector, "_conns", {}).values() for entry in entries
     ]
     protocols += list(getattr(connector, "_acquired", ()))
-    for protocol in protocols:
-        transport = getattr(protocol, "transport", None)
+    _close_sockets(getattr(protocol, "transport", None) for protocol in protocols)
+
+
+def _close_sockets(transports: Iterable[Any]) -> None:
+    """Close the sockets of ``transports`` (of a closed event loop) as their
+    ``connection_lost`` step would have (asyncio's socket transports; others are left
+    alone)."""
+    for transport in transports:
         sock = getattr(transport, "_sock", None)
         if sock is None or not hasattr(sock, "close"):
             continue
-        transport._sock = None  # type: ignore[union-attr]
+        transport._sock = None
         sock.close()

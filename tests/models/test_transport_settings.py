@@ -49,7 +49,7 @@ def test_an_unknown_provider_option_lists_the_valid_ones():
 
 async def test_max_connections_bounds_the_connections_to_the_server(tmp_path):
     """More concurrent calls than ``max_connections`` wait for a connection: the limit
-    is the session's (aiohttp's default of 100 unless set, e.g. from TOML)."""
+    is the connection pool's (100 unless set, e.g. from TOML)."""
     from tripwire.config import load_config
 
     path = tmp_path / "t.toml"
@@ -58,8 +58,8 @@ async def test_max_connections_bounds_the_connections_to_the_server(tmp_path):
     model = load_config(path).model("models.m")
     default = OpenAICompatible("http://127.0.0.1:9/v1", None, "m")
     try:
-        assert (await model._get_session()).connector.limit == 500
-        assert (await default._get_session()).connector.limit == 100
+        assert (await model._get_session()).limit == 500  # (the connection pool's)
+        assert (await default._get_session()).limit == 100
     finally:
         await model.aclose()
         await default.aclose()
