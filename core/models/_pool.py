@@ -515,10 +515,12 @@ class Pool:
         oldest = self.loop.time() - KEEPALIVE_SECONDS
         while idle:
             connection = idle.pop()
-            if connection.transport is not None and connection.idle_since > oldest:
+            transport = connection.transport
+            if transport is None or transport.is_closing():
+                continue
+            if connection.idle_since > oldest:
                 return connection
-            if connection.transport is not None:
-                connection.transport.close()
+            transport.close()
         return None
 
     async def _connect(self, origin: Origin, connect: float | None, deadline: float | None
