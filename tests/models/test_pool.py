@@ -155,6 +155,40 @@ async def test_calls_beyond_max_connections_wait_for_a_connection(client):
     assert len({r.peer for r in server.requests}) == 2
 
 
+async def test_a_call_given_up_while_waiting_for_a_connection_leaves_no_slot_taken(client):
+    release = asyncio.Event()
+    async with FakeLLMServer() as server:
+        server.script(Reply(text="first", release=release), Reply(text="third"))
+        async with server.openai(max_connections=1) as model:
+            first = asyncio.ensure_future(collect(model))
+            await asyncio.wait_for(server.held.wait(), 5)
+            second = asyncio.ensure_future(collect(model))  # waits for the one connection
+            for _ in range(5):
+                await asyncio.sleep(0)
+            second.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await second
+            release.set()
+            assert texts(await first) == "first"
+            assert texts(await asyncio.wait_for(collect(model), 5)) == "third"
+    assert len(server.requests) == 2
+
+
+async def test_an_idle_connection_is_kept_no_longer_than_the_keep_alive_time(
+        client, monkeypatch):
+    if client == "aiohttp":
+        pytest.skip("the pool's own setting")
+    async with FakeLLMServer() as server:
+        server.script(Reply(text="one"), Reply(text="two"), Reply(text="three"))
+        async with server.openai() as model:
+            await collect(model)
+            await collect(model)
+            monkeypatch.setattr(_pool, "KEEPALIVE_SECONDS", 0.0)
+            await collect(model)
+    first, second, third = (r.peer for r in server.requests)
+    assert first == second != third
+
+
 async def test_the_whole_call_is_bounded_by_the_total_timeout(client):
     async with FakeLLMServer() as server:
         server.script(Reply(endless=True, event_delay=0.01))
