@@ -67,8 +67,9 @@ def _note(label: str) -> None:
 
 
 def probe(dump_to: str) -> None:
-    """Time aiohttp's reads, writes and handler calls in this process; write the events
-    to ``dump_to`` (JSON) when the process is told to stop (SIGTERM)."""
+    """Time aiohttp's reads, writes and handler calls in this process (and the reads and
+    request writes of the providers' connection pool); write the events to ``dump_to``
+    (JSON) when the process is told to stop (SIGTERM)."""
     from aiohttp import client_proto, http_writer, web_app, web_protocol
 
     write, writelines = http_writer.StreamWriter._write, http_writer.StreamWriter._writelines
@@ -108,6 +109,25 @@ def probe(dump_to: str) -> None:
         return await handle(self, request)
 
     web_app.Application._handle = timed_handle  # type: ignore[method-assign]
+    try:  # the providers' connection pool, where the gateway's upstream calls go
+        from tripwire.models import _pool
+    except ImportError:
+        pass
+    else:
+        send, pool_read = _pool.Connection.send, _pool.Connection.data_received
+
+        def timed_send(self: Any, *args: Any) -> Any:
+            _note("c_write")
+            out = send(self, *args)
+            _note("c_written")
+            return out
+
+        def timed_pool_read(self: Any, data: bytes) -> None:
+            _note("c_read")
+            pool_read(self, data)
+
+        _pool.Connection.send = timed_send  # type: ignore[method-assign]
+        _pool.Connection.data_received = timed_pool_read  # type: ignore[method-assign]
 
     def dump(*_: Any) -> None:
         Path(dump_to).write_text(json.dumps(EVENTS))
