@@ -90,14 +90,17 @@ _REFERENCE_BEFORE_INTL = re.compile(
     r"|del tipo|ad esempio|per esempio|ad es\.|por exemplo|p\. ?ex\.|do tipo|(?<=[(\s])ex\.:?"
     r"|bijvoorbeeld|bijv\.|bv\.|zoals|например|к примеру|örneğin|mesela"
     r"|مثلا|مثلاً|على سبيل المثال|예를 들어|예컨대"
-    r"|(?:wie|comme|como|come|как|مثل)(?=\s*[\"'“‘«„「『:：]))"
+    r"|(?:wie|comme|como|come|как|مثل|la frase|a frase|la phrase|le texte|la mention"
+    r"|die phrase|den satz|der satz|den text|die zeile|el texto|o texto|il testo|de zin"
+    r"|de tekst|фразу|фраза|текст|строку|العبارة|عبارة|cümle|ifade)(?=\s*[\"'“‘«„「『:：]))"
     r"|例如|比如|诸如|譬如|例えば|たとえば|像(?=\s*[\"“「『]))"
     r"[\s:：,，、\"'“‘«„「『`(-]*$",
     re.I,
 )
 _DESCRIBED_AFTER_INTL = re.compile(
     r"^[^\s]{0,60}?[\"”’»)]?\s+(?:gibi|benzeri|türünden|tarzında)(?![^\W\d_])"
-    r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:のような|みたいな|といった|などの|等の|같은|와 같은|과 같은|처럼"
+    r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:のような|みたいな|といった|などの|等の|という|と書|と記|같은|와 같은|과 같은|처럼"
+    r"|라는 문장|라는 문구|이라는"
     r"|등의|之类|之類|这样的|這樣的|这类|此类|等)",
     re.I,
 )
@@ -212,9 +215,27 @@ _NEGATION_BEFORE = re.compile(
     re.I)
 
 
+#: A negation over a verb of asking right before a hit ("IT will never ask you to
+#: reply with your password", "wir werden Sie nie bitten, ...", "ne vous demandera
+#: jamais de ...", "nunca le pediremos que ..."): the hit is what nobody will ask for,
+#: a warning to the reader.
+_NEGATED_ASK = re.compile(
+    r"(?<![^\W\d_])(?:not|never|n't|ne|nie|niemals|jamais|nunca|jamás|mai|não|nao|nooit"
+    r"|никогда|не)\s+(?:[^\W\d_]+\s+){0,3}?"
+    r"(?:ask|asks|request|requests|require|requires|bitten|fragen|auffordern|demander"
+    r"|demandera|demanderons|demandons|pedir|pedirá|pediremos|pedimos|pide|pediría|chiedere"
+    r"|chiederà|chiederemo|chiediamo|pede|pedirão|vragen|vraagt|vragen|попросит|попросим"
+    r"|просим|просит|попросят|спросит)(?![^\W\d_])"
+    r"(?:\s+(?:[^\W\d_]+\s+){0,3}?)?[\s,]*(?:to|for|um|zu|de|d'|que|di|a|om|te)?\s*$"
+    r"|(?:决不会|绝不会|从不|不会)(?:要求|让)[^。！？\n]{0,8}$",
+    re.I)
+
+
 def negated(text: str, start: int) -> bool:
-    """Whether a negation comes right before ``text[start:]`` (the verb of a hit)."""
-    return _NEGATION_BEFORE.search(text, max(0, start - 16), start) is not None
+    """Whether a negation comes right before ``text[start:]`` (the verb of a hit), or a
+    negated verb of asking does ("will never ask you to ...")."""
+    return (_NEGATION_BEFORE.search(text, max(0, start - 16), start) is not None
+            or _NEGATED_ASK.search(text, max(0, start - 48), start) is not None)
 
 
 def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]],

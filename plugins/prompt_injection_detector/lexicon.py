@@ -1257,37 +1257,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "acceptable use|ai usage policy|ai policy|untrusted|incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "incident report|post incident|audit report|audit finding|lessons learned|use of ai|use of generative ai|ai use |acceptable use|ai usage policy|ai policy|untrusted|incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "nutzungsrichtlinie|ki richtlinie|nicht vertrauenswürdig|vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "pentest bericht|prüfbericht|einsatz generativer ki|einsatz von ki|einsatz der ki|nutzung von ki|ki nutzung|ki einsatz|nutzungsrichtlinie|ki richtlinie|nicht vertrauenswürdig|vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "",
-        "fr": "politique d'utilisation|charte d'utilisation|non fiable|retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "compte rendu d'incident|rapport d'audit|utilisation de l'ia|usage de l'ia|utilisation des outils d'ia|politique d'utilisation|charte d'utilisation|non fiable|retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "",
-        "es": "política de uso|no confiable|no fiable|informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "informe de auditoría|uso de la ia|uso de ia |uso de herramientas de ia|política de uso|no confiable|no fiable|informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad",
-        "it": "policy di utilizzo|politica di utilizzo|non attendibil|rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "rapporto di audit|uso dell'ia|utilizzo dell'ia|uso di strumenti di ia|policy di utilizzo|politica di utilizzo|non attendibil|rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza",
-        "pt": "política de uso|não confiáve|nao confiave|relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "relatório de auditoria|uso de ia |uso da ia|uso de ferramentas de ia|política de uso|não confiáve|nao confiave|relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "",
-        "nl": "gebruiksbeleid|beleid ai|onbetrouwba|niet vertrouwd|incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "auditrapport|gebruik van ai|gebruik van generatieve ai|gebruiksbeleid|beleid ai|onbetrouwba|niet vertrouwd|incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
-        "ru": "политика использования|недоверенн|ненадёжн|разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "отчёт о тестировании|отчет о тестировании|использование ии|использования ии|использовании ии|политика использования|недоверенн|ненадёжн|разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "",
-        "zh": "使用规范|使用政策|不可信|事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "使用ai|ai使用|人工智能的使用|使用规范|使用政策|不可信|事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection",
-        "ja": "利用ガイドライン|利用方針|信頼できない|インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "事後報告|ai利用|aiの利用|生成aiの利用|利用ガイドライン|利用方針|信頼できない|インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
-        "ko": "이용 지침|사용 정책|신뢰할 수 없|사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "사후 보고|ai 사용|ai 활용|인공지능 활용|이용 지침|사용 정책|신뢰할 수 없|사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고",
-        "ar": "سياسة استخدام|غير موثوق|تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "استخدام الذكاء الاصطناعي|سياسة استخدام|غير موثوق|تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
-        "tr": "kullanım politikası|güvenilmez|olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "yapay zeka kullanımı|yapay zekâ kullanımı|yz kullanımı|kullanım politikası|güvenilmez|olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }

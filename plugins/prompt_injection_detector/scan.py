@@ -79,6 +79,11 @@ class Hit:
     #: its framing made it weigh less (quoted, given as an example, in a text about
     #: attacks, declined): the rules read it as discussed, not made
     framed: bool = False
+    #: how much its framing let it count (``context.context_factor`` and the rest: 1
+    #: unframed); at or under ``DISCUSSED_FRAME`` it is a quotation or a retelling
+    frame: float = 1.0
+    #: where the quotation it is in starts (-1: in none)
+    quote: int = -1
 
 
 @attrs.frozen
@@ -105,6 +110,9 @@ class Analysis:
         return tuple(sorted(best.values(), key=lambda d: (d.start, d.end, TYPES.index(d.type))))
 
 
+#: A hit whose framing lets it count this much or less (quoted, an example, retold,
+#: a line of a play) is read as discussed: see ``Scanner._score``.
+DISCUSSED_FRAME: Final = 0.7
 #: The model's rule: a hit of it is the model's verdict on the stretch it scored.
 MODEL_RULE: Final = Rule("model", {}, re.compile(""), ())
 #: The weight of a model hit at the model's threshold, and at probability 1.
@@ -259,7 +267,8 @@ class Scanner:
             bonus = EVASION_BONUS if evasive else 1.0
             weights = {t: min(0.98, w * factor * bonus)
                        for t, w in rule.weights.items() if t in self.types}
-            hits.append(Hit(rule, start, end, weights, evasive, frame < 1.0))
+            quote = next((qs for qs, qe in quoted if qs <= start and end <= qe), -1)
+            hits.append(Hit(rule, start, end, weights, evasive, frame < 1.0, frame, quote))
         if depth < MAX_DEPTH:
             for start, end, decoded in find_payloads(text, budget):
                 inner: list[Hit] = []
@@ -383,18 +392,50 @@ class Scanner:
         self._match(self._candidates(words), View(rotated, plain), text, found, evasive=True)
 
     def _score(self, hits: list[Hit]) -> dict[str, float]:
+        """Each type's score: the strongest hit of each family, combined as independent
+        evidence (``_combined``). Hits read as discussed (``DISCUSSED_FRAME``: quoted,
+        given as an example, retold) add up only with the hits of their own quotation:
+        a text is scored with what it says outside quotations and, at most, one of its
+        quotations (the one that scores highest), and the discussed hits outside any
+        quotation count as one piece of evidence a type, the strongest, corroborating
+        no other type. Three attacks quoted in a list of test cases, or retold in an
+        incident report, are one discussion, not three attacks; one quotation that
+        says several things to the model is read whole."""
+        made: list[Hit] = []
+        regions: dict[int, list[Hit]] = {}
+        told: dict[str, float] = {}
+        for h in hits:
+            if h.frame > DISCUSSED_FRAME:
+                made.append(h)
+            elif h.quote >= 0:
+                regions.setdefault(h.quote, []).append(h)
+            else:
+                for t, w in h.weights.items():
+                    told[t] = max(told.get(t, 0.0), w)
+        scores = self._combined(made, told)
+        for region in regions.values():
+            for t, v in self._combined(made + region, told).items():
+                scores[t] = max(scores[t], v)
+        return scores
+
+    def _combined(self, hits: list[Hit], told: Mapping[str, float]) -> dict[str, float]:
+        """The scores of ``hits`` (the strongest of each family, as independent
+        evidence; a type at 0.5 or more corroborates the others) and of ``told``, the
+        strongest discussed hit outside quotations by type (one more piece of
+        evidence, which corroborates nothing)."""
         best: dict[tuple[str, str], float] = {}
         for h in hits:
             for t, w in h.weights.items():
                 key = (t, h.rule.name)
                 if w > best.get(key, 0.0):
                     best[key] = w
-        raw = dict.fromkeys(self.types, 0.0)
+        made = dict.fromkeys(self.types, 0.0)
         for (t, _), w in best.items():
-            raw[t] = 1.0 - (1.0 - raw[t]) * (1.0 - w)
+            made[t] = 1.0 - (1.0 - made[t]) * (1.0 - w)
         scores = {}
-        for t, s in raw.items():
-            corroborating = min(2, sum(1 for u, v in raw.items() if u != t and v >= 0.5))
+        for t, s in made.items():
+            s = 1.0 - (1.0 - s) * (1.0 - told.get(t, 0.0))
+            corroborating = min(2, sum(1 for u, v in made.items() if u != t and v >= 0.5))
             if s >= 0.4 and corroborating:
                 s = 1.0 - (1.0 - s) * (0.85 ** corroborating)
             scores[t] = round(min(1.0, s), 4)
