@@ -34,7 +34,7 @@ def build(lang):
         assert ch in CHANNELS, (lang, i, ch)
         assert label in ("attack", "benign"), (lang, i, label)
         assert cat in (ATTACK if label == "attack" else BENIGN), (lang, i, cat)
-        text = text.strip("\n")
+        text = text.strip()
         assert text and text not in seen, (lang, i, text[:60])
         seen.add(text)
         out.append({"id": "inj-train3-%s-%04d" % (lang, i), "lang": lang, "channel": ch,
