@@ -92,7 +92,14 @@ _REFERENCE_BEFORE_INTL = re.compile(
     r"|مثلا|مثلاً|على سبيل المثال|예를 들어|예컨대"
     r"|(?:wie|comme|como|come|как|مثل|la frase|a frase|la phrase|le texte|la mention"
     r"|die phrase|den satz|der satz|den text|die zeile|el texto|o texto|il testo|de zin"
-    r"|de tekst|фразу|фраза|текст|строку|العبارة|عبارة|cümle|ifade)(?=\s*[\"'“‘«„「『:：]))"
+    r"|de tekst|фразу|фраза|текст|строку|العبارة|عبارة|cümle|ifade"
+    # a verb of writing or saying, or "the classic", right before a quotation: it is cited
+    r"|stand|hieß es|lautete|lautet|klassiker|disait|indiquait|était écrit|classique"
+    r"|decía|ponía|clásico|clásica|diceva|c'era scritto|classico|classica|dizia"
+    r"|estava escrito|clássico|clássica|stond|luidde|klassieke|classic"
+    r"|написано|говорилось|гласил[аио]?|классическ\w+|كتب فيها|مكتوب|الكلاسيكي)"
+    r"(?=\s*[\"'“‘«„「『:：]))"
+    r"|写着|写上|写有|写道|写了|字样为|经典的|经典"
     r"|例如|比如|诸如|譬如|例えば|たとえば|像(?=\s*[\"“「『]))"
     r"[\s:：,，、\"'“‘«„「『`(-]*$",
     re.I,
@@ -100,7 +107,9 @@ _REFERENCE_BEFORE_INTL = re.compile(
 _DESCRIBED_AFTER_INTL = re.compile(
     r"^[^\s]{0,60}?[\"”’»)]?\s+(?:gibi|benzeri|türünden|tarzında)(?![^\W\d_])"
     r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:のような|みたいな|といった|などの|等の|という|と書|と記|같은|와 같은|과 같은|처럼"
-    r"|라는 문장|라는 문구|이라는"
+    r"|라는 문장|라는 문구|이라는|는 문장|라고 적|이라고 적|라고 써"
+    r"|(?:yazıyordu|yazıyor|yazan|yazılı|diyordu|diyen|yazılmıştı|ifadesi|cümlesi))"
+    r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:的字样|这句话|一句话"
     r"|등의|之类|之類|这样的|這樣的|这类|此类|等)",
     re.I,
 )
@@ -244,13 +253,17 @@ def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]
     Reported speech (``reported``) frames a hit only in a text about attacks (``meta``):
     elsewhere "the administrator has instructed the assistant to ..." is how a fake
     authority speaks."""
-    in_quote = any(qs <= start and end <= qe for qs, qe in quoted)
-    before = (_REFERENCE_BEFORE.search(text, max(0, start - 80), start) is not None
-              or _REFERENCE_BEFORE_INTL.search(text, max(0, start - 80), start) is not None
+    quote = next(((qs, qe) for qs, qe in quoted if qs <= start and end <= qe), None)
+    in_quote = quote is not None
+    # (a marker right before a quotation, or right after it, frames all of it)
+    heads = {start} if quote is None else {start, quote[0] + 1}
+    before = (any(_REFERENCE_BEFORE.search(text, max(0, h - 80), h) is not None
+                  or _REFERENCE_BEFORE_INTL.search(text, max(0, h - 80), h) is not None
+                  for h in heads)
               or meta and reported(text, start, end))
-    tail = text[end:end + 80]
-    after = (_DESCRIBED_AFTER.search(tail) is not None
-             or _DESCRIBED_AFTER_INTL.search(tail) is not None)
+    tails = [text[end:end + 80]] + ([] if quote is None else [text[quote[1] - 1:quote[1] + 80]])
+    after = any(_DESCRIBED_AFTER.search(tail) is not None
+                or _DESCRIBED_AFTER_INTL.search(tail) is not None for tail in tails)
     if in_quote:
         outside = sum(1 for _ in re.finditer(r"\w+", text[:start] + " " + text[end:]))
         if outside < 3:  # quotes around the whole message are no frame

@@ -25,7 +25,7 @@ def dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
     around them make the writer's own, the reader's paperwork, an address's label or a
     document's title."""
     return _headings_dropped(text, _notices_dropped(
-        text, _addresses_dropped(_own_prompts_dropped(occurrences))))
+        text, _addresses_dropped(_qualifiers_dropped(text, _own_prompts_dropped(occurrences)))))
 
 
 #: Concepts naming the agent's instructions, which a determiner right before makes
@@ -42,6 +42,28 @@ def _own_prompts_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
         return occurrences
     return [o for o in occurrences if o.concept not in _OWNABLE or o.positional
             or not any(0 <= o.start - d.end <= 12 for d in owned)]
+
+
+def _qualifiers_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
+    """``occurrences`` without a word for approval right before a word for an AI (the
+    rest of its word and a space or a "的" between them: "approved assistants",
+    "freigegebene KI-Assistenten", "одобренных ассистентов", "公司批准的AI工具"): it says
+    which tools a policy allows, it claims no authority over the model."""
+    ais = [o for o in occurrences if o.concept == "AI"]
+    if not ais:
+        return occurrences
+    return [o for o in occurrences if o.concept not in _QUALIFYING
+            or not any(0 <= a.start - o.end <= 8
+                       and _ATTRIBUTE_GAP.fullmatch(text, o.end, a.start) for a in ais)]
+
+
+#: What may come between a word for approval and the AI it qualifies: the rest of the
+#: word (an ending), a space or hyphen, Chinese "的".
+_ATTRIBUTE_GAP: Final = re.compile(r"[^\W\d_]{0,5}[\s-]?的?")
+
+
+#: Concepts that, right before a word for an AI, qualify it.
+_QUALIFYING: Final = frozenset({"AUTHZ", "PERMIT"})
 
 
 def _addresses_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
