@@ -94,7 +94,7 @@ _REFERENCE_BEFORE_INTL = re.compile(
     r"|die phrase|den satz|der satz|den text|die zeile|el texto|o texto|il testo|de zin"
     r"|de tekst|фразу|фраза|текст|строку|العبارة|عبارة|cümle|ifade"
     # a verb of writing or saying, or "the classic", right before a quotation: it is cited
-    r"|stand|hieß es|lautete|lautet|klassiker|disait|indiquait|était écrit|classique"
+    r"|that read|which read|that reads|which reads|it read|it reads|stand|hieß es|lautete|lautet|klassiker|disait|indiquait|était écrit|classique"
     r"|decía|ponía|clásico|clásica|diceva|c'era scritto|classico|classica|dizia"
     r"|estava escrito|clássico|clássica|stond|luidde|klassieke|classic"
     r"|написано|говорилось|гласил[аио]?|классическ\w+|كتب فيها|مكتوب|الكلاسيكي)"
@@ -123,7 +123,10 @@ _DESCRIBED_AFTER_INTL = re.compile(
 _REPORTED_BEFORE = re.compile(
     r"(?<![^\W\d_])(?:told|tells|telling|asked|asks|asking|instructed|instructs|instructing"
     r"|directed|directing|ordered|ordering|urged|urging|demanded|demanding|requested"
-    r"|requesting|commanded|tricked|tricking|persuaded|pushed|nudged|tried to (?:get|make"
+    r"|requesting|commanded|tricked|tricking|persuaded|pushed|nudged|said|wrote|stated|claimed"
+    r"|sagte|schrieb|behauptete|disait|écrivait|affirmait|a dit|a écrit|decía|dijo|escribió"
+    r"|afirmaba|diceva|disse|scrisse|dizia|escreveu|zei|schreef|beweerde|сказал[аио]?"
+    r"|написал[аио]?|утверждал[аио]?|говорил[аио]?|tried to (?:get|make"
     r"|convince|trick)|tries to (?:get|make|convince|trick)"
     r"|forderte|fordert|aufforderte|auffordert|aufgefordert|verlangte|verlangt|bat|bittet"
     r"|gebeten|anwies|angewiesen|befahl|befiehlt|verleitete|verleitet"
