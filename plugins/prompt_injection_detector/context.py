@@ -41,7 +41,8 @@ META = re.compile(
     r"|dialogue|exchange))(?![a-z])"
 )
 _REFERENCE_BEFORE = re.compile(
-    r"(?<![^\W\d_])(?:like|such as|e\.?g\.?|i\.?e\.?|for example|for instance|called|named|the phrase"
+    # (not a word of a domain name or an address: "company.example")
+    r"(?<![^\W\d_])(?<![.@])(?:like|such as|e\.?g\.?|i\.?e\.?|for example|for instance|called|named|the phrase"
     r"|the string|the text|the words?|the sentence|the line|saying|says|said|say|containing"
     r"|contains|including|includes|something like|stuff like|attempts? (?:like|to)"
     r"|tries to|tried to|trying to|try to|trick(?:s|ed)? (?:the |an? )?(?:model|ai|llm|bot"

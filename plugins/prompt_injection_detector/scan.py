@@ -79,8 +79,9 @@ class Hit:
     #: its framing made it weigh less (quoted, given as an example, in a text about
     #: attacks, declined): the rules read it as discussed, not made
     framed: bool = False
-    #: how much its framing let it count (``context.context_factor`` and the rest: 1
-    #: unframed); at or under ``DISCUSSED_FRAME`` it is a quotation or a retelling
+    #: how much its framing let it count (``context.context_factor``, a text about
+    #: attacks and the rest: 1 unframed); at or under ``DISCUSSED_FRAME`` it is
+    #: discussed: quoted, an example, retold, a concept in a text about attacks
     frame: float = 1.0
     #: where the quotation it is in starts (-1: in none)
     quote: int = -1
@@ -403,7 +404,7 @@ class Scanner:
         says several things to the model is read whole."""
         made: list[Hit] = []
         regions: dict[int, list[Hit]] = {}
-        told: dict[str, float] = {}
+        told: dict[str, tuple[str, float]] = {}
         for h in hits:
             if h.frame > DISCUSSED_FRAME:
                 made.append(h)
@@ -411,18 +412,20 @@ class Scanner:
                 regions.setdefault(h.quote, []).append(h)
             else:
                 for t, w in h.weights.items():
-                    told[t] = max(told.get(t, 0.0), w)
+                    if w > told.get(t, ("", 0.0))[1]:
+                        told[t] = (h.rule.name, w)
         scores = self._combined(made, told)
         for region in regions.values():
             for t, v in self._combined(made + region, told).items():
                 scores[t] = max(scores[t], v)
         return scores
 
-    def _combined(self, hits: list[Hit], told: Mapping[str, float]) -> dict[str, float]:
+    def _combined(self, hits: list[Hit], told: Mapping[str, tuple[str, float]]
+                  ) -> dict[str, float]:
         """The scores of ``hits`` (the strongest of each family, as independent
         evidence; a type at 0.5 or more corroborates the others) and of ``told``, the
-        strongest discussed hit outside quotations by type (one more piece of
-        evidence, which corroborates nothing)."""
+        family and weight of the strongest discussed hit outside quotations by type
+        (as a hit of its family, corroborating nothing)."""
         best: dict[tuple[str, str], float] = {}
         for h in hits:
             for t, w in h.weights.items():
@@ -432,9 +435,15 @@ class Scanner:
         made = dict.fromkeys(self.types, 0.0)
         for (t, _), w in best.items():
             made[t] = 1.0 - (1.0 - made[t]) * (1.0 - w)
+        for t, (family, w) in told.items():
+            if w > best.get((t, family), 0.0):
+                best[t, family] = w
+        raw = dict.fromkeys(self.types, 0.0)
+        for (t, _), w in best.items():
+            if t in raw:
+                raw[t] = 1.0 - (1.0 - raw[t]) * (1.0 - w)
         scores = {}
-        for t, s in made.items():
-            s = 1.0 - (1.0 - s) * (1.0 - told.get(t, 0.0))
+        for t, s in raw.items():
             corroborating = min(2, sum(1 for u, v in made.items() if u != t and v >= 0.5))
             if s >= 0.4 and corroborating:
                 s = 1.0 - (1.0 - s) * (0.85 ** corroborating)
