@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from tripwire.guards.verdicts import Detection
+from tripwire.plugins.prompt_injection_detector import readers
 from tripwire.plugins.prompt_injection_detector.classifier import Classifier
 from tripwire.plugins.prompt_injection_detector.context import (
     META,
@@ -123,8 +124,10 @@ MODEL_WEIGHT: Final = (0.7, 0.95)
 MODEL_GATE: Final = 0.7
 #: The model's threshold in a channel where it needs more than its own: an assistant
 #: turn of the caller's history is first-person talk about what the assistant can and
-#: cannot do, a kind of text the model was not trained on.
-MODEL_THRESHOLDS: Final = {"assistant": 0.9, "document": 0.85}
+#: cannot do, a kind of text the model was not trained on; documents and tool results
+#: are where benign text most often reads like an instruction (manuals, READMEs with
+#: install commands, logs, policies).
+MODEL_THRESHOLDS: Final = {"assistant": 0.9, "document": 0.85, "tool-result": 0.8}
 #: What a model hit weighs in a text about attacks: the model does not tell quoting an
 #: attack from making one, so there it adds to the rules' evidence and never flags alone.
 MODEL_DISCUSSED: Final = 0.5
@@ -301,6 +304,8 @@ class Scanner:
         rules = self._score(hits)
         if max(rules.values(), default=0.0) >= MODEL_GATE or any(h.framed for h in hits):
             return
+        if occurrences and _retracted(plain.text, occurrences):
+            return
         kind = max((t for t in self.types if rules.get(t, 0.0) > 0),
                    key=lambda t: rules[t], default="injection")
         if kind not in self.types:
@@ -462,6 +467,18 @@ _SPLIT_EXTRA: Final = frozenset(
 #: Words whose ROT13 form in a text makes reading it as ROT13 worthwhile.
 _ROT13_HINTS: Final = ("ignore", "disregard", "instruction", "system", "prompt", "reveal",
                        "forget", "jailbreak", "mode", "password", "send")
+
+
+def _retracted(text: str, occurrences: Sequence[Occurrence]) -> bool:
+    """Whether the rules read an "ignore" of ``text`` as the reader's business (its
+    object a warning, something sent or said earlier, a password; told to a group of
+    people: ``readers``): the words of an override, read as a retraction, which the
+    model (it does not tell one from the other) is not asked to weigh again."""
+    ignores = sum(1 for o in occurrences if o.concept == "IGNORE")
+    if not ignores:
+        return False
+    return sum(1 for o in readers.dropped(text, list(occurrences))
+               if o.concept == "IGNORE") < ignores
 
 
 def _label_end(text: str, start: int, end: int) -> int:
