@@ -373,7 +373,7 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     # -- a note to the AI inside a text the user asks to have summarised or translated
     concept_rule("concept-smuggled", {DATA: 0.76}, "PROCESS", "AICOLON|AIINSTR",
                  "SECRET|REVEAL|SEND|IGNORE|TOOLCALL|DELETE|NOTELL|SYSPROMPT", window=500,
-                 across_quotes=True, across_lines=True),
+                 across_quotes=True, across_lines=True, indirect=0.85),
     # -- the rules of whoever deployed the assistant, set aside or lifted
     concept_rule("concept-override", {INJ: 0.78}, "IGNORE|UNBOUND|REVOKED", "OPERATOR", "INSTR",
                  window=60),
