@@ -76,6 +76,10 @@ FOLDS = 5
 SEED = 28
 STEPS = 100
 LR = 0.1
+#: How much more a benign example weighs than an attack, classes balanced
+#: (``--benign-weight``): more pulls the model's probabilities on text like the benign
+#: texts down, at the cost of some attacks.
+BENIGN_WEIGHT = 1.0
 
 
 def records() -> list[dict[str, Any]]:
@@ -188,14 +192,16 @@ def examples(feats: Features, rows: list[int], model: Classifier | None
 
 
 def fit(xs: list[tuple[np.ndarray, np.ndarray]], y: np.ndarray) -> Classifier:
-    """Logistic regression by full-batch Adam, classes weighted to balance."""
+    """Logistic regression by full-batch Adam, classes weighted to balance (the benign
+    class ``BENIGN_WEIGHT`` times more)."""
     lengths = np.array([len(i) for i, _ in xs])
     idx = np.concatenate([i for i, _ in xs])
     val = np.concatenate([v for _, v in xs]).astype(np.float64)
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     row = np.repeat(np.arange(len(xs)), lengths)
     pos = y.sum()
-    cw = np.where(y > 0, len(y) / (2 * max(pos, 1)), len(y) / (2 * max(len(y) - pos, 1)))
+    cw = np.where(y > 0, len(y) / (2 * max(pos, 1)),
+                  BENIGN_WEIGHT * len(y) / (2 * max(len(y) - pos, 1)))
     w = np.zeros(1 << BITS)
     b = 0.0
     m = np.zeros_like(w)
@@ -345,6 +351,7 @@ def new_model(recs: list[dict[str, Any]], feats: Features, files: str, threshold
 
 
 def main() -> None:
+    global BENIGN_WEIGHT
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cv", action="store_true", help="print cross-validated numbers")
     parser.add_argument("--write", action="store_true", help="train on all and write weights")
@@ -362,7 +369,13 @@ def main() -> None:
                         help="which cross-validations, in order: fold (random), files (whole "
                              "files), group (each file), lang (each language); default "
                              "fold,files,lang")
+    parser.add_argument("--benign-weight", type=float, default=BENIGN_WEIGHT,
+                        help="how much more a benign example weighs than an attack, "
+                             f"classes balanced (default {BENIGN_WEIGHT})")
     args = parser.parse_args()
+    if args.benign_weight <= 0:
+        parser.error(f"--benign-weight must be positive, not {args.benign_weight}")
+    BENIGN_WEIGHT = args.benign_weight
     recs = records()
     strata: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in recs:

@@ -373,7 +373,7 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
     # -- a note to the AI inside a text the user asks to have summarised or translated
     concept_rule("concept-smuggled", {DATA: 0.76}, "PROCESS", "AICOLON|AIINSTR",
                  "SECRET|REVEAL|SEND|IGNORE|TOOLCALL|DELETE|NOTELL|SYSPROMPT", window=500,
-                 across_quotes=True, across_lines=True),
+                 across_quotes=True, across_lines=True, indirect=0.85),
     # -- the rules of whoever deployed the assistant, set aside or lifted
     concept_rule("concept-override", {INJ: 0.78}, "IGNORE|UNBOUND|REVOKED", "OPERATOR", "INSTR",
                  window=60),
@@ -394,6 +394,30 @@ CONCEPT_RULES: Final[tuple[ConceptRule, ...]] = (
 #: An AI addressed by name: the AI term followed by a colon or comma (``KI-Agenten:``).
 _ADDRESS_AFTER = re.compile(r"(?:さん|様|さま|くん|ちゃん|님)?(?:へ|に|에게|께)?"
                             r"[ \t]{0,2}[)\]】]?[ \t]{0,2}[:：,，]")
+
+
+#: Where a phrase may start: a line, a sentence, a bracket or quotation, a clause.
+_PHRASE_START = re.compile(r"[\n.!?;:(\[{«“\"<>—–。！？；：（【「『]")
+#: Words before an AI's name in a phrase that addresses it ("note to the AI:", "Hinweis
+#: an die KI:", "message to all AI agents reading this:").
+_ADDRESS_WORDS: Final = 5
+
+
+def _addressing(text: str, start: int) -> bool:
+    """Whether the AI named at ``start`` (with a colon or comma after it) starts a
+    phrase of its own, a few words at most from where its line, sentence, bracket or
+    clause starts: an address ("KI-Agent:", "Hinweis an die KI:"), not a word for an AI
+    ending a longer sentence before a colon ("instructions aimed at the assistant: each
+    action ...", which goes on to explain)."""
+    head = max(0, start - 200)
+    cut = None
+    for m in _PHRASE_START.finditer(text, head, start):
+        cut = m
+    lead = text[cut.end() if cut else head:start]
+    if cut is None and head > 0:
+        return False
+    return len(lead.split()) <= _ADDRESS_WORDS or _UNSPACED.search(lead) is not None \
+        and len(lead) <= 3 * _ADDRESS_WORDS
 
 
 class ConceptMatcher:
@@ -455,7 +479,7 @@ class ConceptMatcher:
                 continue
             found.append(Occurrence(concept, start, end, positional=concept == "SYSPROMPT"
                                     and _POSITIONAL.search(text, start, end) is not None))
-            if concept == "AI" and _ADDRESS_AFTER.match(text, end):
+            if concept == "AI" and _ADDRESS_AFTER.match(text, end) and _addressing(text, start):
                 found.append(Occurrence("AICOLON", start, end))
         for concept, pattern in self.shapes.items():
             if any(hint in text for hint in _SHAPE_HINTS.get(concept, ("",))):

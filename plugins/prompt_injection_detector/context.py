@@ -41,7 +41,8 @@ META = re.compile(
     r"|dialogue|exchange))(?![a-z])"
 )
 _REFERENCE_BEFORE = re.compile(
-    r"(?<![^\W\d_])(?:like|such as|e\.?g\.?|i\.?e\.?|for example|for instance|called|named|the phrase"
+    # (not a word of a domain name or an address: "company.example")
+    r"(?<![^\W\d_])(?<![.@])(?:like|such as|e\.?g\.?|i\.?e\.?|for example|for instance|called|named|the phrase"
     r"|the string|the text|the words?|the sentence|the line|saying|says|said|say|containing"
     r"|contains|including|includes|something like|stuff like|attempts? (?:like|to)"
     r"|tries to|tried to|trying to|try to|trick(?:s|ed)? (?:the |an? )?(?:model|ai|llm|bot"
@@ -90,14 +91,26 @@ _REFERENCE_BEFORE_INTL = re.compile(
     r"|del tipo|ad esempio|per esempio|ad es\.|por exemplo|p\. ?ex\.|do tipo|(?<=[(\s])ex\.:?"
     r"|bijvoorbeeld|bijv\.|bv\.|zoals|например|к примеру|örneğin|mesela"
     r"|مثلا|مثلاً|على سبيل المثال|예를 들어|예컨대"
-    r"|(?:wie|comme|como|come|как|مثل)(?=\s*[\"'“‘«„「『:：]))"
+    r"|(?:wie|comme|como|come|как|مثل|la frase|a frase|la phrase|le texte|la mention"
+    r"|die phrase|den satz|der satz|den text|die zeile|el texto|o texto|il testo|de zin"
+    r"|de tekst|фразу|фраза|текст|строку|العبارة|عبارة|cümle|ifade"
+    # a verb of writing or saying, or "the classic", right before a quotation: it is cited
+    r"|that read|which read|that reads|which reads|it read|it reads|stand|hieß es|lautete|lautet|klassiker|disait|indiquait|était écrit|classique"
+    r"|decía|ponía|clásico|clásica|diceva|c'era scritto|classico|classica|dizia"
+    r"|estava escrito|clássico|clássica|stond|luidde|klassieke|classic"
+    r"|написано|говорилось|гласил[аио]?|классическ\w+|كتب فيها|مكتوب|الكلاسيكي)"
+    r"(?=\s*[\"'“‘«„「『:：]))"
+    r"|写着|写上|写有|写道|写了|字样为|经典的|经典"
     r"|例如|比如|诸如|譬如|例えば|たとえば|像(?=\s*[\"“「『]))"
     r"[\s:：,，、\"'“‘«„「『`(-]*$",
     re.I,
 )
 _DESCRIBED_AFTER_INTL = re.compile(
     r"^[^\s]{0,60}?[\"”’»)]?\s+(?:gibi|benzeri|türünden|tarzında)(?![^\W\d_])"
-    r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:のような|みたいな|といった|などの|等の|같은|와 같은|과 같은|처럼"
+    r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:のような|みたいな|といった|などの|等の|という|と書|と記|같은|와 같은|과 같은|처럼"
+    r"|라는 문장|라는 문구|이라는|는 문장|라고 적|이라고 적|라고 써"
+    r"|(?:yazıyordu|yazıyor|yazan|yazılı|diyordu|diyen|yazılmıştı|ifadesi|cümlesi))"
+    r"|^[^」』\"”’»\n]{0,20}[」』\"”’»)]\s*(?:的字样|这句话|一句话"
     r"|등의|之类|之類|这样的|這樣的|这类|此类|等)",
     re.I,
 )
@@ -111,7 +124,10 @@ _DESCRIBED_AFTER_INTL = re.compile(
 _REPORTED_BEFORE = re.compile(
     r"(?<![^\W\d_])(?:told|tells|telling|asked|asks|asking|instructed|instructs|instructing"
     r"|directed|directing|ordered|ordering|urged|urging|demanded|demanding|requested"
-    r"|requesting|commanded|tricked|tricking|persuaded|pushed|nudged|tried to (?:get|make"
+    r"|requesting|commanded|tricked|tricking|persuaded|pushed|nudged|said|wrote|stated|claimed"
+    r"|sagte|schrieb|behauptete|disait|écrivait|affirmait|a dit|a écrit|decía|dijo|escribió"
+    r"|afirmaba|diceva|disse|scrisse|dizia|escreveu|zei|schreef|beweerde|сказал[аио]?"
+    r"|написал[аио]?|утверждал[аио]?|говорил[аио]?|tried to (?:get|make"
     r"|convince|trick)|tries to (?:get|make|convince|trick)"
     r"|forderte|fordert|aufforderte|auffordert|aufgefordert|verlangte|verlangt|bat|bittet"
     r"|gebeten|anwies|angewiesen|befahl|befiehlt|verleitete|verleitet"
@@ -212,9 +228,27 @@ _NEGATION_BEFORE = re.compile(
     re.I)
 
 
+#: A negation over a verb of asking right before a hit ("IT will never ask you to
+#: reply with your password", "wir werden Sie nie bitten, ...", "ne vous demandera
+#: jamais de ...", "nunca le pediremos que ..."): the hit is what nobody will ask for,
+#: a warning to the reader.
+_NEGATED_ASK = re.compile(
+    r"(?<![^\W\d_])(?:not|never|n't|ne|nie|niemals|jamais|nunca|jamás|mai|não|nao|nooit"
+    r"|никогда|не)\s+(?:[^\W\d_]+\s+){0,3}?"
+    r"(?:ask|asks|request|requests|require|requires|bitten|fragen|auffordern|demander"
+    r"|demandera|demanderons|demandons|pedir|pedirá|pediremos|pedimos|pide|pediría|chiedere"
+    r"|chiederà|chiederemo|chiediamo|pede|pedirão|vragen|vraagt|vragen|попросит|попросим"
+    r"|просим|просит|попросят|спросит)(?![^\W\d_])"
+    r"(?:\s+(?:[^\W\d_]+\s+){0,3}?)?[\s,]*(?:to|for|um|zu|de|d'|que|di|a|om|te)?\s*$"
+    r"|(?:决不会|绝不会|从不|不会)(?:要求|让)[^。！？\n]{0,8}$",
+    re.I)
+
+
 def negated(text: str, start: int) -> bool:
-    """Whether a negation comes right before ``text[start:]`` (the verb of a hit)."""
-    return _NEGATION_BEFORE.search(text, max(0, start - 16), start) is not None
+    """Whether a negation comes right before ``text[start:]`` (the verb of a hit), or a
+    negated verb of asking does ("will never ask you to ...")."""
+    return (_NEGATION_BEFORE.search(text, max(0, start - 16), start) is not None
+            or _NEGATED_ASK.search(text, max(0, start - 48), start) is not None)
 
 
 def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]],
@@ -223,13 +257,17 @@ def context_factor(text: str, start: int, end: int, quoted: list[tuple[int, int]
     Reported speech (``reported``) frames a hit only in a text about attacks (``meta``):
     elsewhere "the administrator has instructed the assistant to ..." is how a fake
     authority speaks."""
-    in_quote = any(qs <= start and end <= qe for qs, qe in quoted)
-    before = (_REFERENCE_BEFORE.search(text, max(0, start - 80), start) is not None
-              or _REFERENCE_BEFORE_INTL.search(text, max(0, start - 80), start) is not None
+    quote = next(((qs, qe) for qs, qe in quoted if qs <= start and end <= qe), None)
+    in_quote = quote is not None
+    # (a marker right before a quotation, or right after it, frames all of it)
+    heads = {start} if quote is None else {start, quote[0] + 1}
+    before = (any(_REFERENCE_BEFORE.search(text, max(0, h - 80), h) is not None
+                  or _REFERENCE_BEFORE_INTL.search(text, max(0, h - 80), h) is not None
+                  for h in heads)
               or meta and reported(text, start, end))
-    tail = text[end:end + 80]
-    after = (_DESCRIBED_AFTER.search(tail) is not None
-             or _DESCRIBED_AFTER_INTL.search(tail) is not None)
+    tails = [text[end:end + 80]] + ([] if quote is None else [text[quote[1] - 1:quote[1] + 80]])
+    after = any(_DESCRIBED_AFTER.search(tail) is not None
+                or _DESCRIBED_AFTER_INTL.search(tail) is not None for tail in tails)
     if in_quote:
         outside = sum(1 for _ in re.finditer(r"\w+", text[:start] + " " + text[end:]))
         if outside < 3:  # quotes around the whole message are no frame

@@ -96,7 +96,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ko": "지시|지침|규칙|명령|프롬프트|설정|제한|가이드라인|시스템 메시지|기준",
         "ar": "تعليمات|التعليمات|الأوامر|اوامر|أوامر|قواعد|القواعد|إرشادات|ارشادات|توجيهات|موجه|موجّه"
               "|البرومبت|برومبت|الإعدادات|اعدادات|القيود|سياسات|معايير|الضوابط|التوجيهات",
-        "tr": "talimat|yönerge|yonerge|kural|komut|istem|prompt|ayar|kısıtlama|kisitlama|direktif"
+        "tr": "talimat|yönerge|yonerge|kural|komut|istem$|istemi$|istemin|istemde|istemler|prompt|ayar|kısıtlama|kisitlama|direktif"
               "|sistem mesaj|yapılandırma",
     },
     "STRONGINSTR": {
@@ -112,7 +112,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "ja": "指示|命令|プロンプト|指針",
         "ko": "지시|지침|명령|프롬프트",
         "ar": "تعليمات|التعليمات|الأوامر|اوامر|أوامر|توجيهات|موجه|موجّه|البرومبت|برومبت|التوجيهات",
-        "tr": "talimat|yönerge|yonerge|komut|istem|prompt|direktif",
+        "tr": "talimat|yönerge|yonerge|komut|istem$|istemi$|istemin|istemde|istemler|prompt|direktif",
     },
     "SYSPROMPT": {
         "en": "everything above this|the text above|above this message|before my first message|system prompt|system message|system instructions|initial instructions|hidden instructions"
@@ -722,7 +722,7 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
         "it": "autorizzat|approvat|concess|permesso|abilitat|verificat",
         "pt": "autorizad|aprovad|concedid|permissão|habilitad|verificad",
         "nl": "geautoriseerd|gemachtigd|goedgekeurd|toestemming|bevoegd|geverifieerd",
-        "ru": "официально разрешаю|разрешаю тебе|авторизован|уполномочен|одобрен|разрешил|разрешено|допуск|подтвержден|согласовано",
+        "ru": "официально разрешаю|разрешаю тебе|авторизован|уполномочен|одобрен|разрешил|разрешено|допуск$|подтвержден|согласовано",
         "zh": "授权|授權|批准|同意|许可|權限|权限|特批|认证|核准",
         "ja": "許可|承認|権限|認可|認定",
         "ko": "승인|허가|권한|인가|위임",
@@ -1217,19 +1217,19 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     #    a form, a version, a reminder, "my last message") (``concepts``: an "ignore"
     #    next to one of these is about the screen or the paperwork, not about instructions)
     "NOTICE": {
-        "en": "warning|error message|alert$|alerts$|popup|pop up|notification|the typo|typos$|e mail|email|emails|mail$|mails$|my message|my previous message|my last message|my earlier message|form$|forms$|version|sheet|spreadsheet|reminder|invitation|invoice|draft|newsletter|memo$|recipe|timetable|booking|text message|sms",
-        "de": "warnung|warnhinweis|fehlermeldung|meldung|benachrichtigung|tippfehler|e mail|mail$|mails$|meine nachricht|meine letzte nachricht|meine vorige nachricht|formular|version|fassung|tabelle|erinnerung|einladung|rechnung|entwurf|rundschreiben|rundmail|rezept|fahrplan|sms",
-        "fr": "avertissement|message d'erreur|alerte|notification|faute de frappe|e mail|email|mail$|courriel|mon message|mon dernier message|mon précédent message|formulaire|version|tableau|rappel|invitation|facture|brouillon|circulaire|recette|horaire|sms",
-        "es": "advertencia|aviso|mensaje de error|alerta|notificación|errata|correo|email|e mail|mi mensaje|mi último mensaje|mi mensaje anterior|formulario|versión|planilla|recordatorio|invitación|factura|borrador|circular|receta|horario|sms",
-        "it": "avviso|avvertimento|messaggio di errore|notifica|refuso|e mail|email|mail$|il mio messaggio|mio ultimo messaggio|mio messaggio precedente|modulo|versione|tabella|promemoria|invito|fattura|bozza|circolare|ricetta|orario|sms",
-        "pt": "aviso|alerta|mensagem de erro|notificação|erro de digitação|e mail|email|mail$|minha mensagem|minha última mensagem|minha mensagem anterior|formulário|versão|planilha|lembrete|convite|fatura|rascunho|circular|receita|horário|sms|comunicado",
-        "nl": "waarschuwing|foutmelding|melding|typfout|tikfout|e mail|mail$|mijn bericht|mijn vorige bericht|mijn laatste bericht|formulier|versie|tabel|herinnering|uitnodiging|factuur|rondschrijven|recept|rooster|sms",
-        "ru": "предупреждени|сообщение об ошибке|уведомлени|опечатк|письм|рассылк|моё сообщение|мое сообщение|моё прошлое сообщение|мое прошлое сообщение|форму|бланк|верси|таблиц|напоминани|приглашени|черновик|рецепт|расписани|смс",
-        "zh": "警告|报错|错误信息|错误提示|弹窗|通知|邮件|表格|旧版|版本|提醒|短信|草稿|发票|食谱|菜谱|日程|预约",
-        "ja": "警告|エラー|通知|ポップアップ|誤字|メール|様式|書式|フォーム|バージョン|旧版|リマインダー|案内|請求書|下書き|レシピ|予約|ショートメッセージ|手順書",
-        "ko": "경고|오류 메시지|오류|알림|팝업|오타|메일|양식|서식|버전|알림|안내|청구서|초안|레시피|예약 문자|문자|공지",
-        "ar": "التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار|البريد|الإيميل|الايميل|رسالتي|الرسالة السابقة|النموذج|النسخة|الجدول|التذكير|الدعوة|الفاتورة|المسودة|الوصفة",
-        "tr": "uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata|e posta|eposta|mail|mesajım|mesajımı|formu|form$|sürüm|versiyon|tablo|hatırlatma|davet|fatura|taslak|tarif",
+        "en": "what i said|what i wrote|what i told you|what i asked|my last question|my previous question|password|passwords|passcode|pin$|you were sent|we sent|i sent|sent to you|sent you|warning|error message|alert$|alerts$|popup|pop up|notification|the typo|typos$|e mail|email|emails|mail$|mails$|my message|my previous message|my last message|my earlier message|form$|forms$|version|sheet|spreadsheet|reminder|invitation|invoice|draft|newsletter|memo$|recipe|timetable|booking|text message|sms",
+        "de": "was ich gesagt|was ich vorhin|was ich geschrieben|meine letzte frage|passwort|kennwort|geschickt|gesendet|zugeschickt|zugesandt|warnung|warnhinweis|fehlermeldung|meldung|benachrichtigung|tippfehler|e mail|mail$|mails$|meine nachricht|meine letzte nachricht|meine vorige nachricht|formular|version|fassung|tabelle|erinnerung|einladung|rechnung|entwurf|rundschreiben|rundmail|rezept|fahrplan|sms",
+        "fr": "ce que j'ai dit|ce que je t'ai dit|ce que j'ai écrit|ma dernière question|mot de passe|envoyé|envoyée|envoyés|avertissement|message d'erreur|alerte|notification|faute de frappe|e mail|email|mail$|courriel|mon message|mon dernier message|mon précédent message|formulaire|version|tableau|rappel|invitation|facture|brouillon|circulaire|recette|horaire|sms",
+        "es": "lo que dije|lo que te dije|lo que escribí|mi última pregunta|contraseña|clave anterior|enviado|enviada|enviados|advertencia|aviso|mensaje de error|alerta|notificación|errata|correo|email|e mail|mi mensaje|mi último mensaje|mi mensaje anterior|formulario|versión|planilla|recordatorio|invitación|factura|borrador|circular|receta|horario|sms",
+        "it": "quello che ho detto|quello che ti ho detto|quello che ho scritto|la mia ultima domanda|password|inviato|inviata|inviati|avviso|avvertimento|messaggio di errore|notifica|refuso|e mail|email|mail$|il mio messaggio|mio ultimo messaggio|mio messaggio precedente|modulo|versione|tabella|promemoria|invito|fattura|bozza|circolare|ricetta|orario|sms",
+        "pt": "o que eu disse|o que disse|o que eu escrevi|minha última pergunta|senha|enviado|enviada|enviados|aviso|alerta|mensagem de erro|notificação|erro de digitação|e mail|email|mail$|minha mensagem|minha última mensagem|minha mensagem anterior|formulário|versão|planilha|lembrete|convite|fatura|rascunho|circular|receita|horário|sms|comunicado",
+        "nl": "wat ik zei|wat ik net zei|wat ik schreef|mijn vorige vraag|wachtwoord|gestuurd|verzonden|waarschuwing|foutmelding|melding|typfout|tikfout|e mail|mail$|mijn bericht|mijn vorige bericht|mijn laatste bericht|formulier|versie|tabel|herinnering|uitnodiging|factuur|rondschrijven|recept|rooster|sms",
+        "ru": "что я сказал|что я написал|мой прошлый вопрос|мой предыдущий вопрос|пароль|отправленн|присланн|предупреждени|сообщение об ошибке|уведомлени|опечатк|письм|рассылк|моё сообщение|мое сообщение|моё прошлое сообщение|мое прошлое сообщение|форму|бланк|верси|таблиц|напоминани|приглашени|черновик|рецепт|расписани|смс",
+        "zh": "我刚才说的|我之前说的|我刚才问的|我上一个问题|密码|发给您的|发给你的|发送给您|之前发的|寄给您的|报价单|警告|报错|错误信息|错误提示|弹窗|通知|邮件|表格|旧版|版本|提醒|短信|草稿|发票|食谱|菜谱|日程|预约",
+        "ja": "さっき言ったこと|先ほど言ったこと|さっきの質問|前の質問|パスワード|送った|送付した|お送りした|警告|エラー|通知|ポップアップ|誤字|メール|様式|書式|フォーム|バージョン|旧版|リマインダー|案内|請求書|下書き|レシピ|予約|ショートメッセージ|手順書",
+        "ko": "아까 말한|방금 말한|아까 한 말|이전 질문|비밀번호|보낸|보내드린|경고|오류 메시지|오류|알림|팝업|오타|메일|양식|서식|버전|알림|안내|청구서|초안|레시피|예약 문자|문자|공지",
+        "ar": "ما قلته|ما كتبته|سؤالي السابق|كلمة المرور|أرسلت|المرسلة|التحذير|تحذير|رسالة الخطأ|الإشعار|إشعار|البريد|الإيميل|الايميل|رسالتي|الرسالة السابقة|النموذج|النسخة|الجدول|التذكير|الدعوة|الفاتورة|المسودة|الوصفة",
+        "tr": "söylediğimi|yazdığımı|önceki sorumu|şifre|sifre|parola|gönderdiğim|gönderilen|uyarı|uyarıyı|uyarıları|hata mesaj|bildirim|yazım hata|e posta|eposta|mail|mesajım|mesajımı|formu|form$|sürüm|versiyon|tablo|hatırlatma|davet|fatura|taslak|tarif",
     },
     # -- a word for an address: the label of the e-mail address or link right next
     #    to it ("an die Adresse x@y", "x@y adresine"), not an address being leaked
@@ -1257,37 +1257,37 @@ LEXICON: Final[dict[str, dict[str, str]]] = {
     },
     # -- what makes a text a discussion of attacks
     "META": {
-        "en": "acceptable use|ai usage policy|ai policy|untrusted|incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
+        "en": "explained|incident report|post incident|audit report|audit finding|lessons learned|use of ai|use of generative ai|ai use |acceptable use|ai usage policy|ai policy|untrusted|incident report|incident summary|post mortem|postmortem|threat model|security training|awareness training|manipulation attempts|signs of manipulation|scam|injection|vulnerab|researchers|prompt injection|injection attack|jailbreak|red team|red teaming|penetration test"
               "|pentest|ctf|phishing|attacker|security incident|detection rule|classifier|owasp"
               "|guardrail|test case|expected: refusal",
-        "de": "nutzungsrichtlinie|ki richtlinie|nicht vertrauenswürdig|vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
+        "de": "pentest bericht|prüfbericht|einsatz generativer ki|einsatz von ki|einsatz der ki|nutzung von ki|ki nutzung|ki einsatz|nutzungsrichtlinie|ki richtlinie|nicht vertrauenswürdig|vorfallbericht|vorfallsbericht|sicherheitsschulung|bedrohungsmodell|manipulationsversuch|anzeichen von manipulation|anzeichen für manipulation|betrug|betrugsmasche|schwachstelle|sicherheitslücke|forscher|prompt injection|prompt-injection|injektion|jailbreak|red team|penetrationstest"
               "|pentest|phishing|angreifer|angriff|sicherheitsvorfall|erkennungsregel|klassifikator"
               "",
-        "fr": "politique d'utilisation|charte d'utilisation|non fiable|retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
+        "fr": "compte rendu d'incident|rapport d'audit|utilisation de l'ia|usage de l'ia|utilisation des outils d'ia|politique d'utilisation|charte d'utilisation|non fiable|retour d'incident|rapport d'incident|formation de sécurité|modèle de menace|tentatives de manipulation|signes de manipulation|arnaque|injection|vulnérabilit|chercheurs|injection de prompt|injection d'invite|injection de requête|jailbreak|red team"
               "|test d'intrusion|pentest|hameçonnage|phishing|attaquant|attaque|incident de sécurité"
               "",
-        "es": "política de uso|no confiable|no fiable|informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
+        "es": "explicado|explicada|informe de auditoría|uso de la ia|uso de ia |uso de herramientas de ia|política de uso|no confiable|no fiable|informe del incidente|informe de incidente|formación de seguridad|modelo de amenazas|intentos de manipulación|señales de manipulación|estafa|inyecci|vulnerabilidad|investigadores|inyección de prompt|inyección de instrucciones|inyeccion de prompt|jailbreak"
               "|red team|prueba de penetración|pentest|phishing|suplantación|atacante|ataque"
               "|incidente de seguridad",
-        "it": "policy di utilizzo|politica di utilizzo|non attendibil|rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
+        "it": "spiegato|spiegata|rapporto di audit|uso dell'ia|utilizzo dell'ia|uso di strumenti di ia|policy di utilizzo|politica di utilizzo|non attendibil|rapporto sull'incidente|analisi dell'incidente|analisi dell'attacco|formazione sulla sicurezza|tentativi di manipolazione|segnali di manipolazione|truffa|iniezion|injection|vulnerabilit|ricercatori|iniezione di prompt|prompt injection|jailbreak|red team|penetration test|pentest"
               "|phishing|attaccante|attacco|incidente di sicurezza",
-        "pt": "política de uso|não confiáve|nao confiave|relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
+        "pt": "explicado|explicada|relatório de auditoria|uso de ia |uso da ia|uso de ferramentas de ia|política de uso|não confiáve|nao confiave|relatório de incidente|relatório do incidente|formação de segurança|treinamento de segurança|tentativas de manipulação|sinais de manipulação|golpe|injeç|injec|vulnerabilidade|pesquisadores|injeção de prompt|injecao de prompt|prompt injection|jailbreak|red team"
               "|teste de intrusão|pentest|phishing|atacante|ataque|incidente de segurança"
               "",
-        "nl": "gebruiksbeleid|beleid ai|onbetrouwba|niet vertrouwd|incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
+        "nl": "uitgelegd|auditrapport|gebruik van ai|gebruik van generatieve ai|gebruiksbeleid|beleid ai|onbetrouwba|niet vertrouwd|incidentverslag|incidentrapport|beveiligingstraining|manipulatiepoging|signalen van manipulatie|oplichting|injectie|kwetsbaarhe|onderzoekers|prompt injectie|prompt-injectie|promptinjectie|jailbreak|red team|penetratietest"
               "|pentest|phishing|aanvaller|aanval|beveiligingsincident",
-        "ru": "политика использования|недоверенн|ненадёжн|разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
+        "ru": "отчёт о тестировании|отчет о тестировании|использование ии|использования ии|использовании ии|политика использования|недоверенн|ненадёжн|разбор инцидента|отчёт об инциденте|отчет об инциденте|обучение по безопасности|попытки манипуляции|признаки манипуляции|мошенни|инъекц|уязвимост|исследовател|промпт инъекц|инъекция промпт|инъекции промпт|prompt injection|джейлбрейк|red team"
               "|пентест|тест на проникновение|фишинг|злоумышленник|атака|атаки|инцидент безопасности"
               "",
-        "zh": "使用规范|使用政策|不可信|事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
+        "zh": "详解|使用ai|ai使用|人工智能的使用|使用规范|使用政策|不可信|事件复盘|事故报告|事件报告|安全培训|威胁模型|操纵尝试|操控的迹象|操纵的迹象|诈骗|注入|漏洞|研究人员|越狱提示|提示注入|提示词注入|提示詞注入|注入攻击|越狱攻击|红队|渗透测试|钓鱼|攻击者|攻击|安全事件"
               "|prompt injection",
-        "ja": "利用ガイドライン|利用方針|信頼できない|インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
+        "ja": "解説|事後報告|ai利用|aiの利用|生成aiの利用|利用ガイドライン|利用方針|信頼できない|インシデント報告|事故報告|セキュリティ研修|脅威モデル|操作の試み|操作の兆候|詐欺|インジェクション|脆弱性|研究者|プロンプトインジェクション|プロンプト インジェクション|インジェクション攻撃|脱獄攻撃"
               "|レッドチーム|ペネトレーションテスト|フィッシング|攻撃者|攻撃|セキュリティインシデント",
-        "ko": "이용 지침|사용 정책|신뢰할 수 없|사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
+        "ko": "해설|사후 보고|ai 사용|ai 활용|인공지능 활용|이용 지침|사용 정책|신뢰할 수 없|사고 보고서|사후 분석|보안 교육|위협 모델|조작 시도|조작의 징후|사기|인젝션|주입 공격|취약점|연구진|프롬프트 인젝션|프롬프트 주입|인젝션 공격|탈옥 공격|레드팀|모의 해킹|침투 테스트|피싱"
               "|공격자|공격|보안 사고",
-        "ar": "سياسة استخدام|غير موثوق|تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
+        "ar": "استخدام الذكاء الاصطناعي|سياسة استخدام|غير موثوق|تقرير الحادث|تقرير حادث|تدريب أمني|محاولات التلاعب|علامات التلاعب|احتيال|حقن|ثغرة|الباحثون|ثغرات|حقن الأوامر|حقن التعليمات|حقن المطالبات|حقن البرومبت|حقن الموجهات|هجوم|هجمات|المهاجم"
               "|التصيد|اختبار الاختراق|الفريق الأحمر|حادثة أمنية",
-        "tr": "kullanım politikası|güvenilmez|olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
+        "tr": "yapay zeka kullanımı|yapay zekâ kullanımı|yz kullanımı|kullanım politikası|güvenilmez|olay raporu|olay sonrası|güvenlik eğitimi|tehdit modeli|manipülasyon girişim|manipülasyon belirti|dolandırıc|enjeksiyon|güvenlik açığ|araştırmacı|istem enjeksiyonu|prompt enjeksiyonu|prompt injection|enjeksiyon saldırı|jailbreak"
               "|kırmızı takım|sızma testi|oltalama|phishing|saldırgan|saldırı|güvenlik olayı",
     },
 }

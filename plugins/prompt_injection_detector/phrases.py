@@ -569,11 +569,14 @@ PHRASES: Final[tuple[Rule, ...]] = (
            "password card ssn social bank login credentials otp code verification pin cvv "
            "seed recovery 2fa & ask request get collect obtain find prompt", direct=0.6, indirect=1.2),
     # -- system override (the phrase forms; delimiters are MARKERS)
+    # ("the new rules are ..." is how a memo or a policy speaks to its reader: with
+    # "the", only the model's own prompt or programming)
     phrase("new-system-prompt", {SYS: 0.75, INJ: 0.35},
-           "(?:your|the) (?:new|updated|real|true|actual|revised|replacement|modified) (?:system"
+           "(?:your (?:new|updated|real|true|actual|revised|replacement|modified) (?:system"
            " (?:prompt|message|instructions?)|prompt|instructions|rules|guidelines|directives"
-           "|policy|policies|programming|configuration) (?:is|are|will be|reads|says|now|from"
-           " now)",
+           "|policy|policies|programming|configuration)|the (?:new|updated|real|true|actual"
+           "|revised|replacement|modified) (?:system (?:prompt|message|instructions?)|prompt"
+           "|programming|configuration)) (?:is|are|will be|reads|says|now|from now)",
            "new updated real true actual revised replacement modified & prompt message "
            "instructions rules guidelines directives policy policies programming "
            "configuration"),

@@ -24,8 +24,8 @@ def dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
     """``occurrences`` (found in ``text``, a folded view's text) without those the words
     around them make the writer's own, the reader's paperwork, an address's label or a
     document's title."""
-    return _headings_dropped(text, _notices_dropped(
-        text, _addresses_dropped(_own_prompts_dropped(occurrences))))
+    return _headings_dropped(text, _notices_dropped(text, _plurals_dropped(text, _nouns_dropped(
+        text, _addresses_dropped(_qualifiers_dropped(text, _own_prompts_dropped(occurrences)))))))
 
 
 #: Concepts naming the agent's instructions, which a determiner right before makes
@@ -42,6 +42,62 @@ def _own_prompts_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:
         return occurrences
     return [o for o in occurrences if o.concept not in _OWNABLE or o.positional
             or not any(0 <= o.start - d.end <= 12 for d in owned)]
+
+
+def _qualifiers_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
+    """``occurrences`` without a word for approval right before a word for an AI (the
+    rest of its word and a space or a "的" between them: "approved assistants",
+    "freigegebene KI-Assistenten", "одобренных ассистентов", "公司批准的AI工具"): it says
+    which tools a policy allows, it claims no authority over the model."""
+    ais = [o for o in occurrences if o.concept == "AI"]
+    if not ais:
+        return occurrences
+    return [o for o in occurrences if o.concept not in _QUALIFYING
+            or not any(0 <= a.start - o.end <= 8
+                       and _ATTRIBUTE_GAP.fullmatch(text, o.end, a.start) for a in ais)]
+
+
+#: What may come between a word for approval and the AI it qualifies: the rest of the
+#: word (an ending), a space or hyphen, Chinese "的".
+_ATTRIBUTE_GAP: Final = re.compile(r"[^\W\d_]{0,5}[\s-]?的?")
+
+
+#: Concepts that, right before a word for an AI, qualify it.
+_QUALIFYING: Final = frozenset({"AUTHZ", "PERMIT"})
+
+
+def _nouns_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
+    """``occurrences`` without a verb of reading that goes on as a noun made of it
+    (German "-ung", Dutch "-ing": "Zusammenfassungs-Bot", "samenvatting"): a summary or
+    its bot is named, no AI reading this is addressed."""
+    return [o for o in occurrences if o.concept != "READING"
+            or not _NOUN_ENDING.match(text, o.end)]
+
+
+#: What turns a verb stem into a noun (German, Dutch).
+_NOUN_ENDING: Final = re.compile(r"(?:ung|ting|ing)(?![^\W\d_])|(?:ungs|ungen|tingen)")
+
+
+def _plurals_dropped(text: str, occurrences: list[Occurrence]) -> list[Occurrence]:
+    """``occurrences`` without an "ignore" in the plural imperative of the languages
+    that have one apart from the polite singular ("ignoren", "olvidad", "ignorem",
+    "ignorate", "vergesst", "تجاهلوا"), in a text that names no AI: an assistant is
+    told "ignora", a group of people "ignoren" (neighbours, a team, the family)."""
+    if any(o.concept in _NAMES_AI for o in occurrences):
+        return occurrences
+    return [o for o in occurrences if o.concept != "IGNORE"
+            or not _PLURAL_IMPERATIVE.match(text, o.start)]
+
+
+#: Concepts that name an AI.
+_NAMES_AI: Final = frozenset({"AI", "AICOLON", "AIINSTR"})
+#: "Ignore" in the plural imperative (the folded text: accents stripped).
+_PLURAL_IMPERATIVE: Final = re.compile(
+    r"(?:ignoren|ignorad|olviden|olvidad|omitan|omitid|descarten|descartad|desestimen"
+    r"|no hagan caso|hagan caso omiso|no tengan en cuenta|no sigan|dejen de seguir"
+    r"|ignorem|esquecam|desconsiderem|descartem|desprezem|nao sigam|deixem de seguir"
+    r"|ignorate|dimenticate|trascurate|tralasciate|non considerate|non seguite"
+    r"|non tenete conto|vergesst|تجاهلوا|انسوا|اهملوا|لا تتبعوا)(?![^\W\d_])")
 
 
 def _addresses_dropped(occurrences: list[Occurrence]) -> list[Occurrence]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from tripwire.guards.verdicts import Detection
+from tripwire.plugins.prompt_injection_detector import readers
 from tripwire.plugins.prompt_injection_detector.classifier import Classifier
 from tripwire.plugins.prompt_injection_detector.context import (
     META,
@@ -79,6 +80,12 @@ class Hit:
     #: its framing made it weigh less (quoted, given as an example, in a text about
     #: attacks, declined): the rules read it as discussed, not made
     framed: bool = False
+    #: how much its framing let it count (``context.context_factor``, a text about
+    #: attacks and the rest: 1 unframed); at or under ``DISCUSSED_FRAME`` it is
+    #: discussed: quoted, an example, retold, a concept in a text about attacks
+    frame: float = 1.0
+    #: where the quotation it is in starts (-1: in none)
+    quote: int = -1
 
 
 @attrs.frozen
@@ -105,6 +112,9 @@ class Analysis:
         return tuple(sorted(best.values(), key=lambda d: (d.start, d.end, TYPES.index(d.type))))
 
 
+#: A hit whose framing lets it count this much or less (quoted, an example, retold,
+#: a line of a play) is read as discussed: see ``Scanner._score``.
+DISCUSSED_FRAME: Final = 0.7
 #: The model's rule: a hit of it is the model's verdict on the stretch it scored.
 MODEL_RULE: Final = Rule("model", {}, re.compile(""), ())
 #: The weight of a model hit at the model's threshold, and at probability 1.
@@ -114,8 +124,10 @@ MODEL_WEIGHT: Final = (0.7, 0.95)
 MODEL_GATE: Final = 0.7
 #: The model's threshold in a channel where it needs more than its own: an assistant
 #: turn of the caller's history is first-person talk about what the assistant can and
-#: cannot do, a kind of text the model was not trained on.
-MODEL_THRESHOLDS: Final = {"assistant": 0.9, "document": 0.85}
+#: cannot do, a kind of text the model was not trained on; documents and tool results
+#: are where benign text most often reads like an instruction (manuals, READMEs with
+#: install commands, logs, policies).
+MODEL_THRESHOLDS: Final = {"assistant": 0.9, "document": 0.85, "tool-result": 0.8}
 #: What a model hit weighs in a text about attacks: the model does not tell quoting an
 #: attack from making one, so there it adds to the rules' evidence and never flags alone.
 MODEL_DISCUSSED: Final = 0.5
@@ -259,7 +271,8 @@ class Scanner:
             bonus = EVASION_BONUS if evasive else 1.0
             weights = {t: min(0.98, w * factor * bonus)
                        for t, w in rule.weights.items() if t in self.types}
-            hits.append(Hit(rule, start, end, weights, evasive, frame < 1.0))
+            quote = next((qs for qs, qe in quoted if qs <= start and end <= qe), -1)
+            hits.append(Hit(rule, start, end, weights, evasive, frame < 1.0, frame, quote))
         if depth < MAX_DEPTH:
             for start, end, decoded in find_payloads(text, budget):
                 inner: list[Hit] = []
@@ -290,6 +303,8 @@ class Scanner:
         assert self.model is not None
         rules = self._score(hits)
         if max(rules.values(), default=0.0) >= MODEL_GATE or any(h.framed for h in hits):
+            return
+        if occurrences and _retracted(plain.text, occurrences):
             return
         kind = max((t for t in self.types if rules.get(t, 0.0) > 0),
                    key=lambda t: rules[t], default="injection")
@@ -383,18 +398,58 @@ class Scanner:
         self._match(self._candidates(words), View(rotated, plain), text, found, evasive=True)
 
     def _score(self, hits: list[Hit]) -> dict[str, float]:
+        """Each type's score: the strongest hit of each family, combined as independent
+        evidence (``_combined``). Hits read as discussed (``DISCUSSED_FRAME``: quoted,
+        given as an example, retold) add up only with the hits of their own quotation:
+        a text is scored with what it says outside quotations and, at most, one of its
+        quotations (the one that scores highest), and the discussed hits outside any
+        quotation count as one piece of evidence a type, the strongest, corroborating
+        no other type. Three attacks quoted in a list of test cases, or retold in an
+        incident report, are one discussion, not three attacks; one quotation that
+        says several things to the model is read whole."""
+        made: list[Hit] = []
+        regions: dict[int, list[Hit]] = {}
+        told: dict[str, tuple[str, float]] = {}
+        for h in hits:
+            if h.frame > DISCUSSED_FRAME:
+                made.append(h)
+            elif h.quote >= 0:
+                regions.setdefault(h.quote, []).append(h)
+            else:
+                for t, w in h.weights.items():
+                    if w > told.get(t, ("", 0.0))[1]:
+                        told[t] = (h.rule.name, w)
+        scores = self._combined(made, told)
+        for region in regions.values():
+            for t, v in self._combined(made + region, told).items():
+                scores[t] = max(scores[t], v)
+        return scores
+
+    def _combined(self, hits: list[Hit], told: Mapping[str, tuple[str, float]]
+                  ) -> dict[str, float]:
+        """The scores of ``hits`` (the strongest of each family, as independent
+        evidence; a type at 0.5 or more corroborates the others) and of ``told``, the
+        family and weight of the strongest discussed hit outside quotations by type
+        (as a hit of its family, corroborating nothing)."""
         best: dict[tuple[str, str], float] = {}
         for h in hits:
             for t, w in h.weights.items():
                 key = (t, h.rule.name)
                 if w > best.get(key, 0.0):
                     best[key] = w
+        made = dict.fromkeys(self.types, 0.0)
+        for (t, _), w in best.items():
+            made[t] = 1.0 - (1.0 - made[t]) * (1.0 - w)
+        for t, (family, w) in told.items():
+            if w > best.get((t, family), 0.0):
+                best[t, family] = w
         raw = dict.fromkeys(self.types, 0.0)
         for (t, _), w in best.items():
-            raw[t] = 1.0 - (1.0 - raw[t]) * (1.0 - w)
+            if t in raw:
+                raw[t] = 1.0 - (1.0 - raw[t]) * (1.0 - w)
         scores = {}
         for t, s in raw.items():
-            corroborating = min(2, sum(1 for u, v in raw.items() if u != t and v >= 0.5))
+            corroborating = min(2, sum(1 for u, v in made.items() if u != t and v >= 0.5))
             if s >= 0.4 and corroborating:
                 s = 1.0 - (1.0 - s) * (0.85 ** corroborating)
             scores[t] = round(min(1.0, s), 4)
@@ -412,6 +467,18 @@ _SPLIT_EXTRA: Final = frozenset(
 #: Words whose ROT13 form in a text makes reading it as ROT13 worthwhile.
 _ROT13_HINTS: Final = ("ignore", "disregard", "instruction", "system", "prompt", "reveal",
                        "forget", "jailbreak", "mode", "password", "send")
+
+
+def _retracted(text: str, occurrences: Sequence[Occurrence]) -> bool:
+    """Whether the rules read an "ignore" of ``text`` as the reader's business (its
+    object a warning, something sent or said earlier, a password; told to a group of
+    people: ``readers``): the words of an override, read as a retraction, which the
+    model (it does not tell one from the other) is not asked to weigh again."""
+    ignores = sum(1 for o in occurrences if o.concept == "IGNORE")
+    if not ignores:
+        return False
+    return sum(1 for o in readers.dropped(text, list(occurrences))
+               if o.concept == "IGNORE") < ignores
 
 
 def _label_end(text: str, start: int, end: int) -> int:
