@@ -420,12 +420,27 @@ class NameDetector:
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
+        return self._find(text, 0)
+
+    @_views.reads_folded
+    def detect_from(self, text: str, since: int) -> Iterable[Detection]:
+        """The names that may start at ``since`` or after (what a stream's search asks,
+        ``tripwire.guards.incremental``): only the runs that end after it are judged,
+        each reading the text before it as ``detect`` does. A name starts within its
+        run or before it, so one in a run that ends before ``since`` starts before
+        ``since`` too."""
+        return self._find(text, since)
+
+    def _find(self, text: str, since: int) -> list[Detection]:
+        """The names in the runs of ``text`` that end after ``since``."""
         found: list[Detection] = []
         memo = self._memo
         name = self.name
         misses = 0  # (runs in a row not seen before: past _MEMO_TRIES, none is kept)
         for m in _RUN.finditer(text):
             start, end = m.span()
+            if end <= since:
+                continue
             if misses >= _MEMO_TRIES:
                 detection = self._judge(text, start, m.group())
                 if detection is not None:
@@ -454,14 +469,17 @@ class NameDetector:
                                        text[start + a:start + b]))
         if any(c.isupper() and text[i + 1:i + 2].isupper() for i, c in enumerate(text[:-1])
                ) if len(text) < 200 else _CAPS_RUN.search(text):
-            found.extend(self._capitals(text))
+            found.extend(self._capitals(text, since))
         return found
 
-    def _capitals(self, text: str) -> list[Detection]:
-        """Names written in capitals: a family name after a field label (``Nom :
-        VASSEUR``), or a given name and a family name (``AMELIA ROSE THORNTON``)."""
+    def _capitals(self, text: str, since: int) -> list[Detection]:
+        """Names written in capitals (in the runs that end after ``since``): a family
+        name after a field label (``Nom : VASSEUR``), or a given name and a family name
+        (``AMELIA ROSE THORNTON``)."""
         found: list[Detection] = []
         for m in _CAPS_RUN.finditer(text):
+            if m.end() <= since:
+                continue
             words = m.group().split()
             if any(w.lower() in STOP or w in ORGANISATION or w.capitalize() in ORGANISATION
                    for w in words):
