@@ -384,17 +384,22 @@ class NameDetector:
             self._before_kinds[word] = kind
         return kind
 
-    def _signed_off(self, text: str) -> bool:
-        """``_signed_off(text)``, with whether its last word ends a sign-off kept by
-        the word."""
-        word = _last_word(text)
+    def _comma_after_sign_off(self, lead: str, word: str = "") -> bool:
+        """Whether ``lead`` (the text before a run on its line) ends with a sign-off, a
+        comma or semicolon and spaces (``Un saludo, Luismi``); ``word``, when given
+        (not empty, not ending in white space), is the sign-off's last word. Whether a
+        word ends a sign-off is kept by the word."""
+        text = ""
+        if not word or word[-1].isspace():
+            text = lead.rstrip(" \t,;")
+            word = _last_word(text)
         ends = self._sign_off_ends.get(word)
         if ends is None:
             ends = word.lower().rstrip("!.,") in _SIGN_OFF_ENDS
             if len(self._sign_off_ends) >= _MEMO_SIZE:
                 self._sign_off_ends.clear()
             self._sign_off_ends[word] = ends
-        return ends and _SIGN_OFF.search(text) is not None
+        return ends and _SIGN_OFF.search(text or lead.rstrip(" \t,;")) is not None
 
     def _family_first(self, word: str) -> tuple[int, int]:
         """Whether the end of ``word`` (the word before a comma and a given name, after
@@ -500,17 +505,21 @@ class NameDetector:
     def _judge(self, text: str, start: int, run: str) -> Detection | None:
         """The name in the run of capitalised words ``run`` at ``start``, or ``None``."""
         if " " not in run and "\t" not in run:
-            tokens = [(start, run)]
             k = self._kinds.get(run)
-            kinds = [self._kind(run) if k is None else k]
+            if k is None:
+                k = self._kind(run)
+            if k & (_TITLE | _GREETS | _PLACE | _SKIP):
+                return None  # a title, a greeting, a place's word or a function word alone
+            tokens = [(start, run)]
+            kinds = [k]
         else:
             tokens = [(t.start() + start, t.group()) for t in _TOKEN.finditer(run)]
             kinds = [self._kind(w) for _, w in tokens]
         before = text[max(0, start - 40):start]
         mention = before.endswith("@")
         stripped = before.rstrip()
-        word_before = stripped[max(stripped.rfind(" "), stripped.rfind("\n"),
-                                   stripped.rfind("\t")) + 1:]
+        cut = max(stripped.rfind(" "), stripped.rfind("\n"), stripped.rfind("\t"))
+        word_before = stripped[cut + 1:]
         said = self._before_kinds.get(word_before)
         if said is None:
             said = self._before_kind(word_before)
@@ -521,7 +530,7 @@ class NameDetector:
         context = 0.0
         titled = False
         greeting = _GREETING_BEFORE.search(before) if said & _GREETS else None
-        labelled = _labelled(before)
+        labelled = (":" in before or "=" in before) and _labelled(before)
         if said & _TITLE and _TITLE_BEFORE.search(before):
             context, titled = 0.9, True
         elif (greeting is not None and not greeting.group(1)) or labelled:
@@ -558,7 +567,10 @@ class NameDetector:
             if line_start >= 0 and not lead.strip(" \t-–—>*•") and self._signs(
                     text, line_start, end):
                 context = 0.85  # a signature under a sign-off
-            elif lead.rstrip(" \t")[-1:] in (",", ";") and self._signed_off(lead.rstrip(" \t,;")):
+            elif lead.rstrip(" \t")[-1:] in (",", ";") and self._comma_after_sign_off(
+                    lead,
+                    # (the word before the comma, when it is the last word before the run)
+                    word_before.rstrip(",;") if first == 0 and cut >= 0 else ""):
                 context = 0.85  # "Un saludo, Luismi"
             elif text[end:end + 1] in _EMAIL_OPENS and _EMAIL_AFTER.match(
                     text, end, end + _LEAD) and (last - first > 1 or kinds[first] & _GIVEN):
@@ -590,7 +602,7 @@ class NameDetector:
             given_after = _GIVEN_AFTER.match(text[end:end + 40])
             if given_after is not None:
                 end += given_after.end()
-        if not titled and ":" in text[end:end + 16] and _LABEL_AFTER.match(
+        if not titled and text.find(":", end, end + 16) >= 0 and _LABEL_AFTER.match(
                 text, end, end + 16) and not (
                 given and line_start >= 0 and not _SPEAKER_LEAD.sub("", lead)):
             return None  # a field's label itself ("Account name:"), not a speaker ("Erwan:")
@@ -630,7 +642,8 @@ class NameDetector:
                     raw = word_before[:-1]  # (the same word: what precedes the comma)
                 else:
                     raw = _last_word(head[:-1])
-                width, first_word = self._family_first(raw)
+                known = self._family_of.get(raw)
+                width, first_word = self._family_first(raw) if known is None else known
                 at = len(head) - 1 - width  # (where the family name starts in head)
                 if first_word == 2 or first_word and (":" in head or "=" in head) and _labelled(
                         head[:at]):
