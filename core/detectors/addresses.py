@@ -264,6 +264,14 @@ _KIND_WORDS = tuple(_any_of(w for w in words if w) for words in (
     _PO_WORDS,
     _LABELS))
 
+# Which kinds' words are quick to look for: those that start with a capital or a mark
+# (a try at few places), looked for in every part; the French and German ones (words in
+# lower case: a try at most letters, a third of what searching with them costs) only in
+# a part longer than ``_LONG`` characters (the digits of a text built to be slow: a
+# street's word in every few words), and taken as there in a shorter one.
+_CHEAP = (True, True, False, False, True, True)
+_LONG = 2000
+
 
 class AddressDetector:
     """Postal addresses (type ``address``) in English, German, French and Spanish:
@@ -284,7 +292,9 @@ class AddressDetector:
         found: list[Detection] = []
         for w0, w1 in _windows(text):
             part = text[w0:w1]
-            kinds = tuple(words.search(part) is not None for words in _KIND_WORDS)
+            long = w1 - w0 > _LONG
+            kinds = tuple(words.search(part) is not None if long or cheap else True
+                          for words, cheap in zip(_KIND_WORDS, _CHEAP, strict=True))
             if not any(kinds):
                 continue  # (no street's word: no address)
             for m in _address(kinds).finditer(part):

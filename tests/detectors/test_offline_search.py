@@ -51,15 +51,25 @@ def test_the_name_detector_told_where_to_start_finds_what_its_whole_search_finds
 
 
 @pytest.fixture
-def whole_pattern(monkeypatch):
+def whole_pattern():
     """An address detector that tries every kind of street in every part of the text."""
-    anything = re.compile("")
-    monkeypatch.setattr(addresses, "_KIND_WORDS", (anything,) * len(addresses._KIND_WORDS))
     (detector,) = build(["address"])
-    return detector
+
+    class Whole:
+        def detect(self, text):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(addresses, "_KIND_WORDS",
+                              (re.compile(""),) * len(addresses._KIND_WORDS))
+                return detector.detect(text)
+    return Whole()
 
 
-def test_the_address_detector_finds_what_the_whole_pattern_finds(whole_pattern):
+@pytest.mark.parametrize("long", [0, addresses._LONG])
+def test_the_address_detector_finds_what_the_whole_pattern_finds(whole_pattern, monkeypatch,
+                                                                 long):
+    # (every kind looked for in every part, and the French and German ones only in long
+    # parts, as by default)
+    monkeypatch.setattr(addresses, "_LONG", long)
     rng = random.Random(28)
     cases = ["".join(rng.choice(PIECES) + rng.choice(["", " ", ", ", "\n"])
                      for _ in range(rng.randint(1, 40))) for _ in range(400)]
