@@ -266,11 +266,11 @@ _KIND_WORDS = tuple(_any_of(w for w in words if w) for words in (
 
 # Which kinds' words are quick to look for: those that start with a capital or a mark
 # (a try at few places), looked for in every part; the French and German ones (words in
-# lower case: a try at most letters, a third of what searching with them costs) only in
-# a part longer than ``_LONG`` characters (the digits of a text built to be slow: a
-# street's word in every few words), and taken as there in a shorter one.
+# lower case: a try at most letters, as much as searching with them costs on chat text)
+# only in a part with a number every ``_DENSE`` characters or closer (a text built to be
+# slow: a number in every few words), and taken as there in another.
 _CHEAP = (True, True, False, False, True, True)
-_LONG = 2000
+_DENSE = 10
 
 
 class AddressDetector:
@@ -290,10 +290,10 @@ class AddressDetector:
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
         found: list[Detection] = []
-        for w0, w1 in _windows(text):
+        for w0, w1, numbers in _windows(text):
             part = text[w0:w1]
-            long = w1 - w0 > _LONG
-            kinds = tuple(words.search(part) is not None if long or cheap else True
+            dense = numbers * _DENSE >= w1 - w0
+            kinds = tuple(words.search(part) is not None if dense or cheap else True
                           for words, cheap in zip(_KIND_WORDS, _CHEAP, strict=True))
             if not any(kinds):
                 continue  # (no street's word: no address)
@@ -307,19 +307,20 @@ class AddressDetector:
         return found
 
 
-def _windows(text: str) -> list[tuple[int, int]]:
-    """The parts of ``text`` an address can be in: every address has a number, with
-    at most ``_BEFORE`` characters of street, label and unit before its first digit
-    and ``_AFTER`` of postal code, city, region and country after its last one. Each
-    starts after white space (or at the start), so a match cannot start inside a word."""
-    windows: list[tuple[int, int]] = []
+def _windows(text: str) -> list[tuple[int, int, int]]:
+    """The parts of ``text`` an address can be in, and how many numbers each holds:
+    every address has a number, with at most ``_BEFORE`` characters of street, label
+    and unit before its first digit and ``_AFTER`` of postal code, city, region and
+    country after its last one. Each starts after white space (or at the start), so a
+    match cannot start inside a word."""
+    windows: list[tuple[int, int, int]] = []
     for m in _DIGITS.finditer(text):
         w0, w1 = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
         if windows and w0 <= windows[-1][1]:
-            windows[-1] = (windows[-1][0], w1)
+            windows[-1] = (windows[-1][0], w1, windows[-1][2] + 1)
             continue
         space = max(text.rfind(" ", 0, w0), text.rfind("\n", 0, w0), text.rfind("\t", 0, w0))
-        windows.append((space + 1 if space >= 0 else 0, w1))
+        windows.append((space + 1 if space >= 0 else 0, w1, 1))
     return windows
 
 

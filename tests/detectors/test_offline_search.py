@@ -64,12 +64,12 @@ def whole_pattern():
     return Whole()
 
 
-@pytest.mark.parametrize("long", [0, addresses._LONG])
+@pytest.mark.parametrize("dense", [10_000, addresses._DENSE])
 def test_the_address_detector_finds_what_the_whole_pattern_finds(whole_pattern, monkeypatch,
-                                                                 long):
-    # (every kind looked for in every part, and the French and German ones only in long
-    # parts, as by default)
-    monkeypatch.setattr(addresses, "_LONG", long)
+                                                                 dense):
+    # (every kind looked for in every part, and the French and German ones only where
+    # numbers are dense, as by default)
+    monkeypatch.setattr(addresses, "_DENSE", dense)
     rng = random.Random(28)
     cases = ["".join(rng.choice(PIECES) + rng.choice(["", " ", ", ", "\n"])
                      for _ in range(rng.randint(1, 40))) for _ in range(400)]
