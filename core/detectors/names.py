@@ -504,10 +504,11 @@ class NameDetector:
 
     def _judge(self, text: str, start: int, run: str) -> Detection | None:
         """The name in the run of capitalised words ``run`` at ``start``, or ``None``."""
-        if " " not in run and "\t" not in run:
-            k = self._kinds.get(run)
-            if k is None:
-                k = self._kind(run)
+        one = " " not in run and "\t" not in run
+        if one:
+            # (one word: no leading or trailing words to leave out)
+            seen = self._kinds.get(run)
+            k = self._kind(run) if seen is None else seen
             if k & (_TITLE | _GREETS | _PLACE | _SKIP):
                 return None  # a title, a greeting, a place's word or a function word alone
             tokens = [(start, run)]
@@ -537,29 +538,32 @@ class NameDetector:
             context = 0.85
         elif said & _CALLS and _CALLED.search(before):
             context = 0.85
-        # Leading words that are not the name: titles and greetings (which say a
-        # person follows), function words.
         first = 0
         last = len(tokens)
-        while first < last:
-            k = kinds[first]
-            if k & _TITLE:
-                context, titled = 0.9, True
-            elif k & _GREETS:
-                context = max(context, 0.85)
-            elif k & _PLACE:
+        if one:
+            end = start + len(run)
+        else:
+            # Leading words that are not the name: titles and greetings (which say a
+            # person follows), function words.
+            while first < last:
+                k = kinds[first]
+                if k & _TITLE:
+                    context, titled = 0.9, True
+                elif k & _GREETS:
+                    context = max(context, 0.85)
+                elif k & _PLACE:
+                    return None
+                elif not k & _SKIP:
+                    break
+                first += 1
+            # Trailing function words are not the name either.
+            while last > first and kinds[last - 1] & _SKIP:
+                last -= 1
+            if last <= first:
                 return None
-            elif not k & _SKIP:
-                break
-            first += 1
-        # Trailing function words are not the name either.
-        while last > first and kinds[last - 1] & _SKIP:
-            last -= 1
-        if last <= first:
-            return None
-        end = tokens[last - 1][0] + len(tokens[last - 1][1])
+            end = tokens[last - 1][0] + len(tokens[last - 1][1])
         # What precedes the run on its line (at most _LEAD characters of it).
-        at = tokens[first][0]
+        at = start if one else tokens[first][0]
         newline = text.rfind("\n", max(0, at - _LEAD), at)
         line_start = newline + 1 if newline >= 0 or at <= _LEAD else -1
         lead = text[max(0, line_start, at - _LEAD):at]
@@ -579,23 +583,27 @@ class NameDetector:
                   and text.startswith(text[start - 1], end) and self._field_before(text, start)):
                 context = 0.8  # a family name after a given name in a CSV row
         # Without such a context the name starts at the first given name.
-        if not context:
-            while first < last and not kinds[first] & _GIVEN:
-                if kinds[first] & _PLACE:
+        if one:
+            if not (context or k & _GIVEN) or k & _NOT_NAME:
+                return None
+        else:
+            if not context:
+                while first < last and not kinds[first] & _GIVEN:
+                    if kinds[first] & _PLACE:
+                        return None
+                    first += 1
+                if first == last:
                     return None
-                first += 1
-            if first == last:
-                return None
-        for k in kinds[first:last]:
-            if k & _NOT_NAME:
-                return None
+            for k in kinds[first:last]:
+                if k & _NOT_NAME:
+                    return None
         nxt = _NEXT_WORD.match(text, end, end + 30)
         if nxt is not None:
             word = nxt.group(1).rstrip(".")
             if (word in _NOT_NAMES
                     or text[end:nxt.start(1)].strip() in ("&", "+")):
                 return None
-        name_start = tokens[first][0]
+        name_start = start if one else tokens[first][0]
         given = kinds[first] & _GIVEN
         if context and labelled:
             # "Okonjo, Emeka" in a field: the family name first, then the given name
