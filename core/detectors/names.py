@@ -221,6 +221,7 @@ _CALLED = re.compile(
 #: What may start a line before a speaker's name: a time stamp, a bullet.
 _SPEAKER_LEAD = re.compile(r"^[ \t]*(?:\[[^\]\n]{1,30}\][ \t]*|[-–—>*•][ \t]*)*")
 _EMAIL_AFTER = re.compile(r"[ \t]*[<(\[][^\s<>@]+@")
+_EMAIL_OPENS = frozenset(" \t<([")  # (the characters it can start with)
 #: A word after the run: an organisation's legal form, a street's type.
 _NEXT_WORD = re.compile(r"(?:['’]s)?[ \t]*,?[ \t]*(?:&|\+|und|and|et|y|e|i)?[ \t]*([\w.]+)")
 #: A run of capitals (``AMELIA ROSE THORNTON``, ``Nom : VASSEUR``).
@@ -232,6 +233,8 @@ _CAPS_RUN = re.compile(
 _GIVEN_AFTER = re.compile(rf",[ \t]*({_CAP})(?=[\"'»”\n;]|$)")
 #: What makes a run a field's label (``Account name:``), read right after it.
 _LABEL_AFTER = re.compile(r"[ \t]*[a-z]*[ \t]?:(?!//)")
+#: The characters a text that ends with a label ends with (``_labelled``).
+_LABEL_TAIL = frozenset(" \t\"'«“„:=")
 
 #: How far around a run its line is read (a signature's line, a sign-off before it).
 _LEAD = 80
@@ -251,10 +254,18 @@ _NO_NAME = (0, 0, 0.0)
 #: without a family name or a context that says a person is meant.
 ALONE = 4
 
+#: What a word is (``NameDetector._kind``, ``._before_kind``), as bits: how common a
+#: given name it is (the low four bits, 0 to 13), a title, a greeting, a word that
+#: makes the run a place's or an organisation's, a function word or one in lower case,
+#: a word that makes the run no person's name, a word that "my name is" ends in.
+_GIVEN, _TITLE, _GREETS, _PLACE, _SKIP, _NOT_NAME, _CALLS = 15, 16, 32, 64, 128, 256, 512
+
 
 def _labelled(before: str) -> bool:
     """Whether ``before`` ends with a field's label and ``:`` or ``=`` (and a quote):
     one of ``LABELS`` and at most three words more (``Name on ID:``, ``name="``)."""
+    if before[-1:] not in _LABEL_TAIL or (":" not in before and "=" not in before):
+        return False
     head = before.rstrip(" \t\"'«“„")
     if head[-1:] not in (":", "="):
         return False
@@ -302,44 +313,111 @@ class NameDetector:
         # same names again and again, or a stream's text searched again, judges each
         # once.
         self._memo: dict[tuple[int, int, str], tuple[int, int, float]] = {}
-        # What each word is (``_is_given``, ``_family_first``), by the word: a text of
-        # names that do not repeat still repeats its words.
-        self._given_of: dict[str, int] = {}
-        self._family_of: dict[str, int] = {}
+        # What each word is, by the word (``_kind``, ``_before_kind``,
+        # ``_family_first``): a text of names that do not repeat still repeats its
+        # words, and one lookup answers every question a run asks of a word.
+        self._kinds: dict[str, int] = {}
+        self._before_kinds: dict[str, int] = {}
+        self._family_of: dict[str, tuple[int, int]] = {}
+        self._sign_off_ends: dict[str, bool] = {}
 
-    def _is_given(self, token: str) -> int:
-        """How common ``token`` is as a given name (0: not one, or a function word); a
-        hyphenated name counts when each of its parts is one (``Marie-Claire``)."""
-        known = self._given_of.get(token)
-        if known is not None:
-            return known
-        strength = 0
-        if token.lower() not in STOP:
+    def _kind(self, token: str) -> int:
+        """What ``token`` (a word of a run) is, as bits: how common it is as a given
+        name (``_GIVEN``: 0 for none or a function word; a hyphenated name counts when
+        each of its parts is one, ``Marie-Claire``), and whether it is a title or a
+        birth-name word, a greeting, a word that makes the run a place's or an
+        organisation's, a function word or a word in lower case, a word that makes
+        the run no person's name."""
+        kind = self._kinds.get(token)
+        if kind is not None:
+            return kind
+        low = token.lower()
+        kind = 0
+        if low not in STOP:
             given = self._given
             found = given.get(token)
             if found is not None:
-                strength = found
+                kind = found
             elif "-" in token:
                 parts = [given.get(p, 0) for p in token.split("-")]
-                strength = min(parts) if all(parts) else 0
-        if len(self._given_of) >= _MEMO_SIZE:
-            self._given_of.clear()
-        self._given_of[token] = strength
-        return strength
+                kind = min(parts) if all(parts) else 0
+        else:
+            kind |= _SKIP
+        if token in TITLES or low in NAME_BEFORE:
+            kind |= _TITLE
+        if token in GREETINGS:
+            kind |= _GREETS
+        if token in NOT_BEFORE:
+            kind |= _PLACE
+        if token[:1].islower():
+            kind |= _SKIP
+        if token in _NOT_NAMES:
+            kind |= _NOT_NAME
+        if len(self._kinds) >= _MEMO_SIZE:
+            self._kinds.clear()
+        self._kinds[token] = kind
+        return kind
 
-    def _family_first(self, word: str) -> int:
-        """Whether ``word`` before a comma and a given name may be the family name
-        written first (``Whitaker, Joan``): 0 if not (not a capitalised word, a
+    def _is_given(self, token: str) -> int:
+        """How common ``token`` is as a given name (0: not one, or a function word)."""
+        return self._kind(token) & _GIVEN
+
+    def _before_kind(self, word: str) -> int:
+        """What the last word before a run (``word``, as written) says of it, as bits:
+        that the run is a place's, a street's or an organisation's name (``&``, a
+        saint, ``Rue``, ``Hotel``), or that a greeting, a title or "my name is" may end
+        there (tried then in full)."""
+        kind = self._before_kinds.get(word)
+        if kind is None:
+            kind = 0
+            if word.endswith("&") or word in _SAINTS or word in NOT_BEFORE:
+                kind |= _PLACE
+            low = word.lower().rstrip(",")
+            if low in _GREETING_ENDS:
+                kind |= _GREETS
+            if low.rstrip(".") in _TITLE_ENDS or word in ("M.", "MM.", "D.", "Dª"):
+                kind |= _TITLE
+            if low in _CALLED_ENDS:
+                kind |= _CALLS
+            if len(self._before_kinds) >= _MEMO_SIZE:
+                self._before_kinds.clear()
+            self._before_kinds[word] = kind
+        return kind
+
+    def _comma_after_sign_off(self, lead: str, word: str = "") -> bool:
+        """Whether ``lead`` (the text before a run on its line) ends with a sign-off, a
+        comma or semicolon and spaces (``Un saludo, Luismi``); ``word``, when given
+        (not empty, not ending in white space), is the sign-off's last word. Whether a
+        word ends a sign-off is kept by the word."""
+        text = ""
+        if not word or word[-1].isspace():
+            text = lead.rstrip(" \t,;")
+            word = _last_word(text)
+        ends = self._sign_off_ends.get(word)
+        if ends is None:
+            ends = word.lower().rstrip("!.,") in _SIGN_OFF_ENDS
+            if len(self._sign_off_ends) >= _MEMO_SIZE:
+                self._sign_off_ends.clear()
+            self._sign_off_ends[word] = ends
+        return ends and _SIGN_OFF.search(text or lead.rstrip(" \t,;")) is not None
+
+    def _family_first(self, word: str) -> tuple[int, int]:
+        """Whether the end of ``word`` (the word before a comma and a given name, after
+        its last ``,``, ``;`` or quote) may be the family name written first
+        (``Whitaker, Joan``): its length, and 0 if not (none, not a capitalised word, a
         function word, a greeting or a sign-off), 2 if it is a family name of the
         census table (each part of it when hyphenated: ``Smith-Jones``), else 1 (one in
         a field's value)."""
         known = self._family_of.get(word)
         if known is None:
-            known = 0
-            if (_CAP_WORD.fullmatch(word) and word.lower() not in STOP
-                    and word not in GREETINGS and not _signed_off(word)):
-                known = 1 + all(_gazetteers.fold_name(part) in self._surnames
-                                for part in word.split("-"))
+            family = word[max(word.rfind(","), word.rfind(";"), word.rfind("\""),
+                              word.rfind("'")) + 1:]
+            first = 0
+            if (family and _CAP_WORD.fullmatch(family) and family.lower() not in STOP
+                    and family not in GREETINGS and not _signed_off(family)):
+                first = 1 + all(_gazetteers.fold_name(part) in self._surnames
+                                for part in family.split("-"))
+            known = (len(family), first)
             if len(self._family_of) >= _MEMO_SIZE:
                 self._family_of.clear()
             self._family_of[word] = known
@@ -347,12 +425,27 @@ class NameDetector:
 
     @_views.reads_folded
     def detect(self, text: str) -> Iterable[Detection]:
+        return self._find(text, 0)
+
+    @_views.reads_folded
+    def detect_from(self, text: str, since: int) -> Iterable[Detection]:
+        """The names that may start at ``since`` or after (what a stream's search asks,
+        ``tripwire.guards.incremental``): only the runs that end after it are judged,
+        each reading the text before it as ``detect`` does. A name starts within its
+        run or before it, so one in a run that ends before ``since`` starts before
+        ``since`` too."""
+        return self._find(text, since)
+
+    def _find(self, text: str, since: int) -> list[Detection]:
+        """The names in the runs of ``text`` that end after ``since``."""
         found: list[Detection] = []
         memo = self._memo
         name = self.name
         misses = 0  # (runs in a row not seen before: past _MEMO_TRIES, none is kept)
         for m in _RUN.finditer(text):
             start, end = m.span()
+            if end <= since:
+                continue
             if misses >= _MEMO_TRIES:
                 detection = self._judge(text, start, m.group())
                 if detection is not None:
@@ -381,14 +474,17 @@ class NameDetector:
                                        text[start + a:start + b]))
         if any(c.isupper() and text[i + 1:i + 2].isupper() for i, c in enumerate(text[:-1])
                ) if len(text) < 200 else _CAPS_RUN.search(text):
-            found.extend(self._capitals(text))
+            found.extend(self._capitals(text, since))
         return found
 
-    def _capitals(self, text: str) -> list[Detection]:
-        """Names written in capitals: a family name after a field label (``Nom :
-        VASSEUR``), or a given name and a family name (``AMELIA ROSE THORNTON``)."""
+    def _capitals(self, text: str, since: int) -> list[Detection]:
+        """Names written in capitals (in the runs that end after ``since``): a family
+        name after a field label (``Nom : VASSEUR``), or a given name and a family name
+        (``AMELIA ROSE THORNTON``)."""
         found: list[Detection] = []
         for m in _CAPS_RUN.finditer(text):
+            if m.end() <= since:
+                continue
             words = m.group().split()
             if any(w.lower() in STOP or w in ORGANISATION or w.capitalize() in ORGANISATION
                    for w in words):
@@ -408,51 +504,66 @@ class NameDetector:
 
     def _judge(self, text: str, start: int, run: str) -> Detection | None:
         """The name in the run of capitalised words ``run`` at ``start``, or ``None``."""
-        tokens = ([(start, run)] if " " not in run and "\t" not in run
-                  else [(t.start() + start, t.group()) for t in _TOKEN.finditer(run)])
+        one = " " not in run and "\t" not in run
+        if one:
+            # (one word: no leading or trailing words to leave out)
+            seen = self._kinds.get(run)
+            k = self._kind(run) if seen is None else seen
+            if k & (_TITLE | _GREETS | _PLACE | _SKIP):
+                return None  # a title, a greeting, a place's word or a function word alone
+            tokens = [(start, run)]
+            kinds = [k]
+        else:
+            tokens = [(t.start() + start, t.group()) for t in _TOKEN.finditer(run)]
+            kinds = [self._kind(w) for _, w in tokens]
         before = text[max(0, start - 40):start]
         mention = before.endswith("@")
-        word_before = _last_word(before)
-        if word_before.endswith("&") or word_before in _SAINTS or word_before in NOT_BEFORE:
+        stripped = before.rstrip()
+        cut = max(stripped.rfind(" "), stripped.rfind("\n"), stripped.rfind("\t"))
+        word_before = stripped[cut + 1:]
+        said = self._before_kinds.get(word_before)
+        if said is None:
+            said = self._before_kind(word_before)
+        if said & _PLACE:
             return None  # an organisation's, a place's or a street's name
         # What the text before says: a title, a greeting, a field label, "my name is"
         # (each pattern is tried only when the last word before could end it).
         context = 0.0
         titled = False
-        low = word_before.lower().rstrip(",")
-        greeting = _GREETING_BEFORE.search(before) if low in _GREETING_ENDS else None
-        labelled = _labelled(before)
-        if (low.rstrip(".") in _TITLE_ENDS or word_before in ("M.", "MM.", "D.", "Dª")) and (
-                _TITLE_BEFORE.search(before)):
+        greeting = _GREETING_BEFORE.search(before) if said & _GREETS else None
+        labelled = (":" in before or "=" in before) and _labelled(before)
+        if said & _TITLE and _TITLE_BEFORE.search(before):
             context, titled = 0.9, True
         elif (greeting is not None and not greeting.group(1)) or labelled:
             context = 0.85
-        elif low in _CALLED_ENDS and _CALLED.search(before):
+        elif said & _CALLS and _CALLED.search(before):
             context = 0.85
-        # Leading words that are not the name: titles and greetings (which say a
-        # person follows), function words.
         first = 0
-        while first < len(tokens):
-            word = tokens[first][1]
-            if word in TITLES or word.lower() in NAME_BEFORE:
-                context, titled = 0.9, True
-            elif word in GREETINGS:
-                context = max(context, 0.85)
-            elif word in NOT_BEFORE:
-                return None
-            elif not (word.lower() in STOP or word[0].islower()):
-                break
-            first += 1
-        # Trailing function words are not the name either.
         last = len(tokens)
-        while last > first and (tokens[last - 1][1].lower() in STOP
-                                or tokens[last - 1][1][0].islower()):
-            last -= 1
-        if last <= first:
-            return None
-        end = tokens[last - 1][0] + len(tokens[last - 1][1])
+        if one:
+            end = start + len(run)
+        else:
+            # Leading words that are not the name: titles and greetings (which say a
+            # person follows), function words.
+            while first < last:
+                k = kinds[first]
+                if k & _TITLE:
+                    context, titled = 0.9, True
+                elif k & _GREETS:
+                    context = max(context, 0.85)
+                elif k & _PLACE:
+                    return None
+                elif not k & _SKIP:
+                    break
+                first += 1
+            # Trailing function words are not the name either.
+            while last > first and kinds[last - 1] & _SKIP:
+                last -= 1
+            if last <= first:
+                return None
+            end = tokens[last - 1][0] + len(tokens[last - 1][1])
         # What precedes the run on its line (at most _LEAD characters of it).
-        at = tokens[first][0]
+        at = start if one else tokens[first][0]
         newline = text.rfind("\n", max(0, at - _LEAD), at)
         line_start = newline + 1 if newline >= 0 or at <= _LEAD else -1
         lead = text[max(0, line_start, at - _LEAD):at]
@@ -460,66 +571,92 @@ class NameDetector:
             if line_start >= 0 and not lead.strip(" \t-–—>*•") and self._signs(
                     text, line_start, end):
                 context = 0.85  # a signature under a sign-off
-            elif lead.rstrip(" \t")[-1:] in (",", ";") and _signed_off(lead.rstrip(" \t,;")):
+            elif lead.rstrip(" \t")[-1:] in (",", ";") and self._comma_after_sign_off(
+                    lead,
+                    # (the word before the comma, when it is the last word before the run)
+                    word_before.rstrip(",;") if first == 0 and cut >= 0 else ""):
                 context = 0.85  # "Un saludo, Luismi"
-            elif _EMAIL_AFTER.match(text, end, end + _LEAD) and (last - first > 1 or self._is_given(
-                    tokens[first][1])):
+            elif text[end:end + 1] in _EMAIL_OPENS and _EMAIL_AFTER.match(
+                    text, end, end + _LEAD) and (last - first > 1 or kinds[first] & _GIVEN):
                 context = 0.85  # "Anna Schmidt <anna@...>"
             elif (len(tokens) == 1 and start > 0 and text[start - 1] in ",;"
                   and text.startswith(text[start - 1], end) and self._field_before(text, start)):
                 context = 0.8  # a family name after a given name in a CSV row
         # Without such a context the name starts at the first given name.
-        if not context:
-            while first < last and not self._is_given(tokens[first][1]):
-                if tokens[first][1] in NOT_BEFORE:
-                    return None
-                first += 1
-            if first == last:
+        if one:
+            if not (context or k & _GIVEN) or k & _NOT_NAME:
                 return None
-        words = [w for _, w in tokens[first:last]]
-        if not _NOT_NAMES.isdisjoint(words):
-            return None
+        else:
+            if not context:
+                while first < last and not kinds[first] & _GIVEN:
+                    if kinds[first] & _PLACE:
+                        return None
+                    first += 1
+                if first == last:
+                    return None
+            for k in kinds[first:last]:
+                if k & _NOT_NAME:
+                    return None
         nxt = _NEXT_WORD.match(text, end, end + 30)
         if nxt is not None:
             word = nxt.group(1).rstrip(".")
-            if (word in ORGANISATION or word in STREET_AFTER
+            if (word in _NOT_NAMES
                     or text[end:nxt.start(1)].strip() in ("&", "+")):
                 return None
-        name_start = tokens[first][0]
-        given = self._is_given(words[0])
+        name_start = start if one else tokens[first][0]
+        given = kinds[first] & _GIVEN
         if context and labelled:
             # "Okonjo, Emeka" in a field: the family name first, then the given name
             given_after = _GIVEN_AFTER.match(text[end:end + 40])
             if given_after is not None:
                 end += given_after.end()
-        if not titled and _LABEL_AFTER.match(text, end, end + 16) and not (
+        if not titled and text.find(":", end, end + 16) >= 0 and _LABEL_AFTER.match(
+                text, end, end + 16) and not (
                 given and line_start >= 0 and not _SPEAKER_LEAD.sub("", lead)):
             return None  # a field's label itself ("Account name:"), not a speaker ("Erwan:")
         score = context
+        several = last - first >= 2
         if not score:
             if given and text.startswith(":", end):
                 score = 0.85  # a speaker: "Erwan: the wallet for ..."
             elif given and greeting is not None:
                 score = 0.85  # "Hola, Carlos"
-            elif len(words) >= 2 and not words[-1].endswith("."):
+            elif several and not tokens[last - 1][1].endswith("."):
                 score = 0.9
-            elif mention or not self._alone(text, name_start, given):
+            elif mention or given < ALONE:
                 return None
             else:
+                # a given name alone: not a place (``nach Paris``) nor a noun after an
+                # article (``im Anhang``, ``la Rose``)
+                if name_start == start:
+                    # (the last word of the 16 characters before it)
+                    room = 16 - (len(before) - len(stripped))
+                    alone_after = word_before[-room:] if room > 0 else ""
+                else:
+                    alone_after = _last_word(text[max(0, name_start - 16):name_start])
+                low = alone_after.lower()
+                if low in _PLACE_WORDS or low in _ARTICLES:
+                    return None
                 score = 0.7
-        if mention and len(words) < 2:
+        if mention and not several:
             return None
         # The family name first: "Whitaker, Joan" (a census surname, or in a field).
-        if len(words) == 1 and given:
-            head = text[max(0, name_start - 40):name_start].rstrip(" \t")
-            family = _last_word(head[:-1]) if head.endswith(",") else ""
-            family = family[max(family.rfind(","), family.rfind(";"), family.rfind("\""),
-                                family.rfind("'")) + 1:]
-            first_word = self._family_first(family) if family else 0
-            if first_word and (first_word == 2
-                               or _labelled(head[:len(head) - 1 - len(family)])):
-                name_start = max(0, name_start - 40) + len(head) - 1 - len(family)
-                score = max(score, 0.8)
+        if given and not several:
+            head = (before if name_start == start
+                    else text[max(0, name_start - 40):name_start]).rstrip(" \t")
+            if head.endswith(","):
+                if (name_start == start and len(head) == len(stripped)
+                        and len(word_before) > 1 and not word_before[-2].isspace()):
+                    raw = word_before[:-1]  # (the same word: what precedes the comma)
+                else:
+                    raw = _last_word(head[:-1])
+                known = self._family_of.get(raw)
+                width, first_word = self._family_first(raw) if known is None else known
+                at = len(head) - 1 - width  # (where the family name starts in head)
+                if first_word == 2 or first_word and (":" in head or "=" in head) and _labelled(
+                        head[:at]):
+                    name_start = max(0, name_start - 40) + at
+                    score = max(score, 0.8)
         return Detection("name", name_start, end, score, self.name, text[name_start:end])
 
     def _field_before(self, text: str, start: int) -> bool:
@@ -548,9 +685,3 @@ class NameDetector:
             previous = text[max(0, prev_end - _LEAD):max(0, prev_end)]
         previous = previous[previous.rfind("\n") + 1:].strip()
         return bool(previous) and _signed_off(previous[-40:])
-
-    def _alone(self, text: str, start: int, given: int) -> bool:
-        """Whether a given name standing alone is taken as a name: not a place (``nach
-        Paris``) nor a noun after an article (``im Anhang``, ``la Rose``)."""
-        last = _last_word(text[max(0, start - 16):start]).lower()
-        return given >= ALONE and last not in _PLACE_WORDS and last not in _ARTICLES

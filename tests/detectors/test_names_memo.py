@@ -58,7 +58,7 @@ def test_the_words_it_keeps_are_bounded_and_a_family_name_first_is_judged_by_its
              for _ in range(6000)]
     (detector,) = build(["name"])
     detector.detect(", ".join(f"{w}, Anna" for w in words))
-    assert len(detector._given_of) <= 4096 and len(detector._family_of) <= 4096
+    assert len(detector._kinds) <= 4096 and len(detector._family_of) <= 4096
     # a census family name before a given name is one; another word only in a field
     for text, value in (("met Whitaker, Joan today", "Whitaker, Joan"),
                         ("met Zqxv, Joan today", "Joan"),
