@@ -212,9 +212,27 @@ def _after_identifier(text: str, start: int) -> bool:
     last = words[-1]
     rest = window[last.end():]
     word = last.group()
+    if word in _CUSTOMER_WORDS and _serves(words[:-1]):
+        return False  # "Service client :", "Atención al cliente:": a line, not an id
     return ((word in _ID_WORDS or (word.endswith("nummer") and not word.startswith(
         _PHONE_NUMBER_WORDS))) and not any(c.isdigit() for c in rest)
             and all(w.group() in _ID_QUALIFIERS for w in _WORDS_BEFORE.finditer(rest)))
+
+
+# "client", "customer": an identifier's word ("n° client"), but a phone line's after
+# a service word ("Service client", "Atención al cliente", "Relation clients").
+_CUSTOMER_WORDS = frozenset("client clients cliente clientes customer customers".split())
+_SERVICE_LINES = frozenset("service services servicio servicios atención atencion relation "
+                           "relations care support soporte assistance asistencia".split())
+_ARTICLES = frozenset("al au aux à a del de du des la le los las".split())
+
+
+def _serves(words: list[re.Match[str]]) -> bool:
+    """Whether the last of ``words`` (past articles and prepositions) names a service."""
+    for m in reversed(words):
+        if m.group() not in _ARTICLES:
+            return m.group() in _SERVICE_LINES
+    return False
 
 
 # German compounds in "-nummer" that name a phone's number; any other is an
@@ -224,17 +242,20 @@ _PHONE_NUMBER_WORDS = ("telefon", "tel", "handy", "mobil", "fax", "ruf", "notruf
                        "rückruf", "privat", "büro", "nummer")
 
 
-# Words that say a number nearby is a phone number (bare digits need one).
+# Words that say a number nearby is a phone number (bare digits need one): a phone's
+# names and the verbs of calling in any of their forms ("rappelle-moi", "joignable",
+# "composez", "llámeme", "márcanos", "erreichbar", "wählen Sie", "dial", "reach").
 _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[eé]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
-    r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
-    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
+    r"cell|cel(?:ular)?(?![^\W\d_])|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|"
+    r"anruf|r?appel|llam|ll[áa]m|m[áa]rca(?:me|nos|r)|joindre|joign|compos(?:ez|er)|erreich|"
+    r"w[äa]hlen|dial|reach|tfno|tlf|gsm|natel|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
 # Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
 # number right after one is tried in the plans of ``CALLED_REGIONS`` too.
 _CALLED = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
-    r"m[óo]vil|cell|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
-    r"durchwahl|zentrale|hotline|anrufen|appel(?:er|ez|le)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
+    r"m[óo]vil|cell|cel|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
+    r"durchwahl|zentrale|hotline|anrufen|r?appel(?:er|ez|le|lez)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
     r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|sip|pbx|voip|"
     r"[tmf](?=[ \t]?:))(?![^\W\d_])")
 #: The countries a number right after a phone word is tried in (``_CALLED``): those of
@@ -674,7 +695,8 @@ class PhoneDetector:
             known = international_valid(pn, "".join(_GROUPS.findall(value)))
         else:
             prefix = _trunk_prefix(pn, region)
-            if prefix and not value.lstrip("(").startswith(prefix):
+            if prefix and not value.lstrip("(").startswith(prefix) and not (
+                    region in _TRUNK_LEFT_OUT and _TRUNK_LEFT_OUT[region].match(value)):
                 return False  # "7458 912306" is no way to write a British number
             if region in _NANP and _group_sizes(value) not in _NANP_GROUPS:
                 return False  # "800 3456 712" is no way to write a North American one
@@ -700,6 +722,9 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Spain: "612 34 56 78", "968 24 17 50"; Madrid's and Barcelona's "91 552 78 40"
     (re.compile(r"[6-9][0-9]{2}(?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
     (re.compile(r"9[1-8](?P<s>[ .\-])[0-9]{3}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    # Mexico City's, Guadalajara's and Monterrey's ten digits, 2-4-4 (North American
+    # numbers are 3-3-4): "55 1234 5678", "(55) 1234-5678", "33-1234-5678"
+    (re.compile(r"(?:55|33|81|\((?:55|33|81)\))[ \-][0-9]{4}[ \-][0-9]{4}\Z"), "MX"),
     # Germany's mobiles: "0171 2345678", "0151-23456789", "0176/98765432"
     (re.compile(r"01[5-7][0-9][ /\-][0-9]{7,8}\Z"), "DE"),
     # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
@@ -711,6 +736,10 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
 # North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
 # 415-5552671, 4155552671, 14155552671.
 _NANP = frozenset({"US", "CA"})
+# Where a national number is as often written without its trunk prefix as with it, in
+# the grouping that shows it: Argentina's area code, then the number with a dash before
+# its last four digits, "11 4123-4567", "(351) 412-3456", as well as "011 4123-4567".
+_TRUNK_LEFT_OUT = {"AR": re.compile(r"(?:[1-9][0-9]{1,3}|\([1-9][0-9]{1,3}\)) [0-9]{2,4}-[0-9]{4}\Z")}
 _NANP_GROUPS = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 7), (10,), (11,), (1, 10)})
 
 
