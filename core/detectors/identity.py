@@ -17,7 +17,7 @@
   birth; 64 when a colon ends what stands between them, as after a form's label with
   a note; 100 when the keyword is in a heading above the date, a title or a label on
   a line of its own, and the date is at least 14 years old), that is a real day, after
-  1900 and in the past; a date beside an age ("37 Jahre alt", "45 y/o", "elle a 37
+  1700 and in the past (an ancestor's in a family's history too); a date beside an age ("37 Jahre alt", "45 y/o", "elle a 37
   ans", "tiene 30 años") that makes it the person's birth date; the same day written
   again right after a date of birth, in
   either numeric order ("„3. März 1978“ ... „03.03.1978“"); and a date in the column of
@@ -308,7 +308,10 @@ _LEADER = re.compile(r"[._…]{4,}|[ \t]{8,}|_{3,}")
 # name in brackets, a comma, "and", "und", "et", "y", and a preposition ("et le", "y el").
 _LIST_JOIN = re.compile(
     r"[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*(?:[,;&]|and|und|sowie|et|y|e)[ \t]*"
-    r"(?:(?:and|und|et|y)[ \t]+)?(?:(?:on|am|le|el|the)[ \t]+)?")
+    r"(?:(?:and|und|et|y)[ \t]+)?(?:(?:on|am|le|el|the)[ \t]+)?"
+    # the next person of a list and their date: "; Lorena (mi mujer), 08/05/86"
+    r"(?:(?-i:[A-ZÀ-Þ][a-zß-ÿ]+(?:[ \t-][A-ZÀ-Þ][a-zß-ÿ]+){0,2})[ \t]*"
+    r"(?:\([^()\n]{1,30}\))?[ \t]*[,:][ \t]*(?:(?:on|am|le|el|the)[ \t]+)?)?")
 # How far after the keyword that named the first a date of a list may be (so that what
 # decides it is within ``lookbehind``).
 _LIST_REACH = 120
@@ -376,15 +379,15 @@ _SPACE = r"[\ \t]{1,3}"          # between the parts of a date (bounded: see max
 _SEP = r"[\ \t\-/.]{1,3}"  # 14 März, 14-mar-1987, 14/Mar/1987, 14.Mar.1987
 _DATE = re.compile(
     rf"""(?ix)
-    (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
+    (?P<iy>(?:1[7-9]|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
     | (?P<cy>(?:19|20)[0-9]{{2}})(?P<cm>0[1-9]|1[0-2])(?P<cd>0[1-9]|[12][0-9]|3[01])
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
-    | (?P<sa>[0-9]{{1,2}})(?P<ssep>\ ?[-/.]\ |\ )(?P<sb>[0-9]{{1,2}})(?P=ssep)(?P<sy>(?:19|20)[0-9]{{2}})
+    | (?P<sa>[0-9]{{1,2}})(?P<ssep>\ ?[-/.]\ |\ )(?P<sb>[0-9]{{1,2}})(?P=ssep)(?P<sy>(?:1[7-9]|20)[0-9]{{2}})
     | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?
       (?:\ ?/\ ?{_OTHER_MONTH}\.?)?,?
       (?:{_SPACE}(?:de|del)(?:{_SPACE}a[ñn]o)?)?{_SEP}'?(?P<dy>[0-9]{{4}}|[12]\.[0-9]{{3}}|[0-9]{{2}})
     | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
-    | (?P<rd>[0-9]{{1,2}})(?P<rsep>[-/.\ ])(?-i:(?P<rm>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?P=rsep)(?P<ry>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
+    | (?P<rd>[0-9]{{1,2}})(?P<rsep>[-/.\ ])(?-i:(?P<rm>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?P=rsep)(?P<ry>(?:1[7-9]|20)[0-9]{{2}}|[0-9]{{2}})
     | (?P<xd>[0-9]{{2}})(?-i:(?P<xm>JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC))(?P<xy>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
     """)
 # The months in Roman numerals (``8-IV-1989``, ``14.III.1987``).
@@ -503,19 +506,19 @@ def _year(digits: str, today: datetime.date) -> int:
 
 
 def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
-    """The date a match names, if it is a real day after 1900 and before today (the
+    """The date a match names, if it is a real day after 1700 and before today (the
     likelier reading first: ``12/03/1985`` is the 3rd of December, or the 12th of
     March)."""
     return next(_days(m, today), None)
 
 
 def _readings(m: re.Match[str], today: datetime.date) -> set[datetime.date]:
-    """Every real day after 1900 and before today that a match may name."""
+    """Every real day after 1700 and before today that a match may name."""
     return set(_days(m, today))
 
 
 def _days(m: re.Match[str], today: datetime.date) -> Iterator[datetime.date]:
-    """The real days after 1900 and before today that a match may name, the likelier
+    """The real days after 1700 and before today that a match may name, the likelier
     reading first."""
     for y, mo, d in _candidates(m, today):
         try:
@@ -558,7 +561,9 @@ def _candidates(m: re.Match[str], today: datetime.date) -> list[tuple[int, int, 
     return candidates
 
 
-_EARLIEST = datetime.date(1900, 1, 1)
+# The earliest date of birth: a family's history gives its ancestors' (``né le 3 mars
+# 1887``), and a life's story a famous person's.
+_EARLIEST = datetime.date(1700, 1, 1)
 
 
 class DateOfBirthDetector:

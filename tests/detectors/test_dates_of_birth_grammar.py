@@ -205,3 +205,30 @@ def test_a_date_of_birth_in_any_form_of_the_language_is_found(text, want):
 ])
 def test_a_date_no_birth_word_of_the_grammar_names_is_not_one(text):
     assert values(text) == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Mon arrière-grand-mère Berthe, née le 2 février 1879 à Albi, fut institutrice.",
+     ["2 février 1879"]),
+    ("Urgroßvater Karl wurde am 14.08.1868 in Ulm geboren.", ["14.08.1868"]),
+    ("Great-grandfather Thomas was born on 3 June 1881 in Cork.", ["3 June 1881"]),
+    ("su tatarabuelo nació el 7-IX-1872 en Soria", ["7-IX-1872"]),
+    ("Registre paroissial : né le 1845-04-12, baptisé le 1845-04-14", ["1845-04-12"]),
+    ("Johann Weber, geb. 12.03.1699", []),  # before 1700
+])
+def test_an_ancestors_date_of_birth_is_one(text, want):
+    assert values(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Familia: Pedro, nacido el 12/03/1980; Ana (su esposa), 05/07/82; Sofía, 01/02/2010",
+     ["01/02/2010", "05/07/82", "12/03/1980"]),
+    ("Passengers: John Smith, DOB 12/03/1980; Mary Smith, 05/07/1982",
+     ["05/07/1982", "12/03/1980"]),
+    ("Kinder: Lena, geb. 03.05.2010; Tim (Zwilling), 03.05.2010",
+     ["03.05.2010", "03.05.2010"]),
+    ("DOB 12/03/1980. Appointment: 05/07/2024", ["12/03/1980"]),
+    ("né le 12/03/1980 ; arrivé en France en 2001, embauché le 05/07/2010", ["12/03/1980"]),
+])
+def test_the_next_person_of_a_list_and_their_date(text, want):
+    assert values(text) == want
