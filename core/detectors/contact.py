@@ -274,6 +274,29 @@ _EXTENSION = re.compile(r"-[0-9]{1,2}(?![0-9]|[.\-/][0-9])")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
 _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
                            "durchwahl urgence urgencias emergency".split())
+# A table's column of phone numbers: its header's name ("tel", "Phone", "Telefon",
+# "teléfono", "mobile", "móvil", "portable", "Handy", "fax", "gsm", "phone_number",
+# "tel_fixe", "numero_tel"), how far above the header may be, and what separates fields.
+_COLUMN_NAME = re.compile(
+    r"(?:[a-z_ ]{0,12}[_ ])?(?:tel|t[ée]l|t[ée]l[ée]phone|tel[ée]fono|telefon|telefonnummer|phone"
+    r"|mobile?|m[óo]vil|portable|handy|fax|gsm|cel|celular|cell|natel)(?:[_ ][a-z_ ]{0,12})?")
+_COLUMN_REACH = 400
+_FIELD_SEPARATORS = (";", ",", "\t", "|")
+# A setting that holds a phone number, before its "=" (``TEL_ASTREINTE=``, ``phone=``,
+# ``mobile_number=``).
+_PHONE_SETTING = re.compile(
+    r"(?i)(?<![^\W\d_])(?:tel|phone|mobile?|fax|handy|movil|cell?|gsm)(?:[_.-]?[a-z0-9]+)*[\"']?=\Z")
+# A link that dials or messages the number after it, written without its "+":
+# ``wa.me/32478215906``, ``api.whatsapp.com/send?phone=34612345678``, ``?phone=...``.
+_LINK = re.compile(r"(?i)(?:wa\.me/|whatsapp\.com/send/?\?phone=|[?&](?:phone|tel)=)\Z")
+
+
+def _linked(text: str, start: int) -> bool:
+    """Whether the number at ``start`` is a link's (``_LINK``): a country code and the
+    national number, the "+" left out."""
+    return _LINK.search(text, max(0, start - 30), start) is not None
+
+
 # How a number with a country code starts: "+49 ..." or "(+49) ...".
 _PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
@@ -399,6 +422,9 @@ class PhoneDetector:
         self._probe: list[int] | None = None
         #: Whether the last run's verdicts read the regions around it (``_is_number``).
         self._read_regions = False
+        #: Whether they read a table's header above them (``_in_phone_column``): then
+        #: they are not kept by the characters around the run.
+        self._read_far = False
         # What each run holds, by the characters its verdicts read (``_verdicts``).
         self._memo: dict[str, _Verdicts] = {}
         # the fewest digits a number written without "+" can have in these regions (a
@@ -477,6 +503,7 @@ class PhoneDetector:
                 return known
         tokens = _tokens(text, start, end)
         self._read_regions = False
+        self._read_far = False
         self._probe = [] if probing else None
         try:
             spans = list(self._spans(text, tokens))
@@ -494,7 +521,7 @@ class PhoneDetector:
                         else _Verdicts(_relative(spans, start), -1))
             if self._read_regions and regional is not None:
                 regional.extend(spans)
-        if key is not None:
+        if key is not None and not self._read_far:
             memo = self._memo
             if known is not None:  # (what the other question found is kept too)
                 verdicts = _Verdicts(verdicts.numbers if verdicts.numbers is not None
@@ -561,7 +588,8 @@ class PhoneDetector:
                 tries += 1
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
-                    text, max(0, start - 40), start) is not None or _dialled(text, start, end)
+                    text, max(0, start - 40), start) is not None or _dialled(
+                    text, start, end) or _linked(text, start) or self._in_phone_column(text, start)
                 if self._is_number(text, start, end, said):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
@@ -572,11 +600,41 @@ class PhoneDetector:
             else:
                 i += 1
 
+    def _in_phone_column(self, text: str, start: int) -> bool:
+        """Whether the number at ``start`` is a field of a table (``;``, ``,``, tabs,
+        ``|``) in the column whose header, up to ``_COLUMN_REACH`` characters above,
+        names a phone (``nom;prenom;tel;ville``, ``Name,Phone,Email``)."""
+        line = text.rfind("\n", 0, start) + 1
+        if not line:
+            return False
+        row = text[line:text.find("\n", start) if "\n" in text[start:] else len(text)]
+        sep = max(_FIELD_SEPARATORS, key=row.count)
+        if not row.count(sep) or text[line:start].rstrip(" \"'").rsplit(sep, 1)[-1]:
+            return False  # (not a field of its own)
+        column, fields = text.count(sep, line, start), row.count(sep) + 1
+        self._read_far = True
+        top = max(0, line - _COLUMN_REACH)
+        while line > top:
+            above = text.rfind("\n", 0, line - 1) + 1
+            if above < top:
+                return False
+            header = text[above:line - 1].split(sep)
+            if len(header) != fields:
+                return False
+            name = header[column].strip(" \"'\r").lower()
+            if _COLUMN_NAME.fullmatch(name):
+                return True
+            line = above
+        return False
+
     def _plausible(self, text: str, start: int, end: int, value: str) -> bool:
         """Cheap checks before asking phonenumbers: context and shape (``_shaped``)."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         plus = value.startswith(_PLUS)
+        if before in "/=" and (_linked(text, start) or (before == "=" and (
+                value.startswith("00") or _PHONE_SETTING.search(text, max(0, start - 40), start)))):
+            before = " "  # wa.me/3247..., TEL_ASTREINTE=0033 7 ..., PHONE=0612345678
         if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
                 or after.isalnum() or (after in _BAD_AFTER and not (
                     (plus or before in "[:") and after == "@"))):
@@ -653,6 +711,8 @@ class PhoneDetector:
         value = text[start:end]
         if value.startswith(_PLUS):
             return valid(value, None)
+        if value.isdigit() and value[0] != "0" and _linked(text, start):
+            return valid("+" + value, None)
         compact = value.lstrip("(")
         if compact.startswith(("00", "011")) and valid(value, None):
             return True
@@ -669,7 +729,12 @@ class PhoneDetector:
         pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
             return True
-        if _CALLED.search(text, max(0, start - 24), start) is not None and any(
+        # bare digits right after the word only ("sms ... numéro 06528147" is not called
+        # so) or dialled, or in a phone's column of a table
+        called = _CALLED.search(text, max(0, start - 24), start)
+        if ((called is not None and not (value.isdigit() and not _dialled(text, start, end)
+                                         and any(c.isalpha() for c in text[called.end():start])))
+                or (value.isdigit() and self._in_phone_column(text, start))) and any(
                 valid(value, region) for region in CALLED_REGIONS if region not in pointed):
             return True
         return any(valid(value, region) for shape, region in _NATIONAL_SHAPES

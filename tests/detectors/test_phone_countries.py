@@ -129,3 +129,32 @@ def test_a_phone_number_as_its_country_writes_it_is_found(text, want):
 ])
 def test_identifiers_versions_and_amounts_beside_phone_words_are_no_phone_numbers(text):
     assert numbers(text) == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("écris-moi sur wa.me/33612345678 plutôt", ["33612345678"]),
+    ("https://api.whatsapp.com/send?phone=34612345678&text=hola", ["34612345678"]),
+    ("Kontakt: https://wa.me/4915123456789", ["4915123456789"]),
+    ("ONCALL_PHONE=+33612345678\nTEL_ASTREINTE=0033 6 12 34 56 78", ["+33612345678",
+                                                                    "0033 6 12 34 56 78"]),
+    ("  mobile_number=0612345678  # France", ["0612345678"]),
+    ("nom;prenom;tel;ville\nMartin;Paul;0612345678;Lyon\nRuiz;Ana;612345678;Madrid",
+     ["0612345678", "612345678"]),
+    ("Name,Email,Phone\nAnn Lee,ann@example.com,07911123456", ["07911123456"]),
+    ("id\tnombre\tteléfono_móvil\n17\tLuis\t612345678", ["612345678"]),
+])
+def test_a_links_a_settings_and_a_phone_columns_number(text, want):
+    assert numbers(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "https://example.com/orders/33612345678",
+    "build=0033612345678",
+    "ORDER_ID=0612345678",
+    "nom;prenom;commande;ville\nMartin;Paul;0612345678;Lyon",
+    "id,phone,amount\n17,,0612345678",
+    "sms non envoyé : numéro 06528147 tronqué (8 chiffres)",
+    "SMS-Versand fehlgeschlagen, Kennung 06528147",
+])
+def test_links_settings_and_columns_of_other_numbers_are_not_phones(text):
+    assert numbers(text) == []
