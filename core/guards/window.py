@@ -239,6 +239,12 @@ class HoldBack:
         window = self._current
         return window.buffer[window.base:] if window.chunks else ""
 
+    @property
+    def held_length(self) -> int:
+        """``len(held)``, without copying the text."""
+        window = self._current
+        return len(window.buffer) - window.base if window.chunks else 0
+
     def holds(self, channel: str | None = None) -> bool:
         """Whether ``channel`` (``"text"`` or ``"reasoning"``; ``None``: any) holds
         text now."""

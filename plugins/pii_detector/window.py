@@ -104,7 +104,7 @@ class StreamWindow:
         channel = self.hold.channel
         search = self._searches.get(channel)
         end = self.pushed[channel]
-        released = end - len(self.hold.held)  # the held text ends ``text``
+        released = end - self.hold.held_length  # the held text ends ``text``
         start = end - len(text)  # (``text[0]``'s place in the channel)
         if search is None:
             return [(d.start, d.end, Hit(d, len(text) - d.start,
