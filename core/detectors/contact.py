@@ -347,6 +347,8 @@ class PhoneDetector:
     #: Before a number: "order no." and the like (32), an IBAN's first groups (45);
     #: without ``regions``, the ``NEAR`` characters whose signs say its plans.
     lookbehind = 48 + NEAR + 128
+    #: A number starts with a digit, "+" or "(".
+    starts = _views.folded_to("0123456789+(")
     OPTIONS = ("regions",)
 
     def hold_from(self, text: str) -> int:

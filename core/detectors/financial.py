@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable
 
 from tripwire.detectors import _views
@@ -120,6 +121,8 @@ class CreditCardDetector:
     max_length = 23  # 19 digits and 4 separators
     #: Before a number: "order no." and the like (32), an IBAN's first groups (45).
     lookbehind = 48
+    #: A card number starts with a digit.
+    starts = _views.folded_to(string.digits)
 
     @staticmethod
     def hold_from(text: str) -> int:
