@@ -212,9 +212,27 @@ def _after_identifier(text: str, start: int) -> bool:
     last = words[-1]
     rest = window[last.end():]
     word = last.group()
+    if word in _CUSTOMER_WORDS and _serves(words[:-1]):
+        return False  # "Service client :", "Atención al cliente:": a line, not an id
     return ((word in _ID_WORDS or (word.endswith("nummer") and not word.startswith(
         _PHONE_NUMBER_WORDS))) and not any(c.isdigit() for c in rest)
             and all(w.group() in _ID_QUALIFIERS for w in _WORDS_BEFORE.finditer(rest)))
+
+
+# "client", "customer": an identifier's word ("n° client"), but a phone line's after
+# a service word ("Service client", "Atención al cliente", "Relation clients").
+_CUSTOMER_WORDS = frozenset("client clients cliente clientes customer customers".split())
+_SERVICE_LINES = frozenset("service services servicio servicios atención atencion relation "
+                           "relations care support soporte assistance asistencia".split())
+_ARTICLES = frozenset("al au aux à a del de du des la le los las".split())
+
+
+def _serves(words: list[re.Match[str]]) -> bool:
+    """Whether the last of ``words`` (past articles and prepositions) names a service."""
+    for m in reversed(words):
+        if m.group() not in _ARTICLES:
+            return m.group() in _SERVICE_LINES
+    return False
 
 
 # German compounds in "-nummer" that name a phone's number; any other is an
@@ -224,17 +242,20 @@ _PHONE_NUMBER_WORDS = ("telefon", "tel", "handy", "mobil", "fax", "ruf", "notruf
                        "rückruf", "privat", "büro", "nummer")
 
 
-# Words that say a number nearby is a phone number (bare digits need one).
+# Words that say a number nearby is a phone number (bare digits need one): a phone's
+# names and the verbs of calling in any of their forms ("rappelle-moi", "joignable",
+# "composez", "llámeme", "márcanos", "erreichbar", "wählen Sie", "dial", "reach").
 _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[eé]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
-    r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
-    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
+    r"cell|cel(?:ular)?(?![^\W\d_])|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|"
+    r"anruf|r?appel|llam|ll[áa]m|m[áa]rca(?:me|nos|r)|joindre|joign|compos(?:ez|er)|erreich|"
+    r"w[äa]hlen|dial|reach|tfno|tlf|gsm|natel|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
 # Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
 # number right after one is tried in the plans of ``CALLED_REGIONS`` too.
 _CALLED = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
-    r"m[óo]vil|cell|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
-    r"durchwahl|zentrale|hotline|anrufen|appel(?:er|ez|le)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
+    r"m[óo]vil|cell|cel|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
+    r"durchwahl|zentrale|hotline|anrufen|r?appel(?:er|ez|le|lez)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
     r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|sip|pbx|voip|"
     r"[tmf](?=[ \t]?:))(?![^\W\d_])")
 #: The countries a number right after a phone word is tried in (``_CALLED``): those of
@@ -253,6 +274,29 @@ _EXTENSION = re.compile(r"-[0-9]{1,2}(?![0-9]|[.\-/][0-9])")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
 _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
                            "durchwahl urgence urgencias emergency".split())
+# A table's column of phone numbers: its header's name ("tel", "Phone", "Telefon",
+# "teléfono", "mobile", "móvil", "portable", "Handy", "fax", "gsm", "phone_number",
+# "tel_fixe", "numero_tel"), how far above the header may be, and what separates fields.
+_COLUMN_NAME = re.compile(
+    r"(?:[a-z_ ]{0,12}[_ ])?(?:tel|t[ée]l|t[ée]l[ée]phone|tel[ée]fono|telefon|telefonnummer|phone"
+    r"|mobile?|m[óo]vil|portable|handy|fax|gsm|cel|celular|cell|natel)(?:[_ ][a-z_ ]{0,12})?")
+_COLUMN_REACH = 400
+_FIELD_SEPARATORS = (";", ",", "\t", "|")
+# A setting that holds a phone number, before its "=" (``TEL_ASTREINTE=``, ``phone=``,
+# ``mobile_number=``).
+_PHONE_SETTING = re.compile(
+    r"(?i)(?<![^\W\d_])(?:tel|phone|mobile?|fax|handy|movil|cell?|gsm)(?:[_.-]?[a-z0-9]+)*[\"']?=\Z")
+# A link that dials or messages the number after it, written without its "+":
+# ``wa.me/32478215906``, ``api.whatsapp.com/send?phone=34612345678``, ``?phone=...``.
+_LINK = re.compile(r"(?i)(?:wa\.me/|whatsapp\.com/send/?\?phone=|[?&](?:phone|tel)=)\Z")
+
+
+def _linked(text: str, start: int) -> bool:
+    """Whether the number at ``start`` is a link's (``_LINK``): a country code and the
+    national number, the "+" left out."""
+    return _LINK.search(text, max(0, start - 30), start) is not None
+
+
 # How a number with a country code starts: "+49 ..." or "(+49) ...".
 _PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
@@ -383,6 +427,9 @@ class PhoneDetector:
         self._probing = False
         #: Whether the last run's verdicts read the regions around it (``_is_number``).
         self._read_regions = False
+        #: Whether they read a table's header above them (``_in_phone_column``): then
+        #: they are not kept by the characters around the run.
+        self._read_far = False
         # What each run holds, by the characters its verdicts read (``_verdicts``).
         self._memo: dict[str, _Verdicts] = {}
         # the fewest digits a number written without "+" can have in these regions (a
@@ -462,6 +509,7 @@ class PhoneDetector:
                 return known
         tokens = _tokens(text, start, end)
         self._read_regions = False
+        self._read_far = False
         # (both questions are answered at once: up to the first candidate whose regions
         # decide it, judging reads the same either way; that is where probing stops)
         probes: list[int] = []
@@ -479,7 +527,7 @@ class PhoneDetector:
             verdicts = _Verdicts(None if self._read_regions else _relative(spans, start), probe)
             if self._read_regions and regional is not None:
                 regional.extend(spans)
-        if key is not None:
+        if key is not None and not self._read_far:
             memo = self._memo
             if known is not None:  # (what the other question found is kept too)
                 verdicts = _Verdicts(verdicts.numbers if verdicts.numbers is not None
@@ -546,7 +594,8 @@ class PhoneDetector:
                 tries += 1
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
-                    text, max(0, start - 40), start) is not None or _dialled(text, start, end)
+                    text, max(0, start - 40), start) is not None or _dialled(
+                    text, start, end) or _linked(text, start) or self._in_phone_column(text, start)
                 if self._is_number(text, start, end, said):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
@@ -557,11 +606,41 @@ class PhoneDetector:
             else:
                 i += 1
 
+    def _in_phone_column(self, text: str, start: int) -> bool:
+        """Whether the number at ``start`` is a field of a table (``;``, ``,``, tabs,
+        ``|``) in the column whose header, up to ``_COLUMN_REACH`` characters above,
+        names a phone (``nom;prenom;tel;ville``, ``Name,Phone,Email``)."""
+        line = text.rfind("\n", 0, start) + 1
+        if not line:
+            return False
+        row = text[line:text.find("\n", start) if "\n" in text[start:] else len(text)]
+        sep = max(_FIELD_SEPARATORS, key=row.count)
+        if not row.count(sep) or text[line:start].rstrip(" \"'").rsplit(sep, 1)[-1]:
+            return False  # (not a field of its own)
+        column, fields = text.count(sep, line, start), row.count(sep) + 1
+        self._read_far = True
+        top = max(0, line - _COLUMN_REACH)
+        while line > top:
+            above = text.rfind("\n", 0, line - 1) + 1
+            if above < top:
+                return False
+            header = text[above:line - 1].split(sep)
+            if len(header) != fields:
+                return False
+            name = header[column].strip(" \"'\r").lower()
+            if _COLUMN_NAME.fullmatch(name):
+                return True
+            line = above
+        return False
+
     def _plausible(self, text: str, start: int, end: int, value: str) -> bool:
         """Cheap checks before asking phonenumbers: context and shape (``_shaped``)."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         plus = value.startswith(_PLUS)
+        if before in "/=" and (_linked(text, start) or (before == "=" and (
+                value.startswith("00") or _PHONE_SETTING.search(text, max(0, start - 40), start)))):
+            before = " "  # wa.me/3247..., TEL_ASTREINTE=0033 7 ..., PHONE=0612345678
         if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
                 or after.isalnum() or (after in _BAD_AFTER and not (
                     (plus or before in "[:") and after == "@"))):
@@ -638,6 +717,8 @@ class PhoneDetector:
         value = text[start:end]
         if value.startswith(_PLUS):
             return valid(value, None)
+        if value.isdigit() and value[0] != "0" and _linked(text, start):
+            return valid("+" + value, None)
         compact = value.lstrip("(")
         if compact.startswith(("00", "011")) and valid(value, None):
             return True
@@ -655,7 +736,12 @@ class PhoneDetector:
         pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
             return True
-        if _CALLED.search(text, max(0, start - 24), start) is not None and any(
+        # bare digits right after the word only ("sms ... numéro 06528147" is not called
+        # so) or dialled, or in a phone's column of a table
+        called = _CALLED.search(text, max(0, start - 24), start)
+        if ((called is not None and not (value.isdigit() and not _dialled(text, start, end)
+                                         and any(c.isalpha() for c in text[called.end():start])))
+                or (value.isdigit() and self._in_phone_column(text, start))) and any(
                 valid(value, region) for region in CALLED_REGIONS if region not in pointed):
             return True
         return any(valid(value, region) for shape, region in _NATIONAL_SHAPES
@@ -681,7 +767,8 @@ class PhoneDetector:
             known = international_valid(pn, "".join(_GROUPS.findall(value)))
         else:
             prefix = _trunk_prefix(pn, region)
-            if prefix and not value.lstrip("(").startswith(prefix):
+            if prefix and not value.lstrip("(").startswith(prefix) and not (
+                    region in _TRUNK_LEFT_OUT and _TRUNK_LEFT_OUT[region].match(value)):
                 return False  # "7458 912306" is no way to write a British number
             if region in _NANP and _group_sizes(value) not in _NANP_GROUPS:
                 return False  # "800 3456 712" is no way to write a North American one
@@ -707,6 +794,9 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Spain: "612 34 56 78", "968 24 17 50"; Madrid's and Barcelona's "91 552 78 40"
     (re.compile(r"[6-9][0-9]{2}(?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
     (re.compile(r"9[1-8](?P<s>[ .\-])[0-9]{3}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    # Mexico City's, Guadalajara's and Monterrey's ten digits, 2-4-4 (North American
+    # numbers are 3-3-4): "55 1234 5678", "(55) 1234-5678", "33-1234-5678"
+    (re.compile(r"(?:55|33|81|\((?:55|33|81)\))[ \-][0-9]{4}[ \-][0-9]{4}\Z"), "MX"),
     # Germany's mobiles: "0171 2345678", "0151-23456789", "0176/98765432"
     (re.compile(r"01[5-7][0-9][ /\-][0-9]{7,8}\Z"), "DE"),
     # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
@@ -718,6 +808,10 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
 # North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
 # 415-5552671, 4155552671, 14155552671.
 _NANP = frozenset({"US", "CA"})
+# Where a national number is as often written without its trunk prefix as with it, in
+# the grouping that shows it: Argentina's area code, then the number with a dash before
+# its last four digits, "11 4123-4567", "(351) 412-3456", as well as "011 4123-4567".
+_TRUNK_LEFT_OUT = {"AR": re.compile(r"(?:[1-9][0-9]{1,3}|\([1-9][0-9]{1,3}\)) [0-9]{2,4}-[0-9]{4}\Z")}
 _NANP_GROUPS = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 7), (10,), (11,), (1, 10)})
 
 
