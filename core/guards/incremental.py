@@ -118,6 +118,12 @@ class Incremental:
                             default=0)
         self.reset()
 
+    @property
+    def due(self) -> int:
+        """The channel length at which ``update`` searches again: before it (and but
+        for ``final``), ``update`` finds what it found last and settles nothing more."""
+        return self._due
+
     def reset(self) -> None:
         """Forget everything: the text that follows is a new one (a retried step)."""
         #: Per detector: the channel offset before which its detections are final.

@@ -272,6 +272,22 @@ class HoldBack:
                 self.new_attempt()
             released.chunks.append(part)
             return released
+        self._take(window, part)
+        return self._release(window, final=False)
+
+    def hold(self, part: Chunk) -> None:
+        """Take the next delta of a channel that holds text already, and release
+        nothing: for a caller that knows ``find`` and ``hold_from`` would say of the
+        text with it what they said at the last ``push`` (a search that is not due
+        yet), so that no chunk more could go out."""
+        window = self._windows.get(part.type)
+        if window is None or not window.chunks:
+            raise ValueError(f"HoldBack.hold: a {part.type} chunk on a channel that holds "
+                             f"no text; push it")
+        self._take(window, part)
+
+    def _take(self, window: _Window, part: Chunk) -> None:
+        """Buffer the delta ``part`` in ``window``."""
         text = part.payload.get("text", "")
         if type(text) is not str and not isinstance(text, str):
             raise TypeError(
@@ -290,7 +306,6 @@ class HoldBack:
             self._started += 1
         window.buffer += text
         window.chunks.append(part)
-        return self._release(window, final=False)
 
     def flush(self) -> Released:
         """Release everything held (matches in it replaced): the text is complete.
