@@ -174,7 +174,8 @@ class Incremental:
             if starts is not None and starts.search(text, max(0, settled - start)) is None:
                 # No detection can start in what is not settled: it is, all of it.
                 self._settled[i] = end
-                self._carry_to(i, text, start, end)
+                if self._contexts[i] is not None:
+                    self._carry_to(i, text, start, end)
                 continue
             hold = self._holds[i]
             # Where an unsettled detection can start: never further back than the
@@ -219,7 +220,8 @@ class Incremental:
                 else:
                     transient.append(d)
             self._settled[i] = pending
-            self._carry_to(i, text, start, pending)
+            if context is not None:
+                self._carry_to(i, text, start, pending)
         settled = min(self._settled, default=end)
         # (and before the text not settled is more than ``span`` long: a caller that
         # holds ``span`` characters lets go of what comes before them)
@@ -228,13 +230,12 @@ class Incremental:
         return transient
 
     def _carry_to(self, i: int, text: str, start: int, settled: int) -> None:
-        """Detector ``i`` has settled the channel up to ``settled``: what it keeps of the
-        text before its next search (with a ``context``) is carried up to where that
-        search starts, while the caller still holds the text before it (it may let go
-        of what comes before that)."""
+        """Detector ``i`` (which has a ``context``) has settled the channel up to
+        ``settled``: what it keeps of the text before its next search is carried up to
+        where that search starts, while the caller still holds the text before it (it
+        may let go of what comes before that)."""
         context = self._contexts[i]
-        if context is None:
-            return
+        assert context is not None
         following = max(start, settled - self._behind[i])
         at, carried = self._carry[i]
         if at < following:

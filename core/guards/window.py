@@ -400,10 +400,13 @@ class HoldBack:
         chunks: list[Chunk] = []
         emitted: list[str] = [text[:base]]
         offset = base
+        first = 0  # (the first edit that ends after ``offset``: edits are in order)
         for chunk, end in zip(window.chunks[:released], ends, strict=False):
             end += shift
             piece_text = text[offset:end]
-            rendered = _render(text, offset, end, edits)
+            while first < len(edits) and edits[first][1] <= offset:
+                first += 1
+            rendered = _render(text, offset, end, edits, first)
             emitted.append(rendered)
             if rendered == piece_text:
                 chunks.append(chunk)
@@ -432,13 +435,18 @@ class HoldBack:
         del window.ends[:released]
 
 
-def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]]) -> str:
+def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]],
+            first: int = 0) -> str:
     """``text[start:end]`` with the edits applied; an edit's replacement goes where the
-    edit starts, the rest of its span is removed."""
+    edit starts, the rest of its span is removed. ``edits`` are in order and do not
+    overlap; those before ``first`` end before ``start``."""
     out: list[str] = []
     pos = start
-    for s, e, replacement in edits:
-        if replacement is None or e <= start or s >= end:
+    for i in range(first, len(edits)):
+        s, e, replacement = edits[i]
+        if s >= end:
+            break
+        if replacement is None or e <= start:
             continue
         if s >= start:
             out.append(text[pos:s])
