@@ -183,7 +183,9 @@ _ID_WORDS = frozenset("""
     sendung artikel artikelnummer art.-nr art-nr seriennummer serie série modell modèle
     modelo produkt produit producto pedido factura cliente contrato expediente envío
     lieferschein albarán albaran bordereau steuer-id steuernummer steuer-nr st.-nr idnr
-    identifikationsnummer tin ean gtin upc referencia referenz
+    identifikationsnummer tin ean gtin upc referencia referenz tag tags label labels barcode
+    baggage luggage parcel parcels paquete paquetes étiquette étiquettes etiqueta etiquetas
+    gepäck paket pakete
 """.split())
 _ID_QUALIFIERS = frozenset("no nr num number id n° nº núm número de".split())
 _ID_MARKS = ("#", "n°", "nº", "nr.", "no.")
@@ -235,6 +237,12 @@ def _serves(words: list[re.Match[str]]) -> bool:
     return False
 
 
+# The number before a number in a list of them: its digits, a comma or a conjunction.
+_LISTED = re.compile(
+    r"(?P<number>(?<![0-9])(?<![0-9][ ./-])[0-9][0-9 ./-]{5,30}[0-9])[ \t]*(?:,|;|/|and|und|et|y|e|o|or|oder|ou"
+    r"|sowie)[ \t]+\Z")
+
+
 # German compounds in "-nummer" that name a phone's number; any other is an
 # identifier's ("Bestellnummer", "Sendungsnummer", "Vertragsnummer").
 _PHONE_NUMBER_WORDS = ("telefon", "tel", "handy", "mobil", "fax", "ruf", "notruf", "durchwahl",
@@ -283,9 +291,10 @@ _COLUMN_NAME = re.compile(
 _COLUMN_REACH = 400
 _FIELD_SEPARATORS = (";", ",", "\t", "|")
 # A setting that holds a phone number, before its "=" (``TEL_ASTREINTE=``, ``phone=``,
-# ``mobile_number=``).
+# ``mobile_number=``, ``support.hotline=``).
 _PHONE_SETTING = re.compile(
-    r"(?i)(?<![^\W\d_])(?:tel|phone|mobile?|fax|handy|movil|cell?|gsm)(?:[_.-]?[a-z0-9]+)*[\"']?=\Z")
+    r"(?i)(?<![^\W\d_])(?:[a-z0-9]+[_.-])*(?:tel|telefon|telephone|phone|mobile?|fax|handy|movil"
+    r"|cell?|gsm|hotline)(?:[_.-]?[a-z0-9]+)*[\"']?=\Z")
 # A link that dials or messages the number after it, written without its "+":
 # ``wa.me/32478215906``, ``api.whatsapp.com/send?phone=34612345678``, ``?phone=...``.
 _LINK = re.compile(r"(?i)(?:wa\.me/|whatsapp\.com/send/?\?phone=|[?&](?:phone|tel)=)\Z")
@@ -301,9 +310,9 @@ def _linked(text: str, start: int) -> bool:
 _PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
-# The last group of a code of letters and digits right before a number ("1Z 9W8 47E"):
-# the number is the rest of that code.
-_CODE_GROUP = re.compile(r"(?<![^\s])(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{2,8}\Z")
+# The last group of a code of capitals and digits right before a number ("1Z 9W8 47E"):
+# the number is the rest of that code (not text-speak: "call back 2nite 646...").
+_CODE_GROUP = re.compile(r"(?<![^\s])(?=[A-Z]*[0-9])(?=[0-9]*[A-Z])[A-Z0-9]{2,8}\Z")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
@@ -664,8 +673,17 @@ class PhoneDetector:
             return False  # "612 345 678 €": an amount
         if in_grouped_iban(text, start):
             return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
-        # a national number right after "order", "invoice", "ref", ... is that identifier
-        return not national or not _after_identifier(text, start)
+        # a national number right after "order", "invoice", "ref", ... is that identifier,
+        # and so is the next of a list of them ("tags 0098 412 663 0157 and 0098 ...")
+        if not national:
+            return True
+        if _after_identifier(text, start):
+            return False
+        listed = _LISTED.search(text, max(0, start - 40), start)
+        if listed is None:
+            return True
+        self._read_far = True  # (what it reads goes back beyond the memo's key)
+        return not _after_identifier(text, listed.start("number"))
 
     def _shape(self, value: str) -> bool:
         """Whether ``value`` itself may be a phone number: its digits and groups, not a

@@ -331,6 +331,15 @@ _RECENT_YEARS = 4
 # Birth words that name something else than the date.
 _NOT_BIRTH_DATES = frozenset({b"geburtsort", b"geburtsname", b"geburtsland", b"birthplace",
                               b"birthname", b"birthmark"})
+# The words before a birth word that make it a place's ("Place of birth", "lieu de
+# naissance", "lugar de nacimiento", "country of birth"), in the lower view, unless a
+# date's word is with them ("Date et lieu de naissance", "Place and date of birth").
+_PLACE_OF = re.compile(rb"(?:place|country|town|city|lieu|pays|ville|lugar|pa\?s|ciudad|ort)"
+                       rb" (?:of|de|del) \Z")
+_DATE_WORD = re.compile(rb"(?:date|fecha|datum)")
+# A death's sign on the line of a "*" at a line's start: the star is a birth's
+# (``* 12. Juni 1936    † 28. November 2026``), not a bullet's.
+_DEATH_MARK = re.compile(r"[†✝]|\bgest\.|\bd\.\ [0-9]")
 # What stands before a "*" that is no birth sign: a line's start (a bullet), a number
 # or an operator (a product).
 _NOT_BEFORE_STAR = frozenset("\n0123456789+-*/=×") | {""}
@@ -804,8 +813,10 @@ class DateOfBirthDetector:
                     continue  # reborn, stubborn; not dateOfBirth, patientDOB, dateofbirth
                 if end < len(text) and text[end].isalpha() and text[end - 1] != ".":
                     continue  # dobby, nacional
-                if m.group() in _NOT_BIRTH_DATES:
-                    continue  # Geburtsort: a place, Geburtsname: a name
+                if m.group() in _NOT_BIRTH_DATES or (
+                        _PLACE_OF.search(view, max(0, start - 12), start)
+                        and not _DATE_WORD.search(view, max(0, start - 28), start)):
+                    continue  # Geburtsort, "Place of birth", "lieu de naissance": a place
                 if m.group() == b"anniversaire" and view.startswith((b" de ", b" du ", b" d'"), end):
                     continue  # "anniversaire de mariage", "du contrat": not a birthday
                 if b"?" in m.group() and view[start] != ord("g") and any(
@@ -813,7 +824,9 @@ class DateOfBirthDetector:
                         for i in range(start, end) if view[i] == ord("?")):
                     continue  # n?e must be né, naci? nació
                 if view[start] == ord("*") and not (
-                        text[start - 1:start] in ("", "\n") and text[start + 1].isdigit()
+                        text[start - 1:start] in ("", "\n") and (
+                            text[start + 1].isdigit() or _DEATH_MARK.search(
+                                text, start, text.find("\n", start) % (len(text) + 1)))
                 ) and (text[start - 1:start] not in (" ", "(", "\t")
                        or text[:start].rstrip(" \t(")[-1:] in _NOT_BEFORE_STAR):
                     # "Max Muster (* 14.03.1987)", "*12.04.1985 in Kassel" at a line's

@@ -232,3 +232,28 @@ def test_an_ancestors_date_of_birth_is_one(text, want):
 ])
 def test_the_next_person_of_a_list_and_their_date(text, want):
     assert values(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("In Liebe und Dankbarkeit\nHildegard Maier\n* 3. Mai 1931   † 14. Februar 2021",
+     ["3. Mai 1931"]),
+    ("Karl Huber\n* 02.07.1940 ✝ 11.11.2019", ["02.07.1940"]),
+    ("* 12.03.2020 Meeting\n* 14.03.2021 Review", []),  # bullets
+])
+def test_a_star_with_a_deaths_cross_on_its_line_is_a_birth(text, want):
+    assert values(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Place of birth: Leeds\nDate of issue: 14 MAR /MARS 22", []),
+    ("Lieu de naissance : Lyon\nDate de délivrance : 14/03/2022", []),
+    ("Lugar de nacimiento: Lima. Fecha de emisión: 14/03/2022", []),
+    ("Country of birth: Spain, arrived 03/05/2019", []),
+    ("País de nacimiento: España, alta el 14/03/2019", []),
+    ("Date et lieu de naissance : 14/03/1987 à Lyon", ["14/03/1987"]),
+    ("Place and date of birth: Leeds, 14 March 1987", ["14 March 1987"]),
+    ("Date of birth / Date de naissance: 26 OCT /OCT 84\nPlace of birth: LEEDS\n"
+     "Date of issue: 14 MAR /MARS 22   Date of expiry: 14 MAR /MARS 32", ["26 OCT /OCT 84"]),
+])
+def test_a_place_of_birth_names_no_date(text, want):
+    assert values(text) == want

@@ -158,3 +158,24 @@ def test_a_links_a_settings_and_a_phone_columns_number(text, want):
 ])
 def test_links_settings_and_columns_of_other_numbers_are_not_phones(text):
     assert numbers(text) == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("kontakt.telefon=+49 30 1234567\nsupport.hotline=030 1234567", ["+49 30 1234567",
+                                                                      "030 1234567"]),
+    ("call me l8r 212 639 4102 k?", ["212 639 4102"]),
+    ("pls ring b4 9pm 646.302.7718", ["646.302.7718"]),
+    ("Tel. 0049 30 1234567 und 0049 30 7654321", ["0049 30 1234567", "0049 30 7654321"]),
+])
+def test_settings_text_speak_and_lists_of_phone_numbers(text, want):
+    assert numbers(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "Labels 0044 7911 123456 and 0044 7911 123457 printed",
+    "Paket-Nr. 0049 30 1234567, 0049 30 1234568",
+    "étiquettes 0033 6 12 34 56 78 et 0033 6 12 34 56 79",
+    "UPS 1Z 9W8 47E 03 4417 2285",
+])
+def test_a_list_of_identifiers_holds_no_phone_number(text):
+    assert numbers(text) == []
