@@ -400,6 +400,8 @@ class PhoneDetector:
     #: Before a number: "order no." and the like (32), an IBAN's first groups (45);
     #: without ``regions``, the ``NEAR`` characters whose signs say its plans.
     lookbehind = 48 + NEAR + 128
+    #: A number starts with a digit, "+" or "(".
+    starts = _views.folded_to("0123456789+(")
     OPTIONS = ("regions",)
 
     def hold_from(self, text: str) -> int:
@@ -427,8 +429,11 @@ class PhoneDetector:
         self._pn: Any = phonenumbers
         #: The regions given (``None``: read from each text).
         self.regions: tuple[str, ...] | None = None
-        #: While ``_regional_from`` looks: the candidates whose regions decide them.
+        #: While a run is judged (``_verdicts``): the candidates whose regions decide
+        #: them, and whether the judging stops at them (``_regional_from`` asks only
+        #: where the first one is) or reads the regions.
         self._probe: list[int] | None = None
+        self._probing = False
         #: Whether the last run's verdicts read the regions around it (``_is_number``).
         self._read_regions = False
         #: Whether they read a table's header above them (``_in_phone_column``): then
@@ -497,8 +502,9 @@ class PhoneDetector:
         """What the run ``text[start:end]`` holds: the numbers found in it (``None``:
         the regions around it decide one, so they are not kept: they are added to
         ``regional`` as they are found each time) and where its first
-        number whose regions decide it starts (``-1``: none; ``None``: not asked yet),
-        both relative to ``start``. A run's verdicts read no more than ``_READS_BEFORE``
+        number whose regions decide it starts (``-1``: none), both relative to
+        ``start``; judged once for both (``probing``: for ``_regional_from``, the numbers
+        only where no regions decide one). A run's verdicts read no more than ``_READS_BEFORE``
         characters before it and ``_READS_AFTER`` after it (and the regions): they are
         kept by those characters, so a text searched again (a stream's end, with more
         after it, and the window's end for ``hold_from``) reads each run once."""
@@ -513,21 +519,21 @@ class PhoneDetector:
         tokens = _tokens(text, start, end)
         self._read_regions = False
         self._read_far = False
-        self._probe = [] if probing else None
+        # (both questions are answered at once: up to the first candidate whose regions
+        # decide it, judging reads the same either way; that is where probing stops)
+        probes: list[int] = []
+        self._probe, self._probing = probes, probing
         try:
             spans = list(self._spans(text, tokens))
-            probes = self._probe
         finally:
             self._probe = None
+        probe = probes[0] - start if probes else -1
         if probing:
-            assert probes is not None
             # No candidate whose regions decide it: the numbers are those found
-            verdicts = (_Verdicts(_relative(spans, start), -1) if not probes
-                        else _Verdicts(None, probes[0] - start))
+            verdicts = _Verdicts(None if probes else _relative(spans, start), probe)
         else:
             # (regions read: a candidate is theirs to decide, where probing stops)
-            verdicts = (_Verdicts(None, None) if self._read_regions
-                        else _Verdicts(_relative(spans, start), -1))
+            verdicts = _Verdicts(None if self._read_regions else _relative(spans, start), probe)
             if self._read_regions and regional is not None:
                 regional.extend(spans)
         if key is not None and not self._read_far:
@@ -741,8 +747,9 @@ class PhoneDetector:
         if not said:
             return False
         if self._probe is not None:
-            self._probe.append(start)  # (``_regional_from``: the regions decide it)
-            return False
+            self._probe.append(start)  # (the regions decide it: ``_verdicts`` keeps where)
+            if self._probing:
+                return False  # (``_regional_from`` asks no more)
         self._read_regions = True
         pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):

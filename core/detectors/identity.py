@@ -35,6 +35,7 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
+import string
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -99,6 +100,8 @@ class SSNDetector:
     #: Before a number: 11 characters of it, up to 30 of distance and up to 31 of
     #: keyword (a table's header is ``context``).
     lookbehind = 72
+    #: A number starts with a digit.
+    starts = _views.folded_to(string.digits)
 
     @staticmethod
     def hold_from(text: str) -> int:

@@ -401,6 +401,11 @@ class SecretDetector:
                 f"SecretDetector: min_entropy must be a number in (0, 1], got {min_entropy!r}")
         self.generic = generic
         self.min_entropy = float(min_entropy)
+        #: ``_judge``'s verdicts, by token and context: a stream guard searches the
+        #: text before what is new again (its ``lookbehind``), so each token after a
+        #: key-like word is judged once, not at every search.
+        self._judged: Callable[[str, bytes], tuple[str, float] | None] = lru_cache(
+            maxsize=4096)(self._judge)
 
     def __repr__(self) -> str:
         return f"SecretDetector(generic={self.generic}, min_entropy={self.min_entropy})"
@@ -598,7 +603,7 @@ class SecretDetector:
                 if _NOT_SECRET_BEFORE.search(low, max(0, t_start - 24), t_start):
                     continue  # "la clave está en el commit 9fceb02...": a hash, an id
                 token = text[t_start:t_end]
-                found = self._judge(token, low[max(0, start - 24):t_start])
+                found = self._judged(token, low[max(0, start - 24):t_start])
                 if found is not None:
                     seen.add(t_start)
                     rule, score = found
