@@ -619,6 +619,7 @@ class PhoneDetector:
         """Whether the number at ``start`` is a field of a table (``;``, ``,``, tabs,
         ``|``) in the column whose header, up to ``_COLUMN_REACH`` characters above,
         names a phone (``nom;prenom;tel;ville``, ``Name,Phone,Email``)."""
+        self._read_far = True  # (the line and its header may start beyond the memo's key)
         line = text.rfind("\n", 0, start) + 1
         if not line:
             return False
@@ -627,7 +628,6 @@ class PhoneDetector:
         if not row.count(sep) or text[line:start].rstrip(" \"'").rsplit(sep, 1)[-1]:
             return False  # (not a field of its own)
         column, fields = text.count(sep, line, start), row.count(sep) + 1
-        self._read_far = True
         top = max(0, line - _COLUMN_REACH)
         while line > top:
             above = text.rfind("\n", 0, line - 1) + 1
