@@ -377,14 +377,16 @@ def _runs(text: str, lo: int) -> Iterator[tuple[int, int]]:
             continue
         # two numbers joined by "/" ("06 12 34 56 78/07 12 34 56 78"): two runs
         for alt in _ALTERNATIVE.finditer(text, start, end):
-            if _digits_before(text, start, alt.start()) >= 8:
+            if _alternative(text, text.index("/", alt.start())):
                 yield start, alt.start()
                 start = alt.end()
         yield start, end
 
 
-# Where a second number starts after a first and a "/": the trunk prefix or "+".
+# Where a second number starts after a first and a "/": the trunk prefix or "+"; and
+# the run of digits and what groups them after it.
 _ALTERNATIVE = re.compile(r"[ ]?/[ ]?(?=[0+])")
+_RUN_AFTER = re.compile(r"[0-9 ().+-]*")
 
 
 def _digits_before(text: str, start: int, at: int) -> int:
@@ -394,11 +396,13 @@ def _digits_before(text: str, start: int, at: int) -> int:
 
 def _alternative(text: str, at: int) -> bool:
     """Whether the "/" at ``at`` joins two whole numbers (``_runs``): a trunk prefix or
-    "+" after it, eight digits or more right before it."""
+    "+" after it, eight digits or more right before it and after it."""
     if text[at + 1:at + 2] not in ("0", "+"):
         return False
     head = trailing_run(text[max(0, at - 24):at], "0123456789 ().-+", 24)
-    return _digits_before(text[max(0, at - 24):at], head, 24) >= 8
+    tail = _RUN_AFTER.match(text, at + 1, at + 25)
+    return (_digits_before(text[max(0, at - 24):at], head, 24) >= 8
+            and tail is not None and _digits_before(tail.group(), 0, 24) >= 8)
 
 
 def _tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:

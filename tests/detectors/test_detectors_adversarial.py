@@ -375,6 +375,9 @@ def test_phone_numbers_are_found_as_before(text):
     # "1Z 9W8 47E 03 4417 2285", "212a 0100212")
     assume(not re.search(r"(?<!\S)(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{2,8} [0-9(+]",
                          text))
+    # (nor two numbers of eight digits or more joined by "/": two numbers now,
+    # "06 12 34 56 78/07 12 34 56 78")
+    assume(not re.search(r"(?:[0-9][ ().-]*){8}/ ?[0+](?:[ ().-]*[0-9]){7}", text))
     assert list(_NEW_PHONE.detect(text)) == list(_OLD_PHONE.detect(text))
 
 
