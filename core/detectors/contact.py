@@ -257,14 +257,16 @@ _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[eé]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
     r"cell|cel(?:ular)?(?![^\W\d_])|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|"
     r"anruf|r?appel|llam|ll[áa]m|m[áa]rca(?:me|nos|r)|joindre|joign|compos(?:ez|er)|erreich|"
-    r"w[äa]hlen|dial|reach|tfno|tlf|gsm|natel|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
+    r"w[äa]hlen|dial|reach|tfno|tlf|gsm|natel|mob(?![^\W\d_])|port(?=\.)|contact[eo]?|kontakt"
+    r"|n[uú]m[eé]ro|number|nummer)")
 # Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
 # number right after one is tried in the plans of ``CALLED_REGIONS`` too.
 _CALLED = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
     r"m[óo]vil|cell|cel|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
     r"durchwahl|zentrale|hotline|anrufen|r?appel(?:er|ez|le|lez)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
-    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|sip|pbx|voip|"
+    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|port(?=\.)|gsm|natel|sip|"
+    r"pbx|voip|"
     r"[tmf](?=[ \t]?:))(?![^\W\d_])")
 #: The countries a number right after a phone word is tried in (``_CALLED``): those of
 #: the languages the detectors read (``regions.LANGUAGE_REGIONS``), but Mexico, whose
@@ -348,8 +350,8 @@ def _count(text: str, s: int, e: int) -> tuple[int, int, int]:
         return e - s, int(e - s == 1), 1
     if tok[0] == "+" and tok[1:].isdigit():  # "+49": a country code
         return e - s - 1, int(e - s == 2), 1
-    # (a "(0)" after a country code is the trunk prefix, not a group)
-    found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
+    # (a "(0)" after a country code is the trunk prefix, not a group: "(0)6", "+33(0)6")
+    found = _GROUPS.findall(tok.replace("(0)", "", 1) if "(0)" in tok else tok)
     return sum(map(len, found)), sum(len(g) == 1 for g in found), len(found)
 
 
@@ -373,7 +375,30 @@ def _runs(text: str, lo: int) -> Iterator[tuple[int, int]]:
             continue
         if _is_card(text[start:end]):
             continue
+        # two numbers joined by "/" ("06 12 34 56 78/07 12 34 56 78"): two runs
+        for alt in _ALTERNATIVE.finditer(text, start, end):
+            if _digits_before(text, start, alt.start()) >= 8:
+                yield start, alt.start()
+                start = alt.end()
         yield start, end
+
+
+# Where a second number starts after a first and a "/": the trunk prefix or "+".
+_ALTERNATIVE = re.compile(r"[ ]?/[ ]?(?=[0+])")
+
+
+def _digits_before(text: str, start: int, at: int) -> int:
+    """How many digits ``text[start:at]`` holds."""
+    return sum(c.isdigit() for c in text[start:at])
+
+
+def _alternative(text: str, at: int) -> bool:
+    """Whether the "/" at ``at`` joins two whole numbers (``_runs``): a trunk prefix or
+    "+" after it, eight digits or more right before it."""
+    if text[at + 1:at + 2] not in ("0", "+"):
+        return False
+    head = trailing_run(text[max(0, at - 24):at], "0123456789 ().-+", 24)
+    return _digits_before(text[max(0, at - 24):at], head, 24) >= 8
 
 
 def _tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -619,6 +644,7 @@ class PhoneDetector:
         """Whether the number at ``start`` is a field of a table (``;``, ``,``, tabs,
         ``|``) in the column whose header, up to ``_COLUMN_REACH`` characters above,
         names a phone (``nom;prenom;tel;ville``, ``Name,Phone,Email``)."""
+        self._read_far = True  # (the line and its header may start beyond the memo's key)
         line = text.rfind("\n", 0, start) + 1
         if not line:
             return False
@@ -627,7 +653,6 @@ class PhoneDetector:
         if not row.count(sep) or text[line:start].rstrip(" \"'").rsplit(sep, 1)[-1]:
             return False  # (not a field of its own)
         column, fields = text.count(sep, line, start), row.count(sep) + 1
-        self._read_far = True
         top = max(0, line - _COLUMN_REACH)
         while line > top:
             above = text.rfind("\n", 0, line - 1) + 1
@@ -650,6 +675,9 @@ class PhoneDetector:
         if before in "/=" and (_linked(text, start) or (before == "=" and (
                 value.startswith("00") or _PHONE_SETTING.search(text, max(0, start - 40), start)))):
             before = " "  # wa.me/3247..., TEL_ASTREINTE=0033 7 ..., PHONE=0612345678
+        elif before == "/" and _alternative(text, start - 1):
+            before = "\t"  # the second of "06 12 34 56 78/07 12 34 56 78"
+        alternative = after == "/" and _alternative(text, end)
         if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
                 or after.isalnum() or (after in _BAD_AFTER and not (
                     (plus or before in "[:") and after == "@"))):
@@ -658,7 +686,7 @@ class PhoneDetector:
             # national one right after the "[" of a dial string or a "sip:":
             # "[675418203@entrantes:1]", "sip:0612345678@")
             return False
-        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
+        if not alternative and after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
                 text, end):
             return False
         national = not value.startswith(_PLUS)
@@ -703,7 +731,9 @@ class PhoneDetector:
             return False
         if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
             return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
-        national = groups[1:] if value.startswith(_PLUS) else groups
+        # (with its country code, the first national group may be one digit:
+        # "+33.6.12.34.56.78")
+        national = groups[2:] if value.startswith(_PLUS) else groups
         if "." in value and (any(len(g) < 2 for g in national) or (
                 len(groups) == 4 and value.count(".") == 3
                 and all(len(g) <= 3 and int(g) <= 255 for g in groups))):

@@ -303,6 +303,10 @@ _CLAUSE_BREAK = re.compile(
 _AGE_NOUN = re.compile(
     rb"(?<![a-z?])(?!(?:plus|moins|m\?s|menos|pr\?s|cerca|environ|alrededor|hace|depuis"
     rb"|durante|pendant|contrat|contrato|garant[a-z?]*)[ ,])[a-z?]{3,}(?: de|,) \Z")
+# Before "37 ans", "37 años" standing alone: a line's start, a bullet, a bracket, a
+# separator of fields ("37 ans (14/03/1987)", "Ana López | 37 años | 14/03/1987"); not a
+# comma, which the noun before it decides (``_AGE_NOUN``).
+_AGE_ALONE = re.compile(rb"[\n(|;?-][ \t]*\Z")  # ("?": a bullet, in the lower view)
 # What leads a form's label to its value: dots, underscores, dashes, spaces ("Date of
 # birth ........ 14/03/1987", "Geburtsdatum:              14.03.1987").
 _LEADER_CHARS = " \t.:_-=|…"
@@ -793,7 +797,9 @@ class DateOfBirthDetector:
                 if "unit" in scan.groupindex and m.group("unit") and not (
                         view.endswith(_AGE_VERBS, max(0, start - 12), start - 1)
                         or view.startswith(b" de edad", m.end())
-                        or (_AGE_NOUN.search(view, max(0, start - 24), start)
+                        or ((_AGE_NOUN.search(view, max(0, start - 24), start)
+                             or not view[:start].strip(b" \t")
+                             or _AGE_ALONE.search(view, max(0, start - 8), start))
                             and 14 <= int(m.group("n")) <= 110)):
                     continue  # "depuis 3 ans", "hace 3 años": a time, not an age
                 ages[start] = (m.end(), int(m.group("n")))

@@ -257,3 +257,15 @@ def test_a_star_with_a_deaths_cross_on_its_line_is_a_birth(text, want):
 ])
 def test_a_place_of_birth_names_no_date(text, want):
     assert values(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("37 ans (14/03/1987)", ["14/03/1987"]),
+    ("Ana López | 37 años | 14/03/1987", ["14/03/1987"]),
+    ("- 40 ans (01/01/1986)", ["01/01/1986"]),
+    ("3 ans de garantie (01/01/2020)", []),   # no adult's age
+    ("contrat, 20 ans le 01/01/2006", []),    # a contract's years
+    ("garantie : 30 ans, posé le 01/01/1996", []),
+])
+def test_an_age_standing_alone_beside_its_date(text, want):
+    assert values(text) == want

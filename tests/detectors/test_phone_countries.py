@@ -179,3 +179,26 @@ def test_settings_text_speak_and_lists_of_phone_numbers(text, want):
 ])
 def test_a_list_of_identifiers_holds_no_phone_number(text):
     assert numbers(text) == []
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Mon numéro : +33(0)6 12 34 56 78", ["+33(0)6 12 34 56 78"]),
+    ("Mon numéro : +33.6.12.34.56.78", ["+33.6.12.34.56.78"]),
+    ("Mob. 0612345678", ["0612345678"]),
+    ("Port. 0612345678", ["0612345678"]),
+    ("Tel 06 12 34 56 78/07 12 34 56 78", ["06 12 34 56 78", "07 12 34 56 78"]),
+    ("Tel. 0171 2345678 / 030 1234567", ["0171 2345678", "030 1234567"]),
+    ("Tel. +49 171 2345678/+49 30 1234567", ["+49 171 2345678", "+49 30 1234567"]),
+    ("Tel. 089/12 34 56", ["089/12 34 56"]),
+])
+def test_a_trunk_prefix_inside_a_group_dotted_groups_and_two_numbers_joined(text, want):
+    assert numbers(text) == want
+
+
+@pytest.mark.parametrize("text", [
+    "version 1.2.3.4.5.6",
+    "Tel. 06 12 34 56 78/9",
+    "Datum 06/12/2024/07",
+])
+def test_no_alternative_or_dotted_number_of_pieces(text):
+    assert numbers(text) in ([], ["06 12 34 56 78"])
