@@ -443,7 +443,8 @@ async def holdback_cost(deltas: int) -> tuple[float, float]:
     return out[0], out[1]
 
 
-def written_sets(splits: list[str], only: list[str] | None, show_misses: bool) -> None:
+def written_sets(splits: list[str], only: list[str] | None, show_misses: bool,
+                 ids: str | None = None) -> None:
     """Section 1 on the written sets: each split's tables, every column side by side."""
     columns: list[Column] = []
     for name, make in COLUMNS.items():
@@ -455,6 +456,8 @@ def written_sets(splits: list[str], only: list[str] | None, show_misses: bool) -
             print(f"{name}: left out, {e} (pip install -r bench/requirements.txt)")
     for split in splits:
         records = load("pii", split)
+        if ids:  # one writer's files: pii-train3-... for the third tuning set
+            records = [r for r in records if r["id"].startswith(ids)]
         if not records:
             print(f"\n{split}: absent (no bench/evalsets/{split}/pii-*.jsonl), skipped")
             continue
@@ -476,6 +479,8 @@ def main() -> None:
                         help="the columns to run (default: every one installed)")
     parser.add_argument("--misses", action="store_true",
                         help="list tripwire's errors on the tuning halves (dev, train)")
+    parser.add_argument("--ids", metavar="PREFIX",
+                        help="score only the records whose id starts so (pii-train3)")
     parser.add_argument("--sections", nargs="+", type=int, choices=(1, 2, 3),
                         default=[1, 2, 3])
     parser.add_argument("--samples", type=int, default=4000)
@@ -487,7 +492,7 @@ def main() -> None:
 
     if 1 in args.sections:
         print("1. PII precision / recall / F1 on the written sets")
-        written_sets(args.split or list(SPLITS), args.only, args.misses)
+        written_sets(args.split or list(SPLITS), args.only, args.misses, args.ids)
         print(f"\nThe generated set (bench/pii_data.py, {args.samples} texts): written "
               f"against the detectors, an upper bound")
         print(f"{'type':<15} {'precision':>9} {'recall':>7} {'tp':>5} {'fp':>4} {'fn':>4}")

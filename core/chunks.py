@@ -254,7 +254,7 @@ def extra_keys(chunk: Chunk) -> tuple[str, ...]:
     every string of them, as of a chunk that ``carries_other_content``. ``()`` for any
     other type."""
     known = _DEFINED_KEYS.get(chunk.type)
-    if known is None:
+    if known is None or known.issuperset(chunk.payload):
         return ()
     return tuple(k for k in chunk.payload if k not in known)
 

@@ -11,7 +11,8 @@ Every detector reads a value the way a person does (``fold``): digits of any scr
 (Arabic-Indic, Devanagari, fullwidth, ... every Unicode decimal digit) as 0-9, the
 ideographic and fullwidth full stops as ``.`` (``ann@example。com``), and tag characters
 as the ASCII they hide; spans and values are those of the text given, so a redaction
-covers the characters as written.
+covers the characters as written; ``folded_to(chars)`` matches, in the text as written,
+what ``fold`` reads as one of ``chars`` (a detector's ``starts``).
 
 Names and addresses have no checksum: the offline tier (``names``: given names, titles,
 greetings, sign-offs and labels; ``addresses``: streets by their type word and a
@@ -28,11 +29,11 @@ import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tripwire.detectors._views import fold
+from tripwire.detectors._views import fold, folded_to
 from tripwire.guards.verdicts import Detection, Detector, merge
 
 __all__ = ["BUILTIN_TYPES", "DEFAULT_TYPES", "JUDGE_TYPES", "OFFLINE_TYPES", "build", "detect_all",
-           "fold"]
+           "fold", "folded_to"]
 
 #: The built-in detector of each type: ``module:Class`` under ``tripwire.detectors``.
 _BUILTIN: dict[str, str] = {

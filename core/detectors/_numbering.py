@@ -76,6 +76,8 @@ def international_valid(pn: Any, digits: str) -> bool | None:
     rest = digits[size:]
     if not 2 <= len(rest) <= 17:
         return None
+    if code == 52 and len(rest) == 11 and rest[0] == "1":
+        rest = rest[1:]  # "+52 1 55 1234 5678": Mexico's mobiles as written before 2019
     country = _country(pn, code)
     if country is None or (country.npp is not None and country.npp.match(rest)):
         return None

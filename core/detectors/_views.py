@@ -38,8 +38,8 @@ import attrs
 
 from tripwire.guards.verdicts import Detection
 
-__all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "fold", "lower", "pem_lines",
-           "reads_folded", "token_runs"]
+__all__ = ["RUN_MIN", "TOKEN_CHARS", "ascii_bytes", "classes", "fold", "folded_to", "lower",
+           "pem_lines", "reads_folded", "token_runs"]
 
 #: The full stops other scripts write where a host name has its dots: the ideographic
 #: full stop and its halfwidth form (which IDNA reads as label separators, as browsers
@@ -86,6 +86,22 @@ def fold(text: str) -> str:
     folded = text if text.isascii() or _FOLDS.search(text) is None else text.translate(_table())
     _last_fold = (text, folded)
     return folded
+
+
+def folded_to(chars: str) -> re.Pattern[str]:
+    """A pattern that matches, in a text as written, each character that ``fold`` reads
+    as one of the ASCII ``chars`` (and, for a digit, any decimal digit): what a
+    detector's ``starts`` is made of (``tripwire.guards.verdicts.Detector``)."""
+    out = {re.escape(c) for c in chars}
+    out.update(re.escape(chr(0xE0000 + ord(c))) for c in chars if 0x20 <= ord(c) < 0x7F)
+    if any(c in string.digits for c in chars):
+        out.add(r"\d")
+        out.update(re.escape(chr(0xE0000 + ord(c))) for c in string.digits)
+    if "." in chars:
+        out.update(FULL_STOPS)
+    if " " in chars:
+        out.update(SPACES)
+    return re.compile("[" + "".join(sorted(out)) + "]")
 
 
 _D = TypeVar("_D")

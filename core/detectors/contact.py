@@ -183,7 +183,9 @@ _ID_WORDS = frozenset("""
     sendung artikel artikelnummer art.-nr art-nr seriennummer serie série modell modèle
     modelo produkt produit producto pedido factura cliente contrato expediente envío
     lieferschein albarán albaran bordereau steuer-id steuernummer steuer-nr st.-nr idnr
-    identifikationsnummer tin ean gtin upc referencia referenz
+    identifikationsnummer tin ean gtin upc referencia referenz tag tags label labels barcode
+    baggage luggage parcel parcels paquete paquetes étiquette étiquettes etiqueta etiquetas
+    gepäck paket pakete
 """.split())
 _ID_QUALIFIERS = frozenset("no nr num number id n° nº núm número de".split())
 _ID_MARKS = ("#", "n°", "nº", "nr.", "no.")
@@ -212,9 +214,33 @@ def _after_identifier(text: str, start: int) -> bool:
     last = words[-1]
     rest = window[last.end():]
     word = last.group()
+    if word in _CUSTOMER_WORDS and _serves(words[:-1]):
+        return False  # "Service client :", "Atención al cliente:": a line, not an id
     return ((word in _ID_WORDS or (word.endswith("nummer") and not word.startswith(
         _PHONE_NUMBER_WORDS))) and not any(c.isdigit() for c in rest)
             and all(w.group() in _ID_QUALIFIERS for w in _WORDS_BEFORE.finditer(rest)))
+
+
+# "client", "customer": an identifier's word ("n° client"), but a phone line's after
+# a service word ("Service client", "Atención al cliente", "Relation clients").
+_CUSTOMER_WORDS = frozenset("client clients cliente clientes customer customers".split())
+_SERVICE_LINES = frozenset("service services servicio servicios atención atencion relation "
+                           "relations care support soporte assistance asistencia".split())
+_ARTICLES = frozenset("al au aux à a del de du des la le los las".split())
+
+
+def _serves(words: list[re.Match[str]]) -> bool:
+    """Whether the last of ``words`` (past articles and prepositions) names a service."""
+    for m in reversed(words):
+        if m.group() not in _ARTICLES:
+            return m.group() in _SERVICE_LINES
+    return False
+
+
+# The number before a number in a list of them: its digits, a comma or a conjunction.
+_LISTED = re.compile(
+    r"(?P<number>(?<![0-9])(?<![0-9][ ./-])[0-9][0-9 ./-]{5,30}[0-9])[ \t]*(?:,|;|/|and|und|et|y|e|o|or|oder|ou"
+    r"|sowie)[ \t]+\Z")
 
 
 # German compounds in "-nummer" that name a phone's number; any other is an
@@ -224,18 +250,23 @@ _PHONE_NUMBER_WORDS = ("telefon", "tel", "handy", "mobil", "fax", "ruf", "notruf
                        "rückruf", "privat", "büro", "nummer")
 
 
-# Words that say a number nearby is a phone number (bare digits need one).
+# Words that say a number nearby is a phone number (bare digits need one): a phone's
+# names and the verbs of calling in any of their forms ("rappelle-moi", "joignable",
+# "composez", "llámeme", "márcanos", "erreichbar", "wählen Sie", "dial", "reach").
 _PHONE_WORDS = re.compile(
     r"(?i)(?<![^\W\d_])(?:t[eé]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|m[óo]vil|"
-    r"cell|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|anrufen|appel(?:er|ez)?|"
-    r"llam[ae]|ll[áa]mame|llamar|joindre|contact[eo]?|kontakt|n[uú]m[eé]ro|number|nummer)")
+    r"cell|cel(?:ular)?(?![^\W\d_])|handy|portable|fax|call|ring|text|whatsapp|sms|rufnummer|"
+    r"anruf|r?appel|llam|ll[áa]m|m[áa]rca(?:me|nos|r)|joindre|joign|compos(?:ez|er)|erreich|"
+    r"w[äa]hlen|dial|reach|tfno|tlf|gsm|natel|mob(?![^\W\d_])|port(?=\.)|contact[eo]?|kontakt"
+    r"|n[uú]m[eé]ro|number|nummer)")
 # Words that name a phone (not a number of any kind: "Nummer", "contact"); a national
 # number right after one is tried in the plans of ``CALLED_REGIONS`` too.
 _CALLED = re.compile(
     r"(?i)(?<![^\W\d_])(?:tel|t[ée]l|t[ée]l[ée]?phone|tel[ée]fono|telefon|phone|mobile?|"
-    r"m[óo]vil|cell|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
-    r"durchwahl|zentrale|hotline|anrufen|appel(?:er|ez|le)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
-    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|gsm|natel|sip|pbx|voip|"
+    r"m[óo]vil|cell|cel|celular|handy|portable|fax|whatsapp|sms|rufnummer|festnetz|fijo|"
+    r"durchwahl|zentrale|hotline|anrufen|r?appel(?:er|ez|le|lez)?|ll[áa]m[ae]|ll[áa]mame|llamar|"
+    r"joindre|joignable|erreichbar|ruf|rufen|tfno|tlf|tlfno|telf|mob|port(?=\.)|gsm|natel|sip|"
+    r"pbx|voip|"
     r"[tmf](?=[ \t]?:))(?![^\W\d_])")
 #: The countries a number right after a phone word is tried in (``_CALLED``): those of
 #: the languages the detectors read (``regions.LANGUAGE_REGIONS``), but Mexico, whose
@@ -253,13 +284,37 @@ _EXTENSION = re.compile(r"-[0-9]{1,2}(?![0-9]|[.\-/][0-9])")
 # Lines a number is called by, before "Nr.", "No.": "Notfall-Nr.", "Service-Nr.".
 _SERVICE_WORDS = frozenset("notfall notruf service hotline kontakt contact zentrale "
                            "durchwahl urgence urgencias emergency".split())
+# A table's column of phone numbers: its header's name ("tel", "Phone", "Telefon",
+# "teléfono", "mobile", "móvil", "portable", "Handy", "fax", "gsm", "phone_number",
+# "tel_fixe", "numero_tel"), how far above the header may be, and what separates fields.
+_COLUMN_NAME = re.compile(
+    r"(?:[a-z_ ]{0,12}[_ ])?(?:tel|t[ée]l|t[ée]l[ée]phone|tel[ée]fono|telefon|telefonnummer|phone"
+    r"|mobile?|m[óo]vil|portable|handy|fax|gsm|cel|celular|cell|natel)(?:[_ ][a-z_ ]{0,12})?")
+_COLUMN_REACH = 400
+_FIELD_SEPARATORS = (";", ",", "\t", "|")
+# A setting that holds a phone number, before its "=" (``TEL_ASTREINTE=``, ``phone=``,
+# ``mobile_number=``, ``support.hotline=``).
+_PHONE_SETTING = re.compile(
+    r"(?i)(?<![^\W\d_])(?:[a-z0-9]+[_.-])*(?:tel|telefon|telephone|phone|mobile?|fax|handy|movil"
+    r"|cell?|gsm|hotline)(?:[_.-]?[a-z0-9]+)*[\"']?=\Z")
+# A link that dials or messages the number after it, written without its "+":
+# ``wa.me/32478215906``, ``api.whatsapp.com/send?phone=34612345678``, ``?phone=...``.
+_LINK = re.compile(r"(?i)(?:wa\.me/|whatsapp\.com/send/?\?phone=|[?&](?:phone|tel)=)\Z")
+
+
+def _linked(text: str, start: int) -> bool:
+    """Whether the number at ``start`` is a link's (``_LINK``): a country code and the
+    national number, the "+" left out."""
+    return _LINK.search(text, max(0, start - 30), start) is not None
+
+
 # How a number with a country code starts: "+49 ..." or "(+49) ...".
 _PLUS = ("+", "(+")
 # A currency right after a number: it is an amount.
 _MONEY_AFTER = re.compile(r"[ \u00a0]?(?:€|\$|£|¥|(?:EUR|USD|GBP|CHF|euros?|dollars?)\b)")
-# The last group of a code of letters and digits right before a number ("1Z 9W8 47E"):
-# the number is the rest of that code.
-_CODE_GROUP = re.compile(r"(?<![^\s])(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{2,8}\Z")
+# The last group of a code of capitals and digits right before a number ("1Z 9W8 47E"):
+# the number is the rest of that code (not text-speak: "call back 2nite 646...").
+_CODE_GROUP = re.compile(r"(?<![^\s])(?=[A-Z]*[0-9])(?=[0-9]*[A-Z])[A-Z0-9]{2,8}\Z")
 _BAD_BEFORE = frozenset("#$€£¥@/.-_&=%")
 _BAD_AFTER = frozenset("%€$£¥@_")
 _MAX_PHONE_TRIES = 16
@@ -295,8 +350,8 @@ def _count(text: str, s: int, e: int) -> tuple[int, int, int]:
         return e - s, int(e - s == 1), 1
     if tok[0] == "+" and tok[1:].isdigit():  # "+49": a country code
         return e - s - 1, int(e - s == 2), 1
-    # (a "(0)" after a country code is the trunk prefix, not a group)
-    found = _GROUPS.findall(tok[3:] if tok.startswith("(0)") else tok)
+    # (a "(0)" after a country code is the trunk prefix, not a group: "(0)6", "+33(0)6")
+    found = _GROUPS.findall(tok.replace("(0)", "", 1) if "(0)" in tok else tok)
     return sum(map(len, found)), sum(len(g) == 1 for g in found), len(found)
 
 
@@ -320,7 +375,34 @@ def _runs(text: str, lo: int) -> Iterator[tuple[int, int]]:
             continue
         if _is_card(text[start:end]):
             continue
+        # two numbers joined by "/" ("06 12 34 56 78/07 12 34 56 78"): two runs
+        for alt in _ALTERNATIVE.finditer(text, start, end):
+            if _alternative(text, text.index("/", alt.start())):
+                yield start, alt.start()
+                start = alt.end()
         yield start, end
+
+
+# Where a second number starts after a first and a "/": the trunk prefix or "+"; and
+# the run of digits and what groups them after it.
+_ALTERNATIVE = re.compile(r"[ ]?/[ ]?(?=[0+])")
+_RUN_AFTER = re.compile(r"[0-9 ().+-]*")
+
+
+def _digits_before(text: str, start: int, at: int) -> int:
+    """How many digits ``text[start:at]`` holds."""
+    return sum(c.isdigit() for c in text[start:at])
+
+
+def _alternative(text: str, at: int) -> bool:
+    """Whether the "/" at ``at`` joins two whole numbers (``_runs``): a trunk prefix or
+    "+" after it, eight digits or more right before it and after it."""
+    if text[at + 1:at + 2] not in ("0", "+"):
+        return False
+    head = trailing_run(text[max(0, at - 24):at], "0123456789 ().-+", 24)
+    tail = _RUN_AFTER.match(text, at + 1, at + 25)
+    return (_digits_before(text[max(0, at - 24):at], head, 24) >= 8
+            and tail is not None and _digits_before(tail.group(), 0, 24) >= 8)
 
 
 def _tokens(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -347,6 +429,8 @@ class PhoneDetector:
     #: Before a number: "order no." and the like (32), an IBAN's first groups (45);
     #: without ``regions``, the ``NEAR`` characters whose signs say its plans.
     lookbehind = 48 + NEAR + 128
+    #: A number starts with a digit, "+" or "(".
+    starts = _views.folded_to("0123456789+(")
     OPTIONS = ("regions",)
 
     def hold_from(self, text: str) -> int:
@@ -374,10 +458,16 @@ class PhoneDetector:
         self._pn: Any = phonenumbers
         #: The regions given (``None``: read from each text).
         self.regions: tuple[str, ...] | None = None
-        #: While ``_regional_from`` looks: the candidates whose regions decide them.
+        #: While a run is judged (``_verdicts``): the candidates whose regions decide
+        #: them, and whether the judging stops at them (``_regional_from`` asks only
+        #: where the first one is) or reads the regions.
         self._probe: list[int] | None = None
+        self._probing = False
         #: Whether the last run's verdicts read the regions around it (``_is_number``).
         self._read_regions = False
+        #: Whether they read a table's header above them (``_in_phone_column``): then
+        #: they are not kept by the characters around the run.
+        self._read_far = False
         # What each run holds, by the characters its verdicts read (``_verdicts``).
         self._memo: dict[str, _Verdicts] = {}
         # the fewest digits a number written without "+" can have in these regions (a
@@ -441,8 +531,9 @@ class PhoneDetector:
         """What the run ``text[start:end]`` holds: the numbers found in it (``None``:
         the regions around it decide one, so they are not kept: they are added to
         ``regional`` as they are found each time) and where its first
-        number whose regions decide it starts (``-1``: none; ``None``: not asked yet),
-        both relative to ``start``. A run's verdicts read no more than ``_READS_BEFORE``
+        number whose regions decide it starts (``-1``: none), both relative to
+        ``start``; judged once for both (``probing``: for ``_regional_from``, the numbers
+        only where no regions decide one). A run's verdicts read no more than ``_READS_BEFORE``
         characters before it and ``_READS_AFTER`` after it (and the regions): they are
         kept by those characters, so a text searched again (a stream's end, with more
         after it, and the window's end for ``hold_from``) reads each run once."""
@@ -456,24 +547,25 @@ class PhoneDetector:
                 return known
         tokens = _tokens(text, start, end)
         self._read_regions = False
-        self._probe = [] if probing else None
+        self._read_far = False
+        # (both questions are answered at once: up to the first candidate whose regions
+        # decide it, judging reads the same either way; that is where probing stops)
+        probes: list[int] = []
+        self._probe, self._probing = probes, probing
         try:
             spans = list(self._spans(text, tokens))
-            probes = self._probe
         finally:
             self._probe = None
+        probe = probes[0] - start if probes else -1
         if probing:
-            assert probes is not None
             # No candidate whose regions decide it: the numbers are those found
-            verdicts = (_Verdicts(_relative(spans, start), -1) if not probes
-                        else _Verdicts(None, probes[0] - start))
+            verdicts = _Verdicts(None if probes else _relative(spans, start), probe)
         else:
             # (regions read: a candidate is theirs to decide, where probing stops)
-            verdicts = (_Verdicts(None, None) if self._read_regions
-                        else _Verdicts(_relative(spans, start), -1))
+            verdicts = _Verdicts(None if self._read_regions else _relative(spans, start), probe)
             if self._read_regions and regional is not None:
                 regional.extend(spans)
-        if key is not None:
+        if key is not None and not self._read_far:
             memo = self._memo
             if known is not None:  # (what the other question found is kept too)
                 verdicts = _Verdicts(verdicts.numbers if verdicts.numbers is not None
@@ -540,7 +632,8 @@ class PhoneDetector:
                 tries += 1
                 # bare digits are a phone number where the text says so
                 said = not value.isdigit() or _PHONE_WORDS.search(
-                    text, max(0, start - 40), start) is not None or _dialled(text, start, end)
+                    text, max(0, start - 40), start) is not None or _dialled(
+                    text, start, end) or _linked(text, start) or self._in_phone_column(text, start)
                 if self._is_number(text, start, end, said):
                     score = 0.95 if not value.isdigit() else 0.85 if said else 0.5
                     yield Detection("phone", start, end, score, self.name, value)
@@ -551,11 +644,44 @@ class PhoneDetector:
             else:
                 i += 1
 
+    def _in_phone_column(self, text: str, start: int) -> bool:
+        """Whether the number at ``start`` is a field of a table (``;``, ``,``, tabs,
+        ``|``) in the column whose header, up to ``_COLUMN_REACH`` characters above,
+        names a phone (``nom;prenom;tel;ville``, ``Name,Phone,Email``)."""
+        self._read_far = True  # (the line and its header may start beyond the memo's key)
+        line = text.rfind("\n", 0, start) + 1
+        if not line:
+            return False
+        row = text[line:text.find("\n", start) if "\n" in text[start:] else len(text)]
+        sep = max(_FIELD_SEPARATORS, key=row.count)
+        if not row.count(sep) or text[line:start].rstrip(" \"'").rsplit(sep, 1)[-1]:
+            return False  # (not a field of its own)
+        column, fields = text.count(sep, line, start), row.count(sep) + 1
+        top = max(0, line - _COLUMN_REACH)
+        while line > top:
+            above = text.rfind("\n", 0, line - 1) + 1
+            if above < top:
+                return False
+            header = text[above:line - 1].split(sep)
+            if len(header) != fields:
+                return False
+            name = header[column].strip(" \"'\r").lower()
+            if _COLUMN_NAME.fullmatch(name):
+                return True
+            line = above
+        return False
+
     def _plausible(self, text: str, start: int, end: int, value: str) -> bool:
         """Cheap checks before asking phonenumbers: context and shape (``_shaped``)."""
         before = text[start - 1] if start else " "
         after = text[end] if end < len(text) else " "
         plus = value.startswith(_PLUS)
+        if before in "/=" and (_linked(text, start) or (before == "=" and (
+                value.startswith("00") or _PHONE_SETTING.search(text, max(0, start - 40), start)))):
+            before = " "  # wa.me/3247..., TEL_ASTREINTE=0033 7 ..., PHONE=0612345678
+        elif before == "/" and _alternative(text, start - 1):
+            before = "\t"  # the second of "06 12 34 56 78/07 12 34 56 78"
+        alternative = after == "/" and _alternative(text, end)
         if (before.isalnum() or (before in _BAD_BEFORE and not (plus and before == "="))
                 or after.isalnum() or (after in _BAD_AFTER and not (
                     (plus or before in "[:") and after == "@"))):
@@ -564,7 +690,7 @@ class PhoneDetector:
             # national one right after the "[" of a dial string or a "sip:":
             # "[675418203@entrantes:1]", "sip:0612345678@")
             return False
-        if after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
+        if not alternative and after in ".-/" and text[end + 1:end + 2].isdigit() and not _EXTENSION.match(
                 text, end):
             return False
         national = not value.startswith(_PLUS)
@@ -579,8 +705,17 @@ class PhoneDetector:
             return False  # "612 345 678 €": an amount
         if in_grouped_iban(text, start):
             return False  # "DE18 1917 0482 3184 3129 95": the rest of an IBAN
-        # a national number right after "order", "invoice", "ref", ... is that identifier
-        return not national or not _after_identifier(text, start)
+        # a national number right after "order", "invoice", "ref", ... is that identifier,
+        # and so is the next of a list of them ("tags 0098 412 663 0157 and 0098 ...")
+        if not national:
+            return True
+        if _after_identifier(text, start):
+            return False
+        listed = _LISTED.search(text, max(0, start - 40), start)
+        if listed is None:
+            return True
+        self._read_far = True  # (what it reads goes back beyond the memo's key)
+        return not _after_identifier(text, listed.start("number"))
 
     def _shape(self, value: str) -> bool:
         """Whether ``value`` itself may be a phone number: its digits and groups, not a
@@ -600,7 +735,9 @@ class PhoneDetector:
             return False
         if len(groups) > 7 or sum(len(g) == 1 for g in groups) > 1:
             return False  # "1 2 3 4 5 6 7 8 9 10": a list, not a grouping
-        national = groups[1:] if value.startswith(_PLUS) else groups
+        # (with its country code, the first national group may be one digit:
+        # "+33.6.12.34.56.78")
+        national = groups[2:] if value.startswith(_PLUS) else groups
         if "." in value and (any(len(g) < 2 for g in national) or (
                 len(groups) == 4 and value.count(".") == 3
                 and all(len(g) <= 3 and int(g) <= 255 for g in groups))):
@@ -632,6 +769,8 @@ class PhoneDetector:
         value = text[start:end]
         if value.startswith(_PLUS):
             return valid(value, None)
+        if value.isdigit() and value[0] != "0" and _linked(text, start):
+            return valid("+" + value, None)
         compact = value.lstrip("(")
         if compact.startswith(("00", "011")) and valid(value, None):
             return True
@@ -642,13 +781,19 @@ class PhoneDetector:
         if not said:
             return False
         if self._probe is not None:
-            self._probe.append(start)  # (``_regional_from``: the regions decide it)
-            return False
+            self._probe.append(start)  # (the regions decide it: ``_verdicts`` keeps where)
+            if self._probing:
+                return False  # (``_regional_from`` asks no more)
         self._read_regions = True
         pointed = region_map(text, self._pn).near(start, end)
         if any(valid(value, region) for region in pointed[len(DEFAULT_REGIONS):]):
             return True
-        if _CALLED.search(text, max(0, start - 24), start) is not None and any(
+        # bare digits right after the word only ("sms ... numéro 06528147" is not called
+        # so) or dialled, or in a phone's column of a table
+        called = _CALLED.search(text, max(0, start - 24), start)
+        if ((called is not None and not (value.isdigit() and not _dialled(text, start, end)
+                                         and any(c.isalpha() for c in text[called.end():start])))
+                or (value.isdigit() and self._in_phone_column(text, start))) and any(
                 valid(value, region) for region in CALLED_REGIONS if region not in pointed):
             return True
         return any(valid(value, region) for shape, region in _NATIONAL_SHAPES
@@ -674,7 +819,8 @@ class PhoneDetector:
             known = international_valid(pn, "".join(_GROUPS.findall(value)))
         else:
             prefix = _trunk_prefix(pn, region)
-            if prefix and not value.lstrip("(").startswith(prefix):
+            if prefix and not value.lstrip("(").startswith(prefix) and not (
+                    region in _TRUNK_LEFT_OUT and _TRUNK_LEFT_OUT[region].match(value)):
                 return False  # "7458 912306" is no way to write a British number
             if region in _NANP and _group_sizes(value) not in _NANP_GROUPS:
                 return False  # "800 3456 712" is no way to write a North American one
@@ -700,6 +846,9 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Spain: "612 34 56 78", "968 24 17 50"; Madrid's and Barcelona's "91 552 78 40"
     (re.compile(r"[6-9][0-9]{2}(?P<s>[ .\-])[0-9]{2}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
     (re.compile(r"9[1-8](?P<s>[ .\-])[0-9]{3}(?:(?P=s)[0-9]{2}){2}\Z"), "ES"),
+    # Mexico City's, Guadalajara's and Monterrey's ten digits, 2-4-4 (North American
+    # numbers are 3-3-4): "55 1234 5678", "(55) 1234-5678", "33-1234-5678"
+    (re.compile(r"(?:55|33|81|\((?:55|33|81)\))[ \-][0-9]{4}[ \-][0-9]{4}\Z"), "MX"),
     # Germany's mobiles: "0171 2345678", "0151-23456789", "0176/98765432"
     (re.compile(r"01[5-7][0-9][ /\-][0-9]{7,8}\Z"), "DE"),
     # Britain: mobiles "07911 123456", "0161 496 0000", London's and the other 02x
@@ -711,6 +860,10 @@ _NATIONAL_SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
 # North American numbers as people write them: (415) 555-2671, 1-800-555-0199,
 # 415-5552671, 4155552671, 14155552671.
 _NANP = frozenset({"US", "CA"})
+# Where a national number is as often written without its trunk prefix as with it, in
+# the grouping that shows it: Argentina's area code, then the number with a dash before
+# its last four digits, "11 4123-4567", "(351) 412-3456", as well as "011 4123-4567".
+_TRUNK_LEFT_OUT = {"AR": re.compile(r"(?:[1-9][0-9]{1,3}|\([1-9][0-9]{1,3}\)) [0-9]{2,4}-[0-9]{4}\Z")}
 _NANP_GROUPS = frozenset({(3, 3, 4), (1, 3, 3, 4), (3, 7), (10,), (11,), (1, 10)})
 
 

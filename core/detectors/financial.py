@@ -15,7 +15,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
+import string
 from collections.abc import Iterable
 
 from tripwire.detectors import _views
@@ -34,6 +36,26 @@ def luhn_is_valid(digits: str) -> bool:
 
 
 _DOUBLED = {str(d): 2 * d - 9 if d > 4 else 2 * d for d in range(10)}
+
+
+
+#: ``bytes.translate`` tables: an ASCII digit to its value, and to its ``_DOUBLED``.
+_VALUE = bytes.maketrans(b"0123456789", bytes(range(10)))
+_DOUBLED_VALUE = bytes.maketrans(b"0123456789",
+                                 bytes(2 * d - 9 if d > 4 else 2 * d for d in range(10)))
+
+
+def _luhn_sums(digits: str) -> tuple[list[int], list[int]]:
+    """Prefix sums of ``digits`` (ASCII) for Luhn checks of any stretch of it: the
+    first with the digits at odd indexes doubled, the second with those at even ones.
+    ``digits[a:b]`` passes the Luhn check when the sum whose undoubled digits have
+    the parity of ``b - 1`` gains a multiple of 10 from ``a`` to ``b``."""
+    raw = digits.encode()
+    plain, doubled = raw.translate(_VALUE), raw.translate(_DOUBLED_VALUE)
+    odd, even = bytearray(plain), bytearray(doubled)
+    odd[1::2] = doubled[1::2]
+    even[1::2] = plain[1::2]
+    return [0, *itertools.accumulate(odd)], [0, *itertools.accumulate(even)]
 
 
 _ALL = frozenset(range(16, 20))
@@ -120,6 +142,8 @@ class CreditCardDetector:
     max_length = 23  # 19 digits and 4 separators
     #: Before a number: "order no." and the like (32), an IBAN's first groups (45).
     lookbehind = 48
+    #: A card number starts with a digit.
+    starts = _views.folded_to(string.digits)
 
     @staticmethod
     def hold_from(text: str) -> int:
@@ -156,13 +180,26 @@ class CreditCardDetector:
         digits = [0]
         for s, e in groups:
             digits.append(digits[-1] + e - s)
+        # Luhn sums from the run's first digit, of every other digit doubled from the
+        # first (odd) or the second (even) on (made once per run, in C): a sequence of
+        # groups whose sum is not a multiple of 10 fails the check that rules out nine
+        # numbers in ten (``_is_card``'s first), and is not looked at
+        sums: tuple[list[int], list[int]] | None = None
         while i < k:
             first = groups[i][1] - groups[i][0]
             if first != 4 and not 13 <= first <= 19:
                 i += 1  # a card starts with a group of four, or is one group
                 continue
             for j in range(min(k, i + 5) if first == 4 else i + 1, i, -1):
-                if not 13 <= digits[j] - digits[i] <= 19:
+                lo, hi = digits[i], digits[j]
+                if not 13 <= hi - lo <= 19:
+                    continue
+                if sums is None:
+                    sums = _luhn_sums("".join(text[s:e] for s, e in groups))
+                # (the last digit is never doubled: the sums whose doubled digits are
+                # those of the other parity than its)
+                luhn = sums[(hi - 1) & 1]
+                if (luhn[hi] - luhn[lo]) % 10:
                     continue
                 start, end = groups[i][0], groups[j - 1][1]
                 if self._is_card(text, groups[i:j]):

@@ -17,7 +17,7 @@
   birth; 64 when a colon ends what stands between them, as after a form's label with
   a note; 100 when the keyword is in a heading above the date, a title or a label on
   a line of its own, and the date is at least 14 years old), that is a real day, after
-  1900 and in the past; a date beside an age ("37 Jahre alt", "45 y/o", "elle a 37
+  1700 and in the past (an ancestor's in a family's history too); a date beside an age ("37 Jahre alt", "45 y/o", "elle a 37
   ans", "tiene 30 años") that makes it the person's birth date; the same day written
   again right after a date of birth, in
   either numeric order ("„3. März 1978“ ... „03.03.1978“"); and a date in the column of
@@ -35,6 +35,7 @@ from __future__ import annotations
 import bisect
 import datetime
 import re
+import string
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -99,6 +100,8 @@ class SSNDetector:
     #: Before a number: 11 characters of it, up to 30 of distance and up to 31 of
     #: keyword (a table's header is ``context``).
     lookbehind = 72
+    #: A number starts with a digit.
+    starts = _views.folded_to(string.digits)
 
     @staticmethod
     def hold_from(text: str) -> int:
@@ -244,18 +247,26 @@ def _header_above(text: str, line_start: int, line: str, sep: str, lines: int) -
 # "?" for the others, so offsets stay) by patterns that each start with a literal (the
 # regex engine finds those far faster than an alternation or a case-insensitive
 # pattern): born, birth..., bday, b-day, dob, d.o.b, geb, geb., geboren, geburt...,
-# naissance, naiss., DDN (date de naissance), né, née, nacido, nacida, nací, nació,
-# nacimiento, nac., cumpleaños, and the genealogists' "*" before a date
-# (``Anna Weber, * 12.03.1985``).
+# GebDat(um), naissance, naiss., DDN, D.D.N. and a "DN:" label right before its date
+# (date de naissance), F.N. and a "FN:" label so (fecha de nacimiento), the forms of French "naître" (né, née, nés, naît, nait, naquit,
+# naissent) and Spanish "nacer" (nace, nacer, nacido, nacida, nací, naci, nació, nacio,
+# nacimos, nacieron, naciera), nacimiento, nac., "nac" as a label or a field's name
+# (``Fecha de nac: ...``, ``fecha_nac=...``), natalicio, cumpleaños,
+# anniversaire, and the genealogists' "*" before a date (``Anna Weber, * 12.03.1985``).
 _KEYWORD_SCANS = tuple(re.compile(p) for p in (
-    rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b|dn)", rb"geb(?:oren|\.|urt[a-z?]*)?",
-    rb"n(?:a(?:iss(?:ance|\.)?|c(?:i(?:d[oa]s?|miento|mos|ste|eron|\?)|\?|\.))|\?(?:es?|s)?)",
-    rb"cumplea(?:\?|n)os", rb"\*(?= ?[0-9])",
+    rb"b(?:orn|irth[a-z]*|-?day)", rb"d(?:ob|\.o\.b|dn|\.d\.n\.?|n(?=[ \t]*:[ \t]*[0-9]))",
+    rb"geb(?:oren|\.|urt[a-z?]*|dat(?:um)?)?", rb"f(?:\.[ \t]?n\.|n(?=[ \t]*:[ \t]*[0-9]))",
+    rb"n(?:a(?:iss(?:ance|ent|\.)?|quit|quirent|(?:i|\?)t(?:re)?"
+    rb"|c(?:i(?:d[oa]s?|miento|mos|ste|eron|era|o|\?)?|e[ns]?|er|\?|\.|(?=[ \t]*[:=]|[;,|\t\"']))"
+    rb"|talicio)"
+    rb"|\?(?:es?|s)?)",
+    rb"cumplea(?:\?|n)os", rb"anniversaire", rb"\*(?= ?[0-9])",
     # "b." right before a date (``Ann Lee (b. 1987-03-03)``), and the phrases for being
-    # born or giving birth: "zur Welt gekommen", "venu au monde", "vino al mundo",
-    # "dio a luz"
+    # born or giving birth: "zur Welt gekommen", "das Licht der Welt erblickt", "venu
+    # au monde", "vu le jour", "vino al mundo", "vio la luz", "dio a luz"
     rb"b\.(?= ?(?:[0-9]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
-    rb"zur welt", rb"au monde", rb"al mundo", rb"d(?:i[o?]|ar|ado) a luz"))
+    rb"zur welt", rb"licht der welt", rb"au monde", rb"(?:vu|voit|vit) le jour",
+    rb"al mundo", rb"vi[o?] la luz", rb"d(?:i[o?]|ar|ado) a luz"))
 # An age, in the lower view: "37 years old", "37 y/o", "37 Jahre alt", "37-jährig",
 # "37 años de edad"; "aged 37", "age: 37", "Alter: 37", "edad: 37", "âge : 37"; and "37
 # ans", "37 años" after a verb that gives an age ("elle a 37 ans", "âgée de 37 ans",
@@ -292,6 +303,10 @@ _CLAUSE_BREAK = re.compile(
 _AGE_NOUN = re.compile(
     rb"(?<![a-z?])(?!(?:plus|moins|m\?s|menos|pr\?s|cerca|environ|alrededor|hace|depuis"
     rb"|durante|pendant|contrat|contrato|garant[a-z?]*)[ ,])[a-z?]{3,}(?: de|,) \Z")
+# Before "37 ans", "37 años" standing alone: a line's start, a bullet, a bracket, a
+# separator of fields ("37 ans (14/03/1987)", "Ana López | 37 años | 14/03/1987"); not a
+# comma, which the noun before it decides (``_AGE_NOUN``).
+_AGE_ALONE = re.compile(rb"[\n(|;?-][ \t]*\Z")  # ("?": a bullet, in the lower view)
 # What leads a form's label to its value: dots, underscores, dashes, spaces ("Date of
 # birth ........ 14/03/1987", "Geburtsdatum:              14.03.1987").
 _LEADER_CHARS = " \t.:_-=|…"
@@ -300,7 +315,10 @@ _LEADER = re.compile(r"[._…]{4,}|[ \t]{8,}|_{3,}")
 # name in brackets, a comma, "and", "und", "et", "y", and a preposition ("et le", "y el").
 _LIST_JOIN = re.compile(
     r"[ \t]*(?:\([^()\n]{1,30}\))?[ \t]*(?:[,;&]|and|und|sowie|et|y|e)[ \t]*"
-    r"(?:(?:and|und|et|y)[ \t]+)?(?:(?:on|am|le|el|the)[ \t]+)?")
+    r"(?:(?:and|und|et|y)[ \t]+)?(?:(?:on|am|le|el|the)[ \t]+)?"
+    # the next person of a list and their date: "; Lorena (mi mujer), 08/05/86"
+    r"(?:(?-i:[A-ZÀ-Þ][a-zß-ÿ]+(?:[ \t-][A-ZÀ-Þ][a-zß-ÿ]+){0,2})[ \t]*"
+    r"(?:\([^()\n]{1,30}\))?[ \t]*[,:][ \t]*(?:(?:on|am|le|el|the)[ \t]+)?)?")
 # How far after the keyword that named the first a date of a list may be (so that what
 # decides it is within ``lookbehind``).
 _LIST_REACH = 120
@@ -308,8 +326,8 @@ _LIST_REACH = 120
 # (the birthday to come), or up to six more (a text written some years ago).
 _AGE_SPAN = (-1, 6)
 # A "?" in a keyword above (a letter the lower view does not hold) must be one of these
-# in the text: né, née, nés (French), nací, nació (Spanish), cumpleaños.
-_KEYWORD_LETTERS = "éÉíÍóÓñÑ"
+# in the text: né, née, nés, naît (French), nací, nació (Spanish), cumpleaños.
+_KEYWORD_LETTERS = "éÉíÍóÓñÑîÎ"
 # Birth words that also name the day it is celebrated: a date near one of them only,
 # within the last few years, is a party's (``Geburtstagsfeier am 14.03.2024``).
 _EVENT_WORD = re.compile(r"(?i)b(?:irthday|-?day)|geburtstag|cumplea|anniversaire")
@@ -317,6 +335,15 @@ _RECENT_YEARS = 4
 # Birth words that name something else than the date.
 _NOT_BIRTH_DATES = frozenset({b"geburtsort", b"geburtsname", b"geburtsland", b"birthplace",
                               b"birthname", b"birthmark"})
+# The words before a birth word that make it a place's ("Place of birth", "lieu de
+# naissance", "lugar de nacimiento", "country of birth"), in the lower view, unless a
+# date's word is with them ("Date et lieu de naissance", "Place and date of birth").
+_PLACE_OF = re.compile(rb"(?:place|country|town|city|lieu|pays|ville|lugar|pa\?s|ciudad|ort)"
+                       rb" (?:of|de|del) \Z")
+_DATE_WORD = re.compile(rb"(?:date|fecha|datum)")
+# A death's sign on the line of a "*" at a line's start: the star is a birth's
+# (``* 12. Juni 1936    † 28. November 2026``), not a bullet's.
+_DEATH_MARK = re.compile(r"[†✝]|\bgest\.|\bd\.\ [0-9]")
 # What stands before a "*" that is no birth sign: a line's start (a bullet), a number
 # or an operator (a product).
 _NOT_BEFORE_STAR = frozenset("\n0123456789+-*/=×") | {""}
@@ -361,18 +388,22 @@ def _trie(words: Iterable[str]) -> str:
 _MONTH = _trie(_MONTHS)
 _DAY_SUFFIX = r"(?:st|nd|rd|th|er|\.?[º°o])?\.?"  # 1st, 1er, 1.º, 1º, 14.
 
+# A month's name in a second language after a slash, as ID documents print it
+# (``14 MARS/MAR 1987``, ``14 MAR /MARS 87``, Belgium's ``14 MAR/ MAART 1987``).
+_OTHER_MONTH = _trie([*_MONTHS, "maart", "mrt", "mei"])
 _SPACE = r"[\ \t]{1,3}"          # between the parts of a date (bounded: see max_length)
 _SEP = r"[\ \t\-/.]{1,3}"  # 14 März, 14-mar-1987, 14/Mar/1987, 14.Mar.1987
 _DATE = re.compile(
     rf"""(?ix)
-    (?P<iy>(?:19|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
+    (?P<iy>(?:1[7-9]|20)[0-9]{{2}})(?P<isep>[-/.])(?P<im>[0-9]{{1,2}})(?P=isep)(?P<id>[0-9]{{1,2}})
     | (?P<cy>(?:19|20)[0-9]{{2}})(?P<cm>0[1-9]|1[0-2])(?P<cd>0[1-9]|[12][0-9]|3[01])
     | (?P<a>[0-9]{{1,2}})(?P<sep>[-/.])(?P<b>[0-9]{{1,2}})(?P=sep)(?P<y>[0-9]{{4}}|[0-9]{{2}})
-    | (?P<sa>[0-9]{{1,2}})(?P<ssep>\ ?[-/.]\ |\ )(?P<sb>[0-9]{{1,2}})(?P=ssep)(?P<sy>(?:19|20)[0-9]{{2}})
-    | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?,?
-      (?:{_SPACE}(?:de|del))?{_SEP}'?(?P<dy>[0-9]{{4}}|[0-9]{{2}})
+    | (?P<sa>[0-9]{{1,2}})(?P<ssep>\ ?[-/.]\ |\ )(?P<sb>[0-9]{{1,2}})(?P=ssep)(?P<sy>(?:1[7-9]|20)[0-9]{{2}})
+    | (?P<dd>[0-9]{{1,2}}){_DAY_SUFFIX}(?:{_SPACE}(?:of|de))?{_SEP}(?P<dm>{_MONTH})\.?
+      (?:\ ?/\ ?{_OTHER_MONTH}\.?)?,?
+      (?:{_SPACE}(?:de|del)(?:{_SPACE}a[ñn]o)?)?{_SEP}'?(?P<dy>[0-9]{{4}}|[12]\.[0-9]{{3}}|[0-9]{{2}})
     | \b(?P<mm>{_MONTH})\.?{_SPACE}(?:the{_SPACE})?(?P<md>[0-9]{{1,2}})(?:st|nd|rd|th)?,?{_SPACE}'?(?P<my>[0-9]{{4}}|[0-9]{{2}})
-    | (?P<rd>[0-9]{{1,2}})(?P<rsep>[-/.\ ])(?-i:(?P<rm>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?P=rsep)(?P<ry>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
+    | (?P<rd>[0-9]{{1,2}})(?P<rsep>[-/.\ ])(?-i:(?P<rm>XII|XI|X|IX|VIII|VII|VI|V|IV|III|II|I))(?P=rsep)(?P<ry>(?:1[7-9]|20)[0-9]{{2}}|[0-9]{{2}})
     | (?P<xd>[0-9]{{2}})(?-i:(?P<xm>JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC))(?P<xy>(?:19|20)[0-9]{{2}}|[0-9]{{2}})
     """)
 # The months in Roman numerals (``8-IV-1989``, ``14.III.1987``).
@@ -389,7 +420,9 @@ _DATE_START = re.compile(
     + "|".join(sorted(_MONTHS, key=len, reverse=True)).encode("ascii", "replace").replace(
         b"?", b"\\?")
     + rb")(?![a-z?])|[a-z?]+\Z)")
-_LONGEST_DATE = 44     # "18 de septiembre de 1997" (40 at most with the widest spacing)
+# "18 de septiembre del año 1997", "14 MARS / MAR. 1987" (60 at most with the widest
+# spacing)
+_LONGEST_DATE = 64
 _LONGEST_KEYWORD = 32  # "geburtsdatumsangabe" and then some
 # What a date's verdict may read before it: a date of birth it repeats (up to
 # ``_DOB_CONTEXT`` before it), that one's keyword and the heading line the keyword is in.
@@ -482,24 +515,26 @@ def _two_digit_year(yy: int, today: datetime.date) -> int:
 
 
 def _year(digits: str, today: datetime.date) -> int:
-    """The year that four digits, or two (``'87``, ``14 Mar 87``), write."""
+    """The year that four digits (``1987``, Spanish ``1.987``), or two (``'87``, ``14 Mar
+    87``), write."""
+    digits = digits.replace(".", "")
     return int(digits) if len(digits) == 4 else _two_digit_year(int(digits), today)
 
 
 def _birth_date(m: re.Match[str], today: datetime.date) -> datetime.date | None:
-    """The date a match names, if it is a real day after 1900 and before today (the
+    """The date a match names, if it is a real day after 1700 and before today (the
     likelier reading first: ``12/03/1985`` is the 3rd of December, or the 12th of
     March)."""
     return next(_days(m, today), None)
 
 
 def _readings(m: re.Match[str], today: datetime.date) -> set[datetime.date]:
-    """Every real day after 1900 and before today that a match may name."""
+    """Every real day after 1700 and before today that a match may name."""
     return set(_days(m, today))
 
 
 def _days(m: re.Match[str], today: datetime.date) -> Iterator[datetime.date]:
-    """The real days after 1900 and before today that a match may name, the likelier
+    """The real days after 1700 and before today that a match may name, the likelier
     reading first."""
     for y, mo, d in _candidates(m, today):
         try:
@@ -542,7 +577,9 @@ def _candidates(m: re.Match[str], today: datetime.date) -> list[tuple[int, int, 
     return candidates
 
 
-_EARLIEST = datetime.date(1900, 1, 1)
+# The earliest date of birth: a family's history gives its ancestors' (``né le 3 mars
+# 1887``), and a life's story a famous person's.
+_EARLIEST = datetime.date(1700, 1, 1)
 
 
 class DateOfBirthDetector:
@@ -552,9 +589,9 @@ class DateOfBirthDetector:
     name = "date-of-birth"
     types = ("date-of-birth",)
     #: A table's row (at most ``_LONGEST_ROW`` characters), whose end decides its date;
-    #: elsewhere a date of up to 44 characters, 64 of distance, a keyword of up to 32.
+    #: elsewhere a date of up to 64 characters, 64 of distance, a keyword of up to 32.
     max_length = _LONGEST_ROW + 2
-    #: Before a date: the date of birth it may repeat (40 characters away, 44 long),
+    #: Before a date: the date of birth it may repeat (40 characters away, 64 long),
     #: that one's keyword (up to 100 characters before it, 32 long) and the heading
     #: line the keyword is in (80); a table's header is ``context``.
     lookbehind = _CHAIN_LOOKBEHIND
@@ -760,7 +797,9 @@ class DateOfBirthDetector:
                 if "unit" in scan.groupindex and m.group("unit") and not (
                         view.endswith(_AGE_VERBS, max(0, start - 12), start - 1)
                         or view.startswith(b" de edad", m.end())
-                        or (_AGE_NOUN.search(view, max(0, start - 24), start)
+                        or ((_AGE_NOUN.search(view, max(0, start - 24), start)
+                             or not view[:start].strip(b" \t")
+                             or _AGE_ALONE.search(view, max(0, start - 8), start))
                             and 14 <= int(m.group("n")) <= 110)):
                     continue  # "depuis 3 ans", "hace 3 años": a time, not an age
                 ages[start] = (m.end(), int(m.group("n")))
@@ -780,14 +819,20 @@ class DateOfBirthDetector:
                     continue  # reborn, stubborn; not dateOfBirth, patientDOB, dateofbirth
                 if end < len(text) and text[end].isalpha() and text[end - 1] != ".":
                     continue  # dobby, nacional
-                if m.group() in _NOT_BIRTH_DATES:
-                    continue  # Geburtsort: a place, Geburtsname: a name
+                if m.group() in _NOT_BIRTH_DATES or (
+                        _PLACE_OF.search(view, max(0, start - 12), start)
+                        and not _DATE_WORD.search(view, max(0, start - 28), start)):
+                    continue  # Geburtsort, "Place of birth", "lieu de naissance": a place
+                if m.group() == b"anniversaire" and view.startswith((b" de ", b" du ", b" d'"), end):
+                    continue  # "anniversaire de mariage", "du contrat": not a birthday
                 if b"?" in m.group() and view[start] != ord("g") and any(
                         text[i] not in _KEYWORD_LETTERS
                         for i in range(start, end) if view[i] == ord("?")):
                     continue  # n?e must be né, naci? nació
                 if view[start] == ord("*") and not (
-                        text[start - 1:start] in ("", "\n") and text[start + 1].isdigit()
+                        text[start - 1:start] in ("", "\n") and (
+                            text[start + 1].isdigit() or _DEATH_MARK.search(
+                                text, start, text.find("\n", start) % (len(text) + 1)))
                 ) and (text[start - 1:start] not in (" ", "(", "\t")
                        or text[:start].rstrip(" \t(")[-1:] in _NOT_BEFORE_STAR):
                     # "Max Muster (* 14.03.1987)", "*12.04.1985 in Kassel" at a line's

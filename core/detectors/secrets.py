@@ -74,6 +74,19 @@ or after it rules it out (``sk-8 risk``, a longer token).
   identifier of several parts or start its line (prose such as "Mein Passwort: ..." is
   no setting); templates (``${DB_PASSWORD}``, ``<password>``, ``changeme``) are none.
 
+- ``named-after`` (0.6 to 0.9, as ``generic``): a token of 20 to 128 token characters
+  that a key-like word after it names in its clause, within 48 characters ("... is the
+  staging API key", "... (prod token)", "... c'est la clé de l'API", "... ist der
+  API-Schlüssel", "... es la clave"); not hex (a hash's), not a name of short parts
+  (``gpt-4o-mini-2024-07-18``), not with "commit", "hash", "id", "not" or a conjunction
+  ("and the cache key") between them.
+- ``split`` (as ``generic``): a key split across quoted pieces after a key-like name, as
+  source code writes a long string (adjacent literals, ``+``, PHP's ``.``, a line break
+  between): each piece, when the pieces together pass the ``generic`` rule.
+- ``cli`` (0.8, or as ``generic`` from 20 characters): the password of a command line's
+  ``-u user:password`` / ``--user`` (curl, httpie) with letters and digits, not a
+  template (``$TOKEN``, ``<password>``).
+
 A known format filled with one character eight times in a row (``AKIAXXXXXXXXXXXXXXXX``,
 ``sk_test_xxxxxxxxxxxxxxxx``) is a documentation's placeholder, not a key.
 
@@ -274,8 +287,9 @@ _PEM_MIN_BODY = 48   # base64 characters: the smallest key (Ed25519, PKCS#8) has
 # them and the value ("la clé API : ...", "la clave de la API de OpenWeather es ...",
 # "API-Schlüssel lautet ...").
 _KEYWORDS = (b"key", b"secret", b"token", b"pass", b"pwd", b"bearer", b"auth", b"credential",
-             b"schl?ssel", b"cl?", b"clave", b"llave", b"jeton", b"kennwort", b"contrase?a")
-_FOREIGN = frozenset(_KEYWORDS[8:])
+             b"pat", b"schl?ssel", b"cl?", b"clave", b"llave", b"jeton", b"kennwort",
+             b"contrase?a")
+_FOREIGN = frozenset(_KEYWORDS[9:])
 _VALUE = (
     rb"[a-z0-9_.-]{0,32}?"
     rb"[\"'`\]]?"
@@ -290,9 +304,10 @@ _VALUE = (
 # The words between a key-like word and its value: up to five for the German, French
 # and Spanish words ("la clé API de Brevo : ..."); for the others, up to four short
 # ones that a colon, "=" or "is" ends ("Cloudflare token for prod: ...",
-# "the API key for staging is ..."), so that prose about tokens is not read as one.
+# "the API key for staging is ...", "API key (Mailgun): ..."), so that prose about
+# tokens is not read as one.
 _WORDS_BETWEEN = rb"(?:[ \t]+[a-z?'-]{1,12}){0,5}?"
-_LABEL_WORDS = (rb"(?:(?:[ \t]+[a-z?'-]{1,12}){1,4}?"
+_LABEL_WORDS = (rb"(?:(?:[ \t]+\(?[a-z?'-]{1,12}[,)]?){1,4}?"
                 rb"(?=[ \t]*[:=]|[ \t]+(?:is|was|es|est|ist|lautet)[ \t]))?")
 _KEYWORD_VALUES = tuple(
     re.compile(re.escape(w) + (_WORDS_BETWEEN if w in _FOREIGN else _LABEL_WORDS) + _VALUE)
@@ -319,6 +334,47 @@ _CONFIG_SECRETS = tuple(re.compile(
 _NAME_CHARS = re.compile(rb"[a-z0-9_.-]{0,48}\Z")
 _LINE_HEAD = re.compile(rb"(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+|[\"'])?\Z")
 _AWS_WORD = re.compile(rb"aws|secret[ _-]?access[ _-]?key")
+# A token a key-like word after it names (``SecretDetector._named_after``): the token,
+# then in the lower view up to ``_AFTER_REACH`` characters of its clause (no line break,
+# no full stop, "!" or ";": a "?" there is any letter outside ASCII, "←") and the word.
+_NAMED_TOKEN = re.compile(r"(?<![A-Za-z0-9_\\-])[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])")
+_AFTER_REACH = 48
+_NAMED_AFTER = re.compile(
+    rb"[^\n.!;]{0,40}?(?<![a-z])(?P<word>api[ _-]?key|key|token|secret|credential|password"
+    rb"|passwort|kennwort|api-schl\?ssel|schl\?ssel|cl\?|clave|llave|jeton|contrase\?a)"
+    rb"(?![a-z0-9_])")
+# Words between a token and a key-like word that say the token is something else, or
+# that start another clause: "... is the commit that leaked the key", "... and the
+# cache key is ...".
+_NOT_A_SECRET_AFTER = re.compile(
+    rb"commit|hash|sha|checksum|\bid\b|fingerprint|public|not\b|\b(?:and|und|et|y|but|aber"
+    rb"|mais|pero|or|oder|ou|o)\b")
+_HEX = frozenset("0123456789abcdef")
+_PARTS = re.compile(r"[_-]")
+# A key-like name and an assignment before quoted pieces (``_split_values``), in the
+# lower view; then each piece and what joins it to the next (white space, line breaks,
+# "+", ".", a backslash), from the text.
+_SPLIT_NAME = re.compile(
+    rb"(?<![a-z0-9])[a-z0-9_.-]{0,32}?(?P<word>key|secret|token|pass(?:word)?|pwd|auth"
+    rb"|credential)[a-z0-9_]*[\"'\]]?[ \t]*(?::=|=>|[:=])[ \t]*\(?[ \t]*")
+_TOKEN_PIECE = re.compile(r"[A-Za-z0-9+/=_.~-]+")
+# A piece's closing quote joined to the next one's opening quote; and the name's start
+# before the first piece.
+_JOIN = re.compile(r"[\"'][ \t]*(?:[+.\\][ \t]*)?(?:\r?\n[ \t]*(?:[+.][ \t]*)?)?[\"']")
+_SPLIT_NAME_END = re.compile(
+    rb"(?<![a-z0-9])[a-z0-9_.-]{0,32}?(?:key|secret|token|pass(?:word)?|pwd|auth|credential)"
+    rb"[a-z0-9_]*[\"'\]]?[ \t]*(?::=|=>|[:=])[ \t]*\(?[ \t]*\Z")
+_SPLIT_PIECES = re.compile(
+    r"(?P<q>[\"'])(?P<piece>[^\"'\s\\]{0,256})(?P=q)[ \t]*(?:[+.\\][ \t]*)?"
+    r"(?:\r?\n[ \t]*(?:[+.][ \t]*)?)?")
+# A command line's user and password: ``curl -u api:...``, ``--user "name:..."``.
+# The start of a quoted piece still coming in, or a joiner: what may end a text in the
+# middle of split pieces.
+_OPEN_PIECE = re.compile(r"[ \t]*(?:[+.\\][ \t]*)?(?:\r?\n[ \t]*(?:[+.][ \t]*)?)?"
+                         r"(?:[\"'][A-Za-z0-9+/=_.~-]*)?")
+_CLI_USER = re.compile(
+    r"-(?:u|-user)[ =]?[\"']?[^\s:\"']{1,64}:(?P<secret>[^\s\"'@]{8,128})(?=[\"'\s]|\Z)")
+_PLACEHOLDER = re.compile(r"(?i)\$\{|<|\$[A-Z_]|your|pass(?:word)?\b|changeme|x{4}|\*{4}")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
 _PLACEHOLDER_WORDS = ("your", "here", "example", "xxxx", "placeholder", "dummy", "changeme",
                       "redacted", "insert", "replace")
@@ -345,6 +401,11 @@ class SecretDetector:
                 f"SecretDetector: min_entropy must be a number in (0, 1], got {min_entropy!r}")
         self.generic = generic
         self.min_entropy = float(min_entropy)
+        #: ``_judge``'s verdicts, by token and context: a stream guard searches the
+        #: text before what is new again (its ``lookbehind``), so each token after a
+        #: key-like word is judged once, not at every search.
+        self._judged: Callable[[str, bytes], tuple[str, float] | None] = lru_cache(
+            maxsize=4096)(self._judge)
 
     def __repr__(self) -> str:
         return f"SecretDetector(generic={self.generic}, min_entropy={self.min_entropy})"
@@ -355,8 +416,12 @@ class SecretDetector:
         word (every rule but private keys matches text without white space), at the
         BEGIN line of a private-key block with no END line yet, or at the base64 lines
         that end ``text`` (an END line may still come and make them a key's body), also
-        when the start of that END line is there already."""
-        start = min(run_start(text), _open_body_start(text))
+        when the start of that END line is there already; at a token whose clause may
+        still name it a key (``_named_after``: up to ``_AFTER_REACH`` characters after
+        it, no line break or full stop since), and at the first of quoted pieces after
+        a key-like name that more pieces may still join (``_split_values``)."""
+        start = min(run_start(text), _open_body_start(text), _open_clause_start(text),
+                    _open_split_start(text))
         end_line = _END_LINE_START.search(text, max(0, len(text) - 64))
         if end_line is not None:
             start = min(start, _body_start(text, end_line.start()))
@@ -409,8 +474,95 @@ class SecretDetector:
         if self.generic and ("=" in text or ":" in text):
             _add_new(found, lambda taken: _config_secrets(text, _views.lower(text), taken))
         if self.generic and runs:
+            _add_new(found, lambda taken: self._named_after(text, runs, _views.lower(text), taken))
+        if self.generic and ("\"" in text or "'" in text):
+            _add_new(found, lambda taken: self._split_values(text, _views.lower(text), taken))
+        if self.generic and ("-u" in text or "--user" in text):
+            _add_new(found, lambda taken: self._cli_users(text, taken))
+        if self.generic and runs:
             _add_new(found, lambda taken: _bare_tokens(text, runs, _views.lower(text), taken))
         return found
+
+    def _named_after(self, text: str, runs: list[tuple[int, int]], low: bytes,
+                     taken: Callable[[int, int], bool]) -> Iterator[Detection]:
+        """A token that a key-like word after it names, in its clause ("... is the
+        staging API key", "... (prod token)", "... c'est la clé de l'API", "... ist der
+        API-Schlüssel", "... es la clave"): 20 to 128 token characters, not hex (a
+        hash's), judged as after a word before it."""
+        for lo, hi in runs:
+            for m in _NAMED_TOKEN.finditer(text, lo, hi):
+                start, end = m.span()
+                if taken(start, end) or not _alone(text, start, end):
+                    continue
+                after = _NAMED_AFTER.match(low, end, min(len(low), end + _AFTER_REACH))
+                if after is None or _NOT_A_SECRET_AFTER.search(low, end, after.start("word")) or (
+                        after.group("word") == b"key" and _NOT_A_SECRET_KEY.search(
+                            low, max(0, after.start("word") - 16), after.start("word"))):
+                    continue  # "... and the cache key", "... is the commit's hash key"
+                token = m.group()
+                if not set(token.lower()) - _HEX or _NOT_SECRET_BEFORE.search(
+                        low, max(0, start - 24), start):
+                    continue  # a hash, an id
+                parts = _PARTS.split(token)
+                if len(parts) >= 3 and (max(map(len, parts)) <= 8 or all(
+                        p.isdigit() or (p.isalpha() and (p.islower() or p.isupper()))
+                        for p in parts)):
+                    continue  # a name of parts: gpt-4o-mini-2024-07-18, build_2024_11_03_rc
+                found = self._judge(token, b"")
+                if found is not None:
+                    yield Detection(TYPE, start, end, found[1], "secrets:named-after", token)
+
+    def _split_values(self, text: str, low: bytes,
+                      taken: Callable[[int, int], bool]) -> Iterator[Detection]:
+        """A key split across quoted pieces after a key-like name, as source code
+        writes a long string: adjacent literals (``KEY = ("AIza..."\n "...")``), ``+``
+        (``"..." + "..."``), PHP's ``.``: each piece, when the pieces together are a
+        token the generic rule takes."""
+        for m in _split_names(text, low):
+            name = low[max(0, m.start() - 16):m.start("word")]
+            if m.group("word") == b"key" and _NOT_A_SECRET_KEY.search(name):
+                continue  # (a variable named "key" holding a split literal is one)
+            spans: list[tuple[int, int]] = []
+            at = m.end()
+            for piece in _SPLIT_PIECES.finditer(text, m.end()):
+                if piece.start() != at:
+                    break
+                spans.append(piece.span("piece"))
+                at = piece.end()
+            # The pieces of token characters: a stream guard searches the rest of a
+            # split key with the pieces it has released already masked ("[API_KEY]",
+            # "q**********L"), so those are left out and the others judged together.
+            pieces = len(spans)
+            spans = [(a, b) for a, b in spans[:8] if b - a >= 4 and _TOKEN_PIECE.fullmatch(
+                text, a, b)] if pieces >= 2 else []
+            if not spans or any(taken(a, b) for a, b in spans):
+                continue
+            token = "".join(text[a:b] for a, b in spans)
+            found = self._judge(token, low[max(0, m.start() - 24):m.end()])
+            if found is not None and len(token) >= (16 if len(spans) == pieces else 8):
+                for a, b in spans:
+                    yield Detection(TYPE, a, b, found[1], "secrets:split", text[a:b])
+
+    def _cli_users(self, text: str, taken: Callable[[int, int], bool]) -> Iterator[Detection]:
+        """The password of a command line's ``-u user:password`` / ``--user`` (curl,
+        httpie): 8 or more characters with letters and digits, judged as a token after
+        a key-like word (``-u api:q8Zt...``; not ``-u root``)."""
+        for m in _CLI_USER.finditer(text):
+            if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_-"):
+                continue  # (an option's name ends so: "--menu")
+            start, end = m.span("secret")
+            if taken(start, end):
+                continue
+            secret = m.group("secret")
+            if _PLACEHOLDER.search(secret) or not (any(c.isdigit() for c in secret)
+                                                   and any(c.isalpha() for c in secret)):
+                continue
+            if len(secret) >= 20:
+                found = self._judge(secret, b"")
+                if found is not None:
+                    yield Detection(TYPE, start, end, found[1], "secrets:cli", secret)
+            elif entropy_ratio(secret) >= self.min_entropy and not _has_run(secret):
+                yield Detection(TYPE, start, end, 0.8, "secrets:cli", secret)
 
     @staticmethod
     def _github(m: re.Match[str]) -> tuple[str, float]:
@@ -437,6 +589,9 @@ class SecretDetector:
                     before = low[max(0, start - 16):start]
                     if _NOT_A_SECRET_KEY.search(before) or not _KEY_NAME.search(before):
                         continue
+                elif word == b"pat" and (low[start + 3:start + 4].isalpha() or (
+                        start and low[start - 1:start].isalpha())):
+                    continue  # a personal access token's "PAT", not "path", "pattern"
                 elif word in _FOREIGN and (
                         any(text[start + i].isascii() for i, c in enumerate(word) if c == 63)
                         or (start and text[start - 1].isalpha() and word == b"cl?")):
@@ -448,7 +603,7 @@ class SecretDetector:
                 if _NOT_SECRET_BEFORE.search(low, max(0, t_start - 24), t_start):
                     continue  # "la clave está en el commit 9fceb02...": a hash, an id
                 token = text[t_start:t_end]
-                found = self._judge(token, low[max(0, start - 24):t_start])
+                found = self._judged(token, low[max(0, start - 24):t_start])
                 if found is not None:
                     seen.add(t_start)
                     rule, score = found
@@ -473,6 +628,56 @@ class SecretDetector:
             return None
         return "generic", round(0.6 + 0.3 * min(1.0, (ratio - self.min_entropy)
                                                 / max(1e-9, 1.0 - self.min_entropy)), 4)
+
+
+def _open_clause_start(text: str) -> int:
+    """Where the last token of 20 or more characters starts, if a key-like word after
+    it may still come (``SecretDetector._named_after``); else ``len(text)``."""
+    n = len(text)
+    lo = max(0, n - 128 - _AFTER_REACH)
+    last = None
+    for m in _NAMED_TOKEN.finditer(text, lo):
+        last = m
+    if last is None or n - last.end() > _AFTER_REACH or any(
+            c in "\n.!;" for c in text[last.end():]):
+        return n
+    return last.start()
+
+
+def _split_names(text: str, low: bytes) -> Iterator[re.Match[bytes]]:
+    """The key-like names and assignments (``_SPLIT_NAME``) that quoted pieces joined
+    to more of them follow: found from the joins (``"..." + "``, ``"...",\n "``), which
+    are rare, back to the name before the first piece."""
+    last = -1  # where the last join's next piece opens
+    for join in _JOIN.finditer(text):
+        close = join.start()
+        first = text.rfind(text[close], max(0, close - 257), close)
+        opened, last = last, join.end() - 1
+        if first == -1 or first == opened:
+            continue  # (the next piece of a chain already read)
+        name = _SPLIT_NAME_END.search(low, max(0, first - 64), first)
+        if name is not None:
+            found = _SPLIT_NAME.match(low, name.start(), first)
+            if found is not None and found.end() == first:
+                yield found
+
+
+def _open_split_start(text: str) -> int:
+    """Where the quoted pieces after a key-like name that end ``text`` start, when more
+    may still join them (``SecretDetector._split_values``); else ``len(text)``."""
+    n = len(text)
+    lo = max(0, n - 600)
+    low = _views.lower(text[lo:])
+    start = n
+    for m in _SPLIT_NAME.finditer(low):
+        at = lo + m.end()
+        for piece in _SPLIT_PIECES.finditer(text, at):
+            if piece.start() != at:
+                break
+            at = piece.end()
+        if at == n or _OPEN_PIECE.fullmatch(text, at) and at > lo + m.end():
+            start = min(start, lo + m.end())
+    return start
 
 
 def _add_new(found: list[Detection],

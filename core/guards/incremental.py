@@ -37,6 +37,7 @@ in two is still found whole.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 import attrs
@@ -96,7 +97,7 @@ class Incremental:
     """
 
     __slots__ = ("detectors", "span", "_search", "_holds", "_keeps", "_behind", "_contexts",
-                 "_batch", "_settled", "_carry", "_kept", "_merged", "_due")
+                 "_starts", "_batch", "_settled", "_carry", "_kept", "_merged", "_due")
 
     def __init__(self, detectors: Sequence[Detector], search: Search | None = None) -> None:
         self.detectors = tuple(detectors)
@@ -105,6 +106,7 @@ class Incremental:
         self._keeps = [reach(d) for d in self.detectors]
         self._behind = [lookbehind(d) for d in self.detectors]
         self._contexts = [getattr(d, "context", None) for d in self.detectors]
+        self._starts = [_checked_starts(d) for d in self.detectors]
         self._batch = BATCH * len(self.detectors)
         #: What the caller holds (and keeps before what it holds): twice the most
         #: characters before the end that a detector may not have settled, or that a
@@ -115,6 +117,12 @@ class Incremental:
         self.span = 2 * max((max(k, b) for k, b in zip(self._keeps, self._behind, strict=True)),
                             default=0)
         self.reset()
+
+    @property
+    def due(self) -> int:
+        """The channel length at which ``update`` searches again: before it (and but
+        for ``final``), ``update`` finds what it found last and settles nothing more."""
+        return self._due
 
     def reset(self) -> None:
         """Forget everything: the text that follows is a new one (a retried step)."""
@@ -162,6 +170,13 @@ class Incremental:
         size = len(text)
         for i, detector in enumerate(self.detectors):
             settled = self._settled[i]
+            starts = self._starts[i]
+            if starts is not None and starts.search(text, max(0, settled - start)) is None:
+                # No detection can start in what is not settled: it is, all of it.
+                self._settled[i] = end
+                if self._contexts[i] is not None:
+                    self._carry_to(i, text, start, end)
+                continue
             hold = self._holds[i]
             # Where an unsettled detection can start: never further back than the
             # detector's longest match and the two characters after it.
@@ -206,19 +221,35 @@ class Incremental:
                     transient.append(d)
             self._settled[i] = pending
             if context is not None:
-                # Carried up to where the next search starts, while the caller still
-                # holds the text before it (it may let go of what comes before that).
-                following = max(start, pending - self._behind[i])
-                at, carried = self._carry[i]
-                if at < following:
-                    self._carry[i] = (following, _checked_context(
-                        context, carried + text[at - start:following - start], detector))
+                self._carry_to(i, text, start, pending)
         settled = min(self._settled, default=end)
         # (and before the text not settled is more than ``span`` long: a caller that
         # holds ``span`` characters lets go of what comes before them)
         self._due = end if final else min(end + max(self._batch, 2 * (end - settled)),
                                           settled + self.span)
         return transient
+
+    def _carry_to(self, i: int, text: str, start: int, settled: int) -> None:
+        """Detector ``i`` (which has a ``context``) has settled the channel up to
+        ``settled``: what it keeps of the text before its next search is carried up to
+        where that search starts, while the caller still holds the text before it (it
+        may let go of what comes before that)."""
+        context = self._contexts[i]
+        assert context is not None
+        following = max(start, settled - self._behind[i])
+        at, carried = self._carry[i]
+        if at < following:
+            self._carry[i] = (following, _checked_context(
+                context, carried + text[at - start:following - start], self.detectors[i]))
+
+
+def _checked_starts(detector: Detector) -> re.Pattern[str] | None:
+    """``detector.starts``, checked: a compiled pattern, or ``None`` (it has none)."""
+    starts = getattr(detector, "starts", None)
+    if starts is not None and not isinstance(starts, re.Pattern):
+        raise ValueError(f"detector {detector.name!r} has starts {starts!r}; it must be a "
+                         f"compiled regular expression (re.compile) or None")
+    return starts
 
 
 def _checked_context(context: Callable[[str], str], text: str, detector: Detector) -> str:

@@ -167,6 +167,12 @@ class Detector(Protocol):
       searches the unsettled text with the ``lookbehind`` before it, which it has
       searched before: a detector that judges its candidates one by one need not
       judge again those wholly before ``since`` (``tripwire.guards.incremental.find_from``).
+    - ``starts``: a compiled pattern that matches the first character of every
+      detection, in the text as given (so it matches what the detector reads as that
+      character too: another script's digit, a tag character). Where the text not
+      settled yet holds no match of it, no detection can start there, now or after
+      more text: the guard settles that text without asking ``hold_from`` or
+      searching it (a text with no digit, for numbers).
 
     A detection must depend on no more than that: the context, the text from
     ``lookbehind`` characters before it, and what ``hold_from`` holds after it.

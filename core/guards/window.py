@@ -239,6 +239,12 @@ class HoldBack:
         window = self._current
         return window.buffer[window.base:] if window.chunks else ""
 
+    @property
+    def held_length(self) -> int:
+        """``len(held)``, without copying the text."""
+        window = self._current
+        return len(window.buffer) - window.base if window.chunks else 0
+
     def holds(self, channel: str | None = None) -> bool:
         """Whether ``channel`` (``"text"`` or ``"reasoning"``; ``None``: any) holds
         text now."""
@@ -266,6 +272,22 @@ class HoldBack:
                 self.new_attempt()
             released.chunks.append(part)
             return released
+        self._take(window, part)
+        return self._release(window, final=False)
+
+    def hold(self, part: Chunk) -> None:
+        """Take the next delta of a channel that holds text already, and release
+        nothing: for a caller that knows ``find`` and ``hold_from`` would say of the
+        text with it what they said at the last ``push`` (a search that is not due
+        yet), so that no chunk more could go out."""
+        window = self._windows.get(part.type)
+        if window is None or not window.chunks:
+            raise ValueError(f"HoldBack.hold: a {part.type} chunk on a channel that holds "
+                             f"no text; push it")
+        self._take(window, part)
+
+    def _take(self, window: _Window, part: Chunk) -> None:
+        """Buffer the delta ``part`` in ``window``."""
         text = part.payload.get("text", "")
         if type(text) is not str and not isinstance(text, str):
             raise TypeError(
@@ -284,7 +306,6 @@ class HoldBack:
             self._started += 1
         window.buffer += text
         window.chunks.append(part)
-        return self._release(window, final=False)
 
     def flush(self) -> Released:
         """Release everything held (matches in it replaced): the text is complete.
@@ -379,10 +400,13 @@ class HoldBack:
         chunks: list[Chunk] = []
         emitted: list[str] = [text[:base]]
         offset = base
+        first = 0  # (the first edit that ends after ``offset``: edits are in order)
         for chunk, end in zip(window.chunks[:released], ends, strict=False):
             end += shift
             piece_text = text[offset:end]
-            rendered = _render(text, offset, end, edits)
+            while first < len(edits) and edits[first][1] <= offset:
+                first += 1
+            rendered = _render(text, offset, end, edits, first)
             emitted.append(rendered)
             if rendered == piece_text:
                 chunks.append(chunk)
@@ -411,13 +435,18 @@ class HoldBack:
         del window.ends[:released]
 
 
-def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]]) -> str:
+def _render(text: str, start: int, end: int, edits: list[tuple[int, int, str | None]],
+            first: int = 0) -> str:
     """``text[start:end]`` with the edits applied; an edit's replacement goes where the
-    edit starts, the rest of its span is removed."""
+    edit starts, the rest of its span is removed. ``edits`` are in order and do not
+    overlap; those before ``first`` end before ``start``."""
     out: list[str] = []
     pos = start
-    for s, e, replacement in edits:
-        if replacement is None or e <= start or s >= end:
+    for i in range(first, len(edits)):
+        s, e, replacement = edits[i]
+        if s >= end:
+            break
+        if replacement is None or e <= start:
             continue
         if s >= start:
             out.append(text[pos:s])

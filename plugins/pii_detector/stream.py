@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 #: it streamed, not from the stored step that phase checks (and changes).
 OBJECT_PHASES = frozenset({"step", "result"})
 
+#: No detection on either channel (``drop_matched``'s ``located`` for a release that found none).
+_NOTHING_LOCATED: dict[str, list[Detection]] = {"text": [], "reasoning": []}
+
 #: The stream's HoldBack channels, as verdicts name them.
 _STREAM_CHANNEL = {"text": "output", "reasoning": "reasoning"}
 
@@ -103,15 +106,19 @@ class OutputStream:
             chunks = [part]
         else:
             chunks, matches = window.push(part)
-            located: dict[str, list[Detection]] = {"text": [], "reasoning": []}
-            for m in matches:
-                located[m.channel].append(window.locate(m))
-            for channel, detections in located.items():
-                await guard._act(_STREAM_CHANNEL[channel], detections, abort, writer,
-                                 self._state)
-            if guard.strategy == "filter":
-                chunks = window.drop_matched(chunks, located)
-            if self._sent is not None:
+            if matches:
+                located: dict[str, list[Detection]] = {"text": [], "reasoning": []}
+                for m in matches:
+                    located[m.channel].append(window.locate(m))
+                for channel, detections in located.items():
+                    await guard._act(_STREAM_CHANNEL[channel], detections, abort, writer,
+                                     self._state)
+                if guard.strategy == "filter":
+                    chunks = window.drop_matched(chunks, located)
+            elif guard.strategy == "filter" and chunks:
+                chunks = window.drop_matched(chunks, _NOTHING_LOCATED)
+            # (a delta held back whole, nothing found: nothing to note)
+            if self._sent is not None and (chunks or matches or kind not in DELTA_CHANNEL):
                 self._note_sent(chunks, bool(matches), kind)
             if self._gate is not None:
                 self.abort, self.writer = abort, writer

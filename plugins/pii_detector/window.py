@@ -44,8 +44,11 @@ class StreamWindow:
     few characters before it that a detector looks back at), what a detector has
     settled kept, and text released as soon as every detector has settled it;
     ``raw(text, detectors)`` finds and filters (the types wanted, a threshold), and
-    overlapping detections are merged (the longest wins). Without them, ``find(text)``
-    searches all the window holds for every chunk (the tokenizer's placeholders).
+    overlapping detections are merged (the longest wins); a delta that comes before the
+    channel's next search is due is only buffered (``HoldBack.hold``): until that
+    search, nothing more is found or settled, so nothing more can be released. Without
+    them, ``find(text)`` searches all the window holds for every chunk (the
+    tokenizer's placeholders).
     """
 
     __slots__ = ("hold", "pushed", "sent", "_marks", "_find", "_searches", "_boundary",
@@ -87,7 +90,14 @@ class StreamWindow:
         kind = part.type
         channel = DELTA_CHANNEL.get(kind)
         if channel is not None and isinstance(part.payload.get("text"), str):
-            self.pushed[channel] += len(part.payload["text"])
+            end = self.pushed[channel] = self.pushed[channel] + len(part.payload["text"])
+            search = self._searches.get(channel)
+            if search is not None and end < search.due and self.hold.holds(channel):
+                # No search is due: what is found and settled stays as the last delta
+                # left it, and so does what can be released (nothing more).
+                self._ending = False
+                self.hold.hold(part)
+                return [], []
         elif kind == "step-start":
             self._marks = (dict(self.pushed), dict(self.sent))
         elif kind == "step-retry":
@@ -104,7 +114,7 @@ class StreamWindow:
         channel = self.hold.channel
         search = self._searches.get(channel)
         end = self.pushed[channel]
-        released = end - len(self.hold.held)  # the held text ends ``text``
+        released = end - self.hold.held_length  # the held text ends ``text``
         start = end - len(text)  # (``text[0]``'s place in the channel)
         if search is None:
             return [(d.start, d.end, Hit(d, len(text) - d.start,

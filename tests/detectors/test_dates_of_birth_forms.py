@@ -59,7 +59,9 @@ def test_a_date_of_birth_written_again_in_another_form_is_one(text, want):
 
 @pytest.mark.parametrize(("text", "want"), [
     ("Ann Lee (b. 1987-03-03) joined in 2010.", "1987-03-03"),
-    ("Marie Curie, b. 7 Nov 1867", None),  # before 1900: not a living person's
+    ("Marie Curie, b. 7 Nov 1867", "7 Nov 1867"),  # a person's, however long ago
+    ("Goethe, geb. 28.08.1749", "28.08.1749"),
+    ("Johann Weber, geb. 12.03.1699", None),  # before 1700
     ("Tom Baker, b. 20 January 1934, actor", "20 January 1934"),
     ("LEBENSLAUF\nTimo Hagedorn\n*12.04.1985 in Kassel", "12.04.1985"),
     ("Sie ist am 14. März 1987 in Graz zur Welt gekommen.", "14. März 1987"),

@@ -622,7 +622,7 @@ def test_dob_finds_dates_near_a_birth_keyword(text, value):
     "born on 31.02.1985",                               # no such day
     "born 13/13/1985",
     "born 29.02.2001",
-    "born 12.03.1899",                                  # before 1900
+    "born 12.03.1699",                                  # before 1700
     "born 12.03.2999",                                  # in the future
     "born in 1985",                                     # a year is not a date
     "I was born, and then very many, many years later, on 12.03.1985, I moved",   # > 30 chars

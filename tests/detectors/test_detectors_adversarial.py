@@ -375,6 +375,9 @@ def test_phone_numbers_are_found_as_before(text):
     # "1Z 9W8 47E 03 4417 2285", "212a 0100212")
     assume(not re.search(r"(?<!\S)(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{2,8} [0-9(+]",
                          text))
+    # (nor two numbers of eight digits or more joined by "/": two numbers now,
+    # "06 12 34 56 78/07 12 34 56 78")
+    assume(not re.search(r"(?:[0-9][ ().-]*){8}/ ?[0+](?:[ ().-]*[0-9]){7}", text))
     assert list(_NEW_PHONE.detect(text)) == list(_OLD_PHONE.detect(text))
 
 
@@ -416,3 +419,32 @@ def test_these_candidates_are_plausible_as_before(value):
     text = f" {value} "
     assert (_NEW_PHONE._plausible(text, 1, 1 + len(value), value)
             == _OLD_PHONE._plausible(text, 1, 1 + len(value), value))
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(digits=st.text("0123456789", min_size=1, max_size=60), data=st.data())
+def test_a_runs_luhn_sums_check_any_stretch_of_it_as_the_luhn_check_does(digits, data):
+    # (the card detector rules out a run's candidates with these before it looks at them)
+    sums = financial._luhn_sums(digits)
+    a = data.draw(st.integers(0, len(digits) - 1))
+    b = data.draw(st.integers(a + 1, len(digits)))
+    luhn = sums[(b - 1) & 1]
+    assert ((luhn[b] - luhn[a]) % 10 == 0) == financial.luhn_is_valid(digits[a:b])
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(groups=st.lists(st.sampled_from(["4111", "1111", "4012", "8888", "1881", "5555", "4444",
+                                        "378282246310005", "4242", "0000", "12", "123"]),
+                       min_size=1, max_size=14),
+       sep=st.sampled_from([" ", "-"]))
+def test_groups_ruled_out_by_their_luhn_sums_are_what_the_whole_check_rules_out(groups, sep):
+    text = "pay " + sep.join(groups) + " now"
+    found = [(d.start, d.end) for d in CreditCardDetector().detect(text)]
+    # the same search with every candidate looked at (no sums: every stretch passes)
+    everything = ([0] * (len(text) + 1), [0] * (len(text) + 1))
+    slow = financial._luhn_sums
+    try:
+        financial._luhn_sums = lambda digits: everything
+        assert [(d.start, d.end) for d in CreditCardDetector().detect(text)] == found
+    finally:
+        financial._luhn_sums = slow

@@ -10,6 +10,7 @@ Every secret here is random and fake, made by ``Fakes`` with a fixed seed.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import random
@@ -951,3 +952,19 @@ def test_precision_and_recall_on_the_labelled_set(secrets, wallets):
         fn += len(expected - got)
     precision, recall = tp / (tp + fp), tp / (tp + fn)
     assert precision >= 0.97 and recall >= 0.95, (precision, recall, tp, fp, fn)
+
+
+def test_a_token_after_a_key_word_is_judged_once_however_often_its_text_is_searched():
+    # (a stream's search reads the text before what is new again)
+    detector = SecretDetector()
+    judged: list[str] = []
+    judge = detector._judge
+    detector._judged = functools.lru_cache(maxsize=16)(
+        lambda token, context: (judged.append(token), judge(token, context))[1])
+    # (a token is kept with the 24 characters before its key word, which it reads)
+    text = "in the settings file the password: Zx8Qm2Lp9Vr4Tn6Ks1Hw3Jd7Yb5Fc0Ge2Ah and more"
+    first = [(d.start, d.end, d.score) for d in detector.detect(text)]
+    assert first and [(d.start, d.end, d.score) for d in detector.detect("so " + text)] == [
+        (s + 3, e + 3, score) for s, e, score in first]
+    assert judged == ["Zx8Qm2Lp9Vr4Tn6Ks1Hw3Jd7Yb5Fc0Ge2Ah"]
+    assert first == [(d.start, d.end, d.score) for d in SecretDetector().detect(text)]

@@ -50,3 +50,25 @@ def test_what_a_run_holds_is_kept_and_found_again_at_its_place():
     moved = "x " * 40 + text
     again = [(d.start - 80, d.end - 80, d.score, d.value) for d in detector.detect(moved)]
     assert first == again == [(77, 89, 0.95, "415-555-2671")]
+
+
+def test_a_run_judged_for_its_numbers_is_not_judged_again_for_where_the_regions_decide():
+    # A stream's search asks both of the same run (``hold_from``, then the search):
+    # it is judged once for both.
+    detector = PhoneDetector()
+    text = NEUTRAL + "call 415-555-2671 or Tel. 030 23456789" + TAIL
+    judged: list[int] = []
+    spans = detector._spans
+    detector._spans = lambda t, tokens: (judged.append(tokens[0][0]), spans(t, tokens))[1]
+    fresh = PhoneDetector()
+    assert found(detector, text) == found(fresh, text)
+    runs = len(judged)
+    assert detector.hold_from(text) == fresh.hold_from(text) and len(judged) == runs
+    judged.clear()
+    # and the other way round: asked where first, then searched
+    detector._memo.clear()
+    assert detector.hold_from(text) == fresh.hold_from(text)
+    probed = len(judged)
+    assert found(detector, text) == found(fresh, text)
+    # (a run whose regions decide its number is read again for it, as before)
+    assert len(judged) <= probed + 1

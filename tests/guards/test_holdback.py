@@ -73,6 +73,28 @@ def test_only_the_last_max_match_length_minus_one_characters_wait():
     assert hold.held == "zuv"
 
 
+def test_hold_takes_a_delta_and_releases_nothing_until_the_next_push():
+    hold = HoldBack(4, finder("abcd"))
+    chunks = [text(c) for c in "xyzuvw"]
+    assert hold.push(chunks[0]).chunks == []
+    hold.hold(chunks[1])
+    hold.hold(chunks[2])
+    hold.hold(chunks[3])
+    assert hold.held == "xyzu" and hold.held_length == 4
+    # (what a push would have released by now goes with the next one)
+    assert hold.push(chunks[4]).chunks == chunks[:2]
+    assert hold.held == "zuv" and hold.held_length == 3
+
+
+def test_hold_is_for_a_channel_that_holds_text():
+    hold = HoldBack(4, finder("abcd"))
+    with pytest.raises(ValueError, match="text-delta chunk on a channel that holds no text"):
+        hold.hold(text("x"))
+    hold.push(text("x"))
+    with pytest.raises(ValueError, match="reasoning-delta chunk on a channel that holds"):
+        hold.hold(reasoning("y"))
+
+
 def test_hold_from_releases_what_no_unfinished_match_can_reach():
     """``hold_from=run_start`` (matches without white space): only the last word
     waits, however long ``max_match_length`` is."""

@@ -5,6 +5,7 @@ guard does), for every built-in detector, however the text is cut."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -244,6 +245,48 @@ def test_a_detector_with_detect_from_is_told_where_its_settled_text_ends():
         ("at", i, i + 2, 1.0, "@@") for i in range(5, len(text), 8)}
     # after the first search, each is told where the text it searched before ends
     assert detector.asked and all(0 < since <= size for size, since in detector.asked)
+
+
+class Starting(Counting):
+    """``Counting`` whose detections start with "@" (``starts``), asked how often."""
+
+    starts = re.compile("@")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = 0
+
+    def hold_from(self, text: str) -> int:
+        self.held += 1
+        return Counting.hold_from(text)
+
+
+def test_text_with_no_place_a_detection_can_start_is_settled_without_a_search():
+    detector = Starting()
+    text = "a word or two " * 100 + "then @@ " + "and more words " * 100
+    ends = list(range(16, len(text), 16))
+    assert streamed([detector], text, ends) == {("at", 1405, 1407, 1.0, "@@")}
+    # (searched and asked where it holds only about the "@@": a few times)
+    assert detector.held <= 3 and detector.searched < 200
+    assert streamed([detector, Counting()], text, ends) == streamed([Counting()], text, ends)
+
+
+def test_a_detectors_starts_must_be_a_compiled_pattern():
+    class Wrong(Counting):
+        starts = "@"
+
+    with pytest.raises(ValueError, match="'at' has starts '@'; it must be a compiled"):
+        Incremental([Wrong()])
+
+
+def test_the_number_detectors_say_where_their_numbers_start_in_any_script():
+    for name in ("phone", "credit-card", "ssn"):
+        starts = DETECTORS[name].starts
+        # another script's digit, a fullwidth one, a digit hidden in a tag character
+        for text in ("536", "\u0665", "\uff15", "\U000e0035"):
+            assert starts.search(text), (name, text)
+        assert not starts.search("no number here: none, at all.")
+    assert DETECTORS["phone"].starts.search("call +") and not DETECTORS["ssn"].starts.search("+")
 
 
 def test_a_detector_whose_span_leaves_the_text_is_an_error_that_names_it():

@@ -2,7 +2,7 @@
 
 Each LANG.py defines R, a list of (channel, label, category, text) tuples, each
 written by hand. This script only numbers them, checks them and writes JSONL.
-Usage: python3 build.py LANG [LANG ...]
+Usage: python3 build_injection.py LANG [LANG ...]
 """
 import importlib.util
 import json
