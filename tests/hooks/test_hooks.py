@@ -336,3 +336,44 @@ async def test_process_output_stream_list_return_releases_held_chunks(make_bare_
     # Each released chunk passed the later processor.
     assert order == types
     assert isinstance(chunks[1], Chunk)
+
+
+async def test_hook_process_input_chain_gives_each_processor_the_messages_as_they_stand(
+        make_bare_agent):
+    """A chain of ``process_input`` returning None: processors that change nothing are
+    given one ``messages`` list; after one that changed that list, or was given the
+    message list, the next is given the messages built anew (its change included)."""
+    seen: list[tuple[str, list[Message]]] = []
+
+    class Look(Processor):
+        def __init__(self, id):
+            self.id = id
+
+        @hookimpl
+        def process_input(self, messages):
+            seen.append((self.id, messages))
+
+    class DropInPlace(Processor):
+        id = "drop"
+
+        @hookimpl
+        def process_input(self, messages):
+            messages.clear()
+
+    class AddToList(Processor):
+        id = "add"
+
+        @hookimpl
+        def process_input(self, message_list):
+            message_list.add(Message.user("added"), "input")
+
+    model = MockModel(["ok"])
+    agent = make_bare_agent(model=model, input_processors=[
+        Look("a"), Look("b"), DropInPlace(), Look("c"), AddToList(), Look("d")])
+    await agent.generate("hi")
+    assert [i for i, _ in seen] == ["a", "b", "c", "d"]
+    (_, a), (_, b), (_, c), (_, d) = seen
+    assert a is b and a == []  # (the list DropInPlace emptied)
+    assert c is not b and [p.text for m in c for p in m.content.parts] == ["hi"]
+    assert d is not c and [p.text for m in d for p in m.content.parts] == ["hi", "added"]
+    assert user_text(model) == ["hi", "added"]
